@@ -1,0 +1,112 @@
+// Package conformance finds the service's published samples for tests.
+//
+// The samples live in ../shared/conformance beside the repository (CI always
+// has it; a merchant's fresh clone does not). Every test that reads them goes
+// through Dir, which skips the test with a clear message when they are absent.
+// Set CHECKOUT_CONFORMANCE_DIR to point at another copy.
+package conformance
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// EnvVar overrides where the samples are looked for.
+const EnvVar = "CHECKOUT_CONFORMANCE_DIR"
+
+// Root returns the conformance folder, or "" when it cannot be found.
+func Root() string {
+	if d := os.Getenv(EnvVar); d != "" {
+		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+			return d
+		}
+		return ""
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			cand := filepath.Join(dir, "..", "shared", "conformance")
+			if fi, err := os.Stat(cand); err == nil && fi.IsDir() {
+				return cand
+			}
+			return ""
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+// Dir returns the sample folder sub (for example "orders"), skipping the
+// test when the samples are not beside the repository.
+func Dir(tb testing.TB, sub string) string {
+	tb.Helper()
+	root := Root()
+	if root == "" {
+		tb.Skipf("conformance samples not found: expected ../shared/conformance beside the module root (or set %s); skipping", EnvVar)
+	}
+	d := filepath.Join(root, sub)
+	if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
+		tb.Fatalf("conformance folder %s is present but has no %q: %v", root, sub, err)
+	}
+	return d
+}
+
+// Sample is one published sample file.
+type Sample struct {
+	Name string // file name, e.g. "order_create_response.json"
+	Path string
+	Data []byte
+}
+
+// ValidJSON reports whether the sample is valid JSON.
+func (s Sample) ValidJSON() bool { return json.Valid(s.Data) }
+
+// Files returns the samples of folder sub whose names match the glob pattern,
+// leaving out the ".src.txt" provenance notes, sorted by name. The test is
+// skipped when the samples are absent and fails when nothing matches.
+func Files(tb testing.TB, sub, pattern string) []Sample {
+	tb.Helper()
+	d := Dir(tb, sub)
+	matches, err := filepath.Glob(filepath.Join(d, pattern))
+	if err != nil {
+		tb.Fatalf("bad pattern %q: %v", pattern, err)
+	}
+	sort.Strings(matches)
+	var out []Sample
+	for _, m := range matches {
+		if strings.HasSuffix(m, ".src.txt") {
+			continue
+		}
+		data, err := os.ReadFile(m)
+		if err != nil {
+			tb.Fatalf("read %s: %v", m, err)
+		}
+		out = append(out, Sample{Name: filepath.Base(m), Path: m, Data: data})
+	}
+	if len(out) == 0 {
+		tb.Fatalf("no conformance sample matches %s/%s", sub, pattern)
+	}
+	return out
+}
+
+// Negative reports whether the sample is flagged as not valid JSON on purpose
+// (MALFORMED, TRUNCATED, FRAGMENT or PARTIAL in its name).
+func (s Sample) Negative() bool {
+	up := strings.ToUpper(s.Name)
+	for _, w := range []string{"MALFORMED", "TRUNCATED", "FRAGMENT", "PARTIAL"} {
+		if strings.Contains(up, w) {
+			return true
+		}
+	}
+	return false
+}
