@@ -1,0 +1,327 @@
+package productsummary
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"strconv"
+
+	"github.com/payorch/checkout-go/internal/valid"
+)
+
+// DecodeError reports why a product summary could not be read, at the JSON
+// path of the offending value ("product_summary[2][0].type" when a Summary was
+// decoded; a Line or an item on its own gives paths relative to itself).
+type DecodeError struct {
+	Path    string
+	Line    int // index of the line, or -1 when the problem is not inside one
+	Item    int // index of the item in its line, or -1
+	Message string
+	Err     error // the underlying encoding/json or strconv error, if any
+}
+
+// Error returns one line naming the path, and the line and item indexes.
+func (e *DecodeError) Error() string {
+	msg := "productsummary: decode "
+	if e.Path != "" {
+		msg += e.Path + ": "
+	}
+	msg += e.Message
+	if e.Err != nil {
+		msg += ": " + e.Err.Error()
+	}
+	switch {
+	case e.Line >= 0 && e.Item >= 0:
+		msg += " (line " + strconv.Itoa(e.Line) + ", item " + strconv.Itoa(e.Item) + ")"
+	case e.Line >= 0:
+		msg += " (line " + strconv.Itoa(e.Line) + ")"
+	}
+	return msg
+}
+
+// Unwrap returns the underlying error.
+func (e *DecodeError) Unwrap() error { return e.Err }
+
+// rootPath is where Summary paths start, as the session request names the
+// field (spec §2.1).
+const rootPath = "product_summary"
+
+func isNull(raw []byte) bool { return string(bytes.TrimSpace(raw)) == "null" }
+
+// decodeSummary reads the array of lines. A JSON string holding the array
+// (the session request's form) is accepted when allowString is set.
+func decodeSummary(data []byte, allowString bool) (Summary, error) {
+	data = bytes.TrimSpace(data)
+	if isNull(data) {
+		return nil, nil
+	}
+	if allowString && len(data) > 0 && data[0] == '"' {
+		var text string
+		if err := json.Unmarshal(data, &text); err != nil {
+			return nil, &DecodeError{Path: rootPath, Line: -1, Item: -1, Message: "not a JSON string", Err: err}
+		}
+		return decodeSummary([]byte(text), false)
+	}
+	if len(data) == 0 || data[0] != '[' {
+		return nil, &DecodeError{Path: rootPath, Line: -1, Item: -1, Message: "must be a JSON array of lines" + gotKind(data)}
+	}
+	var raws []json.RawMessage
+	if err := json.Unmarshal(data, &raws); err != nil {
+		return nil, &DecodeError{Path: rootPath, Line: -1, Item: -1, Message: "not valid JSON", Err: err}
+	}
+	s := make(Summary, len(raws))
+	for i, raw := range raws {
+		l, err := decodeLine(raw, valid.Index(rootPath, i), i)
+		if err != nil {
+			return nil, err
+		}
+		s[i] = l
+	}
+	return s, nil
+}
+
+func decodeLine(data []byte, path string, line int) (Line, error) {
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 || data[0] != '[' {
+		return nil, &DecodeError{Path: path, Line: line, Item: -1, Message: "a line must be a JSON array of items" + gotKind(data)}
+	}
+	var raws []json.RawMessage
+	if err := json.Unmarshal(data, &raws); err != nil {
+		return nil, &DecodeError{Path: path, Line: line, Item: -1, Message: "not valid JSON", Err: err}
+	}
+	l := make(Line, len(raws))
+	for j, raw := range raws {
+		it, err := decodeItem(raw, valid.Index(path, j), line, j)
+		if err != nil {
+			return nil, err
+		}
+		l[j] = it
+	}
+	return l, nil
+}
+
+// itemKeys lists a kind's keys besides "type", in the order they are
+// emitted. Keys match case-sensitively: the service's keys are case
+// sensitive, so "FontType" is an unknown key, not fontType.
+func itemKeys(k Kind) ([]string, bool) {
+	switch k {
+	case KindSpace:
+		return []string{"weight", "width"}, true
+	case KindText:
+		return []string{"text", "color", "textSize", "fontType"}, true
+	case KindImage:
+		return []string{"url", "size"}, true
+	case KindToggleImage:
+		return []string{"openIcon", "closeIcon", "size"}, true
+	case KindDivider:
+		return []string{"thickness", "color"}, true
+	case KindBackground:
+		return []string{"color"}, true
+	}
+	return nil, false
+}
+
+// itemDecoder reads one item's fields and remembers the first problem.
+type itemDecoder struct {
+	fields     map[string]json.RawMessage
+	path       string
+	line, item int
+	err        *DecodeError
+}
+
+func (d *itemDecoder) fail(key, msg string, err error) {
+	if d.err != nil {
+		return
+	}
+	d.err = &DecodeError{Path: valid.Join(d.path, key), Line: d.line, Item: d.item, Message: msg, Err: err}
+}
+
+func decodeItem(data []byte, path string, line, item int) (Item, error) {
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 || data[0] != '{' {
+		return nil, &DecodeError{Path: path, Line: line, Item: item, Message: "an item must be a JSON object" + gotKind(data)}
+	}
+	d := itemDecoder{path: path, line: line, item: item}
+	if err := json.Unmarshal(data, &d.fields); err != nil {
+		return nil, &DecodeError{Path: path, Line: line, Item: item, Message: "not valid JSON", Err: err}
+	}
+	rawType, ok := d.fields["type"]
+	if !ok || isNull(rawType) {
+		return nil, &DecodeError{Path: valid.Join(path, "type"), Line: line, Item: item, Message: "missing item type"}
+	}
+	var typ string
+	if err := json.Unmarshal(rawType, &typ); err != nil {
+		return nil, &DecodeError{Path: valid.Join(path, "type"), Line: line, Item: item, Message: "item type must be a string", Err: err}
+	}
+	kind := Kind(typ)
+	if typ == kindToggleImageCamel {
+		kind = KindToggleImage
+	}
+	known, ok := itemKeys(kind)
+	if !ok {
+		return nil, &DecodeError{Path: valid.Join(path, "type"), Line: line, Item: item,
+			Message: "unknown item type " + strconv.Quote(typ) + " (want space, text, image, toggleimage, divider or background)"}
+	}
+	var unknown []string
+	for k := range d.fields {
+		if k != "type" && !slices.Contains(known, k) {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) > 0 {
+		slices.Sort(unknown)
+		return nil, &DecodeError{Path: valid.Join(path, unknown[0]), Line: line, Item: item,
+			Message: "unknown key " + strconv.Quote(unknown[0]) + " for a " + string(kind) + " item (keys are case sensitive)"}
+	}
+
+	var it Item
+	switch kind {
+	case KindSpace:
+		it = Space{Weight: d.num("weight"), Width: d.num("width")}
+	case KindText:
+		it = Text{Text: d.str("text"), Color: d.optStr("color"), TextSize: d.num("textSize"), FontType: FontType(d.optStr("fontType"))}
+	case KindImage:
+		it = Image{URL: d.str("url"), Size: d.num("size")}
+	case KindToggleImage:
+		it = ToggleImage{OpenIcon: d.str("openIcon"), CloseIcon: d.str("closeIcon"), Size: d.num("size")}
+	case KindDivider:
+		it = Divider{Thickness: d.num("thickness"), Color: d.optStr("color")}
+	case KindBackground:
+		it = Background{Color: d.str("color")}
+	}
+	if d.err != nil {
+		return nil, d.err
+	}
+	return it, nil
+}
+
+// str reads a string key; absent or null gives "". Required strings are kept
+// empty here and reported by Validate.
+func (d *itemDecoder) str(key string) string {
+	raw, ok := d.fields[key]
+	if !ok {
+		return ""
+	}
+	raw = bytes.TrimSpace(raw)
+	if isNull(raw) {
+		return ""
+	}
+	if len(raw) == 0 || raw[0] != '"' {
+		d.fail(key, "must be a string"+gotKind(raw), nil)
+		return ""
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		d.fail(key, "must be a string", err)
+		return ""
+	}
+	return s
+}
+
+// optStr reads an optional string key. An optional string that is present
+// but empty cannot be represented (empty means "not sent"), so it is an
+// error rather than a key silently dropped on re-encoding.
+func (d *itemDecoder) optStr(key string) string {
+	raw, ok := d.fields[key]
+	s := d.str(key)
+	if ok && s == "" && !isNull(raw) {
+		d.fail(key, "empty string: leave the key out when unset", nil)
+	}
+	return s
+}
+
+// num reads a number key leniently: a JSON number, or a string holding one
+// ("18", "0.7"). Absent or null gives nil. The value is re-encoded as a
+// number.
+func (d *itemDecoder) num(key string) *float64 {
+	raw, ok := d.fields[key]
+	if !ok {
+		return nil
+	}
+	raw = bytes.TrimSpace(raw)
+	if isNull(raw) {
+		return nil
+	}
+	text := raw
+	if len(raw) > 0 && raw[0] == '"' {
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			d.fail(key, "must be a number", err)
+			return nil
+		}
+		text = []byte(s)
+	}
+	if !isJSONNumber(text) {
+		d.fail(key, "must be a number"+gotKind(raw), nil)
+		return nil
+	}
+	f, err := strconv.ParseFloat(string(text), 64)
+	if err != nil {
+		d.fail(key, "number out of range", err)
+		return nil
+	}
+	return &f
+}
+
+// isJSONNumber reports whether b is a number in JSON's grammar (RFC 8259
+// §6), which rules out what strconv would also take: NaN, Inf, hex, "+1",
+// "1_000".
+func isJSONNumber(b []byte) bool {
+	i := 0
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && b[i] >= '1' && b[i] <= '9':
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+	default:
+		return false
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		if i >= len(b) || b[i] < '0' || b[i] > '9' {
+			return false
+		}
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if i >= len(b) || b[i] < '0' || b[i] > '9' {
+			return false
+		}
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+	}
+	return i == len(b)
+}
+
+// gotKind names the JSON kind of raw for an error message.
+func gotKind(raw []byte) string {
+	if len(raw) == 0 {
+		return ", got nothing"
+	}
+	switch raw[0] {
+	case '{':
+		return ", got an object"
+	case '[':
+		return ", got an array"
+	case '"':
+		return ", got a string"
+	case 't', 'f':
+		return ", got a boolean"
+	case 'n':
+		return ", got null"
+	default:
+		return ", got a number"
+	}
+}

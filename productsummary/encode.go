@@ -1,0 +1,179 @@
+package productsummary
+
+import (
+	"math"
+	"strconv"
+	"unicode/utf8"
+)
+
+// The encoder writes the JSON by hand: the summary is small, its shape is
+// fixed, and the output must equal what encoding/json would write for the
+// same values (the fuzz tests check the string and number rules against it).
+
+// errNotFinite marks a number JSON cannot carry; the caller adds the path.
+type errNotFinite struct{ key string }
+
+func (e errNotFinite) Error() string { return e.key + ": must be a finite number" }
+
+func (s Space) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, `{"type":"space"`...)
+	b, err := appendNum(b, "weight", s.Weight)
+	if err != nil {
+		return b, err
+	}
+	if b, err = appendNum(b, "width", s.Width); err != nil {
+		return b, err
+	}
+	return append(b, '}'), nil
+}
+
+func (t Text) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, `{"type":"text","text":`...)
+	b = appendString(b, t.Text)
+	b = appendOptString(b, "color", t.Color)
+	b, err := appendNum(b, "textSize", t.TextSize)
+	if err != nil {
+		return b, err
+	}
+	b = appendOptString(b, "fontType", string(t.FontType))
+	return append(b, '}'), nil
+}
+
+func (i Image) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, `{"type":"image","url":`...)
+	b = appendString(b, i.URL)
+	b, err := appendNum(b, "size", i.Size)
+	if err != nil {
+		return b, err
+	}
+	return append(b, '}'), nil
+}
+
+func (t ToggleImage) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, `{"type":"toggleimage","openIcon":`...)
+	b = appendString(b, t.OpenIcon)
+	b = append(b, `,"closeIcon":`...)
+	b = appendString(b, t.CloseIcon)
+	b, err := appendNum(b, "size", t.Size)
+	if err != nil {
+		return b, err
+	}
+	return append(b, '}'), nil
+}
+
+func (d Divider) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, `{"type":"divider"`...)
+	b, err := appendNum(b, "thickness", d.Thickness)
+	if err != nil {
+		return b, err
+	}
+	b = appendOptString(b, "color", d.Color)
+	return append(b, '}'), nil
+}
+
+func (g Background) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, `{"type":"background","color":`...)
+	b = appendString(b, g.Color)
+	return append(b, '}'), nil
+}
+
+// appendNum writes ,"key":v when p is set. Keys are our own constants and
+// need no escaping.
+func appendNum(b []byte, key string, p *float64) ([]byte, error) {
+	if p == nil {
+		return b, nil
+	}
+	b = append(b, ',', '"')
+	b = append(b, key...)
+	b = append(b, '"', ':')
+	return appendFloat(b, key, *p)
+}
+
+func appendOptString(b []byte, key, v string) []byte {
+	if v == "" {
+		return b
+	}
+	b = append(b, ',', '"')
+	b = append(b, key...)
+	b = append(b, '"', ':')
+	return appendString(b, v)
+}
+
+// appendFloat formats f exactly as encoding/json does for a float64: the
+// shortest representation, in exponent form only below 1e-6 or from 1e21 on.
+func appendFloat(b []byte, key string, f float64) ([]byte, error) {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return b, errNotFinite{key: key}
+	}
+	abs := math.Abs(f)
+	format := byte('f')
+	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, f, format, -1, 64)
+	if format == 'e' {
+		// Turn e-07 into e-7, as encoding/json does.
+		n := len(b)
+		if n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b, nil
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendString writes s as a JSON string with encoding/json's default
+// escaping: quotes, backslashes and control characters, the HTML-sensitive
+// <, > and &, U+2028 and U+2029, and invalid UTF-8 as U+FFFD (Validate
+// reports invalid UTF-8 in text before it gets here).
+func appendString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}

@@ -1,0 +1,207 @@
+package productsummary
+
+import (
+	"strings"
+
+	"github.com/payorch/checkout-go/internal/valid"
+)
+
+// Kind is an item's wire "type" (spec §2.6). The constants are the spellings
+// the SDK emits.
+type Kind string
+
+// Item kinds of spec §2.6.
+const (
+	KindSpace       Kind = "space"
+	KindText        Kind = "text"
+	KindImage       Kind = "image"
+	KindToggleImage Kind = "toggleimage" // "toggleImage" is accepted on decode
+	KindDivider     Kind = "divider"
+	KindBackground  Kind = "background"
+)
+
+// kindToggleImageCamel is the second spelling the service's own samples use;
+// it decodes to KindToggleImage and is never emitted.
+const kindToggleImageCamel = "toggleImage"
+
+// Item is one element of a Line: a Space, Text, Image, ToggleImage, Divider
+// or Background (spec §2.6). The set is closed; pointers to the six kinds are
+// accepted in a Line too.
+type Item interface {
+	// Kind returns the item's wire "type".
+	Kind() Kind
+
+	appendJSON(b []byte) ([]byte, error)
+	validate(c *valid.Collector, path string)
+	clone() Item
+}
+
+// FontType is a Text item's "fontType" (spec §2.6). The canonical values are
+// Regular, Bold and SemiBold; the service's samples also write "Bold" and
+// "SemiBold", which decode and re-encode unchanged.
+type FontType string
+
+// Font types of spec §2.6.
+const (
+	Regular  FontType = "regular"
+	Bold     FontType = "bold"
+	SemiBold FontType = "semibold"
+)
+
+// Canonical returns the lower-case spelling of a known font type, or f
+// unchanged when it is not one.
+func (f FontType) Canonical() FontType {
+	for _, k := range [...]FontType{Regular, Bold, SemiBold} {
+		if strings.EqualFold(string(f), string(k)) {
+			return k
+		}
+	}
+	return f
+}
+
+// Valid reports whether f is regular, bold or semibold in any letter case.
+func (f FontType) Valid() bool {
+	switch f.Canonical() {
+	case Regular, Bold, SemiBold:
+		return true
+	}
+	return false
+}
+
+// Numbers are pointers so that an absent key and an explicit 0 stay apart:
+// nil is not sent, a pointer to 0 is sent as 0 (and fails Validate). With Go
+// 1.26 a literal reads Size: new(18.0); the constructors below set them for
+// you.
+
+// Space is a "space" item: a gap between items, or on its own an empty line.
+// Without weight and width the service uses its default spacing of 5px
+// (spec §2.6, §8).
+type Space struct {
+	Weight *float64 // "weight": share of the free width, like a flex weight
+	Width  *float64 // "width": fixed width
+}
+
+// Text is a "text" item (spec §2.6).
+type Text struct {
+	Text     string   // "text", required; always sent
+	Color    string   // "color": hex colour; empty means not sent
+	TextSize *float64 // "textSize"
+	FontType FontType // "fontType": empty means not sent
+}
+
+// Image is an "image" item (spec §2.6).
+type Image struct {
+	URL  string   // "url", required; always sent
+	Size *float64 // "size"
+}
+
+// ToggleImage is a "toggleimage" item: it turns the block into an accordion,
+// OpenIcon opening it and CloseIcon closing it (spec §2.6). An unused icon is
+// the empty string, which is sent as such; both icons are always sent.
+type ToggleImage struct {
+	OpenIcon  string   // "openIcon": URL, or "" when unused
+	CloseIcon string   // "closeIcon": URL, or "" when unused
+	Size      *float64 // "size"
+}
+
+// Divider is a "divider" item: a horizontal rule (spec §2.6).
+type Divider struct {
+	Thickness *float64 // "thickness", required by the spec
+	Color     string   // "color": hex colour; empty means not sent
+}
+
+// Background is a "background" item: it sets the background colour of its
+// line (spec §2.6).
+type Background struct {
+	Color string // "color", required; always sent
+}
+
+// Kind returns KindSpace.
+func (Space) Kind() Kind { return KindSpace }
+
+// Kind returns KindText.
+func (Text) Kind() Kind { return KindText }
+
+// Kind returns KindImage.
+func (Image) Kind() Kind { return KindImage }
+
+// Kind returns KindToggleImage.
+func (ToggleImage) Kind() Kind { return KindToggleImage }
+
+// Kind returns KindDivider.
+func (Divider) Kind() Kind { return KindDivider }
+
+// Kind returns KindBackground.
+func (Background) Kind() Kind { return KindBackground }
+
+func cloneNum(p *float64) *float64 {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
+}
+
+func (s Space) clone() Item {
+	return Space{Weight: cloneNum(s.Weight), Width: cloneNum(s.Width)}
+}
+
+func (t Text) clone() Item {
+	t.TextSize = cloneNum(t.TextSize)
+	return t
+}
+
+func (i Image) clone() Item {
+	i.Size = cloneNum(i.Size)
+	return i
+}
+
+func (t ToggleImage) clone() Item {
+	t.Size = cloneNum(t.Size)
+	return t
+}
+
+func (d Divider) clone() Item {
+	d.Thickness = cloneNum(d.Thickness)
+	return d
+}
+
+func (b Background) clone() Item { return b }
+
+// concrete turns a pointer to one of the six kinds into its value, and a nil
+// item or nil pointer into nil, so that no method is ever called on nil.
+func concrete(it Item) Item {
+	switch v := it.(type) {
+	case *Space:
+		if v == nil {
+			return nil
+		}
+		return *v
+	case *Text:
+		if v == nil {
+			return nil
+		}
+		return *v
+	case *Image:
+		if v == nil {
+			return nil
+		}
+		return *v
+	case *ToggleImage:
+		if v == nil {
+			return nil
+		}
+		return *v
+	case *Divider:
+		if v == nil {
+			return nil
+		}
+		return *v
+	case *Background:
+		if v == nil {
+			return nil
+		}
+		return *v
+	}
+	return it
+}
