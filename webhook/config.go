@@ -1,0 +1,254 @@
+package webhook
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"net/netip"
+	"net/textproto"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/payorch/checkout-go/internal/valid"
+)
+
+// DefaultMaxBodyBytes is the body limit used when Config.MaxBodyBytes is 0.
+// The largest published sample is under 5 KiB; 1 MiB leaves room for any
+// order with many refunds while bounding what a stranger can make us read.
+const DefaultMaxBodyBytes = 1 << 20
+
+// Config describes how the service delivers webhooks to this receiver. It is
+// read once by NewVerifier, which copies everything it keeps: changing a
+// Config (or the slices and map it holds) afterwards has no effect on the
+// Verifier.
+//
+// Formatting a Config with fmt (%v, %+v, %#v, %s...) or logging it with
+// log/slog never shows the password or the custom header values.
+type Config struct {
+	// Username and Password are the webhook credentials configured in the
+	// dashboard; the service sends them as "Authorization: Basic
+	// base64(username:password)" (spec §5.2). Both are required. Username
+	// must pass ValidateUsername.
+	Username string
+	Password string
+
+	// Sources are the addresses webhooks may come from (spec §5.6): use
+	// ProductionSources() or SandboxSources(), possibly extended. Required
+	// unless AllowAnySource is set. IPv4-mapped IPv6 prefixes are accepted
+	// and matched as IPv4.
+	Sources []netip.Prefix
+
+	// AllowAnySource turns the source check off. It is meant for tests, and
+	// for receivers that sit behind the merchant's own gateway which already
+	// enforces the allow-list. It may not be combined with Sources.
+	AllowAnySource bool
+
+	// TrustedProxies are the peers (load balancers, reverse proxies) whose
+	// X-Forwarded-For header is believed. A request whose peer is not in
+	// this list is judged by its peer address alone, whatever headers it
+	// carries.
+	TrustedProxies []netip.Prefix
+
+	// Headers are the custom webhook headers configured in the dashboard
+	// (spec §5.4), name to value. Each must arrive exactly once with exactly
+	// this value. A name may not be Authorization in any case.
+	Headers map[string]string
+
+	// MaxBodyBytes bounds the body; 0 means DefaultMaxBodyBytes.
+	MaxBodyBytes int64
+
+	// Decrypter opens encrypted bodies ({"JWT": "..."}, spec §6.1.7). When
+	// nil such a body is refused with ErrNoDecrypter (Handler: 500, so the
+	// service keeps re-sending until the merchant configures one). Plain
+	// JSON bodies are always accepted, so a receiver stays backward
+	// compatible while JWT webhooks are being switched on.
+	Decrypter Decrypter
+
+	// Deduplicator remembers which events were processed (spec §6.1.5).
+	// Nil means a NewMemoryDeduplicator with its defaults, private to the
+	// Verifier. Use a shared one (Redis, SQL) when several instances serve
+	// the webhook URL.
+	Deduplicator Deduplicator
+
+	// Logger receives one record per rejected or failed delivery (warn or
+	// error) and per processed one (debug). Records hold the event id and
+	// name, addresses and the failed check; never credentials, header
+	// values or bodies. Nil means silent.
+	Logger *slog.Logger
+
+	// Realm is sent in the WWW-Authenticate header of 401 replies; the
+	// default is "webhook".
+	Realm string
+}
+
+// forbiddenUsernameChars are the characters spec §5.2 forbids in the
+// webhook username, plus ':' which Basic authentication cannot carry in a
+// user-id (RFC 7617 §2).
+const forbiddenUsernameChars = "@!#$%&'*+-/=?^_.{|}~`:"
+
+// ValidateUsername reports whether u can be the webhook username configured
+// in the dashboard (spec §5.2): not empty, none of the characters
+// @ ! # $ % & ' * + - / = ? ^ _ . { | } ~ and the backtick, no ':' (which
+// Basic authentication cannot carry, RFC 7617) and no control or space
+// characters. The error is a *ValidationError at path "Username".
+func ValidateUsername(u string) error {
+	var c valid.Collector
+	validateUsername(&c, u)
+	return c.Err()
+}
+
+func validateUsername(c *valid.Collector, u string) {
+	if u == "" {
+		c.Add("Username", "required (spec §5.2)")
+		return
+	}
+	var bad []string
+	seen := map[rune]bool{}
+	for _, r := range u {
+		if (strings.ContainsRune(forbiddenUsernameChars, r) || r <= ' ' || r == 0x7f) && !seen[r] {
+			seen[r] = true
+			bad = append(bad, strconv.QuoteRune(r))
+		}
+	}
+	if len(bad) > 0 {
+		c.Add("Username", "must not contain "+strings.Join(bad, ", ")+" (spec §5.2)")
+	}
+}
+
+// Validate checks the Config the way NewVerifier does and returns a
+// *ValidationError listing every problem, or nil.
+func (c Config) Validate() error {
+	var col valid.Collector
+	validateUsername(&col, c.Username)
+	if c.Password == "" {
+		col.Add("Password", "required (spec §5.2)")
+	}
+	switch {
+	case c.AllowAnySource && len(c.Sources) > 0:
+		col.Add("AllowAnySource", "set either Sources or AllowAnySource, not both")
+	case !c.AllowAnySource && len(c.Sources) == 0:
+		col.Add("Sources", "required: use ProductionSources() or SandboxSources() (spec §5.6), or set AllowAnySource")
+	}
+	for i, p := range c.Sources {
+		if _, ok := normalizePrefix(p); !ok {
+			col.Add(valid.Index("Sources", i), "invalid prefix "+strconv.Quote(p.String()))
+		}
+	}
+	for i, p := range c.TrustedProxies {
+		if _, ok := normalizePrefix(p); !ok {
+			col.Add(valid.Index("TrustedProxies", i), "invalid prefix "+strconv.Quote(p.String()))
+		}
+	}
+	canonical := map[string]bool{}
+	for _, name := range sortedKeys(c.Headers) {
+		path := "Headers[" + name + "]"
+		cn := textproto.CanonicalMIMEHeaderKey(name)
+		switch {
+		case canonical[cn]:
+			col.Add(path, "the same header is configured twice (names are case-insensitive)")
+		case !validHeaderName(name):
+			col.Add(path, "not a valid HTTP header name")
+		case strings.EqualFold(name, "Authorization"):
+			col.Add(path, "the name must not be Authorization (spec §5.4)")
+		}
+		canonical[cn] = true
+		v := c.Headers[name]
+		if v == "" {
+			col.Add(path, "value required")
+		} else if !validHeaderValue(v) {
+			col.Add(path, "value holds characters a header cannot carry")
+		}
+	}
+	if c.MaxBodyBytes < 0 {
+		col.Add("MaxBodyBytes", "must not be negative")
+	}
+	if strings.ContainsAny(c.Realm, "\"\\\r\n") {
+		col.Add("Realm", `must not contain quotes, backslashes or line breaks`)
+	}
+	return col.Err()
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// validHeaderName reports whether s is an RFC 9110 token.
+func validHeaderName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
+		case strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// validHeaderValue refuses control characters (CR and LF above all) and
+// surrounding white space, which HTTP strips and would never match.
+func validHeaderValue(s string) bool {
+	if strings.TrimSpace(s) != s {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < ' ' && c != '\t') || c == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+const redacted = "[redacted]"
+
+// String describes the Config without secrets: the password and the custom
+// header values are replaced by "[redacted]".
+func (c Config) String() string {
+	var b strings.Builder
+	b.WriteString("webhook.Config{Username: ")
+	b.WriteString(strconv.Quote(c.Username))
+	b.WriteString(", Password: ")
+	if c.Password == "" {
+		b.WriteString(`""`)
+	} else {
+		b.WriteString(redacted)
+	}
+	fmt.Fprintf(&b, ", Sources: %v, AllowAnySource: %t, TrustedProxies: %v, Headers: {", c.Sources, c.AllowAnySource, c.TrustedProxies)
+	for i, k := range sortedKeys(c.Headers) {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(textproto.CanonicalMIMEHeaderKey(k))
+		b.WriteString(": " + redacted)
+	}
+	fmt.Fprintf(&b, "}, MaxBodyBytes: %d, Decrypter: %s, Deduplicator: %s, Logger: %s, Realm: %q}",
+		c.MaxBodyBytes, setOrNil(c.Decrypter != nil), setOrNil(c.Deduplicator != nil), setOrNil(c.Logger != nil), c.Realm)
+	return b.String()
+}
+
+func setOrNil(set bool) string {
+	if set {
+		return "set"
+	}
+	return "nil"
+}
+
+// GoString is String, so %#v does not print the password either.
+func (c Config) GoString() string { return c.String() }
+
+// Format makes every fmt verb print String, so no verb (%v, %+v, %#v, %d,
+// %x...) can reach the password through reflection.
+func (c Config) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, c.String()) }
+
+// LogValue makes log/slog print the Config without secrets.
+func (c Config) LogValue() slog.Value { return slog.StringValue(c.String()) }

@@ -1,0 +1,183 @@
+package webhook
+
+import (
+	"container/list"
+	"context"
+	"sync"
+	"time"
+)
+
+// DedupState is what a Deduplicator knows about an event key when a
+// delivery begins.
+type DedupState int
+
+// The answers of Deduplicator.Begin. The zero value is not one of them.
+const (
+	// DedupNew: the caller now owns the key and must end with Done (after
+	// the merchant's function succeeded) or Abandon (after it failed).
+	DedupNew DedupState = iota + 1
+	// DedupInFlight: another delivery owns the key and has not finished.
+	DedupInFlight
+	// DedupDone: the event was processed already.
+	DedupDone
+)
+
+// String returns "new", "in-flight" or "done".
+func (s DedupState) String() string {
+	switch s {
+	case DedupNew:
+		return "new"
+	case DedupInFlight:
+		return "in-flight"
+	case DedupDone:
+		return "done"
+	default:
+		return "invalid"
+	}
+}
+
+// Deduplicator remembers which events were processed, so that a duplicate
+// delivery (spec §6.1.5) does not run the merchant's function twice and a
+// failed one is processed again when the service re-sends it (§6.1.4).
+//
+// The contract, per key:
+//   - Begin atomically claims the key: exactly one of any number of
+//     concurrent callers gets DedupNew; the others get DedupInFlight until
+//     the owner calls Done (then DedupDone) or Abandon (then the next Begin
+//     gets DedupNew again).
+//   - Done is called only after the merchant's function succeeded.
+//   - Abandon is called when it failed, or panicked.
+//
+// It is small enough to back with Redis (Begin = SET key "inflight" NX PX
+// <lease>, reading the value when the SET fails; Done = SET key "done" PX
+// <ttl>; Abandon = DEL key) or SQL (an INSERT into a table with the key as
+// primary key, then an UPDATE or DELETE). A shared store should give
+// in-flight claims a lease longer than the handler's timeout, so that a
+// crashed instance does not block the event forever. Implementations must
+// be safe for concurrent use.
+type Deduplicator interface {
+	Begin(ctx context.Context, key string) (DedupState, error)
+	Done(ctx context.Context, key string) error
+	Abandon(ctx context.Context, key string) error
+}
+
+// Defaults of NewMemoryDeduplicator.
+const (
+	DefaultDedupTTL        = 72 * time.Hour
+	DefaultDedupMaxEntries = 100_000
+)
+
+// MemoryDedupConfig sizes a MemoryDeduplicator.
+type MemoryDedupConfig struct {
+	// TTL is how long a processed key is remembered; 0 means
+	// DefaultDedupTTL. A duplicate arriving later is processed again.
+	TTL time.Duration
+	// MaxEntries bounds the processed keys kept; 0 means
+	// DefaultDedupMaxEntries. The oldest are forgotten first. Keys in flight
+	// are not counted: there are never more than concurrent deliveries.
+	MaxEntries int
+	// Now replaces time.Now (tests). Nil means time.Now.
+	Now func() time.Time
+}
+
+// MemoryDeduplicator is the default Deduplicator: one process's memory,
+// bounded in size, with a TTL. It is safe for concurrent use. Use a shared
+// store instead when several processes serve the webhook URL.
+type MemoryDeduplicator struct {
+	ttl time.Duration
+	max int
+	now func() time.Time
+
+	mu       sync.Mutex
+	inFlight map[string]struct{}
+	done     map[string]*list.Element // of doneEntry, oldest at Front
+	order    *list.List
+}
+
+type doneEntry struct {
+	key     string
+	expires time.Time
+}
+
+// NewMemoryDeduplicator returns an empty MemoryDeduplicator. Negative sizes
+// are treated as 0 (the defaults).
+func NewMemoryDeduplicator(cfg MemoryDedupConfig) *MemoryDeduplicator {
+	d := &MemoryDeduplicator{
+		ttl:      cfg.TTL,
+		max:      cfg.MaxEntries,
+		now:      cfg.Now,
+		inFlight: make(map[string]struct{}),
+		done:     make(map[string]*list.Element),
+		order:    list.New(),
+	}
+	if d.ttl <= 0 {
+		d.ttl = DefaultDedupTTL
+	}
+	if d.max <= 0 {
+		d.max = DefaultDedupMaxEntries
+	}
+	if d.now == nil {
+		d.now = time.Now
+	}
+	return d
+}
+
+// Begin claims key (see Deduplicator).
+func (d *MemoryDeduplicator) Begin(_ context.Context, key string) (DedupState, error) {
+	now := d.now()
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if _, ok := d.inFlight[key]; ok {
+		return DedupInFlight, nil
+	}
+	if el, ok := d.done[key]; ok {
+		if now.Before(el.Value.(*doneEntry).expires) {
+			return DedupDone, nil
+		}
+		d.remove(el)
+	}
+	d.inFlight[key] = struct{}{}
+	return DedupNew, nil
+}
+
+// Done records key as processed for the TTL.
+func (d *MemoryDeduplicator) Done(_ context.Context, key string) error {
+	now := d.now()
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	delete(d.inFlight, key)
+	if el, ok := d.done[key]; ok {
+		d.remove(el)
+	}
+	// Forget expired keys, then the oldest, to stay within bounds. The list
+	// is in Done order and the TTL is fixed, so expired keys are at Front.
+	for el := d.order.Front(); el != nil && !now.Before(el.Value.(*doneEntry).expires); el = d.order.Front() {
+		d.remove(el)
+	}
+	for d.order.Len() >= d.max {
+		d.remove(d.order.Front())
+	}
+	d.done[key] = d.order.PushBack(&doneEntry{key: key, expires: now.Add(d.ttl)})
+	return nil
+}
+
+// Abandon releases key so that the next delivery is processed.
+func (d *MemoryDeduplicator) Abandon(_ context.Context, key string) error {
+	d.mu.Lock()
+	delete(d.inFlight, key)
+	d.mu.Unlock()
+	return nil
+}
+
+// Len returns the number of processed keys remembered and of keys in
+// flight.
+func (d *MemoryDeduplicator) Len() (done, inFlight int) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return len(d.done), len(d.inFlight)
+}
+
+func (d *MemoryDeduplicator) remove(el *list.Element) {
+	delete(d.done, el.Value.(*doneEntry).key)
+	d.order.Remove(el)
+}

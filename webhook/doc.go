@@ -1,0 +1,33 @@
+// Package webhook receives the service's webhooks safely (spec §5.2–5.6,
+// §6.1): it checks where a request comes from, its Basic credentials and
+// custom headers, bounds and decodes the body (plain JSON or the encrypted
+// {"JWT": "..."} envelope of §6.1.7), and hands each event to the merchant's
+// function exactly once.
+//
+// A receiver is built from a Config:
+//
+//	v, err := webhook.NewVerifier(webhook.Config{
+//		Username: user, Password: pass,          // the dashboard's webhook credentials (§5.2)
+//		Sources:  webhook.ProductionSources(),   // the service's fixed addresses (§5.6)
+//	})
+//	if err != nil {
+//		return err
+//	}
+//	http.Handle("/webhooks", v.Handler(func(ctx context.Context, ev *webhook.Event) error {
+//		return shop.MarkPaid(ctx, ev.OrderID(), ev.Status())
+//	}))
+//
+// Everything fails closed. NewVerifier refuses a Config without credentials or
+// without an address allow-list (unless AllowAnySource says so explicitly);
+// Verify checks, in order, the source address, the method, the credentials,
+// the custom headers, the body size and the body, and returns a sentinel
+// error for each failure; Handler turns those into status codes the service
+// understands. The service re-sends every notification that does not get a
+// 200 reply (§6.1.4, and the notified flag of §3), so a 500 is the safe answer
+// whenever the merchant's side cannot take the event right now: nothing is
+// lost, the event comes again.
+//
+// The package keeps no package-level mutable state: every allow-list is
+// returned fresh by a function and copied by NewVerifier, and every Verifier
+// is independent and safe for concurrent use.
+package webhook

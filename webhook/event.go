@@ -1,0 +1,296 @@
+package webhook
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Event is one webhook notification (spec §6.1). The service documents the
+// envelope (id, event_name, date_created, content) but not the payload of
+// each event: the object under content varies ("order", "txn", "mandate",
+// "notification", ...) and unknown event names are normal. Content is kept
+// as the service sent it; the helpers read the common fields from whichever
+// object it holds.
+type Event struct {
+	// ID is "id", e.g. "evt_V2_b737837102414514ae0e9717a9f2664d". A number
+	// is kept as its decimal text. It may be empty.
+	ID string
+
+	// Name is "event_name", e.g. "ORDER_SUCCEEDED", "TXN_FAILED".
+	Name string
+
+	// DateCreated is "date_created" (RFC 3339, or Unix seconds as a number
+	// or a string). It is the zero time when absent or in another form; the
+	// original text stays in Raw.
+	DateCreated time.Time
+
+	// Content is "content", exactly as sent (usually an object with one key
+	// naming the kind of object). Nil when absent.
+	Content json.RawMessage
+
+	// Raw is the whole event JSON. For an encrypted delivery it is the
+	// decrypted (and verified) payload, not the envelope.
+	Raw []byte
+
+	// Encrypted reports that the event arrived in a JWT envelope
+	// (spec §6.1.7) and was decrypted.
+	Encrypted bool
+}
+
+// Event names seen in the service's published samples. The list is not
+// complete (the spec does not publish one, §6.1); Event.Name holds whatever
+// the service sent.
+const (
+	OrderSucceeded        = "ORDER_SUCCEEDED"
+	OrderFailed           = "ORDER_FAILED"
+	OrderRefunded         = "ORDER_REFUNDED"
+	OrderRefundFailed     = "ORDER_REFUND_FAILED"
+	RefundInitiated       = "REFUND_INITIATED"
+	AutoRefundInitiated   = "AUTO_REFUND_INITIATED"
+	AutoRefundSucceeded   = "AUTO_REFUND_SUCCEEDED"
+	AutoRefundFailed      = "AUTO_REFUND_FAILED"
+	TxnCreated            = "TXN_CREATED"
+	TxnFailed             = "TXN_FAILED"
+	MandateCreated        = "MANDATE_CREATED"
+	MandateActivated      = "MANDATE_ACTIVATED"
+	MandateFailed         = "MANDATE_FAILED"
+	MandatePaused         = "MANDATE_PAUSED"
+	MandateExpired        = "MANDATE_EXPIRED"
+	NotificationSucceeded = "NOTIFICATION_SUCCEEDED"
+	NotificationFailed    = "NOTIFICATION_FAILED"
+)
+
+// wireBody is every top-level key a webhook body may have: the plain event
+// envelope, the JWT envelope of spec §6.1.7, and the JSON-serialised JWE
+// (header, encryptedKey, iv, encryptedPayload, tag) the service uses on its
+// encrypted API responses.
+type wireBody struct {
+	ID          json.RawMessage `json:"id"`
+	EventName   json.RawMessage `json:"event_name"`
+	DateCreated json.RawMessage `json:"date_created"`
+	Content     json.RawMessage `json:"content"`
+
+	JWT json.RawMessage `json:"JWT"`
+
+	Header           json.RawMessage `json:"header"`
+	EncryptedKey     json.RawMessage `json:"encryptedKey"`
+	IV               json.RawMessage `json:"iv"`
+	EncryptedPayload json.RawMessage `json:"encryptedPayload"`
+	Tag              json.RawMessage `json:"tag"`
+}
+
+func (w *wireBody) isEvent() bool {
+	return w.ID != nil || w.EventName != nil || w.DateCreated != nil || w.Content != nil
+}
+
+// ParseEvent decodes a plain (not encrypted) webhook body. It accepts any
+// JSON object with a non-empty event_name, tolerates unknown keys, numbers
+// given as strings and redacted values ("FILTERED") anywhere, and keeps
+// content and the whole body raw. An encrypted envelope is ErrEncrypted:
+// use Verifier.Verify, which decrypts it. Every other failure is
+// ErrMalformedBody. body is kept as Event.Raw; do not modify it afterwards.
+func ParseEvent(body []byte) (*Event, error) {
+	var w wireBody
+	if err := decodeObject(body, &w); err != nil {
+		return nil, err
+	}
+	if w.JWT != nil || (w.EncryptedPayload != nil && !w.isEvent()) {
+		return nil, ErrEncrypted
+	}
+	return eventFrom(&w, body)
+}
+
+func decodeObject(body []byte, w *wireBody) error {
+	b := bytes.TrimLeft(body, " \t\r\n")
+	if len(b) == 0 || b[0] != '{' {
+		return wrap(ErrMalformedBody, "not a JSON object")
+	}
+	if err := json.Unmarshal(body, w); err != nil {
+		return wrap(ErrMalformedBody, "not valid JSON")
+	}
+	return nil
+}
+
+func eventFrom(w *wireBody, body []byte) (*Event, error) {
+	ev := &Event{
+		ID:          scalarText(w.ID),
+		Name:        scalarText(w.EventName),
+		DateCreated: parseTime(w.DateCreated),
+		Raw:         body,
+	}
+	if ev.Name == "" {
+		return nil, wrap(ErrMalformedBody, "no event_name")
+	}
+	if c := bytes.TrimSpace(w.Content); len(c) > 0 && string(c) != "null" {
+		ev.Content = c
+	}
+	return ev, nil
+}
+
+// scalarText reads a JSON string or number as text; null, objects, arrays
+// and booleans read as "". raw has already been validated by json.Unmarshal.
+func scalarText(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return ""
+	}
+	switch c := raw[0]; {
+	case c == '"':
+		inner := raw[1 : len(raw)-1]
+		if bytes.IndexByte(inner, '\\') < 0 {
+			return string(inner)
+		}
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			return ""
+		}
+		return s
+	case c == '-' || (c >= '0' && c <= '9'):
+		return string(raw)
+	default:
+		return ""
+	}
+}
+
+// parseTime reads RFC 3339 text, or Unix seconds as a number or digits.
+func parseTime(raw json.RawMessage) time.Time {
+	s := strings.TrimSpace(scalarText(raw))
+	if s == "" {
+		return time.Time{}
+	}
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t
+	}
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil && n > 0 {
+		return time.Unix(n, 0).UTC()
+	}
+	return time.Time{}
+}
+
+// Kind returns the key of the object under content that the event is
+// about: "order", "txn", "mandate", "notification", or any other key whose
+// value is an object. It is "" when content holds no object.
+func (e *Event) Kind() string {
+	k, _ := e.subject()
+	return k
+}
+
+// subject finds the object under content: a well-known key first, else the
+// first key (in document order) whose value is an object.
+func (e *Event) subject() (string, map[string]json.RawMessage) {
+	if e == nil || len(e.Content) == 0 || e.Content[0] != '{' {
+		return "", nil
+	}
+	var content map[string]json.RawMessage
+	if json.Unmarshal(e.Content, &content) != nil {
+		return "", nil
+	}
+	for _, k := range [...]string{"order", "txn", "mandate", "refund", "notification"} {
+		if obj := asObject(content[k]); obj != nil {
+			return k, obj
+		}
+	}
+	// Unknown kind: take the first object, in document order.
+	dec := json.NewDecoder(bytes.NewReader(e.Content))
+	if _, err := dec.Token(); err != nil {
+		return "", nil
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return "", nil
+		}
+		var v json.RawMessage
+		if dec.Decode(&v) != nil {
+			return "", nil
+		}
+		if key, ok := t.(string); ok {
+			if obj := asObject(v); obj != nil {
+				return key, obj
+			}
+		}
+	}
+	return "", nil
+}
+
+func asObject(raw json.RawMessage) map[string]json.RawMessage {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '{' {
+		return nil // absent, or redacted as "FILTERED", or not an object
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil {
+		return nil
+	}
+	return m
+}
+
+// Field returns a top-level field of the content's object (see Kind) as
+// text: strings as they are, numbers as their decimal text, "" for null,
+// absent, objects, arrays and booleans.
+func (e *Event) Field(name string) string {
+	_, obj := e.subject()
+	return scalarText(obj[name])
+}
+
+// OrderID returns the merchant's order id ("order_id") of the order,
+// transaction or mandate the event is about, or "" when it names none (a
+// notification event, for example).
+func (e *Event) OrderID() string { return e.Field("order_id") }
+
+// Status returns the "status" of the object the event is about, e.g.
+// "CHARGED" for an order, "AUTHORIZATION_FAILED" for a transaction, "ACTIVE"
+// for a mandate. The spec does not list the statuses (§3).
+func (e *Event) Status() string { return e.Field("status") }
+
+// DecodeContent unmarshals the object the event is about (see Kind) into v,
+// for example a struct with the fields the merchant needs. Declare fields
+// that may arrive as "FILTERED" or as numbers-in-strings as json.RawMessage
+// or string. It returns ErrMalformedBody when content holds no object.
+func (e *Event) DecodeContent(v any) error {
+	k, _ := e.subject()
+	if k == "" {
+		return wrap(ErrMalformedBody, "content holds no object")
+	}
+	var content map[string]json.RawMessage
+	if err := json.Unmarshal(e.Content, &content); err != nil {
+		return wrap(ErrMalformedBody, "content")
+	}
+	if err := json.Unmarshal(content[k], v); err != nil {
+		return wrap(ErrMalformedBody, "content."+k+": "+err.Error())
+	}
+	return nil
+}
+
+// DedupKey is the key under which the event is remembered by the
+// Deduplicator: "id:" + name + ":" + id when the event has an id, else
+// "sha256:" and the hex SHA-256 of Raw. The name is part of the key because
+// the service's published samples reuse one id across different events; a
+// re-send of one notification carries the same name and id. Keys are
+// printable ASCII, safe for any store: a name or id outside that, or a name
+// holding ':', is hashed so that two events can never share a key.
+func (e *Event) DedupKey() string {
+	if e.ID != "" {
+		if printable(e.Name) && printable(e.ID) && !strings.Contains(e.Name, ":") {
+			return "id:" + e.Name + ":" + e.ID
+		}
+		sum := sha256.Sum256([]byte(e.Name + "\x00" + e.ID))
+		return "idsha256:" + hex.EncodeToString(sum[:])
+	}
+	sum := sha256.Sum256(e.Raw)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+func printable(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x21 || s[i] > 0x7e {
+			return false
+		}
+	}
+	return true
+}

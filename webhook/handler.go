@@ -1,0 +1,216 @@
+package webhook
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/netip"
+	"strconv"
+)
+
+// Handler returns an http.Handler that verifies each delivery, runs fn once
+// per event, and replies so that the service re-sends exactly what was not
+// processed (spec §6.1.4–5; the notified flag of §3 is TRUE only after a
+// 200):
+//
+//	403 source not allowed (ErrForbiddenSource)
+//	405 not a POST (ErrMethodNotAllowed), with Allow: POST
+//	401 bad credentials or custom headers (ErrUnauthorized,
+//	    ErrHeaderMismatch), with WWW-Authenticate: Basic realm=...
+//	413 body too large (ErrBodyTooLarge)
+//	400 not parseable (ErrMalformedBody)
+//	500 encrypted body without a Decrypter, or one that cannot be opened
+//	    (logged at error level: the merchant must fix the configuration,
+//	    and meanwhile the service keeps the event)
+//	409 another delivery of the same event is being processed right now
+//	500 fn returned an error or panicked, or the Deduplicator failed
+//	200 fn succeeded, or the event was processed before (fn not called)
+//
+// Why 409 for a concurrent duplicate: replying 200 before the first
+// delivery succeeded could lose the event (if the first then fails, the
+// service has already been told it was delivered); waiting would hold a
+// connection for as long as fn runs. A non-200 reply makes the service
+// re-send later, when the first delivery has finished either way.
+//
+// fn receives the request's context. An event is marked done only after fn
+// returns nil; if fn fails or panics it is released, and the next delivery
+// runs fn again. If marking it done fails after fn succeeded, the reply is
+// still 200 (the work is done; re-running it would be worse) and the
+// failure is logged. A nil fn answers 500 to everything.
+func (v *Verifier) Handler(fn func(ctx context.Context, ev *Event) error) http.Handler {
+	h := &handler{v: v, fn: fn}
+	if v != nil {
+		h.log = v.log
+	}
+	return h
+}
+
+type handler struct {
+	v   *Verifier
+	fn  func(ctx context.Context, ev *Event) error
+	log *slog.Logger // nil: silent
+}
+
+func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	ev, client, err := h.v.verify(r)
+	if err != nil {
+		h.reject(w, r, client, err)
+		return
+	}
+	if h.fn == nil {
+		h.logError(r, "webhook handler has no function", client, ev, nil)
+		reply(w, http.StatusInternalServerError)
+		return
+	}
+	ctx := r.Context()
+	key := ev.DedupKey()
+	state, err := h.v.dedup.Begin(ctx, key)
+	if err != nil {
+		h.logError(r, "webhook deduplicator failed", client, ev, err)
+		reply(w, http.StatusInternalServerError)
+		return
+	}
+	switch state {
+	case DedupDone:
+		h.logDebug(ctx, "webhook duplicate ignored", client, ev)
+		reply(w, http.StatusOK)
+		return
+	case DedupInFlight:
+		h.logWarn(ctx, "webhook duplicate while the first delivery is in progress", client, ev, ErrInFlight)
+		w.Header().Set("Retry-After", "5")
+		reply(w, http.StatusConflict)
+		return
+	case DedupNew:
+	default:
+		h.logError(r, "webhook deduplicator returned an invalid state", client, ev, errors.New("state "+strconv.Itoa(int(state))))
+		reply(w, http.StatusInternalServerError)
+		return
+	}
+
+	if err := h.run(ctx, key, ev); err != nil {
+		h.logError(r, "webhook function failed; the service will re-send", client, ev, err)
+		reply(w, http.StatusInternalServerError)
+		return
+	}
+	if err := h.v.dedup.Done(ctx, key); err != nil {
+		h.logError(r, "webhook processed but the deduplicator could not record it", client, ev, err)
+	}
+	h.logDebug(ctx, "webhook processed", client, ev)
+	reply(w, http.StatusOK)
+}
+
+// run calls fn and releases the key when it fails or panics. A panic is
+// re-raised after the key is released, so net/http handles it as usual.
+func (h *handler) run(ctx context.Context, key string, ev *Event) (err error) {
+	ok := false
+	defer func() {
+		if !ok {
+			// Release with a context that outlives a cancelled request, so
+			// the key is not left claimed.
+			if aerr := h.v.dedup.Abandon(context.WithoutCancel(ctx), key); aerr != nil && h.log != nil {
+				h.log.LogAttrs(ctx, slog.LevelError, "webhook deduplicator could not release an event",
+					slog.String("event_id", ev.ID), slog.String("event_name", ev.Name), slog.String("error", aerr.Error()))
+			}
+		}
+	}()
+	err = h.fn(ctx, ev)
+	ok = err == nil
+	return err
+}
+
+func (h *handler) reject(w http.ResponseWriter, r *http.Request, client netip.Addr, err error) {
+	status := StatusFor(err)
+	switch status {
+	case http.StatusUnauthorized:
+		w.Header().Set("WWW-Authenticate", `Basic realm="`+h.v.realmOrDefault()+`", charset="UTF-8"`)
+	case http.StatusMethodNotAllowed:
+		w.Header().Set("Allow", http.MethodPost)
+	}
+	if status >= 500 {
+		h.logError(r, "webhook rejected; the service will re-send", client, nil, err)
+	} else {
+		h.logWarn(r.Context(), "webhook rejected", client, nil, err)
+	}
+	reply(w, status)
+}
+
+func (v *Verifier) realmOrDefault() string {
+	if v == nil || v.realm == "" {
+		return "webhook"
+	}
+	return v.realm
+}
+
+// StatusFor maps an error of Verify to the status Handler replies with:
+// 403, 405, 401, 413, 400, 409 as documented on Handler, and 500 for
+// anything else (including the encrypted-payload errors and nil-safe
+// ErrNotConfigured).
+func StatusFor(err error) int {
+	switch {
+	case err == nil:
+		return http.StatusOK
+	case errors.Is(err, ErrForbiddenSource):
+		return http.StatusForbidden
+	case errors.Is(err, ErrMethodNotAllowed):
+		return http.StatusMethodNotAllowed
+	case errors.Is(err, ErrUnauthorized), errors.Is(err, ErrHeaderMismatch):
+		return http.StatusUnauthorized
+	case errors.Is(err, ErrBodyTooLarge):
+		return http.StatusRequestEntityTooLarge
+	case errors.Is(err, ErrEncrypted):
+		return http.StatusInternalServerError
+	case errors.Is(err, ErrMalformedBody):
+		return http.StatusBadRequest
+	case errors.Is(err, ErrInFlight):
+		return http.StatusConflict
+	default:
+		return http.StatusInternalServerError
+	}
+}
+
+// reply writes a short status text body; it never echoes the request.
+func reply(w http.ResponseWriter, status int) {
+	h := w.Header()
+	h.Set("Content-Type", "text/plain; charset=utf-8")
+	h.Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(status)
+	_, _ = io.WriteString(w, http.StatusText(status)+"\n")
+}
+
+func attrs(client netip.Addr, ev *Event, err error) []slog.Attr {
+	a := make([]slog.Attr, 0, 4)
+	if client.IsValid() {
+		a = append(a, slog.String("client", client.String()))
+	}
+	if ev != nil {
+		a = append(a, slog.String("event_id", ev.ID), slog.String("event_name", ev.Name))
+	}
+	if err != nil {
+		a = append(a, slog.String("error", err.Error()))
+	}
+	return a
+}
+
+func (h *handler) logError(r *http.Request, msg string, client netip.Addr, ev *Event, err error) {
+	if h.log == nil {
+		return
+	}
+	a := append(attrs(client, ev, err), slog.String("peer", r.RemoteAddr))
+	h.log.LogAttrs(r.Context(), slog.LevelError, msg, a...)
+}
+
+func (h *handler) logWarn(ctx context.Context, msg string, client netip.Addr, ev *Event, err error) {
+	if h.log == nil || !h.log.Enabled(ctx, slog.LevelWarn) {
+		return
+	}
+	h.log.LogAttrs(ctx, slog.LevelWarn, msg, attrs(client, ev, err)...)
+}
+
+func (h *handler) logDebug(ctx context.Context, msg string, client netip.Addr, ev *Event) {
+	if h.log == nil || !h.log.Enabled(ctx, slog.LevelDebug) {
+		return
+	}
+	h.log.LogAttrs(ctx, slog.LevelDebug, msg, attrs(client, ev, nil)...)
+}

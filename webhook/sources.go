@@ -1,0 +1,134 @@
+package webhook
+
+import (
+	"net/http"
+	"net/netip"
+	"strings"
+)
+
+// ProductionSources returns the addresses the service sends production
+// webhooks from (spec §5.6), one /32 prefix each, in the spec's order.
+//
+// It is a function, not a variable, on purpose: a package-level slice could
+// be changed by any importer (append, or an element assignment) and would
+// silently change the allow-list of every Verifier in the process. Each call
+// returns a fresh slice the caller may extend, for example with its own
+// monitoring address, and NewVerifier copies whatever it is given.
+func ProductionSources() []netip.Prefix {
+	return hostPrefixes(
+		"13.126.232.13", "35.154.93.248", "65.2.117.44", "3.110.250.172",
+		"40.192.89.124", "40.192.88.11", "18.61.131.193",
+	)
+}
+
+// SandboxSources returns the addresses the service sends sandbox webhooks
+// from (spec §5.6). Like ProductionSources, it returns a fresh slice on every
+// call so that no caller can change the list for others.
+func SandboxSources() []netip.Prefix {
+	return hostPrefixes("13.235.85.36", "3.6.2.61", "18.61.18.92")
+}
+
+func hostPrefixes(addrs ...string) []netip.Prefix {
+	out := make([]netip.Prefix, len(addrs))
+	for i, a := range addrs {
+		ip := netip.MustParseAddr(a) // constants above; covered by tests
+		out[i] = netip.PrefixFrom(ip, ip.BitLen())
+	}
+	return out
+}
+
+// normalizePrefix turns an IPv4-mapped IPv6 prefix (::ffff:1.2.3.0/120) into
+// its IPv4 form (1.2.3.0/24) and masks host bits, so that membership tests
+// on unmapped addresses work. ok is false for a prefix that cannot match any
+// unmapped address (invalid, or a mapped prefix shorter than /96).
+func normalizePrefix(p netip.Prefix) (netip.Prefix, bool) {
+	if !p.IsValid() {
+		return netip.Prefix{}, false
+	}
+	a := p.Addr().WithZone("")
+	if a.Is4In6() {
+		if p.Bits() < 96 {
+			return netip.Prefix{}, false
+		}
+		return netip.PrefixFrom(a.Unmap(), p.Bits()-96).Masked(), true
+	}
+	return netip.PrefixFrom(a, p.Bits()).Masked(), true
+}
+
+// prefixSet is an immutable list of normalized prefixes.
+type prefixSet []netip.Prefix
+
+func (s prefixSet) contains(a netip.Addr) bool {
+	for _, p := range s {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// parseHost parses an address as found in RemoteAddr or X-Forwarded-For:
+// "1.2.3.4", "1.2.3.4:5678", "::1", "[::1]:5678", with or without a zone.
+// The result is unmapped (::ffff:1.2.3.4 becomes 1.2.3.4) and zone-free.
+func parseHost(s string) (netip.Addr, bool) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return netip.Addr{}, false
+	}
+	if a, err := netip.ParseAddr(s); err == nil {
+		return a.Unmap().WithZone(""), true
+	}
+	if ap, err := netip.ParseAddrPort(s); err == nil {
+		return ap.Addr().Unmap().WithZone(""), true
+	}
+	// "[::1]" without a port.
+	if len(s) > 2 && s[0] == '[' && s[len(s)-1] == ']' {
+		if a, err := netip.ParseAddr(s[1 : len(s)-1]); err == nil {
+			return a.Unmap().WithZone(""), true
+		}
+	}
+	return netip.Addr{}, false
+}
+
+// clientAddr finds the address a request comes from. The peer (RemoteAddr)
+// is the answer unless it is a trusted proxy; only then is X-Forwarded-For
+// read, from the right (the entry the trusted proxy appended) to the left,
+// skipping further trusted hops. The first untrusted entry is the client.
+// Entries to its left were written by the client itself and are ignored.
+// A malformed entry met before the client is found fails closed. Several
+// X-Forwarded-For header lines are read as one list, in order.
+func clientAddr(r *http.Request, trusted prefixSet) (netip.Addr, error) {
+	peer, ok := parseHost(r.RemoteAddr)
+	if !ok {
+		return netip.Addr{}, wrap(ErrForbiddenSource, "unparseable remote address")
+	}
+	if len(trusted) == 0 || !trusted.contains(peer) {
+		return peer, nil
+	}
+	lines := r.Header.Values("X-Forwarded-For")
+	client := peer
+	for i := len(lines) - 1; i >= 0; i-- {
+		line := lines[i]
+		for line != "" {
+			var entry string
+			if j := strings.LastIndexByte(line, ','); j >= 0 {
+				entry, line = line[j+1:], line[:j]
+				if line == "" { // a leading comma: an empty entry
+					return netip.Addr{}, wrap(ErrForbiddenSource, "malformed X-Forwarded-For")
+				}
+			} else {
+				entry, line = line, ""
+			}
+			a, ok := parseHost(entry)
+			if !ok {
+				return netip.Addr{}, wrap(ErrForbiddenSource, "malformed X-Forwarded-For")
+			}
+			client = a
+			if !trusted.contains(a) {
+				return a, nil
+			}
+		}
+	}
+	// Every hop is a trusted proxy: the leftmost one is the farthest we know.
+	return client, nil
+}

@@ -1,0 +1,296 @@
+package webhook
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/netip"
+	"net/textproto"
+	"strconv"
+	"strings"
+)
+
+// Verifier checks webhook requests against a Config (spec §5.2–5.6) and
+// decodes their events. Make one with NewVerifier; the zero value refuses
+// everything (ErrNotConfigured). It is immutable and safe for concurrent
+// use. It keeps only SHA-256 digests of the credentials and header values,
+// and formatting it never prints them.
+type Verifier struct {
+	ok       bool
+	userHash [sha256.Size]byte
+	passHash [sha256.Size]byte
+	headers  []expectedHeader
+
+	anySource bool
+	sources   prefixSet
+	proxies   prefixSet
+
+	maxBody   int64
+	decrypter Decrypter
+	dedup     Deduplicator
+	log       *slog.Logger
+	realm     string
+}
+
+type expectedHeader struct {
+	name string // canonical
+	hash [sha256.Size]byte
+}
+
+// NewVerifier checks cfg (see Config.Validate) and returns a Verifier that
+// holds copies of everything it needs. It fails closed: no username, no
+// password, or no source list (without AllowAnySource) is an error, a
+// *ValidationError listing every problem.
+func NewVerifier(cfg Config) (*Verifier, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	v := &Verifier{
+		ok:        true,
+		userHash:  sha256.Sum256([]byte(cfg.Username)),
+		passHash:  sha256.Sum256([]byte(cfg.Password)),
+		anySource: cfg.AllowAnySource,
+		maxBody:   cfg.MaxBodyBytes,
+		decrypter: cfg.Decrypter,
+		dedup:     cfg.Deduplicator,
+		log:       cfg.Logger,
+		realm:     cfg.Realm,
+	}
+	for _, p := range cfg.Sources {
+		np, _ := normalizePrefix(p) // validated above
+		v.sources = append(v.sources, np)
+	}
+	for _, p := range cfg.TrustedProxies {
+		np, _ := normalizePrefix(p)
+		v.proxies = append(v.proxies, np)
+	}
+	for _, name := range sortedKeys(cfg.Headers) {
+		v.headers = append(v.headers, expectedHeader{
+			name: textproto.CanonicalMIMEHeaderKey(name),
+			hash: sha256.Sum256([]byte(cfg.Headers[name])),
+		})
+	}
+	if v.maxBody == 0 {
+		v.maxBody = DefaultMaxBodyBytes
+	}
+	if v.dedup == nil {
+		v.dedup = NewMemoryDeduplicator(MemoryDedupConfig{})
+	}
+	if v.realm == "" {
+		v.realm = "webhook"
+	}
+	return v, nil
+}
+
+// Verify checks r and returns its event. The checks run in this order, and
+// the first failure is returned wrapped around its sentinel:
+//
+//  1. source address (ErrForbiddenSource): the peer, or X-Forwarded-For
+//     when the peer is a trusted proxy, must be in Config.Sources (§5.6);
+//  2. method (ErrMethodNotAllowed): POST (§6.1.2);
+//  3. Basic credentials (ErrUnauthorized): both parts compared in constant
+//     time, both always compared (§5.3);
+//  4. custom headers (ErrHeaderMismatch), compared in constant time (§5.4);
+//  5. body size (ErrBodyTooLarge), read through a limit;
+//  6. body: a plain event, or an encrypted envelope opened with
+//     Config.Decrypter (ErrMalformedBody, ErrNoDecrypter, ErrDecrypt,
+//     ErrSignature; §6.1.7).
+//
+// Verify reads and closes r.Body. It does not deduplicate: Handler does.
+func (v *Verifier) Verify(r *http.Request) (*Event, error) {
+	ev, _, err := v.verify(r)
+	return ev, err
+}
+
+// verify also returns the client address, for logs.
+func (v *Verifier) verify(r *http.Request) (*Event, netip.Addr, error) {
+	if v == nil || !v.ok {
+		return nil, netip.Addr{}, ErrNotConfigured
+	}
+	client, err := clientAddr(r, v.proxies)
+	if err != nil {
+		return nil, client, err
+	}
+	if !v.anySource && !v.sources.contains(client) {
+		return nil, client, wrap(ErrForbiddenSource, client.String())
+	}
+	if r.Method != http.MethodPost {
+		return nil, client, wrap(ErrMethodNotAllowed, strconv.Quote(r.Method))
+	}
+	if err := v.checkCredentials(r.Header); err != nil {
+		return nil, client, err
+	}
+	if err := v.checkHeaders(r.Header); err != nil {
+		return nil, client, err
+	}
+	body, err := v.readBody(r)
+	if err != nil {
+		return nil, client, err
+	}
+	ev, err := v.decode(body)
+	return ev, client, err
+}
+
+func (v *Verifier) checkCredentials(h http.Header) error {
+	values := h.Values("Authorization")
+	user, pass, ok := "", "", false
+	detail := "missing Authorization header"
+	switch len(values) {
+	case 0:
+	case 1:
+		if user, pass, ok = parseBasic(values[0]); !ok {
+			detail = "malformed Basic Authorization header"
+		}
+	default:
+		detail = "more than one Authorization header"
+	}
+	// Compare digests, so that neither the length nor the content of the
+	// configured values shows in the timing, and compare both parts even
+	// when the first differs (spec §5.3).
+	uh := sha256.Sum256([]byte(user))
+	ph := sha256.Sum256([]byte(pass))
+	match := subtle.ConstantTimeCompare(uh[:], v.userHash[:]) & subtle.ConstantTimeCompare(ph[:], v.passHash[:])
+	if !ok {
+		return wrap(ErrUnauthorized, detail)
+	}
+	if match != 1 {
+		return wrap(ErrUnauthorized, "credentials do not match")
+	}
+	return nil
+}
+
+func (v *Verifier) checkHeaders(h http.Header) error {
+	for _, want := range v.headers {
+		values := h[want.name]
+		if len(values) != 1 {
+			if len(values) == 0 {
+				return wrap(ErrHeaderMismatch, want.name+" is missing")
+			}
+			return wrap(ErrHeaderMismatch, want.name+" is repeated")
+		}
+		got := sha256.Sum256([]byte(values[0]))
+		if subtle.ConstantTimeCompare(got[:], want.hash[:]) != 1 {
+			return wrap(ErrHeaderMismatch, want.name+" has another value")
+		}
+	}
+	return nil
+}
+
+func (v *Verifier) readBody(r *http.Request) ([]byte, error) {
+	if r.Body == nil || r.Body == http.NoBody {
+		return nil, wrap(ErrMalformedBody, "empty body")
+	}
+	defer r.Body.Close()
+	if r.ContentLength > v.maxBody {
+		return nil, wrap(ErrBodyTooLarge, "Content-Length "+strconv.FormatInt(r.ContentLength, 10)+" exceeds "+strconv.FormatInt(v.maxBody, 10))
+	}
+	size := int64(512)
+	if r.ContentLength > 0 {
+		size = r.ContentLength + 1 // +1: the read that sees EOF needs room
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, size))
+	n, err := buf.ReadFrom(io.LimitReader(r.Body, v.maxBody+1))
+	if err != nil {
+		return nil, wrap(ErrMalformedBody, "reading the body failed")
+	}
+	if n > v.maxBody {
+		return nil, wrap(ErrBodyTooLarge, "body exceeds "+strconv.FormatInt(v.maxBody, 10)+" bytes")
+	}
+	if n == 0 {
+		return nil, wrap(ErrMalformedBody, "empty body")
+	}
+	return buf.Bytes(), nil
+}
+
+// decode parses a plain body, or opens an encrypted one and parses its
+// payload.
+func (v *Verifier) decode(body []byte) (*Event, error) {
+	var w wireBody
+	if err := decodeObject(body, &w); err != nil {
+		return nil, err
+	}
+	token, encrypted, err := envelopeToken(&w)
+	if err != nil {
+		return nil, err
+	}
+	if !encrypted {
+		return eventFrom(&w, body)
+	}
+	if v.decrypter == nil {
+		return nil, ErrNoDecrypter
+	}
+	plain, err := v.decrypter.Decrypt(token)
+	if err != nil {
+		if !errors.Is(err, ErrEncrypted) {
+			err = fmt.Errorf("%w: %v", ErrDecrypt, err)
+		}
+		return nil, err
+	}
+	var inner wireBody
+	if err := decodeObject(plain, &inner); err != nil {
+		return nil, fmt.Errorf("decrypted payload: %w", err)
+	}
+	if inner.JWT != nil {
+		return nil, wrap(ErrMalformedBody, "decrypted payload is another envelope")
+	}
+	ev, err := eventFrom(&inner, plain)
+	if err != nil {
+		return nil, fmt.Errorf("decrypted payload: %w", err)
+	}
+	ev.Encrypted = true
+	return ev, nil
+}
+
+// envelopeToken recognises the encrypted envelopes: {"JWT": "<compact
+// JWE>"} (spec §6.1.7), and the JSON-serialised JWE {header, encryptedKey,
+// iv, encryptedPayload, tag} the service uses on its encrypted API
+// responses, which is rebuilt into compact form. A body mixing an envelope
+// with event keys is malformed.
+func envelopeToken(w *wireBody) (token string, encrypted bool, err error) {
+	switch {
+	case w.JWT != nil:
+		if w.isEvent() {
+			return "", false, wrap(ErrMalformedBody, "JWT envelope mixed with event fields")
+		}
+		var s string
+		if json.Unmarshal(w.JWT, &s) != nil || strings.TrimSpace(s) == "" {
+			return "", false, wrap(ErrMalformedBody, "JWT is not a non-empty string")
+		}
+		return s, true, nil
+	case w.EncryptedPayload != nil && !w.isEvent():
+		parts := make([]string, 5)
+		for i, raw := range []json.RawMessage{w.Header, w.EncryptedKey, w.IV, w.EncryptedPayload, w.Tag} {
+			if json.Unmarshal(raw, &parts[i]) != nil || strings.Contains(parts[i], ".") {
+				return "", false, wrap(ErrMalformedBody, "incomplete JWE envelope")
+			}
+		}
+		return strings.Join(parts, "."), true, nil
+	}
+	return "", false, nil
+}
+
+// String describes the Verifier without secrets.
+func (v *Verifier) String() string {
+	if v == nil || !v.ok {
+		return "webhook.Verifier(not configured)"
+	}
+	names := make([]string, len(v.headers))
+	for i, h := range v.headers {
+		names[i] = h.name
+	}
+	src := strconv.Itoa(len(v.sources)) + " prefixes"
+	if v.anySource {
+		src = "any"
+	}
+	return fmt.Sprintf("webhook.Verifier{Credentials: %s, Sources: %s, TrustedProxies: %d prefixes, Headers: %v, MaxBodyBytes: %d, Decrypter: %s}",
+		redacted, src, len(v.proxies), names, v.maxBody, setOrNil(v.decrypter != nil))
+}
+
+// Format makes every fmt verb print String.
+func (v *Verifier) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, v.String()) }
