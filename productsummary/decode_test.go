@@ -1,0 +1,230 @@
+package productsummary_test
+
+import (
+	"encoding/json"
+	"errors"
+	"strconv"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	ps "github.com/payorch/checkout-go/productsummary"
+)
+
+func TestParseAccepts(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want ps.Summary
+		out  string // re-encoded text
+	}{
+		{
+			name: "empty line",
+			in:   `[[{"type":"space"}]]`,
+			want: ps.Summary{{ps.Space{}}},
+			out:  `[[{"type":"space"}]]`,
+		},
+		{
+			name: "weight 0 is kept apart from an absent weight",
+			in:   `[[{"type":"space","weight":0},{"type":"space"}]]`,
+			want: ps.Summary{{ps.Space{Weight: new(0.0)}, ps.Space{}}},
+			out:  `[[{"type":"space","weight":0},{"type":"space"}]]`,
+		},
+		{
+			name: "decimals and integers",
+			in:   `[[{"type":"space","weight":0.7,"width":20},{"type":"space","weight":1.0}]]`,
+			want: ps.Summary{{ps.Space{Weight: new(0.7), Width: new(20.0)}, ps.Space{Weight: new(1.0)}}},
+			out:  `[[{"type":"space","weight":0.7,"width":20},{"type":"space","weight":1}]]`,
+		},
+		{
+			name: "numbers written as strings are read and re-encoded as numbers",
+			in:   `[[{"type":"text","text":"Pay","textSize":"18"},{"type":"image","url":"https://x.example/a.png","size":"1.5e1"}]]`,
+			want: ps.Summary{{ps.Text{Text: "Pay", TextSize: new(18.0)}, ps.Image{URL: "https://x.example/a.png", Size: new(15.0)}}},
+			out:  `[[{"type":"text","text":"Pay","textSize":18},{"type":"image","url":"https://x.example/a.png","size":15}]]`,
+		},
+		{
+			name: "toggleImage is read as toggleimage",
+			in:   `[[{"type":"toggleImage","openIcon":"https://x.example/o.png","closeIcon":"","size":20}]]`,
+			want: ps.Summary{{ps.ToggleImage{OpenIcon: "https://x.example/o.png", Size: new(20.0)}}},
+			out:  `[[{"type":"toggleimage","openIcon":"https://x.example/o.png","closeIcon":"","size":20}]]`,
+		},
+		{
+			name: "fontType casing is kept",
+			in:   `[[{"type":"text","text":"a","fontType":"SemiBold"},{"type":"text","text":"b","fontType":"Bold"}]]`,
+			want: ps.Summary{{ps.Text{Text: "a", FontType: "SemiBold"}, ps.Text{Text: "b", FontType: "Bold"}}},
+			out:  `[[{"type":"text","text":"a","fontType":"SemiBold"},{"type":"text","text":"b","fontType":"Bold"}]]`,
+		},
+		{
+			name: "null means absent",
+			in:   `[[{"type":"text","text":"a","color":null,"textSize":null}]]`,
+			want: ps.Summary{{ps.Text{Text: "a"}}},
+			out:  `[[{"type":"text","text":"a"}]]`,
+		},
+		{
+			name: "required strings absent decode empty and are sent (Validate reports them)",
+			in:   `[[{"type":"background"},{"type":"toggleimage"}]]`,
+			want: ps.Summary{{ps.Background{}, ps.ToggleImage{}}},
+			out:  `[[{"type":"background","color":""},{"type":"toggleimage","openIcon":"","closeIcon":""}]]`,
+		},
+		{
+			name: "divider and background",
+			in:   `[[{"type":"divider","thickness":1,"color":"#D6C190"}],[{"type":"background","color":"#faefd9"},{"type":"text","text":"x"}]]`,
+			want: ps.Summary{{ps.Divider{Thickness: new(1.0), Color: "#D6C190"}}, {ps.Background{Color: "#faefd9"}, ps.Text{Text: "x"}}},
+			out:  `[[{"type":"divider","thickness":1,"color":"#D6C190"}],[{"type":"background","color":"#faefd9"},{"type":"text","text":"x"}]]`,
+		},
+		{
+			name: "the session request's string form",
+			in:   strconv.Quote(`[[{"type":"space"}],[{"type":"text","text":"₹7812.5","fontType":"Bold"}]]`),
+			want: ps.Summary{{ps.Space{}}, {ps.Text{Text: "₹7812.5", FontType: "Bold"}}},
+			out:  `[[{"type":"space"}],[{"type":"text","text":"₹7812.5","fontType":"Bold"}]]`,
+		},
+		{
+			name: "an empty array",
+			in:   ` [] `,
+			want: ps.Summary{},
+			out:  `[]`,
+		},
+		{
+			name: "null is no summary",
+			in:   `null`,
+			want: nil,
+			out:  `[]`,
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := ps.Parse(tc.in)
+			require.NoError(t, err)
+			require.Equal(t, tc.want, got)
+			out, err := got.MarshalText()
+			require.NoError(t, err)
+			require.Equal(t, tc.out, string(out))
+		})
+	}
+}
+
+func TestParseRejects(t *testing.T) {
+	tests := []struct {
+		name       string
+		in         string
+		path       string
+		line, item int
+		msg        string
+	}{
+		{"unknown type", `[[{"type":"space"}],[{"type":"space"},{"type":"button","text":"x"}]]`, "product_summary[1][1].type", 1, 1, `unknown item type "button"`},
+		{"type in the wrong case", `[[{"type":"Text","text":"x"}]]`, "product_summary[0][0].type", 0, 0, `unknown item type "Text"`},
+		{"missing type", `[[{"text":"x"}]]`, "product_summary[0][0].type", 0, 0, "missing item type"},
+		{"null type", `[[{"type":null}]]`, "product_summary[0][0].type", 0, 0, "missing item type"},
+		{"type not a string", `[[{"type":3}]]`, "product_summary[0][0].type", 0, 0, "item type must be a string"},
+		{"unknown key", `[[{"type":"text","text":"x","colour":"#fff"}]]`, "product_summary[0][0].colour", 0, 0, `unknown key "colour" for a text item`},
+		{"key in the wrong case", `[[{"type":"text","text":"x","FontType":"bold"}]]`, "product_summary[0][0].FontType", 0, 0, `unknown key "FontType"`},
+		{"key of another kind", `[[{"type":"space","size":3}]]`, "product_summary[0][0].size", 0, 0, `unknown key "size" for a space item`},
+		{"number not numeric", `[[{"type":"space","weight":"wide"}]]`, "product_summary[0][0].weight", 0, 0, "must be a number"},
+		{"NaN string", `[[{"type":"space","weight":"NaN"}]]`, "product_summary[0][0].weight", 0, 0, "must be a number"},
+		{"padded numeric string", `[[{"type":"space","width":" 18 "}]]`, "product_summary[0][0].width", 0, 0, "must be a number"},
+		{"hex string", `[[{"type":"image","url":"https://x.example","size":"0x10"}]]`, "product_summary[0][0].size", 0, 0, "must be a number"},
+		{"number out of range", `[[{"type":"divider","thickness":1e999}]]`, "product_summary[0][0].thickness", 0, 0, "number out of range"},
+		{"boolean number", `[[{"type":"divider","thickness":true}]]`, "product_summary[0][0].thickness", 0, 0, "must be a number, got a boolean"},
+		{"string given a number", `[[{"type":"text","text":42}]]`, "product_summary[0][0].text", 0, 0, "must be a string, got a number"},
+		{"empty optional colour", `[[{"type":"text","text":"x","color":""}]]`, "product_summary[0][0].color", 0, 0, "empty string: leave the key out"},
+		{"empty optional fontType", `[[{"type":"text","text":"x","fontType":""}]]`, "product_summary[0][0].fontType", 0, 0, "empty string"},
+		{"item not an object", `[["space"]]`, "product_summary[0][0]", 0, 0, "an item must be a JSON object, got a string"},
+		{"line not an array", `[{"type":"space"}]`, "product_summary[0]", 0, -1, "a line must be a JSON array of items, got an object"},
+		{"null line", `[[{"type":"space"}],null]`, "product_summary[1]", 1, -1, "a line must be a JSON array"},
+		{"not an array", `{"lines":[]}`, "product_summary", -1, -1, "must be a JSON array of lines, got an object"},
+		{"empty input", ``, "product_summary", -1, -1, "must be a JSON array of lines, got nothing"},
+		{"broken JSON", `[[{"type":"space"}]`, "product_summary", -1, -1, "not valid JSON"},
+		{"string holding a string", strconv.Quote(strconv.Quote(`[]`)), "product_summary", -1, -1, "must be a JSON array of lines, got a string"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := ps.Parse(tc.in)
+			require.Error(t, err)
+			require.Nil(t, s)
+			var de *ps.DecodeError
+			require.ErrorAs(t, err, &de)
+			require.Equal(t, tc.path, de.Path)
+			require.Equal(t, tc.line, de.Line)
+			require.Equal(t, tc.item, de.Item)
+			require.Contains(t, de.Error(), tc.msg)
+			require.Contains(t, de.Error(), tc.path)
+		})
+	}
+}
+
+func TestDecodeErrorNamesLineAndItem(t *testing.T) {
+	_, err := ps.Parse(`[[{"type":"space"}],[{"type":"space"}],[{"type":"space"},{"type":"toggle"}]]`)
+	require.EqualError(t, err, `productsummary: decode product_summary[2][1].type: unknown item type "toggle" `+
+		`(want space, text, image, toggleimage, divider or background) (line 2, item 1)`)
+}
+
+func TestDecodeErrorUnwraps(t *testing.T) {
+	_, err := ps.Parse(`[[{"type":"divider","thickness":1e999}]]`)
+	var numErr *strconv.NumError
+	require.ErrorAs(t, err, &numErr)
+	require.ErrorIs(t, err, strconv.ErrRange)
+}
+
+func TestUnmarshalTextWantsTheArray(t *testing.T) {
+	var s ps.Summary
+	require.NoError(t, s.UnmarshalText([]byte(`[[{"type":"space"}]]`)))
+	require.Equal(t, ps.Summary{{ps.Space{}}}, s)
+
+	err := s.UnmarshalText([]byte(strconv.Quote(`[]`)))
+	var de *ps.DecodeError
+	require.ErrorAs(t, err, &de)
+	require.Equal(t, ps.Summary{{ps.Space{}}}, s, "a failed decode leaves the value alone")
+}
+
+func TestUnmarshalInsideAStruct(t *testing.T) {
+	var body struct {
+		Summary ps.Summary `json:"product_summary"`
+	}
+	err := json.Unmarshal([]byte(`{"product_summary":[[{"type":"space"},{"type":"image","url":"u","oops":1}]]}`), &body)
+	var de *ps.DecodeError
+	require.ErrorAs(t, err, &de)
+	require.Equal(t, "product_summary[0][1].oops", de.Path)
+
+	require.NoError(t, json.Unmarshal([]byte(`{"product_summary":"[[{\"type\":\"space\"}]]"}`), &body))
+	require.Equal(t, ps.Summary{{ps.Space{}}}, body.Summary)
+}
+
+func TestLineAndItemUnmarshal(t *testing.T) {
+	var l ps.Line
+	require.NoError(t, json.Unmarshal([]byte(`[{"type":"text","text":"a"},{"type":"toggleImage","openIcon":"","closeIcon":"https://x.example/c.png"}]`), &l))
+	require.Equal(t, ps.Line{ps.Text{Text: "a"}, ps.ToggleImage{CloseIcon: "https://x.example/c.png"}}, l)
+
+	err := json.Unmarshal([]byte(`[{"type":"space"},{"type":"nope"}]`), &l)
+	var de *ps.DecodeError
+	require.ErrorAs(t, err, &de)
+	require.Equal(t, "[1].type", de.Path)
+
+	var txt ps.Text
+	require.NoError(t, json.Unmarshal([]byte(`{"type":"text","text":"hi","textSize":"12"}`), &txt))
+	require.Equal(t, ps.Text{Text: "hi", TextSize: new(12.0)}, txt)
+
+	var img ps.Image
+	err = json.Unmarshal([]byte(`{"type":"text","text":"hi"}`), &img)
+	require.ErrorAs(t, err, &de)
+	require.Contains(t, err.Error(), "item type text cannot be read into a image item")
+
+	var tog ps.ToggleImage
+	require.NoError(t, json.Unmarshal([]byte(`{"type":"toggleImage","openIcon":"https://x.example/o.png","closeIcon":""}`), &tog))
+	require.Equal(t, "https://x.example/o.png", tog.OpenIcon)
+
+	var sp ps.Space
+	var dv ps.Divider
+	var bg ps.Background
+	require.NoError(t, json.Unmarshal([]byte(`{"type":"space","width":4}`), &sp))
+	require.NoError(t, json.Unmarshal([]byte(`{"type":"divider","thickness":2}`), &dv))
+	require.NoError(t, json.Unmarshal([]byte(`{"type":"background","color":"#000"}`), &bg))
+	require.Equal(t, ps.Space{Width: new(4.0)}, sp)
+	require.Equal(t, ps.Divider{Thickness: new(2.0)}, dv)
+	require.Equal(t, ps.Background{Color: "#000"}, bg)
+}
+
+func TestDecodeErrorIsNotAValidationError(t *testing.T) {
+	_, err := ps.Parse(`[[{"type":"x"}]]`)
+	var ve *ps.ValidationError
+	require.False(t, errors.As(err, &ve), "decode failures and validation failures are told apart")
+}

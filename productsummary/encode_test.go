@@ -1,0 +1,139 @@
+package productsummary_test
+
+import (
+	"encoding/json"
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	ps "github.com/payorch/checkout-go/productsummary"
+)
+
+func TestMarshalItems(t *testing.T) {
+	tests := []struct {
+		name string
+		item ps.Item
+		want string
+	}{
+		{"space default", ps.Space{}, `{"type":"space"}`},
+		{"space weight and width", ps.Space{Weight: new(1.0), Width: new(20.0)}, `{"type":"space","weight":1,"width":20}`},
+		{"space weight zero is sent", ps.Space{Weight: new(0.0)}, `{"type":"space","weight":0}`},
+		{"text minimal", ps.Text{Text: "Pay"}, `{"type":"text","text":"Pay"}`},
+		{"text full, spec key order", ps.Text{FontType: ps.SemiBold, TextSize: new(10.0), Color: "#000000", Text: "Bonus"},
+			`{"type":"text","text":"Bonus","color":"#000000","textSize":10,"fontType":"semibold"}`},
+		{"text empty is still sent", ps.Text{}, `{"type":"text","text":""}`},
+		{"text escaping as encoding/json", ps.Text{Text: "a\"b\\c<d>&\n\u2028₹"}, `{"type":"text","text":"a\"b\\c\u003cd\u003e\u0026\n\u2028₹"}`},
+		{"image", ps.Image{URL: "https://x.example/i.png?a=1&b=2", Size: new(18.0)}, `{"type":"image","url":"https://x.example/i.png?a=1\u0026b=2","size":18}`},
+		{"toggle with an unused icon", ps.ToggleImage{OpenIcon: "https://x.example/o.png"}, `{"type":"toggleimage","openIcon":"https://x.example/o.png","closeIcon":""}`},
+		{"divider", ps.Divider{Thickness: new(0.5), Color: "#D6C190"}, `{"type":"divider","thickness":0.5,"color":"#D6C190"}`},
+		{"divider without thickness leaves it out (Validate reports it)", ps.Divider{}, `{"type":"divider"}`},
+		{"background", ps.Background{Color: "#faefd9"}, `{"type":"background","color":"#faefd9"}`},
+		{"pointer to an item", &ps.Background{Color: "#000"}, `{"type":"background","color":"#000"}`},
+		{"large and tiny numbers as encoding/json writes them", ps.Space{Weight: new(1e21), Width: new(1e-7)}, `{"type":"space","weight":1e+21,"width":1e-7}`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			line, err := json.Marshal(ps.Line{tc.item})
+			require.NoError(t, err)
+			require.Equal(t, "["+tc.want+"]", string(line))
+
+			alone, err := json.Marshal(tc.item)
+			require.NoError(t, err)
+			require.Equal(t, tc.want, string(alone))
+		})
+	}
+}
+
+// TestMarshalMatchesEncodingJSON checks the hand-written encoder against
+// encoding/json writing the same values as ordered generic JSON.
+func TestMarshalMatchesEncodingJSON(t *testing.T) {
+	texts := []string{"", "plain", "₹ 813.75", "<b>&amp;</b>", "tab\there", "\x00\x1f\x7f", "bad \xff utf8", "line\u2029sep", `quote " and \ slash`}
+	nums := []float64{0, 1, 0.7, -3, 123456789, 1e20, 1e21, 1e-6, 1e-7, 0.1 + 0.2, math.MaxFloat64, math.SmallestNonzeroFloat64}
+	for _, s := range texts {
+		got, err := json.Marshal(ps.Text{Text: s})
+		require.NoError(t, err)
+		str, err := json.Marshal(s)
+		require.NoError(t, err)
+		require.Equal(t, `{"type":"text","text":`+string(str)+`}`, string(got), "text %q", s)
+	}
+	for _, f := range nums {
+		got, err := json.Marshal(ps.Space{Weight: &f})
+		require.NoError(t, err)
+		num, err := json.Marshal(f)
+		require.NoError(t, err)
+		require.Equal(t, `{"type":"space","weight":`+string(num)+`}`, string(got), "number %v", f)
+	}
+}
+
+func TestMarshalTextEqualsMarshalJSON(t *testing.T) {
+	s := ps.Summary{{ps.Space{}}, {ps.Text{Text: "a & b"}, ps.Space{Weight: new(1.0)}, ps.Text{Text: "₹1"}}}
+	text, err := s.MarshalText()
+	require.NoError(t, err)
+	js, err := json.Marshal(s)
+	require.NoError(t, err)
+	require.Equal(t, `[[{"type":"space"}],[{"type":"text","text":"a \u0026 b"},{"type":"space","weight":1},{"type":"text","text":"₹1"}]]`, string(text))
+	require.Equal(t, string(text), string(js))
+
+	// Inside a struct the summary is the array; the session request (root
+	// package) sends the MarshalText form as a string instead.
+	body, err := json.Marshal(struct {
+		S ps.Summary `json:"product_summary"`
+	}{s[:1]})
+	require.NoError(t, err)
+	require.Equal(t, `{"product_summary":[[{"type":"space"}]]}`, string(body))
+}
+
+func TestMarshalEmpty(t *testing.T) {
+	for _, s := range []ps.Summary{nil, {}} {
+		b, err := s.MarshalText()
+		require.NoError(t, err)
+		require.Equal(t, "[]", string(b))
+	}
+}
+
+func TestMarshalErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		s    ps.Summary
+		path string
+		msg  string
+	}{
+		{"nil item", ps.Summary{{ps.Space{}}, {ps.Text{Text: "a"}, nil}}, "product_summary[1][1]", "missing item"},
+		{"nil pointer item", ps.Summary{{(*ps.Text)(nil)}}, "product_summary[0][0]", "missing item"},
+		{"NaN", ps.Summary{{ps.Space{Weight: new(math.NaN())}}}, "product_summary[0][0].weight", "must be a finite number"},
+		{"infinity", ps.Summary{{ps.Image{URL: "https://x.example", Size: new(math.Inf(1))}}}, "product_summary[0][0].size", "must be a finite number"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := tc.s.MarshalText()
+			var ve *ps.ValidationError
+			require.ErrorAs(t, err, &ve)
+			require.Equal(t, []ps.Problem{{Path: tc.path, Message: ve.Problems[0].Message}}, ve.Problems)
+			require.Contains(t, ve.Problems[0].Message, tc.msg)
+
+			_, err = json.Marshal(tc.s)
+			require.ErrorAs(t, err, &ve, "json.Marshal passes the typed error through")
+
+			// Validate reports the same problem before anything is encoded.
+			verr := tc.s.Validate()
+			require.ErrorAs(t, verr, &ve)
+			require.True(t, ve.Has(tc.path), "%v", verr)
+		})
+	}
+	_, err := json.Marshal(ps.Divider{Thickness: new(math.Inf(-1))})
+	var ve *ps.ValidationError
+	require.ErrorAs(t, err, &ve)
+	require.Equal(t, "thickness", ve.Problems[0].Path)
+}
+
+func TestClone(t *testing.T) {
+	orig := ps.Summary{{ps.Text{Text: "a", TextSize: new(10.0)}, &ps.Space{Weight: new(1.0)}, nil}}
+	c := orig.Clone()
+	require.Equal(t, ps.Summary{{ps.Text{Text: "a", TextSize: new(10.0)}, ps.Space{Weight: new(1.0)}, nil}}, c, "pointers to items become values")
+	*c[0][0].(ps.Text).TextSize = 99
+	c[0][1] = ps.Spacer()
+	require.Equal(t, 10.0, *orig[0][0].(ps.Text).TextSize)
+	require.Equal(t, 1.0, *orig[0][1].(*ps.Space).Weight)
+	require.Nil(t, ps.Summary(nil).Clone())
+}
