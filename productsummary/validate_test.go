@@ -1,0 +1,145 @@
+package productsummary_test
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	ps "github.com/payorch/checkout-go/productsummary"
+)
+
+const icon = "https://cdn.example.com/icons/cart.png"
+
+// okLine is a valid line put before the bad one, so that paths show the index.
+var okLine = ps.Line{ps.Text{Text: "Total"}, ps.Space{Weight: new(1.0)}, ps.Text{Text: "₹10"}}
+
+func TestValidateRejects(t *testing.T) {
+	tests := []struct {
+		name string
+		line ps.Line
+		path string
+		msg  string
+	}{
+		{"empty line", ps.Line{}, "product_summary[1]", "empty line: an empty line is a single space item"},
+		{"nil item", ps.Line{ps.Space{}, nil}, "product_summary[1][1]", "missing item"},
+		{"blank text", ps.Line{ps.Text{Text: "  "}}, "product_summary[1][0].text", "required"},
+		{"text not UTF-8", ps.Line{ps.Text{Text: "\xff"}}, "product_summary[1][0].text", "valid UTF-8"},
+		{"text colour without #", ps.Line{ps.Text{Text: "a", Color: "47cc83"}}, "product_summary[1][0].color", `hex colour #RGB, #RRGGBB or #AARRGGBB, got "47cc83"`},
+		{"text colour by name", ps.Line{ps.Text{Text: "a", Color: "white"}}, "product_summary[1][0].color", "hex colour"},
+		{"text colour of 5 digits", ps.Line{ps.Text{Text: "a", Color: "#12345"}}, "product_summary[1][0].color", "hex colour"},
+		{"text colour not hex", ps.Line{ps.Text{Text: "a", Color: "#GGGGGG"}}, "product_summary[1][0].color", "hex colour"},
+		{"text size zero", ps.Line{ps.Text{Text: "a", TextSize: new(0.0)}}, "product_summary[1][0].textSize", "must be greater than 0"},
+		{"unknown font type", ps.Line{ps.Text{Text: "a", FontType: "italic"}}, "product_summary[1][0].fontType", `unknown font type "italic": want regular, bold or semibold`},
+		{"space weight zero", ps.Line{ps.Space{Weight: new(0.0)}}, "product_summary[1][0].weight", "must be greater than 0"},
+		{"space width negative", ps.Line{ps.Space{Width: new(-20.0)}}, "product_summary[1][0].width", "must be greater than 0"},
+		{"space weight NaN", ps.Line{ps.Space{Weight: new(math.NaN())}}, "product_summary[1][0].weight", "must be a finite number"},
+		{"image without url", ps.Line{ps.Image{}}, "product_summary[1][0].url", "required: an absolute http or https URL"},
+		{"image url relative", ps.Line{ps.Image{URL: "/icons/a.png"}}, "product_summary[1][0].url", `must be an absolute http or https URL, got "/icons/a.png"`},
+		{"image url of another scheme", ps.Line{ps.Image{URL: "ftp://x.example/a.png"}}, "product_summary[1][0].url", "absolute http or https URL"},
+		{"image url without host", ps.Line{ps.Image{URL: "https:///a.png"}}, "product_summary[1][0].url", "absolute http or https URL"},
+		{"image url unparseable", ps.Line{ps.Image{URL: "https://exa mple.com/a.png"}}, "product_summary[1][0].url", "absolute http or https URL"},
+		{"image size negative", ps.Line{ps.Image{URL: icon, Size: new(-1.0)}}, "product_summary[1][0].size", "must be greater than 0"},
+		{"toggle with both icons empty", ps.Line{ps.ToggleImage{Size: new(20.0)}}, "product_summary[1][0]", "openIcon and closeIcon are both empty"},
+		{"toggle open icon not a URL", ps.Line{ps.ToggleImage{OpenIcon: "chevron.png"}}, "product_summary[1][0].openIcon", `absolute http or https URL, got "chevron.png", or "" when unused`},
+		{"toggle close icon javascript", ps.Line{ps.ToggleImage{OpenIcon: icon, CloseIcon: "javascript:alert(1)"}}, "product_summary[1][0].closeIcon", "absolute http or https URL"},
+		{"toggle size zero", ps.Line{ps.ToggleImage{OpenIcon: icon, Size: new(0.0)}}, "product_summary[1][0].size", "must be greater than 0"},
+		{"divider without thickness", ps.Line{ps.Divider{Color: "#D6C190"}}, "product_summary[1][0].thickness", "required: a number greater than 0"},
+		{"divider thickness zero", ps.Line{ps.Divider{Thickness: new(0.0)}}, "product_summary[1][0].thickness", "must be greater than 0"},
+		{"divider colour bad", ps.Line{ps.Divider{Thickness: new(1.0), Color: "#D6C19"}}, "product_summary[1][0].color", "hex colour"},
+		{"background without colour", ps.Line{ps.Space{}, ps.Background{}}, "product_summary[1][1].color", "required: a hex colour"},
+		{"background colour bad", ps.Line{ps.Background{Color: "rgb(0,0,0)"}}, "product_summary[1][0].color", "hex colour"},
+		{"pointer item checked too", ps.Line{&ps.Text{Text: ""}}, "product_summary[1][0].text", "required"},
+		{"nil pointer item", ps.Line{(*ps.Image)(nil)}, "product_summary[1][0]", "missing item"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := ps.Summary{okLine, tc.line}.Validate()
+			require.Error(t, err)
+			var ve *ps.ValidationError
+			require.ErrorAs(t, err, &ve)
+			require.Len(t, ve.Problems, 1, "%v", err)
+			require.Equal(t, tc.path, ve.Problems[0].Path)
+			require.Contains(t, ve.Problems[0].Message, tc.msg)
+		})
+	}
+}
+
+func TestValidateAccepts(t *testing.T) {
+	s := ps.Summary{
+		{ps.Space{}},
+		{ps.Space{Weight: new(0.7), Width: new(20.0)}, ps.Text{Text: "a", Color: "#fff", TextSize: new(10.0), FontType: "SemiBold"}},
+		{ps.Text{Text: "b", Color: "#47cc83", FontType: "Bold"}, ps.Text{Text: "c", Color: "#80FFFFFF", FontType: ps.Regular}},
+		{ps.Image{URL: "http://x.example/a.png", Size: new(350.0)}, ps.Image{URL: "HTTPS://X.example/b.png"}},
+		{ps.ToggleImage{OpenIcon: icon, CloseIcon: ""}, ps.ToggleImage{OpenIcon: "", CloseIcon: icon}, ps.ToggleImage{OpenIcon: icon, CloseIcon: icon, Size: new(18.0)}},
+		{ps.Divider{Thickness: new(0.5)}},
+		{ps.Background{Color: "#000000"}, &ps.Text{Text: "d"}},
+	}
+	require.NoError(t, s.Validate())
+	require.NoError(t, ps.Summary(nil).Validate(), "an unset summary is valid: it is not sent")
+}
+
+func TestValidateListsEveryProblem(t *testing.T) {
+	s := ps.Summary{
+		{ps.Text{Text: "", Color: "red", FontType: "heavy"}},
+		{},
+		{ps.Divider{}, ps.Background{}},
+	}
+	err := s.Validate()
+	var ve *ps.ValidationError
+	require.True(t, errors.As(err, &ve))
+	paths := make([]string, len(ve.Problems))
+	for i, p := range ve.Problems {
+		paths[i] = p.Path
+	}
+	require.Equal(t, []string{
+		"product_summary[0][0].text",
+		"product_summary[0][0].color",
+		"product_summary[0][0].fontType",
+		"product_summary[1]",
+		"product_summary[2][0].thickness",
+		"product_summary[2][1].color",
+	}, paths)
+	require.Contains(t, err.Error(), "invalid request: product_summary[0][0].text: required")
+}
+
+func TestValidateQuotesLongValuesShort(t *testing.T) {
+	long := "https:/" + strings.Repeat("₹", 100)
+	err := ps.Summary{{ps.Image{URL: long}, ps.Text{Text: "a", Color: "#\x00\n"}}}.Validate()
+	var ve *ps.ValidationError
+	require.ErrorAs(t, err, &ve)
+	require.Less(t, len(ve.Problems[0].Message), 150, "the value is cut")
+	require.Contains(t, ve.Problems[0].Message, `₹₹…"`, "cut on a rune boundary")
+	require.Contains(t, ve.Problems[1].Message, `"#\x00\n"`, "control characters are escaped")
+	require.NotContains(t, err.Error(), "\n", "the error stays on one line")
+}
+
+func TestFontType(t *testing.T) {
+	for _, tc := range []struct {
+		in    ps.FontType
+		canon ps.FontType
+		ok    bool
+	}{
+		{"regular", ps.Regular, true},
+		{"Bold", ps.Bold, true},
+		{"SemiBold", ps.SemiBold, true},
+		{"SEMIBOLD", ps.SemiBold, true},
+		{"semi-bold", "semi-bold", false},
+		{"", "", false},
+	} {
+		require.Equal(t, tc.canon, tc.in.Canonical(), tc.in)
+		require.Equal(t, tc.ok, tc.in.Valid(), tc.in)
+	}
+}
+
+func TestIsHexColor(t *testing.T) {
+	for c, ok := range map[string]bool{
+		"#fff": true, "#FFFFFF": true, "#80ffFFff": true, "#b6a885": true,
+		"": false, "#": false, "fff": false, "#ffff": false, "#fffff": false, "#fffffff": false,
+		"#ffffffffff": false, "#ggg": false, " #fff": false, "#fff ": false,
+	} {
+		require.Equal(t, ok, ps.IsHexColor(c), c)
+	}
+}
