@@ -1,0 +1,122 @@
+package emi
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/payorch/checkout-go/internal/valid"
+)
+
+// TenureRange is one element of issuerFilter.tenures (spec §2.5): a range of
+// EMI tenures in months, written "<from>::<to>" on the wire ("9::12").
+//
+// A TenureRange decoded from text that is not a well-formed range keeps that
+// text, is sent back unchanged and is reported by Validate; assign a new
+// value (Months, ParseTenureRange) to replace it.
+type TenureRange struct {
+	// From is the first tenure of the range, in months (at least 1).
+	From int
+	// To is the last tenure of the range, in months (at least From).
+	To int
+
+	raw       string // the decoded text when it did not parse
+	malformed bool
+}
+
+// Months returns the tenure range from..to months.
+func Months(from, to int) TenureRange { return TenureRange{From: from, To: to} }
+
+// maxTenureDigits bounds each side of a range: no tenure has five digits of
+// months, and the bound keeps parsing free of overflow.
+const maxTenureDigits = 4
+
+// ParseTenureRange parses "<from>::<to>" strictly: decimal months without sign
+// or leading zeros, at most four digits each. It does not check that the
+// range is sensible (Validate does).
+func ParseTenureRange(s string) (TenureRange, error) {
+	from, to, ok := strings.Cut(s, "::")
+	if !ok {
+		return TenureRange{}, errors.New("malformed tenure range " + strconv.Quote(s) + ": want <from>::<to> in months, like \"9::12\"")
+	}
+	f, okF := parseMonths(from)
+	t, okT := parseMonths(to)
+	if !okF || !okT {
+		return TenureRange{}, errors.New("malformed tenure range " + strconv.Quote(s) + ": want <from>::<to> in months without sign or leading zeros, like \"9::12\"")
+	}
+	return TenureRange{From: f, To: t}, nil
+}
+
+func parseMonths(s string) (int, bool) {
+	if s == "" || len(s) > maxTenureDigits || (len(s) > 1 && s[0] == '0') {
+		return 0, false
+	}
+	n := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
+}
+
+// Malformed reports whether r was decoded from text that is not a
+// well-formed range; Text then returns that text.
+func (r TenureRange) Malformed() bool { return r.malformed }
+
+// String returns the wire form "<from>::<to>", or the decoded text when it
+// was not a well-formed range.
+func (r TenureRange) String() string {
+	if r.malformed {
+		return r.raw
+	}
+	return strconv.Itoa(r.From) + "::" + strconv.Itoa(r.To)
+}
+
+func (r TenureRange) appendText(b []byte) []byte {
+	if r.malformed {
+		return append(b, r.raw...)
+	}
+	b = strconv.AppendInt(b, int64(r.From), 10)
+	b = append(b, ':', ':')
+	return strconv.AppendInt(b, int64(r.To), 10)
+}
+
+// MarshalText returns the wire form (see String).
+func (r TenureRange) MarshalText() ([]byte, error) {
+	return r.appendText(nil), nil
+}
+
+// UnmarshalText decodes the wire form. It never fails: text that is not a
+// well-formed range is kept as it is, so that nothing is lost, and Validate
+// reports it.
+func (r *TenureRange) UnmarshalText(text []byte) error {
+	p, err := ParseTenureRange(string(text))
+	if err != nil {
+		*r = TenureRange{raw: string(text), malformed: true}
+		return nil
+	}
+	*r = p
+	return nil
+}
+
+// Validate reports why r cannot be sent: malformed text, a start below one
+// month, or from greater than to. The problem has an empty path (the caller
+// knows where r sits).
+func (r TenureRange) Validate() error {
+	msg := ""
+	switch {
+	case r.malformed:
+		_, err := ParseTenureRange(r.raw)
+		msg = err.Error()
+	case r.From < 1:
+		msg = "tenure range " + strconv.Quote(r.String()) + " starts below 1 month"
+	case r.From > r.To:
+		msg = "tenure range " + strconv.Quote(r.String()) + " has from greater than to"
+	default:
+		return nil
+	}
+	return &valid.Error{Problems: []valid.Problem{{Message: msg}}}
+}
