@@ -108,18 +108,9 @@ func clientAddr(r *http.Request, trusted prefixSet) (netip.Addr, error) {
 	lines := r.Header.Values("X-Forwarded-For")
 	client := peer
 	for i := len(lines) - 1; i >= 0; i-- {
-		line := lines[i]
-		for line != "" {
-			var entry string
-			if j := strings.LastIndexByte(line, ','); j >= 0 {
-				entry, line = line[j+1:], line[:j]
-				if line == "" { // a leading comma: an empty entry
-					return netip.Addr{}, wrap(ErrForbiddenSource, "malformed X-Forwarded-For")
-				}
-			} else {
-				entry, line = line, ""
-			}
-			a, ok := parseHost(entry)
+		entries := strings.Split(lines[i], ",")
+		for j := len(entries) - 1; j >= 0; j-- {
+			a, ok := parseHost(entries[j])
 			if !ok {
 				return netip.Addr{}, wrap(ErrForbiddenSource, "malformed X-Forwarded-For")
 			}

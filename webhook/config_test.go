@@ -1,0 +1,164 @@
+package webhook
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/netip"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+const (
+	testUser = "shopuser"
+	testPass = "s3cr3t-Pa55:with:colons"
+)
+
+func baseConfig() Config {
+	return Config{Username: testUser, Password: testPass, Sources: ProductionSources()}
+}
+
+func problemPaths(t *testing.T, err error) []string {
+	t.Helper()
+	var ve *ValidationError
+	require.ErrorAs(t, err, &ve)
+	var paths []string
+	for _, p := range ve.Problems {
+		paths = append(paths, p.Path)
+	}
+	return paths
+}
+
+func TestNewVerifierFailsClosed(t *testing.T) {
+	tests := []struct {
+		name  string
+		edit  func(*Config)
+		paths []string // nil: valid
+	}{
+		{"valid production", func(*Config) {}, nil},
+		{"valid sandbox", func(c *Config) { c.Sources = SandboxSources() }, nil},
+		{"allow any source", func(c *Config) { c.Sources = nil; c.AllowAnySource = true }, nil},
+		{"empty config", func(c *Config) { *c = Config{} }, []string{"Username", "Password", "Sources"}},
+		{"missing username", func(c *Config) { c.Username = "" }, []string{"Username"}},
+		{"missing password", func(c *Config) { c.Password = "" }, []string{"Password"}},
+		{"missing sources", func(c *Config) { c.Sources = nil }, []string{"Sources"}},
+		{"empty sources slice", func(c *Config) { c.Sources = []netip.Prefix{} }, []string{"Sources"}},
+		{"sources and allow any", func(c *Config) { c.AllowAnySource = true }, []string{"AllowAnySource"}},
+		{"invalid source prefix", func(c *Config) { c.Sources = []netip.Prefix{ProductionSources()[0], {}} }, []string{"Sources[1]"}},
+		{"short mapped prefix", func(c *Config) { c.Sources = []netip.Prefix{netip.MustParsePrefix("::ffff:0:0/80")} }, []string{"Sources[0]"}},
+		{"invalid proxy", func(c *Config) { c.TrustedProxies = []netip.Prefix{{}} }, []string{"TrustedProxies[0]"}},
+		{"authorization header", func(c *Config) { c.Headers = map[string]string{"Authorization": "x"} }, []string{"Headers[Authorization]"}},
+		{"authorization header lower", func(c *Config) { c.Headers = map[string]string{"authorization": "x"} }, []string{"Headers[authorization]"}},
+		{"authorization header mixed", func(c *Config) { c.Headers = map[string]string{"AuThOrIzAtIoN": "x"} }, []string{"Headers[AuThOrIzAtIoN]"}},
+		{"bad header name", func(c *Config) { c.Headers = map[string]string{"X Shop": "x"} }, []string{"Headers[X Shop]"}},
+		{"empty header value", func(c *Config) { c.Headers = map[string]string{"X-Shop": ""} }, []string{"Headers[X-Shop]"}},
+		{"header value with newline", func(c *Config) { c.Headers = map[string]string{"X-Shop": "a\r\nX-Evil: 1"} }, []string{"Headers[X-Shop]"}},
+		{"header twice", func(c *Config) { c.Headers = map[string]string{"X-Shop": "a", "x-shop": "b"} }, []string{"Headers[x-shop]"}},
+		{"negative body limit", func(c *Config) { c.MaxBodyBytes = -1 }, []string{"MaxBodyBytes"}},
+		{"bad realm", func(c *Config) { c.Realm = `a"b` }, []string{"Realm"}},
+		{"forbidden username", func(c *Config) { c.Username = "shop.user" }, []string{"Username"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := baseConfig()
+			tt.edit(&cfg)
+			v, err := NewVerifier(cfg)
+			if tt.paths == nil {
+				require.NoError(t, err)
+				require.NotNil(t, v)
+				return
+			}
+			require.Nil(t, v)
+			require.Equal(t, tt.paths, problemPaths(t, err))
+			require.NotContains(t, err.Error(), testPass)
+		})
+	}
+}
+
+func TestValidateUsername(t *testing.T) {
+	// Every character spec §5.2 forbids, one by one, in the middle of a name.
+	for _, c := range "@!#$%&'*+-/=?^_.{|}~`" {
+		name := "shop" + string(c) + "user"
+		err := ValidateUsername(name)
+		require.Error(t, err, "%q", name)
+		require.Equal(t, []string{"Username"}, problemPaths(t, err))
+		require.Contains(t, err.Error(), fmt.Sprintf("%q", c))
+	}
+	for _, bad := range []string{"", "shop:user", "shop user", "shop\tuser", "shop\x00"} {
+		require.Error(t, ValidateUsername(bad), "%q", bad)
+	}
+	for _, good := range []string{"shopuser", "Shop2024", "ŝhop", "SHOP(1)", "a,b;c"} {
+		require.NoError(t, ValidateUsername(good), "%q", good)
+	}
+	// Several forbidden characters are all named once.
+	err := ValidateUsername("a.b.c_d")
+	require.ErrorContains(t, err, `'.', '_'`)
+}
+
+func TestSourcesAreTheSpecsAndFresh(t *testing.T) {
+	str := func(ps []netip.Prefix) []string {
+		var out []string
+		for _, p := range ps {
+			require.Equal(t, 32, p.Bits())
+			out = append(out, p.Addr().String())
+		}
+		return out
+	}
+	require.Equal(t, []string{"13.126.232.13", "35.154.93.248", "65.2.117.44", "3.110.250.172", "40.192.89.124", "40.192.88.11", "18.61.131.193"}, str(ProductionSources()))
+	require.Equal(t, []string{"13.235.85.36", "3.6.2.61", "18.61.18.92"}, str(SandboxSources()))
+
+	// A caller changing its copy changes nobody else's.
+	a := ProductionSources()
+	a[0] = netip.MustParsePrefix("0.0.0.0/0")
+	require.Equal(t, "13.126.232.13/32", ProductionSources()[0].String())
+}
+
+func TestVerifierCopiesConfig(t *testing.T) {
+	cfg := baseConfig()
+	cfg.Headers = map[string]string{"X-Shop": "v1"}
+	v, err := NewVerifier(cfg)
+	require.NoError(t, err)
+	body := []byte(`{"id":"e","event_name":"ORDER_SUCCEEDED"}`)
+	r := NewTestRequest(cfg, body)
+
+	// Changing the Config afterwards does not change the Verifier.
+	cfg.Sources[0] = netip.MustParsePrefix("10.0.0.0/8")
+	cfg.Headers["X-Shop"] = "v2"
+	_, err = v.Verify(r)
+	require.NoError(t, err)
+}
+
+func TestFormattingHidesSecrets(t *testing.T) {
+	cfg := baseConfig()
+	cfg.Headers = map[string]string{"X-Shop-Token": "header-secret-value"}
+	cfg.Decrypter = &JWEDecrypter{}
+	v, err := NewVerifier(cfg)
+	require.NoError(t, err)
+	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%d", "%x", "%X"} {
+		for _, val := range []any{cfg, &cfg, v, *v, []any{cfg}, struct{ C Config }{cfg}} {
+			out := fmt.Sprintf(verb, val)
+			require.NotContains(t, out, testPass, "%s of %T", verb, val)
+			require.NotContains(t, out, "header-secret-value", "%s of %T", verb, val)
+			require.NotContains(t, out, fmt.Sprintf("%x", testPass), "%s of %T", verb, val)
+		}
+	}
+	require.Contains(t, fmt.Sprintf("%+v", cfg), "Password: [redacted]")
+	require.Contains(t, fmt.Sprintf("%v", cfg), "X-Shop-Token: [redacted]")
+
+	var buf bytes.Buffer
+	slog.New(slog.NewJSONHandler(&buf, nil)).Info("config", "cfg", cfg, "verifier", v)
+	require.NotContains(t, buf.String(), testPass)
+	require.NotContains(t, buf.String(), "header-secret-value")
+	require.Contains(t, buf.String(), testUser)
+}
+
+func TestValidationErrorIsShared(t *testing.T) {
+	_, err := NewVerifier(Config{})
+	var ve *ValidationError
+	require.True(t, errors.As(err, &ve))
+	require.True(t, ve.Has("Password"))
+	require.True(t, strings.HasPrefix(err.Error(), "invalid request: "))
+}

@@ -1,0 +1,251 @@
+package webhook
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/payorch/checkout-go/internal/conformance"
+	"github.com/stretchr/testify/require"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files in testdata/")
+
+// generic reads a sample independently of the package's decoder: a plain
+// map, numbers kept as json.Number.
+func generic(t *testing.T, data []byte) map[string]any {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var m map[string]any
+	require.NoError(t, dec.Decode(&m))
+	return m
+}
+
+func text(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case json.Number:
+		return x.String()
+	default:
+		return ""
+	}
+}
+
+// subjectOf finds the one object under content, the generic way.
+func subjectOf(m map[string]any) (string, map[string]any) {
+	content, _ := m["content"].(map[string]any)
+	var kinds []string
+	for k, v := range content {
+		if _, ok := v.(map[string]any); ok {
+			kinds = append(kinds, k)
+		}
+	}
+	if len(kinds) != 1 {
+		return "", nil
+	}
+	return kinds[0], content[kinds[0]].(map[string]any)
+}
+
+func TestConformanceWebhooks(t *testing.T) {
+	samples := conformance.Files(t, "webhooks", "*")
+	decoded := 0
+	names := map[string]bool{}
+	for _, s := range samples {
+		t.Run(s.Name, func(t *testing.T) {
+			ev, err := ParseEvent(s.Data)
+			if !s.ValidJSON() {
+				// Published with comments or unquoted keys: a robustness
+				// vector, refused cleanly.
+				require.ErrorIs(t, err, ErrMalformedBody)
+				require.Nil(t, ev)
+				return
+			}
+			require.NoError(t, err)
+			decoded++
+			m := generic(t, s.Data)
+			kind, obj := subjectOf(m)
+			require.NotEmpty(t, kind, "every valid sample has one object under content")
+
+			require.Equal(t, text(m["id"]), ev.ID)
+			require.Equal(t, text(m["event_name"]), ev.Name)
+			require.Equal(t, kind, ev.Kind())
+			require.Equal(t, text(obj["order_id"]), ev.OrderID())
+			require.Equal(t, text(obj["status"]), ev.Status())
+			require.Equal(t, s.Data, ev.Raw)
+			require.JSONEq(t, mustJSON(t, m["content"]), string(ev.Content))
+			if d := text(m["date_created"]); d != "" {
+				want, err := time.Parse(time.RFC3339, d)
+				require.NoError(t, err)
+				require.True(t, want.Equal(ev.DateCreated), "%s vs %s", want, ev.DateCreated)
+			}
+			names[ev.Name] = true
+
+			// DecodeContent gives the merchant the same object.
+			var got map[string]any
+			require.NoError(t, ev.DecodeContent(&got))
+			require.Equal(t, text(obj["order_id"]), text(got["order_id"]))
+		})
+	}
+	require.GreaterOrEqual(t, decoded, 24, "too few samples decoded; was the folder emptied?")
+	require.GreaterOrEqual(t, len(names), 15)
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	require.NoError(t, err)
+	return string(b)
+}
+
+// eventSummary is what the golden file records for each own sample.
+type eventSummary struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	DateCreated string `json:"date_created"`
+	Kind        string `json:"kind"`
+	OrderID     string `json:"order_id"`
+	Status      string `json:"status"`
+	DedupKey    string `json:"dedup_key"`
+}
+
+func TestEventGolden(t *testing.T) {
+	files, err := filepath.Glob("testdata/events/*.json")
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	sort.Strings(files)
+	got := map[string]eventSummary{}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		require.NoError(t, err)
+		ev, err := ParseEvent(data)
+		require.NoError(t, err, f)
+		s := eventSummary{ID: ev.ID, Name: ev.Name, Kind: ev.Kind(), OrderID: ev.OrderID(), Status: ev.Status(), DedupKey: ev.DedupKey()}
+		if !ev.DateCreated.IsZero() {
+			s.DateCreated = ev.DateCreated.UTC().Format(time.RFC3339Nano)
+		}
+		got[filepath.Base(f)] = s
+	}
+	out, err := json.MarshalIndent(got, "", "  ")
+	require.NoError(t, err)
+	out = append(out, '\n')
+	const golden = "testdata/events.golden.json"
+	if *update {
+		require.NoError(t, os.WriteFile(golden, out, 0o644))
+	}
+	want, err := os.ReadFile(golden)
+	require.NoError(t, err)
+	require.Equal(t, string(want), string(out))
+}
+
+func TestParseEventErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		body string
+		want error
+	}{
+		{"empty", ``, ErrMalformedBody},
+		{"spaces", "  \n", ErrMalformedBody},
+		{"array", `[{"event_name":"X"}]`, ErrMalformedBody},
+		{"string", `"ORDER_SUCCEEDED"`, ErrMalformedBody},
+		{"null", `null`, ErrMalformedBody},
+		{"truncated", `{"event_name":"X"`, ErrMalformedBody},
+		{"trailing garbage", `{"event_name":"X"} {}`, ErrMalformedBody},
+		{"no event_name", `{"id":"e","content":{}}`, ErrMalformedBody},
+		{"empty event_name", `{"id":"e","event_name":""}`, ErrMalformedBody},
+		{"object event_name", `{"id":"e","event_name":{"a":1}}`, ErrMalformedBody},
+		{"jwt envelope", `{"JWT":"a.b.c.d.e"}`, ErrEncrypted},
+		{"json jwe envelope", `{"header":"a","encryptedKey":"b","iv":"c","encryptedPayload":"d","tag":"e"}`, ErrEncrypted},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ev, err := ParseEvent([]byte(tt.body))
+			require.ErrorIs(t, err, tt.want)
+			require.Nil(t, ev)
+		})
+	}
+}
+
+func TestEventHelpersLenient(t *testing.T) {
+	ev, err := ParseEvent([]byte(`{"id":7,"event_name":"ORDER_SUCCEEDED","content":{"order":{"order_id":123,"status":"CHARGED","amount":"1.00"}}}`))
+	require.NoError(t, err)
+	require.Equal(t, "7", ev.ID)
+	require.Equal(t, "123", ev.OrderID())
+	require.Equal(t, "1.00", ev.Field("amount"))
+	require.Equal(t, "", ev.Field("missing"))
+
+	var nilEvent *Event
+	require.Equal(t, "", nilEvent.OrderID())
+
+	ev, err = ParseEvent([]byte(`{"event_name":"X","content":"FILTERED"}`))
+	require.NoError(t, err)
+	require.Equal(t, "", ev.Kind())
+	require.Equal(t, "", ev.OrderID())
+	require.ErrorIs(t, ev.DecodeContent(&struct{}{}), ErrMalformedBody)
+	require.Equal(t, `"FILTERED"`, string(ev.Content))
+
+	ev, err = ParseEvent([]byte(`{"event_name":"X","content":null}`))
+	require.NoError(t, err)
+	require.Nil(t, ev.Content)
+}
+
+func TestDedupKey(t *testing.T) {
+	a, _ := ParseEvent([]byte(`{"id":"evt_1","event_name":"ORDER_FAILED"}`))
+	b, _ := ParseEvent([]byte(`{"id":"evt_1","event_name":"ORDER_SUCCEEDED"}`))
+	a2, _ := ParseEvent([]byte(`{"event_name":"ORDER_FAILED", "id":"evt_1", "extra": 1}`))
+	require.Equal(t, "id:ORDER_FAILED:evt_1", a.DedupKey())
+	require.NotEqual(t, a.DedupKey(), b.DedupKey(), "one id reused by two events is two events")
+	require.Equal(t, a.DedupKey(), a2.DedupKey(), "a re-send is the same event")
+
+	n1, _ := ParseEvent([]byte(`{"event_name":"X","content":{"a":1}}`))
+	n2, _ := ParseEvent([]byte(`{"event_name":"X","content":{"a":2}}`))
+	require.True(t, strings.HasPrefix(n1.DedupKey(), "sha256:"))
+	require.Len(t, n1.DedupKey(), len("sha256:")+64)
+	require.NotEqual(t, n1.DedupKey(), n2.DedupKey())
+
+	// Colons and odd bytes cannot make two events collide.
+	c1, _ := ParseEvent([]byte(`{"id":"B:C","event_name":"A"}`))
+	c2, _ := ParseEvent([]byte(`{"id":"C","event_name":"A:B"}`))
+	require.NotEqual(t, c1.DedupKey(), c2.DedupKey())
+	require.True(t, strings.HasPrefix(c2.DedupKey(), "idsha256:"))
+}
+
+// FuzzParseEvent: the body decoder never panics, and what it accepts is an
+// object with a name whose helpers all work.
+func FuzzParseEvent(f *testing.F) {
+	files, _ := filepath.Glob("testdata/events/*.json")
+	for _, fn := range files {
+		if b, err := os.ReadFile(fn); err == nil {
+			f.Add(b)
+		}
+	}
+	for _, s := range []string{`{"JWT":"x"}`, `{"event_name":"X","content":"FILTERED"}`, `[]`, `{"event_name":1e999}`, `{"id":"\ud800","event_name":"x"}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		ev, err := ParseEvent(body)
+		if err != nil {
+			if ev != nil {
+				t.Fatal("event with error")
+			}
+			return
+		}
+		if ev.Name == "" || !json.Valid(body) {
+			t.Fatalf("accepted %q", body)
+		}
+		_ = ev.Kind()
+		_ = ev.OrderID()
+		_ = ev.Status()
+		_ = ev.DecodeContent(new(map[string]any))
+		if ev.DedupKey() == "" {
+			t.Fatal("empty dedup key")
+		}
+	})
+}
