@@ -1,0 +1,623 @@
+package checkouttest
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// Actions of the session request (spec §1, §2.1).
+const (
+	actionPaymentPage       = "paymentPage"
+	actionQuickPay          = "quickPay"
+	actionPaymentManagement = "paymentManagement"
+)
+
+const (
+	keyWebhookURL = "metadata.webhook_url"
+	keyGatewayRef = "metadata.SERVICE:gateway_reference_id"
+)
+
+// sessionChecks are the keys of the session request (spec §2.1) and how
+// each is checked; required ones are handled per action in handleSession.
+var sessionChecks = map[string]func(*problems, string, any){
+	"order_id":               nonEmptyString,
+	"amount":                 checkAmountString,
+	"customer_id":            nonEmptyString,
+	"customer_phone":         nonEmptyString,
+	"customer_email":         nonEmptyString,
+	"payment_page_client_id": nonEmptyString,
+	"action":                 enum(actionPaymentPage, actionQuickPay, actionPaymentManagement),
+	"return_url": func(p *problems, path string, v any) {
+		if s, ok := v.(string); !ok {
+			isString(p, path, v)
+		} else if s != "" {
+			checkAbsoluteURL(p, path, s)
+		}
+	},
+	"description":            isString,
+	"first_name":             isString,
+	"last_name":              isString,
+	"currency":               checkCurrency,
+	"payment_filter":         objectOf(paymentFilterFields),
+	"sdk_udf":                enum("showEMI", "hideEMI", "ShowEMIWithoutCards"),
+	"product_summary":        checkProductSummary,
+	"options.create_mandate": enum("REQUIRED", "OPTIONAL"),
+	"mandate.max_amount":     checkAmountString,
+	"mandate.start_date":     checkTimestamp,
+	"mandate.end_date":       checkTimestamp,
+	keyGatewayRef:            nonEmptyString,
+	keyWebhookURL:            checkWebhookURLField,
+}
+
+func checkAmountString(p *problems, path string, v any) {
+	s, ok := v.(string)
+	if !ok {
+		p.bad(path, "must be a JSON string holding a decimal (spec §2.1), got "+jsonKind(v))
+		return
+	}
+	if _, err := parseAmount(s); err != nil {
+		p.bad(path, err.Error())
+	}
+}
+
+func checkTimestamp(p *problems, path string, v any) {
+	s, ok := v.(string)
+	if !ok || !allDigits(s) {
+		p.bad(path, "must be a numeric timestamp sent as text (Unix seconds)")
+	}
+}
+
+var currencyRE = regexp.MustCompile(`^[A-Z]{3}$`)
+
+func checkCurrency(p *problems, path string, v any) {
+	s, ok := v.(string)
+	if !ok || !currencyRE.MatchString(s) {
+		p.bad(path, "must be a three-letter upper-case currency code")
+	}
+}
+
+func checkWebhookURLField(p *problems, path string, v any) {
+	s, ok := v.(string)
+	if !ok {
+		p.bad(path, "must be a JSON string, got "+jsonKind(v))
+		return
+	}
+	if err := checkWebhookURL(s); err != nil {
+		p.bad(path, err.Error())
+	}
+}
+
+// checkMiscased reports keys that differ from a known key only by case
+// (the service would not read them, spec §7), and nested objects where the
+// spec has flat dotted keys.
+func checkMiscased[V any](p *problems, keys []string, known map[string]V) {
+	for _, k := range keys {
+		if _, ok := known[k]; ok {
+			continue
+		}
+		for _, want := range sortedKeys(known) {
+			if strings.EqualFold(want, k) {
+				p.bad(k, fmt.Sprintf("unknown key; keys are case sensitive, did you mean %q?", want))
+				break
+			}
+		}
+	}
+}
+
+func (s *Server) handleSession(w http.ResponseWriter, r *http.Request, body []byte, _ string) {
+	p := &problems{}
+	if mt := mediaType(r); mt != "application/json" {
+		p.bad("Content-Type", fmt.Sprintf("must be application/json for /session (spec §4.1), got %q", r.Header.Get("Content-Type")))
+		p.write(w)
+		return
+	}
+	doc, err := decodeJSON(body)
+	m, isObj := doc.(map[string]any)
+	if err != nil || !isObj {
+		msg := "must be a JSON object"
+		if err != nil {
+			msg = "is not JSON: " + err.Error()
+		}
+		p.bad("body", msg)
+		p.write(w)
+		return
+	}
+	var raw map[string]json.RawMessage
+	_ = json.Unmarshal(body, &raw)
+
+	keys := sortedKeys(m)
+	for _, k := range keys {
+		if check := sessionChecks[k]; check != nil {
+			check(p, k, m[k])
+		}
+		switch k {
+		case "metadata", "options", "mandate":
+			if _, nested := m[k].(map[string]any); nested {
+				p.bad(k, fmt.Sprintf("the service reads flat dotted keys such as %q, not a nested %q object", k+".…", k))
+			}
+		}
+	}
+	checkMiscased(p, keys, sessionChecks)
+	for _, k := range []string{"customer_id", "customer_phone", "customer_email", "payment_page_client_id", "action"} {
+		if _, ok := m[k]; !ok {
+			p.miss(k)
+		}
+	}
+	action, _ := m["action"].(string)
+	switch action {
+	case actionPaymentPage, actionQuickPay:
+		for _, k := range []string{"order_id", "amount"} {
+			if _, ok := m[k]; !ok {
+				p.miss(k)
+			}
+		}
+	case actionPaymentManagement:
+		for _, k := range []string{"order_id", "amount"} {
+			if _, ok := m[k]; ok {
+				p.bad(k, "must be absent for action paymentManagement (spec §2.1)")
+			}
+		}
+	}
+	if !p.empty() {
+		p.write(w)
+		return
+	}
+
+	now := s.now()
+	payload := map[string]json.RawMessage{}
+	for k, v := range raw {
+		name := camel(k)
+		if k == "payment_page_client_id" {
+			name = "clientId"
+		}
+		payload[name] = v
+	}
+	set := func(k, v string) { payload[k], _ = json.Marshal(v) }
+	set("merchantId", s.merchantID)
+	set("environment", "sandbox")
+	if _, ok := payload["currency"]; !ok {
+		set("currency", "INR")
+	}
+	resp := sessionResponse{}
+	if action != actionPaymentManagement {
+		o := s.orderFromSession(m, now)
+		got, prob := s.upsertOrder(o)
+		if prob != nil {
+			p.bad(prob.path, prob.reason)
+			p.write(w)
+			return
+		}
+		s.mu.Lock()
+		resp.Status, resp.ID, resp.OrderID = got.status, got.id, got.orderID
+		pl := s.paymentLinks(got)
+		pl.Mobile, pl.Iframe = "", ""
+		pl.Expiry = s.timestamp(got.clientTokenExpiry)
+		resp.PaymentLinks = &pl
+		resp.OrderExpiry = pl.Expiry
+		set("clientAuthToken", got.clientAuthToken)
+		set("clientAuthTokenExpiry", s.timestamp(got.clientTokenExpiry))
+		s.mu.Unlock()
+	} else {
+		set("clientAuthToken", newID("tkn_"))
+		set("clientAuthTokenExpiry", s.timestamp(now.Add(15*time.Minute)))
+	}
+	resp.SDKPayload = sdkPayload{RequestID: uuid.NewString(), Service: SDKService, Payload: payload}
+	writeJSON(w, http.StatusOK, resp)
+}
+
+// sessionResponse follows conformance/session/session_response_*.json.
+type sessionResponse struct {
+	Status       string        `json:"status,omitempty"`
+	ID           string        `json:"id,omitempty"`
+	OrderID      string        `json:"order_id,omitempty"`
+	PaymentLinks *paymentLinks `json:"payment_links,omitempty"`
+	SDKPayload   sdkPayload    `json:"sdk_payload"`
+	OrderExpiry  string        `json:"order_expiry,omitempty"`
+}
+
+type sdkPayload struct {
+	RequestID string                     `json:"requestId"`
+	Service   string                     `json:"service"`
+	Payload   map[string]json.RawMessage `json:"payload"`
+}
+
+// camel turns a request key into the sdk_payload's spelling:
+// "customer_id" → "customerId", "options.create_mandate" →
+// "options.createMandate" (conformance/payment_links/*_response.json).
+func camel(k string) string {
+	var b strings.Builder
+	up := false
+	for _, r := range k {
+		if r == '_' {
+			up = true
+			continue
+		}
+		if up && r >= 'a' && r <= 'z' {
+			r -= 'a' - 'A'
+		}
+		up = false
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func str(m map[string]any, k string) string { s, _ := m[k].(string); return s }
+
+func (s *Server) orderFromSession(m map[string]any, now time.Time) *order {
+	amount, _ := parseAmount(str(m, "amount"))
+	o := &order{
+		orderID: str(m, "order_id"), amount: amount, currency: str(m, "currency"),
+		customerID: str(m, "customer_id"), customerEmail: str(m, "customer_email"), customerPhone: str(m, "customer_phone"),
+		returnURL: str(m, "return_url"), description: str(m, "description"), clientID: str(m, "payment_page_client_id"),
+		webhookURL: str(m, keyWebhookURL), gatewayRef: str(m, keyGatewayRef),
+		status: StatusNew, created: now, udf: map[string]string{}, metadata: map[string]string{},
+	}
+	for k, v := range m {
+		if sv, ok := v.(string); ok {
+			if strings.HasPrefix(k, "metadata.") {
+				o.metadata[strings.TrimPrefix(k, "metadata.")] = sv
+			} else if isUDF(k) {
+				o.udf[k] = sv
+			}
+		}
+	}
+	return o
+}
+
+func isUDF(k string) bool {
+	switch k {
+	case "udf1", "udf2", "udf3", "udf4", "udf5", "udf6", "udf7", "udf8", "udf9", "udf10":
+		return true
+	}
+	return false
+}
+
+// upsertOrder stores o, or returns the stored order with the same order_id
+// when its amount is the same (a repeated create is answered with the
+// existing order); a different amount is a problem at "amount".
+func (s *Server) upsertOrder(o *order) (*order, *problem) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if have := s.orders[o.orderID]; have != nil {
+		if have.amount != o.amount {
+			return nil, &problem{"amount", fmt.Sprintf("order %q already exists with amount %s", o.orderID, amountText(have.amount))}
+		}
+		return have, nil
+	}
+	if o.currency == "" {
+		o.currency = "INR"
+	}
+	o.id = newID("ordeh_")
+	o.clientAuthToken = newID("tkn_")
+	o.clientTokenExpiry = o.created.Add(15 * time.Minute)
+	s.orders[o.orderID] = o
+	return o, nil
+}
+
+// orderFormKeys are the form keys of POST /orders (spec §2.7) and how each
+// is checked; metadata.<GATEWAY>:<key> and udf1…udf10 are accepted too.
+var orderFormKeys = map[string]func(*problems, string, string){
+	"order_id":       nonEmptyForm,
+	"amount":         amountForm,
+	"currency":       func(p *problems, k, v string) { checkCurrency(p, k, v) },
+	"customer_id":    nil,
+	"customer_email": nil,
+	"customer_phone": nil,
+	"product_id":     nil,
+	"return_url": func(p *problems, k, v string) {
+		if v != "" {
+			checkAbsoluteURL(p, k, v)
+		}
+	},
+	"description":                         nil,
+	"billing_address_first_name":          nil,
+	"billing_address_last_name":           nil,
+	"billing_address_line1":               nil,
+	"billing_address_line2":               nil,
+	"billing_address_line3":               nil,
+	"billing_address_city":                nil,
+	"billing_address_state":               nil,
+	"billing_address_country":             nil,
+	"billing_address_postal_code":         nil,
+	"billing_address_phone":               nil,
+	"billing_address_country_code_iso":    nil,
+	"shipping_address_first_name":         nil,
+	"shipping_address_last_name":          nil,
+	"shipping_address_line1":              nil,
+	"shipping_address_line2":              nil,
+	"shipping_address_line3":              nil,
+	"shipping_address_city":               nil,
+	"shipping_address_state":              nil,
+	"shipping_address_postal_code":        nil,
+	"shipping_address_phone":              nil,
+	"shipping_address_country_code_iso":   nil,
+	"shipping_address_country":            nil,
+	"metadata.subvention_amount":          amountForm,
+	keyGatewayRef:                         nonEmptyForm,
+	keyWebhookURL:                         func(p *problems, k, v string) { checkWebhookURLField(p, k, v) },
+	"options.get_client_auth_token":       formEnum("true", "false"),
+	"options.get_payment_collection_link": formEnum("1", "0", "true", "false"),
+	"payment_collection_link_details":     nil, // parsed in handleCreateOrder
+}
+
+func nonEmptyForm(p *problems, k, v string) {
+	if v == "" {
+		p.bad(k, "may not be empty")
+	}
+}
+
+func amountForm(p *problems, k, v string) {
+	if _, err := parseAmount(v); err != nil {
+		p.bad(k, err.Error())
+	}
+}
+
+func formEnum(values ...string) func(*problems, string, string) {
+	check := enum(values...)
+	return func(p *problems, k, v string) { check(p, k, v) }
+}
+
+// parseForm checks a form body: well-formed, each key once, known keys
+// spelled with their exact case.
+func parseForm(p *problems, r *http.Request, body []byte, known map[string]func(*problems, string, string)) url.Values {
+	if mt := mediaType(r); mt != "application/x-www-form-urlencoded" {
+		p.bad("Content-Type", fmt.Sprintf("must be application/x-www-form-urlencoded (spec §4.2), got %q", r.Header.Get("Content-Type")))
+		return nil
+	}
+	form, err := url.ParseQuery(string(body))
+	if err != nil {
+		p.bad("body", "is not a well-formed form: "+err.Error())
+		return nil
+	}
+	keys := sortedKeys(form)
+	for _, k := range keys {
+		if len(form[k]) > 1 {
+			p.bad(k, fmt.Sprintf("is sent %d times", len(form[k])))
+			continue
+		}
+		if check := known[k]; check != nil {
+			check(p, k, form.Get(k))
+		}
+	}
+	checkMiscased(p, keys, known)
+	return form
+}
+
+func (s *Server) handleCreateOrder(w http.ResponseWriter, r *http.Request, body []byte, _ string) {
+	p := &problems{}
+	vers := r.Header.Values("version")
+	switch {
+	case len(vers) == 0:
+		p.miss("version")
+	case len(vers) > 1:
+		p.bad("version", "header is sent more than once")
+	default:
+		if err := checkVersion(vers[0]); err != nil {
+			p.bad("version", "header "+err.Error()+" (spec §9)")
+		}
+	}
+	form := parseForm(p, r, body, orderFormKeys)
+	if form == nil {
+		p.write(w)
+		return
+	}
+	for _, k := range []string{"order_id", "amount"} {
+		if _, ok := form[k]; !ok {
+			p.miss(k)
+		}
+	}
+	wantLinks := form.Get("options.get_payment_collection_link") == "1" || form.Get("options.get_payment_collection_link") == "true"
+	var details linkDetails
+	if raw, ok := form["payment_collection_link_details"]; ok && len(raw) == 1 {
+		details = parseLinkDetails(p, raw[0])
+	} else if wantLinks {
+		p.miss("payment_collection_link_details")
+	}
+	if !p.empty() {
+		p.write(w)
+		return
+	}
+	now := s.now()
+	amount, _ := parseAmount(form.Get("amount"))
+	o := &order{
+		orderID: form.Get("order_id"), amount: amount, currency: form.Get("currency"),
+		customerID: form.Get("customer_id"), customerEmail: form.Get("customer_email"), customerPhone: form.Get("customer_phone"),
+		productID: form.Get("product_id"), returnURL: form.Get("return_url"), description: form.Get("description"),
+		webhookURL: form.Get(keyWebhookURL), gatewayRef: form.Get(keyGatewayRef),
+		status: StatusCreated, created: now, udf: map[string]string{}, metadata: map[string]string{},
+	}
+	for k := range form {
+		if strings.HasPrefix(k, "metadata.") {
+			o.metadata[strings.TrimPrefix(k, "metadata.")] = form.Get(k)
+		} else if isUDF(k) {
+			o.udf[k] = form.Get(k)
+		}
+	}
+	got, prob := s.upsertOrder(o)
+	if prob != nil {
+		p.bad(prob.path, prob.reason)
+		p.write(w)
+		return
+	}
+	s.mu.Lock()
+	if got == o && wantLinks {
+		o.links = map[string]CollectionLink{}
+		for method, mins := range details {
+			key, kind := "QR", "qr"
+			if method == "PAY" {
+				key, kind = "INTENT", "intent"
+			}
+			exp := now.Add(time.Duration(mins) * time.Minute).UTC().Truncate(time.Second)
+			o.links[key] = CollectionLink{
+				URL:       s.URL + "/links/" + kind + "/" + url.PathEscape(o.id) + "?expires_at=" + url.QueryEscape(exp.Format(time.RFC3339)),
+				ExpiresAt: exp,
+			}
+		}
+	}
+	resp := createOrderResponse{
+		Status: got.status, StatusID: statusIDs[got.status], ID: got.id, OrderID: got.orderID,
+		PaymentLinks: s.paymentLinks(got),
+	}
+	if wantLinks && len(got.links) > 0 {
+		resp.Links = &orderLinks{PaymentCollectionLinks: map[string]string{}}
+		for k, l := range got.links {
+			resp.Links.PaymentCollectionLinks[k] = l.URL
+		}
+	}
+	if form.Get("options.get_client_auth_token") == "true" {
+		resp.ClientAuth = &clientAuth{Token: got.clientAuthToken, Expiry: s.timestamp(got.clientTokenExpiry)}
+	}
+	s.mu.Unlock()
+	writeJSON(w, http.StatusOK, resp)
+}
+
+// createOrderResponse follows spec §2.8 and conformance/orders/order_create_*.json.
+type createOrderResponse struct {
+	Status       string       `json:"status"`
+	StatusID     int          `json:"status_id"`
+	ID           string       `json:"id"`
+	OrderID      string       `json:"order_id"`
+	PaymentLinks paymentLinks `json:"payment_links"`
+	Links        *orderLinks  `json:"links,omitempty"`
+	ClientAuth   *clientAuth  `json:"juspay,omitempty"`
+}
+
+type orderLinks struct {
+	PaymentCollectionLinks map[string]string `json:"payment_collection_links"`
+}
+
+type clientAuth struct {
+	Token  string `json:"client_auth_token"`
+	Expiry string `json:"client_auth_token_expiry"`
+}
+
+func (s *Server) handleGetOrder(w http.ResponseWriter, r *http.Request, _ []byte, orderID string) {
+	if vers := r.Header.Values("version"); len(vers) > 0 {
+		if err := checkVersion(vers[0]); err != nil || len(vers) > 1 {
+			p := &problems{}
+			p.bad("version", "header must be one date YYYY-MM-DD (spec §9)")
+			p.write(w)
+			return
+		}
+	}
+	s.mu.Lock()
+	o := s.orders[orderID]
+	var v orderView
+	if o != nil {
+		v = s.view(o)
+	}
+	s.mu.Unlock()
+	if o == nil {
+		writeNotFound(w, orderID)
+		return
+	}
+	writeJSON(w, http.StatusOK, v)
+}
+
+var refundFormKeys = map[string]func(*problems, string, string){
+	"unique_request_id": nonEmptyForm,
+	"amount":            amountForm,
+}
+
+func (s *Server) handleRefund(w http.ResponseWriter, r *http.Request, body []byte, orderID string) {
+	p := &problems{}
+	form := parseForm(p, r, body, refundFormKeys)
+	if form == nil {
+		p.write(w)
+		return
+	}
+	for _, k := range []string{"unique_request_id", "amount"} {
+		if _, ok := form[k]; !ok {
+			p.miss(k)
+		}
+	}
+	if !p.empty() {
+		p.write(w)
+		return
+	}
+	amount, _ := parseAmount(form.Get("amount"))
+	id := form.Get("unique_request_id")
+	s.mu.Lock()
+	o := s.orders[orderID]
+	if o == nil {
+		s.mu.Unlock()
+		writeNotFound(w, orderID)
+		return
+	}
+	if o.status != StatusCharged {
+		s.mu.Unlock()
+		writeError(w, http.StatusBadRequest, errBody{
+			Status: "ERROR", ErrorCode: "No txn Found", ErrorMessage: "No successfull txn found for given order_id ",
+			ErrorInfo: &errorInfo{DeveloperMessage: "No successfull txn found for given order_id",
+				UserMessage: "Cannot process your request as no transaction found for this order.", Code: "RESOURCE_NOT_FOUND"},
+		})
+		return
+	}
+	for _, rf := range o.refunds {
+		if rf.uniqueRequestID == id {
+			p.bad("unique_request_id", fmt.Sprintf("a refund with unique_request_id %q already exists", id))
+		}
+	}
+	if left := o.amount - o.refunded(); amount > left && p.empty() {
+		p.bad("amount", fmt.Sprintf("refund of %s exceeds the refundable amount %s", amountText(amount), amountText(left)))
+	}
+	if !p.empty() {
+		s.mu.Unlock()
+		p.write(w)
+		return
+	}
+	o.refunds = append(o.refunds, &refund{uniqueRequestID: id, amount: amount, status: RefundPending, created: s.now()})
+	v := s.view(o)
+	s.mu.Unlock()
+	writeJSON(w, http.StatusOK, v)
+}
+
+// serveLinkPage serves the payment page and collection links the fake
+// hands out, so that a test can load them: 200 while valid, 410 after the
+// link's expiry, 404 for an unknown order.
+func (s *Server) serveLinkPage(w http.ResponseWriter, r *http.Request, parts []string) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	id, kind := parts[1], "payment page"
+	if parts[0] == "links" {
+		id, kind = parts[2], parts[1]
+	}
+	s.mu.Lock()
+	var o *order
+	for _, cand := range s.orders {
+		if cand.id == id {
+			o = cand
+			break
+		}
+	}
+	var link CollectionLink
+	found := o != nil
+	if o != nil && parts[0] == "links" {
+		key := map[string]string{"qr": "QR", "intent": "INTENT"}[kind]
+		link, found = o.links[key]
+	}
+	var text string
+	if found {
+		text = fmt.Sprintf("checkouttest %s for order %s, amount %s %s\n", kind, o.orderID, amountText(o.amount), o.currency)
+	}
+	s.mu.Unlock()
+	switch {
+	case !found:
+		http.Error(w, "no such link", http.StatusNotFound)
+	case !link.ExpiresAt.IsZero() && !s.now().Before(link.ExpiresAt):
+		http.Error(w, "link expired", http.StatusGone)
+	default:
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		_, _ = w.Write([]byte(text))
+	}
+}

@@ -1,0 +1,321 @@
+package checkouttest
+
+import (
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// maxBody bounds request bodies; the service's limits are not shown (spec §8).
+const maxBody = 1 << 20
+
+// Request is one request the fake received, recorded before it was checked.
+type Request struct {
+	// Time is when the request arrived.
+	Time time.Time
+	// Method and Path are the request's method and unescaped URL path; Query
+	// is the raw query.
+	Method string
+	Path   string
+	Query  string
+	// Header is a copy of the request headers; the Authorization value is
+	// replaced by "REDACTED" (or "REDACTED (malformed)").
+	Header http.Header
+	// Body is the request body.
+	Body []byte
+	// Fault describes the injected fault applied to this request ("" for
+	// none), for example "status 503" or "drop".
+	Fault string
+}
+
+// Form parses Body as a form, for the form-encoded calls.
+func (r Request) Form() (url.Values, error) { return url.ParseQuery(string(r.Body)) }
+
+// Requests returns copies of the recorded requests, oldest first.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]Request, len(s.requests))
+	for i, r := range s.requests {
+		r.Header = r.Header.Clone()
+		r.Body = append([]byte(nil), r.Body...)
+		out[i] = r
+	}
+	return out
+}
+
+// Count returns how many recorded requests had this method and path.
+func (s *Server) Count(method, path string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, r := range s.requests {
+		if r.Method == method && r.Path == path {
+			n++
+		}
+	}
+	return n
+}
+
+func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+	if err != nil {
+		writeError(w, http.StatusBadRequest, errBody{Status: "Bad Request", ErrorCode: "INVALID_REQUEST", ErrorMessage: "could not read the request body"})
+		return
+	}
+	rec := Request{Time: s.now(), Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Header: redact(r.Header), Body: body}
+	f := s.takeFault(r.Method, r.URL.Path)
+	if f != nil {
+		rec.Fault = f.String()
+	}
+	s.mu.Lock()
+	s.requests = append(s.requests, rec)
+	s.mu.Unlock()
+	if f != nil && s.applyFault(w, r, f) {
+		return
+	}
+	if len(body) > maxBody {
+		writeError(w, http.StatusRequestEntityTooLarge, errBody{Status: "Bad Request", ErrorCode: "INVALID_REQUEST", ErrorMessage: "request body too large"})
+		return
+	}
+	s.route(w, r, body)
+}
+
+func redact(h http.Header) http.Header {
+	c := h.Clone()
+	if v := c.Values("Authorization"); len(v) > 0 {
+		if _, _, ok := parseBasic(v[0]); ok && len(v) == 1 {
+			c["Authorization"] = []string{"REDACTED"}
+		} else {
+			c["Authorization"] = []string{"REDACTED (malformed)"}
+		}
+	}
+	return c
+}
+
+// route dispatches a checked-in request. Paths (spec §4): /session,
+// /orders, /orders/{order_id}, /orders/{order_id}/refunds; the payment page
+// and collection links the fake hands out are served without auth, as a
+// browser would load them.
+func (s *Server) route(w http.ResponseWriter, r *http.Request, body []byte) {
+	parts := strings.Split(strings.TrimPrefix(r.URL.Path, "/"), "/")
+	if len(parts) == 3 && parts[0] == "orders" && parts[2] == "payment-page" || len(parts) == 3 && parts[0] == "links" {
+		s.serveLinkPage(w, r, parts)
+		return
+	}
+	var handle func(http.ResponseWriter, *http.Request, []byte, string)
+	method := ""
+	orderID := ""
+	switch {
+	case len(parts) == 1 && parts[0] == "session":
+		method, handle = http.MethodPost, s.handleSession
+	case len(parts) == 1 && parts[0] == "orders":
+		method, handle = http.MethodPost, s.handleCreateOrder
+	case len(parts) == 2 && parts[0] == "orders" && parts[1] != "":
+		method, handle, orderID = http.MethodGet, s.handleGetOrder, parts[1]
+	case len(parts) == 3 && parts[0] == "orders" && parts[1] != "" && parts[2] == "refunds":
+		method, handle, orderID = http.MethodPost, s.handleRefund, parts[1]
+	default:
+		writeError(w, http.StatusNotFound, errBody{Status: "error", ErrorCode: "not_found", ErrorMessage: "no such endpoint: " + r.URL.Path})
+		return
+	}
+	if !s.authorized(w, r) {
+		return
+	}
+	if r.Method != method {
+		w.Header().Set("Allow", method)
+		writeError(w, http.StatusMethodNotAllowed, errBody{Status: "error", ErrorCode: "method_not_allowed", ErrorMessage: r.Method + " is not allowed here; use " + method})
+		return
+	}
+	handle(w, r, body, orderID)
+}
+
+// authorized checks Authorization (spec §5.1: Basic with the API key as the
+// user; with or without the trailing colon) and x-merchantid, both in
+// constant time, and answers 401 like the service when either is wrong.
+func (s *Server) authorized(w http.ResponseWriter, r *http.Request) bool {
+	vals := r.Header.Values("Authorization")
+	okKey := false
+	if len(vals) == 1 {
+		if user, pass, ok := parseBasic(vals[0]); ok && pass == "" {
+			okKey = subtle.ConstantTimeCompare([]byte(user), []byte(s.apiKey)) == 1
+		}
+	}
+	if !okKey {
+		writeUnauthorized(w, "Invalid API Key. Please pass a valid and active api key.")
+		return false
+	}
+	mids := r.Header.Values("X-Merchantid")
+	if len(mids) != 1 || subtle.ConstantTimeCompare([]byte(mids[0]), []byte(s.merchantID)) != 1 {
+		writeUnauthorized(w, "Invalid merchant id. Please pass the x-merchantid header of the API key's merchant.")
+		return false
+	}
+	return true
+}
+
+// parseBasic decodes "Basic base64(user[:pass])". The scheme is
+// case-insensitive (RFC 7617); a value without a colon is the user alone,
+// which is how the spec (§5.1) writes the API key header.
+func parseBasic(h string) (user, pass string, ok bool) {
+	scheme, cred, found := strings.Cut(h, " ")
+	if !found || !strings.EqualFold(scheme, "Basic") {
+		return "", "", false
+	}
+	raw, err := base64.StdEncoding.DecodeString(strings.TrimSpace(cred))
+	if err != nil {
+		return "", "", false
+	}
+	user, pass, _ = strings.Cut(string(raw), ":")
+	return user, pass, true
+}
+
+// mediaType returns the lower-cased media type of the Content-Type header,
+// or "" when it is missing or malformed.
+func mediaType(r *http.Request) string {
+	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil {
+		return ""
+	}
+	return mt
+}
+
+// errBody is the service's error body (conformance/errors/): status,
+// error_code, error_message, status_id and error_info.
+type errBody struct {
+	Status       string     `json:"status"`
+	ErrorCode    string     `json:"error_code"`
+	ErrorMessage string     `json:"error_message,omitempty"`
+	StatusID     *int       `json:"status_id,omitempty"`
+	ErrorInfo    *errorInfo `json:"error_info,omitempty"`
+}
+
+type errorInfo struct {
+	Category         string       `json:"category,omitempty"`
+	RequestID        string       `json:"request_id"`
+	DeveloperMessage string       `json:"developer_message"`
+	UserMessage      string       `json:"user_message"`
+	Code             string       `json:"code"`
+	Fields           []errorField `json:"fields,omitempty"`
+}
+
+type errorField struct {
+	FieldName string `json:"field_name"`
+	Reason    string `json:"reason"`
+}
+
+func writeError(w http.ResponseWriter, status int, b errBody) {
+	if b.ErrorInfo == nil {
+		b.ErrorInfo = &errorInfo{DeveloperMessage: b.ErrorMessage, UserMessage: b.ErrorMessage, Code: b.ErrorCode}
+	}
+	b.ErrorInfo.RequestID = uuid.NewString()
+	writeJSON(w, status, b)
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		http.Error(w, "checkouttest: encode response: "+err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(data)
+}
+
+// writeUnauthorized answers like conformance/errors/session_error_response_401.json.
+func writeUnauthorized(w http.ResponseWriter, developerMessage string) {
+	writeError(w, http.StatusUnauthorized, errBody{
+		Status:    "error",
+		ErrorCode: "access_denied",
+		ErrorInfo: &errorInfo{Category: "USER_ERROR", DeveloperMessage: developerMessage, UserMessage: "Unauthorized.", Code: "UNAUTHORIZED"},
+	})
+}
+
+// problem is one offending field of a request.
+type problem struct{ path, reason string }
+
+// problems collects what is wrong with a request: missing mandatory fields
+// and invalid values, answered with the two 400 shapes of
+// conformance/errors/.
+type problems struct {
+	missing []problem
+	invalid []problem
+}
+
+func (p *problems) miss(path string) {
+	p.missing = append(p.missing, problem{path, "Mandatory fields are missing"})
+}
+
+func (p *problems) bad(path, reason string) { p.invalid = append(p.invalid, problem{path, reason}) }
+
+func (p *problems) empty() bool { return len(p.missing) == 0 && len(p.invalid) == 0 }
+
+// write answers 400: "Mandatory fields are missing" when a required field
+// is absent (session_error_response_400.json), else INVALID_REQUEST naming
+// the first bad field (session_error_400_amount_high.json). Every offending
+// path is listed in error_info.fields.
+func (p *problems) write(w http.ResponseWriter) {
+	if len(p.missing) > 0 {
+		writeError(w, http.StatusBadRequest, errBody{
+			Status:       "Bad Request",
+			ErrorCode:    "Mandatory fields are missing",
+			ErrorMessage: "Mandatory fields are missing: " + joinPaths(p.missing),
+			ErrorInfo: &errorInfo{DeveloperMessage: "Invalid input data", UserMessage: "Invalid input data", Code: "INVALID_INPUT",
+				Fields: fields(append(append([]problem(nil), p.missing...), p.invalid...))},
+		})
+		return
+	}
+	first := p.invalid[0]
+	msg := first.path + ": " + first.reason
+	if len(p.invalid) > 1 {
+		msg += fmt.Sprintf(" (and %d more)", len(p.invalid)-1)
+	}
+	minus1 := -1
+	writeError(w, http.StatusBadRequest, errBody{
+		Status:       "ERROR",
+		ErrorCode:    "INVALID_REQUEST",
+		ErrorMessage: msg,
+		StatusID:     &minus1,
+		ErrorInfo: &errorInfo{Category: "USER_ERROR", DeveloperMessage: msg, UserMessage: "INVALID_REQUEST", Code: "INVALID_INPUT",
+			Fields: fields(p.invalid)},
+	})
+}
+
+func joinPaths(ps []problem) string {
+	names := make([]string, len(ps))
+	for i, p := range ps {
+		names[i] = p.path
+	}
+	return strings.Join(names, ", ")
+}
+
+func fields(ps []problem) []errorField {
+	out := make([]errorField, len(ps))
+	for i, p := range ps {
+		out[i] = errorField{FieldName: p.path, Reason: p.reason}
+	}
+	return out
+}
+
+// writeNotFound answers an unknown order the service's way: HTTP 400 with
+// status NOT_FOUND.
+func writeNotFound(w http.ResponseWriter, orderID string) {
+	minus1 := -1
+	msg := fmt.Sprintf("Order with id = %q does not exist", orderID)
+	writeError(w, http.StatusBadRequest, errBody{
+		Status:       "NOT_FOUND",
+		ErrorCode:    "NOT_FOUND",
+		ErrorMessage: msg,
+		StatusID:     &minus1,
+		ErrorInfo:    &errorInfo{Category: "USER_ERROR", DeveloperMessage: msg, UserMessage: "Order not found.", Code: "RESOURCE_NOT_FOUND"},
+	})
+}

@@ -1,0 +1,336 @@
+package checkouttest
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// Order statuses the fake uses (status, status_id of the order status).
+const (
+	StatusCreated             = "CREATED"              // 1: made by POST /orders (spec §2.8)
+	StatusNew                 = "NEW"                  // 10: made by POST /session
+	StatusStarted             = "STARTED"              // 20: unknown gateway reference id (spec §7)
+	StatusCharged             = "CHARGED"              // 21: Pay, PayWith
+	StatusAuthorizationFailed = "AUTHORIZATION_FAILED" // 27: Fail
+)
+
+var statusIDs = map[string]int{StatusCreated: 1, StatusNew: 10, StatusStarted: 20, StatusCharged: 21, StatusAuthorizationFailed: 27}
+
+// Refund statuses.
+const (
+	RefundPending = "PENDING" // made by POST /orders/{order_id}/refunds
+	RefundSuccess = "SUCCESS" // RefundCompleted
+	RefundFailure = "FAILURE" // RefundFailed
+)
+
+// dummyGatewayID is the gateway_id of the service's DUMMY test gateway.
+const dummyGatewayID = 100
+
+type order struct {
+	id, orderID       string
+	amount            int64
+	currency          string
+	customerID        string
+	customerEmail     string
+	customerPhone     string
+	productID         string
+	returnURL         string
+	description       string
+	clientID          string
+	udf               map[string]string
+	metadata          map[string]string // request keys metadata.X without the prefix
+	webhookURL        string
+	gatewayRef        string
+	status            string
+	created           time.Time
+	links             map[string]CollectionLink // response key (QR, INTENT) → link
+	clientAuthToken   string
+	clientTokenExpiry time.Time
+	txns              int
+	txn               *txn
+	refunds           []*refund
+}
+
+type txn struct {
+	id, uuid   string
+	status     string
+	methodType string
+	method     string
+	gateway    string
+	gatewayID  int
+	created    time.Time
+	errCode    string
+	errMessage string
+}
+
+type refund struct {
+	uniqueRequestID string
+	amount          int64
+	status          string
+	created         time.Time
+	ref             string
+}
+
+// Order is a snapshot of an order's state in the fake.
+type Order struct {
+	// ID is the service's order id ("ordeh_…"); OrderID the merchant's.
+	ID, OrderID string
+	// Status and StatusID are the order status (CREATED 1, NEW 10, STARTED
+	// 20, CHARGED 21, AUTHORIZATION_FAILED 27).
+	Status   string
+	StatusID int
+	// Amount and AmountRefunded are decimals with two places.
+	Amount, AmountRefunded string
+	Currency               string
+	// WebhookURL is the order's metadata.webhook_url, if any.
+	WebhookURL string
+	// GatewayReferenceID is metadata.SERVICE:gateway_reference_id, if any.
+	GatewayReferenceID string
+	// Gateway, TxnID and TxnStatus describe the latest payment attempt.
+	Gateway, TxnID, TxnStatus string
+	// Metadata holds the request's metadata.* keys without the prefix.
+	Metadata map[string]string
+	// CollectionLinks are the payment collection links by response key (QR,
+	// INTENT), with the expiry asked for by expiry_in_mins.
+	CollectionLinks map[string]CollectionLink
+	// Refunds in the order they were made.
+	Refunds []Refund
+	// Created is when the order was made.
+	Created time.Time
+	// Raw is the order status JSON that GET /orders/{order_id} answers now.
+	Raw json.RawMessage
+}
+
+// CollectionLink is one payment collection link (spec §2.8). The URL is
+// served by the fake until ExpiresAt (410 Gone after), and carries the
+// expiry as its expires_at query parameter.
+type CollectionLink struct {
+	URL       string
+	ExpiresAt time.Time
+}
+
+// Refund is a snapshot of one refund.
+type Refund struct {
+	UniqueRequestID string
+	Amount          string
+	Status          string
+}
+
+// Order returns a snapshot of the order with the merchant's order_id.
+func (s *Server) Order(orderID string) (Order, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	o := s.orders[orderID]
+	if o == nil {
+		return Order{}, fmt.Errorf("%w: %q", ErrUnknownOrder, orderID)
+	}
+	raw, err := json.Marshal(s.view(o))
+	if err != nil {
+		return Order{}, err
+	}
+	out := Order{
+		ID: o.id, OrderID: o.orderID, Status: o.status, StatusID: statusIDs[o.status],
+		Amount: amountText(o.amount), AmountRefunded: amountText(o.refunded()), Currency: o.currency,
+		WebhookURL: o.webhookURL, GatewayReferenceID: o.gatewayRef,
+		Metadata: cloneMap(o.metadata), Created: o.created, Raw: raw,
+	}
+	if len(o.links) > 0 {
+		out.CollectionLinks = make(map[string]CollectionLink, len(o.links))
+		for k, v := range o.links {
+			out.CollectionLinks[k] = v
+		}
+	}
+	if o.txn != nil {
+		out.Gateway, out.TxnID, out.TxnStatus = o.txn.gateway, o.txn.id, o.txn.status
+	}
+	for _, r := range o.refunds {
+		out.Refunds = append(out.Refunds, Refund{UniqueRequestID: r.uniqueRequestID, Amount: amountText(r.amount), Status: r.status})
+	}
+	return out, nil
+}
+
+// refunded is the amount of the refunds that did not fail.
+func (o *order) refunded() int64 {
+	var n int64
+	for _, r := range o.refunds {
+		if r.status != RefundFailure {
+			n += r.amount
+		}
+	}
+	return n
+}
+
+func newID(prefix string) string {
+	return prefix + strings.ReplaceAll(uuid.NewString(), "-", "")
+}
+
+func (s *Server) timestamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+type paymentLinks struct {
+	Web    string `json:"web"`
+	Mobile string `json:"mobile,omitempty"`
+	Iframe string `json:"iframe,omitempty"`
+	Expiry string `json:"expiry,omitempty"`
+}
+
+func (s *Server) paymentLinks(o *order) paymentLinks {
+	page := s.URL + "/orders/" + url.PathEscape(o.id) + "/payment-page"
+	return paymentLinks{Web: page, Mobile: page + "?mobile=true", Iframe: page}
+}
+
+// orderView is the order status JSON (conformance/orders/order_status_*.json).
+type orderView struct {
+	CustomerEmail          string            `json:"customer_email"`
+	CustomerPhone          string            `json:"customer_phone"`
+	CustomerID             string            `json:"customer_id"`
+	StatusID               int               `json:"status_id"`
+	Status                 string            `json:"status"`
+	ID                     string            `json:"id"`
+	MerchantID             string            `json:"merchant_id"`
+	Amount                 json.Number       `json:"amount"`
+	Currency               string            `json:"currency"`
+	OrderID                string            `json:"order_id"`
+	DateCreated            string            `json:"date_created"`
+	ReturnURL              string            `json:"return_url"`
+	ProductID              string            `json:"product_id"`
+	Description            string            `json:"description,omitempty"`
+	PaymentLinks           paymentLinks      `json:"payment_links"`
+	UDF1                   string            `json:"udf1"`
+	UDF2                   string            `json:"udf2"`
+	UDF3                   string            `json:"udf3"`
+	UDF4                   string            `json:"udf4"`
+	UDF5                   string            `json:"udf5"`
+	UDF6                   string            `json:"udf6"`
+	UDF7                   string            `json:"udf7"`
+	UDF8                   string            `json:"udf8"`
+	UDF9                   string            `json:"udf9"`
+	UDF10                  string            `json:"udf10"`
+	TxnID                  string            `json:"txn_id,omitempty"`
+	PaymentMethodType      string            `json:"payment_method_type,omitempty"`
+	AuthType               string            `json:"auth_type,omitempty"`
+	PaymentMethod          string            `json:"payment_method,omitempty"`
+	Refunded               bool              `json:"refunded"`
+	AmountRefunded         json.Number       `json:"amount_refunded"`
+	EffectiveAmount        json.Number       `json:"effective_amount"`
+	Refunds                []refundView      `json:"refunds,omitempty"`
+	BankErrorCode          string            `json:"bank_error_code"`
+	BankErrorMessage       string            `json:"bank_error_message"`
+	TxnUUID                string            `json:"txn_uuid,omitempty"`
+	TxnDetail              *txnView          `json:"txn_detail,omitempty"`
+	PaymentGatewayResponse *pgResponse       `json:"payment_gateway_response,omitempty"`
+	GatewayID              int               `json:"gateway_id,omitempty"`
+	Metadata               map[string]string `json:"metadata,omitempty"`
+	GatewayReferenceID     *string           `json:"gateway_reference_id"`
+	Offers                 []any             `json:"offers"`
+}
+
+type txnView struct {
+	TxnID           string      `json:"txn_id"`
+	OrderID         string      `json:"order_id"`
+	Status          string      `json:"status"`
+	ErrorCode       string      `json:"error_code"`
+	NetAmount       json.Number `json:"net_amount"`
+	TxnAmount       json.Number `json:"txn_amount"`
+	GatewayID       int         `json:"gateway_id,omitempty"`
+	Currency        string      `json:"currency"`
+	ExpressCheckout bool        `json:"express_checkout"`
+	Redirect        bool        `json:"redirect"`
+	TxnUUID         string      `json:"txn_uuid"`
+	Gateway         string      `json:"gateway"`
+	ErrorMessage    string      `json:"error_message"`
+	Created         string      `json:"created"`
+}
+
+type pgResponse struct {
+	RespCode    string `json:"resp_code"`
+	RRN         string `json:"rrn"`
+	Created     string `json:"created"`
+	EPGTxnID    string `json:"epg_txn_id"`
+	RespMessage string `json:"resp_message"`
+	AuthIDCode  string `json:"auth_id_code"`
+	TxnID       string `json:"txn_id"`
+}
+
+type refundView struct {
+	ID              string      `json:"id"`
+	Amount          json.Number `json:"amount"`
+	UniqueRequestID string      `json:"unique_request_id"`
+	Ref             string      `json:"ref"`
+	Created         string      `json:"created"`
+	Status          string      `json:"status"`
+	ErrorMessage    string      `json:"error_message"`
+	ErrorCode       string      `json:"error_code"`
+	SentToGateway   bool        `json:"sent_to_gateway"`
+	InitiatedBy     string      `json:"initiated_by"`
+	RefundSource    string      `json:"refund_source"`
+	RefundType      string      `json:"refund_type"`
+}
+
+// view renders the order status JSON. Called with s.mu held.
+func (s *Server) view(o *order) orderView {
+	v := orderView{
+		CustomerEmail: o.customerEmail, CustomerPhone: o.customerPhone, CustomerID: o.customerID,
+		StatusID: statusIDs[o.status], Status: o.status, ID: o.id, MerchantID: s.merchantID,
+		Amount: amountNumber(o.amount), Currency: o.currency, OrderID: o.orderID,
+		DateCreated: s.timestamp(o.created), ReturnURL: o.returnURL, ProductID: o.productID,
+		Description: o.description, PaymentLinks: s.paymentLinks(o),
+		UDF1: o.udf["udf1"], UDF2: o.udf["udf2"], UDF3: o.udf["udf3"], UDF4: o.udf["udf4"], UDF5: o.udf["udf5"],
+		UDF6: o.udf["udf6"], UDF7: o.udf["udf7"], UDF8: o.udf["udf8"], UDF9: o.udf["udf9"], UDF10: o.udf["udf10"],
+		AmountRefunded: amountNumber(o.refunded()), EffectiveAmount: amountNumber(o.amount),
+		Offers: []any{},
+	}
+	v.Refunded = o.refunded() > 0
+	if o.gatewayRef != "" {
+		ref := o.gatewayRef
+		v.GatewayReferenceID = &ref
+	}
+	if len(o.metadata) > 0 {
+		v.Metadata = cloneMap(o.metadata)
+	}
+	if t := o.txn; t != nil {
+		v.TxnID, v.TxnUUID = t.id, t.uuid
+		v.PaymentMethodType, v.PaymentMethod = t.methodType, t.method
+		if t.methodType == "CARD" {
+			v.AuthType = "THREE_DS"
+		}
+		v.BankErrorCode, v.BankErrorMessage = t.errCode, t.errMessage
+		v.GatewayID = t.gatewayID
+		v.TxnDetail = &txnView{
+			TxnID: t.id, OrderID: o.orderID, Status: t.status, ErrorCode: t.errCode,
+			NetAmount: amountNumber(o.amount), TxnAmount: amountNumber(o.amount), GatewayID: t.gatewayID,
+			Currency: o.currency, ExpressCheckout: true, Redirect: true, TxnUUID: t.uuid, Gateway: t.gateway,
+			ErrorMessage: t.errMessage, Created: s.timestamp(t.created),
+		}
+		if t.status != StatusStarted {
+			code, msg := "SUCCESS", "SUCCESS"
+			if t.errCode != "" {
+				code, msg = t.errCode, t.errMessage
+			}
+			v.PaymentGatewayResponse = &pgResponse{RespCode: code, RespMessage: msg, RRN: "000000", Created: s.timestamp(t.created),
+				EPGTxnID: "pay_" + t.uuid, TxnID: t.id}
+		}
+	}
+	for _, r := range o.refunds {
+		rv := refundView{
+			ID: r.uniqueRequestID, Amount: amountNumber(r.amount), UniqueRequestID: r.uniqueRequestID, Ref: r.ref,
+			Created: s.timestamp(r.created), Status: r.status, InitiatedBy: "API", RefundType: "STANDARD",
+			SentToGateway: r.status != RefundPending,
+		}
+		if o.txn != nil {
+			rv.RefundSource = o.txn.gateway
+		}
+		switch r.status {
+		case RefundSuccess:
+			rv.ErrorMessage, rv.ErrorCode = "Refund Success", "00"
+		case RefundFailure:
+			rv.ErrorMessage, rv.ErrorCode = "Refund Failed", "REFUND_FAILED"
+		}
+		v.Refunds = append(v.Refunds, rv)
+	}
+	return v
+}
