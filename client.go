@@ -1,0 +1,730 @@
+// Package checkout is a typed client for the payment-orchestration service's
+// hosted checkout (spec "service-interface.md"): it creates checkout sessions
+// (POST /session), creates orders with UPI QR and intent collection links
+// (POST /orders), reads order status (GET /orders/{order_id}) and refunds
+// (POST /orders/{order_id}/refunds).
+//
+// A Client is safe for concurrent use and should be created once and shared:
+// it keeps a pool of connections to the service. Every call validates its
+// request before anything is sent (a *ValidationError lists every problem),
+// retries only what cannot have taken effect or what the service asked to be
+// retried, and reports a refusal of the service as an *APIError.
+//
+// Payment locking, EMI filtering and the product summary block are built with
+// the sub-packages paymentfilter, emi and productsummary; webhooks are
+// verified by package webhook; checkouttest is an in-process fake of the
+// service for tests.
+package checkout
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/http/httptrace"
+	"net/netip"
+	"net/url"
+	"os"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/hashicorp/go-retryablehttp"
+)
+
+// DefaultAPIVersion is the `version` header sent with the /orders calls
+// (spec §4.2, §9) unless WithAPIVersion says otherwise.
+const DefaultAPIVersion = "2023-06-30"
+
+// Version is this SDK's version, sent in the User-Agent header.
+const Version = "0.1.0"
+
+// Environment variables read by NewClientFromEnv.
+const (
+	EnvBaseURL    = "CHECKOUT_BASE_URL"
+	EnvMerchantID = "CHECKOUT_MERCHANT_ID"
+	EnvAPIKey     = "CHECKOUT_API_KEY"
+)
+
+// Limits of the response bodies read by the client.
+const (
+	maxResponseBody = 16 << 20
+	maxDrain        = 256 << 10
+)
+
+// RetryPolicy says how often and how long the client retries a call that can
+// safely be retried (see Client). The zero value disables retries.
+type RetryPolicy struct {
+	// MaxRetries is the number of retries after the first attempt (0–10).
+	MaxRetries int
+	// MinWait is the base of the exponential backoff: before retry n (from 0)
+	// the client waits a random time between 0 and min(MaxWait, MinWait·2ⁿ)
+	// ("full jitter").
+	MinWait time.Duration
+	// MaxWait caps every wait, including a Retry-After the service asks for.
+	MaxWait time.Duration
+}
+
+// DefaultRetryPolicy is the policy of a client built without WithRetry.
+func DefaultRetryPolicy() RetryPolicy {
+	return RetryPolicy{MaxRetries: 2, MinWait: 200 * time.Millisecond, MaxWait: 5 * time.Second}
+}
+
+func (p RetryPolicy) validate() error {
+	switch {
+	case p.MaxRetries < 0 || p.MaxRetries > 10:
+		return fmt.Errorf("%w: retry: MaxRetries %d is outside 0–10", ErrInvalidOption, p.MaxRetries)
+	case p.MinWait < 0 || p.MaxWait < 0:
+		return fmt.Errorf("%w: retry: negative wait", ErrInvalidOption)
+	case p.MaxWait < p.MinWait:
+		return fmt.Errorf("%w: retry: MaxWait %s is less than MinWait %s", ErrInvalidOption, p.MaxWait, p.MinWait)
+	}
+	return nil
+}
+
+// Client calls the service for one merchant. Create it with NewClient or
+// NewClientFromEnv; the zero value is not usable. It is safe for concurrent
+// use, holds no mutable state, and never prints its API key: every fmt verb
+// shows a redacted form.
+type Client struct {
+	merchantID string
+	cred       *credential
+	baseURL    string // scheme://host[/prefix], without a trailing slash
+	host       string
+	hc         *http.Client
+	apiVersion string
+	retry      RetryPolicy
+	logger     *slog.Logger
+	userAgent  string
+}
+
+// credential holds the API key behind a pointer, so that even reflection-based
+// printing of a Client copy shows only an address.
+type credential struct {
+	key           string
+	authorization string // "Basic " + base64(key + ":")
+}
+
+func (*credential) String() string             { return "[REDACTED]" }
+func (*credential) GoString() string           { return "[REDACTED]" }
+func (*credential) Format(f fmt.State, _ rune) { io.WriteString(f, "[REDACTED]") }
+
+// String describes the client without its API key.
+func (c Client) String() string {
+	return fmt.Sprintf("checkout.Client{merchant: %q, base: %q, version: %q, key: [REDACTED]}",
+		c.merchantID, c.baseURL, c.apiVersion)
+}
+
+// GoString is String: the API key is never printed.
+func (c Client) GoString() string { return c.String() }
+
+// Format prints String for every verb, so %v, %+v, %#v, %s, %q and %x all
+// leave the API key out.
+func (c Client) Format(f fmt.State, _ rune) { io.WriteString(f, c.String()) }
+
+// Option configures a Client in NewClient. An invalid option makes NewClient
+// fail with an error wrapping ErrInvalidOption.
+type Option interface {
+	applyClient(*Client) error
+}
+
+// RequestOption configures one call (CreateSession, CreateOrder, GetOrder,
+// Refund). An invalid one fails the call, before anything is sent, with an
+// error wrapping ErrInvalidOption.
+type RequestOption interface {
+	applyRequest(*requestConfig) error
+}
+
+type optionFunc func(*Client) error
+
+func (f optionFunc) applyClient(c *Client) error { return f(c) }
+
+type requestOptionFunc func(*requestConfig) error
+
+func (f requestOptionFunc) applyRequest(r *requestConfig) error { return f(r) }
+
+// requestConfig is what per-call options set.
+type requestConfig struct {
+	apiVersion string
+	header     http.Header
+}
+
+// WithBaseURL sets the service's base address (required: the spec gives no
+// host). It must be an https:// URL, or http:// on a loopback address (tests
+// and checkouttest), without user information, query or fragment. A path is
+// kept as a prefix of every endpoint.
+func WithBaseURL(base string) Option {
+	return optionFunc(func(c *Client) error {
+		u, err := url.Parse(base)
+		if err != nil {
+			return fmt.Errorf("%w: base URL: cannot parse", ErrInvalidOption)
+		}
+		switch {
+		case u.Scheme != "https" && u.Scheme != "http":
+			return fmt.Errorf("%w: base URL: scheme must be https", ErrInvalidOption)
+		case u.Host == "" || u.Hostname() == "":
+			return fmt.Errorf("%w: base URL: no host", ErrInvalidOption)
+		case u.User != nil:
+			return fmt.Errorf("%w: base URL: must not carry user information", ErrInvalidOption)
+		case u.RawQuery != "" || u.ForceQuery || u.Fragment != "":
+			return fmt.Errorf("%w: base URL: must not have a query or fragment", ErrInvalidOption)
+		case u.Scheme == "http" && !isLoopback(u.Hostname()):
+			return fmt.Errorf("%w: base URL: must be https (http only on a loopback address)", ErrInvalidOption)
+		}
+		c.baseURL = u.Scheme + "://" + u.Host + strings.TrimRight(u.EscapedPath(), "/")
+		c.host = u.Host
+		return nil
+	})
+}
+
+// isLoopback reports whether host is "localhost" or a loopback IP address.
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	a, err := netip.ParseAddr(host)
+	return err == nil && a.IsLoopback()
+}
+
+// WithHTTPClient makes the client send through hc (its transport, timeout,
+// proxy and redirect policy). The default is a client with its own pooled
+// transport (64 idle connections per host, sensible timeouts) that does not
+// follow redirects. hc is not modified.
+func WithHTTPClient(hc *http.Client) Option {
+	return optionFunc(func(c *Client) error {
+		if hc == nil {
+			return fmt.Errorf("%w: HTTP client is nil", ErrInvalidOption)
+		}
+		c.hc = hc
+		return nil
+	})
+}
+
+// APIVersionOption is what WithAPIVersion returns: it is both an Option (the
+// client's default) and a RequestOption (one call).
+type APIVersionOption struct {
+	version string
+}
+
+func (o APIVersionOption) applyClient(c *Client) error {
+	if err := checkAPIVersion(o.version); err != nil {
+		return err
+	}
+	c.apiVersion = o.version
+	return nil
+}
+
+func (o APIVersionOption) applyRequest(r *requestConfig) error {
+	if err := checkAPIVersion(o.version); err != nil {
+		return err
+	}
+	r.apiVersion = o.version
+	return nil
+}
+
+// WithAPIVersion sets the `version` header (spec §9), a date written
+// YYYY-MM-DD. As a client option it replaces DefaultAPIVersion for the
+// /orders calls; as a per-call option it applies to that call only (and, on
+// CreateSession, adds the header the session call otherwise goes without).
+func WithAPIVersion(version string) APIVersionOption {
+	return APIVersionOption{version: version}
+}
+
+func checkAPIVersion(v string) error {
+	if len(v) != len("2006-01-02") {
+		return fmt.Errorf("%w: API version %q is not a date YYYY-MM-DD", ErrInvalidOption, short(v))
+	}
+	if _, err := time.Parse("2006-01-02", v); err != nil {
+		return fmt.Errorf("%w: API version %q is not a date YYYY-MM-DD", ErrInvalidOption, short(v))
+	}
+	return nil
+}
+
+func short(s string) string {
+	if len(s) > 32 {
+		return s[:32] + "…"
+	}
+	return s
+}
+
+// WithRetry replaces DefaultRetryPolicy. RetryPolicy{} disables retries.
+func WithRetry(p RetryPolicy) Option {
+	return optionFunc(func(c *Client) error {
+		if err := p.validate(); err != nil {
+			return err
+		}
+		c.retry = p
+		return nil
+	})
+}
+
+// WithLogger makes the client log each attempt at debug level: method, host,
+// path, status, attempt and duration, never the query, a body or a header.
+// nil (the default) is silent.
+func WithLogger(l *slog.Logger) Option {
+	return optionFunc(func(c *Client) error {
+		c.logger = l
+		return nil
+	})
+}
+
+// WithUserAgent adds a product token ("shop/1.4") in front of the SDK's own
+// User-Agent.
+func WithUserAgent(ua string) Option {
+	return optionFunc(func(c *Client) error {
+		ua = strings.TrimSpace(ua)
+		if ua == "" || !validHeaderValue(ua) {
+			return fmt.Errorf("%w: user agent is empty or holds control characters", ErrInvalidOption)
+		}
+		c.userAgent = ua + " " + c.userAgent
+		return nil
+	})
+}
+
+// reservedHeader reports the headers the client sets, which cannot be
+// replaced per call. canon is in canonical form.
+func reservedHeader(canon string) bool {
+	switch canon {
+	case "Authorization", "X-Merchantid", "Content-Type", "Content-Length",
+		"Host", "Transfer-Encoding", "Connection", "Version":
+		return true
+	}
+	return false
+}
+
+// WithHeader adds a header to one call. The headers the client manages
+// (Authorization, x-merchantid, Content-Type, Content-Length, Host, version —
+// use WithAPIVersion) cannot be set this way.
+func WithHeader(name, value string) RequestOption {
+	return requestOptionFunc(func(r *requestConfig) error {
+		if !validHeaderName(name) {
+			return fmt.Errorf("%w: header name %q is not a valid token", ErrInvalidOption, short(name))
+		}
+		canon := http.CanonicalHeaderKey(name)
+		if reservedHeader(canon) {
+			return fmt.Errorf("%w: header %s is set by the client", ErrInvalidOption, canon)
+		}
+		if !validHeaderValue(value) {
+			return fmt.Errorf("%w: header %s: value holds control characters", ErrInvalidOption, canon)
+		}
+		if r.header == nil {
+			r.header = make(http.Header)
+		}
+		r.header.Add(canon, value)
+		return nil
+	})
+}
+
+// WithRoutingID sets the x-routing-id header of one call, which the service
+// uses to route related calls of one customer together.
+func WithRoutingID(id string) RequestOption {
+	return requestOptionFunc(func(r *requestConfig) error {
+		if id == "" || !validHeaderValue(id) {
+			return fmt.Errorf("%w: routing id is empty or holds control characters", ErrInvalidOption)
+		}
+		if r.header == nil {
+			r.header = make(http.Header)
+		}
+		r.header.Set("X-Routing-Id", id)
+		return nil
+	})
+}
+
+func validHeaderName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
+			continue
+		}
+		if !strings.ContainsRune("!#$%&'*+-.^_`|~", rune(c)) {
+			return false
+		}
+	}
+	return true
+}
+
+func validHeaderValue(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < 0x20 && c != '\t') || c == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// NewClient returns a client for the merchant merchantID (sent as
+// x-merchantid) authenticating with apiKey (sent as
+// `Authorization: Basic base64("<api key>:")`, spec §5). WithBaseURL is
+// required. An empty merchant id or key, or an invalid option, is an error
+// wrapping ErrInvalidOption.
+func NewClient(merchantID, apiKey string, opts ...Option) (*Client, error) {
+	switch {
+	case strings.TrimSpace(merchantID) == "":
+		return nil, fmt.Errorf("checkout: new client: %w: merchant id is empty", ErrInvalidOption)
+	case !validHeaderValue(merchantID):
+		return nil, fmt.Errorf("checkout: new client: %w: merchant id holds control characters", ErrInvalidOption)
+	case strings.TrimSpace(apiKey) == "":
+		return nil, fmt.Errorf("checkout: new client: %w: API key is empty", ErrInvalidOption)
+	case !validHeaderValue(apiKey):
+		return nil, fmt.Errorf("checkout: new client: %w: API key holds control characters", ErrInvalidOption)
+	}
+	c := &Client{
+		merchantID: merchantID,
+		cred: &credential{
+			key:           apiKey,
+			authorization: "Basic " + base64.StdEncoding.EncodeToString([]byte(apiKey+":")),
+		},
+		apiVersion: DefaultAPIVersion,
+		retry:      DefaultRetryPolicy(),
+		userAgent:  "checkout-go/" + Version,
+	}
+	for _, o := range opts {
+		if o == nil {
+			continue
+		}
+		if err := o.applyClient(c); err != nil {
+			return nil, fmt.Errorf("checkout: new client: %w", err)
+		}
+	}
+	if c.baseURL == "" {
+		return nil, fmt.Errorf("checkout: new client: %w: WithBaseURL is required", ErrInvalidOption)
+	}
+	if c.hc == nil {
+		c.hc = &http.Client{
+			Transport: newTransport(),
+			Timeout:   60 * time.Second,
+			CheckRedirect: func(*http.Request, []*http.Request) error {
+				return http.ErrUseLastResponse
+			},
+		}
+	}
+	// go-retryablehttp closes idle connections when it gives up; hide that
+	// method so one failing call does not drop the pool every other
+	// goroutine uses.
+	hc := *c.hc
+	rt := hc.Transport
+	if rt == nil {
+		rt = http.DefaultTransport
+	}
+	hc.Transport = keepIdle{rt}
+	c.hc = &hc
+	return c, nil
+}
+
+// keepIdle hides CloseIdleConnections of the transport it wraps.
+type keepIdle struct{ rt http.RoundTripper }
+
+func (k keepIdle) RoundTrip(r *http.Request) (*http.Response, error) { return k.rt.RoundTrip(r) }
+
+// newTransport is the default transport: the standard library's defaults
+// with a pool large enough for concurrent use (its 2 idle connections per
+// host is a known trap).
+func newTransport() *http.Transport {
+	return &http.Transport{
+		Proxy: http.ProxyFromEnvironment,
+		DialContext: (&net.Dialer{
+			Timeout:   10 * time.Second,
+			KeepAlive: 30 * time.Second,
+		}).DialContext,
+		ForceAttemptHTTP2:     true,
+		MaxIdleConns:          256,
+		MaxIdleConnsPerHost:   64,
+		IdleConnTimeout:       90 * time.Second,
+		TLSHandshakeTimeout:   10 * time.Second,
+		ResponseHeaderTimeout: 30 * time.Second,
+		ExpectContinueTimeout: time.Second,
+		TLSClientConfig:       &tls.Config{MinVersion: tls.VersionTLS12},
+	}
+}
+
+// NewClientFromEnv is NewClient with the base URL, merchant id and API key
+// read from CHECKOUT_BASE_URL, CHECKOUT_MERCHANT_ID and CHECKOUT_API_KEY.
+// opts are applied after the base URL, so they may replace it.
+func NewClientFromEnv(opts ...Option) (*Client, error) {
+	var missing []string
+	get := func(name string) string {
+		v := strings.TrimSpace(os.Getenv(name))
+		if v == "" {
+			missing = append(missing, name)
+		}
+		return v
+	}
+	base, merchant, key := get(EnvBaseURL), get(EnvMerchantID), get(EnvAPIKey)
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("checkout: new client from environment: %w: %s not set", ErrInvalidOption, strings.Join(missing, ", "))
+	}
+	return NewClient(merchant, key, append([]Option{WithBaseURL(base)}, opts...)...)
+}
+
+// call is one logical request: what the single request path needs.
+type call struct {
+	op          string // "create session", …
+	method      string
+	path        string // escaped path below the base URL, starting with "/"
+	body        []byte // encoded once; nil for GET
+	contentType string
+	versioned   bool // send the client's version header
+	idempotent  bool // may be retried after an ambiguous failure
+}
+
+// attempt tracks one call across its attempts, for CheckRetry and logging.
+type attempt struct {
+	c       *Client
+	call    *call
+	n       int         // attempt number, from 1
+	gotConn atomic.Bool // a connection was obtained in this attempt
+	wrote   atomic.Bool // request headers were written in this attempt
+	start   time.Time
+}
+
+// do sends the call through the one request path: options, headers,
+// go-retryablehttp with our retry policy, body reading and error decoding. It
+// returns the body of a 2xx response.
+func (c *Client) do(ctx context.Context, cl *call, opts []RequestOption) ([]byte, error) {
+	if ctx == nil {
+		return nil, fmt.Errorf("checkout: %s: nil context", cl.op)
+	}
+	var rc requestConfig
+	for _, o := range opts {
+		if o == nil {
+			continue
+		}
+		if err := o.applyRequest(&rc); err != nil {
+			return nil, fmt.Errorf("checkout: %s: %w", cl.op, err)
+		}
+	}
+	at := &attempt{c: c, call: cl}
+	trace := &httptrace.ClientTrace{
+		GotConn:      func(httptrace.GotConnInfo) { at.gotConn.Store(true) },
+		WroteHeaders: func() { at.wrote.Store(true) },
+	}
+	ctx = httptrace.WithClientTrace(ctx, trace)
+
+	var body any
+	if cl.body != nil {
+		body = cl.body
+	}
+	req, err := retryablehttp.NewRequestWithContext(ctx, cl.method, c.baseURL+cl.path, body)
+	if err != nil {
+		return nil, fmt.Errorf("checkout: %s: build request: %w", cl.op, err)
+	}
+	h := req.Header
+	for k, vs := range rc.header {
+		h[k] = vs
+	}
+	h["Authorization"] = []string{c.cred.authorization}
+	h["X-Merchantid"] = []string{c.merchantID}
+	h["Accept"] = []string{"application/json"}
+	h["User-Agent"] = []string{c.userAgent}
+	if cl.contentType != "" {
+		h["Content-Type"] = []string{cl.contentType}
+	}
+	switch {
+	case rc.apiVersion != "":
+		h["Version"] = []string{rc.apiVersion}
+	case cl.versioned:
+		h["Version"] = []string{c.apiVersion}
+	}
+
+	rhc := &retryablehttp.Client{
+		HTTPClient:   c.hc,
+		RetryMax:     c.retry.MaxRetries,
+		RetryWaitMin: c.retry.MinWait,
+		RetryWaitMax: c.retry.MaxWait,
+		RequestLogHook: func(_ retryablehttp.Logger, _ *http.Request, i int) {
+			at.n = i + 1
+			at.gotConn.Store(false)
+			at.wrote.Store(false)
+			at.start = time.Now()
+		},
+		CheckRetry:   at.checkRetry,
+		Backoff:      backoff,
+		ErrorHandler: at.giveUp,
+	}
+	resp, err := rhc.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("checkout: %s: %w", cl.op, err)
+	}
+	data, err := readBody(resp)
+	if err != nil {
+		return nil, fmt.Errorf("checkout: %s: read response: %w", cl.op, err)
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return nil, c.apiError(cl.op, resp, data)
+	}
+	return data, nil
+}
+
+// apiError decodes an error reply and scrubs the API key from the messages
+// Error() quotes, in case the service ever echoes it.
+func (c *Client) apiError(op string, resp *http.Response, body []byte) *APIError {
+	e := decodeAPIError(op, resp.StatusCode, resp.Header, body, time.Now())
+	scrub := func(s string) string {
+		for _, secret := range []string{c.cred.authorization, strings.TrimPrefix(c.cred.authorization, "Basic "), c.cred.key} {
+			s = strings.ReplaceAll(s, secret, "[REDACTED]")
+		}
+		return s
+	}
+	e.Status, e.ErrorCode = scrub(e.Status), scrub(e.ErrorCode)
+	e.ErrorMessage, e.UserMessage = scrub(e.ErrorMessage), scrub(e.UserMessage)
+	if e.Info != nil {
+		e.Info.DeveloperMessage, e.Info.UserMessage = scrub(e.Info.DeveloperMessage), scrub(e.Info.UserMessage)
+		e.Info.Code, e.Info.RequestID = scrub(e.Info.Code), scrub(e.Info.RequestID)
+	}
+	return e
+}
+
+// readBody reads a response body to its end (so the connection goes back to
+// the pool) and closes it.
+func readBody(resp *http.Response) ([]byte, error) {
+	defer resp.Body.Close()
+	var buf []byte
+	if n := resp.ContentLength; n > 0 && n <= maxResponseBody {
+		buf = make([]byte, 0, n+1)
+	} else {
+		buf = make([]byte, 0, 2048)
+	}
+	w := bytes.NewBuffer(buf)
+	if _, err := w.ReadFrom(io.LimitReader(resp.Body, maxResponseBody+1)); err != nil {
+		return nil, err
+	}
+	if w.Len() > maxResponseBody {
+		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxDrain))
+		return nil, fmt.Errorf("body larger than %d bytes", maxResponseBody)
+	}
+	return w.Bytes(), nil
+}
+
+// checkRetry is the retry policy of DESIGN §2: retry what cannot have taken
+// effect (no connection was made: dial or TLS handshake failed), what the
+// service asks to be retried (429, 503), and, for idempotent calls only,
+// ambiguous failures (a transport error after the request was sent, 500, 502,
+// 504). It also logs the attempt.
+func (at *attempt) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	at.log(ctx, resp, err)
+	if ctx.Err() != nil {
+		return false, ctx.Err()
+	}
+	if err != nil {
+		if permanent(err) {
+			return false, nil
+		}
+		if at.call.idempotent {
+			return true, nil
+		}
+		// Nothing can have reached the service when no connection was
+		// obtained and no header was written.
+		return !at.gotConn.Load() && !at.wrote.Load(), nil
+	}
+	switch resp.StatusCode {
+	case http.StatusTooManyRequests, http.StatusServiceUnavailable:
+		return true, nil
+	case http.StatusInternalServerError, http.StatusBadGateway, http.StatusGatewayTimeout:
+		return at.call.idempotent, nil
+	}
+	return false, nil
+}
+
+// permanent reports transport errors that no retry can fix.
+func permanent(err error) bool {
+	var (
+		unknownAuthority x509.UnknownAuthorityError
+		hostname         x509.HostnameError
+		invalid          x509.CertificateInvalidError
+		verify           *tls.CertificateVerificationError
+	)
+	if errors.As(err, &unknownAuthority) || errors.As(err, &hostname) ||
+		errors.As(err, &invalid) || errors.As(err, &verify) {
+		return true
+	}
+	msg := err.Error()
+	return strings.Contains(msg, "unsupported protocol scheme") ||
+		strings.Contains(msg, "stopped after") && strings.Contains(msg, "redirects") ||
+		strings.Contains(msg, "invalid header")
+}
+
+// log writes one debug record per attempt: method, host, path, status,
+// attempt and duration. Never the query, a body or a header.
+func (at *attempt) log(ctx context.Context, resp *http.Response, err error) {
+	l := at.c.logger
+	if l == nil || !l.Enabled(ctx, slog.LevelDebug) {
+		return
+	}
+	attrs := []slog.Attr{
+		slog.String("op", at.call.op),
+		slog.String("method", at.call.method),
+		slog.String("host", at.c.host),
+		slog.String("path", at.call.path),
+		slog.Int("attempt", at.n),
+		slog.Duration("elapsed", time.Since(at.start)),
+	}
+	if resp != nil {
+		attrs = append(attrs, slog.Int("status", resp.StatusCode))
+	}
+	if err != nil {
+		attrs = append(attrs, slog.String("error", transportErrorKind(err)))
+	}
+	l.LogAttrs(ctx, slog.LevelDebug, "checkout: attempt", attrs...)
+}
+
+// transportErrorKind names a transport failure without quoting the URL.
+func transportErrorKind(err error) string {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	return err.Error()
+}
+
+// giveUp is the ErrorHandler: after the last attempt it hands back the last
+// response (so its body becomes an *APIError) or the last transport error.
+func (at *attempt) giveUp(resp *http.Response, err error, tries int) (*http.Response, error) {
+	if err == nil && resp != nil {
+		return resp, nil
+	}
+	if resp != nil {
+		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxDrain))
+		resp.Body.Close()
+	}
+	if err == nil {
+		err = errors.New("request failed")
+	}
+	if tries > 1 {
+		return nil, fmt.Errorf("after %d attempts: %w", tries, err)
+	}
+	return nil, err
+}
+
+// backoff waits as the service asks with Retry-After on 429 and 503 (never
+// longer than max), else a random time in [0, min(max, min·2ⁿ)] (full jitter).
+func backoff(min, max time.Duration, n int, resp *http.Response) time.Duration {
+	if resp != nil && (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable) {
+		if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
+			if d > max {
+				d = max
+			}
+			return d
+		}
+	}
+	ceil := max
+	if n < 62 && min > 0 {
+		if exp := min << uint(n); exp > 0 && exp < max {
+			ceil = exp
+		}
+	}
+	if ceil <= 0 {
+		return 0
+	}
+	return rand.N(ceil + 1)
+}

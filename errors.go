@@ -1,0 +1,317 @@
+package checkout
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/payorch/checkout-go/internal/lenient"
+	"github.com/payorch/checkout-go/internal/valid"
+)
+
+// ValidationError lists every problem found in a request before anything was
+// sent. Each Problem's Path is the JSON path of the field as the service
+// spells it ("mandate.max_amount", "payment_filter.options[0].cardFilters[1]").
+// It is the same type for every package of the SDK, so one errors.As catches
+// the problems of a session request and of the filters inside it.
+type ValidationError = valid.Error
+
+// Problem is one entry of a ValidationError: a JSON path and what is wrong
+// there.
+type Problem = valid.Problem
+
+// Sentinel errors an *APIError matches with errors.Is, by HTTP status and by
+// the service's own status field.
+var (
+	// ErrUnauthorized matches HTTP 401: the API key or merchant id was refused.
+	ErrUnauthorized = errors.New("checkout: unauthorized")
+	// ErrForbidden matches HTTP 403.
+	ErrForbidden = errors.New("checkout: forbidden")
+	// ErrNotFound matches HTTP 404 and any error whose status is "NOT_FOUND"
+	// (the service reports an unknown order as HTTP 400 with that status).
+	ErrNotFound = errors.New("checkout: not found")
+	// ErrInvalidRequest matches the other 4xx responses except 429: the
+	// service refused the request's content.
+	ErrInvalidRequest = errors.New("checkout: invalid request")
+	// ErrRateLimited matches HTTP 429.
+	ErrRateLimited = errors.New("checkout: rate limited")
+	// ErrServer matches HTTP 5xx.
+	ErrServer = errors.New("checkout: server error")
+	// ErrInvalidOption is wrapped by every error about a client Option or a
+	// per-call RequestOption (NewClient and the calls return it; none panics).
+	ErrInvalidOption = errors.New("checkout: invalid option")
+)
+
+// maxErrorBody bounds APIError.Body.
+const maxErrorBody = 64 << 10
+
+// maxMessage bounds the service messages quoted by APIError.Error.
+const maxMessage = 200
+
+// APIError is a non-2xx reply of the service. The body shapes it decodes are
+// those of the service's published error samples:
+//
+//	{"status": "ERROR", "status_id": -1, "error_code": "INVALID_REQUEST",
+//	 "error_message": "…", "error_info": {"code": "…", "user_message": "…", "fields": […]}}
+//
+// Every field is optional; a body that is not JSON (a proxy's HTML page)
+// leaves them empty and is kept in Body. Match kinds of failure with
+// errors.Is and the sentinels (ErrNotFound, ErrRateLimited, …).
+type APIError struct {
+	// HTTPStatus is the response status code.
+	HTTPStatus int
+	// Status is the body's "status" ("ERROR", "Bad Request", "NOT_FOUND", …).
+	Status string
+	// StatusID is the body's "status_id", 0 when absent.
+	StatusID int
+	// ErrorCode is the body's "error_code".
+	ErrorCode string
+	// ErrorMessage is the body's "error_message" (or, when absent, the
+	// developer message of error_info).
+	ErrorMessage string
+	// UserMessage is a message meant for the customer: "user_message" of the
+	// body or of error_info.
+	UserMessage string
+	// Info is the body's "error_info", nil when absent.
+	Info *ErrorInfo
+	// RetryAfter is the delay the service asked for with a Retry-After header
+	// (429, 503), zero when none.
+	RetryAfter time.Duration
+	// Operation names the call that failed: "create session", "create order",
+	// "get order" or "refund".
+	Operation string
+	// Body is the response body as received (at most 64 KiB). It is never
+	// part of Error().
+	Body []byte
+}
+
+// ErrorInfo is the "error_info" object of an error body.
+type ErrorInfo struct {
+	// Code is error_info.code, for example "INVALID_INPUT" or "UNAUTHORIZED".
+	Code string
+	// Category is error_info.category, for example "USER_ERROR".
+	Category string
+	// RequestID is error_info.request_id: quote it to the service's support.
+	RequestID string
+	// DeveloperMessage is error_info.developer_message.
+	DeveloperMessage string
+	// UserMessage is error_info.user_message.
+	UserMessage string
+	// Fields lists the request fields the service refused.
+	Fields []FieldError
+}
+
+// FieldError is one element of error_info.fields.
+type FieldError struct {
+	// FieldName is field_name, the request key the service refused.
+	FieldName string
+	// Reason is why.
+	Reason string
+}
+
+// Error returns one line: the operation, the HTTP status and the service's
+// code and message (shortened, control characters removed). It never holds
+// the response body, the API key or the request.
+func (e *APIError) Error() string {
+	var b strings.Builder
+	b.WriteString("checkout: ")
+	if e.Operation != "" {
+		b.WriteString(e.Operation)
+		b.WriteString(": ")
+	}
+	b.WriteString("HTTP ")
+	b.WriteString(strconv.Itoa(e.HTTPStatus))
+	if e.Status != "" {
+		b.WriteString(" ")
+		b.WriteString(oneLine(e.Status, 40))
+	}
+	if e.ErrorCode != "" {
+		b.WriteString(" [")
+		b.WriteString(oneLine(e.ErrorCode, 60))
+		b.WriteString("]")
+	}
+	msg := e.ErrorMessage
+	if msg == "" {
+		msg = e.UserMessage
+	}
+	if msg == "" && e.Info != nil {
+		msg = e.Info.Code
+	}
+	if msg == "" {
+		msg = http.StatusText(e.HTTPStatus)
+	}
+	if msg != "" {
+		b.WriteString(": ")
+		b.WriteString(oneLine(msg, maxMessage))
+	}
+	if e.Info != nil && e.Info.RequestID != "" {
+		b.WriteString(" (request_id ")
+		b.WriteString(oneLine(e.Info.RequestID, 64))
+		b.WriteString(")")
+	}
+	return b.String()
+}
+
+// Is matches the sentinel errors: see ErrUnauthorized and the others.
+func (e *APIError) Is(target error) bool {
+	switch target {
+	case ErrUnauthorized:
+		return e.HTTPStatus == http.StatusUnauthorized
+	case ErrForbidden:
+		return e.HTTPStatus == http.StatusForbidden
+	case ErrNotFound:
+		return e.notFound()
+	case ErrRateLimited:
+		return e.HTTPStatus == http.StatusTooManyRequests
+	case ErrServer:
+		return e.HTTPStatus >= 500 && e.HTTPStatus <= 599
+	case ErrInvalidRequest:
+		switch e.HTTPStatus {
+		case http.StatusUnauthorized, http.StatusForbidden, http.StatusTooManyRequests:
+			return false
+		}
+		return e.HTTPStatus >= 400 && e.HTTPStatus <= 499 && !e.notFound()
+	}
+	return false
+}
+
+func (e *APIError) notFound() bool {
+	if e.HTTPStatus == http.StatusNotFound {
+		return true
+	}
+	return e.HTTPStatus >= 400 && e.HTTPStatus <= 499 && normStatus(e.Status) == "NOT_FOUND"
+}
+
+// normStatus upper-cases a status and turns spaces into underscores, so that
+// "Not Found", "not_found" and "NOT_FOUND" compare equal.
+func normStatus(s string) string {
+	return strings.ReplaceAll(strings.ToUpper(strings.TrimSpace(s)), " ", "_")
+}
+
+// oneLine makes a service-supplied message safe for a one-line error: control
+// characters become spaces, runs of spaces collapse, and the text is cut at
+// max runes.
+func oneLine(s string, max int) string {
+	var b strings.Builder
+	space := false
+	n := 0
+	for _, r := range s {
+		if unicode.IsControl(r) || unicode.IsSpace(r) {
+			if !space && b.Len() > 0 {
+				space = true
+			}
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			n++
+			space = false
+		}
+		if n >= max {
+			b.WriteString("…")
+			return b.String()
+		}
+		b.WriteRune(r)
+		n++
+	}
+	return b.String()
+}
+
+// errorWire is the lenient shape of every published error body.
+type errorWire struct {
+	Status       lenient.String                `json:"status"`
+	StatusID     lenient.Int                   `json:"status_id"`
+	ErrorCode    lenient.String                `json:"error_code"`
+	ErrorMessage lenient.String                `json:"error_message"`
+	UserMessage  lenient.String                `json:"user_message"`
+	ErrorInfo    lenient.Object[errorInfoWire] `json:"error_info"`
+}
+
+type errorInfoWire struct {
+	Code             lenient.String                `json:"code"`
+	Category         lenient.String                `json:"category"`
+	RequestID        lenient.String                `json:"request_id"`
+	DeveloperMessage lenient.String                `json:"developer_message"`
+	UserMessage      lenient.String                `json:"user_message"`
+	Fields           lenient.Array[fieldErrorWire] `json:"fields"`
+}
+
+type fieldErrorWire struct {
+	FieldName lenient.String `json:"field_name"`
+	Reason    lenient.String `json:"reason"`
+}
+
+// decodeAPIError builds the APIError of a non-2xx response. It never fails:
+// a body that is not a JSON object leaves the decoded fields empty.
+func decodeAPIError(op string, status int, header http.Header, body []byte, now time.Time) *APIError {
+	e := &APIError{HTTPStatus: status, Operation: op}
+	if len(body) > maxErrorBody {
+		body = body[:maxErrorBody]
+	}
+	e.Body = body
+	if status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable {
+		if d, ok := parseRetryAfter(header.Get("Retry-After"), now); ok {
+			e.RetryAfter = d
+		}
+	}
+	var w errorWire
+	trimmed := strings.TrimSpace(string(body))
+	if !strings.HasPrefix(trimmed, "{") || json.Unmarshal(body, &w) != nil {
+		return e
+	}
+	e.Status = string(w.Status)
+	e.StatusID = int(w.StatusID)
+	e.ErrorCode = string(w.ErrorCode)
+	e.ErrorMessage = string(w.ErrorMessage)
+	e.UserMessage = string(w.UserMessage)
+	if w.ErrorInfo.Present {
+		wi := w.ErrorInfo.V
+		info := &ErrorInfo{
+			Code:             string(wi.Code),
+			Category:         string(wi.Category),
+			RequestID:        string(wi.RequestID),
+			DeveloperMessage: string(wi.DeveloperMessage),
+			UserMessage:      string(wi.UserMessage),
+		}
+		for _, f := range wi.Fields {
+			info.Fields = append(info.Fields, FieldError{FieldName: string(f.FieldName), Reason: string(f.Reason)})
+		}
+		e.Info = info
+		if e.UserMessage == "" {
+			e.UserMessage = info.UserMessage
+		}
+		if e.ErrorMessage == "" {
+			e.ErrorMessage = info.DeveloperMessage
+		}
+	}
+	return e
+}
+
+// parseRetryAfter reads a Retry-After header: delay seconds or an HTTP date.
+func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0, false
+	}
+	if secs, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if secs < 0 {
+			return 0, false
+		}
+		if secs > int64(24*time.Hour/time.Second) {
+			secs = int64(24 * time.Hour / time.Second)
+		}
+		return time.Duration(secs) * time.Second, true
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		d := t.Sub(now)
+		if d < 0 {
+			d = 0
+		}
+		return d, true
+	}
+	return 0, false
+}

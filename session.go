@@ -1,0 +1,504 @@
+package checkout
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/payorch/checkout-go/emi"
+	"github.com/payorch/checkout-go/internal/lenient"
+	"github.com/payorch/checkout-go/internal/valid"
+	"github.com/payorch/checkout-go/paymentfilter"
+	"github.com/payorch/checkout-go/productsummary"
+)
+
+// Action selects the checkout screen a session opens: the session request's
+// "action" (spec §1, §2.1).
+type Action string
+
+// The actions of spec §1, spelled as the service expects.
+const (
+	// PaymentPage opens the checkout screen for a payment.
+	PaymentPage Action = "paymentPage"
+	// QuickPay opens the quick-pay screen (in the app only).
+	QuickPay Action = "quickPay"
+	// PaymentManagement opens the screen where the customer deletes stored
+	// payment methods. It takes no order_id and no amount.
+	PaymentManagement Action = "paymentManagement"
+)
+
+// Valid reports whether a is one of PaymentPage, QuickPay, PaymentManagement.
+func (a Action) Valid() bool {
+	return a == PaymentPage || a == QuickPay || a == PaymentManagement
+}
+
+// MandateOption is the session request's "options.create_mandate" (spec §2.1).
+type MandateOption string
+
+// The values of options.create_mandate.
+const (
+	// MandateRequired shows only mandate-enabled payment options.
+	MandateRequired MandateOption = "REQUIRED"
+	// MandateOptional lets the customer choose a one-time or a mandate
+	// payment.
+	MandateOptional MandateOption = "OPTIONAL"
+)
+
+// Mandate asks the session to set up a mandate (spec §2.1): the flat keys
+// "options.create_mandate", "mandate.max_amount", "mandate.start_date" and
+// "mandate.end_date".
+type Mandate struct {
+	// Option is options.create_mandate (required).
+	Option MandateOption
+	// MaxAmount is mandate.max_amount (required), the most one debit may take.
+	MaxAmount Amount
+	// StartDate is mandate.start_date, sent as Unix seconds in text
+	// ("1644420442"). The zero time is not sent.
+	StartDate time.Time
+	// EndDate is mandate.end_date, sent like StartDate; it must be after
+	// StartDate when both are set.
+	EndDate time.Time
+}
+
+// SessionRequest is the JSON body of POST /session (spec §2.1, §4.1). Fields
+// are sent under the spec's keys; empty optional fields are left out.
+type SessionRequest struct {
+	// OrderID is order_id: required for PaymentPage and QuickPay, must be
+	// empty for PaymentManagement.
+	OrderID string
+	// Amount is amount, decimal text with two places: required for
+	// PaymentPage and QuickPay, must be empty for PaymentManagement.
+	Amount Amount
+	// CustomerID is customer_id (required).
+	CustomerID string
+	// CustomerPhone is customer_phone (required).
+	CustomerPhone string
+	// CustomerEmail is customer_email (required).
+	CustomerEmail string
+	// PaymentPageClientID is payment_page_client_id (required), the client
+	// id of the checkout configuration.
+	PaymentPageClientID string
+	// Action is action (required).
+	Action Action
+	// ReturnURL is return_url: where the customer lands after paying.
+	ReturnURL string
+	// Description is description, shown for the payment.
+	Description string
+	// FirstName is first_name.
+	FirstName string
+	// LastName is last_name.
+	LastName string
+	// PaymentFilter is payment_filter (spec §2.2–2.5), sent as an object.
+	PaymentFilter *paymentfilter.Filter
+	// EMI is sdk_udf (spec §2.5), the EMI visibility switch.
+	EMI emi.Visibility
+	// ProductSummary is product_summary (spec §2.6), sent as a JSON string
+	// holding the array. An empty summary is not sent.
+	ProductSummary productsummary.Summary
+	// Mandate sets the mandate keys; nil sends none.
+	Mandate *Mandate
+	// GatewayReferenceID is "metadata.SERVICE:gateway_reference_id" (spec
+	// §2.8): it must equal the reference configured for the gateway.
+	GatewayReferenceID string
+	// WebhookURL is "metadata.webhook_url" (spec §6.1.6): this order's
+	// webhooks go there. It must be https (http only on a loopback address).
+	WebhookURL string
+	// Extra carries fields the spec does not list (udf1…udf10, currency,
+	// mobile_country_code, …), sent as top-level keys after the typed ones.
+	// A key the typed fields own is a validation error, never a silent
+	// override.
+	Extra map[string]any
+}
+
+// Wire keys of the session request.
+const (
+	keyCreateMandate      = "options.create_mandate"
+	keyMandateMaxAmount   = "mandate.max_amount"
+	keyMandateStartDate   = "mandate.start_date"
+	keyMandateEndDate     = "mandate.end_date"
+	keyGatewayReferenceID = "metadata.SERVICE:gateway_reference_id"
+	keyWebhookURL         = "metadata.webhook_url"
+)
+
+// sessionKey reports the keys owned by SessionRequest's typed fields.
+func sessionKey(k string) bool {
+	switch k {
+	case "order_id", "amount", "customer_id", "customer_phone", "customer_email",
+		"payment_page_client_id", "action", "return_url", "description",
+		"first_name", "last_name", "payment_filter", "sdk_udf", "product_summary",
+		keyCreateMandate, keyMandateMaxAmount, keyMandateStartDate, keyMandateEndDate,
+		keyGatewayReferenceID, keyWebhookURL:
+		return true
+	}
+	return false
+}
+
+// sessionBody is the wire form of SessionRequest, in the key order of the
+// spec's table.
+type sessionBody struct {
+	OrderID             string                `json:"order_id,omitempty"`
+	Amount              Amount                `json:"amount,omitempty"`
+	CustomerID          string                `json:"customer_id"`
+	CustomerPhone       string                `json:"customer_phone"`
+	CustomerEmail       string                `json:"customer_email"`
+	PaymentPageClientID string                `json:"payment_page_client_id"`
+	Action              Action                `json:"action"`
+	ReturnURL           string                `json:"return_url,omitempty"`
+	Description         string                `json:"description,omitempty"`
+	FirstName           string                `json:"first_name,omitempty"`
+	LastName            string                `json:"last_name,omitempty"`
+	PaymentFilter       *paymentfilter.Filter `json:"payment_filter,omitempty"`
+	SDKUDF              emi.Visibility        `json:"sdk_udf,omitempty"`
+	ProductSummary      string                `json:"product_summary,omitempty"`
+	CreateMandate       MandateOption         `json:"options.create_mandate,omitempty"`
+	MandateMaxAmount    Amount                `json:"mandate.max_amount,omitempty"`
+	MandateStartDate    string                `json:"mandate.start_date,omitempty"`
+	MandateEndDate      string                `json:"mandate.end_date,omitempty"`
+	GatewayReferenceID  string                `json:"metadata.SERVICE:gateway_reference_id,omitempty"`
+	WebhookURL          string                `json:"metadata.webhook_url,omitempty"`
+}
+
+// Validate checks the request against the spec and returns a
+// *ValidationError listing every problem (with the JSON path of each), or
+// nil. CreateSession calls it before sending anything.
+func (r *SessionRequest) Validate() error {
+	if r == nil {
+		return &ValidationError{Problems: []Problem{{Message: "session request is nil"}}}
+	}
+	var c valid.Collector
+	switch {
+	case r.Action == "":
+		c.Add("action", "is required")
+	case !r.Action.Valid():
+		c.Add("action", fmt.Sprintf("must be %s, %s or %s", PaymentPage, QuickPay, PaymentManagement))
+	case r.Action == PaymentManagement:
+		if r.OrderID != "" {
+			c.Add("order_id", "must be empty for paymentManagement")
+		}
+		if r.Amount != "" {
+			c.Add("amount", "must be empty for paymentManagement")
+		}
+	default:
+		if strings.TrimSpace(r.OrderID) == "" {
+			c.Add("order_id", "is required for "+string(r.Action))
+		}
+		if r.Amount == "" {
+			c.Add("amount", "is required for "+string(r.Action))
+		}
+	}
+	if r.Amount != "" {
+		checkAmount(&c, "amount", r.Amount)
+	}
+	required(&c, "customer_id", r.CustomerID)
+	required(&c, "customer_phone", r.CustomerPhone)
+	required(&c, "customer_email", r.CustomerEmail)
+	required(&c, "payment_page_client_id", r.PaymentPageClientID)
+	if r.ReturnURL != "" {
+		checkURL(&c, "return_url", r.ReturnURL, false)
+	}
+	if r.WebhookURL != "" {
+		checkURL(&c, keyWebhookURL, r.WebhookURL, true)
+	}
+	if r.PaymentFilter != nil {
+		mergeProblems(&c, "payment_filter", r.PaymentFilter.Validate())
+	}
+	if r.EMI != "" {
+		mergeProblems(&c, "sdk_udf", r.EMI.Validate())
+	}
+	if len(r.ProductSummary) > 0 {
+		mergeProblems(&c, "product_summary", r.ProductSummary.Validate())
+	}
+	if m := r.Mandate; m != nil {
+		switch m.Option {
+		case "":
+			c.Add(keyCreateMandate, "is required with a mandate")
+		case MandateRequired, MandateOptional:
+		default:
+			c.Add(keyCreateMandate, fmt.Sprintf("must be %s or %s", MandateRequired, MandateOptional))
+		}
+		if m.MaxAmount == "" {
+			c.Add(keyMandateMaxAmount, "is required with a mandate")
+		} else {
+			checkAmount(&c, keyMandateMaxAmount, m.MaxAmount)
+		}
+		if !m.StartDate.IsZero() && m.StartDate.Unix() <= 0 {
+			c.Add(keyMandateStartDate, "must be after 1970-01-01")
+		}
+		if !m.EndDate.IsZero() && m.EndDate.Unix() <= 0 {
+			c.Add(keyMandateEndDate, "must be after 1970-01-01")
+		}
+		if !m.StartDate.IsZero() && !m.EndDate.IsZero() && !m.EndDate.After(m.StartDate) {
+			c.Add(keyMandateEndDate, "must be after mandate.start_date")
+		}
+	}
+	for _, k := range sortedKeys(r.Extra) {
+		switch {
+		case k == "":
+			c.Add("", "Extra has an empty key")
+		case sessionKey(k):
+			c.Add(k, "is a typed field of SessionRequest; set it there, not in Extra")
+		}
+	}
+	return c.Err()
+}
+
+// required records a problem when a required text field is blank.
+func required(c *valid.Collector, path, v string) {
+	if strings.TrimSpace(v) == "" {
+		c.Add(path, "is required")
+	}
+}
+
+// checkAmount records a problem when a is not decimal text with two places.
+func checkAmount(c *valid.Collector, path string, a Amount) {
+	if _, err := a.Minor(); err != nil {
+		c.Add(path, errAmountSyntax.Error())
+	}
+}
+
+// checkURL records a problem when s is not an absolute http(s) URL; with
+// secure, plain http is accepted only on a loopback host.
+func checkURL(c *valid.Collector, path, s string, secure bool) {
+	u, err := url.Parse(s)
+	switch {
+	case err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http"):
+		c.Add(path, "must be an absolute http(s) URL")
+	case u.User != nil:
+		c.Add(path, "must not carry user information")
+	case secure && u.Scheme != "https" && !isLoopback(u.Hostname()):
+		c.Add(path, "must be https (http only on a loopback address)")
+	}
+}
+
+// mergeProblems adds the problems of a sub-package's Validate, whose paths
+// are already complete; any other error becomes one problem at path.
+func mergeProblems(c *valid.Collector, path string, err error) {
+	if err == nil {
+		return
+	}
+	if ve, ok := err.(*valid.Error); ok {
+		for _, p := range ve.Problems {
+			c.Add(p.Path, p.Message)
+		}
+		return
+	}
+	c.Add(path, err.Error())
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	if len(m) == 0 {
+		return nil
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// encode returns the JSON body: the typed keys in the spec's order, then the
+// Extra keys sorted. It assumes Validate passed.
+func (r *SessionRequest) encode() ([]byte, error) {
+	b := sessionBody{
+		OrderID:             r.OrderID,
+		Amount:              r.Amount,
+		CustomerID:          r.CustomerID,
+		CustomerPhone:       r.CustomerPhone,
+		CustomerEmail:       r.CustomerEmail,
+		PaymentPageClientID: r.PaymentPageClientID,
+		Action:              r.Action,
+		ReturnURL:           r.ReturnURL,
+		Description:         r.Description,
+		FirstName:           r.FirstName,
+		LastName:            r.LastName,
+		PaymentFilter:       r.PaymentFilter,
+		SDKUDF:              r.EMI,
+		GatewayReferenceID:  r.GatewayReferenceID,
+		WebhookURL:          r.WebhookURL,
+	}
+	if len(r.ProductSummary) > 0 {
+		text, err := r.ProductSummary.MarshalText()
+		if err != nil {
+			return nil, fmt.Errorf("encode product_summary: %w", err)
+		}
+		b.ProductSummary = string(text)
+	}
+	if m := r.Mandate; m != nil {
+		b.CreateMandate = m.Option
+		b.MandateMaxAmount = m.MaxAmount
+		if !m.StartDate.IsZero() {
+			b.MandateStartDate = strconv.FormatInt(m.StartDate.Unix(), 10)
+		}
+		if !m.EndDate.IsZero() {
+			b.MandateEndDate = strconv.FormatInt(m.EndDate.Unix(), 10)
+		}
+	}
+	var buf bytes.Buffer
+	buf.Grow(512)
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(&b); err != nil {
+		return nil, fmt.Errorf("encode: %w", err)
+	}
+	out := bytes.TrimRight(buf.Bytes(), "\n")
+	if len(r.Extra) == 0 {
+		return out, nil
+	}
+	var c valid.Collector
+	out = out[:len(out)-1] // drop "}"
+	for _, k := range sortedKeys(r.Extra) {
+		var kv bytes.Buffer
+		e := json.NewEncoder(&kv)
+		e.SetEscapeHTML(false)
+		if err := e.Encode(k); err != nil {
+			c.Add(k, "key cannot be encoded")
+			continue
+		}
+		key := bytes.TrimRight(kv.Bytes(), "\n")
+		kv2 := bytes.Buffer{}
+		e2 := json.NewEncoder(&kv2)
+		e2.SetEscapeHTML(false)
+		if err := e2.Encode(r.Extra[k]); err != nil {
+			c.Add(k, "value cannot be encoded as JSON: "+err.Error())
+			continue
+		}
+		out = append(out, ',')
+		out = append(out, key...)
+		out = append(out, ':')
+		out = append(out, bytes.TrimRight(kv2.Bytes(), "\n")...)
+	}
+	if err := c.Err(); err != nil {
+		return nil, err
+	}
+	return append(out, '}'), nil
+}
+
+// Session is the reply to POST /session (spec §2.1, §4.1).
+type Session struct {
+	// Status is the order's status ("NEW").
+	Status string
+	// ID is the service's order id ("ordeh_…").
+	ID string
+	// OrderID is the merchant's order id.
+	OrderID string
+	// PaymentLinks are the hosted payment page's links.
+	PaymentLinks PaymentLinks
+	// SDKPayload is "sdk_payload" exactly as the service sent it, byte for
+	// byte: hand it unchanged to the client SDK's process operation.
+	SDKPayload json.RawMessage
+	// Raw is the whole response body.
+	Raw json.RawMessage
+}
+
+// PaymentLinks is the "payment_links" object of a session or order.
+type PaymentLinks struct {
+	// Web is payment_links.web.
+	Web string
+	// Mobile is payment_links.mobile.
+	Mobile string
+	// IFrame is payment_links.iframe.
+	IFrame string
+	// Expiry is payment_links.expiry, zero when absent or unreadable.
+	Expiry time.Time
+}
+
+type paymentLinksWire struct {
+	Web    lenient.String `json:"web"`
+	Mobile lenient.String `json:"mobile"`
+	IFrame lenient.String `json:"iframe"`
+	Expiry lenient.String `json:"expiry"`
+}
+
+func (w paymentLinksWire) links() PaymentLinks {
+	return PaymentLinks{
+		Web:    string(w.Web),
+		Mobile: string(w.Mobile),
+		IFrame: string(w.IFrame),
+		Expiry: parseTime(string(w.Expiry)),
+	}
+}
+
+// parseTime reads an RFC 3339 time with or without fractional seconds; the
+// zero time when s is empty or unreadable (the raw text stays in Raw).
+func parseTime(s string) time.Time {
+	if s == "" {
+		return time.Time{}
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}
+
+type sessionWire struct {
+	Status       lenient.String                   `json:"status"`
+	ID           lenient.String                   `json:"id"`
+	OrderID      lenient.String                   `json:"order_id"`
+	PaymentLinks lenient.Object[paymentLinksWire] `json:"payment_links"`
+	SDKPayload   json.RawMessage                  `json:"sdk_payload"`
+}
+
+// decodeSession reads a session reply. It fails only when the body is not a
+// JSON object or carries no sdk_payload object, which the caller could not
+// use.
+func decodeSession(body []byte) (*Session, error) {
+	var w sessionWire
+	if err := json.Unmarshal(body, &w); err != nil {
+		return nil, fmt.Errorf("decode response: %w", err)
+	}
+	p := bytes.TrimSpace(w.SDKPayload)
+	if len(p) == 0 || p[0] != '{' {
+		return nil, fmt.Errorf("decode response: no sdk_payload object")
+	}
+	return &Session{
+		Status:       string(w.Status),
+		ID:           string(w.ID),
+		OrderID:      string(w.OrderID),
+		PaymentLinks: w.PaymentLinks.V.links(),
+		SDKPayload:   w.SDKPayload,
+		Raw:          body,
+	}, nil
+}
+
+// CreateSession validates req, sends it as POST /session (JSON) and returns
+// the session, whose SDKPayload goes unchanged to the client SDK. A
+// *ValidationError means nothing was sent; an *APIError is the service's
+// refusal. The call is not retried after it may have reached the service
+// (the service documents no idempotency for it): on a timeout, check the
+// order with GetOrder before trying again.
+func (c *Client) CreateSession(ctx context.Context, req *SessionRequest, opts ...RequestOption) (*Session, error) {
+	const op = "create session"
+	if err := req.Validate(); err != nil {
+		return nil, err
+	}
+	body, err := req.encode()
+	if err != nil {
+		if _, ok := err.(*valid.Error); ok {
+			return nil, err
+		}
+		return nil, fmt.Errorf("checkout: %s: %w", op, err)
+	}
+	data, err := c.do(ctx, &call{
+		op:          op,
+		method:      "POST",
+		path:        "/session",
+		body:        body,
+		contentType: "application/json",
+	}, opts)
+	if err != nil {
+		return nil, err
+	}
+	s, err := decodeSession(data)
+	if err != nil {
+		return nil, fmt.Errorf("checkout: %s: %w", op, err)
+	}
+	return s, nil
+}
