@@ -1,0 +1,179 @@
+package productsummary_test
+
+import (
+	"encoding/json"
+	"fmt"
+
+	ps "github.com/payorch/checkout-go/productsummary"
+)
+
+// The three receipts below are also the golden files' inputs
+// (testdata/*.json), so the examples and the goldens cannot drift apart.
+
+func retailCart() ps.Summary {
+	const cart = "https://cdn.example.com/icons/cart.png"
+	return ps.New().
+		Line(ps.Picture(cart).WithSize(18), ps.Label("Your cart").Bold(), ps.Stretch(1), ps.Label("2 items").WithColor("#808080")).
+		Divider(1, "#E0E0E0").
+		Line(ps.Label("Cotton T-shirt × 2"), ps.Stretch(1), ps.Label("₹998.00")).
+		Line(ps.Label("Canvas sneakers"), ps.Stretch(1), ps.Label("₹2,499.00")).
+		Line(ps.Label("Coupon WELCOME10").WithColor("#47cc83").WithSize(12), ps.Stretch(1), ps.Label("−₹349.70").WithColor("#47cc83")).
+		EmptyLine().
+		Divider(1, "#E0E0E0").
+		Line(ps.Label("Total").WithSize(16).Bold(), ps.Stretch(1), ps.Label("₹3,147.30").WithSize(16).Bold()).
+		Summary()
+}
+
+func flightTicket() ps.Summary {
+	const (
+		plane = "https://cdn.example.com/icons/plane.png"
+		down  = "https://cdn.example.com/icons/chevron-down.png"
+		up    = "https://cdn.example.com/icons/chevron-up.png"
+	)
+	white := func(s string) ps.Text { return ps.Label(s).WithColor("#FFFFFF") }
+	return ps.New().
+		EmptyLine().
+		Line(white("BLR").WithSize(18).Bold(), ps.Stretch(1), ps.Picture(plane).WithSize(20), ps.Stretch(0.7), white("CJB").WithSize(18).Bold()).
+		Line(white("22:20").Bold(), ps.Stretch(1), white("1 hr 10 mins"), ps.Stretch(0.8), white("23:30").Bold()).
+		EmptyLine().
+		// The accordion's header: the open icon alone; its close icon is "".
+		Line(white("Pay").WithSize(20), white("₹4,813.75").WithSize(20).Bold().WithColor("#FEE135"), ps.Stretch(1),
+			white("View details").WithSize(20), ps.OpenIcon(down).WithSize(20)).
+		// What the accordion shows once open.
+		Line(white("Base fare"), ps.Stretch(1), white("₹4,200.00")).
+		Line(white("Taxes and fees"), ps.Stretch(1), white("₹613.75")).
+		Line(ps.Stretch(1), white("Hide details").WithSize(20), ps.CloseIcon(up).WithSize(20)).
+		Summary()
+}
+
+func busTicket() ps.Summary {
+	const (
+		bus   = "https://cdn.example.com/icons/bus.png"
+		black = "#000000"
+	)
+	gold := func(s string) ps.Text { return ps.Label(s).WithColor("#b6a885").WithSize(20).Bold() }
+	grey := func(s string) ps.Text { return ps.Label(s).WithColor("#808080") }
+	edge := ps.Gap(20)
+	return ps.New().
+		EmptyLine().
+		Line(ps.Stretch(1), ps.Label("VRL Travels, sleeper").Bold(), ps.Stretch(1)).
+		EmptyLine().
+		Line(edge, gold("Bangalore"), ps.Stretch(1), ps.Picture(bus), ps.Stretch(1), gold("Tirupati"), edge).
+		Line(edge, ps.Label("21:15").Bold(), ps.Stretch(1), ps.Label("04:00").Bold(), edge).
+		Line(edge, grey("Tue, Apr 25"), ps.Stretch(1), grey("Wed, Apr 26"), edge).
+		EmptyLine().
+		ShadedLine(black).
+		ShadedLine(black, edge, ps.Label("Amount: ₹1058").WithColor("#ffffff").Bold()).
+		ShadedLine(black, edge, ps.Label("(taxes included)").WithColor("#ffffff").WithSize(10)).
+		ShadedLine(black).
+		Summary()
+}
+
+// printLines prints the validation result and one line of JSON per summary
+// line.
+func printLines(s ps.Summary) {
+	fmt.Println("valid:", s.Validate() == nil)
+	for _, l := range s {
+		b, err := json.Marshal(l)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Println(string(b))
+	}
+}
+
+// A retail cart: items with prices pushed right by a stretch, a coupon in
+// green, dividers, and a bold total.
+func ExampleBuilder_retailCart() {
+	printLines(retailCart())
+	// Output:
+	// valid: true
+	// [{"type":"image","url":"https://cdn.example.com/icons/cart.png","size":18},{"type":"text","text":"Your cart","fontType":"bold"},{"type":"space","weight":1},{"type":"text","text":"2 items","color":"#808080"}]
+	// [{"type":"divider","thickness":1,"color":"#E0E0E0"}]
+	// [{"type":"text","text":"Cotton T-shirt × 2"},{"type":"space","weight":1},{"type":"text","text":"₹998.00"}]
+	// [{"type":"text","text":"Canvas sneakers"},{"type":"space","weight":1},{"type":"text","text":"₹2,499.00"}]
+	// [{"type":"text","text":"Coupon WELCOME10","color":"#47cc83","textSize":12},{"type":"space","weight":1},{"type":"text","text":"−₹349.70","color":"#47cc83"}]
+	// [{"type":"space"}]
+	// [{"type":"divider","thickness":1,"color":"#E0E0E0"}]
+	// [{"type":"text","text":"Total","textSize":16,"fontType":"bold"},{"type":"space","weight":1},{"type":"text","text":"₹3,147.30","textSize":16,"fontType":"bold"}]
+}
+
+// A flight ticket whose fare breakdown is an accordion: the header line ends
+// with an open icon, the last line with a close icon, each toggle leaving
+// the other icon "" as the spec writes an unused one.
+func ExampleBuilder_flightTicket() {
+	printLines(flightTicket())
+	// Output:
+	// valid: true
+	// [{"type":"space"}]
+	// [{"type":"text","text":"BLR","color":"#FFFFFF","textSize":18,"fontType":"bold"},{"type":"space","weight":1},{"type":"image","url":"https://cdn.example.com/icons/plane.png","size":20},{"type":"space","weight":0.7},{"type":"text","text":"CJB","color":"#FFFFFF","textSize":18,"fontType":"bold"}]
+	// [{"type":"text","text":"22:20","color":"#FFFFFF","fontType":"bold"},{"type":"space","weight":1},{"type":"text","text":"1 hr 10 mins","color":"#FFFFFF"},{"type":"space","weight":0.8},{"type":"text","text":"23:30","color":"#FFFFFF","fontType":"bold"}]
+	// [{"type":"space"}]
+	// [{"type":"text","text":"Pay","color":"#FFFFFF","textSize":20},{"type":"text","text":"₹4,813.75","color":"#FEE135","textSize":20,"fontType":"bold"},{"type":"space","weight":1},{"type":"text","text":"View details","color":"#FFFFFF","textSize":20},{"type":"toggleimage","openIcon":"https://cdn.example.com/icons/chevron-down.png","closeIcon":"","size":20}]
+	// [{"type":"text","text":"Base fare","color":"#FFFFFF"},{"type":"space","weight":1},{"type":"text","text":"₹4,200.00","color":"#FFFFFF"}]
+	// [{"type":"text","text":"Taxes and fees","color":"#FFFFFF"},{"type":"space","weight":1},{"type":"text","text":"₹613.75","color":"#FFFFFF"}]
+	// [{"type":"space","weight":1},{"type":"text","text":"Hide details","color":"#FFFFFF","textSize":20},{"type":"toggleimage","openIcon":"","closeIcon":"https://cdn.example.com/icons/chevron-up.png","size":20}]
+}
+
+// A bus ticket: fixed gaps at the edges, and a fare block on a black
+// background made of shaded lines (the empty ones are a space and the
+// background).
+func ExampleBuilder_busTicket() {
+	printLines(busTicket())
+	// Output:
+	// valid: true
+	// [{"type":"space"}]
+	// [{"type":"space","weight":1},{"type":"text","text":"VRL Travels, sleeper","fontType":"bold"},{"type":"space","weight":1}]
+	// [{"type":"space"}]
+	// [{"type":"space","width":20},{"type":"text","text":"Bangalore","color":"#b6a885","textSize":20,"fontType":"bold"},{"type":"space","weight":1},{"type":"image","url":"https://cdn.example.com/icons/bus.png"},{"type":"space","weight":1},{"type":"text","text":"Tirupati","color":"#b6a885","textSize":20,"fontType":"bold"},{"type":"space","width":20}]
+	// [{"type":"space","width":20},{"type":"text","text":"21:15","fontType":"bold"},{"type":"space","weight":1},{"type":"text","text":"04:00","fontType":"bold"},{"type":"space","width":20}]
+	// [{"type":"space","width":20},{"type":"text","text":"Tue, Apr 25","color":"#808080"},{"type":"space","weight":1},{"type":"text","text":"Wed, Apr 26","color":"#808080"},{"type":"space","width":20}]
+	// [{"type":"space"}]
+	// [{"type":"space"},{"type":"background","color":"#000000"}]
+	// [{"type":"space","width":20},{"type":"text","text":"Amount: ₹1058","color":"#ffffff","fontType":"bold"},{"type":"background","color":"#000000"}]
+	// [{"type":"space","width":20},{"type":"text","text":"(taxes included)","color":"#ffffff","textSize":10},{"type":"background","color":"#000000"}]
+	// [{"type":"space"},{"type":"background","color":"#000000"}]
+}
+
+// The session request carries the summary as a JSON string; Parse reads
+// either form back.
+func ExampleSummary_MarshalText() {
+	s := ps.New().
+		Line(ps.Label("Amount").Bold(), ps.Stretch(1), ps.Label("₹10,000")).
+		Summary()
+	text, _ := s.MarshalText()
+	field, _ := json.Marshal(string(text)) // what the root client does for "product_summary"
+	fmt.Println(string(field))
+
+	back, err := ps.Parse(string(field))
+	fmt.Println(len(back), err)
+	// Output:
+	// "[[{\"type\":\"text\",\"text\":\"Amount\",\"fontType\":\"bold\"},{\"type\":\"space\",\"weight\":1},{\"type\":\"text\",\"text\":\"₹10,000\"}]]"
+	// 1 <nil>
+}
+
+// Validate names each problem by its JSON path.
+func ExampleSummary_Validate() {
+	s := ps.New().
+		Line(ps.Label("Total").WithColor("blue"), ps.Stretch(0)).
+		Line(ps.Toggle("", "")).
+		Summary()
+	if err := s.Validate(); err != nil {
+		for _, p := range err.(*ps.ValidationError).Problems {
+			fmt.Println(p)
+		}
+	}
+	// Output:
+	// product_summary[0][0].color: must be a hex colour #RGB, #RRGGBB or #AARRGGBB, got "blue"
+	// product_summary[0][1].weight: must be greater than 0
+	// product_summary[1][0]: openIcon and closeIcon are both empty: set at least one icon URL
+}
+
+// An unknown item type is a decode error naming the line and the item.
+func ExampleParse() {
+	_, err := ps.Parse(`[[{"type":"space"}],[{"type":"text","text":"a"},{"type":"button"}]]`)
+	fmt.Println(err)
+	// Output:
+	// productsummary: decode product_summary[1][1].type: unknown item type "button" (want space, text, image, toggleimage, divider or background) (line 1, item 1)
+}
