@@ -1,0 +1,121 @@
+package webhook
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+type fakeClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *fakeClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *fakeClock) Add(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+func TestMemoryDeduplicatorStates(t *testing.T) {
+	ctx := context.Background()
+	d := NewMemoryDeduplicator(MemoryDedupConfig{})
+	st, err := d.Begin(ctx, "k")
+	require.NoError(t, err)
+	require.Equal(t, DedupNew, st)
+	st, _ = d.Begin(ctx, "k")
+	require.Equal(t, DedupInFlight, st)
+
+	require.NoError(t, d.Abandon(ctx, "k"))
+	st, _ = d.Begin(ctx, "k")
+	require.Equal(t, DedupNew, st, "an abandoned key is claimed again")
+
+	require.NoError(t, d.Done(ctx, "k"))
+	st, _ = d.Begin(ctx, "k")
+	require.Equal(t, DedupDone, st)
+	done, inFlight := d.Len()
+	require.Equal(t, 1, done)
+	require.Equal(t, 0, inFlight)
+
+	require.Equal(t, "new", DedupNew.String())
+	require.Equal(t, "in-flight", DedupInFlight.String())
+	require.Equal(t, "done", DedupDone.String())
+	require.Equal(t, "invalid", DedupState(0).String())
+}
+
+func TestMemoryDeduplicatorTTL(t *testing.T) {
+	ctx := context.Background()
+	clk := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	d := NewMemoryDeduplicator(MemoryDedupConfig{TTL: time.Hour, Now: clk.Now})
+	_, _ = d.Begin(ctx, "a")
+	require.NoError(t, d.Done(ctx, "a"))
+	clk.Add(59 * time.Minute)
+	st, _ := d.Begin(ctx, "a")
+	require.Equal(t, DedupDone, st)
+	clk.Add(time.Minute)
+	st, _ = d.Begin(ctx, "a")
+	require.Equal(t, DedupNew, st, "forgotten after the TTL")
+	require.NoError(t, d.Abandon(ctx, "a"))
+
+	// Expired keys are swept when others are recorded.
+	_, _ = d.Begin(ctx, "b")
+	require.NoError(t, d.Done(ctx, "b"))
+	clk.Add(2 * time.Hour)
+	_, _ = d.Begin(ctx, "c")
+	require.NoError(t, d.Done(ctx, "c"))
+	done, _ := d.Len()
+	require.Equal(t, 1, done)
+}
+
+func TestMemoryDeduplicatorBounded(t *testing.T) {
+	ctx := context.Background()
+	d := NewMemoryDeduplicator(MemoryDedupConfig{MaxEntries: 3})
+	for i := 0; i < 10; i++ {
+		k := fmt.Sprint(i)
+		st, _ := d.Begin(ctx, k)
+		require.Equal(t, DedupNew, st)
+		require.NoError(t, d.Done(ctx, k))
+		done, _ := d.Len()
+		require.LessOrEqual(t, done, 3)
+	}
+	for i := 7; i < 10; i++ {
+		st, _ := d.Begin(ctx, fmt.Sprint(i))
+		require.Equal(t, DedupDone, st, "key %d is among the newest three", i)
+	}
+	st, _ := d.Begin(ctx, "0")
+	require.Equal(t, DedupNew, st, "the oldest was forgotten")
+
+	// Keys in flight do not count and are never evicted.
+	d = NewMemoryDeduplicator(MemoryDedupConfig{MaxEntries: 1})
+	for i := 0; i < 5; i++ {
+		_, _ = d.Begin(ctx, fmt.Sprint("f", i))
+	}
+	_, inFlight := d.Len()
+	require.Equal(t, 5, inFlight)
+	st, _ = d.Begin(ctx, "f0")
+	require.Equal(t, DedupInFlight, st)
+}
+
+func TestMemoryDeduplicatorOneWinner(t *testing.T) {
+	ctx := context.Background()
+	d := NewMemoryDeduplicator(MemoryDedupConfig{})
+	var wins atomic.Int32
+	var wg sync.WaitGroup
+	for i := 0; i < 64; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if st, _ := d.Begin(ctx, "same"); st == DedupNew {
+				wins.Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	require.Equal(t, int32(1), wins.Load())
+}

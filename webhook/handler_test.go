@@ -1,0 +1,278 @@
+package webhook
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"errors"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func serve(h http.Handler, r *http.Request) *httptest.ResponseRecorder {
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, r)
+	return rec
+}
+
+func TestHandlerStatuses(t *testing.T) {
+	cfg := baseConfig()
+	cfg.Headers = map[string]string{"X-Shop-Token": "tok-123"}
+	cfg.MaxBodyBytes = 512
+	cfg.Realm = "shop webhooks"
+	v, err := NewVerifier(cfg)
+	require.NoError(t, err)
+	var calls atomic.Int32
+	h := v.Handler(func(context.Context, *Event) error { calls.Add(1); return nil })
+
+	tests := []struct {
+		name   string
+		edit   func(r *http.Request)
+		status int
+		header map[string]string
+		called bool
+	}{
+		{"ok", func(*http.Request) {}, 200, nil, true},
+		{"wrong source", func(r *http.Request) { r.RemoteAddr = "203.0.113.1:1" }, 403, nil, false},
+		{"bad credentials", func(r *http.Request) { r.Header.Set("Authorization", BasicAuthorization(testUser, "x")) }, 401,
+			map[string]string{"WWW-Authenticate": `Basic realm="shop webhooks", charset="UTF-8"`}, false},
+		{"missing credentials", func(r *http.Request) { r.Header.Del("Authorization") }, 401,
+			map[string]string{"WWW-Authenticate": `Basic realm="shop webhooks", charset="UTF-8"`}, false},
+		{"custom header mismatch", func(r *http.Request) { r.Header.Set("X-Shop-Token", "no") }, 401, nil, false},
+		{"too large", func(r *http.Request) { setBody(r, bytes.Repeat([]byte("x"), 600), 600) }, 413, nil, false},
+		{"not parseable", func(r *http.Request) { setBody(r, []byte(`{"event_name":`), -1) }, 400, nil, false},
+		{"GET", func(r *http.Request) { r.Method = http.MethodGet }, 405, map[string]string{"Allow": "POST"}, false},
+		{"jwt without decrypter", func(r *http.Request) { setBody(r, []byte(`{"JWT":"a.b.c.d.e"}`), -1) }, 500, nil, false},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			body := []byte(strings.Replace(orderBody, "evt_V2_1", "evt_status_"+string(rune('a'+i)), 1))
+			r := NewTestRequest(cfg, body)
+			tt.edit(r)
+			before := calls.Load()
+			rec := serve(h, r)
+			require.Equal(t, tt.status, rec.Code)
+			require.Equal(t, http.StatusText(tt.status)+"\n", rec.Body.String())
+			for k, want := range tt.header {
+				require.Equal(t, want, rec.Header().Get(k))
+			}
+			if tt.status != 401 {
+				require.Empty(t, rec.Header().Get("WWW-Authenticate"))
+			}
+			require.Equal(t, tt.called, calls.Load() == before+1)
+		})
+	}
+}
+
+func TestHandlerFailureIsResentAndDuplicatesIgnored(t *testing.T) {
+	cfg := baseConfig()
+	v, err := NewVerifier(cfg)
+	require.NoError(t, err)
+	var calls []string
+	fail := true
+	h := v.Handler(func(ctx context.Context, ev *Event) error {
+		calls = append(calls, ev.ID)
+		if fail {
+			fail = false
+			return errors.New("database down")
+		}
+		return nil
+	})
+	body := []byte(orderBody)
+
+	require.Equal(t, 500, serve(h, NewTestRequest(cfg, body)).Code, "fn failed: the service must re-send")
+	require.Equal(t, 200, serve(h, NewTestRequest(cfg, body)).Code, "re-send processed")
+	require.Equal(t, 200, serve(h, NewTestRequest(cfg, body)).Code, "duplicate acknowledged")
+	require.Equal(t, 200, serve(h, NewTestRequest(cfg, body)).Code, "duplicate acknowledged")
+	require.Equal(t, []string{"evt_V2_1", "evt_V2_1"}, calls, "fn ran for the failure and the first success only")
+
+	// Another event is processed.
+	require.Equal(t, 200, serve(h, NewTestRequest(cfg, []byte(strings.Replace(orderBody, "evt_V2_1", "evt_V2_2", 1)))).Code)
+	require.Len(t, calls, 3)
+}
+
+func TestHandlerConcurrentDuplicateIsNotAcknowledgedEarly(t *testing.T) {
+	cfg := baseConfig()
+	v, err := NewVerifier(cfg)
+	require.NoError(t, err)
+	started := make(chan struct{})
+	release := make(chan error)
+	var calls atomic.Int32
+	h := v.Handler(func(ctx context.Context, ev *Event) error {
+		calls.Add(1)
+		close(started)
+		return <-release
+	})
+	body := []byte(orderBody)
+
+	first := make(chan int)
+	go func() { first <- serve(h, NewTestRequest(cfg, body)).Code }()
+	<-started
+	// While the first is in flight, a duplicate must not be told 200.
+	rec := serve(h, NewTestRequest(cfg, body))
+	require.Equal(t, http.StatusConflict, rec.Code)
+	require.Equal(t, "5", rec.Header().Get("Retry-After"))
+
+	release <- errors.New("failed")
+	require.Equal(t, 500, <-first)
+
+	// The first failed: the re-send is processed.
+	started = make(chan struct{})
+	go func() { release <- nil }()
+	require.Equal(t, 200, serve(h, NewTestRequest(cfg, body)).Code)
+	require.Equal(t, int32(2), calls.Load())
+	require.Equal(t, 200, serve(h, NewTestRequest(cfg, body)).Code)
+	require.Equal(t, int32(2), calls.Load())
+}
+
+func TestHandlerPanicReleasesEvent(t *testing.T) {
+	cfg := baseConfig()
+	v, err := NewVerifier(cfg)
+	require.NoError(t, err)
+	n := 0
+	h := v.Handler(func(context.Context, *Event) error {
+		n++
+		if n == 1 {
+			panic("boom")
+		}
+		return nil
+	})
+	require.PanicsWithValue(t, "boom", func() { serve(h, NewTestRequest(cfg, []byte(orderBody))) })
+	require.Equal(t, 200, serve(h, NewTestRequest(cfg, []byte(orderBody))).Code)
+	require.Equal(t, 2, n)
+}
+
+func TestHandlerNilFunctionAndNilVerifier(t *testing.T) {
+	cfg := baseConfig()
+	v, err := NewVerifier(cfg)
+	require.NoError(t, err)
+	require.Equal(t, 500, serve(v.Handler(nil), NewTestRequest(cfg, []byte(orderBody))).Code)
+
+	var nilV *Verifier
+	h := nilV.Handler(func(context.Context, *Event) error { t.Fatal("called"); return nil })
+	require.Equal(t, 500, serve(h, NewTestRequest(cfg, []byte(orderBody))).Code)
+}
+
+// stubDedup lets a test make the store fail.
+type stubDedup struct {
+	begin      DedupState
+	beginErr   error
+	doneErr    error
+	doneCalls  int
+	abandoned  int
+	abandonErr error
+}
+
+func (s *stubDedup) Begin(context.Context, string) (DedupState, error) { return s.begin, s.beginErr }
+func (s *stubDedup) Done(context.Context, string) error {
+	s.doneCalls++
+	return s.doneErr
+}
+func (s *stubDedup) Abandon(context.Context, string) error {
+	s.abandoned++
+	return s.abandonErr
+}
+
+func TestHandlerDeduplicatorFailures(t *testing.T) {
+	tests := []struct {
+		name      string
+		dd        *stubDedup
+		fnErr     error
+		status    int
+		called    bool
+		done      int
+		abandoned int
+	}{
+		{"begin fails: not processed, re-sent", &stubDedup{beginErr: errors.New("redis down")}, nil, 500, false, 0, 0},
+		{"invalid state", &stubDedup{begin: 0}, nil, 500, false, 0, 0},
+		{"done fails after success: still 200", &stubDedup{begin: DedupNew, doneErr: errors.New("redis down")}, nil, 200, true, 1, 0},
+		{"fn fails: abandoned", &stubDedup{begin: DedupNew}, errors.New("x"), 500, true, 0, 1},
+		{"abandon fails: still 500", &stubDedup{begin: DedupNew, abandonErr: errors.New("y")}, errors.New("x"), 500, true, 0, 1},
+		{"already done", &stubDedup{begin: DedupDone}, nil, 200, false, 0, 0},
+		{"in flight", &stubDedup{begin: DedupInFlight}, nil, 409, false, 0, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := baseConfig()
+			cfg.Deduplicator = tt.dd
+			var logs bytes.Buffer
+			cfg.Logger = slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+			v, err := NewVerifier(cfg)
+			require.NoError(t, err)
+			called := false
+			h := v.Handler(func(context.Context, *Event) error { called = true; return tt.fnErr })
+			require.Equal(t, tt.status, serve(h, NewTestRequest(cfg, []byte(orderBody))).Code)
+			require.Equal(t, tt.called, called)
+			require.Equal(t, tt.done, tt.dd.doneCalls)
+			require.Equal(t, tt.abandoned, tt.dd.abandoned)
+			require.Contains(t, logs.String(), "evt_V2_1")
+		})
+	}
+}
+
+func TestHandlerLogsNoSecrets(t *testing.T) {
+	var logs bytes.Buffer
+	cfg := baseConfig()
+	cfg.Headers = map[string]string{"X-Shop-Token": "tok-secret-123"}
+	cfg.Logger = slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	v, err := NewVerifier(cfg)
+	require.NoError(t, err)
+	h := v.Handler(func(context.Context, *Event) error { return errors.New("merchant failure") })
+
+	reqs := []*http.Request{
+		NewTestRequest(cfg, []byte(orderBody)), // fn fails: error log
+		NewTestRequest(cfg, []byte(`{"JWT":"eyJ.secret.token.parts.here"}`)),
+		NewTestRequest(cfg, []byte(`{"not":"an event","card_number":"4111111111111111"}`)),
+	}
+	r := NewTestRequest(cfg, []byte(orderBody))
+	r.Header.Set("Authorization", BasicAuthorization(testUser, testPass+"-wrong"))
+	reqs = append(reqs, r)
+	r = NewTestRequest(cfg, []byte(orderBody))
+	r.Header.Set("X-Shop-Token", "tok-secret-124")
+	reqs = append(reqs, r)
+	for _, r := range reqs {
+		serve(h, r)
+	}
+	out := logs.String()
+	require.Equal(t, 5, strings.Count(out, "\n"), out)
+	for _, secret := range []string{testPass, "tok-secret-12", "4111111111111111", "secret.token", "ord_1",
+		base64.StdEncoding.EncodeToString([]byte(testUser + ":" + testPass))[:12]} {
+		require.NotContains(t, out, secret)
+	}
+	require.Contains(t, out, `"event_id":"evt_V2_1"`)
+	require.Contains(t, out, "merchant failure")
+	require.Contains(t, out, `"level":"ERROR"`)
+	require.Contains(t, out, `"level":"WARN"`)
+}
+
+func TestHandlerServesHTTPConcurrentlyOverLoopback(t *testing.T) {
+	cfg := Config{Username: testUser, Password: testPass, Sources: prefixes("127.0.0.0/8", "::1/128")}
+	v, err := NewVerifier(cfg)
+	require.NoError(t, err)
+	var mu sync.Mutex
+	seen := map[string]int{}
+	srv := httptest.NewServer(v.Handler(func(_ context.Context, ev *Event) error {
+		mu.Lock()
+		seen[ev.ID]++
+		mu.Unlock()
+		return nil
+	}))
+	defer srv.Close()
+	for i := 0; i < 3; i++ {
+		req, err := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(orderBody))
+		require.NoError(t, err)
+		req.Header.Set("Authorization", BasicAuthorization(testUser, testPass))
+		resp, err := srv.Client().Do(req)
+		require.NoError(t, err)
+		resp.Body.Close()
+		require.Equal(t, 200, resp.StatusCode)
+	}
+	require.Equal(t, map[string]int{"evt_V2_1": 1}, seen)
+}

@@ -1,0 +1,180 @@
+package webhook
+
+import (
+	"bytes"
+	"encoding/base64"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+const orderBody = `{"id":"evt_V2_1","event_name":"ORDER_SUCCEEDED","date_created":"2023-08-10T07:00:48Z","content":{"order":{"order_id":"ord_1","status":"CHARGED","amount":100}}}`
+
+func TestVerify(t *testing.T) {
+	cfg := baseConfig()
+	cfg.Headers = map[string]string{"X-Shop-Token": "tok-123", "x-env": "prod"}
+	cfg.MaxBodyBytes = 1024
+	v, err := NewVerifier(cfg)
+	require.NoError(t, err)
+	body := []byte(orderBody)
+
+	tests := []struct {
+		name string
+		edit func(r *http.Request)
+		want error // nil: accepted
+	}{
+		{"valid", func(*http.Request) {}, nil},
+		{"custom header in other case", func(r *http.Request) {
+			r.Header.Del("X-Shop-Token")
+			r.Header["x-shop-token"] = nil
+			r.Header.Set("x-shop-token", "tok-123")
+		}, nil},
+		{"forbidden source", func(r *http.Request) { r.RemoteAddr = "198.51.100.1:9" }, ErrForbiddenSource},
+		{"forbidden source beats everything", func(r *http.Request) {
+			r.RemoteAddr = "198.51.100.1:9"
+			r.Method = "GET"
+			r.Header.Del("Authorization")
+		}, ErrForbiddenSource},
+		{"GET", func(r *http.Request) { r.Method = http.MethodGet }, ErrMethodNotAllowed},
+		{"PUT", func(r *http.Request) { r.Method = http.MethodPut }, ErrMethodNotAllowed},
+		{"no authorization", func(r *http.Request) { r.Header.Del("Authorization") }, ErrUnauthorized},
+		{"two authorization headers", func(r *http.Request) { r.Header.Add("Authorization", BasicAuthorization(testUser, testPass)) }, ErrUnauthorized},
+		{"wrong password", func(r *http.Request) { r.Header.Set("Authorization", BasicAuthorization(testUser, "nope")) }, ErrUnauthorized},
+		{"wrong username", func(r *http.Request) { r.Header.Set("Authorization", BasicAuthorization("other", testPass)) }, ErrUnauthorized},
+		{"both wrong", func(r *http.Request) { r.Header.Set("Authorization", BasicAuthorization("other", "nope")) }, ErrUnauthorized},
+		{"swapped", func(r *http.Request) { r.Header.Set("Authorization", BasicAuthorization(testPass, testUser)) }, ErrUnauthorized},
+		{"password prefix", func(r *http.Request) { r.Header.Set("Authorization", BasicAuthorization(testUser, testPass[:5])) }, ErrUnauthorized},
+		{"password longer", func(r *http.Request) { r.Header.Set("Authorization", BasicAuthorization(testUser, testPass+"x")) }, ErrUnauthorized},
+		{"username case", func(r *http.Request) {
+			r.Header.Set("Authorization", BasicAuthorization(strings.ToUpper(testUser), testPass))
+		}, ErrUnauthorized},
+		{"bearer", func(r *http.Request) { r.Header.Set("Authorization", "Bearer "+testPass) }, ErrUnauthorized},
+		{"garbage base64", func(r *http.Request) { r.Header.Set("Authorization", "Basic %%%") }, ErrUnauthorized},
+		{"no colon", func(r *http.Request) {
+			r.Header.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(testUser+testPass)))
+		}, ErrUnauthorized},
+		{"custom header missing", func(r *http.Request) { r.Header.Del("X-Shop-Token") }, ErrHeaderMismatch},
+		{"custom header wrong", func(r *http.Request) { r.Header.Set("X-Env", "sandbox") }, ErrHeaderMismatch},
+		{"custom header repeated", func(r *http.Request) { r.Header.Add("X-Env", "prod") }, ErrHeaderMismatch},
+		{"custom header padded", func(r *http.Request) { r.Header.Set("X-Env", "prod ") }, ErrHeaderMismatch},
+		{"body too large by content-length", func(r *http.Request) { setBody(r, bytes.Repeat([]byte(" "), 1025), 1025) }, ErrBodyTooLarge},
+		{"body too large, unknown length", func(r *http.Request) { setBody(r, bytes.Repeat([]byte(" "), 1025), -1) }, ErrBodyTooLarge},
+		{"body too large, lying length", func(r *http.Request) { setBody(r, bytes.Repeat([]byte(" "), 5000), 10) }, ErrBodyTooLarge},
+		{"body exactly at limit", func(r *http.Request) { setBody(r, append(bytes.Repeat([]byte(" "), 1024-len(body)), body...), -1) }, nil},
+		{"empty body", func(r *http.Request) { setBody(r, nil, 0) }, ErrMalformedBody},
+		{"nil body", func(r *http.Request) { r.Body = nil }, ErrMalformedBody},
+		{"broken body", func(r *http.Request) { r.Body = io.NopCloser(errReader{}); r.ContentLength = -1 }, ErrMalformedBody},
+		{"not json", func(r *http.Request) { setBody(r, []byte("event_name=X"), -1) }, ErrMalformedBody},
+		{"jwt without decrypter", func(r *http.Request) { setBody(r, []byte(`{"JWT":"a.b.c.d.e"}`), -1) }, ErrNoDecrypter},
+		{"jwt not a string", func(r *http.Request) { setBody(r, []byte(`{"JWT":42}`), -1) }, ErrMalformedBody},
+		{"jwt empty", func(r *http.Request) { setBody(r, []byte(`{"JWT":" "}`), -1) }, ErrMalformedBody},
+		{"jwt mixed with event", func(r *http.Request) { setBody(r, []byte(`{"JWT":"a.b.c.d.e","event_name":"X"}`), -1) }, ErrMalformedBody},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := NewTestRequest(cfg, body)
+			tt.edit(r)
+			ev, err := v.Verify(r)
+			if tt.want == nil {
+				require.NoError(t, err)
+				require.Equal(t, "evt_V2_1", ev.ID)
+				require.Equal(t, "ord_1", ev.OrderID())
+				return
+			}
+			require.ErrorIs(t, err, tt.want)
+			require.Nil(t, ev)
+			// Secrets never appear in errors.
+			msg := err.Error()
+			for _, secret := range []string{testPass, "tok-123", base64.StdEncoding.EncodeToString([]byte(testUser + ":" + testPass))} {
+				require.NotContains(t, msg, secret)
+			}
+			// Each failure has exactly one sentinel among the non-encrypted ones.
+			n := 0
+			for _, s := range []error{ErrForbiddenSource, ErrMethodNotAllowed, ErrUnauthorized, ErrHeaderMismatch, ErrBodyTooLarge, ErrMalformedBody, ErrEncrypted} {
+				if errors.Is(err, s) {
+					n++
+				}
+			}
+			require.Equal(t, 1, n, "error %q matches %d sentinels", msg, n)
+		})
+	}
+}
+
+type errReader struct{}
+
+func (errReader) Read([]byte) (int, error) { return 0, errors.New("connection reset") }
+
+func setBody(r *http.Request, b []byte, length int64) {
+	r.Body = io.NopCloser(bytes.NewReader(b))
+	r.ContentLength = length
+}
+
+func TestVerifyZeroAndNil(t *testing.T) {
+	r := NewTestRequest(baseConfig(), []byte(orderBody))
+	var zero Verifier
+	_, err := zero.Verify(r)
+	require.ErrorIs(t, err, ErrNotConfigured)
+	var nilV *Verifier
+	_, err = nilV.Verify(r)
+	require.ErrorIs(t, err, ErrNotConfigured)
+	require.Equal(t, "webhook.Verifier(not configured)", nilV.String())
+}
+
+func TestVerifyAllowAnySource(t *testing.T) {
+	cfg := Config{Username: testUser, Password: testPass, AllowAnySource: true}
+	v, err := NewVerifier(cfg)
+	require.NoError(t, err)
+	r := NewTestRequest(cfg, []byte(orderBody))
+	require.Equal(t, "192.0.2.1:40000", r.RemoteAddr)
+	_, err = v.Verify(r)
+	require.NoError(t, err)
+	// Credentials are still required.
+	r = NewTestRequest(cfg, []byte(orderBody))
+	r.Header.Del("Authorization")
+	_, err = v.Verify(r)
+	require.ErrorIs(t, err, ErrUnauthorized)
+}
+
+func TestVerifyClosesBody(t *testing.T) {
+	cfg := baseConfig()
+	v, err := NewVerifier(cfg)
+	require.NoError(t, err)
+	r := NewTestRequest(cfg, []byte(orderBody))
+	cb := &closeRecorder{Reader: strings.NewReader(orderBody)}
+	r.Body = cb
+	_, err = v.Verify(r)
+	require.NoError(t, err)
+	require.True(t, cb.closed)
+}
+
+type closeRecorder struct {
+	io.Reader
+	closed bool
+}
+
+func (c *closeRecorder) Close() error { c.closed = true; return nil }
+
+func TestStatusFor(t *testing.T) {
+	for err, want := range map[error]int{
+		nil:                        200,
+		ErrForbiddenSource:         403,
+		ErrMethodNotAllowed:        405,
+		ErrUnauthorized:            401,
+		ErrHeaderMismatch:          401,
+		ErrBodyTooLarge:            413,
+		ErrMalformedBody:           400,
+		ErrNoDecrypter:             500,
+		ErrDecrypt:                 500,
+		ErrSignature:               500,
+		ErrInFlight:                409,
+		ErrNotConfigured:           500,
+		errors.New("other"):        500,
+		wrap(ErrUnauthorized, "x"): 401,
+	} {
+		require.Equal(t, want, StatusFor(err), "%v", err)
+	}
+}
