@@ -1,0 +1,320 @@
+package checkout
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/payorch/checkout-go/emi"
+	"github.com/payorch/checkout-go/internal/conformance"
+	"github.com/payorch/checkout-go/paymentfilter"
+	ps "github.com/payorch/checkout-go/productsummary"
+	"github.com/stretchr/testify/require"
+)
+
+// baseSession is a valid paymentPage request.
+func baseSession() *SessionRequest {
+	return &SessionRequest{
+		OrderID:             "order_dummy_1",
+		Amount:              "100.00",
+		CustomerID:          "customer_id",
+		CustomerPhone:       "8888899999",
+		CustomerEmail:       "asdf@gmail.com",
+		PaymentPageClientID: "picasso",
+		Action:              PaymentPage,
+	}
+}
+
+func TestSessionEncodeGolden(t *testing.T) {
+	tests := []struct {
+		golden string
+		req    *SessionRequest
+	}{
+		{"session_payment_page.json", &SessionRequest{
+			OrderID: "testing-order-one", Amount: "1.00", CustomerID: "testing-customer-one",
+			CustomerEmail: "test@mail.com", CustomerPhone: "9876543210", PaymentPageClientID: "yourClientId",
+			Action: PaymentPage, ReturnURL: "https://shop.merchant.com", Description: "Complete your payment",
+			FirstName: "John", LastName: "wick", GatewayReferenceID: "payu_test",
+		}},
+		{"session_payment_management.json", &SessionRequest{
+			CustomerID: "dummyCustId", CustomerPhone: "9876543210", CustomerEmail: "dummyemail@gmail.com",
+			PaymentPageClientID: "<YOUR_CLIENT_ID>", Action: PaymentManagement,
+		}},
+		{"session_quick_pay.json", &SessionRequest{
+			OrderID: "yourUniqueOrderId", Amount: "10.00", CustomerID: "dummyCustId", CustomerPhone: "9876543210",
+			CustomerEmail: "dummyemail@gmail.com", PaymentPageClientID: "<YOUR_CLIENT_ID>", Action: QuickPay,
+		}},
+		{"session_mandate_required.json", &SessionRequest{
+			OrderID: "yourUniqueOrderId", Amount: "10.00", CustomerID: "yourUniqueCustId", CustomerPhone: "9876543210",
+			CustomerEmail: "dummyemail@gmail.com", PaymentPageClientID: "<YOUR_CLIENT_ID>", Action: PaymentPage,
+			Mandate: &Mandate{
+				Option:    MandateRequired,
+				MaxAmount: "1000.00",
+				StartDate: time.Unix(1644420442, 0).In(time.FixedZone("IST", 19800)),
+				EndDate:   time.Unix(1646234827, 0),
+			},
+		}},
+		{"session_filter_emi_summary_webhook.json", func() *SessionRequest {
+			r := baseSession()
+			r.ReturnURL = "https://shop.example.com/return?order=order_dummy_1&step=2"
+			r.Description = "This is Payment Description."
+			r.FirstName, r.LastName = "John", "Doe"
+			r.PaymentFilter = &paymentfilter.Filter{AllowDefaultOptions: true, Options: []paymentfilter.Option{}}
+			r.EMI = emi.ShowWithoutCards
+			r.ProductSummary = ps.New().Line(ps.Label("Total").Bold(), ps.Stretch(1), ps.Label("₹100.00")).Summary()
+			r.GatewayReferenceID = "payu_test"
+			r.WebhookURL = "https://shop.example.com/webhooks/checkout"
+			return r
+		}()},
+		{"session_extra.json", func() *SessionRequest {
+			r := baseSession()
+			r.Extra = map[string]any{
+				"udf1": "udf1-dummy", "udf10": "a<b & c>d", "currency": "INR", "mobile_country_code": "+91",
+				"send_mail": true, "gateway_id": "12", "metadata.expiryInMins": "3397", "mandate.block_funds": false,
+			}
+			return r
+		}()},
+	}
+	for _, tt := range tests {
+		t.Run(tt.golden, func(t *testing.T) {
+			require.NoError(t, tt.req.Validate())
+			body, err := tt.req.encode()
+			require.NoError(t, err)
+			require.True(t, json.Valid(body))
+			goldenJSON(t, tt.golden, body)
+		})
+	}
+}
+
+// The published session bodies use the same flat dotted keys and the same
+// values as ours: every key of a published body that a typed field covers
+// must be one we emit for the equivalent request.
+func TestSessionKeysMatchPublishedBodies(t *testing.T) {
+	for _, s := range conformance.Files(t, "session", "session_request_*.json") {
+		t.Run(s.Name, func(t *testing.T) {
+			var m map[string]any
+			require.NoError(t, json.Unmarshal(s.Data, &m))
+			for k := range m {
+				if strings.HasPrefix(k, "billing_address_") || k == "service" || k == "currency" ||
+					strings.HasPrefix(k, "options.get_") {
+					continue // not typed fields of a session request: Extra
+				}
+				require.True(t, sessionKey(k), "published key %q is not a typed field", k)
+			}
+		})
+	}
+}
+
+func TestSessionValidate(t *testing.T) {
+	tests := []struct {
+		name   string
+		mutate func(r *SessionRequest)
+		paths  []string
+	}{
+		{"valid", func(*SessionRequest) {}, nil},
+		{"missing everything", func(r *SessionRequest) { *r = SessionRequest{} },
+			[]string{"action", "customer_id", "customer_phone", "customer_email", "payment_page_client_id"}},
+		{"unknown action", func(r *SessionRequest) { r.Action = "enach" }, []string{"action"}},
+		{"wrong case action", func(r *SessionRequest) { r.Action = "PaymentPage" }, []string{"action"}},
+		{"paymentPage without order and amount", func(r *SessionRequest) { r.OrderID, r.Amount = "", "" },
+			[]string{"order_id", "amount"}},
+		{"quickPay without amount", func(r *SessionRequest) { r.Action, r.Amount = QuickPay, "" }, []string{"amount"}},
+		{"paymentManagement with order and amount", func(r *SessionRequest) { r.Action = PaymentManagement },
+			[]string{"order_id", "amount"}},
+		{"amount one place", func(r *SessionRequest) { r.Amount = "99.5" }, []string{"amount"}},
+		{"amount float text", func(r *SessionRequest) { r.Amount = "1e2" }, []string{"amount"}},
+		{"blank customer", func(r *SessionRequest) { r.CustomerID = "  " }, []string{"customer_id"}},
+		{"relative return url", func(r *SessionRequest) { r.ReturnURL = "/back" }, []string{"return_url"}},
+		{"http webhook", func(r *SessionRequest) { r.WebhookURL = "http://shop.example.com/hook" },
+			[]string{"metadata.webhook_url"}},
+		{"loopback http webhook is fine", func(r *SessionRequest) { r.WebhookURL = "http://127.0.0.1:8080/hook" }, nil},
+		{"mandate without option and amount", func(r *SessionRequest) { r.Mandate = &Mandate{} },
+			[]string{"options.create_mandate", "mandate.max_amount"}},
+		{"mandate bad option", func(r *SessionRequest) { r.Mandate = &Mandate{Option: "required", MaxAmount: "1.00"} },
+			[]string{"options.create_mandate"}},
+		{"mandate end before start", func(r *SessionRequest) {
+			r.Mandate = &Mandate{Option: MandateOptional, MaxAmount: "1000.00",
+				StartDate: time.Unix(1646234827, 0), EndDate: time.Unix(1644420442, 0)}
+		}, []string{"mandate.end_date"}},
+		{"extra collides with typed key", func(r *SessionRequest) {
+			r.Extra = map[string]any{"order_id": "x", "metadata.webhook_url": "https://a", "udf1": "ok"}
+		}, []string{"metadata.webhook_url", "order_id"}},
+		{"extra order_id for paymentManagement", func(r *SessionRequest) {
+			r.Action, r.OrderID, r.Amount = PaymentManagement, "", ""
+			r.Extra = map[string]any{"order_id": "sneaky"}
+		}, []string{"order_id"}},
+		{"extra empty key", func(r *SessionRequest) { r.Extra = map[string]any{"": 1} }, []string{""}},
+		{"bad product summary", func(r *SessionRequest) {
+			r.ProductSummary = ps.Summary{ps.Line{ps.Divider{}}}
+		}, []string{"product_summary[0][0].thickness"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := baseSession()
+			tt.mutate(r)
+			err := r.Validate()
+			if tt.paths == nil {
+				require.NoError(t, err)
+				return
+			}
+			var ve *ValidationError
+			require.ErrorAs(t, err, &ve)
+			var got []string
+			for _, p := range ve.Problems {
+				got = append(got, p.Path)
+				require.NotEmpty(t, p.Message)
+			}
+			require.Equal(t, tt.paths, got)
+			require.NotContains(t, ve.Error(), "\n")
+		})
+	}
+}
+
+func TestSessionExtraNotEncodable(t *testing.T) {
+	srv := newRecorder(t)
+	c := newTestClient(t, srv.URL)
+	r := baseSession()
+	r.Extra = map[string]any{"udf1": func() {}}
+	_, err := c.CreateSession(context.Background(), r)
+	var ve *ValidationError
+	require.ErrorAs(t, err, &ve)
+	require.True(t, ve.Has("udf1"))
+	require.Zero(t, srv.count.Load(), "nothing may be sent when validation fails")
+}
+
+func TestCreateSessionValidationSendsNothing(t *testing.T) {
+	srv := newRecorder(t)
+	c := newTestClient(t, srv.URL)
+	_, err := c.CreateSession(context.Background(), &SessionRequest{Action: PaymentPage, Amount: "5"})
+	var ve *ValidationError
+	require.ErrorAs(t, err, &ve)
+	require.True(t, ve.Has("order_id"))
+	require.True(t, ve.Has("amount"))
+	require.True(t, ve.Has("customer_email"))
+	_, err = c.CreateSession(context.Background(), nil)
+	require.ErrorAs(t, err, &ve)
+	require.Zero(t, srv.count.Load())
+}
+
+// A response whose sdk_payload has odd whitespace, unusual key order and \u
+// escapes comes back byte for byte.
+func TestSessionSDKPayloadExactBytes(t *testing.T) {
+	payload := "{ \"service\" :\"in.example.hyperpay\",\n\t\"requestId\":\"12398b5571d74c3388a74004bc24370c\" ,  " +
+		"\"payload\":{\"z\":1,\"a\":[ 1,2 , 3 ],\"name\":\"Jos\\u00e9 \\u20b9 \\ud83d\\ude00\",\"x\":1.50,\"e\":1E3}  }"
+	body := "{\"status\":\"NEW\",\"id\":\"ordeh_1\",\"sdk_payload\":  " + payload + "  ,\"order_id\":\"o1\"}"
+	srv := newRecorder(t, reply{status: 200, body: body})
+	c := newTestClient(t, srv.URL)
+	s, err := c.CreateSession(context.Background(), baseSession())
+	require.NoError(t, err)
+	require.True(t, bytes.Equal([]byte(payload), s.SDKPayload), "got %s", s.SDKPayload)
+	require.True(t, bytes.Equal([]byte(body), s.Raw))
+	require.Equal(t, "NEW", s.Status)
+	require.Equal(t, "ordeh_1", s.ID)
+	require.Equal(t, "o1", s.OrderID)
+}
+
+func TestSessionWithoutPayloadIsAnError(t *testing.T) {
+	for _, body := range []string{`{"status":"NEW"}`, `{"sdk_payload":"FILTERED"}`, `{"sdk_payload":null}`, `[]`, `not json`} {
+		srv := newRecorder(t, reply{status: 200, body: body})
+		c := newTestClient(t, srv.URL)
+		_, err := c.CreateSession(context.Background(), baseSession())
+		require.Error(t, err, body)
+		require.Contains(t, err.Error(), "create session")
+	}
+}
+
+// Every published session reply that is valid JSON decodes, with the
+// payload's bytes kept exactly.
+func TestSessionDecodeConformance(t *testing.T) {
+	samples := append(conformance.Files(t, "session", "session_response_*.json"),
+		conformance.Files(t, "payment_links", "*response*.json")...)
+	samples = append(samples, conformance.Files(t, "payment_links", "*200*.json")...)
+	decoded := 0
+	for _, s := range samples {
+		t.Run(s.Name, func(t *testing.T) {
+			if !s.ValidJSON() {
+				_, err := decodeSession(s.Data)
+				require.Error(t, err, "invalid JSON must not decode")
+				return
+			}
+			sess, err := decodeSession(s.Data)
+			require.NoError(t, err)
+			var generic struct {
+				Status       string          `json:"status"`
+				ID           string          `json:"id"`
+				OrderID      string          `json:"order_id"`
+				SDKPayload   json.RawMessage `json:"sdk_payload"`
+				PaymentLinks struct {
+					Web string `json:"web"`
+				} `json:"payment_links"`
+			}
+			require.NoError(t, json.Unmarshal(s.Data, &generic))
+			require.Equal(t, generic.Status, sess.Status)
+			require.Equal(t, generic.ID, sess.ID)
+			require.Equal(t, generic.OrderID, sess.OrderID)
+			require.Equal(t, generic.PaymentLinks.Web, sess.PaymentLinks.Web)
+			require.NotEmpty(t, sess.SDKPayload)
+			require.True(t, bytes.Contains(s.Data, sess.SDKPayload), "payload is not a verbatim slice of the body")
+			require.True(t, bytes.Equal(s.Data, sess.Raw))
+			decoded++
+		})
+	}
+	require.Positive(t, decoded)
+}
+
+func TestCreateSessionWire(t *testing.T) {
+	srv := newRecorder(t, reply{status: 200, body: `{"status":"NEW","sdk_payload":{"requestId":"r"}}`})
+	c := newTestClient(t, srv.URL, WithUserAgent("shop/1.4"))
+	_, err := c.CreateSession(context.Background(), baseSession(), WithRoutingID("cust-7"), WithHeader("X-Trace", "t1"))
+	require.NoError(t, err)
+	got := srv.last(t)
+	require.Equal(t, http.MethodPost, got.Method)
+	require.Equal(t, "/session", got.RequestURI)
+	require.Equal(t, testAuth, got.Header.Get("Authorization"))
+	require.Equal(t, testMerchant, got.Header.Get("X-Merchantid"))
+	require.Equal(t, "application/json", got.Header.Get("Content-Type"))
+	require.Equal(t, "cust-7", got.Header.Get("X-Routing-Id"))
+	require.Equal(t, "t1", got.Header.Get("X-Trace"))
+	require.Empty(t, got.Header.Values("Version"), "the session call carries no version header by default")
+	require.True(t, strings.HasPrefix(got.Header.Get("User-Agent"), "shop/1.4 checkout-go/"))
+	want, err := baseSession().encode()
+	require.NoError(t, err)
+	require.Equal(t, string(want), string(got.Body))
+
+	_, err = c.CreateSession(context.Background(), baseSession(), WithAPIVersion("2024-01-15"))
+	require.NoError(t, err)
+	require.Equal(t, "2024-01-15", srv.last(t).Header.Get("Version"))
+}
+
+func TestCreateSessionBadRequestOption(t *testing.T) {
+	srv := newRecorder(t)
+	c := newTestClient(t, srv.URL)
+	for _, o := range []RequestOption{
+		WithHeader("Authorization", "Basic x"), WithHeader("x-merchantid", "other"), WithHeader("bad name", "v"),
+		WithHeader("X-Ok", "line\nbreak"), WithRoutingID(""), WithAPIVersion("2024-1-5"), WithHeader("version", "2020-01-01"),
+	} {
+		_, err := c.CreateSession(context.Background(), baseSession(), o)
+		require.ErrorIs(t, err, ErrInvalidOption)
+	}
+	require.Zero(t, srv.count.Load())
+}
+
+func TestCreateSessionAPIError(t *testing.T) {
+	srv := newRecorder(t, reply{status: 400, body: `{"status":"Bad Request","error_code":"Mandatory fields are missing",` +
+		`"error_message":"Mandatory fields are missing","error_info":{"code":"INVALID_INPUT","fields":[{"field_name":"currency","reason":"missing"}]}}`})
+	c := newTestClient(t, srv.URL)
+	_, err := c.CreateSession(context.Background(), baseSession())
+	var ae *APIError
+	require.ErrorAs(t, err, &ae)
+	require.ErrorIs(t, err, ErrInvalidRequest)
+	require.False(t, errors.Is(err, ErrNotFound))
+	require.Equal(t, "create session", ae.Operation)
+	require.Equal(t, 400, ae.HTTPStatus)
+	require.Equal(t, "currency", ae.Info.Fields[0].FieldName)
+	require.EqualValues(t, 1, srv.count.Load(), "a 400 is not retried")
+}
