@@ -1,0 +1,351 @@
+package webhook
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/x509"
+	"encoding/base64"
+	"encoding/json"
+	"encoding/pem"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+
+	jose "github.com/go-jose/go-jose/v4"
+	"github.com/payorch/checkout-go/internal/conformance"
+	"github.com/stretchr/testify/require"
+)
+
+// Keys are generated once per test binary: RSA generation is slow under -race.
+var (
+	merchantKey = sync.OnceValue(func() *rsa.PrivateKey { return genKey() })
+	serviceKey  = sync.OnceValue(func() *rsa.PrivateKey { return genKey() })
+	strangerKey = sync.OnceValue(func() *rsa.PrivateKey { return genKey() })
+)
+
+func genKey() *rsa.PrivateKey {
+	k, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		panic(err)
+	}
+	return k
+}
+
+func pkcs1PEM(k *rsa.PrivateKey) []byte {
+	return pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(k)})
+}
+
+func pkcs8PEM(t *testing.T, k any) []byte {
+	der, err := x509.MarshalPKCS8PrivateKey(k)
+	require.NoError(t, err)
+	return pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der})
+}
+
+func pkixPEM(t *testing.T, k any) []byte {
+	der, err := x509.MarshalPKIXPublicKey(k)
+	require.NoError(t, err)
+	return pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: der})
+}
+
+const utf8Event = `{"id":"evt_jwe_1","event_name":"ORDER_SUCCEEDED","content":{"order":{"order_id":"ord_ஆ_1","status":"CHARGED","note":"hello world 😀 வணக்கம்"}}}`
+
+func seal(t *testing.T, payload string, opts SealOptions) string {
+	t.Helper()
+	if opts.Recipient == nil {
+		opts.Recipient = &merchantKey().PublicKey
+	}
+	tok, err := Seal([]byte(payload), opts)
+	require.NoError(t, err)
+	return tok
+}
+
+func TestJWEDecryptFromPEM(t *testing.T) {
+	for name, privPEM := range map[string][]byte{
+		"pkcs1": pkcs1PEM(merchantKey()),
+		"pkcs8": pkcs8PEM(t, merchantKey()),
+	} {
+		t.Run(name, func(t *testing.T) {
+			d, err := NewJWEDecrypterFromPEM(privPEM, nil)
+			require.NoError(t, err)
+			for _, legacy := range []bool{false, true} {
+				plain, err := d.Decrypt(seal(t, utf8Event, SealOptions{LegacyOAEP: legacy}))
+				require.NoError(t, err)
+				require.Equal(t, utf8Event, string(plain), "UTF-8 survives byte for byte")
+			}
+
+			// With the service's verification key: the payload is a JWS.
+			dv, err := NewJWEDecrypterFromPEM(privPEM, pkixPEM(t, &serviceKey().PublicKey))
+			require.NoError(t, err)
+			plain, err := dv.Decrypt(seal(t, utf8Event, SealOptions{Signer: serviceKey(), SignerKeyID: "key_svc"}))
+			require.NoError(t, err)
+			require.Equal(t, utf8Event, string(plain))
+		})
+	}
+}
+
+func TestJWEDecryptFailures(t *testing.T) {
+	mk := func(cfg JWEConfig) *JWEDecrypter {
+		if cfg.PrivateKey == nil {
+			cfg.PrivateKey = merchantKey()
+		}
+		d, err := NewJWEDecrypter(cfg)
+		require.NoError(t, err)
+		return d
+	}
+	plainDec := mk(JWEConfig{})
+	verifying := mk(JWEConfig{VerificationKey: &serviceKey().PublicKey, VerificationKeyID: "key_svc"})
+	good := seal(t, utf8Event, SealOptions{RecipientKeyID: "key_m"})
+	signed := seal(t, utf8Event, SealOptions{Signer: serviceKey(), SignerKeyID: "key_svc"})
+
+	tamper := func(tok string, part int) string {
+		parts := strings.Split(tok, ".")
+		b := []byte(parts[part])
+		i := len(b) / 2
+		if b[i] == 'A' {
+			b[i] = 'B'
+		} else {
+			b[i] = 'A'
+		}
+		parts[part] = string(b)
+		return strings.Join(parts, ".")
+	}
+	otherAlg := func(alg jose.KeyAlgorithm, enc jose.ContentEncryption, key any) string {
+		e, err := jose.NewEncrypter(enc, jose.Recipient{Algorithm: alg, Key: key}, nil)
+		require.NoError(t, err)
+		obj, err := e.Encrypt([]byte(utf8Event))
+		require.NoError(t, err)
+		s, err := obj.CompactSerialize()
+		require.NoError(t, err)
+		return s
+	}
+	hsSigned := func() string {
+		s, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.HS256, Key: []byte("0123456789abcdef0123456789abcdef")}, nil)
+		require.NoError(t, err)
+		jws, err := s.Sign([]byte(utf8Event))
+		require.NoError(t, err)
+		c, err := jws.CompactSerialize()
+		require.NoError(t, err)
+		return seal(t, c, SealOptions{})
+	}
+
+	tests := []struct {
+		name  string
+		d     *JWEDecrypter
+		token string
+		want  error
+	}{
+		{"wrong key", mk(JWEConfig{PrivateKey: strangerKey()}), good, ErrDecrypt},
+		{"tampered header", plainDec, tamper(good, 0), ErrDecrypt},
+		{"tampered key", plainDec, tamper(good, 1), ErrDecrypt},
+		{"tampered iv", plainDec, tamper(good, 2), ErrDecrypt},
+		{"tampered ciphertext", plainDec, tamper(good, 3), ErrDecrypt},
+		{"tampered tag", plainDec, tamper(good, 4), ErrDecrypt},
+		{"truncated", plainDec, good[:len(good)-10], ErrDecrypt},
+		{"not a jwe", plainDec, "hello", ErrDecrypt},
+		{"a jws is not a jwe", plainDec, "eyJhbGciOiJSUzI1NiJ9.aGVsbG8gd29ybGQ.sig", ErrDecrypt},
+		{"A128GCM refused", plainDec, otherAlg(jose.RSA_OAEP_256, jose.A128GCM, &merchantKey().PublicKey), ErrDecrypt},
+		{"RSA1_5 refused", plainDec, otherAlg(jose.RSA1_5, jose.A256GCM, &merchantKey().PublicKey), ErrDecrypt},
+		{"dir refused", plainDec, otherAlg(jose.DIRECT, jose.A256GCM, make([]byte, 32)), ErrDecrypt},
+		{"kid mismatch", mk(JWEConfig{KeyID: "key_other"}), good, ErrDecrypt},
+		{"signed payload without verification key", plainDec, signed, ErrSignature},
+		{"unsigned payload when a signature is required", verifying, good, ErrSignature},
+		{"signed by a stranger", verifying, seal(t, utf8Event, SealOptions{Signer: strangerKey(), SignerKeyID: "key_svc"}), ErrSignature},
+		{"signature kid mismatch", verifying, seal(t, utf8Event, SealOptions{Signer: serviceKey(), SignerKeyID: "key_xxxxx"}), ErrSignature},
+		{"signature without kid", verifying, seal(t, utf8Event, SealOptions{Signer: serviceKey()}), ErrSignature},
+		{"HS256 refused", verifying, hsSigned(), ErrSignature},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			plain, err := tt.d.Decrypt(tt.token)
+			require.ErrorIs(t, err, tt.want)
+			require.ErrorIs(t, err, ErrEncrypted)
+			require.Nil(t, plain)
+		})
+	}
+
+	// Kid checks that match pass.
+	plain, err := mk(JWEConfig{KeyID: "key_m"}).Decrypt(good)
+	require.NoError(t, err)
+	require.Equal(t, utf8Event, string(plain))
+
+	var nilD *JWEDecrypter
+	_, err = nilD.Decrypt(good)
+	require.ErrorIs(t, err, ErrDecrypt)
+}
+
+func TestJWEConfigAndPEMErrors(t *testing.T) {
+	small, err := rsa.GenerateKey(rand.Reader, 1024)
+	require.NoError(t, err)
+	ec, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	require.NoError(t, err)
+
+	_, err = NewJWEDecrypter(JWEConfig{})
+	require.ErrorContains(t, err, "PrivateKey is required")
+	_, err = NewJWEDecrypter(JWEConfig{PrivateKey: small})
+	require.ErrorContains(t, err, "1024 bits")
+	_, err = NewJWEDecrypter(JWEConfig{PrivateKey: merchantKey(), VerificationKey: &small.PublicKey})
+	require.ErrorContains(t, err, "VerificationKey has 1024 bits")
+	_, err = NewJWEDecrypter(JWEConfig{PrivateKey: merchantKey(), VerificationKeyID: "k"})
+	require.ErrorContains(t, err, "without a VerificationKey")
+
+	for name, b := range map[string][]byte{
+		"empty":             nil,
+		"not pem":           []byte("-----BEGIN nothing"),
+		"public as private": pkixPEM(t, &merchantKey().PublicKey),
+		"ec pkcs8":          pkcs8PEM(t, ec),
+		"broken pkcs1":      pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: []byte{1, 2, 3}}),
+		"broken pkcs8":      pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: []byte{1, 2, 3}}),
+	} {
+		_, err := ParseRSAPrivateKeyPEM(b)
+		require.Error(t, err, name)
+		require.True(t, strings.HasPrefix(err.Error(), "webhook: private key: "), name)
+	}
+
+	pub, err := ParseRSAPublicKeyPEM(pem.EncodeToMemory(&pem.Block{Type: "RSA PUBLIC KEY", Bytes: x509.MarshalPKCS1PublicKey(&serviceKey().PublicKey)}))
+	require.NoError(t, err)
+	require.True(t, pub.Equal(&serviceKey().PublicKey))
+	_, err = ParseRSAPublicKeyPEM(pkixPEM(t, &ec.PublicKey))
+	require.ErrorContains(t, err, "want RSA")
+	_, err = ParseRSAPublicKeyPEM(pkcs1PEM(merchantKey()))
+	require.Error(t, err)
+	_, err = NewJWEDecrypterFromPEM(pkcs1PEM(merchantKey()), []byte("garbage"))
+	require.Error(t, err)
+
+	_, err = Seal([]byte("x"), SealOptions{})
+	require.ErrorContains(t, err, "Recipient is required")
+}
+
+func TestJWEDecrypterHidesKey(t *testing.T) {
+	d, err := NewJWEDecrypter(JWEConfig{PrivateKey: merchantKey(), KeyID: "key_m"})
+	require.NoError(t, err)
+	secret := merchantKey().D.String()[:20]
+	prime := merchantKey().Primes[0].String()[:20]
+	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%d"} {
+		for _, val := range []any{d, *d, Config{Decrypter: d}} {
+			out := fmt.Sprintf(verb, val)
+			require.NotContains(t, out, secret, verb)
+			require.NotContains(t, out, prime, verb)
+		}
+	}
+	require.Equal(t, `webhook.JWEDecrypter{PrivateKey: RSA-2048 [redacted], KeyID: "key_m", VerificationKey: nil, VerificationKeyID: ""}`, d.String())
+}
+
+func TestHandlerEncryptedWebhooks(t *testing.T) {
+	dec, err := NewJWEDecrypter(JWEConfig{PrivateKey: merchantKey(), VerificationKey: &serviceKey().PublicKey})
+	require.NoError(t, err)
+	cfg := baseConfig()
+	cfg.Decrypter = dec
+	v, err := NewVerifier(cfg)
+	require.NoError(t, err)
+	var got []*Event
+	h := v.Handler(func(_ context.Context, ev *Event) error { got = append(got, ev); return nil })
+
+	envelope := func(tok string) []byte {
+		b, err := json.Marshal(map[string]string{"JWT": tok})
+		require.NoError(t, err)
+		return b
+	}
+	opts := SealOptions{Signer: serviceKey()}
+	// Each re-send is encrypted afresh; it is still one event.
+	require.Equal(t, 200, serve(h, NewTestRequest(cfg, envelope(seal(t, utf8Event, opts)))).Code)
+	require.Equal(t, 200, serve(h, NewTestRequest(cfg, envelope(seal(t, utf8Event, opts)))).Code)
+	require.Len(t, got, 1)
+	ev := got[0]
+	require.True(t, ev.Encrypted)
+	require.Equal(t, "evt_jwe_1", ev.ID)
+	require.Equal(t, "ord_ஆ_1", ev.OrderID())
+	require.Equal(t, utf8Event, string(ev.Raw))
+
+	// Plain JSON keeps working next to JWT (backward compatible, §6.1.7).
+	require.Equal(t, 200, serve(h, NewTestRequest(cfg, []byte(orderBody))).Code)
+	require.Len(t, got, 2)
+	require.False(t, got[1].Encrypted)
+
+	// The JSON-serialised JWE envelope of the service's API responses.
+	parts := strings.Split(seal(t, strings.Replace(utf8Event, "evt_jwe_1", "evt_jwe_2", 1), opts), ".")
+	body, err := json.Marshal(map[string]string{"header": parts[0], "encryptedKey": parts[1], "iv": parts[2], "encryptedPayload": parts[3], "tag": parts[4]})
+	require.NoError(t, err)
+	require.Equal(t, 200, serve(h, NewTestRequest(cfg, body)).Code)
+	require.Len(t, got, 3)
+	require.Equal(t, "evt_jwe_2", got[2].ID)
+
+	// Failures are 500 (nothing lost) or 400, never 200.
+	for name, tc := range map[string]struct {
+		body []byte
+		code int
+	}{
+		"wrong recipient":            {envelope(seal(t, utf8Event, SealOptions{Recipient: &strangerKey().PublicKey, Signer: serviceKey()})), 500},
+		"unsigned":                   {envelope(seal(t, utf8Event, SealOptions{})), 500},
+		"payload not an event":       {envelope(seal(t, `{"order_id":"x"}`, opts)), 400},
+		"payload not json":           {envelope(seal(t, `hello`, opts)), 400},
+		"nested envelope":            {envelope(seal(t, `{"JWT":"a.b.c.d.e"}`, opts)), 400},
+		"incomplete json envelope":   {[]byte(`{"header":"a","iv":"c","encryptedPayload":"d","tag":"e"}`), 400},
+		"json envelope with dot":     {[]byte(`{"header":"a.b","encryptedKey":"b","iv":"c","encryptedPayload":"d","tag":"e"}`), 400},
+		"json envelope placeholders": {[]byte(`{"header":"a","encryptedKey":"b","iv":"c","encryptedPayload":"d","tag":"e"}`), 500},
+	} {
+		require.Equal(t, tc.code, serve(h, NewTestRequest(cfg, tc.body)).Code, name)
+	}
+	require.Len(t, got, 3)
+}
+
+// A Decrypter that is not a JWEDecrypter: its plain errors are classed as
+// ErrDecrypt.
+type failingDecrypter struct{}
+
+func (failingDecrypter) Decrypt(string) ([]byte, error) { return nil, fmt.Errorf("kms unavailable") }
+
+func TestCustomDecrypterErrorsAreWrapped(t *testing.T) {
+	cfg := baseConfig()
+	cfg.Decrypter = failingDecrypter{}
+	v, err := NewVerifier(cfg)
+	require.NoError(t, err)
+	_, err = v.Verify(NewTestRequest(cfg, []byte(`{"JWT":"a.b.c.d.e"}`)))
+	require.ErrorIs(t, err, ErrDecrypt)
+	require.ErrorContains(t, err, "kms unavailable")
+}
+
+// The published envelopes (conformance/jwt): the JWT webhook header names
+// exactly the algorithms Seal uses and Decrypt accepts, and every published
+// envelope is refused cleanly (they are truncated or hold placeholders).
+func TestConformanceJWT(t *testing.T) {
+	samples := conformance.Files(t, "jwt", "*.json")
+	dec, err := NewJWEDecrypter(JWEConfig{PrivateKey: merchantKey()})
+	require.NoError(t, err)
+	cfg := baseConfig()
+	cfg.Decrypter = dec
+	v, err := NewVerifier(cfg)
+	require.NoError(t, err)
+	sawWebhook := false
+	for _, s := range samples {
+		t.Run(s.Name, func(t *testing.T) {
+			ev, err := v.Verify(NewTestRequest(cfg, s.Data))
+			require.Error(t, err)
+			require.Nil(t, ev)
+			require.True(t, StatusFor(err) == http.StatusBadRequest || StatusFor(err) == http.StatusInternalServerError, "%v", err)
+
+			var env struct{ JWT string }
+			if json.Unmarshal(s.Data, &env) != nil || env.JWT == "" {
+				return
+			}
+			sawWebhook = true
+			require.ErrorIs(t, err, ErrDecrypt)
+			// The visible prefix of the header decodes to the algorithms we use.
+			prefix := env.JWT[:strings.IndexAny(env.JWT, ". ")]
+			prefix = prefix[:len(prefix)/4*4]
+			hdr, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(prefix, "="))
+			require.NoError(t, err)
+			require.Contains(t, string(hdr), `{"alg":"RSA-OAEP-256","enc":"A256GCM"`)
+
+			ours := seal(t, utf8Event, SealOptions{})
+			obj, err := jose.ParseEncryptedCompact(ours, []jose.KeyAlgorithm{jose.RSA_OAEP_256}, []jose.ContentEncryption{jose.A256GCM})
+			require.NoError(t, err)
+			require.Equal(t, "RSA-OAEP-256", obj.Header.Algorithm)
+		})
+	}
+	require.True(t, sawWebhook, "the JWT webhook envelope sample was not found")
+}
