@@ -201,8 +201,9 @@ func (o *Object[T]) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Array holds the elements of a JSON array that decode as T; elements that do
-// not (a "FILTERED" string among objects, say) are left out. Any value that is
+// Array holds the elements of a JSON array that decode as T; null elements
+// and elements that do not decode (a "FILTERED" string among objects, say)
+// are left out. Any value that is
 // not an array decodes to an empty Array.
 type Array[T any] []T
 
@@ -219,6 +220,9 @@ func (a *Array[T]) UnmarshalJSON(b []byte) error {
 	}
 	out := make([]T, 0, len(raw))
 	for _, r := range raw {
+		if string(r) == "null" {
+			continue
+		}
 		var v T
 		if err := json.Unmarshal(r, &v); err != nil {
 			continue

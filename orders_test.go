@@ -1,0 +1,395 @@
+package checkout
+
+import (
+	"context"
+	"encoding/json"
+	"math/big"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/payorch/checkout-go/internal/conformance"
+	"github.com/stretchr/testify/require"
+)
+
+func fullOrder() *OrderRequest {
+	return &OrderRequest{
+		OrderID:       "HD-1707740261",
+		Amount:        "1499.00",
+		Currency:      "INR",
+		CustomerID:    "cust_42",
+		CustomerEmail: "asha@example.com",
+		CustomerPhone: "9876543210",
+		ProductID:     "sku-5",
+		ReturnURL:     "https://shop.example.com/return?o=HD-1707740261&x=1",
+		Description:   "Order #1 — 2 items",
+		BillingAddress: &Address{
+			FirstName: "Asha", LastName: "Rao", Line1: "12 MG Road", Line2: "Floor 3", Line3: "Near the park",
+			City: "Bengaluru", State: "Karnataka", Country: "India", PostalCode: "560001", Phone: "9876543210",
+			CountryCodeISO: "IND",
+		},
+		ShippingAddress: &Address{
+			FirstName: "Ravi", LastName: "Rao", Line1: "4 Park St", Line2: "Block B", Line3: "Gate 2",
+			City: "Kolkata", State: "West Bengal", Country: "India", PostalCode: "700016", Phone: "9123456780",
+			CountryCodeISO: "IND",
+		},
+		GatewayMetadata: []GatewayMetadata{
+			{Gateway: "PAYU", Key: "offer_key", Value: "OFF10"},
+			{Gateway: "RAZORPAY", Key: "notes", Value: "a&b=c"},
+		},
+		SubventionAmount:   "50.00",
+		GatewayReferenceID: "payu_test",
+		WebhookURL:         "https://shop.example.com/webhooks",
+		ClientAuthToken:    true,
+		CollectionLinks: &CollectionLinks{Links: []CollectionLink{
+			{Method: CollectionPay, Expiry: 30 * time.Minute},
+			{Method: CollectionQR, Expiry: 15 * time.Minute},
+		}},
+		Extra: map[string]string{"udf1": "rider", "udf10": "RiderQR"},
+	}
+}
+
+// goldenForm compares an encoded form body with a golden file holding one
+// key=value pair per line (as encoded, in order); the body is those lines
+// joined with "&".
+func goldenForm(t *testing.T, name, body string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		require.NoError(t, os.WriteFile(path, []byte(strings.ReplaceAll(body, "&", "\n")+"\n"), 0o644))
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimRight(string(want), "\n"), "\n")
+	require.Equal(t, strings.Join(lines, "&"), body)
+}
+
+func TestOrderFormGolden(t *testing.T) {
+	tests := []struct {
+		golden string
+		req    *OrderRequest
+	}{
+		{"order_full.form", fullOrder()},
+		{"order_minimal.form", &OrderRequest{OrderID: "14183944763", Amount: "1.00"}},
+		{"order_qr_only.form", &OrderRequest{OrderID: "o-qr", Amount: "2.00", Currency: "INR",
+			CollectionLinks: &CollectionLinks{Links: []CollectionLink{{Method: CollectionQR}}}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.golden, func(t *testing.T) {
+			require.NoError(t, tt.req.Validate())
+			v, err := tt.req.form()
+			require.NoError(t, err)
+			goldenForm(t, tt.golden, v.Encode())
+		})
+	}
+}
+
+func TestOrderFormCollectionDetails(t *testing.T) {
+	v, err := fullOrder().form()
+	require.NoError(t, err)
+	require.Equal(t, "1", v.Get("options.get_payment_collection_link"))
+	require.Equal(t, `{"supported_payment_methods":["PAY","QR"],"expiry_details":[`+
+		`{"payment_method":"PAY","expiry_in_mins":"30"},{"payment_method":"QR","expiry_in_mins":"15"}]}`,
+		v.Get("payment_collection_link_details"))
+	require.Equal(t, "true", v.Get("options.get_client_auth_token"))
+	require.Equal(t, "OFF10", v.Get("metadata.PAYU:offer_key"))
+	require.Equal(t, "a&b=c", v.Get("metadata.RAZORPAY:notes"))
+	require.Equal(t, "payu_test", v.Get("metadata.SERVICE:gateway_reference_id"))
+	require.Equal(t, "50.00", v.Get("metadata.subvention_amount"))
+	for _, p := range []string{"billing_address_", "shipping_address_"} {
+		for _, k := range []string{"first_name", "last_name", "line1", "line2", "line3", "city", "state", "country",
+			"postal_code", "phone", "country_code_iso"} {
+			require.NotEmpty(t, v.Get(p+k), p+k)
+		}
+	}
+}
+
+func TestOrderValidate(t *testing.T) {
+	tests := []struct {
+		name   string
+		mutate func(r *OrderRequest)
+		paths  []string
+	}{
+		{"valid", func(*OrderRequest) {}, nil},
+		{"empty", func(r *OrderRequest) { *r = OrderRequest{} }, []string{"order_id", "amount"}},
+		{"bad amounts", func(r *OrderRequest) { r.Amount, r.SubventionAmount = "1499", "5.5" },
+			[]string{"amount", "metadata.subvention_amount"}},
+		{"http webhook", func(r *OrderRequest) { r.WebhookURL = "http://example.com/h" }, []string{"metadata.webhook_url"}},
+		{"metadata without gateway", func(r *OrderRequest) {
+			r.GatewayMetadata = []GatewayMetadata{{Key: "k", Value: "v"}, {Gateway: "PAYU", Key: "a:b"}}
+		}, []string{"metadata[0].Gateway", "metadata[1].Key"}},
+		{"metadata duplicate", func(r *OrderRequest) {
+			r.GatewayMetadata = []GatewayMetadata{{Gateway: "PAYU", Key: "k"}, {Gateway: "PAYU", Key: "k"}}
+		}, []string{"metadata.PAYU:k"}},
+		{"metadata shadows typed gateway reference", func(r *OrderRequest) {
+			r.GatewayMetadata = []GatewayMetadata{{Gateway: "SERVICE", Key: "gateway_reference_id", Value: "x"}}
+		}, []string{"metadata.SERVICE:gateway_reference_id"}},
+		{"collection links empty", func(r *OrderRequest) { r.CollectionLinks = &CollectionLinks{} },
+			[]string{"payment_collection_link_details.supported_payment_methods"}},
+		{"collection links bad", func(r *OrderRequest) {
+			r.CollectionLinks = &CollectionLinks{Links: []CollectionLink{
+				{Method: "INTENT"}, {Method: CollectionQR, Expiry: 90 * time.Second}, {Method: CollectionQR},
+			}}
+		}, []string{
+			"payment_collection_link_details.supported_payment_methods[0]",
+			"payment_collection_link_details.expiry_details[1].expiry_in_mins",
+			"payment_collection_link_details.supported_payment_methods[2]",
+		}},
+		{"extra collides", func(r *OrderRequest) {
+			r.Extra = map[string]string{"billing_address_city": "x", "options.get_client_auth_token": "false", "metadata.PAYU:offer_key": "y"}
+		}, []string{"billing_address_city", "metadata.PAYU:offer_key", "options.get_client_auth_token"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := fullOrder()
+			tt.mutate(r)
+			err := r.Validate()
+			if tt.paths == nil {
+				require.NoError(t, err)
+				return
+			}
+			var ve *ValidationError
+			require.ErrorAs(t, err, &ve)
+			var got []string
+			for _, p := range ve.Problems {
+				got = append(got, p.Path)
+			}
+			require.Equal(t, tt.paths, got)
+		})
+	}
+}
+
+func TestCreateOrderWire(t *testing.T) {
+	const body = `{"status":"NEW","status_id":10,"id":"ordeh_1","order_id":"HD-1707740261",
+		"payment_links":{"web":"https://pay.example/w","mobile":"https://pay.example/m","iframe":"https://pay.example/i"},
+		"links":{"payment_collection_links":{"QR":"https://pay.example/qr","INTENT":"https://pay.example/intent"}},
+		"juspay":{"client_auth_token":"tkn_1","client_auth_token_expiry":"2024-02-12T07:59:57Z"}}`
+	srv := newRecorder(t, reply{status: 200, body: body})
+	c := newTestClient(t, srv.URL)
+	o, err := c.CreateOrder(context.Background(), fullOrder())
+	require.NoError(t, err)
+	require.Equal(t, "NEW", o.Status)
+	require.Equal(t, 10, o.StatusID)
+	require.Equal(t, "ordeh_1", o.ID)
+	require.Equal(t, "HD-1707740261", o.OrderID)
+	require.Equal(t, "https://pay.example/qr", o.CollectionLinks.QR)
+	require.Equal(t, "https://pay.example/intent", o.CollectionLinks.Intent)
+	require.Equal(t, "https://pay.example/m", o.PaymentLinks.Mobile)
+	require.Equal(t, "tkn_1", o.ClientAuthToken)
+	require.JSONEq(t, body, string(o.Raw))
+
+	got := srv.last(t)
+	require.Equal(t, "POST", got.Method)
+	require.Equal(t, "/orders", got.RequestURI)
+	require.Equal(t, "application/x-www-form-urlencoded", got.Header.Get("Content-Type"))
+	require.Equal(t, DefaultAPIVersion, got.Header.Get("Version"))
+	require.Equal(t, testAuth, got.Header.Get("Authorization"))
+	want, err := fullOrder().form()
+	require.NoError(t, err)
+	require.Equal(t, want.Encode(), string(got.Body))
+
+	// The version header: per client, then per call.
+	c2 := newTestClient(t, srv.URL, WithAPIVersion("2024-02-01"))
+	_, err = c2.CreateOrder(context.Background(), fullOrder())
+	require.NoError(t, err)
+	require.Equal(t, "2024-02-01", srv.last(t).Header.Get("Version"))
+	_, err = c2.CreateOrder(context.Background(), fullOrder(), WithAPIVersion("2025-01-31"))
+	require.NoError(t, err)
+	require.Equal(t, "2025-01-31", srv.last(t).Header.Get("Version"))
+}
+
+func TestGetOrderEscapesID(t *testing.T) {
+	srv := newRecorder(t, reply{status: 200, body: `{"order_id":"a/b?c d#e","status":"CHARGED","amount":1}`})
+	c := newTestClient(t, srv.URL)
+	st, err := c.GetOrder(context.Background(), "a/b?c d#e")
+	require.NoError(t, err)
+	require.Equal(t, "CHARGED", st.Status)
+	got := srv.last(t)
+	require.Equal(t, "GET", got.Method)
+	require.Equal(t, "/orders/a%2Fb%3Fc%20d%23e", got.RequestURI)
+	require.Equal(t, DefaultAPIVersion, got.Header.Get("Version"))
+	require.Empty(t, got.Body)
+
+	for _, id := range []string{"", " ", ".", ".."} {
+		_, err := c.GetOrder(context.Background(), id)
+		var ve *ValidationError
+		require.ErrorAs(t, err, &ve, "%q", id)
+		require.True(t, ve.Has("order_id"))
+	}
+	require.EqualValues(t, 1, srv.count.Load())
+}
+
+func TestRefundWire(t *testing.T) {
+	srv := newRecorder(t, reply{status: 200, body: `{"order_id":"o/1","status":"CHARGED","refunded":true,
+		"amount_refunded":"1.0","refunds":[{"unique_request_id":"r1","status":"PENDING","amount":1}]}`})
+	c := newTestClient(t, srv.URL)
+	st, err := c.Refund(context.Background(), "o/1", &RefundRequest{UniqueRequestID: "r1", Amount: "1.00"})
+	require.NoError(t, err)
+	require.True(t, st.Refunded)
+	require.Equal(t, Amount("1.00"), st.AmountRefunded)
+	require.Len(t, st.Refunds, 1)
+	require.Equal(t, "PENDING", st.Refunds[0].Status)
+	require.Equal(t, Amount("1.00"), st.Refunds[0].Amount)
+	got := srv.last(t)
+	require.Equal(t, "POST", got.Method)
+	require.Equal(t, "/orders/o%2F1/refunds", got.RequestURI)
+	require.Equal(t, "application/x-www-form-urlencoded", got.Header.Get("Content-Type"))
+	require.Equal(t, "amount=1.00&unique_request_id=r1", string(got.Body))
+
+	for _, tt := range []struct {
+		id    string
+		req   *RefundRequest
+		paths []string
+	}{
+		{"o1", &RefundRequest{}, []string{"unique_request_id", "amount"}},
+		{"o1", &RefundRequest{UniqueRequestID: "r", Amount: "0.00"}, []string{"amount"}},
+		{"o1", &RefundRequest{UniqueRequestID: "r", Amount: "1"}, []string{"amount"}},
+		{"", &RefundRequest{UniqueRequestID: "r", Amount: "1.00"}, []string{"order_id"}},
+		{"", nil, []string{"order_id", ""}},
+	} {
+		_, err := c.Refund(context.Background(), tt.id, tt.req)
+		var ve *ValidationError
+		require.ErrorAs(t, err, &ve)
+		var paths []string
+		for _, p := range ve.Problems {
+			paths = append(paths, p.Path)
+		}
+		require.Equal(t, tt.paths, paths)
+	}
+	require.EqualValues(t, 1, srv.count.Load())
+}
+
+// decimalEqual compares an Amount with a JSON number read independently.
+func decimalEqual(t *testing.T, want json.Number, got Amount) {
+	t.Helper()
+	if want == "" {
+		require.Empty(t, got)
+		return
+	}
+	w, ok := new(big.Rat).SetString(string(want))
+	require.True(t, ok)
+	g, ok := new(big.Rat).SetString(string(got))
+	require.True(t, ok, "amount %q", got)
+	require.Zero(t, w.Cmp(g), "want %s, got %s", want, got)
+}
+
+// jsonNumber reads a generic value as a number: a JSON number, or a string
+// holding one.
+func jsonNumber(v any) json.Number {
+	switch x := v.(type) {
+	case json.Number:
+		return x
+	case string:
+		if _, ok := new(big.Rat).SetString(x); ok {
+			return json.Number(x)
+		}
+	}
+	return ""
+}
+
+func genericString(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case json.Number:
+		return string(x)
+	}
+	return ""
+}
+
+// Every valid published order and refund reply decodes, and the typed
+// fields agree with a generic decoding of the same bytes.
+func TestOrderStatusDecodeConformance(t *testing.T) {
+	samples := append(conformance.Files(t, "orders", "*.json"), conformance.Files(t, "refunds", "*.json")...)
+	valid := 0
+	for _, s := range samples {
+		t.Run(s.Name, func(t *testing.T) {
+			if !s.ValidJSON() {
+				_, err := decodeOrderStatus(s.Data)
+				require.Error(t, err)
+				return
+			}
+			valid++
+			st, err := decodeOrderStatus(s.Data)
+			require.NoError(t, err)
+			o, err := decodeOrder(s.Data)
+			require.NoError(t, err)
+
+			dec := json.NewDecoder(strings.NewReader(string(s.Data)))
+			dec.UseNumber()
+			var m map[string]any
+			require.NoError(t, dec.Decode(&m))
+			require.Equal(t, genericString(m["order_id"]), st.OrderID)
+			require.Equal(t, genericString(m["status"]), st.Status)
+			require.Equal(t, genericString(m["id"]), st.ID)
+			decimalEqual(t, jsonNumber(m["amount"]), st.Amount)
+			decimalEqual(t, jsonNumber(m["amount_refunded"]), st.AmountRefunded)
+			if n := jsonNumber(m["status_id"]); n != "" {
+				id, err := n.Int64()
+				require.NoError(t, err)
+				require.EqualValues(t, id, st.StatusID)
+				require.EqualValues(t, id, o.StatusID)
+			}
+			require.Equal(t, genericString(m["txn_id"]), st.TxnID)
+			require.Equal(t, genericString(m["payment_method_type"]), st.PaymentMethodType)
+			require.Equal(t, m["refunded"] == true, st.Refunded)
+			refunds, _ := m["refunds"].([]any)
+			require.Len(t, st.Refunds, len(refunds))
+			for i, r := range refunds {
+				rm := r.(map[string]any)
+				require.Equal(t, genericString(rm["unique_request_id"]), st.Refunds[i].UniqueRequestID)
+				require.Equal(t, genericString(rm["status"]), st.Refunds[i].Status)
+				decimalEqual(t, jsonNumber(rm["amount"]), st.Refunds[i].Amount)
+			}
+			if dc := genericString(m["date_created"]); dc != "" {
+				want, err := time.Parse(time.RFC3339Nano, dc)
+				require.NoError(t, err)
+				require.True(t, want.Equal(st.DateCreated))
+			}
+			require.Equal(t, genericString(m["order_id"]), o.OrderID)
+			require.Equal(t, genericString(m["status"]), o.Status)
+			if links, ok := m["payment_links"].(map[string]any); ok {
+				require.Equal(t, genericString(links["web"]), st.PaymentLinks.Web)
+				require.Equal(t, genericString(links["web"]), o.PaymentLinks.Web)
+			}
+			require.Equal(t, string(s.Data), string(st.Raw))
+		})
+	}
+	require.Greater(t, valid, 5)
+}
+
+// Redacted and mistyped fields are tolerated: "FILTERED" where an object is
+// expected, numbers as strings, null everywhere.
+func TestOrderStatusLenient(t *testing.T) {
+	body := `{"order_id":12345,"id":null,"status":"CHARGED","status_id":"21","amount":"9000","currency":"INR",
+		"refunded":"true","amount_refunded":"FILTERED","refunds":["FILTERED",{"unique_request_id":"r","amount":"1.5"},null],
+		"payment_links":"FILTERED","card":"FILTERED","gateway_id":"23","date_created":"yesterday","unknown":{"deep":[1,2]}}`
+	st, err := decodeOrderStatus([]byte(body))
+	require.NoError(t, err)
+	require.Equal(t, "12345", st.OrderID)
+	require.Empty(t, st.ID)
+	require.Equal(t, 21, st.StatusID)
+	require.Equal(t, Amount("9000.00"), st.Amount)
+	require.True(t, st.Refunded)
+	require.Empty(t, st.AmountRefunded)
+	require.Len(t, st.Refunds, 1)
+	require.Equal(t, Amount("1.50"), st.Refunds[0].Amount)
+	require.Equal(t, PaymentLinks{}, st.PaymentLinks)
+	require.Equal(t, 23, st.GatewayID)
+	require.True(t, st.DateCreated.IsZero())
+
+	_, err = decodeOrderStatus([]byte(`{"order_id":`))
+	require.Error(t, err)
+}
+
+func TestOrderFormValuesRoundTrip(t *testing.T) {
+	v, err := fullOrder().form()
+	require.NoError(t, err)
+	back, err := url.ParseQuery(v.Encode())
+	require.NoError(t, err)
+	require.Equal(t, v, back)
+	require.Equal(t, "Order #1 — 2 items", back.Get("description"))
+}
