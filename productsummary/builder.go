@@ -5,7 +5,8 @@ package productsummary
 // unchanged, so a half-built summary can be shared and extended in several
 // directions. Items passed in are copied, and Summary returns a deep copy, so
 // nothing is shared between a Builder, its callers and what it produced.
-// The zero value is an empty Builder, ready to use.
+// The zero value is an empty Builder, ready to use, and a Builder is safe
+// for concurrent use.
 type Builder struct {
 	lines []Line
 }

@@ -149,3 +149,30 @@ func TestBuilderSharesNothing(t *testing.T) {
 	s1[1] = nil
 	require.Equal(t, want, b.Summary())
 }
+
+// TestBuilderConcurrentBranches extends one shared Builder from several
+// goroutines; under -race any write to shared state would be reported.
+func TestBuilderConcurrentBranches(t *testing.T) {
+	base := ps.New().Line(ps.Label("shared").WithSize(12)).EmptyLine()
+	const n = 8
+	got := make([]ps.Summary, n)
+	done := make(chan struct{})
+	for i := range n {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			b := base
+			for range i {
+				b = b.Line(ps.Label("x"))
+			}
+			got[i] = b.Summary()
+		}()
+	}
+	for range n {
+		<-done
+	}
+	for i, s := range got {
+		require.Len(t, s, 2+i)
+		require.Equal(t, ps.Text{Text: "shared", TextSize: new(12.0)}, s[0][0])
+	}
+	require.Equal(t, 2, base.Len())
+}

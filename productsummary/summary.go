@@ -27,6 +27,7 @@
 package productsummary
 
 import (
+	"encoding"
 	"encoding/json"
 
 	"github.com/payorch/checkout-go/internal/valid"
@@ -40,6 +41,8 @@ type Problem = valid.Problem
 
 // Summary is the "product_summary" array: lines shown top to bottom
 // (spec §2.6). The zero value (nil or empty) means no summary is sent.
+// Like any slice it may be read from several goroutines at once but not
+// changed while read; Clone gives an independent copy.
 type Summary []Line
 
 // Line is one line of a Summary: items shown left to right. A line holding a
@@ -239,4 +242,12 @@ func unmarshalItem[T Item](data []byte, dst *T) error {
 	return nil
 }
 
-var _ json.Marshaler = Summary(nil)
+// Compile-time checks of the encoding interfaces the client and the fake
+// service rely on.
+var (
+	_ json.Marshaler           = Summary(nil)
+	_ json.Unmarshaler         = (*Summary)(nil)
+	_ encoding.TextMarshaler   = Summary(nil)
+	_ encoding.TextUnmarshaler = (*Summary)(nil)
+	_ json.Unmarshaler         = (*Line)(nil)
+)
