@@ -1,0 +1,89 @@
+package checkouttest_test
+
+import (
+	"context"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/payorch/checkout-go/checkouttest"
+)
+
+func TestFaults(t *testing.T) {
+	s := newServer(t, checkouttest.Config{})
+	require.NoError(t, s.InjectFault(checkouttest.Fault{Method: "POST", Path: "/orders", Times: 2, Status: 503, RetryAfter: "1"}))
+	for range 2 {
+		r := postOrder(t, s, orderForm("ord_f1"))
+		require.Equal(t, 503, r.status)
+		require.Equal(t, "1", r.header.Get("Retry-After"))
+		require.Equal(t, "service_unavailable", r.json["error_code"])
+	}
+	require.Equal(t, 200, postOrder(t, s, orderForm("ord_f1")).status, "the fault is used up")
+
+	// A pattern, a method filter, and one status per request.
+	require.NoError(t, s.InjectFault(checkouttest.Fault{Method: "GET", Path: "/orders/*", Status: 429}))
+	require.Equal(t, 200, postRefund(t, s, "ord_f1", "x", "1.00").status+200-postRefund(t, s, "ord_f1", "x", "1.00").status, "refunds are not matched")
+	require.Equal(t, 429, getOrder(t, s, "ord_f1").status)
+	require.Equal(t, 200, getOrder(t, s, "ord_f1").status)
+
+	// Drop: the client sees the connection closed without a reply.
+	require.NoError(t, s.InjectFault(checkouttest.Fault{Path: "/orders/ord_f1", Drop: true}))
+	req, _ := http.NewRequest(http.MethodPost, s.URL+"/orders/ord_f1", nil)
+	_, err := (&http.Client{Transport: &http.Transport{DisableKeepAlives: true}}).Do(req)
+	require.Error(t, err)
+
+	// Delay: held, then served; cut short by the client's deadline.
+	require.NoError(t, s.InjectFault(checkouttest.Fault{Path: "/orders/ord_f1", Delay: 50 * time.Millisecond}))
+	start := time.Now()
+	require.Equal(t, 200, getOrder(t, s, "ord_f1").status)
+	require.GreaterOrEqual(t, time.Since(start), 50*time.Millisecond)
+	require.NoError(t, s.InjectFault(checkouttest.Fault{Path: "/orders/ord_f1", Delay: time.Minute}))
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
+	defer cancel()
+	req, _ = http.NewRequestWithContext(ctx, http.MethodGet, s.URL+"/orders/ord_f1", nil)
+	_, err = http.DefaultClient.Do(req)
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+
+	var faults []string
+	for _, r := range s.Requests() {
+		if r.Fault != "" {
+			faults = append(faults, r.Method+" "+r.Path+": "+r.Fault)
+		}
+	}
+	require.Equal(t, []string{
+		"POST /orders: status 503 retry-after 1",
+		"POST /orders: status 503 retry-after 1",
+		"GET /orders/ord_f1: status 429",
+		"POST /orders/ord_f1: drop",
+		"GET /orders/ord_f1: delay 50ms",
+		"GET /orders/ord_f1: delay 1m0s",
+	}, faults)
+
+	require.Error(t, s.InjectFault(checkouttest.Fault{Path: "/orders"}), "a fault that does nothing")
+	require.Error(t, s.InjectFault(checkouttest.Fault{Path: "[", Status: 500}))
+	require.Error(t, s.InjectFault(checkouttest.Fault{Path: "/orders", Status: 42}))
+}
+
+func TestCloseEndsInjectedDelay(t *testing.T) {
+	s, err := checkouttest.NewServer(checkouttest.Config{MerchantID: merchantID, APIKey: apiKey})
+	require.NoError(t, err)
+	require.NoError(t, s.InjectFault(checkouttest.Fault{Path: "/orders/*", Delay: time.Hour}))
+	done := make(chan int)
+	go func() {
+		req, _ := http.NewRequest(http.MethodGet, s.URL+"/orders/x", nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			done <- 0
+			return
+		}
+		resp.Body.Close()
+		done <- resp.StatusCode
+	}()
+	require.Eventually(t, func() bool { return len(s.Requests()) == 1 }, 5*time.Second, time.Millisecond)
+	start := time.Now()
+	s.Close()
+	require.Less(t, time.Since(start), 5*time.Second)
+	require.Contains(t, []int{0, 503}, <-done)
+}
