@@ -1,0 +1,128 @@
+package webhook_test
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/rsa"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+
+	"github.com/payorch/checkout-go/webhook"
+)
+
+// A merchant server's webhook endpoint. The function runs once per event:
+// the re-sent duplicate is acknowledged without calling it again, and a
+// failure answers 500 so that the service re-sends (spec §6.1.4–5).
+func ExampleVerifier_Handler() {
+	cfg := webhook.Config{
+		Username: "shopwebhooks", // as configured in the dashboard
+		Password: "correct horse battery staple",
+		Sources:  webhook.ProductionSources(),
+		Headers:  map[string]string{"X-Shop-Env": "production"},
+	}
+	v, err := webhook.NewVerifier(cfg)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	paid := map[string]bool{}
+	mux := http.NewServeMux()
+	mux.Handle("/webhooks", v.Handler(func(ctx context.Context, ev *webhook.Event) error {
+		if ev.Name == webhook.OrderSucceeded {
+			paid[ev.OrderID()] = true
+		}
+		fmt.Println("processing", ev.Name, ev.OrderID(), ev.Status())
+		return nil
+	}))
+
+	body := []byte(`{"id":"evt_V2_1","event_name":"ORDER_SUCCEEDED","date_created":"2023-08-10T07:00:48Z",
+		"content":{"order":{"order_id":"ord_1001","status":"CHARGED","amount":1499}}}`)
+	for _, r := range []*http.Request{
+		webhook.NewTestRequest(cfg, body), // the delivery
+		webhook.NewTestRequest(cfg, body), // a duplicate
+	} {
+		rec := httptest.NewRecorder()
+		mux.ServeHTTP(rec, r)
+		fmt.Println(rec.Code)
+	}
+
+	forged := webhook.NewTestRequest(cfg, body)
+	forged.RemoteAddr = "198.51.100.7:5555"
+	forged.Header.Set("X-Forwarded-For", "13.126.232.13") // not believed: no trusted proxy
+	rec := httptest.NewRecorder()
+	mux.ServeHTTP(rec, forged)
+	fmt.Println(rec.Code, paid)
+	// Output:
+	// processing ORDER_SUCCEEDED ord_1001 CHARGED
+	// 200
+	// 200
+	// 403 map[ord_1001:true]
+}
+
+// Verify alone, for a framework with its own routing and reply handling.
+func ExampleVerifier_Verify() {
+	cfg := webhook.Config{Username: "shopwebhooks", Password: "pw", Sources: webhook.SandboxSources()}
+	v, err := webhook.NewVerifier(cfg)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	r := webhook.NewTestRequest(cfg, []byte(`{"id":"evt_2","event_name":"TXN_FAILED","content":{"txn":{"order_id":"ord_7","status":"AUTHORIZATION_FAILED"}}}`))
+	ev, err := v.Verify(r)
+	fmt.Println(ev.Kind(), ev.OrderID(), ev.Status(), err)
+
+	r = webhook.NewTestRequest(cfg, []byte(`{"event_name":"X"}`))
+	r.Header.Set("Authorization", webhook.BasicAuthorization("shopwebhooks", "guess"))
+	_, err = v.Verify(r)
+	fmt.Println(errors.Is(err, webhook.ErrUnauthorized), webhook.StatusFor(err))
+	// Output:
+	// txn ord_7 AUTHORIZATION_FAILED <nil>
+	// true 401
+}
+
+// NewVerifier fails closed: no credentials and no source list is an error,
+// not a receiver that accepts anything.
+func ExampleNewVerifier_failClosed() {
+	_, err := webhook.NewVerifier(webhook.Config{Username: "shop.hooks"})
+	var ve *webhook.ValidationError
+	if errors.As(err, &ve) {
+		for _, p := range ve.Problems {
+			fmt.Println(p)
+		}
+	}
+	// Output:
+	// Username: must not contain '.' (spec §5.2)
+	// Password: required (spec §5.2)
+	// Sources: required: use ProductionSources() or SandboxSources() (spec §5.6), or set AllowAnySource
+}
+
+// Encrypted webhooks (spec §6.1.7): the body is {"JWT": "<compact JWE>"}.
+// In production the keys come from PEM files (NewJWEDecrypterFromPEM); here
+// Seal plays the service.
+func ExampleNewJWEDecrypter() {
+	merchant, _ := rsa.GenerateKey(rand.Reader, 2048)
+	service, _ := rsa.GenerateKey(rand.Reader, 2048)
+	dec, err := webhook.NewJWEDecrypter(webhook.JWEConfig{PrivateKey: merchant, VerificationKey: &service.PublicKey})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	cfg := webhook.Config{Username: "shopwebhooks", Password: "pw", Sources: webhook.ProductionSources(), Decrypter: dec}
+	v, err := webhook.NewVerifier(cfg)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	token, err := webhook.Seal([]byte(`{"id":"evt_3","event_name":"ORDER_REFUNDED","content":{"order":{"order_id":"ord_9","status":"CHARGED"}}}`),
+		webhook.SealOptions{Recipient: &merchant.PublicKey, Signer: service})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	ev, err := v.Verify(webhook.NewTestRequest(cfg, []byte(`{"JWT":"`+token+`"}`)))
+	fmt.Println(ev.Encrypted, ev.Name, ev.OrderID(), err)
+	// Output:
+	// true ORDER_REFUNDED ord_9 <nil>
+}
