@@ -92,7 +92,10 @@ func TestSessionValidation(t *testing.T) {
 		{"mis-cased sdk_udf", with(func(m map[string]any) { m["sdk_udf"] = "ShowEMI" }), false, []string{"sdk_udf"}},
 		{"product_summary as an array", with(func(m map[string]any) { m["product_summary"] = []any{} }), false, []string{"product_summary"}},
 		{"product_summary divider without thickness", with(func(m map[string]any) { m["product_summary"] = `[[{"type":"divider"}]]` }), false, []string{"product_summary[0][0].thickness"}},
-		{"mandate start date not numeric", with(func(m map[string]any) { m["options.create_mandate"] = "REQUIRED"; m["mandate.start_date"] = "2024-01-01" }), false, []string{"mandate.start_date"}},
+		{"mandate start date not numeric", with(func(m map[string]any) {
+			m["options.create_mandate"] = "REQUIRED"
+			m["mandate.start_date"] = "2024-01-01"
+		}), false, []string{"mandate.start_date"}},
 		{"create_mandate mis-cased", with(func(m map[string]any) { m["options.create_mandate"] = "required" }), false, []string{"options.create_mandate"}},
 		{"filter without allowDefaultOptions", with(filter(`{"options":[]}`)), true, []string{"payment_filter.allowDefaultOptions"}},
 		{"mis-cased method type", with(filter(`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"card","enable":false}]}`)), false,
@@ -335,7 +338,11 @@ func TestCreateOrderValidation(t *testing.T) {
 		{"mis-cased key", url.Values{"order_id": {"ord_bad"}, "amount": {"1.00"}, "Customer_ID": {"c"}}, nil, false, []string{"Customer_ID"}},
 		{"auth token flag not boolean", url.Values{"order_id": {"ord_bad"}, "amount": {"1.00"}, "options.get_client_auth_token": {"yes"}}, nil, false,
 			[]string{"options.get_client_auth_token"}},
-		{"links without details", func() url.Values { f := orderForm("ord_bad"); f.Set("options.get_payment_collection_link", "1"); return f }(), nil, true,
+		{"links without details", func() url.Values {
+			f := orderForm("ord_bad")
+			f.Set("options.get_payment_collection_link", "1")
+			return f
+		}(), nil, true,
 			[]string{"payment_collection_link_details"}},
 		{"details not JSON", links(`{"supported_payment_methods":["QR"]`), nil, false, []string{"payment_collection_link_details"}},
 		{"details lower-case method", links(`{"supported_payment_methods":["qr"]}`), nil, false, []string{"payment_collection_link_details.supported_payment_methods[0]"}},
