@@ -137,3 +137,29 @@ func TestClone(t *testing.T) {
 	require.Equal(t, 1.0, *orig[0][1].(*ps.Space).Weight)
 	require.Nil(t, ps.Summary(nil).Clone())
 }
+
+func TestKindsAndPointerItems(t *testing.T) {
+	items := []ps.Item{ps.Space{}, ps.Text{Text: "a"}, ps.Image{URL: icon}, ps.ToggleImage{OpenIcon: icon}, ps.Divider{Thickness: new(1.0)}, ps.Background{Color: "#fff"}}
+	ptrs := []ps.Item{&ps.Space{}, &ps.Text{Text: "a"}, &ps.Image{URL: icon}, &ps.ToggleImage{OpenIcon: icon}, &ps.Divider{Thickness: new(1.0)}, &ps.Background{Color: "#fff"}}
+	nils := []ps.Item{(*ps.Space)(nil), (*ps.Text)(nil), (*ps.Image)(nil), (*ps.ToggleImage)(nil), (*ps.Divider)(nil), (*ps.Background)(nil)}
+	kinds := []ps.Kind{ps.KindSpace, ps.KindText, ps.KindImage, ps.KindToggleImage, ps.KindDivider, ps.KindBackground}
+	for i, k := range kinds {
+		require.Equal(t, k, items[i].Kind())
+		require.Equal(t, k, ptrs[i].Kind())
+
+		byValue, err := ps.Summary{{items[i]}}.MarshalText()
+		require.NoError(t, err)
+		byPointer, err := ps.Summary{{ptrs[i]}}.MarshalText()
+		require.NoError(t, err)
+		require.Equal(t, string(byValue), string(byPointer))
+		require.Contains(t, string(byValue), `"type":"`+string(k)+`"`)
+		require.NoError(t, ps.Summary{{ptrs[i]}}.Validate())
+
+		err = ps.Summary{{nils[i]}}.Validate()
+		var ve *ps.ValidationError
+		require.ErrorAs(t, err, &ve, k)
+		require.Equal(t, "product_summary[0][0]", ve.Problems[0].Path)
+		_, err = ps.Summary{{nils[i]}}.MarshalText()
+		require.ErrorAs(t, err, &ve, k)
+	}
+}
