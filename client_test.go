@@ -1,0 +1,225 @@
+package checkout
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"gopkg.in/h2non/gock.v1"
+)
+
+func TestNewClientOptions(t *testing.T) {
+	tests := []struct {
+		name     string
+		merchant string
+		key      string
+		opts     []Option
+		wantErr  string
+	}{
+		{"ok https", "m", "k", []Option{WithBaseURL("https://api.example.com")}, ""},
+		{"ok loopback http", "m", "k", []Option{WithBaseURL("http://127.0.0.1:8080")}, ""},
+		{"ok localhost", "m", "k", []Option{WithBaseURL("http://localhost:1")}, ""},
+		{"ok ipv6 loopback", "m", "k", []Option{WithBaseURL("http://[::1]:9")}, ""},
+		{"empty merchant", "", "k", []Option{WithBaseURL("https://a.example")}, "merchant id is empty"},
+		{"empty key", "m", " ", []Option{WithBaseURL("https://a.example")}, "API key is empty"},
+		{"key with newline", "m", "k\n", []Option{WithBaseURL("https://a.example")}, "control characters"},
+		{"no base URL", "m", "k", nil, "WithBaseURL is required"},
+		{"http remote", "m", "k", []Option{WithBaseURL("http://api.example.com")}, "must be https"},
+		{"http lookalike", "m", "k", []Option{WithBaseURL("http://127.0.0.1.example.com")}, "must be https"},
+		{"ftp", "m", "k", []Option{WithBaseURL("ftp://api.example.com")}, "scheme"},
+		{"no host", "m", "k", []Option{WithBaseURL("https://")}, "no host"},
+		{"user info", "m", "k", []Option{WithBaseURL("https://u:p@api.example.com")}, "user information"},
+		{"query", "m", "k", []Option{WithBaseURL("https://api.example.com?x=1")}, "query"},
+		{"garbage", "m", "k", []Option{WithBaseURL("::::")}, "base URL"},
+		{"nil http client", "m", "k", []Option{WithBaseURL("https://a.example"), WithHTTPClient(nil)}, "nil"},
+		{"version bad format", "m", "k", []Option{WithBaseURL("https://a.example"), WithAPIVersion("2023-6-30")}, "YYYY-MM-DD"},
+		{"version bad date", "m", "k", []Option{WithBaseURL("https://a.example"), WithAPIVersion("2023-02-30")}, "YYYY-MM-DD"},
+		{"version empty", "m", "k", []Option{WithBaseURL("https://a.example"), WithAPIVersion("")}, "YYYY-MM-DD"},
+		{"retry negative", "m", "k", []Option{WithBaseURL("https://a.example"), WithRetry(RetryPolicy{MaxRetries: -1})}, "MaxRetries"},
+		{"retry too many", "m", "k", []Option{WithBaseURL("https://a.example"), WithRetry(RetryPolicy{MaxRetries: 11})}, "MaxRetries"},
+		{"retry max below min", "m", "k", []Option{WithBaseURL("https://a.example"), WithRetry(RetryPolicy{MaxRetries: 1, MinWait: 2, MaxWait: 1})}, "MaxWait"},
+		{"user agent", "m", "k", []Option{WithBaseURL("https://a.example"), WithUserAgent("a\r\nX-Evil: 1")}, "user agent"},
+		{"nil option ignored", "m", "k", []Option{nil, WithBaseURL("https://a.example")}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var c *Client
+			var err error
+			require.NotPanics(t, func() { c, err = NewClient(tt.merchant, tt.key, tt.opts...) })
+			if tt.wantErr == "" {
+				require.NoError(t, err)
+				require.NotNil(t, c)
+				return
+			}
+			require.ErrorIs(t, err, ErrInvalidOption)
+			require.Contains(t, err.Error(), tt.wantErr)
+			require.Nil(t, c)
+		})
+	}
+}
+
+func TestNewClientFromEnv(t *testing.T) {
+	t.Setenv(EnvBaseURL, "")
+	t.Setenv(EnvMerchantID, "")
+	t.Setenv(EnvAPIKey, "")
+	_, err := NewClientFromEnv()
+	require.ErrorIs(t, err, ErrInvalidOption)
+	require.Contains(t, err.Error(), "CHECKOUT_BASE_URL, CHECKOUT_MERCHANT_ID, CHECKOUT_API_KEY")
+
+	srv := newRecorder(t, reply{status: 200, body: `{"order_id":"o1","status":"NEW"}`})
+	t.Setenv(EnvBaseURL, srv.URL)
+	t.Setenv(EnvMerchantID, testMerchant)
+	t.Setenv(EnvAPIKey, testKey)
+	c, err := NewClientFromEnv()
+	require.NoError(t, err)
+	_, err = c.GetOrder(context.Background(), "o1")
+	require.NoError(t, err)
+	got := srv.last(t)
+	require.Equal(t, testAuth, got.Header.Get("Authorization"))
+	require.Equal(t, testMerchant, got.Header.Get("X-Merchantid"))
+
+	t.Setenv(EnvBaseURL, "http://api.example.com")
+	_, err = NewClientFromEnv()
+	require.ErrorIs(t, err, ErrInvalidOption)
+}
+
+func TestAuthorizationHeader(t *testing.T) {
+	dec, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(testAuth, "Basic "))
+	require.NoError(t, err)
+	require.Equal(t, testKey+":", string(dec), "RFC 7617: user = API key, empty password")
+	c := newTestClient(t, "https://api.example.com")
+	require.Equal(t, testAuth, c.cred.authorization)
+}
+
+// No fmt verb shows the API key or the Authorization value, on the pointer,
+// on a copy, or nested in another value.
+func TestClientFormattingHidesKey(t *testing.T) {
+	c := newTestClient(t, "https://api.example.com")
+	encoded := strings.TrimPrefix(testAuth, "Basic ")
+	values := []any{c, *c, struct{ C *Client }{c}, struct{ C Client }{*c}, []*Client{c}, map[string]*Client{"c": c}}
+	verbs := []string{"%v", "%+v", "%#v", "%s", "%q", "%x", "%X", "%d", "%T", "%p"}
+	for _, v := range values {
+		for _, verb := range verbs {
+			out := fmt.Sprintf(verb, v)
+			require.NotContains(t, out, testKey, verb)
+			require.NotContains(t, out, encoded, verb)
+			require.NotContains(t, strings.ToLower(out), fmt.Sprintf("%x", testKey), verb)
+		}
+	}
+	require.Contains(t, c.String(), testMerchant)
+	require.Contains(t, c.String(), "[REDACTED]")
+	require.Equal(t, "[REDACTED]", fmt.Sprintf("%#v", c.cred))
+}
+
+// Wire contract of the four calls, with anchored gock matchers.
+func TestWireContractGock(t *testing.T) {
+	defer gock.Off()
+	hc := &http.Client{}
+	gock.InterceptClient(hc)
+	defer gock.RestoreClient(hc)
+	c, err := NewClient(testMerchant, testKey, WithBaseURL("https://api.example.com/v1"), WithHTTPClient(hc),
+		WithRetry(RetryPolicy{}))
+	require.NoError(t, err)
+	ctx := context.Background()
+	common := func(r *gock.Request) *gock.Request {
+		return r.MatchHeader("Authorization", "^"+testAuth+"$").
+			MatchHeader("X-Merchantid", "^"+testMerchant+"$").
+			MatchHeader("User-Agent", "^checkout-go/")
+	}
+
+	sessBody, err := baseSession().encode()
+	require.NoError(t, err)
+	common(gock.New("https://api.example.com").Post("^/v1/session$")).
+		MatchType("json").AddMatcher(exactType("application/json")).
+		BodyString("^" + regexpQuote(string(sessBody)) + "$").
+		AddMatcher(func(r *http.Request, _ *gock.Request) (bool, error) { return r.Header.Get("Version") == "", nil }).
+		Reply(200).JSON(map[string]any{"status": "NEW", "sdk_payload": map[string]any{"requestId": "x"}})
+	s, err := c.CreateSession(ctx, baseSession())
+	require.NoError(t, err)
+	require.JSONEq(t, `{"requestId":"x"}`, string(s.SDKPayload))
+
+	form, err := fullOrder().form()
+	require.NoError(t, err)
+	common(gock.New("https://api.example.com").Post("^/v1/orders$")).
+		MatchType("url").AddMatcher(exactType("application/x-www-form-urlencoded")).
+		MatchHeader("Version", "^2023-06-30$").
+		BodyString("^" + regexpQuote(form.Encode()) + "$").
+		Reply(200).JSON(map[string]any{"status": "CREATED", "status_id": 1, "order_id": "HD-1707740261"})
+	o, err := c.CreateOrder(ctx, fullOrder())
+	require.NoError(t, err)
+	require.Equal(t, "CREATED", o.Status)
+
+	common(gock.New("https://api.example.com").Get("^/v1/orders/HD-1707740261$")).
+		MatchHeader("Version", "^2023-06-30$").
+		Reply(200).JSON(map[string]any{"status": "CHARGED", "order_id": "HD-1707740261", "amount": 1499})
+	st, err := c.GetOrder(ctx, "HD-1707740261")
+	require.NoError(t, err)
+	require.Equal(t, Amount("1499.00"), st.Amount)
+
+	common(gock.New("https://api.example.com").Post("^/v1/orders/HD-1707740261/refunds$")).
+		MatchType("url").AddMatcher(exactType("application/x-www-form-urlencoded")).
+		BodyString("^amount=10.00&unique_request_id=rf-1$").
+		Reply(200).JSON(map[string]any{"status": "CHARGED", "order_id": "HD-1707740261", "refunded": true})
+	st, err = c.Refund(ctx, "HD-1707740261", &RefundRequest{UniqueRequestID: "rf-1", Amount: "10.00"})
+	require.NoError(t, err)
+	require.True(t, st.Refunded)
+
+	common(gock.New("https://api.example.com").Get("^/v1/orders/missing$")).
+		Reply(400).JSON(map[string]any{"status": "NOT_FOUND", "error_code": "order_not_found", "error_message": "Order not found"})
+	_, err = c.GetOrder(ctx, "missing")
+	require.ErrorIs(t, err, ErrNotFound)
+
+	require.True(t, gock.IsDone(), "pending mocks: %d", len(gock.Pending()))
+	require.False(t, gock.HasUnmatchedRequest())
+}
+
+// exactType matches the Content-Type header exactly (gock's own header
+// matcher cannot be anchored for Content-Type when a body is matched too).
+func exactType(want string) gock.MatchFunc {
+	return func(r *http.Request, _ *gock.Request) (bool, error) {
+		return r.Header.Get("Content-Type") == want, nil
+	}
+}
+
+// regexpQuote escapes s for gock's regular-expression body matcher.
+func regexpQuote(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`\.+*?()|[]{}^$`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func TestRedirectsAreNotFollowed(t *testing.T) {
+	srv := newRecorder(t, reply{status: 302, header: map[string]string{"Location": "https://evil.example/steal"}})
+	c := newTestClient(t, srv.URL)
+	_, err := c.GetOrder(context.Background(), "o1")
+	var ae *APIError
+	require.ErrorAs(t, err, &ae)
+	require.Equal(t, 302, ae.HTTPStatus)
+	require.EqualValues(t, 1, srv.count.Load())
+}
+
+func TestBaseURLPathPrefix(t *testing.T) {
+	srv := newRecorder(t, reply{status: 200, body: `{"order_id":"o"}`})
+	c := newTestClient(t, srv.URL+"/api/v2/")
+	_, err := c.GetOrder(context.Background(), "o")
+	require.NoError(t, err)
+	require.Equal(t, "/api/v2/orders/o", srv.last(t).RequestURI)
+}
+
+func TestNilContext(t *testing.T) {
+	srv := newRecorder(t)
+	c := newTestClient(t, srv.URL)
+	//lint:ignore SA1012 checking that a nil context is an error, not a panic
+	_, err := c.GetOrder(nil, "o") //nolint:staticcheck
+	require.Error(t, err)
+	require.Zero(t, srv.count.Load())
+}

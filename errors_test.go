@@ -1,0 +1,160 @@
+package checkout
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/payorch/checkout-go/internal/conformance"
+	"github.com/stretchr/testify/require"
+)
+
+// Every published error body decodes into APIError, agreeing with a generic
+// decoding of the same bytes.
+func TestAPIErrorDecodeConformance(t *testing.T) {
+	for _, s := range conformance.Files(t, "errors", "*.json") {
+		t.Run(s.Name, func(t *testing.T) {
+			require.True(t, s.ValidJSON())
+			e := decodeAPIError("create session", 400, http.Header{}, s.Data, time.Now())
+			var m map[string]any
+			require.NoError(t, json.Unmarshal(s.Data, &m))
+			require.Equal(t, m["status"], e.Status)
+			require.Equal(t, m["error_code"], e.ErrorCode)
+			if msg, ok := m["error_message"].(string); ok {
+				require.Equal(t, msg, e.ErrorMessage)
+			}
+			if id, ok := m["status_id"].(float64); ok {
+				require.Equal(t, int(id), e.StatusID)
+			}
+			info, ok := m["error_info"].(map[string]any)
+			if !ok {
+				require.Nil(t, e.Info)
+			} else {
+				require.NotNil(t, e.Info)
+				require.Equal(t, info["code"], e.Info.Code)
+				require.Equal(t, info["user_message"], e.Info.UserMessage)
+				require.Equal(t, info["user_message"], e.UserMessage)
+				if id, ok := info["request_id"]; ok {
+					require.Equal(t, id, e.Info.RequestID)
+					require.Contains(t, e.Error(), e.Info.RequestID)
+				}
+				fields, _ := info["fields"].([]any)
+				require.Len(t, e.Info.Fields, len(fields))
+				for i, f := range fields {
+					require.Equal(t, f.(map[string]any)["field_name"], e.Info.Fields[i].FieldName)
+				}
+			}
+			require.Equal(t, s.Data, e.Body)
+			require.ErrorIs(t, e, ErrInvalidRequest)
+			msg := e.Error()
+			require.NotContains(t, msg, "\n")
+			require.LessOrEqual(t, len([]rune(msg)), 400, "Error() must stay short even for huge messages")
+			require.True(t, strings.HasPrefix(msg, "checkout: create session: HTTP 400"), msg)
+		})
+	}
+}
+
+func TestAPIErrorIs(t *testing.T) {
+	sentinels := []error{ErrUnauthorized, ErrForbidden, ErrNotFound, ErrInvalidRequest, ErrRateLimited, ErrServer}
+	tests := []struct {
+		status int
+		body   string
+		want   error // nil: matches none
+	}{
+		{401, `{"status":"error","error_code":"access_denied"}`, ErrUnauthorized},
+		{403, ``, ErrForbidden},
+		{404, `<html>nope</html>`, ErrNotFound},
+		{400, `{"status":"NOT_FOUND","error_code":"order_not_found","error_message":"Order not found"}`, ErrNotFound},
+		{400, `{"status":"Not Found"}`, ErrNotFound},
+		{400, `{"status":"ERROR","error_code":"INVALID_REQUEST"}`, ErrInvalidRequest},
+		{422, `{}`, ErrInvalidRequest},
+		{429, `{}`, ErrRateLimited},
+		{500, `{"status":"NOT_FOUND"}`, ErrServer},
+		{502, `bad gateway`, ErrServer},
+		{503, ``, ErrServer},
+		{302, ``, nil},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("%d %s", tt.status, tt.body), func(t *testing.T) {
+			e := decodeAPIError("get order", tt.status, http.Header{}, []byte(tt.body), time.Now())
+			var err error = fmt.Errorf("wrapped: %w", e)
+			for _, s := range sentinels {
+				require.Equal(t, s == tt.want, errors.Is(err, s), "%v", s)
+			}
+		})
+	}
+}
+
+func TestAPIErrorRetryAfter(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	h := http.Header{}
+	h.Set("Retry-After", "7")
+	require.Equal(t, 7*time.Second, decodeAPIError("x", 429, h, nil, now).RetryAfter)
+	h.Set("Retry-After", now.Add(90*time.Second).Format(http.TimeFormat))
+	require.Equal(t, 90*time.Second, decodeAPIError("x", 503, h, nil, now).RetryAfter)
+	require.Zero(t, decodeAPIError("x", 400, h, nil, now).RetryAfter, "only 429 and 503 carry a delay")
+	h.Set("Retry-After", "soon")
+	require.Zero(t, decodeAPIError("x", 429, h, nil, now).RetryAfter)
+}
+
+// The service echoing the key or the Authorization value in a message must
+// not put either into Error(); the body never appears there either.
+func TestAPIErrorNeverLeaks(t *testing.T) {
+	body := `{"status":"error","error_code":"access_denied: ` + testKey + `","error_message":"bad header ` + testAuth +
+		`\nsecond line","error_info":{"user_message":"key ` + testKey + `","request_id":"r-1"},"secret_body_marker":"x"}`
+	srv := newRecorder(t, reply{status: 401, body: body})
+	c := newTestClient(t, srv.URL)
+	_, err := c.GetOrder(context.Background(), "o1")
+	var ae *APIError
+	require.ErrorAs(t, err, &ae)
+	require.ErrorIs(t, err, ErrUnauthorized)
+	for _, s := range []string{err.Error(), fmt.Sprintf("%v", err), fmt.Sprintf("%+v", err), ae.UserMessage, ae.ErrorMessage, ae.ErrorCode} {
+		require.NotContains(t, s, testKey)
+		require.NotContains(t, s, strings.TrimPrefix(testAuth, "Basic "))
+		require.NotContains(t, s, "secret_body_marker")
+	}
+	require.NotContains(t, err.Error(), "\n")
+	require.Contains(t, err.Error(), "get order")
+	require.Contains(t, err.Error(), "HTTP 401")
+	require.Equal(t, body, string(ae.Body), "Body keeps what the service sent")
+}
+
+func TestAPIErrorNonJSON(t *testing.T) {
+	e := decodeAPIError("refund", 502, http.Header{}, []byte("<html><body>Bad Gateway</body></html>"), time.Now())
+	require.Equal(t, "checkout: refund: HTTP 502: Bad Gateway", e.Error())
+	require.Nil(t, e.Info)
+	e = decodeAPIError("refund", 500, http.Header{}, []byte(`{"error_info":"FILTERED","status_id":"x"}`), time.Now())
+	require.Nil(t, e.Info)
+	require.Zero(t, e.StatusID)
+}
+
+func TestOneLine(t *testing.T) {
+	require.Equal(t, "a b c", oneLine("a\n\tb\r\n  c", 100))
+	require.Equal(t, "abc…", oneLine("abcdef", 3))
+	require.Equal(t, "x", oneLine("\x00x\x1b", 10))
+}
+
+func FuzzDecodeAPIError(f *testing.F) {
+	f.Add(400, []byte(`{"status":"NOT_FOUND","error_code":"x","error_info":{"fields":[{"field_name":"a"}]}}`))
+	f.Add(429, []byte(`{"status":1,"status_id":"2","error_info":"FILTERED"}`))
+	f.Add(500, []byte("\xff\xfe{"))
+	f.Fuzz(func(t *testing.T, status int, body []byte) {
+		e := decodeAPIError("get order", status, http.Header{"Retry-After": {"3"}}, body, time.Now())
+		msg := e.Error()
+		if strings.ContainsAny(msg, "\n\r") {
+			t.Fatalf("Error() has a line break: %q", msg)
+		}
+		if len(msg) > 1200 {
+			t.Fatalf("Error() too long: %d", len(msg))
+		}
+		if len(e.Body) > maxErrorBody {
+			t.Fatalf("Body not bounded")
+		}
+		_ = errors.Is(e, ErrNotFound)
+	})
+}
