@@ -1,0 +1,262 @@
+package paymentfilter_test
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/payorch/checkout-go/emi"
+	pf "github.com/payorch/checkout-go/paymentfilter"
+)
+
+func boolPtr(b bool) *bool { return &b }
+
+// decoded decodes a payment_filter written as JSON, for bad values that only
+// arrive by decoding (malformed ranges, unknown keys).
+func decoded(t *testing.T, s string) *pf.Filter {
+	t.Helper()
+	var f pf.Filter
+	require.NoError(t, json.Unmarshal([]byte(s), &f))
+	return &f
+}
+
+func hideAll() []pf.Option {
+	var out []pf.Option
+	for _, t := range emi.MethodTypes() {
+		out = append(out, pf.Option{PaymentMethodType: t})
+	}
+	return out
+}
+
+// TestValidateRejects: each bad filter gets a problem at its JSON path with a
+// message saying what is wrong.
+func TestValidateRejects(t *testing.T) {
+	cardOpt := func(cf ...pf.CardFilter) pf.Option {
+		return pf.Option{PaymentMethodType: pf.Card, Enable: true, CardFilters: cf}
+	}
+	upiOpt := func(uf ...pf.UPIFilter) pf.Option {
+		return pf.Option{PaymentMethodType: pf.UPI, Enable: true, UPIFilters: uf}
+	}
+	tests := []struct {
+		name     string
+		filter   func(t *testing.T) *pf.Filter
+		path     string
+		fragment string
+	}{
+		{"mis-cased method type", func(*testing.T) *pf.Filter {
+			return &pf.Filter{AllowDefaultOptions: true, Options: []pf.Option{{PaymentMethodType: "wallet"}}}
+		}, "payment_filter.options[0].paymentMethodType", `did you mean "WALLET"`},
+		{"unknown method type", func(*testing.T) *pf.Filter {
+			return &pf.Filter{AllowDefaultOptions: true, Options: []pf.Option{{PaymentMethodType: "CRYPTO"}}}
+		}, "payment_filter.options[0].paymentMethodType", `unknown payment method type "CRYPTO"`},
+		{"missing method type", func(*testing.T) *pf.Filter {
+			return &pf.Filter{AllowDefaultOptions: true, Options: []pf.Option{{Enable: true}}}
+		}, "payment_filter.options[0].paymentMethodType", "missing"},
+		{"duplicate option block", func(*testing.T) *pf.Filter {
+			return &pf.Filter{AllowDefaultOptions: true, Options: []pf.Option{
+				{PaymentMethodType: pf.NB}, {PaymentMethodType: pf.Wallet}, {PaymentMethodType: pf.NB, PaymentMethods: []string{"NB_SBI"}}}}
+		}, "payment_filter.options[2].paymentMethodType", "duplicate option block for NB (first at options[0])"},
+		{"builder contradiction becomes a duplicate", func(*testing.T) *pf.Filter {
+			return pf.New().Hide(pf.Wallet).Show(pf.Wallet).Filter()
+		}, "payment_filter.options[1].paymentMethodType", "duplicate option block for WALLET"},
+		{"paymentMethods on CARD", func(*testing.T) *pf.Filter {
+			return &pf.Filter{AllowDefaultOptions: true, Options: []pf.Option{{PaymentMethodType: pf.Card, PaymentMethods: []string{"VISA"}}}}
+		}, "payment_filter.options[0].paymentMethods", "has no effect on CARD"},
+		{"paymentMethods on UPI", func(*testing.T) *pf.Filter {
+			return pf.New().HideMethods(pf.UPI, "GPAY").Filter()
+		}, "payment_filter.options[0].paymentMethods", "has no effect on UPI"},
+		{"card filters on WALLET", func(*testing.T) *pf.Filter {
+			return &pf.Filter{AllowDefaultOptions: true, Options: []pf.Option{{PaymentMethodType: pf.Wallet, Enable: true,
+				CardFilters: []pf.CardFilter{{CardTypes: []pf.CardType{pf.Credit}}}}}}
+		}, "payment_filter.options[0].cardFilters", `card filters apply only to CARD, not "WALLET"`},
+		{"UPI filters on CARD", func(*testing.T) *pf.Filter {
+			return &pf.Filter{AllowDefaultOptions: true, Options: []pf.Option{{PaymentMethodType: pf.Card, Enable: true,
+				UPIFilters: []pf.UPIFilter{{UPIType: pf.Intent, UPIMethods: []string{"GPAY"}}}}}}
+		}, "payment_filter.options[0].upiFilters", "UPI filters apply only to UPI"},
+		{"CARD disabled with card filters", func(*testing.T) *pf.Filter {
+			o := cardOpt(pf.CardFilter{CardTypes: []pf.CardType{pf.Credit}})
+			o.Enable = false
+			return &pf.Filter{AllowDefaultOptions: true, Options: []pf.Option{o}}
+		}, "payment_filter.options[0].enable", "must be true when cardFilters are given"},
+		{"UPI disabled with UPI filters", func(*testing.T) *pf.Filter {
+			o := upiOpt(pf.UPIFilter{UPIType: pf.Collect, UPIMethods: []string{"@ybl"}})
+			o.Enable = false
+			return &pf.Filter{AllowDefaultOptions: true, Options: []pf.Option{o}}
+		}, "payment_filter.options[0].enable", "must be true when upiFilters are given"},
+		{"BIN range from above to", func(*testing.T) *pf.Filter {
+			return pf.New().HideBINRanges(pf.BINRange{From: "460000", To: "459000"}).Filter()
+		}, "payment_filter.options[0].cardFilters[0].cardBins[0]", "from is greater than to"},
+		{"BIN range with letters", func(*testing.T) *pf.Filter {
+			return pf.New().HideBINRanges(pf.BINRange{From: "459000", To: "460000"}, pf.BINRange{From: "45900A", To: "460000"}).Filter()
+		}, "payment_filter.options[0].cardFilters[0].cardBins[1]", "from must be decimal digits"},
+		{"BIN range too short", func(*testing.T) *pf.Filter {
+			return pf.New().HideBINRanges(pf.BINRange{From: "4590", To: "4600"}).Filter()
+		}, "payment_filter.options[0].cardFilters[0].cardBins[0]", "must have 6 to 19 digits"},
+		{"BIN range sides of different lengths", func(*testing.T) *pf.Filter {
+			return pf.New().HideBINRanges(pf.BINRange{From: "459000", To: "46000000"}).Filter()
+		}, "payment_filter.options[0].cardFilters[0].cardBins[0]", "same number of digits"},
+		{"malformed BIN text decoded", func(t *testing.T) *pf.Filter {
+			return decoded(t, `{"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":true,
+				"cardFilters":[{"enable":false,"cardBins":["459000::460000","459000-460000"]}]}]}`)
+		}, "payment_filter.options[0].cardFilters[0].cardBins[1]", `malformed BIN range "459000-460000"`},
+		{"mis-cased card type", func(*testing.T) *pf.Filter {
+			return pf.New().HideCardTypes("credit").Filter()
+		}, "payment_filter.options[0].cardFilters[0].cardTypes[0]", `did you mean "CREDIT"`},
+		{"unknown card type", func(*testing.T) *pf.Filter {
+			return pf.New().HideCardTypes(pf.Debit, "PREPAID").Filter()
+		}, "payment_filter.options[0].cardFilters[0].cardTypes[1]", "want DEBIT or CREDIT"},
+		{"card filter naming no cards", func(*testing.T) *pf.Filter {
+			return &pf.Filter{AllowDefaultOptions: true, Options: []pf.Option{cardOpt(pf.CardFilter{})}}
+		}, "payment_filter.options[0].cardFilters[0]", "names no cards"},
+		{"empty card brand", func(*testing.T) *pf.Filter {
+			return pf.New().HideCardBrands("VISA", "").Filter()
+		}, "payment_filter.options[0].cardFilters[0].cardBrands[1]", "empty value"},
+		{"empty cardBanks list", func(*testing.T) *pf.Filter {
+			return &pf.Filter{AllowDefaultOptions: true, Options: []pf.Option{cardOpt(pf.CardFilter{CardTypes: []pf.CardType{pf.Debit}, CardBanks: []string{}})}}
+		}, "payment_filter.options[0].cardFilters[0].cardBanks", "empty list"},
+		{"collect handle without @", func(*testing.T) *pf.Filter {
+			return pf.New().HideUPIHandles("@ybl", "okhdfcbank").Filter()
+		}, "payment_filter.options[0].upiFilters[0].upiMethods[1]", `must start with "@"`},
+		{"bare @ handle", func(*testing.T) *pf.Filter {
+			return pf.New().HideUPIHandles("@").Filter()
+		}, "payment_filter.options[0].upiFilters[0].upiMethods[0]", "empty after"},
+		{"handle given as an intent app", func(*testing.T) *pf.Filter {
+			return pf.New().HideUPIApps("@ybl").Filter()
+		}, "payment_filter.options[0].upiFilters[0].upiMethods[0]", "INTENT filters name UPI apps"},
+		{"mis-cased UPI type", func(*testing.T) *pf.Filter {
+			return &pf.Filter{AllowDefaultOptions: true, Options: []pf.Option{upiOpt(pf.UPIFilter{UPIType: "intent", UPIMethods: []string{"GPAY"}})}}
+		}, "payment_filter.options[0].upiFilters[0].upiType", `did you mean "INTENT"`},
+		{"UPI methods without a type", func(*testing.T) *pf.Filter {
+			return &pf.Filter{AllowDefaultOptions: true, Options: []pf.Option{upiOpt(pf.UPIFilter{UPIMethods: []string{"GPAY"}})}}
+		}, "payment_filter.options[0].upiFilters[0].upiType", "missing"},
+		{"UPI filter naming nothing", func(*testing.T) *pf.Filter {
+			return pf.New().AddUPIFilter(pf.UPIFilter{}).Filter()
+		}, "payment_filter.options[0].upiFilters[0]", "names nothing"},
+		{"codes joined by a comma", func(*testing.T) *pf.Filter {
+			return pf.New().HideMethods(pf.Wallet, "LAZYPAY,SIMPL").Filter()
+		}, "payment_filter.options[0].paymentMethods[0]", "holds a comma"},
+		{"method code listed twice", func(*testing.T) *pf.Filter {
+			return &pf.Filter{AllowDefaultOptions: true, Options: []pf.Option{{PaymentMethodType: pf.Wallet, PaymentMethods: []string{"PAYTM", "PAYTM"}}}}
+		}, "payment_filter.options[0].paymentMethods[1]", "listed twice"},
+		{"empty paymentMethods list", func(*testing.T) *pf.Filter {
+			return &pf.Filter{AllowDefaultOptions: true, Options: []pf.Option{{PaymentMethodType: pf.Wallet, PaymentMethods: []string{}}}}
+		}, "payment_filter.options[0].paymentMethods", "empty list"},
+		{"mandate code without its plain twin", func(*testing.T) *pf.Filter {
+			return pf.New().HideMethods(pf.NB, "SVC_HDFC").Filter()
+		}, "payment_filter.options[0].paymentMethods[0]", `needs its plain twin "NB_HDFC"`},
+		{"mandate flow: plain code without its SVC_ twin", func(*testing.T) *pf.Filter {
+			return pf.New().HideMethods(pf.Wallet, "PAYTM", "SVC_PAYTM", "MOBIKWIK").Filter()
+		}, "payment_filter.options[0].paymentMethods[2]", `needs its twin "SVC_MOBIKWIK"`},
+		{"mandate helper given a bank without NB_", func(*testing.T) *pf.Filter {
+			return pf.Only().ShowMandateMethods(pf.NB, "HDFC").Filter()
+		}, "payment_filter.options[0].paymentMethods[0]", "must be written NB_<BANK>"},
+		{"mandate codes on a type without mandates", func(*testing.T) *pf.Filter {
+			return pf.New().HideMandateMethods(pf.Cash, "COD").Filter()
+		}, "payment_filter.options[0].paymentMethods", "apply only to NB, WALLET and CONSUMER_FINANCE"},
+		{"nothing visible: only, with nothing enabled", func(*testing.T) *pf.Filter {
+			return pf.Only().Hide(pf.Wallet).Filter()
+		}, "payment_filter.allowDefaultOptions", "nothing would be visible"},
+		{"nothing visible: only, with nothing at all", func(*testing.T) *pf.Filter {
+			return &pf.Filter{}
+		}, "payment_filter.allowDefaultOptions", "nothing would be visible"},
+		{"nothing visible: only, with EMI all disabled", func(*testing.T) *pf.Filter {
+			return pf.Only().EMI(emi.New().Disable(emi.Standard, emi.LowCost, emi.NoCost)).Filter()
+		}, "payment_filter.allowDefaultOptions", "nothing would be visible"},
+		{"nothing visible: every type hidden", func(*testing.T) *pf.Filter {
+			return &pf.Filter{AllowDefaultOptions: true, Options: hideAll()}
+		}, "payment_filter.options", "every payment method type is hidden"},
+		{"EMI problem under payment_filter", func(*testing.T) *pf.Filter {
+			return pf.New().EMI(emi.New().RemoveTenures(emi.NoCost, emi.Credit, "SVC_ICICI", emi.Months(3, 6), emi.Months(12, 9))).Filter()
+		}, "payment_filter.emiOptions.noCostEmi.credit.filters[0].issuerFilter.tenures[1]", "from greater than to"},
+		{"EMI issuer not SVC_", func(*testing.T) *pf.Filter {
+			return pf.New().EMI(emi.New().RemoveIssuers(emi.Standard, emi.Debit, "ICICI")).Filter()
+		}, "payment_filter.emiOptions.standardEmi.debit.filters[0].issuerFilter.issuers[0]", "SVC_<BANK>"},
+		{"EMI filter method type mis-cased", func(*testing.T) *pf.Filter {
+			return pf.New().EMI(emi.New().AddFilter(emi.NoCost, emi.Cardless, emi.Filter{PaymentMethodType: "Consumer_Finance"})).Filter()
+		}, "payment_filter.emiOptions.noCostEmi.cardless.filters[0].paymentMethodType", `did you mean "CONSUMER_FINANCE"`},
+		{"mis-cased key kept from decoding", func(t *testing.T) *pf.Filter {
+			return decoded(t, `{"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":true,
+				"cardFilters":[{"enable":false,"cardTypes":["CREDIT"],"CardBrands":["VISA"]}]}]}`)
+		}, "payment_filter.options[0].cardFilters[0].CardBrands", `keys are case sensitive, did you mean "cardBrands"`},
+		{"misspelt key kept from decoding", func(t *testing.T) *pf.Filter {
+			return decoded(t, `{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false,"paymentMethod":["PAYTM"]}]}`)
+		}, "payment_filter.options[0].paymentMethod", `does not belong in an option`},
+		{"typo in a top-level key", func(t *testing.T) *pf.Filter {
+			return decoded(t, `{"allowDefaultOptions":true,"options":[],"emiOption":{"showOnlyEmi":true}}`)
+		}, "payment_filter.emiOption", `did you mean "emiOptions"`},
+		{"Extra overriding a modelled key", func(*testing.T) *pf.Filter {
+			f := pf.New().Hide(pf.Cash).Filter()
+			f.Extra = map[string]json.RawMessage{"options": json.RawMessage(`[]`)}
+			return f
+		}, "payment_filter.options", "is a modelled key"},
+		{"Extra value not JSON", func(*testing.T) *pf.Filter {
+			f := pf.New().Hide(pf.Cash).Filter()
+			f.Options[0].Extra = map[string]json.RawMessage{"displayMessage": json.RawMessage(`not json`)}
+			return f
+		}, "payment_filter.options[0].displayMessage", "not valid JSON"},
+	}
+	require.GreaterOrEqual(t, len(tests), 25)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.filter(t).Validate()
+			require.Error(t, err)
+			var ve *pf.ValidationError
+			require.True(t, errors.As(err, &ve))
+			var at []string
+			for _, p := range ve.Problems {
+				if p.Path == tt.path {
+					at = append(at, p.Message)
+				}
+			}
+			require.NotEmpty(t, at, "no problem at %s; got %v", tt.path, err)
+			require.True(t, containsFragment(at, tt.fragment), "problems at %s are %q; want one containing %q", tt.path, at, tt.fragment)
+		})
+	}
+}
+
+func containsFragment(messages []string, fragment string) bool {
+	for _, m := range messages {
+		if strings.Contains(m, fragment) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestValidateAccepts: good filters, including the grey-out keys of the
+// service's schema kept in Extra and unknown keys that are no mistake.
+func TestValidateAccepts(t *testing.T) {
+	tests := map[string]*pf.Filter{
+		"nil filter (not sent)":    nil,
+		"hide every type but cash": {AllowDefaultOptions: true, Options: hideAll()[:6]},
+		"only EMI":                 pf.Only().EMI(emi.New().ShowOnlyEMI()).Filter(),
+		"only some NB, mandate":    pf.Only().ShowMandateMethods(pf.NB, "NB_HDFC", "NB_SBI").Filter(),
+		"only VISA credit platinum ICICI": pf.Only(pf.Card).AddCardFilter(pf.CardFilter{Enable: true,
+			CardBrands: []string{"VISA"}, CardTypes: []pf.CardType{pf.Credit}, CardSubTypes: []string{"PLATINUM"}, CardBanks: []string{"ICICI"}}).Filter(),
+		"hide UPI collect as a whole": pf.New().AddUPIFilter(pf.UPIFilter{UPIType: pf.Collect}).Filter(),
+		"grey out with a message": decoded(t, `{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET",
+			"paymentMethods":["LAZYPAY","SIMPL"],"enable":false,"display":true,"displayMessage":"Unavailable today"}]}`),
+		"a key the SDK does not know": decoded(t, `{"allowDefaultOptions":true,"options":[],"futureSwitch":{"on":true}}`),
+	}
+	for name, f := range tests {
+		t.Run(name, func(t *testing.T) {
+			require.NoError(t, f.Validate())
+		})
+	}
+}
+
+// TestValidateReportsEveryProblem: Validate does not stop at the first one.
+func TestValidateReportsEveryProblem(t *testing.T) {
+	f := &pf.Filter{AllowDefaultOptions: true, Options: []pf.Option{
+		{PaymentMethodType: "card", Enable: true},
+		{PaymentMethodType: pf.UPI, PaymentMethods: []string{"GPAY"}},
+	}}
+	var ve *pf.ValidationError
+	require.True(t, errors.As(f.Validate(), &ve))
+	require.True(t, ve.Has("payment_filter.options[0].paymentMethodType"))
+	require.True(t, ve.Has("payment_filter.options[1].paymentMethods"))
+	require.Len(t, ve.Problems, 2)
+}
