@@ -1,0 +1,111 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/stretchr/testify/require"
+
+	checkout "github.com/payorch/checkout-go"
+	"github.com/payorch/checkout-go/checkouttest"
+)
+
+func noEnv(string) string { return "" }
+
+func TestRunAgainstTheFake(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	var out bytes.Buffer
+	require.NoError(t, run(ctx, &out, noEnv))
+	text := out.String()
+
+	steps := regexp.MustCompile(`(?m)^(\d)\. `).FindAllStringSubmatch(text, -1)
+	require.Len(t, steps, 7, text)
+	for i, s := range steps {
+		require.Equal(t, string(rune('1'+i)), s[1])
+	}
+	require.Regexp(t, `(?m)^1\. Started the embedded fake service \(checkouttest\) at http://127\.0\.0\.1:\d+$`, text)
+	require.Regexp(t, `(?m)^2\. Created session for order qs-\w+ \(status NEW, id ordeh_[0-9a-f]{32}\)$`, text)
+	require.Regexp(t, `(?m)^4\. Created order qs-\w+-links \(status CREATED, status_id 1\)$`, text)
+	require.Regexp(t, `(?m)^   QR link \(15 min\):     http://127\.0\.0\.1:\d+/links/qr/ordeh_\w+\?expires_at=`, text)
+	require.Regexp(t, `(?m)^   INTENT link \(30 min\): http://127\.0\.0\.1:\d+/links/intent/ordeh_\w+\?expires_at=`, text)
+	require.Regexp(t, `(?m)^   Verified webhook evt_V2_[0-9a-f]{32}: event ORDER_SUCCEEDED for order qs-\w+-links, status CHARGED$`, text)
+	require.Regexp(t, `(?m)^6\. Order qs-\w+-links status: CHARGED \(status_id 21\), amount 499\.00 INR$`, text)
+
+	// The printed sdk_payload is the JSON the app gets, with the filter,
+	// the EMI switch and the product summary echoed.
+	start := strings.Index(text, "    {")
+	end := strings.Index(text, "\n3. ")
+	require.Positive(t, start)
+	var payload struct {
+		RequestID string `json:"requestId"`
+		Payload   struct {
+			PaymentFilter  map[string]any `json:"paymentFilter"`
+			SDKUdf         string         `json:"sdkUdf"`
+			ProductSummary string         `json:"productSummary"`
+		} `json:"payload"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(text[start:end]), &payload))
+	id, err := uuid.Parse(payload.RequestID)
+	require.NoError(t, err)
+	require.Equal(t, uuid.Version(4), id.Version())
+	require.Equal(t, "showEMI", payload.Payload.SDKUdf)
+	require.Contains(t, payload.Payload.PaymentFilter, "emiOptions")
+	require.Contains(t, payload.Payload.ProductSummary, `"type":"divider"`)
+}
+
+// TestRunAgainstAnEnvironment plays the real environment with another fake:
+// the quickstart must use it through the three variables and skip the
+// fake-only steps.
+func TestRunAgainstAnEnvironment(t *testing.T) {
+	env, err := checkouttest.NewServer(checkouttest.Config{MerchantID: "live_shop", APIKey: "live_key"})
+	require.NoError(t, err)
+	defer env.Close()
+	vars := map[string]string{checkout.EnvBaseURL: env.URL, checkout.EnvMerchantID: "live_shop", checkout.EnvAPIKey: "live_key"}
+	var out bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	require.NoError(t, run(ctx, &out, func(k string) string { return vars[k] }))
+	text := out.String()
+	require.Contains(t, text, "1. Using the environment at "+env.URL+" (merchant live_shop)\n")
+	require.Contains(t, text, "3. Skipping the local webhook receiver")
+	require.Contains(t, text, "5. Skipping the payment")
+	require.Regexp(t, `(?m)^6\. Order qs-\w+-links status: CREATED \(status_id 1\), amount 499\.00 INR$`, text)
+	require.NotContains(t, text, "checkouttest) at")
+
+	var calls []string
+	for _, r := range env.Requests() {
+		calls = append(calls, r.Method+" "+strings.Split(r.Path, "/qs-")[0])
+	}
+	require.Equal(t, []string{"POST /session", "POST /orders", "GET /orders"}, calls)
+	require.Empty(t, env.Deliveries())
+}
+
+func TestRunFailsClearly(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	partial := map[string]string{checkout.EnvBaseURL: "https://api.example.com"}
+	err := run(ctx, &bytes.Buffer{}, func(k string) string { return partial[k] })
+	require.ErrorContains(t, err, "set all of CHECKOUT_BASE_URL, CHECKOUT_MERCHANT_ID and CHECKOUT_API_KEY")
+
+	env, err := checkouttest.NewServer(checkouttest.Config{MerchantID: "live_shop", APIKey: "live_key"})
+	require.NoError(t, err)
+	defer env.Close()
+	wrong := map[string]string{checkout.EnvBaseURL: env.URL, checkout.EnvMerchantID: "live_shop", checkout.EnvAPIKey: "not_the_key"}
+	err = run(ctx, &bytes.Buffer{}, func(k string) string { return wrong[k] })
+	require.ErrorIs(t, err, checkout.ErrUnauthorized)
+	require.ErrorContains(t, err, "create session")
+	require.NotContains(t, err.Error(), "not_the_key")
+
+	expired, cancel2 := context.WithCancel(context.Background())
+	cancel2()
+	err = run(expired, &bytes.Buffer{}, noEnv)
+	require.True(t, errors.Is(err, context.Canceled), "%v", err)
+}
