@@ -1,0 +1,157 @@
+package paymentfilter_test
+
+import (
+	"encoding/json"
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	pf "github.com/payorch/checkout-go/paymentfilter"
+)
+
+// TestDecodeEncode: what decoding accepts and how it is sent back.
+func TestDecodeEncode(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		out  string
+	}{
+		{"singular card keys are sent back plural",
+			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardBrand":["VISA"],"cardBin":["459000::460000"],"cardType":["CREDIT"],"cardSubType":["BUSINESS"],"cardBank":["SBI"]}]}]}`,
+			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardBrands":["VISA"],"cardBins":["459000::460000"],"cardTypes":["CREDIT"],"cardSubTypes":["BUSINESS"],"cardBanks":["SBI"]}]}]}`},
+		{"issuerFilters is sent back as issuerFilter",
+			`{"allowDefaultOptions":true,"options":[],"emiOptions":{"noCostEmi":{"enable":true,"credit":{"enable":true,"filters":[{"enable":true,"issuerFilters":{"issuers":["SVC_HDFC"],"enable":false}}]}}}}`,
+			`{"allowDefaultOptions":true,"options":[],"emiOptions":{"noCostEmi":{"enable":true,"credit":{"enable":true,"filters":[{"enable":true,"issuerFilter":{"issuers":["SVC_HDFC"],"enable":false}}]}}}}`},
+		{"absent or null options is sent as []",
+			`{"allowDefaultOptions":false,"options":null,"emiOptions":{"showOnlyEmi":true}}`,
+			`{"allowDefaultOptions":false,"options":[],"emiOptions":{"showOnlyEmi":true}}`},
+		{"a malformed BIN range is kept as it is",
+			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardBins":["459000 - 460000","<b>"]}]}]}`,
+			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardBins":["459000 - 460000","\u003cb\u003e"]}]}]}`},
+		{"a malformed tenure is kept as it is",
+			`{"allowDefaultOptions":true,"options":[],"emiOptions":{"noCostEmi":{"enable":true,"credit":{"enable":true,"filters":[{"enable":true,"issuerFilter":{"tenures":["09::12","12::9"],"enable":false}}]}}}}`,
+			`{"allowDefaultOptions":true,"options":[],"emiOptions":{"noCostEmi":{"enable":true,"credit":{"enable":true,"filters":[{"enable":true,"issuerFilter":{"tenures":["09::12","12::9"],"enable":false}}]}}}}`},
+		{"empty lists are kept (Validate reports them)",
+			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false,"paymentMethods":[]}]}`,
+			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false,"paymentMethods":[]}]}`},
+		{"unknown keys are kept, after the modelled ones, sorted",
+			`{"zeta":1,"options":[{"displayMessage":"Rain <rain>","paymentMethodType":"WALLET","display":true,"enable":false}],"allowDefaultOptions":true,"alpha":{"x": [1, 2]}}`,
+			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false,"display":true,"displayMessage":"Rain \u003crain\u003e"}],"alpha":{"x":[1,2]},"zeta":1}`},
+		{"a mis-cased key is kept, not matched",
+			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"UPI","enable":true,"upiFilters":[{"upiType":"INTENT","enable":false,"UpiMethods":["GPAY"]}]}]}`,
+			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"UPI","enable":true,"upiFilters":[{"upiType":"INTENT","enable":false,"UpiMethods":["GPAY"]}]}]}`},
+		{"mis-cased values are kept for Validate",
+			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"wallet","enable":false}]}`,
+			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"wallet","enable":false}]}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var f pf.Filter
+			require.NoError(t, json.Unmarshal([]byte(tt.in), &f))
+			out, err := json.Marshal(f)
+			require.NoError(t, err)
+			require.Equal(t, tt.out, string(out))
+			// MarshalJSON alone gives the same bytes as json.Marshal.
+			direct, err := f.MarshalJSON()
+			require.NoError(t, err)
+			require.Equal(t, tt.out, string(direct))
+		})
+	}
+}
+
+// TestDecodeErrors: shapes decoding refuses, with the JSON path.
+func TestDecodeErrors(t *testing.T) {
+	tests := []struct {
+		name, in, path, fragment string
+	}{
+		{"not an object", `"{\"allowDefaultOptions\":true}"`, "payment_filter", "must be a JSON object, got a string"},
+		{"missing allowDefaultOptions", `{"options":[]}`, "payment_filter.allowDefaultOptions", `missing required key "allowDefaultOptions"`},
+		{"mis-cased allowDefaultOptions", `{"AllowDefaultOptions":true,"options":[]}`, "payment_filter.allowDefaultOptions", `found "AllowDefaultOptions"`},
+		{"options not an array", `{"allowDefaultOptions":true,"options":{}}`, "payment_filter.options", "must be an array, got an object"},
+		{"missing enable", `{"allowDefaultOptions":true,"options":[{"paymentMethodType":"CASH"}]}`, "payment_filter.options[0].enable", "missing required key"},
+		{"enable as text", `{"allowDefaultOptions":true,"options":[{"paymentMethodType":"CASH","enable":"false"}]}`, "payment_filter.options[0].enable", "must be a boolean, got a string"},
+		{"missing paymentMethodType", `{"allowDefaultOptions":true,"options":[{"enable":false}]}`, "payment_filter.options[0].paymentMethodType", "missing required key"},
+		{"method code not a string", `{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false,"paymentMethods":["PAYTM",7]}]}`, "payment_filter.options[0].paymentMethods[1]", "must be a string, got a number"},
+		{"singular and plural together", `{"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardType":["DEBIT"],"cardTypes":["CREDIT"]}]}]}`, "payment_filter.options[0].cardFilters[0].cardType", `both "cardTypes" and "cardType"`},
+		{"card filter missing enable", `{"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"cardTypes":["CREDIT"]}]}]}`, "payment_filter.options[0].cardFilters[0].enable", "missing required key"},
+		{"BIN range not a string", `{"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardBins":[459000]}]}]}`, "payment_filter.options[0].cardFilters[0].cardBins[0]", "must be a string"},
+		{"empty upiType", `{"allowDefaultOptions":true,"options":[{"paymentMethodType":"UPI","enable":true,"upiFilters":[{"upiType":"","enable":false}]}]}`, "payment_filter.options[0].upiFilters[0].upiType", "empty string"},
+		{"EMI sub filter missing enable", `{"allowDefaultOptions":true,"options":[],"emiOptions":{"noCostEmi":{"credit":{"enable":false}}}}`, "payment_filter.emiOptions.noCostEmi.enable", "missing required key"},
+		{"EMI paymentMethod as a list", `{"allowDefaultOptions":true,"options":[],"emiOptions":{"noCostEmi":{"enable":true,"credit":{"enable":true,"filters":[{"enable":true,"paymentMethod":["CARD"]}]}}}}`, "payment_filter.emiOptions.noCostEmi.credit.filters[0].paymentMethod", "must be a string, got an array"},
+		{"emiOptions not an object", `{"allowDefaultOptions":true,"options":[],"emiOptions":true}`, "payment_filter.emiOptions", "must be a JSON object"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var f pf.Filter
+			err := json.Unmarshal([]byte(tt.in), &f)
+			require.Error(t, err)
+			var ve *pf.ValidationError
+			require.True(t, errors.As(err, &ve), "want a *ValidationError, got %T %v", err, err)
+			require.Len(t, ve.Problems, 1)
+			require.Equal(t, tt.path, ve.Problems[0].Path)
+			require.Contains(t, ve.Problems[0].Message, tt.fragment)
+		})
+	}
+}
+
+// TestDecodeNullKeepsValue: null decodes to nothing without touching the
+// destination, as encoding/json does for other types.
+func TestDecodeNullKeepsValue(t *testing.T) {
+	f := pf.New().Hide(pf.Cash).Filter()
+	require.NoError(t, json.Unmarshal([]byte(`null`), f))
+	require.Equal(t, pf.Cash, f.Options[0].PaymentMethodType)
+
+	var req struct {
+		PaymentFilter *pf.Filter `json:"payment_filter"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(`{"payment_filter":null}`), &req))
+	require.Nil(t, req.PaymentFilter)
+}
+
+// TestEncodeEmptyFilter: the two always-sent keys.
+func TestEncodeEmptyFilter(t *testing.T) {
+	out, err := json.Marshal(pf.Filter{})
+	require.NoError(t, err)
+	require.Equal(t, `{"allowDefaultOptions":false,"options":[]}`, string(out))
+
+	out, err = json.Marshal(struct {
+		F *pf.Filter `json:"payment_filter,omitempty"`
+	}{})
+	require.NoError(t, err)
+	require.Equal(t, `{}`, string(out))
+}
+
+// TestEncodeExtraNotJSON: a hand-set Extra value that is not JSON fails to
+// encode instead of producing a broken body.
+func TestEncodeExtraNotJSON(t *testing.T) {
+	f := pf.New().Hide(pf.Cash).Filter()
+	f.Extra = map[string]json.RawMessage{"x": json.RawMessage(`{`)}
+	_, err := json.Marshal(f)
+	require.Error(t, err)
+}
+
+// TestBINRange: parsing, printing, and the malformed text kept.
+func TestBINRange(t *testing.T) {
+	r, err := pf.ParseBINRange("459000::460000")
+	require.NoError(t, err)
+	require.Equal(t, pf.BINRange{From: "459000", To: "460000"}, r)
+	require.Equal(t, "459000::460000", r.String())
+	require.NoError(t, r.Validate())
+
+	for _, bad := range []string{"", "459000", "459000::", "::460000", "459000:460000", "460000::459000", "45a000::460000",
+		"4590::4600", "459000::4600000", " 459000::460000", "459000::460000::470000", "-459000::460000", "12345678901234567890::12345678901234567890"} {
+		_, err := pf.ParseBINRange(bad)
+		require.Error(t, err, bad)
+		var d pf.BINRange
+		require.NoError(t, d.UnmarshalText([]byte(bad)))
+		require.True(t, d.Malformed(), bad)
+		require.Equal(t, bad, d.String())
+		require.Error(t, d.Validate(), bad)
+	}
+	for _, good := range []string{"000000::000000", "40000000::49999999", "4000000000000000000::4999999999999999999"} {
+		r, err := pf.ParseBINRange(good)
+		require.NoError(t, err, good)
+		require.Equal(t, good, r.String())
+	}
+}
