@@ -232,6 +232,10 @@ func (v *Verifier) decode(body []byte) (*Event, error) {
 		}
 		return nil, err
 	}
+	if int64(len(plain)) > v.maxBody {
+		// A compressed token can expand; the limit holds for what we parse.
+		return nil, wrap(ErrBodyTooLarge, "decrypted payload exceeds "+strconv.FormatInt(v.maxBody, 10)+" bytes")
+	}
 	var inner wireBody
 	if err := decodeObject(plain, &inner); err != nil {
 		return nil, fmt.Errorf("decrypted payload: %w", err)

@@ -178,3 +178,61 @@ func TestStatusFor(t *testing.T) {
 		require.Equal(t, want, StatusFor(err), "%v", err)
 	}
 }
+
+// bigDecrypter returns a payload larger than the body limit.
+type bigDecrypter struct{ n int }
+
+func (d bigDecrypter) Decrypt(string) ([]byte, error) {
+	return []byte(`{"event_name":"X","pad":"` + strings.Repeat("a", d.n) + `"}`), nil
+}
+
+func TestDecryptedPayloadIsBounded(t *testing.T) {
+	cfg := baseConfig()
+	cfg.MaxBodyBytes = 256
+	cfg.Decrypter = bigDecrypter{n: 300}
+	v, err := NewVerifier(cfg)
+	require.NoError(t, err)
+	_, err = v.Verify(NewTestRequest(cfg, []byte(`{"JWT":"a.b.c.d.e"}`)))
+	require.ErrorIs(t, err, ErrBodyTooLarge)
+
+	cfg.Decrypter = bigDecrypter{n: 10}
+	v, err = NewVerifier(cfg)
+	require.NoError(t, err)
+	ev, err := v.Verify(NewTestRequest(cfg, []byte(`{"JWT":"a.b.c.d.e"}`)))
+	require.NoError(t, err)
+	require.True(t, ev.Encrypted)
+}
+
+// FuzzVerifyBody: every body, plain or enveloped, through the whole
+// Verify path: never a panic, never an event without a name, and every
+// error maps to a documented status.
+func FuzzVerifyBody(f *testing.F) {
+	for _, s := range []string{orderBody, `{"JWT":"a.b.c.d.e"}`, `{"JWT":1}`, `{"header":"a","encryptedKey":"b","iv":"c","encryptedPayload":"d","tag":"e"}`,
+		`{"encryptedPayload":"x","event_name":"Y"}`, `{"JWT":"x","id":1}`, "\xff", `{"event_name":"X","content":[1,2]}`} {
+		f.Add([]byte(s))
+	}
+	cfg := baseConfig()
+	cfg.MaxBodyBytes = 4096
+	cfg.Decrypter = failingDecrypter{}
+	v, err := NewVerifier(cfg)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		ev, err := v.Verify(NewTestRequest(cfg, body))
+		if err != nil {
+			if ev != nil {
+				t.Fatal("event with error")
+			}
+			switch StatusFor(err) {
+			case 400, 413, 500:
+			default:
+				t.Fatalf("status %d for %v", StatusFor(err), err)
+			}
+			return
+		}
+		if ev.Name == "" || ev.DedupKey() == "" {
+			t.Fatalf("accepted %q", body)
+		}
+	})
+}
