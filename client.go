@@ -196,8 +196,11 @@ func isLoopback(host string) bool {
 
 // WithHTTPClient makes the client send through hc (its transport, timeout,
 // proxy and redirect policy). The default is a client with its own pooled
-// transport (64 idle connections per host, sensible timeouts) that does not
-// follow redirects. hc is not modified.
+// transport that does not follow redirects: at most 64 connections to the
+// service, all kept for reuse (the standard library's default keeps 2, a
+// known trap), 10 s to connect and to shake hands, 30 s for the reply's
+// headers and 60 s for a whole attempt. Use your own client for more
+// connections or other timeouts. hc is not modified.
 func WithHTTPClient(hc *http.Client) Option {
 	return optionFunc(func(c *Client) error {
 		if hc == nil {
@@ -427,6 +430,13 @@ type keepIdle struct{ rt http.RoundTripper }
 
 func (k keepIdle) RoundTrip(r *http.Request) (*http.Response, error) { return k.rt.RoundTrip(r) }
 
+// maxConnsPerHost bounds the default transport's connections to the
+// service, idle or busy. Without the bound, callers that wait for a dial can
+// take a connection another caller just freed and leave their own dial to
+// add one more; with it, a burst of calls shares at most this many
+// connections and further calls wait (within their context) for a free one.
+const maxConnsPerHost = 64
+
 // newTransport is the default transport: the standard library's defaults
 // with a pool large enough for concurrent use (its 2 idle connections per
 // host is a known trap).
@@ -439,7 +449,8 @@ func newTransport() *http.Transport {
 		}).DialContext,
 		ForceAttemptHTTP2:     true,
 		MaxIdleConns:          256,
-		MaxIdleConnsPerHost:   64,
+		MaxIdleConnsPerHost:   maxConnsPerHost,
+		MaxConnsPerHost:       maxConnsPerHost,
 		IdleConnTimeout:       90 * time.Second,
 		TLSHandshakeTimeout:   10 * time.Second,
 		ResponseHeaderTimeout: 30 * time.Second,

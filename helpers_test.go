@@ -110,18 +110,6 @@ func (r *recorder) last(t testing.TB) recorded {
 	return all[len(all)-1]
 }
 
-// golden compares got with testdata/name, or rewrites the file with -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		require.NoError(t, os.WriteFile(path, got, 0o644))
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err)
-	require.Equal(t, string(want), string(got))
-}
-
 // goldenJSON compares a JSON body with a hand-written, indented golden file:
 // the same keys in the same order with the same values, byte for byte once
 // the file is compacted.

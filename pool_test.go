@@ -1,0 +1,55 @@
+package checkout
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// 64 goroutines making 20 calls each reuse their connections: the default
+// transport keeps enough idle connections per host, and every body is read
+// to its end and closed.
+func TestConnectionReuse(t *testing.T) {
+	const workers, calls = 64, 20
+	var conns, requests atomic.Int64
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"status":"NEW","id":"ordeh_1","order_id":"o","sdk_payload":{"requestId":"r","payload":{"a":"b"}}}`))
+	}))
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			conns.Add(1)
+		}
+	}
+	srv.Start()
+	t.Cleanup(srv.Close)
+	c := newTestClient(t, srv.URL)
+
+	var wg sync.WaitGroup
+	errs := make(chan error, workers*calls)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range calls {
+				if _, err := c.CreateSession(context.Background(), baseSession()); err != nil {
+					errs <- err
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		require.NoError(t, err)
+	}
+	require.EqualValues(t, workers*calls, requests.Load())
+	require.LessOrEqual(t, conns.Load(), int64(workers), "opened %d connections for %d workers", conns.Load(), workers)
+}
