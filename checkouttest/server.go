@@ -45,6 +45,7 @@ const (
 	DefaultRetryInterval = 100 * time.Millisecond
 	DefaultMaxAttempts   = 10
 	DefaultSendTimeout   = 10 * time.Second
+	DefaultMaxConcurrent = 32
 )
 
 // SDKService is the "service" value of every sdk_payload the fake returns
@@ -115,6 +116,9 @@ type WebhookConfig struct {
 	MaxAttempts int
 	// Timeout bounds one attempt. Zero means DefaultSendTimeout.
 	Timeout time.Duration
+	// MaxConcurrent bounds the webhook requests in flight at once, as the
+	// service's own senders are bounded. Zero means DefaultMaxConcurrent.
+	MaxConcurrent int
 	// Duplicates makes every event be delivered 1+Duplicates times, as
 	// independent concurrent deliveries of identical bodies, to exercise
 	// the receiver's duplicate handling (spec §6.1.5).
@@ -150,6 +154,7 @@ type Server struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
+	slots  chan struct{} // one per webhook request in flight
 	hc     *http.Client
 	tr     *http.Transport
 
@@ -184,6 +189,9 @@ func NewServer(cfg Config) (*Server, error) {
 	if wh.Timeout == 0 {
 		wh.Timeout = DefaultSendTimeout
 	}
+	if wh.MaxConcurrent == 0 {
+		wh.MaxConcurrent = DefaultMaxConcurrent
+	}
 	names := wh.Events
 	if names == nil {
 		names = DefaultEvents()
@@ -212,6 +220,7 @@ func NewServer(cfg Config) (*Server, error) {
 		ctx:        ctx,
 		cancel:     cancel,
 		tr:         tr,
+		slots:      make(chan struct{}, wh.MaxConcurrent),
 		hc:         &http.Client{Transport: tr, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }},
 		webhook:    wh,
 		events:     events,
@@ -318,6 +327,9 @@ func checkConfig(cfg *Config) error {
 	}
 	if wh.Timeout < 0 {
 		c.Add("Webhook.Timeout", "may not be negative")
+	}
+	if wh.MaxConcurrent < 0 {
+		c.Add("Webhook.MaxConcurrent", "may not be negative")
 	}
 	if wh.Duplicates < 0 {
 		c.Add("Webhook.Duplicates", "may not be negative")

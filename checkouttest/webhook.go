@@ -305,6 +305,12 @@ func (s *Server) deliver(d *delivery) {
 // send makes one attempt with the credentials and headers configured now
 // (spec §5.2, §5.4, §5.5, §6.1.2).
 func (s *Server) send(d *delivery) Attempt {
+	select {
+	case s.slots <- struct{}{}:
+		defer func() { <-s.slots }()
+	case <-s.ctx.Done():
+		return Attempt{Time: s.now(), Err: "stopped by Close"}
+	}
 	s.mu.Lock()
 	user, pass, timeout := s.webhook.Username, s.webhook.Password, s.webhook.Timeout
 	headers := cloneMap(s.webhook.Headers)
