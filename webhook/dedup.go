@@ -1,7 +1,6 @@
 package webhook
 
 import (
-	"container/list"
 	"context"
 	"sync"
 	"time"
@@ -90,13 +89,18 @@ type MemoryDeduplicator struct {
 
 	mu       sync.Mutex
 	inFlight map[string]struct{}
-	done     map[string]*list.Element // of doneEntry, oldest at Front
-	order    *list.List
+	done     map[string]int64 // key -> expiry, Unix nanoseconds
+	// queue holds the processed keys in Done order, which is also expiry
+	// order since the TTL is fixed; queue[head:] are live records. A key
+	// recorded again leaves a stale record behind, recognised because its
+	// expiry differs from the map's.
+	queue []doneRecord
+	head  int
 }
 
-type doneEntry struct {
+type doneRecord struct {
 	key     string
-	expires time.Time
+	expires int64
 }
 
 // NewMemoryDeduplicator returns an empty MemoryDeduplicator. Negative sizes
@@ -107,8 +111,7 @@ func NewMemoryDeduplicator(cfg MemoryDedupConfig) *MemoryDeduplicator {
 		max:      cfg.MaxEntries,
 		now:      cfg.Now,
 		inFlight: make(map[string]struct{}),
-		done:     make(map[string]*list.Element),
-		order:    list.New(),
+		done:     make(map[string]int64),
 	}
 	if d.ttl <= 0 {
 		d.ttl = DefaultDedupTTL
@@ -124,17 +127,17 @@ func NewMemoryDeduplicator(cfg MemoryDedupConfig) *MemoryDeduplicator {
 
 // Begin claims key (see Deduplicator).
 func (d *MemoryDeduplicator) Begin(_ context.Context, key string) (DedupState, error) {
-	now := d.now()
+	now := d.now().UnixNano()
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if _, ok := d.inFlight[key]; ok {
 		return DedupInFlight, nil
 	}
-	if el, ok := d.done[key]; ok {
-		if now.Before(el.Value.(*doneEntry).expires) {
+	if exp, ok := d.done[key]; ok {
+		if now < exp {
 			return DedupDone, nil
 		}
-		d.remove(el)
+		delete(d.done, key) // its queue record is now stale
 	}
 	d.inFlight[key] = struct{}{}
 	return DedupNew, nil
@@ -142,23 +145,38 @@ func (d *MemoryDeduplicator) Begin(_ context.Context, key string) (DedupState, e
 
 // Done records key as processed for the TTL.
 func (d *MemoryDeduplicator) Done(_ context.Context, key string) error {
-	now := d.now()
+	now := d.now().UnixNano()
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	delete(d.inFlight, key)
-	if el, ok := d.done[key]; ok {
-		d.remove(el)
+	// Forget expired keys, then the oldest, to stay within bounds.
+	for d.head < len(d.queue) && d.queue[d.head].expires <= now {
+		d.pop()
 	}
-	// Forget expired keys, then the oldest, to stay within bounds. The list
-	// is in Done order and the TTL is fixed, so expired keys are at Front.
-	for el := d.order.Front(); el != nil && !now.Before(el.Value.(*doneEntry).expires); el = d.order.Front() {
-		d.remove(el)
+	delete(d.done, key) // a re-recorded key leaves a stale record
+	for len(d.done) >= d.max {
+		d.pop()
 	}
-	for d.order.Len() >= d.max {
-		d.remove(d.order.Front())
-	}
-	d.done[key] = d.order.PushBack(&doneEntry{key: key, expires: now.Add(d.ttl)})
+	exp := now + int64(d.ttl)
+	d.done[key] = exp
+	d.queue = append(d.queue, doneRecord{key: key, expires: exp})
 	return nil
+}
+
+// pop forgets the oldest record, and compacts the queue now and then.
+func (d *MemoryDeduplicator) pop() {
+	r := d.queue[d.head]
+	d.queue[d.head] = doneRecord{}
+	d.head++
+	if exp, ok := d.done[r.key]; ok && exp == r.expires {
+		delete(d.done, r.key)
+	}
+	if d.head >= 1024 && d.head*2 >= len(d.queue) {
+		n := copy(d.queue, d.queue[d.head:])
+		clear(d.queue[n:])
+		d.queue = d.queue[:n]
+		d.head = 0
+	}
 }
 
 // Abandon releases key so that the next delivery is processed.
@@ -175,9 +193,4 @@ func (d *MemoryDeduplicator) Len() (done, inFlight int) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return len(d.done), len(d.inFlight)
-}
-
-func (d *MemoryDeduplicator) remove(el *list.Element) {
-	delete(d.done, el.Value.(*doneEntry).key)
-	d.order.Remove(el)
 }

@@ -119,3 +119,34 @@ func TestMemoryDeduplicatorOneWinner(t *testing.T) {
 	wg.Wait()
 	require.Equal(t, int32(1), wins.Load())
 }
+
+func TestMemoryDeduplicatorStaleRecords(t *testing.T) {
+	ctx := context.Background()
+	clk := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	d := NewMemoryDeduplicator(MemoryDedupConfig{TTL: time.Hour, MaxEntries: 10, Now: clk.Now})
+	require.NoError(t, d.Done(ctx, "a"))
+	clk.Add(30 * time.Minute)
+	require.NoError(t, d.Done(ctx, "a")) // recorded again: the first record is stale
+	clk.Add(31 * time.Minute)
+	require.NoError(t, d.Done(ctx, "b")) // sweeps the first record of "a"
+	st, _ := d.Begin(ctx, "a")
+	require.Equal(t, DedupDone, st, "the stale record must not forget the newer one")
+	done, _ := d.Len()
+	require.Equal(t, 2, done)
+
+	// Thousands of keys through a small bound: the queue is compacted and
+	// the map never exceeds the bound.
+	d = NewMemoryDeduplicator(MemoryDedupConfig{MaxEntries: 100})
+	for i := 0; i < 5000; i++ {
+		k := fmt.Sprint("k", i)
+		_, _ = d.Begin(ctx, k)
+		require.NoError(t, d.Done(ctx, k))
+	}
+	done, _ = d.Len()
+	require.Equal(t, 100, done)
+	require.LessOrEqual(t, len(d.queue), 2*1024+100)
+	st, _ = d.Begin(ctx, "k4999")
+	require.Equal(t, DedupDone, st)
+	st, _ = d.Begin(ctx, "k4899")
+	require.Equal(t, DedupNew, st)
+}

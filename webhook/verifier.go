@@ -1,7 +1,6 @@
 package webhook
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/json"
@@ -192,20 +191,30 @@ func (v *Verifier) readBody(r *http.Request) ([]byte, error) {
 	}
 	size := int64(512)
 	if r.ContentLength > 0 {
-		size = r.ContentLength + 1 // +1: the read that sees EOF needs room
+		size = r.ContentLength + 1 // +1: room for the read that sees EOF
 	}
-	buf := bytes.NewBuffer(make([]byte, 0, size))
-	n, err := buf.ReadFrom(io.LimitReader(r.Body, v.maxBody+1))
-	if err != nil {
-		return nil, wrap(ErrMalformedBody, "reading the body failed")
+	buf := make([]byte, 0, size)
+	lr := io.LimitReader(r.Body, v.maxBody+1)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := lr.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, wrap(ErrMalformedBody, "reading the body failed")
+		}
 	}
-	if n > v.maxBody {
+	if int64(len(buf)) > v.maxBody {
 		return nil, wrap(ErrBodyTooLarge, "body exceeds "+strconv.FormatInt(v.maxBody, 10)+" bytes")
 	}
-	if n == 0 {
+	if len(buf) == 0 {
 		return nil, wrap(ErrMalformedBody, "empty body")
 	}
-	return buf.Bytes(), nil
+	return buf, nil
 }
 
 // decode parses a plain body, or opens an encrypted one and parses its
