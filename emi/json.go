@@ -36,10 +36,12 @@ func isOneOf(keys []string) func(string) bool {
 // MarshalJSON encodes o with the service's keys: only the plan types that
 // are set, then showOnlyEmi when set, then Extra.
 func (o Options) MarshalJSON() ([]byte, error) {
-	return o.appendJSON(make([]byte, 0, 256))
+	return o.AppendJSON(make([]byte, 0, 256))
 }
 
-func (o *Options) appendJSON(b []byte) ([]byte, error) {
+// AppendJSON appends the JSON encoding of o (as MarshalJSON) to b, so that
+// an enclosing encoder (paymentfilter) writes it without another buffer.
+func (o *Options) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	b = append(b, '{')
 	first := true

@@ -32,8 +32,8 @@ func Months(from, to int) TenureRange { return TenureRange{From: from, To: to} }
 const maxTenureDigits = 4
 
 // ParseTenureRange parses "<from>::<to>" strictly: decimal months without sign
-// or leading zeros, at most four digits each. It does not check that the
-// range is sensible (Validate does).
+// or leading zeros, at most four digits each, from at least 1 and not after
+// to. What it accepts, String gives back unchanged.
 func ParseTenureRange(s string) (TenureRange, error) {
 	from, to, ok := strings.Cut(s, "::")
 	if !ok {
@@ -44,7 +44,22 @@ func ParseTenureRange(s string) (TenureRange, error) {
 	if !okF || !okT {
 		return TenureRange{}, errors.New("malformed tenure range " + strconv.Quote(s) + ": want <from>::<to> in months without sign or leading zeros, like \"9::12\"")
 	}
-	return TenureRange{From: f, To: t}, nil
+	r := TenureRange{From: f, To: t}
+	if msg := r.rangeProblem(); msg != "" {
+		return TenureRange{}, errors.New(msg)
+	}
+	return r, nil
+}
+
+// rangeProblem checks a parsed range: months from 1, from not after to.
+func (r TenureRange) rangeProblem() string {
+	switch {
+	case r.From < 1:
+		return "tenure range " + strconv.Quote(r.String()) + " starts below 1 month"
+	case r.From > r.To:
+		return "tenure range " + strconv.Quote(r.String()) + " has from greater than to"
+	}
+	return ""
 }
 
 func parseMonths(s string) (int, bool) {
@@ -106,16 +121,11 @@ func (r *TenureRange) UnmarshalText(text []byte) error {
 // month, or from greater than to. The problem has an empty path (the caller
 // knows where r sits).
 func (r TenureRange) Validate() error {
-	msg := ""
-	switch {
-	case r.malformed:
+	var msg string
+	if r.malformed {
 		_, err := ParseTenureRange(r.raw)
 		msg = err.Error()
-	case r.From < 1:
-		msg = "tenure range " + strconv.Quote(r.String()) + " starts below 1 month"
-	case r.From > r.To:
-		msg = "tenure range " + strconv.Quote(r.String()) + " has from greater than to"
-	default:
+	} else if msg = r.rangeProblem(); msg == "" {
 		return nil
 	}
 	return &valid.Error{Problems: []valid.Problem{{Message: msg}}}

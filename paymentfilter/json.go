@@ -24,7 +24,47 @@ func isOneOf(keys []string) func(string) bool {
 // a hand-written encoder (see BenchmarkFilterMarshal); the output is what
 // encoding/json would write for the same tree.
 func (f Filter) MarshalJSON() ([]byte, error) {
-	return f.AppendJSON(make([]byte, 0, 512))
+	return f.AppendJSON(make([]byte, 0, f.sizeHint()))
+}
+
+// sizeHint guesses the encoded size of f from its strings and elements, so
+// that MarshalJSON usually allocates once.
+func (f *Filter) sizeHint() int {
+	n := 64
+	for i := range f.Options {
+		o := &f.Options[i]
+		n += 64 + listSize(o.PaymentMethods)
+		for j := range o.CardFilters {
+			c := &o.CardFilters[j]
+			n += 96 + listSize(c.CardBrands) + listSize(c.CardSubTypes) + listSize(c.CardBanks) + 24*len(c.CardBins) + 12*len(c.CardTypes)
+		}
+		for j := range o.UPIFilters {
+			n += 64 + listSize(o.UPIFilters[j].UPIMethods)
+		}
+	}
+	if e := f.EMIOptions; e != nil {
+		n += 64
+		for _, s := range []*emi.SubFilter{e.StandardEMI, e.LowCostEMI, e.NoCostEMI} {
+			if s == nil {
+				continue
+			}
+			n += 32
+			for _, g := range []*emi.Group{s.Credit, s.Debit, s.Cardless} {
+				if g != nil {
+					n += 48 + 160*len(g.Filters)
+				}
+			}
+		}
+	}
+	return n
+}
+
+func listSize(l []string) int {
+	n := 2
+	for _, s := range l {
+		n += len(s) + 3
+	}
+	return n
 }
 
 // AppendJSON appends the JSON encoding of f (as MarshalJSON) to b.
@@ -45,11 +85,9 @@ func (f *Filter) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, ']')
 	if f.EMIOptions != nil {
 		b = appendKey(b, "emiOptions", false)
-		e, err := f.EMIOptions.MarshalJSON()
-		if err != nil {
+		if b, err = f.EMIOptions.AppendJSON(b); err != nil {
 			return nil, err
 		}
-		b = append(b, e...)
 	}
 	if b, err = appendExtra(b, f.Extra, false, isOneOf(filterKeys)); err != nil {
 		return nil, err

@@ -1,0 +1,151 @@
+package paymentfilter_test
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/payorch/checkout-go/emi"
+	"github.com/payorch/checkout-go/paymentfilter"
+)
+
+// show prints the JSON the builder sends, or why it cannot be sent.
+func show(b paymentfilter.Builder) {
+	f, err := b.Build()
+	if err != nil {
+		fmt.Println("error:", err)
+		return
+	}
+	out, err := json.Marshal(f)
+	if err != nil {
+		fmt.Println("error:", err)
+		return
+	}
+	fmt.Println(string(out))
+}
+
+// Hide a whole method type (spec §2.4): works for CARD, WALLET, NB, CASH and
+// the other types.
+func ExampleBuilder_Hide() {
+	show(paymentfilter.New().Hide(paymentfilter.Wallet))
+	show(paymentfilter.New().Hide(paymentfilter.Card, paymentfilter.Cash))
+	// Output:
+	// {"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false}]}
+	// {"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":false},{"paymentMethodType":"CASH","enable":false}]}
+}
+
+// Show only UPI (spec §2.4).
+func ExampleOnly() {
+	show(paymentfilter.Only(paymentfilter.UPI))
+	// Output:
+	// {"allowDefaultOptions":false,"options":[{"paymentMethodType":"UPI","enable":true}]}
+}
+
+// Hide specific UPI collect handles and intent apps (spec §2.4).
+func ExampleBuilder_HideUPIHandles() {
+	show(paymentfilter.New().
+		HideUPIHandles("@ybl", "@okhdfcbank").
+		HideUPIApps("PHONEPE", "GPAY", "PAYTM"))
+	// Output:
+	// {"allowDefaultOptions":true,"options":[{"paymentMethodType":"UPI","enable":true,"upiFilters":[{"upiType":"COLLECT","enable":false,"upiMethods":["@ybl","@okhdfcbank"]},{"upiType":"INTENT","enable":false,"upiMethods":["PHONEPE","GPAY","PAYTM"]}]}]}
+}
+
+// Hide credit cards (spec §2.4).
+func ExampleBuilder_HideCardTypes() {
+	show(paymentfilter.New().HideCardTypes(paymentfilter.Credit))
+	// Output:
+	// {"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardTypes":["CREDIT"]}]}]}
+}
+
+// Hide BIN ranges (spec §2.4).
+func ExampleBuilder_HideBINRanges() {
+	show(paymentfilter.New().HideBINRanges(paymentfilter.BINRange{From: "459000", To: "460000"}))
+	// Output:
+	// {"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardBins":["459000::460000"]}]}]}
+}
+
+// Hide specific wallets (spec §2.4).
+func ExampleBuilder_HideMethods() {
+	show(paymentfilter.New().HideMethods(paymentfilter.Wallet, "LAZYPAY", "SIMPL"))
+	// Output:
+	// {"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false,"paymentMethods":["LAZYPAY","SIMPL"]}]}
+}
+
+// Show only some cards: a card filter that combines criteria.
+func ExampleBuilder_AddCardFilter() {
+	show(paymentfilter.Only(paymentfilter.Card).AddCardFilter(paymentfilter.CardFilter{
+		Enable:     true,
+		CardBrands: []string{"VISA"},
+		CardTypes:  []paymentfilter.CardType{paymentfilter.Credit},
+	}))
+	// Output:
+	// {"allowDefaultOptions":false,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":true,"cardBrands":["VISA"],"cardTypes":["CREDIT"]}]}]}
+}
+
+// Mandate flows pass each NB, WALLET or CONSUMER_FINANCE method twice (spec
+// §2.3).
+func ExampleBuilder_ShowMandateMethods() {
+	show(paymentfilter.Only().ShowMandateMethods(paymentfilter.NB, "NB_HDFC"))
+	show(paymentfilter.New().HideMandateMethods(paymentfilter.Wallet, "PAYTM"))
+	// Output:
+	// {"allowDefaultOptions":false,"options":[{"paymentMethodType":"NB","enable":true,"paymentMethods":["NB_HDFC","SVC_HDFC"]}]}
+	// {"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false,"paymentMethods":["PAYTM","SVC_PAYTM"]}]}
+}
+
+// The doubled codes on their own.
+func ExampleMandateCodes() {
+	fmt.Println(paymentfilter.MandateCodes(paymentfilter.NB, "NB_HDFC"))
+	fmt.Println(paymentfilter.MandateCodes(paymentfilter.ConsumerFinance, "LAZYPAY"))
+	// Output:
+	// [NB_HDFC SVC_HDFC]
+	// [LAZYPAY SVC_LAZYPAY]
+}
+
+// EMI filters ride in the payment filter (spec §2.5): show only EMI, only
+// no-cost EMI, or hide credit-card EMI inside no-cost EMI.
+func ExampleBuilder_EMI() {
+	show(paymentfilter.New().EMI(emi.New().ShowOnlyEMI()))
+	show(paymentfilter.New().EMI(emi.New().OnlyNoCost()))
+	show(paymentfilter.New().EMI(emi.New().Enable(emi.Standard, emi.LowCost).DisableGroup(emi.NoCost, emi.Credit)))
+	// Output:
+	// {"allowDefaultOptions":true,"options":[],"emiOptions":{"showOnlyEmi":true}}
+	// {"allowDefaultOptions":true,"options":[],"emiOptions":{"standardEmi":{"enable":false},"lowCostEmi":{"enable":false},"noCostEmi":{"enable":true},"showOnlyEmi":true}}
+	// {"allowDefaultOptions":true,"options":[],"emiOptions":{"standardEmi":{"enable":true},"lowCostEmi":{"enable":true},"noCostEmi":{"enable":true,"credit":{"enable":false}}}}
+}
+
+// A half-built builder can be shared: each extension is a new value.
+func ExampleBuilder() {
+	noCredit := paymentfilter.New().HideCardTypes(paymentfilter.Credit)
+	show(noCredit.Hide(paymentfilter.Wallet))
+	show(noCredit)
+	// Output:
+	// {"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardTypes":["CREDIT"]}]},{"paymentMethodType":"WALLET","enable":false}]}
+	// {"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardTypes":["CREDIT"]}]}]}
+}
+
+// Validate names every problem by its JSON path.
+func ExampleFilter_Validate() {
+	f := &paymentfilter.Filter{
+		AllowDefaultOptions: true,
+		Options: []paymentfilter.Option{{
+			PaymentMethodType: paymentfilter.Card,
+			Enable:            true,
+			CardFilters: []paymentfilter.CardFilter{{
+				CardBins:  []paymentfilter.BINRange{{From: "460000", To: "459000"}},
+				CardTypes: []paymentfilter.CardType{"credit"},
+			}},
+		}},
+	}
+	var ve *paymentfilter.ValidationError
+	if errors.As(f.Validate(), &ve) {
+		for _, p := range ve.Problems {
+			fmt.Println(p.Path)
+			fmt.Println("  ", p.Message)
+		}
+	}
+	// Output:
+	// payment_filter.options[0].cardFilters[0].cardBins[0]
+	//    BIN range "460000::459000": from is greater than to
+	// payment_filter.options[0].cardFilters[0].cardTypes[0]
+	//    unknown card type "credit": values are case sensitive, did you mean "CREDIT"?
+}
