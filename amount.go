@@ -133,7 +133,12 @@ func normaliseDecimal(s string) (string, bool) {
 	if !lenient.IsNumber(s) {
 		return "", false
 	}
-	if strings.ContainsAny(s, "eE") {
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		// A huge exponent would make big.Rat build a huge number: such a
+		// value is no amount, keep it as sent.
+		if exp, err := strconv.Atoi(s[i+1:]); err != nil || exp > 40 || exp < -40 {
+			return "", false
+		}
 		r, ok := new(big.Rat).SetString(s)
 		if !ok {
 			return "", false

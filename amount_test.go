@@ -1,0 +1,117 @@
+package checkout
+
+import (
+	"encoding/json"
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestAmountFromMinor(t *testing.T) {
+	for _, tt := range []struct {
+		minor int64
+		want  Amount
+	}{
+		{12345, "123.45"}, {0, "0.00"}, {5, "0.05"}, {50, "0.50"}, {100, "1.00"}, {149900, "1499.00"},
+		{-5, "-0.05"}, {-12345, "-123.45"},
+		{math.MaxInt64, "92233720368547758.07"}, {math.MinInt64, "-92233720368547758.08"},
+	} {
+		require.Equal(t, tt.want, AmountFromMinor(tt.minor), "%d", tt.minor)
+	}
+}
+
+func TestParseAmount(t *testing.T) {
+	for _, s := range []string{"0.00", "0.50", "99.50", "1499.00", "1000000.01", "9999999999999999.99"} {
+		a, err := ParseAmount(s)
+		require.NoError(t, err, s)
+		require.Equal(t, Amount(s), a)
+		m, err := a.Minor()
+		require.NoError(t, err)
+		require.Equal(t, a, AmountFromMinor(m), "round trip of %s", s)
+	}
+	for _, s := range []string{"", "99.5", "99", "99.", ".50", "99.500", "1e3", "-1.00", "+1.00", "099.00", "00.50",
+		"1,000.00", " 1.00", "1.00 ", "1.0O", "NaN", "Inf", "99999999999999999.99", "1.-1"} {
+		_, err := ParseAmount(s)
+		require.Error(t, err, "%q", s)
+		require.NotContains(t, err.Error(), "\n")
+	}
+}
+
+func TestAmountUnmarshalJSON(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{`"10.00"`, "10.00"}, {`"100.0"`, "100.00"}, {`9000`, "9000.00"}, {`1`, "1.00"}, {`2.5`, "2.50"},
+		{`"1.005"`, "1.005"}, {`1.50000`, "1.50"}, {`1e2`, "100.00"}, {`1.5E1`, "15.00"}, {`-0.0`, "0.00"},
+		{`0.01`, "0.01"}, {`1e-3`, "1e-3"}, {`null`, ""}, {`1e999999999`, "1e999999999"}, {`"1E+2"`, "100.00"},
+	} {
+		var a Amount
+		require.NoError(t, json.Unmarshal([]byte(tt.in), &a), tt.in)
+		require.Equal(t, Amount(tt.want), a, tt.in)
+	}
+	for _, in := range []string{`"FILTERED"`, `true`, `{}`, `"1,00"`, `"+1"`} {
+		var a Amount
+		require.Error(t, json.Unmarshal([]byte(in), &a), in)
+	}
+	b, err := json.Marshal(struct{ A Amount }{"1.50"})
+	require.NoError(t, err)
+	require.Equal(t, `{"A":"1.50"}`, string(b), "amounts go on the wire as JSON strings")
+}
+
+func FuzzParseAmount(f *testing.F) {
+	for _, s := range []string{"0.00", "99.5", "1499.00", "-1.00", "1e3", "9999999999999999.99"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		a, err := ParseAmount(s)
+		if err != nil {
+			return
+		}
+		m, err := a.Minor()
+		if err != nil {
+			t.Fatalf("ParseAmount(%q) accepted but Minor failed: %v", s, err)
+		}
+		if m < 0 {
+			t.Fatalf("negative minor units from %q", s)
+		}
+		if AmountFromMinor(m) != a {
+			t.Fatalf("round trip %q -> %d -> %q", s, m, AmountFromMinor(m))
+		}
+		if f, err := strconv.ParseFloat(s, 64); err != nil || f < 0 {
+			t.Fatalf("accepted %q is not a non-negative number", s)
+		}
+	})
+}
+
+// Whatever number text the service sends, normalisation either keeps its
+// value exactly or leaves it as sent.
+func FuzzNormaliseDecimal(f *testing.F) {
+	for _, s := range []string{"1", "100.0", "1.005", "1e2", "-0.0", "0.10", "12345678901234567890.5"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if len(s) > 64 {
+			return
+		}
+		out, ok := normaliseDecimal(s)
+		if !ok {
+			return
+		}
+		dot := strings.IndexByte(out, '.')
+		if dot < 0 || len(out)-dot-1 != 2 {
+			t.Fatalf("normaliseDecimal(%q) = %q: not two places", s, out)
+		}
+		if !sameDecimal(t, s, out) {
+			t.Fatalf("normaliseDecimal(%q) = %q changed the value", s, out)
+		}
+	})
+}
+
+func sameDecimal(t *testing.T, a, b string) bool {
+	t.Helper()
+	x, ok1 := new(big.Rat).SetString(a)
+	y, ok2 := new(big.Rat).SetString(b)
+	return ok1 && ok2 && x.Cmp(y) == 0
+}
