@@ -1,0 +1,116 @@
+package e2e_test
+
+import (
+	"errors"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	checkout "github.com/payorch/checkout-go"
+	"github.com/payorch/checkout-go/checkouttest"
+)
+
+// TestRetriesMatchTheDesign injects faults into the fake and checks the
+// client's retry policy (DESIGN §2): 429 and 503 are retried on every call;
+// ambiguous failures (500, 504, a dropped connection, a timeout) are
+// retried on GET /orders/{id} only, and the payment writes get one attempt.
+func TestRetriesMatchTheDesign(t *testing.T) {
+	const existing = "ord_exists"
+	type call struct {
+		name   string
+		method string
+		path   string
+		do     func(c *checkout.Client) error
+	}
+	createOrder := call{"create order", "POST", "/orders", func(c *checkout.Client) error {
+		_, err := c.CreateOrder(ctxT(t), order("ord_new"))
+		return err
+	}}
+	createSession := call{"create session", "POST", "/session", func(c *checkout.Client) error {
+		_, err := c.CreateSession(ctxT(t), session("ord_new", checkout.PaymentPage))
+		return err
+	}}
+	refund := call{"refund", "POST", "/orders/" + existing + "/refunds", func(c *checkout.Client) error {
+		_, err := c.Refund(ctxT(t), existing, &checkout.RefundRequest{UniqueRequestID: "rf_1", Amount: "1.00"})
+		return err
+	}}
+	getOrder := call{"get order", "GET", "/orders/" + existing, func(c *checkout.Client) error {
+		_, err := c.GetOrder(ctxT(t), existing)
+		return err
+	}}
+
+	tests := []struct {
+		call     call
+		fault    checkouttest.Fault
+		attempts int
+		wantErr  error // nil: the call succeeds in the end
+	}{
+		{createOrder, checkouttest.Fault{Status: 503, RetryAfter: "1"}, 2, nil},
+		{createOrder, checkouttest.Fault{Status: 429, RetryAfter: "1"}, 2, nil},
+		{createOrder, checkouttest.Fault{Status: 500}, 1, checkout.ErrServer},
+		{createOrder, checkouttest.Fault{Status: 504}, 1, checkout.ErrServer},
+		{createOrder, checkouttest.Fault{Drop: true}, 1, errTransport},
+		{createOrder, checkouttest.Fault{Delay: time.Second}, 1, errTransport},
+		{createSession, checkouttest.Fault{Status: 503, RetryAfter: "0"}, 2, nil},
+		{createSession, checkouttest.Fault{Status: 500}, 1, checkout.ErrServer},
+		{createSession, checkouttest.Fault{Drop: true}, 1, errTransport},
+		{refund, checkouttest.Fault{Status: 429}, 2, nil},
+		{refund, checkouttest.Fault{Status: 500}, 1, checkout.ErrServer},
+		{refund, checkouttest.Fault{Drop: true}, 1, errTransport},
+		{getOrder, checkouttest.Fault{Status: 500}, 2, nil},
+		{getOrder, checkouttest.Fault{Status: 504}, 2, nil},
+		{getOrder, checkouttest.Fault{Status: 503, RetryAfter: "1"}, 2, nil},
+		{getOrder, checkouttest.Fault{Drop: true}, 2, nil},
+		{getOrder, checkouttest.Fault{Delay: time.Second}, 2, nil},
+		{getOrder, checkouttest.Fault{Status: 503, Times: 5}, 3, checkout.ErrServer}, // MaxRetries 2: three attempts, then the last reply
+	}
+	for _, tt := range tests {
+		t.Run(tt.call.name+" "+tt.fault.String(), func(t *testing.T) {
+			s := newFake(t, checkouttest.Config{})
+			// A short client timeout makes the injected delay a timeout.
+			c := newClient(t, s, checkout.WithHTTPClient(&http.Client{Timeout: 200 * time.Millisecond}))
+			_, err := c.CreateOrder(ctxT(t), order(existing))
+			require.NoError(t, err)
+			require.NoError(t, s.Pay(existing))
+
+			f := tt.fault
+			f.Method, f.Path = tt.call.method, tt.call.path
+			require.NoError(t, s.InjectFault(f))
+			before := s.Count(tt.call.method, tt.call.path)
+			err = tt.call.do(c)
+			require.Equal(t, tt.attempts, s.Count(tt.call.method, tt.call.path)-before, "attempts")
+			switch {
+			case tt.wantErr == nil:
+				require.NoError(t, err)
+			case tt.wantErr == errTransport:
+				require.Error(t, err)
+				var apiErr *checkout.APIError
+				require.False(t, errors.As(err, &apiErr), "no reply, so no APIError: %v", err)
+			default:
+				require.ErrorIs(t, err, tt.wantErr)
+			}
+		})
+	}
+}
+
+// errTransport marks cases where no reply arrives (dropped, timed out).
+var errTransport = errors.New("transport error")
+
+// TestAmbiguousCreateIsResolvedWithGetOrder is the pattern DESIGN §2 asks
+// of callers: after an ambiguous failure of a write, look the order up.
+func TestAmbiguousCreateIsResolvedWithGetOrder(t *testing.T) {
+	s := newFake(t, checkouttest.Config{})
+	c := newClient(t, s)
+	ctx := ctxT(t)
+	require.NoError(t, s.InjectFault(checkouttest.Fault{Method: "POST", Path: "/orders", Drop: true}))
+	_, err := c.CreateOrder(ctx, order("ord_amb"))
+	require.Error(t, err)
+	_, err = c.GetOrder(ctx, "ord_amb")
+	require.ErrorIs(t, err, checkout.ErrNotFound, "the dropped create did not take effect")
+	o, err := c.CreateOrder(ctx, order("ord_amb"))
+	require.NoError(t, err)
+	require.Equal(t, "CREATED", o.Status)
+	require.Equal(t, 2, s.Count("POST", "/orders"))
+}
