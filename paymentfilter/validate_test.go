@@ -12,8 +12,6 @@ import (
 	pf "github.com/payorch/checkout-go/paymentfilter"
 )
 
-func boolPtr(b bool) *bool { return &b }
-
 // decoded decodes a payment_filter written as JSON, for bad values that only
 // arrive by decoding (malformed ranges, unknown keys).
 func decoded(t *testing.T, s string) *pf.Filter {
