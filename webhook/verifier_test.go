@@ -236,3 +236,15 @@ func FuzzVerifyBody(f *testing.F) {
 		}
 	})
 }
+
+func TestSentinelsAreDistinct(t *testing.T) {
+	all := []error{ErrNotConfigured, ErrForbiddenSource, ErrMethodNotAllowed, ErrUnauthorized, ErrHeaderMismatch,
+		ErrBodyTooLarge, ErrMalformedBody, ErrEncrypted, ErrNoDecrypter, ErrDecrypt, ErrSignature, ErrInFlight}
+	for i, a := range all {
+		for j, b := range all {
+			want := i == j || (b == error(ErrEncrypted) && (a == error(ErrNoDecrypter) || a == error(ErrDecrypt) || a == error(ErrSignature)))
+			require.Equal(t, want, errors.Is(a, b), "errors.Is(%v, %v)", a, b)
+		}
+		require.True(t, strings.HasPrefix(a.Error(), "webhook: "))
+	}
+}
