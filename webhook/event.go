@@ -294,3 +294,22 @@ func printable(s string) bool {
 	}
 	return true
 }
+
+// MarshalJSON encodes the event as the service's envelope (spec §6.1):
+// "id" (omitted when empty), "event_name", "date_created" (RFC 3339, UTC;
+// omitted when zero) and "content" as held. It is built from the fields,
+// so a changed field is reflected; Raw and Encrypted are not encoded.
+// ParseEvent reads the result back.
+func (e Event) MarshalJSON() ([]byte, error) {
+	var w struct {
+		ID          string          `json:"id,omitempty"`
+		Name        string          `json:"event_name"`
+		DateCreated string          `json:"date_created,omitempty"`
+		Content     json.RawMessage `json:"content,omitempty"`
+	}
+	w.ID, w.Name, w.Content = e.ID, e.Name, e.Content
+	if !e.DateCreated.IsZero() {
+		w.DateCreated = e.DateCreated.UTC().Format(time.RFC3339Nano)
+	}
+	return json.Marshal(w)
+}

@@ -249,3 +249,20 @@ func FuzzParseEvent(f *testing.F) {
 		}
 	})
 }
+
+func TestEventMarshalJSON(t *testing.T) {
+	ev := Event{ID: "evt_1", Name: OrderSucceeded, DateCreated: time.Date(2023, 8, 10, 12, 30, 48, 0, time.FixedZone("IST", 19800)),
+		Content: json.RawMessage(`{"order":{"order_id":"ord_1","status":"CHARGED"}}`), Raw: []byte("ignored"), Encrypted: true}
+	b, err := json.Marshal(ev)
+	require.NoError(t, err)
+	require.Equal(t, `{"id":"evt_1","event_name":"ORDER_SUCCEEDED","date_created":"2023-08-10T07:00:48Z","content":{"order":{"order_id":"ord_1","status":"CHARGED"}}}`, string(b))
+	back, err := ParseEvent(b)
+	require.NoError(t, err)
+	require.Equal(t, ev.ID, back.ID)
+	require.True(t, ev.DateCreated.Equal(back.DateCreated))
+	require.Equal(t, "ord_1", back.OrderID())
+
+	b, err = json.Marshal(&Event{Name: "X"})
+	require.NoError(t, err)
+	require.Equal(t, `{"event_name":"X"}`, string(b))
+}
