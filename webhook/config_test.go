@@ -153,6 +153,7 @@ func TestFormattingHidesSecrets(t *testing.T) {
 	require.NotContains(t, buf.String(), testPass)
 	require.NotContains(t, buf.String(), "header-secret-value")
 	require.Contains(t, buf.String(), testUser)
+	require.Contains(t, buf.String(), `"verifier":"webhook.Verifier{Credentials: [redacted], Sources: 7 prefixes`)
 }
 
 func TestValidationErrorIsShared(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"strconv"
 	"strings"
 
@@ -292,3 +293,6 @@ func Seal(payload []byte, opts SealOptions) (string, error) {
 	}
 	return obj.CompactSerialize()
 }
+
+// LogValue makes log/slog print String, never the key.
+func (d *JWEDecrypter) LogValue() slog.Value { return slog.StringValue(d.String()) }

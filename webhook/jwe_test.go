@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"encoding/pem"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"strings"
 	"sync"
@@ -348,4 +349,13 @@ func TestConformanceJWT(t *testing.T) {
 		})
 	}
 	require.True(t, sawWebhook, "the JWT webhook envelope sample was not found")
+}
+
+func TestJWEDecrypterLogValue(t *testing.T) {
+	d, err := NewJWEDecrypter(JWEConfig{PrivateKey: merchantKey()})
+	require.NoError(t, err)
+	var buf strings.Builder
+	slog.New(slog.NewJSONHandler(&buf, nil)).Info("x", "dec", d)
+	require.Contains(t, buf.String(), `"dec":"webhook.JWEDecrypter{PrivateKey: RSA-2048 [redacted]`)
+	require.NotContains(t, buf.String(), merchantKey().D.String()[:20])
 }

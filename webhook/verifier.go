@@ -307,3 +307,7 @@ func (v *Verifier) String() string {
 
 // Format makes every fmt verb print String.
 func (v *Verifier) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, v.String()) }
+
+// LogValue makes log/slog print String (the JSON handler would otherwise
+// print an empty object).
+func (v *Verifier) LogValue() slog.Value { return slog.StringValue(v.String()) }
