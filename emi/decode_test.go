@@ -1,0 +1,114 @@
+package emi_test
+
+import (
+	"encoding/json"
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/payorch/checkout-go/emi"
+	"github.com/payorch/checkout-go/internal/conformance"
+)
+
+// TestConformanceRoundTrip: the emiOptions of every published sample that is
+// JSON decodes and encodes to the same tree (keys case exact); the others
+// fail to decode.
+func TestConformanceRoundTrip(t *testing.T) {
+	for _, s := range conformance.Files(t, "emi", "*.json") {
+		t.Run(s.Name, func(t *testing.T) {
+			var o emi.Options
+			if !s.ValidJSON() {
+				require.Error(t, json.Unmarshal(s.Data, &o))
+				return
+			}
+			raw := sampleEMIOptions(t, s.Data)
+			require.NoError(t, json.Unmarshal(raw, &o))
+			out, err := json.Marshal(o)
+			require.NoError(t, err)
+			require.Equal(t, tree(t, raw), tree(t, out))
+			require.NoError(t, o.Validate())
+		})
+	}
+}
+
+// TestDecodeEncode: what decoding accepts and how it is sent back.
+func TestDecodeEncode(t *testing.T) {
+	tests := []struct{ name, in, out string }{
+		{"issuerFilters is sent back as issuerFilter",
+			`{"noCostEmi":{"enable":true,"credit":{"enable":true,"filters":[{"enable":true,"issuerFilters":{"issuers":["SVC_HDFC"],"enable":false}}]}}}`,
+			`{"noCostEmi":{"enable":true,"credit":{"enable":true,"filters":[{"enable":true,"issuerFilter":{"issuers":["SVC_HDFC"],"enable":false}}]}}}`},
+		{"malformed tenures are kept",
+			`{"noCostEmi":{"enable":true,"debit":{"enable":true,"filters":[{"enable":true,"issuerFilter":{"tenures":["09::12"," 3::6","6::3",""],"enable":false}}]}}}`,
+			`{"noCostEmi":{"enable":true,"debit":{"enable":true,"filters":[{"enable":true,"issuerFilter":{"tenures":["09::12"," 3::6","6::3",""],"enable":false}}]}}}`},
+		{"showOnlyEmi false is kept", `{"showOnlyEmi":false}`, `{"showOnlyEmi":false}`},
+		{"empty lists are kept", `{"standardEmi":{"enable":true,"credit":{"enable":true,"filters":[]}}}`,
+			`{"standardEmi":{"enable":true,"credit":{"enable":true,"filters":[]}}}`},
+		{"unknown keys are kept, sorted, after the modelled ones",
+			`{"z":true,"noCostEmi":{"y":[1],"enable":true},"a":"<"}`,
+			`{"noCostEmi":{"enable":true,"y":[1]},"a":"\u003c","z":true}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var o emi.Options
+			require.NoError(t, json.Unmarshal([]byte(tt.in), &o))
+			out, err := json.Marshal(o)
+			require.NoError(t, err)
+			require.Equal(t, tt.out, string(out))
+		})
+	}
+}
+
+// TestDecodeErrors: shapes decoding refuses, with the JSON path from
+// emiOptions.
+func TestDecodeErrors(t *testing.T) {
+	tests := []struct{ name, in, path, fragment string }{
+		{"not an object", `[]`, "emiOptions", "must be a JSON object, got an array"},
+		{"sub filter missing enable", `{"lowCostEmi":{}}`, "emiOptions.lowCostEmi.enable", "missing required key"},
+		{"mis-cased enable", `{"lowCostEmi":{"Enable":true}}`, "emiOptions.lowCostEmi.enable", `found "Enable"`},
+		{"showOnlyEmi as text", `{"showOnlyEmi":"true"}`, "emiOptions.showOnlyEmi", "must be a boolean, got a string"},
+		{"group missing enable", `{"noCostEmi":{"enable":true,"credit":{"filters":[]}}}`, "emiOptions.noCostEmi.credit.enable", "missing required key"},
+		{"filters not a list", `{"noCostEmi":{"enable":true,"credit":{"enable":true,"filters":{}}}}`, "emiOptions.noCostEmi.credit.filters", "must be an array"},
+		{"filter missing enable", `{"noCostEmi":{"enable":true,"credit":{"enable":true,"filters":[{"paymentMethod":"CARD"}]}}}`, "emiOptions.noCostEmi.credit.filters[0].enable", "missing required key"},
+		{"paymentMethod as a list", `{"noCostEmi":{"enable":true,"credit":{"enable":true,"filters":[{"enable":true,"paymentMethod":["CARD"]}]}}}`, "emiOptions.noCostEmi.credit.filters[0].paymentMethod", "must be a string, got an array"},
+		{"empty paymentMethodType", `{"noCostEmi":{"enable":true,"credit":{"enable":true,"filters":[{"enable":true,"paymentMethodType":""}]}}}`, "emiOptions.noCostEmi.credit.filters[0].paymentMethodType", "empty string"},
+		{"both issuer filter spellings", `{"noCostEmi":{"enable":true,"credit":{"enable":true,"filters":[{"enable":true,"issuerFilter":{"enable":false},"issuerFilters":{"enable":false}}]}}}`, "emiOptions.noCostEmi.credit.filters[0].issuerFilters", `both "issuerFilter" and "issuerFilters"`},
+		{"issuer filter missing enable", `{"noCostEmi":{"enable":true,"credit":{"enable":true,"filters":[{"enable":true,"issuerFilter":{"issuers":["SVC_HDFC"]}}]}}}`, "emiOptions.noCostEmi.credit.filters[0].issuerFilter.enable", "missing required key"},
+		{"tenure as a number", `{"noCostEmi":{"enable":true,"credit":{"enable":true,"filters":[{"enable":true,"issuerFilter":{"tenures":[3],"enable":false}}]}}}`, "emiOptions.noCostEmi.credit.filters[0].issuerFilter.tenures[0]", "must be a string, got a number"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var o emi.Options
+			err := json.Unmarshal([]byte(tt.in), &o)
+			var ve *emi.ValidationError
+			require.True(t, errors.As(err, &ve), "want a *ValidationError, got %T %v", err, err)
+			require.Len(t, ve.Problems, 1)
+			require.Equal(t, tt.path, ve.Problems[0].Path)
+			require.Contains(t, ve.Problems[0].Message, tt.fragment)
+		})
+	}
+}
+
+// TestTenureRange: parsing, printing, and malformed text kept.
+func TestTenureRange(t *testing.T) {
+	r, err := emi.ParseTenureRange("9::12")
+	require.NoError(t, err)
+	require.Equal(t, emi.Months(9, 12), r)
+	require.Equal(t, "9::12", r.String())
+	text, err := r.MarshalText()
+	require.NoError(t, err)
+	require.Equal(t, "9::12", string(text))
+
+	for _, bad := range []string{"", "9", "9::", "::12", "9:12", "09::12", "9::012", "+9::12", "-3::6", "12::9", "0::3", "9::12::15", "10000::10001", " 9::12", "٩::١٢"} {
+		_, err := emi.ParseTenureRange(bad)
+		require.Error(t, err, bad)
+		var d emi.TenureRange
+		require.NoError(t, d.UnmarshalText([]byte(bad)))
+		require.True(t, d.Malformed(), bad)
+		require.Equal(t, bad, d.String())
+		require.Error(t, d.Validate(), bad)
+	}
+	require.Error(t, emi.Months(6, 3).Validate())
+	require.Error(t, emi.Months(-1, 3).Validate())
+	require.NoError(t, emi.Months(3, 3).Validate())
+}
