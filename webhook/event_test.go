@@ -191,6 +191,15 @@ func TestEventHelpersLenient(t *testing.T) {
 	require.ErrorIs(t, ev.DecodeContent(&struct{}{}), ErrMalformedBody)
 	require.Equal(t, `"FILTERED"`, string(ev.Content))
 
+	var wrongType struct {
+		OrderID int `json:"order_id"`
+	}
+	ev, err = ParseEvent([]byte(`{"event_name":"X","content":{"order":{"order_id":"ord_1"}}}`))
+	require.NoError(t, err)
+	err = ev.DecodeContent(&wrongType)
+	require.ErrorIs(t, err, ErrMalformedBody)
+	require.ErrorContains(t, err, "content.order")
+
 	ev, err = ParseEvent([]byte(`{"event_name":"X","content":null}`))
 	require.NoError(t, err)
 	require.Nil(t, ev.Content)

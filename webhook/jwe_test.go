@@ -7,15 +7,18 @@ import (
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/x509"
+	"crypto/x509/pkix"
 	"encoding/base64"
 	"encoding/json"
 	"encoding/pem"
 	"fmt"
 	"log/slog"
+	"math/big"
 	"net/http"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	jose "github.com/go-jose/go-jose/v4"
 	"github.com/payorch/checkout-go/internal/conformance"
@@ -210,6 +213,16 @@ func TestJWEConfigAndPEMErrors(t *testing.T) {
 	pub, err := ParseRSAPublicKeyPEM(pem.EncodeToMemory(&pem.Block{Type: "RSA PUBLIC KEY", Bytes: x509.MarshalPKCS1PublicKey(&serviceKey().PublicKey)}))
 	require.NoError(t, err)
 	require.True(t, pub.Equal(&serviceKey().PublicKey))
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "service"}, NotAfter: time.Now().Add(time.Hour)}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &serviceKey().PublicKey, serviceKey())
+	require.NoError(t, err)
+	pub, err = ParseRSAPublicKeyPEM(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}))
+	require.NoError(t, err)
+	require.True(t, pub.Equal(&serviceKey().PublicKey))
+	_, err = ParseRSAPublicKeyPEM(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: []byte{1}}))
+	require.ErrorContains(t, err, "invalid certificate")
+	_, err = ParseRSAPublicKeyPEM(nil)
+	require.ErrorContains(t, err, "no PEM block")
 	_, err = ParseRSAPublicKeyPEM(pkixPEM(t, &ec.PublicKey))
 	require.ErrorContains(t, err, "want RSA")
 	_, err = ParseRSAPublicKeyPEM(pkcs1PEM(merchantKey()))
