@@ -45,9 +45,10 @@ type Config struct {
 	AllowAnySource bool
 
 	// TrustedProxies are the peers (load balancers, reverse proxies) whose
-	// X-Forwarded-For header is believed. A request whose peer is not in
-	// this list is judged by its peer address alone, whatever headers it
-	// carries.
+	// X-Forwarded-For header is believed, read from the right. A request
+	// whose peer is not in this list is judged by its peer address alone,
+	// whatever headers it carries. The RFC 7239 Forwarded header is not
+	// read: list only proxies that append to X-Forwarded-For.
 	TrustedProxies []netip.Prefix
 
 	// Headers are the custom webhook headers configured in the dashboard

@@ -94,7 +94,9 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		reply(w, http.StatusInternalServerError)
 		return
 	}
-	if err := h.v.dedup.Done(ctx, key); err != nil {
+	// Recorded even when the sender has hung up meanwhile: the work is done,
+	// and a cancelled context must not leave the key claimed.
+	if err := h.v.dedup.Done(context.WithoutCancel(ctx), key); err != nil {
 		h.logError(r, "webhook processed but the deduplicator could not record it", client, ev, err)
 	}
 	h.logDebug(ctx, "webhook processed", client, ev)

@@ -276,3 +276,37 @@ func TestHandlerServesHTTPConcurrentlyOverLoopback(t *testing.T) {
 	}
 	require.Equal(t, map[string]int{"evt_V2_1": 1}, seen)
 }
+
+// ctxDedup records whether Done and Abandon got a live context.
+type ctxDedup struct {
+	*MemoryDeduplicator
+	doneCtxErr, abandonCtxErr error
+}
+
+func (d *ctxDedup) Done(ctx context.Context, key string) error {
+	d.doneCtxErr = ctx.Err()
+	return d.MemoryDeduplicator.Done(ctx, key)
+}
+
+func (d *ctxDedup) Abandon(ctx context.Context, key string) error {
+	d.abandonCtxErr = ctx.Err()
+	return d.MemoryDeduplicator.Abandon(ctx, key)
+}
+
+func TestHandlerRecordsOutcomeAfterSenderHangsUp(t *testing.T) {
+	for _, fnErr := range []error{nil, errors.New("failed")} {
+		dd := &ctxDedup{MemoryDeduplicator: NewMemoryDeduplicator(MemoryDedupConfig{})}
+		cfg := baseConfig()
+		cfg.Deduplicator = dd
+		v, err := NewVerifier(cfg)
+		require.NoError(t, err)
+		ctx, cancel := context.WithCancel(context.Background())
+		h := v.Handler(func(context.Context, *Event) error { cancel(); return fnErr })
+		serve(h, NewTestRequest(cfg, []byte(orderBody)).WithContext(ctx))
+		require.NoError(t, dd.doneCtxErr)
+		require.NoError(t, dd.abandonCtxErr)
+		done, inFlight := dd.Len()
+		require.Equal(t, 0, inFlight, "the key is not left claimed")
+		require.Equal(t, fnErr == nil, done == 1)
+	}
+}
