@@ -2,6 +2,7 @@ package checkouttest_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -503,4 +504,45 @@ func (c *fakeClock) Set(t time.Time) {
 	c.lock()
 	defer func() { <-c.mu }()
 	c.t = t
+}
+
+func TestPathEscapedOrderID(t *testing.T) {
+	s := newServer(t, checkouttest.Config{})
+	require.Equal(t, 200, postOrder(t, s, orderForm("shop/2026/17")).status)
+	r := getOrder(t, s, "shop/2026/17")
+	require.Equal(t, 200, r.status, string(r.body))
+	require.Equal(t, "shop/2026/17", r.json["order_id"])
+	require.NoError(t, s.Pay("shop/2026/17"))
+	require.Equal(t, 200, postRefund(t, s, "shop/2026/17", "rf", "1.00").status)
+
+	h := authHeaders()
+	h.Set("version", "2023-6-30")
+	r = send(t, http.MethodGet, s.URL+"/orders/"+url.PathEscape("shop/2026/17"), h, nil)
+	require.Equal(t, 400, r.status)
+	require.Equal(t, []string{"version"}, r.fieldNames())
+}
+
+type fakeTB struct {
+	fatal    string
+	cleanups []func()
+}
+
+func (f *fakeTB) Helper()                           {}
+func (f *fakeTB) Fatalf(format string, args ...any) { f.fatal = fmt.Sprintf(format, args...) }
+func (f *fakeTB) Cleanup(fn func())                 { f.cleanups = append(f.cleanups, fn) }
+
+func TestStart(t *testing.T) {
+	tb := &fakeTB{}
+	s := checkouttest.Start(tb, checkouttest.Config{MerchantID: merchantID, APIKey: apiKey})
+	require.NotNil(t, s)
+	require.Empty(t, tb.fatal)
+	require.Len(t, tb.cleanups, 1)
+	require.Equal(t, 200, postOrder(t, s, orderForm("ord_start")).status)
+	tb.cleanups[0]()
+	require.ErrorIs(t, s.Pay("ord_start"), checkouttest.ErrClosed, "the cleanup closes the server")
+
+	bad := &fakeTB{}
+	require.Nil(t, checkouttest.Start(bad, checkouttest.Config{}))
+	require.Contains(t, bad.fatal, "MerchantID")
+	require.Empty(t, bad.cleanups)
 }

@@ -498,14 +498,21 @@ type clientAuth struct {
 	Expiry string `json:"client_auth_token_expiry"`
 }
 
-func (s *Server) handleGetOrder(w http.ResponseWriter, r *http.Request, _ []byte, orderID string) {
+// optionalVersion checks the version header of the calls where the spec
+// does not ask for one: absent is fine, present must be one date.
+func optionalVersion(p *problems, r *http.Request) {
 	if vers := r.Header.Values("version"); len(vers) > 0 {
 		if err := checkVersion(vers[0]); err != nil || len(vers) > 1 {
-			p := &problems{}
 			p.bad("version", "header must be one date YYYY-MM-DD (spec §9)")
-			p.write(w)
-			return
 		}
+	}
+}
+
+func (s *Server) handleGetOrder(w http.ResponseWriter, r *http.Request, _ []byte, orderID string) {
+	p := &problems{}
+	if optionalVersion(p, r); !p.empty() {
+		p.write(w)
+		return
 	}
 	s.mu.Lock()
 	o := s.orders[orderID]
@@ -528,6 +535,7 @@ var refundFormKeys = map[string]func(*problems, string, string){
 
 func (s *Server) handleRefund(w http.ResponseWriter, r *http.Request, body []byte, orderID string) {
 	p := &problems{}
+	optionalVersion(p, r)
 	form := parseForm(p, r, body, refundFormKeys)
 	if form == nil {
 		p.write(w)

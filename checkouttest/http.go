@@ -107,7 +107,17 @@ func redact(h http.Header) http.Header {
 // and collection links the fake hands out are served without auth, as a
 // browser would load them.
 func (s *Server) route(w http.ResponseWriter, r *http.Request, body []byte) {
-	parts := strings.Split(strings.TrimPrefix(r.URL.Path, "/"), "/")
+	// Split the escaped path so that an order id holding "/" (sent as %2F)
+	// stays one segment.
+	parts := strings.Split(strings.TrimPrefix(r.URL.EscapedPath(), "/"), "/")
+	for i, p := range parts {
+		u, err := url.PathUnescape(p)
+		if err != nil {
+			writeError(w, http.StatusBadRequest, errBody{Status: "Bad Request", ErrorCode: "INVALID_REQUEST", ErrorMessage: "malformed path"})
+			return
+		}
+		parts[i] = u
+	}
 	if len(parts) == 3 && parts[0] == "orders" && parts[2] == "payment-page" || len(parts) == 3 && parts[0] == "links" {
 		s.serveLinkPage(w, r, parts)
 		return

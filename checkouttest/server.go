@@ -438,3 +438,25 @@ func drain(r io.ReadCloser) {
 	_, _ = io.Copy(io.Discard, io.LimitReader(r, 1<<20))
 	_ = r.Close()
 }
+
+// TB is the part of testing.TB that Start uses.
+type TB interface {
+	Helper()
+	Fatalf(format string, args ...any)
+	Cleanup(func())
+}
+
+// Start is NewServer for tests: it fails the test when cfg is invalid and
+// closes the server when the test ends.
+//
+//	s := checkouttest.Start(t, checkouttest.Config{MerchantID: "shop", APIKey: "key"})
+func Start(tb TB, cfg Config) *Server {
+	tb.Helper()
+	s, err := NewServer(cfg)
+	if err != nil {
+		tb.Fatalf("%v", err)
+		return nil
+	}
+	tb.Cleanup(s.Close)
+	return s
+}

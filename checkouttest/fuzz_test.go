@@ -1,0 +1,56 @@
+package checkouttest
+
+import (
+	"bytes"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+)
+
+// The checkers walk untrusted JSON and forms with type switches; whatever
+// arrives, the fake must answer 200 or 400 and never panic.
+
+func fuzzServer(tb testing.TB) *Server {
+	s, err := NewServer(Config{MerchantID: "m", APIKey: "k"})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(s.Close)
+	return s
+}
+
+func serve(s *Server, method, path, contentType string, body []byte) int {
+	req := httptest.NewRequest(method, path, bytes.NewReader(body))
+	req.SetBasicAuth("k", "")
+	req.Header.Set("x-merchantid", "m")
+	req.Header.Set("Content-Type", contentType)
+	req.Header.Set("version", "2023-06-30")
+	rec := httptest.NewRecorder()
+	s.serveHTTP(rec, req)
+	return rec.Code
+}
+
+func FuzzSessionBody(f *testing.F) {
+	f.Add([]byte(`{"order_id":"o","amount":"1.00","customer_id":"c","customer_phone":"1","customer_email":"e","payment_page_client_id":"p","action":"paymentPage"}`))
+	f.Add([]byte(`{"customer_id":"c","customer_phone":"1","customer_email":"e","payment_page_client_id":"p","action":"paymentManagement","payment_filter":{"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardBins":["1::2"]}]}],"emiOptions":{"noCostEmi":{"enable":true,"credit":{"enable":true,"filters":[{"enable":false,"issuerFilter":{"tenures":["3::6"]}}]}}}}}`))
+	f.Add([]byte(`{"product_summary":"[[{\"type\":\"divider\",\"thickness\":1}]]","sdk_udf":"showEMI","metadata":{}}`))
+	f.Add([]byte(`[]`))
+	s := fuzzServer(f)
+	f.Fuzz(func(t *testing.T, body []byte) {
+		if code := serve(s, http.MethodPost, "/session", "application/json", body); code != 200 && code != 400 {
+			t.Fatalf("status %d for %q", code, body)
+		}
+	})
+}
+
+func FuzzOrderForm(f *testing.F) {
+	f.Add("order_id=o&amount=1.00&options.get_payment_collection_link=1&payment_collection_link_details=%7B%22supported_payment_methods%22%3A%5B%22QR%22%5D%7D")
+	f.Add("order_id=o&amount=1&payment_collection_link_details=%7B%22supported_payment_methods%22%3A%5B%22QR%22%2C%22QR%22%5D%2C%22expiry_details%22%3A%5B%7B%22payment_method%22%3A%22QR%22%2C%22expiry_in_mins%22%3A%225%22%7D%5D%7D")
+	f.Add("%zz")
+	s := fuzzServer(f)
+	f.Fuzz(func(t *testing.T, body string) {
+		if code := serve(s, http.MethodPost, "/orders", "application/x-www-form-urlencoded", []byte(body)); code != 200 && code != 400 {
+			t.Fatalf("status %d for %q", code, body)
+		}
+	})
+}
