@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -71,7 +72,15 @@ func hookConfig(url, password string) checkouttest.WebhookConfig {
 
 func TestWebhookReceiverWithVerifier(t *testing.T) {
 	l := newLedger()
-	rcv := httptest.NewServer(verifier(t, hookPass).Handler(func(_ context.Context, ev *webhook.Event) error {
+	// Here the source check stays on, with the loopback addresses the fake
+	// sends from in place of the service's allow-list (spec §5.6).
+	v, err := webhook.NewVerifier(webhook.Config{
+		Username: hookUser, Password: hookPass,
+		Headers: map[string]string{"X-Shop-Key": "k-42"},
+		Sources: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32"), netip.MustParsePrefix("::1/128")},
+	})
+	require.NoError(t, err)
+	rcv := httptest.NewServer(v.Handler(func(_ context.Context, ev *webhook.Event) error {
 		l.record(ev)
 		return nil
 	}))
@@ -80,7 +89,7 @@ func TestWebhookReceiverWithVerifier(t *testing.T) {
 	c := newClient(t, s)
 	ctx := ctxT(t)
 
-	_, err := c.CreateSession(ctx, session("ord_paid", checkout.PaymentPage))
+	_, err = c.CreateSession(ctx, session("ord_paid", checkout.PaymentPage))
 	require.NoError(t, err)
 	_, err = c.CreateOrder(ctx, order("ord_failed"))
 	require.NoError(t, err)
