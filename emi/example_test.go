@@ -1,0 +1,80 @@
+package emi_test
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/payorch/checkout-go/emi"
+)
+
+// show shows the emiOptions the builder sends, or why it cannot be sent.
+func show(b emi.Builder) {
+	o, err := b.Build()
+	if err != nil {
+		fmt.Println("error:", err)
+		return
+	}
+	out, _ := json.Marshal(o)
+	fmt.Println(string(out))
+}
+
+// Show only EMI (spec §2.5).
+func ExampleBuilder_ShowOnlyEMI() {
+	show(emi.New().ShowOnlyEMI())
+	// Output:
+	// {"showOnlyEmi":true}
+}
+
+// Show only no-cost EMI (spec §2.5).
+func ExampleBuilder_OnlyNoCost() {
+	show(emi.New().OnlyNoCost())
+	// Output:
+	// {"standardEmi":{"enable":false},"lowCostEmi":{"enable":false},"noCostEmi":{"enable":true},"showOnlyEmi":true}
+}
+
+// Any combination of the three EMI types, by enable flags (spec §2.5).
+func ExampleBuilder_Enable() {
+	show(emi.New().Enable(emi.Standard, emi.NoCost).Disable(emi.LowCost))
+	show(emi.New().Disable(emi.Standard, emi.LowCost, emi.NoCost))
+	// Output:
+	// {"standardEmi":{"enable":true},"lowCostEmi":{"enable":false},"noCostEmi":{"enable":true}}
+	// {"standardEmi":{"enable":false},"lowCostEmi":{"enable":false},"noCostEmi":{"enable":false}}
+}
+
+// Hide credit-card EMI inside no-cost EMI (spec §2.5).
+func ExampleBuilder_DisableGroup() {
+	show(emi.New().DisableGroup(emi.NoCost, emi.Credit))
+	// Output:
+	// {"noCostEmi":{"enable":true,"credit":{"enable":false}}}
+}
+
+// Remove an issuer's plans (spec §2.5).
+func ExampleBuilder_RemoveIssuers() {
+	show(emi.New().RemoveIssuers(emi.NoCost, emi.Credit, "SVC_ICICI"))
+	// Output:
+	// {"noCostEmi":{"enable":true,"credit":{"enable":true,"filters":[{"enable":true,"paymentMethodType":"CARD","paymentMethod":"CARD","issuerFilter":{"issuers":["SVC_ICICI"],"enable":false}}]}}}
+}
+
+// Remove certain tenure ranges of an issuer (spec §2.5).
+func ExampleBuilder_RemoveTenures() {
+	show(emi.New().RemoveTenures(emi.NoCost, emi.Credit, "SVC_ICICI", emi.Months(9, 12)))
+	// Output:
+	// {"noCostEmi":{"enable":true,"credit":{"enable":true,"filters":[{"enable":true,"paymentMethodType":"CARD","paymentMethod":"CARD","issuerFilter":{"issuers":["SVC_ICICI"],"tenures":["9::12"],"enable":false}}]}}}
+}
+
+// The coarse sdk_udf switch of the session request.
+func ExampleVisibility_Validate() {
+	fmt.Println(emi.ShowWithoutCards.Validate())
+	fmt.Println(emi.Visibility("showemi").Validate())
+	// Output:
+	// <nil>
+	// invalid request: sdk_udf: unknown EMI visibility "showemi": values are case sensitive, did you mean "showEMI"?
+}
+
+// Validate names each problem by its JSON path.
+func ExampleOptions_Validate() {
+	o := emi.New().RemoveTenures(emi.Standard, emi.Debit, "HDFC", emi.Months(12, 6)).Options()
+	fmt.Println(o.Validate())
+	// Output:
+	// invalid request: emiOptions.standardEmi.debit.filters[0].issuerFilter.issuers[0]: issuer "HDFC" must be written SVC_<BANK> in capitals, for example "SVC_HDFC"; emiOptions.standardEmi.debit.filters[0].issuerFilter.tenures[0]: tenure range "12::6" has from greater than to
+}
