@@ -17,7 +17,6 @@
 package checkout
 
 import (
-	"bytes"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -104,6 +103,8 @@ type Client struct {
 	retry      RetryPolicy
 	logger     *slog.Logger
 	userAgent  string
+	hdr        *headerValues // behind a pointer: it holds the Authorization value
+	rc         *retryablehttp.Client
 }
 
 // credential holds the API key behind a pointer, so that even reflection-based
@@ -422,6 +423,8 @@ func NewClient(merchantID, apiKey string, opts ...Option) (*Client, error) {
 	}
 	hc.Transport = keepIdle{rt}
 	c.hc = &hc
+	c.buildHeaders()
+	c.rc = c.newRetryClient()
 	return c, nil
 }
 
@@ -490,13 +493,59 @@ type call struct {
 }
 
 // attempt tracks one call across its attempts, for CheckRetry and logging.
+// It travels in the request's context (attemptKey) so that one
+// go-retryablehttp client serves every call.
 type attempt struct {
+	trace   httptrace.ClientTrace
 	c       *Client
 	call    *call
 	n       int         // attempt number, from 1
 	gotConn atomic.Bool // a connection was obtained in this attempt
 	wrote   atomic.Bool // request headers were written in this attempt
 	start   time.Time
+}
+
+type attemptKey struct{}
+
+// headerValues are the header values every request of a client shares.
+// They are never modified once built, so requests may share the slices.
+type headerValues struct {
+	authorization, merchantID, accept, userAgent, version, json, form []string
+}
+
+func (c *Client) buildHeaders() {
+	c.hdr = &headerValues{
+		authorization: []string{c.cred.authorization},
+		merchantID:    []string{c.merchantID},
+		accept:        []string{"application/json"},
+		userAgent:     []string{c.userAgent},
+		version:       []string{c.apiVersion},
+		json:          []string{"application/json"},
+		form:          []string{"application/x-www-form-urlencoded"},
+	}
+}
+
+// newRetryClient returns the go-retryablehttp client shared by every call
+// of c, with our retry policy, backoff and error handler and no logger of
+// its own.
+func (c *Client) newRetryClient() *retryablehttp.Client {
+	return &retryablehttp.Client{
+		HTTPClient:   c.hc,
+		RetryMax:     c.retry.MaxRetries,
+		RetryWaitMin: c.retry.MinWait,
+		RetryWaitMax: c.retry.MaxWait,
+		RequestLogHook: func(_ retryablehttp.Logger, r *http.Request, i int) {
+			if at, ok := r.Context().Value(attemptKey{}).(*attempt); ok {
+				at.n = i + 1
+				at.gotConn.Store(false)
+				at.wrote.Store(false)
+				at.start = time.Now()
+			}
+		},
+		CheckRetry:   checkRetry,
+		Backoff:      backoff,
+		ErrorHandler: giveUp,
+	}
 }
 
 // do sends the call through the one request path: options, headers,
@@ -506,21 +555,22 @@ func (c *Client) do(ctx context.Context, cl *call, opts []RequestOption) ([]byte
 	if ctx == nil {
 		return nil, fmt.Errorf("checkout: %s: nil context", cl.op)
 	}
-	var rc requestConfig
+	var rc *requestConfig
 	for _, o := range opts {
 		if o == nil {
 			continue
 		}
-		if err := o.applyRequest(&rc); err != nil {
+		if rc == nil {
+			rc = &requestConfig{}
+		}
+		if err := o.applyRequest(rc); err != nil {
 			return nil, fmt.Errorf("checkout: %s: %w", cl.op, err)
 		}
 	}
 	at := &attempt{c: c, call: cl}
-	trace := &httptrace.ClientTrace{
-		GotConn:      func(httptrace.GotConnInfo) { at.gotConn.Store(true) },
-		WroteHeaders: func() { at.wrote.Store(true) },
-	}
-	ctx = httptrace.WithClientTrace(ctx, trace)
+	at.trace.GotConn = func(httptrace.GotConnInfo) { at.gotConn.Store(true) }
+	at.trace.WroteHeaders = func() { at.wrote.Store(true) }
+	ctx = httptrace.WithClientTrace(context.WithValue(ctx, attemptKey{}, at), &at.trace)
 
 	var body any
 	if cl.body != nil {
@@ -531,39 +581,32 @@ func (c *Client) do(ctx context.Context, cl *call, opts []RequestOption) ([]byte
 		return nil, fmt.Errorf("checkout: %s: build request: %w", cl.op, err)
 	}
 	h := req.Header
-	for k, vs := range rc.header {
-		h[k] = vs
+	if rc != nil {
+		for k, vs := range rc.header {
+			h[k] = vs
+		}
 	}
-	h["Authorization"] = []string{c.cred.authorization}
-	h["X-Merchantid"] = []string{c.merchantID}
-	h["Accept"] = []string{"application/json"}
-	h["User-Agent"] = []string{c.userAgent}
-	if cl.contentType != "" {
+	h["Authorization"] = c.hdr.authorization
+	h["X-Merchantid"] = c.hdr.merchantID
+	h["Accept"] = c.hdr.accept
+	h["User-Agent"] = c.hdr.userAgent
+	switch cl.contentType {
+	case "":
+	case "application/json":
+		h["Content-Type"] = c.hdr.json
+	case "application/x-www-form-urlencoded":
+		h["Content-Type"] = c.hdr.form
+	default:
 		h["Content-Type"] = []string{cl.contentType}
 	}
 	switch {
-	case rc.apiVersion != "":
+	case rc != nil && rc.apiVersion != "":
 		h["Version"] = []string{rc.apiVersion}
 	case cl.versioned:
-		h["Version"] = []string{c.apiVersion}
+		h["Version"] = c.hdr.version
 	}
 
-	rhc := &retryablehttp.Client{
-		HTTPClient:   c.hc,
-		RetryMax:     c.retry.MaxRetries,
-		RetryWaitMin: c.retry.MinWait,
-		RetryWaitMax: c.retry.MaxWait,
-		RequestLogHook: func(_ retryablehttp.Logger, _ *http.Request, i int) {
-			at.n = i + 1
-			at.gotConn.Store(false)
-			at.wrote.Store(false)
-			at.start = time.Now()
-		},
-		CheckRetry:   at.checkRetry,
-		Backoff:      backoff,
-		ErrorHandler: at.giveUp,
-	}
-	resp, err := rhc.Do(req)
+	resp, err := c.rc.Do(req)
 	if err != nil {
 		return nil, fmt.Errorf("checkout: %s: %w", cl.op, err)
 	}
@@ -600,21 +643,28 @@ func (c *Client) apiError(op string, resp *http.Response, body []byte) *APIError
 // the pool) and closes it.
 func readBody(resp *http.Response) ([]byte, error) {
 	defer resp.Body.Close()
-	var buf []byte
-	if n := resp.ContentLength; n > 0 && n <= maxResponseBody {
-		buf = make([]byte, 0, n+1)
-	} else {
-		buf = make([]byte, 0, 2048)
+	size := 2048
+	if n := resp.ContentLength; n >= 0 && n < maxResponseBody {
+		size = int(n) + 1 // room to read the EOF without growing
 	}
-	w := bytes.NewBuffer(buf)
-	if _, err := w.ReadFrom(io.LimitReader(resp.Body, maxResponseBody+1)); err != nil {
-		return nil, err
+	buf := make([]byte, 0, size)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := resp.Body.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if len(buf) > maxResponseBody {
+			_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxDrain))
+			return nil, fmt.Errorf("body larger than %d bytes", maxResponseBody)
+		}
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
-	if w.Len() > maxResponseBody {
-		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxDrain))
-		return nil, fmt.Errorf("body larger than %d bytes", maxResponseBody)
-	}
-	return w.Bytes(), nil
 }
 
 // checkRetry is the retry policy of DESIGN §2: retry what cannot have taken
@@ -622,7 +672,11 @@ func readBody(resp *http.Response) ([]byte, error) {
 // service asks to be retried (429, 503), and, for idempotent calls only,
 // ambiguous failures (a transport error after the request was sent, 500, 502,
 // 504). It also logs the attempt.
-func (at *attempt) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
+func checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	at, ok := ctx.Value(attemptKey{}).(*attempt)
+	if !ok {
+		return false, errors.New("checkout: request without call state")
+	}
 	at.log(ctx, resp, err)
 	if ctx.Err() != nil {
 		return false, ctx.Err()
@@ -700,7 +754,7 @@ func transportErrorKind(err error) string {
 
 // giveUp is the ErrorHandler: after the last attempt it hands back the last
 // response (so its body becomes an *APIError) or the last transport error.
-func (at *attempt) giveUp(resp *http.Response, err error, tries int) (*http.Response, error) {
+func giveUp(resp *http.Response, err error, tries int) (*http.Response, error) {
 	if err == nil && resp != nil {
 		return resp, nil
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"sort"
@@ -439,11 +440,29 @@ func parseTime(s string) time.Time {
 }
 
 type sessionWire struct {
-	Status       lenient.String                   `json:"status"`
-	ID           lenient.String                   `json:"id"`
-	OrderID      lenient.String                   `json:"order_id"`
-	PaymentLinks lenient.Object[paymentLinksWire] `json:"payment_links"`
-	SDKPayload   json.RawMessage                  `json:"sdk_payload"`
+	Status       lenient.String   `json:"status"`
+	ID           lenient.String   `json:"id"`
+	OrderID      lenient.String   `json:"order_id"`
+	PaymentLinks paymentLinksWire `json:"payment_links"`
+	SDKPayload   json.RawMessage  `json:"sdk_payload"`
+}
+
+// decodeObject decodes a reply that must be a JSON object into a wire struct
+// whose scalars are lenient types. A nested object given as something else
+// ("FILTERED", null, a number) is left zero: encoding/json skips such a
+// field, finishes the rest and reports an *json.UnmarshalTypeError, which is
+// ignored here. Syntax errors are returned.
+func decodeObject(body []byte, v any) error {
+	b := bytes.TrimLeft(body, " \t\r\n")
+	if len(b) == 0 || b[0] != '{' {
+		return errors.New("decode response: not a JSON object")
+	}
+	err := json.Unmarshal(body, v)
+	var te *json.UnmarshalTypeError
+	if err != nil && !errors.As(err, &te) {
+		return fmt.Errorf("decode response: %w", err)
+	}
+	return nil
 }
 
 // decodeSession reads a session reply. It fails only when the body is not a
@@ -451,8 +470,8 @@ type sessionWire struct {
 // use.
 func decodeSession(body []byte) (*Session, error) {
 	var w sessionWire
-	if err := json.Unmarshal(body, &w); err != nil {
-		return nil, fmt.Errorf("decode response: %w", err)
+	if err := decodeObject(body, &w); err != nil {
+		return nil, err
 	}
 	p := bytes.TrimSpace(w.SDKPayload)
 	if len(p) == 0 || p[0] != '{' {
@@ -462,7 +481,7 @@ func decodeSession(body []byte) (*Session, error) {
 		Status:       string(w.Status),
 		ID:           string(w.ID),
 		OrderID:      string(w.OrderID),
-		PaymentLinks: w.PaymentLinks.V.links(),
+		PaymentLinks: w.PaymentLinks.links(),
 		SDKPayload:   w.SDKPayload,
 		Raw:          body,
 	}, nil
