@@ -546,3 +546,21 @@ func TestStart(t *testing.T) {
 	require.Contains(t, bad.fatal, "MerchantID")
 	require.Empty(t, bad.cleanups)
 }
+
+func TestNoSecretsInFormatting(t *testing.T) {
+	cfg := checkouttest.Config{MerchantID: merchantID, APIKey: apiKey, Webhook: checkouttest.WebhookConfig{
+		Username: "shopuser", Password: "hook-pass-77", Headers: map[string]string{"X-Token": "tok-secret-3"},
+	}}
+	s := newServer(t, cfg)
+	for _, verb := range []string{"%v", "%+v", "%#v", "%s"} {
+		for _, v := range []any{cfg, cfg.Webhook, s, &cfg} {
+			out := fmt.Sprintf(verb, v)
+			require.NotContains(t, out, apiKey, verb)
+			require.NotContains(t, out, "hook-pass-77", verb)
+			require.NotContains(t, out, "tok-secret-3", verb)
+		}
+	}
+	require.Contains(t, fmt.Sprint(cfg), merchantID)
+	require.Contains(t, fmt.Sprint(cfg), "X-Token")
+	require.Equal(t, "checkouttest.Server("+s.URL+")", fmt.Sprint(s))
+}

@@ -460,3 +460,28 @@ func Start(tb TB, cfg Config) *Server {
 	tb.Cleanup(s.Close)
 	return s
 }
+
+// Format prints c without its secrets: the API key and the webhook password
+// show as "[redacted]" under every verb.
+func (c Config) Format(f fmt.State, _ rune) {
+	key := ""
+	if c.APIKey != "" {
+		key = "[redacted]"
+	}
+	fmt.Fprintf(f, "checkouttest.Config{MerchantID: %q, APIKey: %s, Webhook: %v, Gateways: %v}", c.MerchantID, key, c.Webhook, c.Gateways)
+}
+
+// Format prints w without the password and the custom header values.
+func (w WebhookConfig) Format(f fmt.State, _ rune) {
+	pass := ""
+	if w.Password != "" {
+		pass = "[redacted]"
+	}
+	fmt.Fprintf(f, "checkouttest.WebhookConfig{URL: %q, Username: %q, Password: %s, Headers: %v, Events: %v, RetryInterval: %s, MaxAttempts: %d, Duplicates: %d}",
+		w.URL, w.Username, pass, sortedKeys(w.Headers), w.Events, w.RetryInterval, w.MaxAttempts, w.Duplicates)
+}
+
+// Format prints the server as its URL; it holds secrets and shows none.
+func (s *Server) Format(f fmt.State, _ rune) {
+	fmt.Fprintf(f, "checkouttest.Server(%s)", s.URL)
+}
