@@ -40,8 +40,12 @@ func (o Options) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends the JSON encoding of o (as MarshalJSON) to b, so that
-// an enclosing encoder (paymentfilter) writes it without another buffer.
+// an enclosing encoder (paymentfilter) writes it without another buffer; a
+// nil o appends null.
 func (o *Options) AppendJSON(b []byte) ([]byte, error) {
+	if o == nil {
+		return append(b, "null"...), nil
+	}
 	var err error
 	b = append(b, '{')
 	first := true

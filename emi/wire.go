@@ -103,6 +103,20 @@ func (o *object) takeAlias(key, alt string) (json.RawMessage, bool) {
 	return o.take(key)
 }
 
+// takeRequired takes a required key; absent and null are both problems.
+func (o *object) takeRequired(key string) (json.RawMessage, bool) {
+	if raw, ok := o.fields[key]; ok && isNull(raw) {
+		delete(o.fields, key)
+		o.fail(key, "required, got null")
+		return nil, false
+	}
+	raw, ok := o.take(key)
+	if !ok {
+		o.missing(key)
+	}
+	return raw, ok
+}
+
 // missing records a missing required key, pointing at a mis-cased twin.
 func (o *object) missing(key string) {
 	msg := "missing required key " + quote(key)
@@ -116,9 +130,8 @@ func (o *object) missing(key string) {
 }
 
 func (o *object) requiredBool(key string) bool {
-	raw, ok := o.take(key)
+	raw, ok := o.takeRequired(key)
 	if !ok {
-		o.missing(key)
 		return false
 	}
 	return o.boolValue(key, raw)

@@ -155,3 +155,32 @@ func TestBINRange(t *testing.T) {
 		require.Equal(t, good, r.String())
 	}
 }
+
+// TestDecodeRequiredNull: null is not a value for a required key.
+func TestDecodeRequiredNull(t *testing.T) {
+	for in, path := range map[string]string{
+		`{"allowDefaultOptions":null,"options":[]}`:                                         "payment_filter.allowDefaultOptions",
+		`{"allowDefaultOptions":true,"options":[{"paymentMethodType":null,"enable":true}]}`: "payment_filter.options[0].paymentMethodType",
+	} {
+		var f pf.Filter
+		err := json.Unmarshal([]byte(in), &f)
+		var ve *pf.ValidationError
+		require.True(t, errors.As(err, &ve), in)
+		require.Equal(t, path, ve.Problems[0].Path)
+		require.Equal(t, "required, got null", ve.Problems[0].Message)
+	}
+}
+
+// TestAppendJSON: AppendJSON appends the MarshalJSON bytes; nil is null.
+func TestAppendJSON(t *testing.T) {
+	f := pf.New().Hide(pf.Cash).Filter()
+	want, err := f.MarshalJSON()
+	require.NoError(t, err)
+	got, err := f.AppendJSON([]byte(`{"payment_filter":`))
+	require.NoError(t, err)
+	require.Equal(t, `{"payment_filter":`+string(want), string(got))
+	var none *pf.Filter
+	got, err = none.AppendJSON(nil)
+	require.NoError(t, err)
+	require.Equal(t, "null", string(got))
+}
