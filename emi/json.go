@@ -15,9 +15,10 @@ var (
 	issuerFilterKeys = []string{"issuers", "tenures", "enable"}
 )
 
-// Keys returns every key the emiOptions objects use, including accepted
-// alternative spellings, so that paymentfilter can recognise a misplaced one.
-func Keys() []string {
+// allKeys returns every key the emiOptions objects use, including accepted
+// alternative spellings, to recognise a misplaced one. (paymentfilter keeps
+// its own copy of this list.)
+func allKeys() []string {
 	var all []string
 	for _, l := range [][]string{optionsKeys, subFilterKeys, groupKeys, filterKeys, filterAliases, issuerFilterKeys} {
 		for _, k := range l {

@@ -26,7 +26,7 @@ func (o *Options) Validate() error {
 }
 
 func (o *Options) validate(c *valid.Collector, path string) {
-	elsewhere := append(Keys(), paymentFilterKeys...)
+	elsewhere := append(allKeys(), paymentFilterKeys...)
 	if o.StandardEMI == nil && o.LowCostEMI == nil && o.NoCostEMI == nil && o.ShowOnlyEMI == nil && len(o.Extra) == 0 {
 		c.Add(path, "sets nothing: leave emiOptions out")
 		return

@@ -13,6 +13,10 @@ var (
 	cardFilterAlias = []string{"cardBrand", "cardBin", "cardType", "cardSubType", "cardBank"}
 	cardFilterAll   = append(cardFilterKeys[:len(cardFilterKeys):len(cardFilterKeys)], cardFilterAlias...)
 	upiFilterKeys   = []string{"upiType", "enable", "upiMethods"}
+	// emiKeys are the keys of the emiOptions objects (package emi models
+	// them), to name one put in an option or card filter by mistake.
+	emiKeys = []string{"standardEmi", "lowCostEmi", "noCostEmi", "showOnlyEmi", "credit", "debit", "cardless",
+		"filters", "paymentMethod", "issuerFilter", "issuerFilters", "issuers", "tenures"}
 )
 
 func isOneOf(keys []string) func(string) bool {

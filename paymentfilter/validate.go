@@ -298,7 +298,7 @@ func (u *UPIFilter) validate(c *valid.Collector, path string, elsewhere []string
 // the wrong object.
 func allKeys() []string {
 	var all []string
-	for _, l := range [][]string{filterKeys, optionKeys, cardFilterAll, upiFilterKeys, emi.Keys()} {
+	for _, l := range [][]string{filterKeys, optionKeys, cardFilterAll, upiFilterKeys, emiKeys} {
 		for _, k := range l {
 			if !contains(all, k) {
 				all = append(all, k)
