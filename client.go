@@ -80,11 +80,11 @@ func DefaultRetryPolicy() RetryPolicy {
 func (p RetryPolicy) validate() error {
 	switch {
 	case p.MaxRetries < 0 || p.MaxRetries > 10:
-		return fmt.Errorf("%w: retry: MaxRetries %d is outside 0–10", ErrInvalidOption, p.MaxRetries)
+		return optErr("retry: MaxRetries %d is outside 0–10", p.MaxRetries)
 	case p.MinWait < 0 || p.MaxWait < 0:
-		return fmt.Errorf("%w: retry: negative wait", ErrInvalidOption)
+		return optErr("retry: negative wait")
 	case p.MaxWait < p.MinWait:
-		return fmt.Errorf("%w: retry: MaxWait %s is less than MinWait %s", ErrInvalidOption, p.MaxWait, p.MinWait)
+		return optErr("retry: MaxWait %s is less than MinWait %s", p.MaxWait, p.MinWait)
 	}
 	return nil
 }
@@ -131,6 +131,17 @@ func (c Client) GoString() string { return c.String() }
 // leave the API key out.
 func (c Client) Format(f fmt.State, _ rune) { io.WriteString(f, c.String()) }
 
+// optionError is an invalid Option or RequestOption; it matches
+// ErrInvalidOption.
+type optionError struct{ msg string }
+
+func (e *optionError) Error() string        { return "invalid option: " + e.msg }
+func (e *optionError) Is(target error) bool { return target == ErrInvalidOption }
+
+func optErr(format string, args ...any) error {
+	return &optionError{msg: fmt.Sprintf(format, args...)}
+}
+
 // Option configures a Client in NewClient. An invalid option makes NewClient
 // fail with an error wrapping ErrInvalidOption.
 type Option interface {
@@ -166,19 +177,19 @@ func WithBaseURL(base string) Option {
 	return optionFunc(func(c *Client) error {
 		u, err := url.Parse(base)
 		if err != nil {
-			return fmt.Errorf("%w: base URL: cannot parse", ErrInvalidOption)
+			return optErr("base URL: cannot parse")
 		}
 		switch {
 		case u.Scheme != "https" && u.Scheme != "http":
-			return fmt.Errorf("%w: base URL: scheme must be https", ErrInvalidOption)
+			return optErr("base URL: scheme must be https")
 		case u.Host == "" || u.Hostname() == "":
-			return fmt.Errorf("%w: base URL: no host", ErrInvalidOption)
+			return optErr("base URL: no host")
 		case u.User != nil:
-			return fmt.Errorf("%w: base URL: must not carry user information", ErrInvalidOption)
+			return optErr("base URL: must not carry user information")
 		case u.RawQuery != "" || u.ForceQuery || u.Fragment != "":
-			return fmt.Errorf("%w: base URL: must not have a query or fragment", ErrInvalidOption)
+			return optErr("base URL: must not have a query or fragment")
 		case u.Scheme == "http" && !isLoopback(u.Hostname()):
-			return fmt.Errorf("%w: base URL: must be https (http only on a loopback address)", ErrInvalidOption)
+			return optErr("base URL: must be https (http only on a loopback address)")
 		}
 		c.baseURL = u.Scheme + "://" + u.Host + strings.TrimRight(u.EscapedPath(), "/")
 		c.host = u.Host
@@ -205,7 +216,7 @@ func isLoopback(host string) bool {
 func WithHTTPClient(hc *http.Client) Option {
 	return optionFunc(func(c *Client) error {
 		if hc == nil {
-			return fmt.Errorf("%w: HTTP client is nil", ErrInvalidOption)
+			return optErr("HTTP client is nil")
 		}
 		c.hc = hc
 		return nil
@@ -244,10 +255,10 @@ func WithAPIVersion(version string) APIVersionOption {
 
 func checkAPIVersion(v string) error {
 	if len(v) != len("2006-01-02") {
-		return fmt.Errorf("%w: API version %q is not a date YYYY-MM-DD", ErrInvalidOption, short(v))
+		return optErr("API version %q is not a date YYYY-MM-DD", short(v))
 	}
 	if _, err := time.Parse("2006-01-02", v); err != nil {
-		return fmt.Errorf("%w: API version %q is not a date YYYY-MM-DD", ErrInvalidOption, short(v))
+		return optErr("API version %q is not a date YYYY-MM-DD", short(v))
 	}
 	return nil
 }
@@ -286,7 +297,7 @@ func WithUserAgent(ua string) Option {
 	return optionFunc(func(c *Client) error {
 		ua = strings.TrimSpace(ua)
 		if ua == "" || !validHeaderValue(ua) {
-			return fmt.Errorf("%w: user agent is empty or holds control characters", ErrInvalidOption)
+			return optErr("user agent is empty or holds control characters")
 		}
 		c.userAgent = ua + " " + c.userAgent
 		return nil
@@ -310,14 +321,14 @@ func reservedHeader(canon string) bool {
 func WithHeader(name, value string) RequestOption {
 	return requestOptionFunc(func(r *requestConfig) error {
 		if !validHeaderName(name) {
-			return fmt.Errorf("%w: header name %q is not a valid token", ErrInvalidOption, short(name))
+			return optErr("header name %q is not a valid token", short(name))
 		}
 		canon := http.CanonicalHeaderKey(name)
 		if reservedHeader(canon) {
-			return fmt.Errorf("%w: header %s is set by the client", ErrInvalidOption, canon)
+			return optErr("header %s is set by the client", canon)
 		}
 		if !validHeaderValue(value) {
-			return fmt.Errorf("%w: header %s: value holds control characters", ErrInvalidOption, canon)
+			return optErr("header %s: value holds control characters", canon)
 		}
 		if r.header == nil {
 			r.header = make(http.Header)
@@ -332,7 +343,7 @@ func WithHeader(name, value string) RequestOption {
 func WithRoutingID(id string) RequestOption {
 	return requestOptionFunc(func(r *requestConfig) error {
 		if id == "" || !validHeaderValue(id) {
-			return fmt.Errorf("%w: routing id is empty or holds control characters", ErrInvalidOption)
+			return optErr("routing id is empty or holds control characters")
 		}
 		if r.header == nil {
 			r.header = make(http.Header)
@@ -375,13 +386,13 @@ func validHeaderValue(s string) bool {
 func NewClient(merchantID, apiKey string, opts ...Option) (*Client, error) {
 	switch {
 	case strings.TrimSpace(merchantID) == "":
-		return nil, fmt.Errorf("checkout: new client: %w: merchant id is empty", ErrInvalidOption)
+		return nil, fmt.Errorf("checkout: new client: %w", optErr("merchant id is empty"))
 	case !validHeaderValue(merchantID):
-		return nil, fmt.Errorf("checkout: new client: %w: merchant id holds control characters", ErrInvalidOption)
+		return nil, fmt.Errorf("checkout: new client: %w", optErr("merchant id holds control characters"))
 	case strings.TrimSpace(apiKey) == "":
-		return nil, fmt.Errorf("checkout: new client: %w: API key is empty", ErrInvalidOption)
+		return nil, fmt.Errorf("checkout: new client: %w", optErr("API key is empty"))
 	case !validHeaderValue(apiKey):
-		return nil, fmt.Errorf("checkout: new client: %w: API key holds control characters", ErrInvalidOption)
+		return nil, fmt.Errorf("checkout: new client: %w", optErr("API key holds control characters"))
 	}
 	c := &Client{
 		merchantID: merchantID,
@@ -402,7 +413,7 @@ func NewClient(merchantID, apiKey string, opts ...Option) (*Client, error) {
 		}
 	}
 	if c.baseURL == "" {
-		return nil, fmt.Errorf("checkout: new client: %w: WithBaseURL is required", ErrInvalidOption)
+		return nil, fmt.Errorf("checkout: new client: %w", optErr("WithBaseURL is required"))
 	}
 	if c.hc == nil {
 		c.hc = &http.Client{
@@ -476,7 +487,7 @@ func NewClientFromEnv(opts ...Option) (*Client, error) {
 	}
 	base, merchant, key := get(EnvBaseURL), get(EnvMerchantID), get(EnvAPIKey)
 	if len(missing) > 0 {
-		return nil, fmt.Errorf("checkout: new client from environment: %w: %s not set", ErrInvalidOption, strings.Join(missing, ", "))
+		return nil, fmt.Errorf("checkout: new client from environment: %w", optErr("%s not set", strings.Join(missing, ", ")))
 	}
 	return NewClient(merchant, key, append([]Option{WithBaseURL(base)}, opts...)...)
 }

@@ -1,0 +1,243 @@
+package checkout_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"time"
+
+	checkout "github.com/payorch/checkout-go"
+	"github.com/payorch/checkout-go/emi"
+	"github.com/payorch/checkout-go/paymentfilter"
+)
+
+// fakeService stands in for the service in these examples: it answers each
+// path with a canned reply. Real tests of an integration use checkouttest.
+func fakeService() *httptest.Server {
+	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		switch {
+		case r.Method == "POST" && r.URL.Path == "/session":
+			fmt.Fprint(w, `{"status":"NEW","id":"ordeh_5d4f","order_id":"ord_1001",`+
+				`"payment_links":{"web":"https://pay.example.com/orders/ordeh_5d4f/payment-page"},`+
+				`"sdk_payload":{"requestId":"9a1c","service":"in.example.hyperpay","payload":{"clientId":"shop","amount":"1499.00"}}}`)
+		case r.Method == "POST" && r.URL.Path == "/orders":
+			fmt.Fprint(w, `{"status":"NEW","status_id":10,"id":"ordeh_77","order_id":"ord_1002",`+
+				`"links":{"payment_collection_links":{"QR":"https://pay.example.com/qr/ordeh_77","INTENT":"https://pay.example.com/intent/ordeh_77"}}}`)
+		case r.Method == "GET" && r.URL.EscapedPath() == "/orders/ord_1001":
+			fmt.Fprint(w, `{"order_id":"ord_1001","id":"ordeh_5d4f","status":"CHARGED","status_id":21,"amount":1499,`+
+				`"currency":"INR","payment_method_type":"UPI","refunded":false,"amount_refunded":0}`)
+		case r.Method == "POST" && r.URL.EscapedPath() == "/orders/ord_1001/refunds":
+			fmt.Fprint(w, `{"order_id":"ord_1001","status":"CHARGED","refunded":true,"amount_refunded":"100.0",`+
+				`"refunds":[{"unique_request_id":"rf_1","status":"PENDING","amount":100}]}`)
+		default:
+			w.WriteHeader(http.StatusBadRequest)
+			fmt.Fprint(w, `{"status":"NOT_FOUND","error_code":"order_not_found","error_message":"Order not found"}`)
+		}
+	}))
+}
+
+func ExampleNewClient() {
+	_, err := checkout.NewClient("merchant_42", "sk_live_…", checkout.WithBaseURL("http://api.example.com"))
+	fmt.Println(err)
+	fmt.Println(errors.Is(err, checkout.ErrInvalidOption))
+
+	c, err := checkout.NewClient("merchant_42", "sk_live_secret",
+		checkout.WithBaseURL("https://api.example.com"),
+		checkout.WithRetry(checkout.RetryPolicy{MaxRetries: 3, MinWait: 100 * time.Millisecond, MaxWait: 2 * time.Second}),
+		checkout.WithUserAgent("shop/1.4"))
+	fmt.Println(err)
+	fmt.Printf("%+v\n", c) // the API key is never printed
+	// Output:
+	// checkout: new client: invalid option: base URL: must be https (http only on a loopback address)
+	// true
+	// <nil>
+	// checkout.Client{merchant: "merchant_42", base: "https://api.example.com", version: "2023-06-30", key: [REDACTED]}
+}
+
+func ExampleClient_CreateSession() {
+	srv := fakeService()
+	defer srv.Close()
+	c, err := checkout.NewClient("merchant_42", "sk_test_key", checkout.WithBaseURL(srv.URL))
+	if err != nil {
+		panic(err)
+	}
+	sess, err := c.CreateSession(context.Background(), &checkout.SessionRequest{
+		OrderID:             "ord_1001",
+		Amount:              checkout.AmountFromMinor(149900),
+		CustomerID:          "cust_42",
+		CustomerPhone:       "9876543210",
+		CustomerEmail:       "asha@example.com",
+		PaymentPageClientID: "shop",
+		Action:              checkout.PaymentPage,
+		PaymentFilter:       paymentfilter.New().Hide(paymentfilter.Wallet).Filter(),
+		EMI:                 emi.Hide,
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(sess.Status, sess.ID)
+	fmt.Println(sess.PaymentLinks.Web)
+	fmt.Println(string(sess.SDKPayload)) // hand these exact bytes to the client SDK
+	// Output:
+	// NEW ordeh_5d4f
+	// https://pay.example.com/orders/ordeh_5d4f/payment-page
+	// {"requestId":"9a1c","service":"in.example.hyperpay","payload":{"clientId":"shop","amount":"1499.00"}}
+}
+
+// Nothing is sent when a request is invalid: every problem is listed with
+// the JSON path of its field.
+func ExampleValidationError() {
+	c, _ := checkout.NewClient("merchant_42", "sk_test_key", checkout.WithBaseURL("https://api.example.com"))
+	_, err := c.CreateSession(context.Background(), &checkout.SessionRequest{
+		Action:        checkout.PaymentManagement,
+		OrderID:       "ord_1001",
+		CustomerID:    "cust_42",
+		CustomerPhone: "9876543210",
+		Extra:         map[string]any{"udf1": "campaign-7", "customer_email": "x@example.com"},
+	})
+	var ve *checkout.ValidationError
+	if errors.As(err, &ve) {
+		for _, p := range ve.Problems {
+			fmt.Printf("%s: %s\n", p.Path, p.Message)
+		}
+	}
+	// Output:
+	// order_id: must be empty for paymentManagement
+	// customer_email: is required
+	// payment_page_client_id: is required
+	// customer_email: is a typed field of SessionRequest; set it there, not in Extra
+}
+
+func ExampleClient_CreateOrder() {
+	srv := fakeService()
+	defer srv.Close()
+	c, _ := checkout.NewClient("merchant_42", "sk_test_key", checkout.WithBaseURL(srv.URL))
+	order, err := c.CreateOrder(context.Background(), &checkout.OrderRequest{
+		OrderID:    "ord_1002",
+		Amount:     "250.00",
+		Currency:   "INR",
+		CustomerID: "cust_42",
+		CollectionLinks: &checkout.CollectionLinks{Links: []checkout.CollectionLink{
+			{Method: checkout.CollectionPay, Expiry: 30 * time.Minute},
+			{Method: checkout.CollectionQR, Expiry: 15 * time.Minute},
+		}},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(order.Status, order.StatusID) // not always CREATED
+	fmt.Println("QR:    ", order.CollectionLinks.QR)
+	fmt.Println("intent:", order.CollectionLinks.Intent)
+	// Output:
+	// NEW 10
+	// QR:     https://pay.example.com/qr/ordeh_77
+	// intent: https://pay.example.com/intent/ordeh_77
+}
+
+func ExampleClient_GetOrder() {
+	srv := fakeService()
+	defer srv.Close()
+	c, _ := checkout.NewClient("merchant_42", "sk_test_key", checkout.WithBaseURL(srv.URL))
+	st, err := c.GetOrder(context.Background(), "ord_1001")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(st.Status, st.Amount, st.Currency, st.PaymentMethodType)
+
+	_, err = c.GetOrder(context.Background(), "ord_unknown")
+	fmt.Println(errors.Is(err, checkout.ErrNotFound))
+	fmt.Println(err)
+	// Output:
+	// CHARGED 1499.00 INR UPI
+	// true
+	// checkout: get order: HTTP 400 NOT_FOUND [order_not_found]: Order not found
+}
+
+func ExampleClient_Refund() {
+	srv := fakeService()
+	defer srv.Close()
+	c, _ := checkout.NewClient("merchant_42", "sk_test_key", checkout.WithBaseURL(srv.URL))
+	st, err := c.Refund(context.Background(), "ord_1001", &checkout.RefundRequest{
+		UniqueRequestID: "rf_1", // reuse it when retrying this refund
+		Amount:          "100.00",
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(st.Refunded, st.AmountRefunded)
+	for _, r := range st.Refunds {
+		fmt.Println(r.UniqueRequestID, r.Status, r.Amount)
+	}
+	// Output:
+	// true 100.00
+	// rf_1 PENDING 100.00
+}
+
+func ExampleAPIError() {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Retry-After", "30")
+		w.WriteHeader(http.StatusTooManyRequests)
+		fmt.Fprint(w, `{"status":"ERROR","error_code":"RATE_LIMITED","error_message":"Too many requests"}`)
+	}))
+	defer srv.Close()
+	c, _ := checkout.NewClient("merchant_42", "sk_test_key", checkout.WithBaseURL(srv.URL),
+		checkout.WithRetry(checkout.RetryPolicy{})) // no retries, to show the error
+	_, err := c.GetOrder(context.Background(), "ord_1001")
+	var ae *checkout.APIError
+	if errors.As(err, &ae) {
+		fmt.Println(ae.HTTPStatus, ae.ErrorCode, ae.RetryAfter)
+	}
+	fmt.Println(errors.Is(err, checkout.ErrRateLimited))
+	// Output:
+	// 429 RATE_LIMITED 30s
+	// true
+}
+
+func ExampleAmountFromMinor() {
+	fmt.Println(checkout.AmountFromMinor(12345))
+	fmt.Println(checkout.AmountFromMinor(5))
+	// Output:
+	// 123.45
+	// 0.05
+}
+
+func ExampleParseAmount() {
+	for _, s := range []string{"99.50", "99.5", "1e3"} {
+		a, err := checkout.ParseAmount(s)
+		fmt.Printf("%q %v\n", a, err != nil)
+	}
+	minor, _ := checkout.Amount("1499.00").Minor()
+	fmt.Println(minor)
+	// Output:
+	// "99.50" false
+	// "" true
+	// "" true
+	// 149900
+}
+
+func ExampleWithHeader() {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, `{"order_id":%q,"status":%q}`, r.Header.Get("X-Routing-Id"), r.Header.Get("X-Request-Source"))
+	}))
+	defer srv.Close()
+	c, _ := checkout.NewClient("merchant_42", "sk_test_key", checkout.WithBaseURL(srv.URL))
+	st, err := c.GetOrder(context.Background(), "ord_1001",
+		checkout.WithRoutingID("cust_42"), checkout.WithHeader("X-Request-Source", "backoffice"))
+	fmt.Println(st.OrderID, st.Status, err)
+
+	_, err = c.GetOrder(context.Background(), "ord_1001", checkout.WithHeader("Authorization", "Basic eA=="))
+	fmt.Println(strings.Contains(err.Error(), "set by the client"))
+	// Output:
+	// cust_42 backoffice <nil>
+	// true
+}
