@@ -121,7 +121,9 @@ func (t MethodType) Validate() error {
 }
 
 // Options is payment_filter.emiOptions (spec §2.5). Each plan type left nil
-// is not sent and keeps the service's default.
+// is not sent and keeps the service's default. It is a plain value: safe for
+// concurrent reads (Validate, encoding), not for concurrent writes. Clone
+// makes an independent copy.
 type Options struct {
 	// StandardEMI is standardEmi: standard EMI plans.
 	StandardEMI *SubFilter `json:"standardEmi,omitempty"`

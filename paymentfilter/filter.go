@@ -36,7 +36,9 @@ type ValidationError = valid.Error
 // Problem is one reason a value cannot be sent: a JSON path and a message.
 type Problem = valid.Problem
 
-// Filter is the payment_filter object of a session request (spec §2.2).
+// Filter is the payment_filter object of a session request (spec §2.2). It
+// is a plain value: safe for concurrent reads (Validate, encoding), not for
+// concurrent writes. Clone makes an independent copy.
 type Filter struct {
 	// AllowDefaultOptions is allowDefaultOptions, always sent. true: every
 	// default option stays visible besides the filtered ones; false: only
