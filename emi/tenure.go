@@ -78,7 +78,7 @@ func parseMonths(s string) (int, bool) {
 }
 
 // Malformed reports whether r was decoded from text that is not a
-// well-formed range; Text then returns that text.
+// well-formed range; String then returns that text.
 func (r TenureRange) Malformed() bool { return r.malformed }
 
 // String returns the wire form "<from>::<to>", or the decoded text when it
