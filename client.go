@@ -309,15 +309,16 @@ func WithUserAgent(ua string) Option {
 func reservedHeader(canon string) bool {
 	switch canon {
 	case "Authorization", "X-Merchantid", "Content-Type", "Content-Length",
-		"Host", "Transfer-Encoding", "Connection", "Version":
+		"Host", "Transfer-Encoding", "Connection", "Version", "Accept", "User-Agent":
 		return true
 	}
 	return false
 }
 
 // WithHeader adds a header to one call. The headers the client manages
-// (Authorization, x-merchantid, Content-Type, Content-Length, Host, version —
-// use WithAPIVersion) cannot be set this way.
+// (Authorization, x-merchantid, Content-Type, Content-Length, Host, Accept,
+// User-Agent — use WithUserAgent — and version — use WithAPIVersion) cannot be
+// set this way: trying is an error, not a silent override.
 func WithHeader(name, value string) RequestOption {
 	return requestOptionFunc(func(r *requestConfig) error {
 		if !validHeaderName(name) {
@@ -474,8 +475,10 @@ func newTransport() *http.Transport {
 }
 
 // NewClientFromEnv is NewClient with the base URL, merchant id and API key
-// read from CHECKOUT_BASE_URL, CHECKOUT_MERCHANT_ID and CHECKOUT_API_KEY.
-// opts are applied after the base URL, so they may replace it.
+// read from CHECKOUT_BASE_URL, CHECKOUT_MERCHANT_ID and CHECKOUT_API_KEY
+// (white space around a value, such as the newline of a file read into a
+// variable, is ignored). A missing variable is an error naming it. opts are
+// applied after the base URL, so they may replace it.
 func NewClientFromEnv(opts ...Option) (*Client, error) {
 	var missing []string
 	get := func(name string) string {

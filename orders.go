@@ -355,8 +355,8 @@ type orderWire struct {
 
 func decodeOrder(body []byte) (*Order, error) {
 	var w orderWire
-	if err := json.Unmarshal(body, &w); err != nil {
-		return nil, fmt.Errorf("decode response: %w", err)
+	if err := decodeObject(body, &w); err != nil {
+		return nil, err
 	}
 	cl := w.Links.V.Collection.V
 	return &Order{
@@ -532,8 +532,8 @@ type orderStatusWire struct {
 
 func decodeOrderStatus(body []byte) (*OrderStatus, error) {
 	var w orderStatusWire
-	if err := json.Unmarshal(body, &w); err != nil {
-		return nil, fmt.Errorf("decode response: %w", err)
+	if err := decodeObject(body, &w); err != nil {
+		return nil, err
 	}
 	s := &OrderStatus{
 		OrderID:            string(w.OrderID),

@@ -297,6 +297,7 @@ func TestCreateSessionBadRequestOption(t *testing.T) {
 	for _, o := range []RequestOption{
 		WithHeader("Authorization", "Basic x"), WithHeader("x-merchantid", "other"), WithHeader("bad name", "v"),
 		WithHeader("X-Ok", "line\nbreak"), WithRoutingID(""), WithAPIVersion("2024-1-5"), WithHeader("version", "2020-01-01"),
+		WithHeader("accept", "text/html"), WithHeader("User-Agent", "x"),
 	} {
 		_, err := c.CreateSession(context.Background(), baseSession(), o)
 		require.ErrorIs(t, err, ErrInvalidOption)

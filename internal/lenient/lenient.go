@@ -181,7 +181,9 @@ func IsNumber(s string) bool {
 // "FILTERED", a number, an array) leaves V zero and Present false, and so
 // does an object that T cannot decode.
 type Object[T any] struct {
-	V       T
+	// V is the decoded object, zero when there was none.
+	V T
+	// Present reports whether the value was an object T could decode.
 	Present bool
 }
 
