@@ -261,7 +261,7 @@ func (s *Server) orderFromSession(m map[string]any, now time.Time) *order {
 	}
 	for k, v := range m {
 		if sv, ok := v.(string); ok {
-			if strings.HasPrefix(k, "metadata.") {
+			if strings.HasPrefix(k, "metadata.") && k != keyGatewayRef {
 				o.metadata[strings.TrimPrefix(k, "metadata.")] = sv
 			} else if isUDF(k) {
 				o.udf[k] = sv
@@ -434,7 +434,7 @@ func (s *Server) handleCreateOrder(w http.ResponseWriter, r *http.Request, body 
 		status: StatusCreated, created: now, udf: map[string]string{}, metadata: map[string]string{},
 	}
 	for k := range form {
-		if strings.HasPrefix(k, "metadata.") {
+		if strings.HasPrefix(k, "metadata.") && k != keyGatewayRef {
 			o.metadata[strings.TrimPrefix(k, "metadata.")] = form.Get(k)
 		} else if isUDF(k) {
 			o.udf[k] = form.Get(k)

@@ -93,7 +93,9 @@ type Order struct {
 	GatewayReferenceID string
 	// Gateway, TxnID and TxnStatus describe the latest payment attempt.
 	Gateway, TxnID, TxnStatus string
-	// Metadata holds the request's metadata.* keys without the prefix.
+	// Metadata holds the request's metadata.* keys without the prefix (the
+	// gateway reference id is GatewayReferenceID), plus
+	// "<GATEWAY>:gateway_reference_id" once a payment was routed.
 	Metadata map[string]string
 	// CollectionLinks are the payment collection links by response key (QR,
 	// INTENT), with the expiry asked for by expiry_in_mins.
