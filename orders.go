@@ -188,6 +188,28 @@ func (r *OrderRequest) Validate() error {
 	if r.WebhookURL != "" {
 		checkURL(&c, keyWebhookURL, r.WebhookURL, true)
 	}
+	checkText(&c,
+		[2]string{"order_id", r.OrderID}, [2]string{"currency", r.Currency},
+		[2]string{"customer_id", r.CustomerID}, [2]string{"customer_email", r.CustomerEmail},
+		[2]string{"customer_phone", r.CustomerPhone}, [2]string{"product_id", r.ProductID},
+		[2]string{"return_url", r.ReturnURL}, [2]string{"description", r.Description},
+		[2]string{keyGatewayReferenceID, r.GatewayReferenceID}, [2]string{keyWebhookURL, r.WebhookURL})
+	for _, a := range []struct {
+		prefix string
+		addr   *Address
+	}{{"billing_address_", r.BillingAddress}, {"shipping_address_", r.ShippingAddress}} {
+		if a.addr != nil {
+			for _, f := range addressFields(a.addr) {
+				checkText(&c, [2]string{a.prefix + f[0], f[1]})
+			}
+		}
+	}
+	for i, m := range r.GatewayMetadata {
+		checkText(&c, [2]string{valid.Index("metadata", i), m.Gateway + m.Key + m.Value})
+	}
+	for _, k := range sortedKeys(r.Extra) {
+		checkText(&c, [2]string{k, k + r.Extra[k]})
+	}
 	seen := map[string]bool{}
 	for i, m := range r.GatewayMetadata {
 		p := valid.Index("metadata", i)

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/payorch/checkout-go/emi"
 	"github.com/payorch/checkout-go/internal/lenient"
@@ -206,6 +207,13 @@ func (r *SessionRequest) Validate() error {
 	if r.WebhookURL != "" {
 		checkURL(&c, keyWebhookURL, r.WebhookURL, true)
 	}
+	checkText(&c,
+		[2]string{"order_id", r.OrderID}, [2]string{"customer_id", r.CustomerID},
+		[2]string{"customer_phone", r.CustomerPhone}, [2]string{"customer_email", r.CustomerEmail},
+		[2]string{"payment_page_client_id", r.PaymentPageClientID}, [2]string{"return_url", r.ReturnURL},
+		[2]string{"description", r.Description}, [2]string{"first_name", r.FirstName},
+		[2]string{"last_name", r.LastName}, [2]string{keyGatewayReferenceID, r.GatewayReferenceID},
+		[2]string{keyWebhookURL, r.WebhookURL})
 	if r.PaymentFilter != nil {
 		mergeProblems(&c, "payment_filter", r.PaymentFilter.Validate())
 	}
@@ -242,6 +250,8 @@ func (r *SessionRequest) Validate() error {
 		switch {
 		case k == "":
 			c.Add("", "Extra has an empty key")
+		case !utf8.ValidString(k):
+			c.Add(strconv.Quote(k), "Extra key is not valid UTF-8")
 		case sessionKey(k):
 			c.Add(k, "is a typed field of SessionRequest; set it there, not in Extra")
 		}
@@ -253,6 +263,16 @@ func (r *SessionRequest) Validate() error {
 func required(c *valid.Collector, path, v string) {
 	if strings.TrimSpace(v) == "" {
 		c.Add(path, "is required")
+	}
+}
+
+// checkText records a problem for each {path, text} pair whose text is not
+// valid UTF-8: encoding would silently replace the bad bytes.
+func checkText(c *valid.Collector, fields ...[2]string) {
+	for _, f := range fields {
+		if !utf8.ValidString(f[1]) {
+			c.Add(f[0], "is not valid UTF-8")
+		}
 	}
 }
 

@@ -319,3 +319,21 @@ func TestCreateSessionAPIError(t *testing.T) {
 	require.Equal(t, "currency", ae.Info.Fields[0].FieldName)
 	require.EqualValues(t, 1, srv.count.Load(), "a 400 is not retried")
 }
+
+func TestInvalidUTF8IsAProblemNotAFixUp(t *testing.T) {
+	r := baseSession()
+	r.Description = "caf\xe9"
+	r.Extra = map[string]any{"udf\xff": "x"}
+	err := r.Validate()
+	var ve *ValidationError
+	require.ErrorAs(t, err, &ve)
+	require.True(t, ve.Has("description"))
+	require.True(t, ve.Has(`"udf\xff"`))
+
+	o := &OrderRequest{OrderID: "o", Amount: "1.00", BillingAddress: &Address{City: "K\xf6ln"},
+		Extra: map[string]string{"udf1": "\xff"}}
+	err = o.Validate()
+	require.ErrorAs(t, err, &ve)
+	require.True(t, ve.Has("billing_address_city"))
+	require.True(t, ve.Has("udf1"))
+}
