@@ -1,6 +1,7 @@
 package checkout
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"math/big"
@@ -392,4 +393,25 @@ func TestOrderFormValuesRoundTrip(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, v, back)
 	require.Equal(t, "Order #1 — 2 items", back.Get("description"))
+}
+
+// No reply, however malformed, makes the decoders panic; a decoded session's
+// payload is always a verbatim slice of the body and a decoded status keeps
+// the body whole.
+func FuzzDecodeReplies(f *testing.F) {
+	f.Add([]byte(`{"status":"NEW","sdk_payload":{"a":"\u00e9"},"payment_links":"FILTERED"}`))
+	f.Add([]byte(`{"order_id":1,"amount":"9000","refunds":[null,"x",{"amount":1e2}],"status_id":"21"}`))
+	f.Add([]byte(`{"links":{"payment_collection_links":{"QR":5,"INTENT":null}},"juspay":"FILTERED"}`))
+	f.Add([]byte(`[]`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		if s, err := decodeSession(body); err == nil {
+			if !bytes.Contains(body, s.SDKPayload) || len(s.SDKPayload) == 0 {
+				t.Fatalf("payload %q is not a slice of the body", s.SDKPayload)
+			}
+		}
+		if st, err := decodeOrderStatus(body); err == nil && !bytes.Equal(st.Raw, body) {
+			t.Fatal("Raw differs from the body")
+		}
+		_, _ = decodeOrder(body)
+	})
 }
