@@ -254,10 +254,53 @@ var paymentFilterFields = func() map[string]field {
 	}
 	return map[string]field{
 		"allowDefaultOptions": {required: true, check: isBool},
-		"options":             {required: true, check: arrayOf(objectOf(option))},
+		"options":             {required: true, check: checkOptions(option)},
 		"emiOptions":          {check: objectOf(emiOptions)},
 	}
 }()
+
+// checkOptions checks payment_filter.options: each option's keys, then the
+// rules between them (spec §2.3): CARD and UPI must be enabled when they
+// carry filters; card filters belong to CARD, UPI filters to UPI;
+// paymentMethods has no effect on CARD and UPI; and one block per method
+// type, since the service honours only the first. The service ignores the
+// mistakes it does not refuse; the fake refuses them so that they show.
+func checkOptions(option map[string]field) func(*problems, string, any) {
+	elems := arrayOf(objectOf(option))
+	return func(p *problems, path string, v any) {
+		before := len(p.invalid) + len(p.missing)
+		elems(p, path, v)
+		if len(p.invalid)+len(p.missing) > before {
+			return
+		}
+		seen := map[string]int{}
+		for i, e := range v.([]any) {
+			o := e.(map[string]any)
+			op := valid.Index(path, i)
+			t := o["paymentMethodType"].(string)
+			enabled := o["enable"].(bool)
+			_, hasCard := o["cardFilters"]
+			_, hasUPI := o["upiFilters"]
+			_, hasMethods := o["paymentMethods"]
+			if first, dup := seen[t]; dup {
+				p.bad(valid.Join(op, "paymentMethodType"), fmt.Sprintf("%s already has an option block at options[%d]; the service honours only the first", t, first))
+			} else {
+				seen[t] = i
+			}
+			switch {
+			case hasCard && t != "CARD":
+				p.bad(valid.Join(op, "cardFilters"), "is considered only when paymentMethodType is CARD (spec §2.3)")
+			case hasUPI && t != "UPI":
+				p.bad(valid.Join(op, "upiFilters"), "is considered only when paymentMethodType is UPI (spec §2.3)")
+			case (hasCard || hasUPI) && !enabled:
+				p.bad(valid.Join(op, "enable"), "must be true when "+t+" carries filters (spec §2.3)")
+			}
+			if hasMethods && (t == "CARD" || t == "UPI") {
+				p.bad(valid.Join(op, "paymentMethods"), "is ignored when paymentMethodType is "+t+" (spec §2.3); use cardFilters or upiFilters")
+			}
+		}
+	}
+}
 
 // checkProductSummary checks the product_summary string (spec §2.6): JSON
 // text of an array of lines, each an array of items with a known type.
