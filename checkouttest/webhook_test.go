@@ -266,8 +266,12 @@ func TestCloseStopsDeliveries(t *testing.T) {
 	require.NoError(t, s.Pay("ord_x1"))
 	require.Eventually(t, func() bool { return rc.calls.Load() >= 3 }, 5*time.Second, time.Millisecond)
 	s.Close()
+	// A request written just before Close may still reach the handler a
+	// moment later; after that, with a 1ms retry interval, a leaked
+	// delivery would show within milliseconds.
+	time.Sleep(20 * time.Millisecond)
 	after := rc.calls.Load()
-	time.Sleep(30 * time.Millisecond)
+	time.Sleep(50 * time.Millisecond)
 	require.Equal(t, after, rc.calls.Load(), "no webhook is sent after Close returns")
 	d := s.Deliveries()[0]
 	require.True(t, d.Done)
