@@ -3,9 +3,12 @@ package checkouttest_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -359,4 +362,40 @@ func TestConfigErrors(t *testing.T) {
 	}})
 	require.ErrorIs(t, err, checkouttest.ErrDuplicateReference)
 	require.ErrorContains(t, err, "Gateways[2]")
+}
+
+func TestCloseLeavesNoGoroutines(t *testing.T) {
+	base := runtime.NumGoroutine()
+	rc := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(500) }))
+	cfg := webhookConfig(rc.URL)
+	cfg.MaxAttempts = 1000
+	cfg.RetryInterval = 2 * time.Millisecond
+	cfg.Duplicates = 3
+	s, err := checkouttest.NewServer(checkouttest.Config{MerchantID: merchantID, APIKey: apiKey, Webhook: cfg})
+	require.NoError(t, err)
+	client := &http.Client{Transport: &http.Transport{}}
+	for i := range 20 {
+		id := fmt.Sprintf("ord_leak_%d", i)
+		h := authHeaders()
+		h.Set("Content-Type", "application/x-www-form-urlencoded")
+		h.Set("version", version)
+		req, _ := http.NewRequest(http.MethodPost, s.URL+"/orders", strings.NewReader(orderForm(id).Encode()))
+		req.Header = h
+		resp, err := client.Do(req)
+		require.NoError(t, err)
+		resp.Body.Close()
+		require.NoError(t, s.Pay(id))
+	}
+	require.Greater(t, runtime.NumGoroutine(), base+20, "deliveries are running")
+	s.Close()
+	rc.Close()
+	client.CloseIdleConnections()
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > base && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > base {
+		buf := make([]byte, 1<<16)
+		t.Fatalf("goroutines: %d before, %d after Close:\n%s", base, n, buf[:runtime.Stack(buf, true)])
+	}
 }
