@@ -2,7 +2,6 @@ package checkout
 
 import (
 	"encoding/json"
-	"errors"
 	"net/http"
 	"strconv"
 	"strings"
@@ -24,26 +23,34 @@ type ValidationError = valid.Error
 // there.
 type Problem = valid.Problem
 
+// sentinel is the type of the package's sentinel errors: constants, so no
+// importer can reassign one for the whole process.
+type sentinel string
+
+// Error returns the sentinel's message.
+func (s sentinel) Error() string { return string(s) }
+
 // Sentinel errors an *APIError matches with errors.Is, by HTTP status and by
 // the service's own status field.
-var (
+const (
 	// ErrUnauthorized matches HTTP 401: the API key or merchant id was refused.
-	ErrUnauthorized = errors.New("checkout: unauthorized")
+	ErrUnauthorized = sentinel("checkout: unauthorized")
 	// ErrForbidden matches HTTP 403.
-	ErrForbidden = errors.New("checkout: forbidden")
-	// ErrNotFound matches HTTP 404 and any error whose status is "NOT_FOUND"
-	// (the service reports an unknown order as HTTP 400 with that status).
-	ErrNotFound = errors.New("checkout: not found")
+	ErrForbidden = sentinel("checkout: forbidden")
+	// ErrNotFound matches HTTP 404 and any 4xx error whose status is
+	// "NOT_FOUND" (the service reports an unknown order as HTTP 400 with
+	// that status).
+	ErrNotFound = sentinel("checkout: not found")
 	// ErrInvalidRequest matches the other 4xx responses except 429: the
 	// service refused the request's content.
-	ErrInvalidRequest = errors.New("checkout: invalid request")
+	ErrInvalidRequest = sentinel("checkout: invalid request")
 	// ErrRateLimited matches HTTP 429.
-	ErrRateLimited = errors.New("checkout: rate limited")
+	ErrRateLimited = sentinel("checkout: rate limited")
 	// ErrServer matches HTTP 5xx.
-	ErrServer = errors.New("checkout: server error")
-	// ErrInvalidOption is wrapped by every error about a client Option or a
+	ErrServer = sentinel("checkout: server error")
+	// ErrInvalidOption is matched by every error about a client Option or a
 	// per-call RequestOption (NewClient and the calls return it; none panics).
-	ErrInvalidOption = errors.New("checkout: invalid option")
+	ErrInvalidOption = sentinel("checkout: invalid option")
 )
 
 // maxErrorBody bounds APIError.Body.

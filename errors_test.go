@@ -158,3 +158,7 @@ func FuzzDecodeAPIError(f *testing.F) {
 		_ = errors.Is(e, ErrNotFound)
 	})
 }
+
+// The sentinels are constants (this does not compile for variables), so no
+// importer can reassign one process-wide.
+const _, _, _, _, _, _, _ = ErrUnauthorized, ErrForbidden, ErrNotFound, ErrInvalidRequest, ErrRateLimited, ErrServer, ErrInvalidOption
