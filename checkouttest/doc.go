@@ -38,6 +38,15 @@
 // makes the next requests to a path fail with a status, a delay or a
 // dropped connection.
 //
+// In a test:
+//
+//	s := checkouttest.Start(t, checkouttest.Config{MerchantID: "shop", APIKey: "test_key",
+//		Webhook: checkouttest.WebhookConfig{URL: receiver.URL, Username: "shop", Password: "hook-secret"}})
+//	c, _ := checkout.NewClient("shop", "test_key", checkout.WithBaseURL(s.URL))
+//	… c.CreateSession(ctx, req) …
+//	s.Pay(req.OrderID)                  // ORDER_SUCCEEDED reaches the receiver
+//	s.WaitDeliveries(ctx)               // every delivery notified or given up
+//
 // A Server is safe for concurrent use by many goroutines and holds all its
 // state itself; tests may run in parallel, each with its own Server. Close
 // stops webhook deliveries (none is sent after Close returns) and shuts the
