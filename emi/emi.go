@@ -21,6 +21,7 @@ import (
 	"encoding/json"
 
 	"github.com/payorch/checkout-go/internal/valid"
+	"github.com/payorch/checkout-go/internal/wire"
 )
 
 // ValidationError is the error of Validate: every problem with its JSON path.
@@ -64,7 +65,7 @@ func (v Visibility) Validate() error {
 	}
 	msg := "unknown EMI visibility " + quote(string(v)) + ": want showEMI, hideEMI or ShowEMIWithoutCards (case sensitive)"
 	for _, w := range []Visibility{Show, Hide, ShowWithoutCards} {
-		if foldMatch([]string{string(w)}, string(v)) != "" {
+		if wire.FoldMatch([]string{string(w)}, string(v)) != "" {
 			msg = "unknown EMI visibility " + quote(string(v)) + ": values are case sensitive, did you mean " + quote(string(w)) + "?"
 		}
 	}
@@ -113,7 +114,7 @@ func (t MethodType) Validate() error {
 		msg = "missing: want one of CARD, UPI, WALLET, NB, CONSUMER_FINANCE, REWARD, CASH"
 	}
 	for _, w := range MethodTypes() {
-		if foldMatch([]string{string(w)}, string(t)) != "" {
+		if wire.FoldMatch([]string{string(w)}, string(t)) != "" {
 			msg = "unknown payment method type " + quote(string(t)) + ": values are case sensitive, did you mean " + quote(string(w)) + "?"
 		}
 	}

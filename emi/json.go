@@ -2,6 +2,7 @@ package emi
 
 import (
 	"github.com/payorch/checkout-go/internal/valid"
+	"github.com/payorch/checkout-go/internal/wire"
 )
 
 // The keys each object models, for encoding Extra and for Validate's hints.
@@ -19,19 +20,7 @@ var (
 // alternative spellings, to recognise a misplaced one. (paymentfilter keeps
 // its own copy of this list.)
 func allKeys() []string {
-	var all []string
-	for _, l := range [][]string{optionsKeys, subFilterKeys, groupKeys, filterKeys, filterAliases, issuerFilterKeys} {
-		for _, k := range l {
-			if !contains(all, k) {
-				all = append(all, k)
-			}
-		}
-	}
-	return all
-}
-
-func isOneOf(keys []string) func(string) bool {
-	return func(k string) bool { return contains(keys, k) }
+	return wire.Union(optionsKeys, subFilterKeys, groupKeys, filterKeys, filterAliases, issuerFilterKeys)
 }
 
 // MarshalJSON encodes o with the service's keys: only the plan types that
@@ -57,18 +46,18 @@ func (o *Options) AppendJSON(b []byte) ([]byte, error) {
 		if s.sub == nil {
 			continue
 		}
-		b = appendKey(b, s.key, first)
+		b = wire.AppendKey(b, s.key, first)
 		first = false
 		if b, err = s.sub.appendJSON(b); err != nil {
 			return nil, err
 		}
 	}
 	if o.ShowOnlyEMI != nil {
-		b = appendKey(b, "showOnlyEmi", first)
+		b = wire.AppendKey(b, "showOnlyEmi", first)
 		first = false
-		b = appendBool(b, *o.ShowOnlyEMI)
+		b = wire.AppendBool(b, *o.ShowOnlyEMI)
 	}
-	if b, err = appendExtra(b, o.Extra, first, isOneOf(optionsKeys)); err != nil {
+	if b, err = wire.AppendExtra(b, o.Extra, first, optionsKeys); err != nil {
 		return nil, err
 	}
 	return append(b, '}'), nil
@@ -79,8 +68,8 @@ func (s SubFilter) MarshalJSON() ([]byte, error) { return s.appendJSON(nil) }
 
 func (s *SubFilter) appendJSON(b []byte) ([]byte, error) {
 	var err error
-	b = appendKey(append(b, '{'), "enable", true)
-	b = appendBool(b, s.Enable)
+	b = wire.AppendKey(append(b, '{'), "enable", true)
+	b = wire.AppendBool(b, s.Enable)
 	for _, g := range []struct {
 		key   string
 		group *Group
@@ -88,12 +77,12 @@ func (s *SubFilter) appendJSON(b []byte) ([]byte, error) {
 		if g.group == nil {
 			continue
 		}
-		b = appendKey(b, g.key, false)
+		b = wire.AppendKey(b, g.key, false)
 		if b, err = g.group.appendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	if b, err = appendExtra(b, s.Extra, false, isOneOf(subFilterKeys)); err != nil {
+	if b, err = wire.AppendExtra(b, s.Extra, false, subFilterKeys); err != nil {
 		return nil, err
 	}
 	return append(b, '}'), nil
@@ -105,10 +94,10 @@ func (g Group) MarshalJSON() ([]byte, error) { return g.appendJSON(nil) }
 
 func (g *Group) appendJSON(b []byte) ([]byte, error) {
 	var err error
-	b = appendKey(append(b, '{'), "enable", true)
-	b = appendBool(b, g.Enable)
+	b = wire.AppendKey(append(b, '{'), "enable", true)
+	b = wire.AppendBool(b, g.Enable)
 	if g.Filters != nil {
-		b = appendKey(b, "filters", false)
+		b = wire.AppendKey(b, "filters", false)
 		b = append(b, '[')
 		for i := range g.Filters {
 			if i > 0 {
@@ -120,7 +109,7 @@ func (g *Group) appendJSON(b []byte) ([]byte, error) {
 		}
 		b = append(b, ']')
 	}
-	if b, err = appendExtra(b, g.Extra, false, isOneOf(groupKeys)); err != nil {
+	if b, err = wire.AppendExtra(b, g.Extra, false, groupKeys); err != nil {
 		return nil, err
 	}
 	return append(b, '}'), nil
@@ -131,23 +120,23 @@ func (f Filter) MarshalJSON() ([]byte, error) { return f.appendJSON(nil) }
 
 func (f *Filter) appendJSON(b []byte) ([]byte, error) {
 	var err error
-	b = appendKey(append(b, '{'), "enable", true)
-	b = appendBool(b, f.Enable)
+	b = wire.AppendKey(append(b, '{'), "enable", true)
+	b = wire.AppendBool(b, f.Enable)
 	if f.PaymentMethodType != "" {
-		b = appendKey(b, "paymentMethodType", false)
-		b = appendString(b, string(f.PaymentMethodType))
+		b = wire.AppendKey(b, "paymentMethodType", false)
+		b = wire.AppendString(b, string(f.PaymentMethodType))
 	}
 	if f.PaymentMethod != "" {
-		b = appendKey(b, "paymentMethod", false)
-		b = appendString(b, f.PaymentMethod)
+		b = wire.AppendKey(b, "paymentMethod", false)
+		b = wire.AppendString(b, f.PaymentMethod)
 	}
 	if f.IssuerFilter != nil {
-		b = appendKey(b, "issuerFilter", false)
+		b = wire.AppendKey(b, "issuerFilter", false)
 		if b, err = f.IssuerFilter.appendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	if b, err = appendExtra(b, f.Extra, false, isOneOf(filterAllKeys)); err != nil {
+	if b, err = wire.AppendExtra(b, f.Extra, false, filterAllKeys); err != nil {
 		return nil, err
 	}
 	return append(b, '}'), nil
@@ -161,12 +150,12 @@ func (f *IssuerFilter) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, '{')
 	first := true
 	if f.Issuers != nil {
-		b = appendKey(b, "issuers", first)
+		b = wire.AppendKey(b, "issuers", first)
 		first = false
-		b = appendStrings(b, f.Issuers)
+		b = wire.AppendStrings(b, f.Issuers)
 	}
 	if f.Tenures != nil {
-		b = appendKey(b, "tenures", first)
+		b = wire.AppendKey(b, "tenures", first)
 		first = false
 		b = append(b, '[')
 		for i, t := range f.Tenures {
@@ -174,7 +163,7 @@ func (f *IssuerFilter) appendJSON(b []byte) ([]byte, error) {
 				b = append(b, ',')
 			}
 			if t.malformed {
-				b = appendString(b, t.raw)
+				b = wire.AppendString(b, t.raw)
 			} else {
 				b = append(b, '"')
 				b = t.appendText(b)
@@ -183,9 +172,9 @@ func (f *IssuerFilter) appendJSON(b []byte) ([]byte, error) {
 		}
 		b = append(b, ']')
 	}
-	b = appendKey(b, "enable", first)
-	b = appendBool(b, f.Enable)
-	b, err := appendExtra(b, f.Extra, false, isOneOf(issuerFilterKeys))
+	b = wire.AppendKey(b, "enable", first)
+	b = wire.AppendBool(b, f.Enable)
+	b, err := wire.AppendExtra(b, f.Extra, false, issuerFilterKeys)
 	if err != nil {
 		return nil, err
 	}
@@ -197,162 +186,98 @@ func (f *IssuerFilter) appendJSON(b []byte) ([]byte, error) {
 // key in Extra. Errors are *ValidationError naming the path from
 // "emiOptions". null leaves o unchanged.
 func (o *Options) UnmarshalJSON(data []byte) error {
-	if isNull(data) {
-		return nil
-	}
-	v, err := decodeOptions(data, "emiOptions")
-	if err != nil {
-		return err
-	}
-	*o = *v
-	return nil
+	return wire.Unmarshal(o, data, "emiOptions", decodeOptions)
 }
 
 func decodeOptions(data []byte, path string) (*Options, error) {
-	obj, err := newObject(data, path)
+	obj, err := wire.NewObject(data, path)
 	if err != nil {
 		return nil, err
 	}
 	out := &Options{}
-	for _, s := range []struct {
-		key string
-		dst **SubFilter
-	}{{"standardEmi", &out.StandardEMI}, {"lowCostEmi", &out.LowCostEMI}, {"noCostEmi", &out.NoCostEMI}} {
-		if raw, ok := obj.take(s.key); ok && obj.err == nil {
-			*s.dst, obj.err = decodeSubFilter(raw, valid.Join(path, s.key))
-		}
-	}
-	out.ShowOnlyEMI = obj.optionalBool("showOnlyEmi")
-	out.Extra = obj.extra()
-	return out, obj.err
+	out.StandardEMI = wire.Child(obj, "standardEmi", decodeSubFilter)
+	out.LowCostEMI = wire.Child(obj, "lowCostEmi", decodeSubFilter)
+	out.NoCostEMI = wire.Child(obj, "noCostEmi", decodeSubFilter)
+	out.ShowOnlyEMI = obj.OptionalBool("showOnlyEmi")
+	out.Extra = obj.Extra()
+	return out, obj.Err
 }
 
 // UnmarshalJSON decodes an EmiSubFilter (see Options.UnmarshalJSON); paths
 // in errors are relative to the sub filter.
 func (s *SubFilter) UnmarshalJSON(data []byte) error {
-	if isNull(data) {
-		return nil
-	}
-	v, err := decodeSubFilter(data, "")
-	if err != nil {
-		return err
-	}
-	*s = *v
-	return nil
+	return wire.Unmarshal(s, data, "", decodeSubFilter)
 }
 
 func decodeSubFilter(data []byte, path string) (*SubFilter, error) {
-	obj, err := newObject(data, path)
+	obj, err := wire.NewObject(data, path)
 	if err != nil {
 		return nil, err
 	}
-	out := &SubFilter{Enable: obj.requiredBool("enable")}
-	for _, g := range []struct {
-		key string
-		dst **Group
-	}{{"credit", &out.Credit}, {"debit", &out.Debit}, {"cardless", &out.Cardless}} {
-		if raw, ok := obj.take(g.key); ok && obj.err == nil {
-			*g.dst, obj.err = decodeGroup(raw, valid.Join(path, g.key))
-		}
-	}
-	out.Extra = obj.extra()
-	return out, obj.err
+	out := &SubFilter{Enable: obj.RequiredBool("enable")}
+	out.Credit = wire.Child(obj, "credit", decodeGroup)
+	out.Debit = wire.Child(obj, "debit", decodeGroup)
+	out.Cardless = wire.Child(obj, "cardless", decodeGroup)
+	out.Extra = obj.Extra()
+	return out, obj.Err
 }
 
 // UnmarshalJSON decodes a credit, debit or cardless group (see
 // Options.UnmarshalJSON); paths in errors are relative to the group.
 func (g *Group) UnmarshalJSON(data []byte) error {
-	if isNull(data) {
-		return nil
-	}
-	v, err := decodeGroup(data, "")
-	if err != nil {
-		return err
-	}
-	*g = *v
-	return nil
+	return wire.Unmarshal(g, data, "", decodeGroup)
 }
 
 func decodeGroup(data []byte, path string) (*Group, error) {
-	obj, err := newObject(data, path)
+	obj, err := wire.NewObject(data, path)
 	if err != nil {
 		return nil, err
 	}
-	out := &Group{Enable: obj.requiredBool("enable")}
-	if raw, ok := obj.take("filters"); ok {
-		elems := obj.array("filters", raw)
-		if elems != nil {
-			out.Filters = make([]Filter, len(elems))
-		}
-		for i, e := range elems {
-			if obj.err != nil {
-				break
-			}
-			var f *Filter
-			if f, obj.err = decodeFilter(e, valid.Index(valid.Join(path, "filters"), i)); f != nil {
-				out.Filters[i] = *f
-			}
-		}
-	}
-	out.Extra = obj.extra()
-	return out, obj.err
+	out := &Group{Enable: obj.RequiredBool("enable")}
+	out.Filters = wire.List(obj, "filters", decodeFilter)
+	out.Extra = obj.Extra()
+	return out, obj.Err
 }
 
 // UnmarshalJSON decodes an emiFilter, accepting issuerFilters for
 // issuerFilter (see Options.UnmarshalJSON); paths in errors are relative to
 // the filter.
 func (f *Filter) UnmarshalJSON(data []byte) error {
-	if isNull(data) {
-		return nil
-	}
-	v, err := decodeFilter(data, "")
-	if err != nil {
-		return err
-	}
-	*f = *v
-	return nil
+	return wire.Unmarshal(f, data, "", decodeFilter)
 }
 
 func decodeFilter(data []byte, path string) (*Filter, error) {
-	obj, err := newObject(data, path)
+	obj, err := wire.NewObject(data, path)
 	if err != nil {
 		return nil, err
 	}
-	out := &Filter{Enable: obj.requiredBool("enable")}
-	out.PaymentMethodType = MethodType(obj.optionalString("paymentMethodType"))
-	out.PaymentMethod = obj.optionalString("paymentMethod")
-	if raw, ok := obj.takeAlias("issuerFilter", "issuerFilters"); ok && obj.err == nil {
-		out.IssuerFilter, obj.err = decodeIssuerFilter(raw, valid.Join(path, "issuerFilter"))
+	out := &Filter{Enable: obj.RequiredBool("enable")}
+	out.PaymentMethodType = MethodType(obj.OptionalString("paymentMethodType"))
+	out.PaymentMethod = obj.OptionalString("paymentMethod")
+	if raw, ok := obj.TakeAlias("issuerFilter", "issuerFilters"); ok && obj.Err == nil {
+		out.IssuerFilter, obj.Err = decodeIssuerFilter(raw, valid.Join(path, "issuerFilter"))
 	}
-	out.Extra = obj.extra()
-	return out, obj.err
+	out.Extra = obj.Extra()
+	return out, obj.Err
 }
 
 // UnmarshalJSON decodes an issuerFilter (see Options.UnmarshalJSON). A
 // tenure that is not a well-formed range is kept for Validate to report.
 func (f *IssuerFilter) UnmarshalJSON(data []byte) error {
-	if isNull(data) {
-		return nil
-	}
-	v, err := decodeIssuerFilter(data, "")
-	if err != nil {
-		return err
-	}
-	*f = *v
-	return nil
+	return wire.Unmarshal(f, data, "", decodeIssuerFilter)
 }
 
 func decodeIssuerFilter(data []byte, path string) (*IssuerFilter, error) {
-	obj, err := newObject(data, path)
+	obj, err := wire.NewObject(data, path)
 	if err != nil {
 		return nil, err
 	}
 	out := &IssuerFilter{}
-	if raw, ok := obj.take("issuers"); ok {
-		out.Issuers = obj.strings("issuers", raw)
+	if raw, ok := obj.Take("issuers"); ok {
+		out.Issuers = obj.Strings("issuers", raw)
 	}
-	if raw, ok := obj.take("tenures"); ok {
-		list := obj.strings("tenures", raw)
+	if raw, ok := obj.Take("tenures"); ok {
+		list := obj.Strings("tenures", raw)
 		if list != nil {
 			out.Tenures = make([]TenureRange, len(list))
 			for i, s := range list {
@@ -360,7 +285,7 @@ func decodeIssuerFilter(data []byte, path string) (*IssuerFilter, error) {
 			}
 		}
 	}
-	out.Enable = obj.requiredBool("enable")
-	out.Extra = obj.extra()
-	return out, obj.err
+	out.Enable = obj.RequiredBool("enable")
+	out.Extra = obj.Extra()
+	return out, obj.Err
 }

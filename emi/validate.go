@@ -2,6 +2,7 @@ package emi
 
 import (
 	"github.com/payorch/checkout-go/internal/valid"
+	"github.com/payorch/checkout-go/internal/wire"
 )
 
 // paymentFilterKeys are the keys of the enclosing payment_filter objects, so
@@ -44,7 +45,7 @@ func (o *Options) validate(c *valid.Collector, path string) {
 	if o.ShowOnlyEMI != nil && *o.ShowOnlyEMI && allOff {
 		c.Add(valid.Join(path, "showOnlyEmi"), "nothing would be visible: showOnlyEmi is true but standard, low cost and no cost EMI are all disabled")
 	}
-	checkExtra(c, path, o.Extra, optionsKeys, nil, elsewhere, "emiOptions")
+	wire.CheckExtra(c, path, o.Extra, optionsKeys, nil, elsewhere, "emiOptions")
 }
 
 func (s *SubFilter) validate(c *valid.Collector, path, key string, elsewhere []string) {
@@ -59,7 +60,7 @@ func (s *SubFilter) validate(c *valid.Collector, path, key string, elsewhere []s
 		}
 		g.validate(c, gp, in.Key(), elsewhere)
 	}
-	checkExtra(c, path, s.Extra, subFilterKeys, nil, elsewhere, "an EMI plan type ("+key+")")
+	wire.CheckExtra(c, path, s.Extra, subFilterKeys, nil, elsewhere, "an EMI plan type ("+key+")")
 }
 
 func (g *Group) validate(c *valid.Collector, path, key string, elsewhere []string) {
@@ -73,7 +74,7 @@ func (g *Group) validate(c *valid.Collector, path, key string, elsewhere []strin
 	for i := range g.Filters {
 		g.Filters[i].validate(c, valid.Index(fp, i), elsewhere)
 	}
-	checkExtra(c, path, g.Extra, groupKeys, nil, elsewhere, "an EMI group ("+key+")")
+	wire.CheckExtra(c, path, g.Extra, groupKeys, nil, elsewhere, "an EMI group ("+key+")")
 }
 
 func (f *Filter) validate(c *valid.Collector, path string, elsewhere []string) {
@@ -86,7 +87,7 @@ func (f *Filter) validate(c *valid.Collector, path string, elsewhere []string) {
 	if f.IssuerFilter != nil {
 		f.IssuerFilter.validate(c, valid.Join(path, "issuerFilter"), elsewhere)
 	}
-	checkExtra(c, path, f.Extra, filterKeys, filterAliases, elsewhere, "an emiFilter")
+	wire.CheckExtra(c, path, f.Extra, filterKeys, filterAliases, elsewhere, "an emiFilter")
 }
 
 func (f *IssuerFilter) validate(c *valid.Collector, path string, elsewhere []string) {
@@ -115,7 +116,7 @@ func (f *IssuerFilter) validate(c *valid.Collector, path string, elsewhere []str
 	for i, t := range f.Tenures {
 		c.Merge(valid.Index(tp, i), t.Validate())
 	}
-	checkExtra(c, path, f.Extra, issuerFilterKeys, nil, elsewhere, "an issuerFilter")
+	wire.CheckExtra(c, path, f.Extra, issuerFilterKeys, nil, elsewhere, "an issuerFilter")
 }
 
 // validIssuer reports whether s is SVC_<BANK>: the prefix, then capitals,
@@ -133,3 +134,6 @@ func validIssuer(s string) bool {
 	}
 	return true
 }
+
+// quote wraps s in double quotes for a message, showing it as it is.
+func quote(s string) string { return `"` + s + `"` }
