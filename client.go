@@ -43,8 +43,9 @@ import (
 // (spec §4.2, §9) unless WithAPIVersion says otherwise.
 const DefaultAPIVersion = "2023-06-30"
 
-// Version is this SDK's version, sent in the User-Agent header.
-const Version = "0.1.0"
+// SDKVersion is this SDK's version, sent in the User-Agent header
+// ("checkout-go/0.1.0").
+const SDKVersion = "0.1.0"
 
 // Environment variables read by NewClientFromEnv.
 const (
@@ -93,6 +94,22 @@ func (p RetryPolicy) validate() error {
 // NewClientFromEnv; the zero value is not usable. It is safe for concurrent
 // use, holds no mutable state, and never prints its API key: every fmt verb
 // shows a redacted form.
+//
+// Every call takes one path: validate the request (a *ValidationError, and
+// nothing is sent), encode it once, send it with the Authorization,
+// x-merchantid and (for /orders) version headers, retry under the
+// RetryPolicy, and turn a non-2xx reply into an *APIError.
+//
+// Retries follow one rule: retry only what cannot have taken effect, or what
+// the service asked to be retried. That is a connection that failed before
+// anything was written (dial or TLS handshake; a certificate the client does
+// not trust is not retried), and 429 or 503, waiting as Retry-After says but
+// never longer than MaxWait. Ambiguous failures (a timeout or a dropped
+// connection after the request was sent, 500, 502, 504) are retried for
+// GetOrder only: the service documents no idempotency for creating sessions,
+// orders and refunds, so a retry could charge or refund twice. After such a
+// failure, ask GetOrder what happened. Waits use full jitter and end at once
+// when the context is done.
 type Client struct {
 	merchantID string
 	cred       *credential
@@ -403,7 +420,7 @@ func NewClient(merchantID, apiKey string, opts ...Option) (*Client, error) {
 		},
 		apiVersion: DefaultAPIVersion,
 		retry:      DefaultRetryPolicy(),
-		userAgent:  "checkout-go/" + Version,
+		userAgent:  "checkout-go/" + SDKVersion,
 	}
 	for _, o := range opts {
 		if o == nil {

@@ -510,9 +510,10 @@ func decodeSession(body []byte) (*Session, error) {
 // CreateSession validates req, sends it as POST /session (JSON) and returns
 // the session, whose SDKPayload goes unchanged to the client SDK. A
 // *ValidationError means nothing was sent; an *APIError is the service's
-// refusal. The call is not retried after it may have reached the service
-// (the service documents no idempotency for it): on a timeout, check the
-// order with GetOrder before trying again.
+// refusal. A 2xx reply without an sdk_payload object is an error too, since
+// there is nothing to hand to the client SDK. The call is not retried after it
+// may have reached the service (the service documents no idempotency for it):
+// on a timeout, check the order with GetOrder before trying again.
 func (c *Client) CreateSession(ctx context.Context, req *SessionRequest, opts ...RequestOption) (*Session, error) {
 	const op = "create session"
 	if err := req.Validate(); err != nil {
