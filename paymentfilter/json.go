@@ -3,6 +3,7 @@ package paymentfilter
 import (
 	"github.com/payorch/checkout-go/emi"
 	"github.com/payorch/checkout-go/internal/valid"
+	"github.com/payorch/checkout-go/internal/wire"
 )
 
 // The keys each object models, for encoding Extra and for Validate's hints.
@@ -18,10 +19,6 @@ var (
 	emiKeys = []string{"standardEmi", "lowCostEmi", "noCostEmi", "showOnlyEmi", "credit", "debit", "cardless",
 		"filters", "paymentMethod", "issuerFilter", "issuerFilters", "issuers", "tenures"}
 )
-
-func isOneOf(keys []string) func(string) bool {
-	return func(k string) bool { return contains(keys, k) }
-}
 
 // MarshalJSON encodes f with the service's exact keys: allowDefaultOptions
 // and options always ([] when empty), emiOptions when set, then Extra. It is
@@ -80,9 +77,9 @@ func (f *Filter) AppendJSON(b []byte) ([]byte, error) {
 		return append(b, "null"...), nil
 	}
 	var err error
-	b = appendKey(append(b, '{'), "allowDefaultOptions", true)
-	b = appendBool(b, f.AllowDefaultOptions)
-	b = appendKey(b, "options", false)
+	b = wire.AppendKey(append(b, '{'), "allowDefaultOptions", true)
+	b = wire.AppendBool(b, f.AllowDefaultOptions)
+	b = wire.AppendKey(b, "options", false)
 	b = append(b, '[')
 	for i := range f.Options {
 		if i > 0 {
@@ -94,12 +91,12 @@ func (f *Filter) AppendJSON(b []byte) ([]byte, error) {
 	}
 	b = append(b, ']')
 	if f.EMIOptions != nil {
-		b = appendKey(b, "emiOptions", false)
+		b = wire.AppendKey(b, "emiOptions", false)
 		if b, err = f.EMIOptions.AppendJSON(b); err != nil {
 			return nil, err
 		}
 	}
-	if b, err = appendExtra(b, f.Extra, false, isOneOf(filterKeys)); err != nil {
+	if b, err = wire.AppendExtra(b, f.Extra, false, filterKeys); err != nil {
 		return nil, err
 	}
 	return append(b, '}'), nil
@@ -111,16 +108,16 @@ func (o Option) MarshalJSON() ([]byte, error) { return o.appendJSON(nil) }
 
 func (o *Option) appendJSON(b []byte) ([]byte, error) {
 	var err error
-	b = appendKey(append(b, '{'), "paymentMethodType", true)
-	b = appendString(b, string(o.PaymentMethodType))
-	b = appendKey(b, "enable", false)
-	b = appendBool(b, o.Enable)
+	b = wire.AppendKey(append(b, '{'), "paymentMethodType", true)
+	b = wire.AppendString(b, string(o.PaymentMethodType))
+	b = wire.AppendKey(b, "enable", false)
+	b = wire.AppendBool(b, o.Enable)
 	if o.PaymentMethods != nil {
-		b = appendKey(b, "paymentMethods", false)
-		b = appendStrings(b, o.PaymentMethods)
+		b = wire.AppendKey(b, "paymentMethods", false)
+		b = wire.AppendStrings(b, o.PaymentMethods)
 	}
 	if o.CardFilters != nil {
-		b = appendKey(b, "cardFilters", false)
+		b = wire.AppendKey(b, "cardFilters", false)
 		b = append(b, '[')
 		for i := range o.CardFilters {
 			if i > 0 {
@@ -133,7 +130,7 @@ func (o *Option) appendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if o.UPIFilters != nil {
-		b = appendKey(b, "upiFilters", false)
+		b = wire.AppendKey(b, "upiFilters", false)
 		b = append(b, '[')
 		for i := range o.UPIFilters {
 			if i > 0 {
@@ -145,7 +142,7 @@ func (o *Option) appendJSON(b []byte) ([]byte, error) {
 		}
 		b = append(b, ']')
 	}
-	if b, err = appendExtra(b, o.Extra, false, isOneOf(optionKeys)); err != nil {
+	if b, err = wire.AppendExtra(b, o.Extra, false, optionKeys); err != nil {
 		return nil, err
 	}
 	return append(b, '}'), nil
@@ -155,49 +152,49 @@ func (o *Option) appendJSON(b []byte) ([]byte, error) {
 func (c CardFilter) MarshalJSON() ([]byte, error) { return c.appendJSON(nil) }
 
 func (c *CardFilter) appendJSON(b []byte) ([]byte, error) {
-	b = appendKey(append(b, '{'), "enable", true)
-	b = appendBool(b, c.Enable)
+	b = wire.AppendKey(append(b, '{'), "enable", true)
+	b = wire.AppendBool(b, c.Enable)
 	if c.CardBrands != nil {
-		b = appendKey(b, "cardBrands", false)
-		b = appendStrings(b, c.CardBrands)
+		b = wire.AppendKey(b, "cardBrands", false)
+		b = wire.AppendStrings(b, c.CardBrands)
 	}
 	if c.CardBins != nil {
-		b = appendKey(b, "cardBins", false)
+		b = wire.AppendKey(b, "cardBins", false)
 		b = append(b, '[')
 		for i, r := range c.CardBins {
 			if i > 0 {
 				b = append(b, ',')
 			}
 			if r.malformed {
-				b = appendString(b, r.raw)
+				b = wire.AppendString(b, r.raw)
 			} else {
 				// Escaped like any string: a hand-made range may hold
 				// anything until Validate has looked at it.
-				b = appendString(b, r.From+"::"+r.To)
+				b = wire.AppendString(b, r.From+"::"+r.To)
 			}
 		}
 		b = append(b, ']')
 	}
 	if c.CardTypes != nil {
-		b = appendKey(b, "cardTypes", false)
+		b = wire.AppendKey(b, "cardTypes", false)
 		b = append(b, '[')
 		for i, t := range c.CardTypes {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, string(t))
+			b = wire.AppendString(b, string(t))
 		}
 		b = append(b, ']')
 	}
 	if c.CardSubTypes != nil {
-		b = appendKey(b, "cardSubTypes", false)
-		b = appendStrings(b, c.CardSubTypes)
+		b = wire.AppendKey(b, "cardSubTypes", false)
+		b = wire.AppendStrings(b, c.CardSubTypes)
 	}
 	if c.CardBanks != nil {
-		b = appendKey(b, "cardBanks", false)
-		b = appendStrings(b, c.CardBanks)
+		b = wire.AppendKey(b, "cardBanks", false)
+		b = wire.AppendStrings(b, c.CardBanks)
 	}
-	b, err := appendExtra(b, c.Extra, false, isOneOf(cardFilterAll))
+	b, err := wire.AppendExtra(b, c.Extra, false, cardFilterAll)
 	if err != nil {
 		return nil, err
 	}
@@ -211,17 +208,17 @@ func (u *UPIFilter) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, '{')
 	first := true
 	if u.UPIType != "" {
-		b = appendKey(b, "upiType", true)
-		b = appendString(b, string(u.UPIType))
+		b = wire.AppendKey(b, "upiType", true)
+		b = wire.AppendString(b, string(u.UPIType))
 		first = false
 	}
-	b = appendKey(b, "enable", first)
-	b = appendBool(b, u.Enable)
+	b = wire.AppendKey(b, "enable", first)
+	b = wire.AppendBool(b, u.Enable)
 	if u.UPIMethods != nil {
-		b = appendKey(b, "upiMethods", false)
-		b = appendStrings(b, u.UPIMethods)
+		b = wire.AppendKey(b, "upiMethods", false)
+		b = wire.AppendStrings(b, u.UPIMethods)
 	}
-	b, err := appendExtra(b, u.Extra, false, isOneOf(upiFilterKeys))
+	b, err := wire.AppendExtra(b, u.Extra, false, upiFilterKeys)
 	if err != nil {
 		return nil, err
 	}
@@ -236,190 +233,116 @@ func (u *UPIFilter) appendJSON(b []byte) ([]byte, error) {
 // report. Errors are *ValidationError naming the path from
 // "payment_filter". null leaves f unchanged.
 func (f *Filter) UnmarshalJSON(data []byte) error {
-	if isNull(data) {
-		return nil
-	}
-	v, err := decodeFilter(data, "payment_filter")
-	if err != nil {
-		return err
-	}
-	*f = *v
-	return nil
+	return wire.Unmarshal(f, data, "payment_filter", decodeFilter)
 }
 
 func decodeFilter(data []byte, path string) (*Filter, error) {
-	obj, err := newObject(data, path)
+	obj, err := wire.NewObject(data, path)
 	if err != nil {
 		return nil, err
 	}
-	out := &Filter{AllowDefaultOptions: obj.requiredBool("allowDefaultOptions")}
+	out := &Filter{AllowDefaultOptions: obj.RequiredBool("allowDefaultOptions")}
 	// options is required by the spec but absent from some published
 	// samples that carry only emiOptions; absent decodes as empty and is
 	// sent as [] (documented normalisation).
-	if raw, ok := obj.take("options"); ok {
-		elems := obj.array("options", raw)
-		if elems != nil {
-			out.Options = make([]Option, len(elems))
-		}
-		for i, e := range elems {
-			if obj.err != nil {
-				break
-			}
-			var o *Option
-			if o, obj.err = decodeOption(e, valid.Index(valid.Join(path, "options"), i)); o != nil {
-				out.Options[i] = *o
-			}
-		}
-	}
-	if raw, ok := obj.take("emiOptions"); ok && obj.err == nil {
+	out.Options = wire.List(obj, "options", decodeOption)
+	if raw, ok := obj.Take("emiOptions"); ok && obj.Err == nil {
 		var e emi.Options
 		if err := e.UnmarshalJSON(raw); err != nil {
 			var c valid.Collector
 			c.Merge(path, err)
-			obj.err = c.Err()
+			obj.Err = c.Err()
 		} else {
 			out.EMIOptions = &e
 		}
 	}
-	out.Extra = obj.extra()
-	return out, obj.err
+	out.Extra = obj.Extra()
+	return out, obj.Err
 }
 
 // UnmarshalJSON decodes an option (see Filter.UnmarshalJSON); paths in
 // errors are relative to the option.
 func (o *Option) UnmarshalJSON(data []byte) error {
-	if isNull(data) {
-		return nil
-	}
-	v, err := decodeOption(data, "")
-	if err != nil {
-		return err
-	}
-	*o = *v
-	return nil
+	return wire.Unmarshal(o, data, "", decodeOption)
 }
 
 func decodeOption(data []byte, path string) (*Option, error) {
-	obj, err := newObject(data, path)
+	obj, err := wire.NewObject(data, path)
 	if err != nil {
 		return nil, err
 	}
 	out := &Option{}
-	if raw, ok := obj.takeRequired("paymentMethodType"); ok {
-		out.PaymentMethodType = MethodType(obj.stringValue("paymentMethodType", raw, true))
+	if raw, ok := obj.TakeRequired("paymentMethodType"); ok {
+		out.PaymentMethodType = MethodType(obj.StringValue("paymentMethodType", raw, true))
 	}
-	out.Enable = obj.requiredBool("enable")
-	if raw, ok := obj.take("paymentMethods"); ok {
-		out.PaymentMethods = obj.strings("paymentMethods", raw)
+	out.Enable = obj.RequiredBool("enable")
+	if raw, ok := obj.Take("paymentMethods"); ok {
+		out.PaymentMethods = obj.Strings("paymentMethods", raw)
 	}
-	if raw, ok := obj.take("cardFilters"); ok {
-		elems := obj.array("cardFilters", raw)
-		if elems != nil {
-			out.CardFilters = make([]CardFilter, len(elems))
-		}
-		for i, e := range elems {
-			if obj.err != nil {
-				break
-			}
-			var c *CardFilter
-			if c, obj.err = decodeCardFilter(e, valid.Index(valid.Join(path, "cardFilters"), i)); c != nil {
-				out.CardFilters[i] = *c
-			}
-		}
-	}
-	if raw, ok := obj.take("upiFilters"); ok {
-		elems := obj.array("upiFilters", raw)
-		if elems != nil {
-			out.UPIFilters = make([]UPIFilter, len(elems))
-		}
-		for i, e := range elems {
-			if obj.err != nil {
-				break
-			}
-			var u *UPIFilter
-			if u, obj.err = decodeUPIFilter(e, valid.Index(valid.Join(path, "upiFilters"), i)); u != nil {
-				out.UPIFilters[i] = *u
-			}
-		}
-	}
-	out.Extra = obj.extra()
-	return out, obj.err
+	out.CardFilters = wire.List(obj, "cardFilters", decodeCardFilter)
+	out.UPIFilters = wire.List(obj, "upiFilters", decodeUPIFilter)
+	out.Extra = obj.Extra()
+	return out, obj.Err
 }
 
 // UnmarshalJSON decodes a cardFilter, accepting the singular keys (see
 // Filter.UnmarshalJSON); paths in errors are relative to the card filter.
 func (c *CardFilter) UnmarshalJSON(data []byte) error {
-	if isNull(data) {
-		return nil
-	}
-	v, err := decodeCardFilter(data, "")
-	if err != nil {
-		return err
-	}
-	*c = *v
-	return nil
+	return wire.Unmarshal(c, data, "", decodeCardFilter)
 }
 
 func decodeCardFilter(data []byte, path string) (*CardFilter, error) {
-	obj, err := newObject(data, path)
+	obj, err := wire.NewObject(data, path)
 	if err != nil {
 		return nil, err
 	}
-	out := &CardFilter{Enable: obj.requiredBool("enable")}
-	if raw, ok := obj.takeAlias("cardBrands", "cardBrand"); ok {
-		out.CardBrands = obj.strings("cardBrands", raw)
+	out := &CardFilter{Enable: obj.RequiredBool("enable")}
+	if raw, ok := obj.TakeAlias("cardBrands", "cardBrand"); ok {
+		out.CardBrands = obj.Strings("cardBrands", raw)
 	}
-	if raw, ok := obj.takeAlias("cardBins", "cardBin"); ok {
-		if list := obj.strings("cardBins", raw); list != nil {
+	if raw, ok := obj.TakeAlias("cardBins", "cardBin"); ok {
+		if list := obj.Strings("cardBins", raw); list != nil {
 			out.CardBins = make([]BINRange, len(list))
 			for i, s := range list {
 				_ = out.CardBins[i].UnmarshalText([]byte(s))
 			}
 		}
 	}
-	if raw, ok := obj.takeAlias("cardTypes", "cardType"); ok {
-		if list := obj.strings("cardTypes", raw); list != nil {
+	if raw, ok := obj.TakeAlias("cardTypes", "cardType"); ok {
+		if list := obj.Strings("cardTypes", raw); list != nil {
 			out.CardTypes = make([]CardType, len(list))
 			for i, s := range list {
 				out.CardTypes[i] = CardType(s)
 			}
 		}
 	}
-	if raw, ok := obj.takeAlias("cardSubTypes", "cardSubType"); ok {
-		out.CardSubTypes = obj.strings("cardSubTypes", raw)
+	if raw, ok := obj.TakeAlias("cardSubTypes", "cardSubType"); ok {
+		out.CardSubTypes = obj.Strings("cardSubTypes", raw)
 	}
-	if raw, ok := obj.takeAlias("cardBanks", "cardBank"); ok {
-		out.CardBanks = obj.strings("cardBanks", raw)
+	if raw, ok := obj.TakeAlias("cardBanks", "cardBank"); ok {
+		out.CardBanks = obj.Strings("cardBanks", raw)
 	}
-	out.Extra = obj.extra()
-	return out, obj.err
+	out.Extra = obj.Extra()
+	return out, obj.Err
 }
 
 // UnmarshalJSON decodes a upiFilter (see Filter.UnmarshalJSON); paths in
 // errors are relative to the UPI filter.
 func (u *UPIFilter) UnmarshalJSON(data []byte) error {
-	if isNull(data) {
-		return nil
-	}
-	v, err := decodeUPIFilter(data, "")
-	if err != nil {
-		return err
-	}
-	*u = *v
-	return nil
+	return wire.Unmarshal(u, data, "", decodeUPIFilter)
 }
 
 func decodeUPIFilter(data []byte, path string) (*UPIFilter, error) {
-	obj, err := newObject(data, path)
+	obj, err := wire.NewObject(data, path)
 	if err != nil {
 		return nil, err
 	}
 	out := &UPIFilter{}
-	out.UPIType = UPIType(obj.optionalString("upiType"))
-	out.Enable = obj.requiredBool("enable")
-	if raw, ok := obj.take("upiMethods"); ok {
-		out.UPIMethods = obj.strings("upiMethods", raw)
+	out.UPIType = UPIType(obj.OptionalString("upiType"))
+	out.Enable = obj.RequiredBool("enable")
+	if raw, ok := obj.Take("upiMethods"); ok {
+		out.UPIMethods = obj.Strings("upiMethods", raw)
 	}
-	out.Extra = obj.extra()
-	return out, obj.err
+	out.Extra = obj.Extra()
+	return out, obj.Err
 }

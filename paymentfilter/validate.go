@@ -5,6 +5,7 @@ import (
 
 	"github.com/payorch/checkout-go/emi"
 	"github.com/payorch/checkout-go/internal/valid"
+	"github.com/payorch/checkout-go/internal/wire"
 )
 
 // mandatePrefix prefixes the second code of each method in mandate flows
@@ -51,7 +52,7 @@ func (f *Filter) validate(c *valid.Collector, path string) {
 	}
 	c.Merge(path, f.EMIOptions.Validate())
 	f.validateVisible(c, path)
-	checkExtra(c, path, f.Extra, filterKeys, nil, elsewhere, "payment_filter")
+	wire.CheckExtra(c, path, f.Extra, filterKeys, nil, elsewhere, "payment_filter")
 }
 
 // validateVisible reports a filter that would leave the checkout screen
@@ -141,7 +142,7 @@ func (o *Option) validate(c *valid.Collector, path string, elsewhere []string) {
 			o.UPIFilters[i].validate(c, valid.Index(up, i), elsewhere)
 		}
 	}
-	checkExtra(c, path, o.Extra, optionKeys, nil, elsewhere, "an option")
+	wire.CheckExtra(c, path, o.Extra, optionKeys, nil, elsewhere, "an option")
 }
 
 // validateMethods checks paymentMethods of a type other than CARD and UPI,
@@ -236,12 +237,12 @@ func (cf *CardFilter) validate(c *valid.Collector, path string, elsewhere []stri
 			continue
 		}
 		msg := "unknown card type " + quote(string(t)) + ": want DEBIT or CREDIT"
-		if m := foldMatch([]string{string(Debit), string(Credit)}, string(t)); m != "" {
+		if m := wire.FoldMatch([]string{string(Debit), string(Credit)}, string(t)); m != "" {
 			msg = "unknown card type " + quote(string(t)) + ": values are case sensitive, did you mean " + quote(m) + "?"
 		}
 		c.Add(valid.Index(tp, i), msg)
 	}
-	checkExtra(c, path, cf.Extra, cardFilterKeys, cardFilterAlias, elsewhere, "a card filter")
+	wire.CheckExtra(c, path, cf.Extra, cardFilterKeys, cardFilterAlias, elsewhere, "a card filter")
 }
 
 // validateNames checks a list of free-form codes: not empty, no blank or
@@ -272,7 +273,7 @@ func (u *UPIFilter) validate(c *valid.Collector, path string, elsewhere []string
 		c.Add(path, "names nothing: give upiType, upiMethods or both")
 	case !u.UPIType.Valid():
 		msg := "unknown UPI type " + quote(string(u.UPIType)) + ": want COLLECT or INTENT"
-		if m := foldMatch([]string{string(Collect), string(Intent)}, string(u.UPIType)); m != "" {
+		if m := wire.FoldMatch([]string{string(Collect), string(Intent)}, string(u.UPIType)); m != "" {
 			msg = "unknown UPI type " + quote(string(u.UPIType)) + ": values are case sensitive, did you mean " + quote(m) + "?"
 		}
 		c.Add(tp, msg)
@@ -291,19 +292,14 @@ func (u *UPIFilter) validate(c *valid.Collector, path string, elsewhere []string
 			c.Add(p, quote(m)+" is a collect handle: INTENT filters name UPI apps, such as \"PHONEPE\"")
 		}
 	}
-	checkExtra(c, path, u.Extra, upiFilterKeys, nil, elsewhere, "a UPI filter")
+	wire.CheckExtra(c, path, u.Extra, upiFilterKeys, nil, elsewhere, "a UPI filter")
 }
 
 // allKeys lists every key of a payment_filter tree, for naming a key put in
 // the wrong object.
 func allKeys() []string {
-	var all []string
-	for _, l := range [][]string{filterKeys, optionKeys, cardFilterAll, upiFilterKeys, emiKeys} {
-		for _, k := range l {
-			if !contains(all, k) {
-				all = append(all, k)
-			}
-		}
-	}
-	return all
+	return wire.Union(filterKeys, optionKeys, cardFilterAll, upiFilterKeys, emiKeys)
 }
+
+// quote wraps s in double quotes for a message, showing it as it is.
+func quote(s string) string { return `"` + s + `"` }
