@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -52,4 +53,39 @@ func TestConnectionReuse(t *testing.T) {
 	}
 	require.EqualValues(t, workers*calls, requests.Load())
 	require.LessOrEqual(t, conns.Load(), int64(workers), "opened %d connections for %d workers", conns.Load(), workers)
+}
+
+// Error replies, retried replies and successes alike leave their connection
+// reusable: their bodies are read to the end and closed.
+func TestErrorBodiesAreDrained(t *testing.T) {
+	var conns, n atomic.Int64
+	big := `{"status":"ERROR","error_message":"` + strings.Repeat("x", 3000) + `"}`
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch n.Add(1) % 4 {
+		case 1:
+			w.WriteHeader(http.StatusServiceUnavailable)
+			w.Write([]byte(big))
+		case 2:
+			w.Write([]byte(`{"order_id":"o","status":"CHARGED"}`))
+		case 3:
+			w.WriteHeader(http.StatusBadRequest)
+			w.Write([]byte(big))
+		default:
+			w.WriteHeader(http.StatusUnauthorized)
+			w.Write([]byte(`{"status":"error","error_code":"access_denied"}`))
+		}
+	}))
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			conns.Add(1)
+		}
+	}
+	srv.Start()
+	t.Cleanup(srv.Close)
+	c := newTestClient(t, srv.URL)
+	for range 30 {
+		_, _ = c.GetOrder(context.Background(), "o")
+	}
+	require.EqualValues(t, 1, conns.Load(), "every call reused the one connection")
+	require.Greater(t, n.Load(), int64(30))
 }
