@@ -107,7 +107,10 @@ func run(ctx context.Context, w io.Writer, env func(string) string) error {
 	if err := json.Indent(&pretty, sess.SDKPayload, "    ", "  "); err != nil {
 		return fmt.Errorf("session sdk_payload is not JSON: %w", err)
 	}
-	p.line("sdk_payload for the app's process call:\n    %s", pretty.String())
+	// The app must get sess.SDKPayload exactly as it is (json.RawMessage,
+	// the service's own bytes); it is indented here only for reading.
+	p.line("sdk_payload for the app's process call (%d bytes, send sess.SDKPayload as is; indented here for reading):\n    %s",
+		len(sess.SDKPayload), pretty.String())
 
 	// 2. A webhook receiver with a Verifier. On loopback the source check
 	// cannot use the service's addresses, so this demo allows any source;
