@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/payorch/checkout-go/internal/valid"
+	"github.com/payorch/checkout-go/internal/wire"
 )
 
 // DecodeError reports why a product summary could not be read, at the JSON
@@ -46,13 +47,11 @@ func (e *DecodeError) Unwrap() error { return e.Err }
 // field (spec §2.1).
 const rootPath = "product_summary"
 
-func isNull(raw []byte) bool { return string(bytes.TrimSpace(raw)) == "null" }
-
 // decodeSummary reads the array of lines. A JSON string holding the array
 // (the session request's form) is accepted when allowString is set.
 func decodeSummary(data []byte, allowString bool) (Summary, error) {
 	data = bytes.TrimSpace(data)
-	if isNull(data) {
+	if wire.IsNull(data) {
 		return nil, nil
 	}
 	if allowString && len(data) > 0 && data[0] == '"' {
@@ -146,7 +145,7 @@ func decodeItem(data []byte, path string, line, item int) (Item, error) {
 		return nil, &DecodeError{Path: path, Line: line, Item: item, Message: "not valid JSON", Err: err}
 	}
 	rawType, ok := d.fields["type"]
-	if !ok || isNull(rawType) {
+	if !ok || wire.IsNull(rawType) {
 		return nil, &DecodeError{Path: valid.Join(path, "type"), Line: line, Item: item, Message: "missing item type"}
 	}
 	var typ string
@@ -203,7 +202,7 @@ func (d *itemDecoder) str(key string) string {
 		return ""
 	}
 	raw = bytes.TrimSpace(raw)
-	if isNull(raw) {
+	if wire.IsNull(raw) {
 		return ""
 	}
 	if len(raw) == 0 || raw[0] != '"' {
@@ -224,7 +223,7 @@ func (d *itemDecoder) str(key string) string {
 func (d *itemDecoder) optStr(key string) string {
 	raw, ok := d.fields[key]
 	s := d.str(key)
-	if ok && s == "" && !isNull(raw) {
+	if ok && s == "" && !wire.IsNull(raw) {
 		d.fail(key, "empty string: leave the key out when unset", nil)
 	}
 	return s
@@ -239,7 +238,7 @@ func (d *itemDecoder) num(key string) *float64 {
 		return nil
 	}
 	raw = bytes.TrimSpace(raw)
-	if isNull(raw) {
+	if wire.IsNull(raw) {
 		return nil
 	}
 	text := raw
@@ -306,22 +305,4 @@ func isJSONNumber(b []byte) bool {
 }
 
 // gotKind names the JSON kind of raw for an error message.
-func gotKind(raw []byte) string {
-	if len(raw) == 0 {
-		return ", got nothing"
-	}
-	switch raw[0] {
-	case '{':
-		return ", got an object"
-	case '[':
-		return ", got an array"
-	case '"':
-		return ", got a string"
-	case 't', 'f':
-		return ", got a boolean"
-	case 'n':
-		return ", got null"
-	default:
-		return ", got a number"
-	}
-}
+func gotKind(raw []byte) string { return ", got " + wire.KindOf(raw) }

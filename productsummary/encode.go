@@ -3,12 +3,16 @@ package productsummary
 import (
 	"math"
 	"strconv"
-	"unicode/utf8"
+
+	"github.com/payorch/checkout-go/internal/wire"
 )
 
 // The encoder writes the JSON by hand: the summary is small, its shape is
 // fixed, and the output must equal what encoding/json would write for the
 // same values (the fuzz tests check the string and number rules against it).
+// Strings are escaped by wire.AppendString, which emi and paymentfilter use
+// too (it writes invalid UTF-8 as U+FFFD; Validate reports such text before
+// it gets here).
 
 // errNotFinite marks a number JSON cannot carry; the caller adds the path.
 type errNotFinite struct{ key string }
@@ -29,7 +33,7 @@ func (s Space) appendJSON(b []byte) ([]byte, error) {
 
 func (t Text) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, `{"type":"text","text":`...)
-	b = appendString(b, t.Text)
+	b = wire.AppendString(b, t.Text)
 	b = appendOptString(b, "color", t.Color)
 	b, err := appendNum(b, "textSize", t.TextSize)
 	if err != nil {
@@ -41,7 +45,7 @@ func (t Text) appendJSON(b []byte) ([]byte, error) {
 
 func (i Image) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, `{"type":"image","url":`...)
-	b = appendString(b, i.URL)
+	b = wire.AppendString(b, i.URL)
 	b, err := appendNum(b, "size", i.Size)
 	if err != nil {
 		return b, err
@@ -51,9 +55,9 @@ func (i Image) appendJSON(b []byte) ([]byte, error) {
 
 func (t ToggleImage) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, `{"type":"toggleimage","openIcon":`...)
-	b = appendString(b, t.OpenIcon)
+	b = wire.AppendString(b, t.OpenIcon)
 	b = append(b, `,"closeIcon":`...)
-	b = appendString(b, t.CloseIcon)
+	b = wire.AppendString(b, t.CloseIcon)
 	b, err := appendNum(b, "size", t.Size)
 	if err != nil {
 		return b, err
@@ -73,7 +77,7 @@ func (d Divider) appendJSON(b []byte) ([]byte, error) {
 
 func (g Background) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, `{"type":"background","color":`...)
-	b = appendString(b, g.Color)
+	b = wire.AppendString(b, g.Color)
 	return append(b, '}'), nil
 }
 
@@ -83,20 +87,14 @@ func appendNum(b []byte, key string, p *float64) ([]byte, error) {
 	if p == nil {
 		return b, nil
 	}
-	b = append(b, ',', '"')
-	b = append(b, key...)
-	b = append(b, '"', ':')
-	return appendFloat(b, key, *p)
+	return appendFloat(wire.AppendKey(b, key, false), key, *p)
 }
 
 func appendOptString(b []byte, key, v string) []byte {
 	if v == "" {
 		return b
 	}
-	b = append(b, ',', '"')
-	b = append(b, key...)
-	b = append(b, '"', ':')
-	return appendString(b, v)
+	return wire.AppendString(wire.AppendKey(b, key, false), v)
 }
 
 // appendFloat formats f exactly as encoding/json does for a float64: the
@@ -120,60 +118,4 @@ func appendFloat(b []byte, key string, f float64) ([]byte, error) {
 		}
 	}
 	return b, nil
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendString writes s as a JSON string with encoding/json's default
-// escaping: quotes, backslashes and control characters, the HTML-sensitive
-// <, > and &, U+2028 and U+2029, and invalid UTF-8 as U+FFFD (Validate
-// reports invalid UTF-8 in text before it gets here).
-func appendString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }
