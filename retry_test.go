@@ -4,15 +4,19 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"log"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -326,4 +330,41 @@ func TestRetryablehttpDoesNotLog(t *testing.T) {
 	_, err = c.GetOrder(context.Background(), "o")
 	require.Error(t, err)
 	require.Empty(t, buf.String())
+}
+
+// Concurrent calls keep their own attempt state: each call's first attempt
+// gets 503 and its second succeeds, whatever the others do meanwhile.
+func TestConcurrentRetriesKeepTheirOwnState(t *testing.T) {
+	var mu sync.Mutex
+	hits := map[string]int{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		hits[r.URL.Path]++
+		first := hits[r.URL.Path] == 1
+		mu.Unlock()
+		if first {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		fmt.Fprintf(w, `{"order_id":%q,"status":"CHARGED"}`, strings.TrimPrefix(r.URL.Path, "/orders/"))
+	}))
+	t.Cleanup(srv.Close)
+	c := newTestClient(t, srv.URL)
+	var wg sync.WaitGroup
+	for i := range 32 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			id := fmt.Sprintf("o-%d", i)
+			st, err := c.GetOrder(context.Background(), id)
+			if assert.NoError(t, err) {
+				assert.Equal(t, id, st.OrderID)
+			}
+		}()
+	}
+	wg.Wait()
+	require.Len(t, hits, 32)
+	for p, n := range hits {
+		require.Equal(t, 2, n, p)
+	}
 }
