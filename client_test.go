@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 	"gopkg.in/h2non/gock.v1"
@@ -222,4 +223,23 @@ func TestNilContext(t *testing.T) {
 	_, err := c.GetOrder(nil, "o") //nolint:staticcheck
 	require.Error(t, err)
 	require.Zero(t, srv.count.Load())
+}
+
+func TestHTTPClientSetup(t *testing.T) {
+	c := newTestClient(t, "https://api.example.com")
+	tr, ok := c.hc.Transport.(keepIdle).rt.(*http.Transport)
+	require.True(t, ok)
+	require.GreaterOrEqual(t, tr.MaxIdleConnsPerHost, 64, "the standard library's 2 idle connections per host is a trap")
+	require.Positive(t, tr.TLSHandshakeTimeout)
+	require.Positive(t, tr.ResponseHeaderTimeout)
+	require.Positive(t, c.hc.Timeout)
+	require.NotNil(t, c.hc.CheckRedirect)
+
+	own := &http.Client{Transport: &http.Transport{}, Timeout: 3 * time.Second}
+	before := *own
+	c = newTestClient(t, "https://api.example.com", WithHTTPClient(own))
+	require.Equal(t, before.Transport, own.Transport, "the caller's client is not modified")
+	require.Equal(t, before.Timeout, own.Timeout)
+	require.Equal(t, 3*time.Second, c.hc.Timeout)
+	require.Same(t, own.Transport, c.hc.Transport.(keepIdle).rt)
 }
