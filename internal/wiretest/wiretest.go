@@ -1,0 +1,57 @@
+// Package wiretest holds the test helpers that the tests of emi,
+// paymentfilter and productsummary share: golden-file comparison with an
+// -update flag, decoding JSON into a generic tree, and checking that a
+// decoder reported one problem at a JSON path.
+//
+// Importing it registers the -update flag, so a test package that imports
+// it must not define its own.
+package wiretest
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/payorch/checkout-go/internal/valid"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/ (check them by eye against the spec before committing)")
+
+// Golden compares got byte for byte with testdata/name of the package under
+// test. With go test -update it first writes got there.
+func Golden(t testing.TB, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		require.NoError(t, os.WriteFile(path, got, 0o644))
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "run go test -update to create it, then check it by eye")
+	require.Equal(t, string(want), string(got))
+}
+
+// Tree decodes data into a generic tree, so that two documents compare
+// equal whatever their key order and spacing.
+func Tree(t testing.TB, data []byte) any {
+	t.Helper()
+	var v any
+	require.NoError(t, json.Unmarshal(data, &v))
+	return v
+}
+
+// RequireProblem checks that err is a *valid.Error (what the packages export
+// as ValidationError) holding exactly one problem, at path, whose message
+// contains fragment.
+func RequireProblem(t testing.TB, err error, path, fragment string) {
+	t.Helper()
+	var ve *valid.Error
+	require.True(t, errors.As(err, &ve), "want a *ValidationError, got %T %v", err, err)
+	require.Len(t, ve.Problems, 1)
+	require.Equal(t, path, ve.Problems[0].Path)
+	require.Contains(t, ve.Problems[0].Message, fragment)
+}

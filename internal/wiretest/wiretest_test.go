@@ -1,0 +1,77 @@
+package wiretest
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/payorch/checkout-go/internal/valid"
+)
+
+// recorder stands in for the test a helper is given, to see it fail.
+type recorder struct {
+	testing.TB
+	failed bool
+}
+
+// require reports through Errorf and stops through FailNow: both are
+// recorded here instead of failing the real test, and FailNow ends the
+// helper's goroutine as testing's own does.
+func (r *recorder) Helper()               {}
+func (r *recorder) Errorf(string, ...any) { r.failed = true }
+func (r *recorder) FailNow() {
+	r.failed = true
+	runtime.Goexit()
+}
+
+func fails(t *testing.T, f func(tb testing.TB)) bool {
+	t.Helper()
+	r := &recorder{TB: t}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f(r)
+	}()
+	<-done
+	return r.failed
+}
+
+func TestGolden(t *testing.T) {
+	t.Chdir(t.TempDir())
+	require.NoError(t, os.Mkdir("testdata", 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join("testdata", "a.json"), []byte("{\"a\":1}\n"), 0o644))
+
+	require.False(t, fails(t, func(tb testing.TB) { Golden(tb, "a.json", []byte("{\"a\":1}\n")) }))
+	require.True(t, fails(t, func(tb testing.TB) { Golden(tb, "a.json", []byte(`{"a":1}`)) }), "a missing newline is a difference")
+	require.True(t, fails(t, func(tb testing.TB) { Golden(tb, "missing.json", []byte(`{}`)) }))
+
+	*update = true
+	t.Cleanup(func() { *update = false })
+	Golden(t, "new.json", []byte("[]\n"))
+	got, err := os.ReadFile(filepath.Join("testdata", "new.json"))
+	require.NoError(t, err)
+	require.Equal(t, "[]\n", string(got))
+}
+
+func TestTree(t *testing.T) {
+	require.Equal(t, Tree(t, []byte(`{"b":[1,"x"],"a":null}`)), Tree(t, []byte(` { "a" : null , "b" : [ 1 , "x" ] } `)))
+	require.NotEqual(t, Tree(t, []byte(`{"a":1}`)), Tree(t, []byte(`{"a":"1"}`)))
+	require.True(t, fails(t, func(tb testing.TB) { Tree(tb, []byte(`{`)) }))
+}
+
+func TestRequireProblem(t *testing.T) {
+	one := &valid.Error{Problems: []valid.Problem{{Path: "x.a", Message: "must be a string, got a number"}}}
+	two := &valid.Error{Problems: append(one.Problems, valid.Problem{Path: "x.b", Message: "m"})}
+
+	require.False(t, fails(t, func(tb testing.TB) { RequireProblem(tb, one, "x.a", "got a number") }))
+	require.False(t, fails(t, func(tb testing.TB) { RequireProblem(tb, errors.Join(errors.New("wrapped"), one), "x.a", "string") }))
+	require.True(t, fails(t, func(tb testing.TB) { RequireProblem(tb, one, "x.b", "got a number") }), "wrong path")
+	require.True(t, fails(t, func(tb testing.TB) { RequireProblem(tb, one, "x.a", "boolean") }), "wrong message")
+	require.True(t, fails(t, func(tb testing.TB) { RequireProblem(tb, two, "x.a", "") }), "two problems")
+	require.True(t, fails(t, func(tb testing.TB) { RequireProblem(tb, errors.New("x.a"), "x.a", "") }), "not a *valid.Error")
+	require.True(t, fails(t, func(tb testing.TB) { RequireProblem(tb, nil, "x.a", "") }), "no error")
+}
