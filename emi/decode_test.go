@@ -2,13 +2,13 @@ package emi_test
 
 import (
 	"encoding/json"
-	"errors"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/payorch/checkout-go/emi"
 	"github.com/payorch/checkout-go/internal/conformance"
+	"github.com/payorch/checkout-go/internal/wiretest"
 )
 
 // TestConformanceRoundTrip: the emiOptions of every published sample that is
@@ -26,7 +26,7 @@ func TestConformanceRoundTrip(t *testing.T) {
 			require.NoError(t, json.Unmarshal(raw, &o))
 			out, err := json.Marshal(o)
 			require.NoError(t, err)
-			require.Equal(t, tree(t, raw), tree(t, out))
+			require.Equal(t, wiretest.Tree(t, raw), wiretest.Tree(t, out))
 			require.NoError(t, o.Validate())
 		})
 	}
@@ -80,11 +80,7 @@ func TestDecodeErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var o emi.Options
 			err := json.Unmarshal([]byte(tt.in), &o)
-			var ve *emi.ValidationError
-			require.True(t, errors.As(err, &ve), "want a *ValidationError, got %T %v", err, err)
-			require.Len(t, ve.Problems, 1)
-			require.Equal(t, tt.path, ve.Problems[0].Path)
-			require.Contains(t, ve.Problems[0].Message, tt.fragment)
+			wiretest.RequireProblem(t, err, tt.path, tt.fragment)
 		})
 	}
 }

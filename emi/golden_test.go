@@ -2,7 +2,6 @@ package emi_test
 
 import (
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"testing"
@@ -11,9 +10,8 @@ import (
 
 	"github.com/payorch/checkout-go/emi"
 	"github.com/payorch/checkout-go/internal/conformance"
+	"github.com/payorch/checkout-go/internal/wiretest"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // behaviours are the EMI behaviours listed at the end of spec §2.5, with the
 // conformance sample whose emiOptions has the same shape ("" when none has).
@@ -57,13 +55,7 @@ func TestGolden(t *testing.T) {
 			got, err := json.Marshal(o)
 			require.NoError(t, err)
 			got = append(got, '\n')
-			path := filepath.Join("testdata", b.golden)
-			if *update {
-				require.NoError(t, os.WriteFile(path, got, 0o644))
-			}
-			want, err := os.ReadFile(path)
-			require.NoError(t, err, "run go test -update to create it, then check it by eye")
-			require.Equal(t, string(want), string(got))
+			wiretest.Golden(t, b.golden, got)
 		})
 	}
 }
@@ -79,7 +71,7 @@ func TestGoldenShapes(t *testing.T) {
 			s := conformance.Files(t, "emi", b.sample)[0]
 			golden, err := os.ReadFile(filepath.Join("testdata", b.golden))
 			require.NoError(t, err)
-			require.Equal(t, tree(t, sampleEMIOptions(t, s.Data)), tree(t, golden))
+			require.Equal(t, wiretest.Tree(t, sampleEMIOptions(t, s.Data)), wiretest.Tree(t, golden))
 		})
 	}
 }
@@ -97,11 +89,4 @@ func sampleEMIOptions(t *testing.T, data []byte) json.RawMessage {
 	raw, ok := top["emiOptions"]
 	require.True(t, ok, "sample has no emiOptions")
 	return raw
-}
-
-func tree(t *testing.T, data []byte) any {
-	t.Helper()
-	var v any
-	require.NoError(t, json.Unmarshal(data, &v))
-	return v
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/payorch/checkout-go/internal/conformance"
+	"github.com/payorch/checkout-go/internal/wiretest"
 	pf "github.com/payorch/checkout-go/paymentfilter"
 )
 
@@ -49,8 +50,8 @@ func TestConformanceRoundTrip(t *testing.T) {
 			out, err := json.Marshal(&f)
 			require.NoError(t, err)
 
-			require.Equal(t, normalise(raw), tree(t, out))
-			require.Equal(t, keyPaths(normalise(raw), ""), keyPaths(tree(t, out), ""), "a key changed spelling or case")
+			require.Equal(t, normalise(raw), wiretest.Tree(t, out))
+			require.Equal(t, keyPaths(normalise(raw), ""), keyPaths(wiretest.Tree(t, out), ""), "a key changed spelling or case")
 
 			// Decoding the output again gives the same output (stable).
 			var again pf.Filter

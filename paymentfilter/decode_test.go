@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/payorch/checkout-go/internal/wiretest"
 	pf "github.com/payorch/checkout-go/paymentfilter"
 )
 
@@ -86,11 +87,7 @@ func TestDecodeErrors(t *testing.T) {
 			var f pf.Filter
 			err := json.Unmarshal([]byte(tt.in), &f)
 			require.Error(t, err)
-			var ve *pf.ValidationError
-			require.True(t, errors.As(err, &ve), "want a *ValidationError, got %T %v", err, err)
-			require.Len(t, ve.Problems, 1)
-			require.Equal(t, tt.path, ve.Problems[0].Path)
-			require.Contains(t, ve.Problems[0].Message, tt.fragment)
+			wiretest.RequireProblem(t, err, tt.path, tt.fragment)
 		})
 	}
 }

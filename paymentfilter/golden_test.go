@@ -2,7 +2,6 @@ package paymentfilter_test
 
 import (
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"testing"
@@ -11,10 +10,9 @@ import (
 
 	"github.com/payorch/checkout-go/emi"
 	"github.com/payorch/checkout-go/internal/conformance"
+	"github.com/payorch/checkout-go/internal/wiretest"
 	pf "github.com/payorch/checkout-go/paymentfilter"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // behaviour is one row of the behaviour tables of spec §2.4 and §2.5: the
 // builder call, its golden file, and the conformance sample whose
@@ -116,13 +114,7 @@ func TestGolden(t *testing.T) {
 			got, err := json.Marshal(f)
 			require.NoError(t, err)
 			got = append(got, '\n')
-			path := filepath.Join("testdata", b.golden)
-			if *update {
-				require.NoError(t, os.WriteFile(path, got, 0o644))
-			}
-			want, err := os.ReadFile(path)
-			require.NoError(t, err, "run go test -update to create it, then check it by eye")
-			require.Equal(t, string(want), string(got))
+			wiretest.Golden(t, b.golden, got)
 		})
 	}
 }
@@ -142,7 +134,7 @@ func TestGoldenShapes(t *testing.T) {
 			want := samplePaymentFilter(t, samples[0].Data)
 			golden, err := os.ReadFile(filepath.Join("testdata", b.golden))
 			require.NoError(t, err)
-			require.Equal(t, normalise(want), tree(t, golden))
+			require.Equal(t, normalise(want), wiretest.Tree(t, golden))
 		})
 	}
 }
@@ -166,14 +158,6 @@ func samplePaymentFilter(t *testing.T, data []byte) json.RawMessage {
 		return json.RawMessage(s)
 	}
 	return raw
-}
-
-// tree decodes JSON into a generic tree (numbers kept as text).
-func tree(t *testing.T, data []byte) any {
-	t.Helper()
-	var v any
-	require.NoError(t, json.Unmarshal(data, &v))
-	return v
 }
 
 // normalise applies to a decoded sample the documented normalisations of

@@ -1,17 +1,13 @@
 package productsummary_test
 
 import (
-	"flag"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/payorch/checkout-go/internal/wiretest"
 	ps "github.com/payorch/checkout-go/productsummary"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // TestGolden compares the builder's output byte for byte with testdata/.
 // After -update, read the files against spec §2.6 before committing.
@@ -29,15 +25,9 @@ func TestGolden(t *testing.T) {
 			require.NoError(t, tc.s.Validate())
 			got, err := tc.s.MarshalText()
 			require.NoError(t, err)
-			path := filepath.Join("testdata", tc.file)
-			if *update {
-				require.NoError(t, os.WriteFile(path, got, 0o644))
-			}
-			want, err := os.ReadFile(path)
-			require.NoError(t, err)
-			require.Equal(t, string(want), string(got))
+			wiretest.Golden(t, tc.file, got)
 
-			back, err := ps.Parse(string(want))
+			back, err := ps.Parse(string(got))
 			require.NoError(t, err)
 			require.Equal(t, tc.s, back, "the golden text reads back to the same summary")
 		})
