@@ -2,8 +2,6 @@ package emi_test
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -52,10 +50,7 @@ func TestGolden(t *testing.T) {
 		t.Run(b.name, func(t *testing.T) {
 			o, err := b.build.Build()
 			require.NoError(t, err)
-			got, err := json.Marshal(o)
-			require.NoError(t, err)
-			got = append(got, '\n')
-			wiretest.Golden(t, b.golden, got)
+			wiretest.GoldenJSON(t, b.golden, o)
 		})
 	}
 }
@@ -69,8 +64,7 @@ func TestGoldenShapes(t *testing.T) {
 		}
 		t.Run(b.name, func(t *testing.T) {
 			s := conformance.Files(t, "emi", b.sample)[0]
-			golden, err := os.ReadFile(filepath.Join("testdata", b.golden))
-			require.NoError(t, err)
+			golden := wiretest.ReadGolden(t, b.golden)
 			require.Equal(t, wiretest.Tree(t, sampleEMIOptions(t, s.Data)), wiretest.Tree(t, golden))
 		})
 	}

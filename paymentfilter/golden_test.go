@@ -2,7 +2,6 @@ package paymentfilter_test
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -111,10 +110,7 @@ func TestGolden(t *testing.T) {
 		t.Run(b.name, func(t *testing.T) {
 			f, err := b.build.Build()
 			require.NoError(t, err)
-			got, err := json.Marshal(f)
-			require.NoError(t, err)
-			got = append(got, '\n')
-			wiretest.Golden(t, b.golden, got)
+			wiretest.GoldenJSON(t, b.golden, f)
 		})
 	}
 }
@@ -132,8 +128,7 @@ func TestGoldenShapes(t *testing.T) {
 			samples := conformance.Files(t, filepath.Clean(dir), file)
 			require.Len(t, samples, 1)
 			want := samplePaymentFilter(t, samples[0].Data)
-			golden, err := os.ReadFile(filepath.Join("testdata", b.golden))
-			require.NoError(t, err)
+			golden := wiretest.ReadGolden(t, b.golden)
 			require.Equal(t, normalise(want), wiretest.Tree(t, golden))
 		})
 	}

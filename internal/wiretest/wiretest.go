@@ -35,6 +35,23 @@ func Golden(t testing.TB, name string, got []byte) {
 	require.Equal(t, string(want), string(got))
 }
 
+// GoldenJSON encodes v with encoding/json, as a caller's json.Marshal would,
+// and compares it plus a final newline with testdata/name (see Golden).
+func GoldenJSON(t testing.TB, name string, v any) {
+	t.Helper()
+	got, err := json.Marshal(v)
+	require.NoError(t, err)
+	Golden(t, name, append(got, '\n'))
+}
+
+// ReadGolden returns the content of testdata/name.
+func ReadGolden(t testing.TB, name string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", name))
+	require.NoError(t, err)
+	return data
+}
+
 // Tree decodes data into a generic tree, so that two documents compare
 // equal whatever their key order and spacing.
 func Tree(t testing.TB, data []byte) any {

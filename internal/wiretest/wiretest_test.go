@@ -49,6 +49,12 @@ func TestGolden(t *testing.T) {
 	require.True(t, fails(t, func(tb testing.TB) { Golden(tb, "a.json", []byte(`{"a":1}`)) }), "a missing newline is a difference")
 	require.True(t, fails(t, func(tb testing.TB) { Golden(tb, "missing.json", []byte(`{}`)) }))
 
+	require.False(t, fails(t, func(tb testing.TB) { GoldenJSON(tb, "a.json", map[string]int{"a": 1}) }))
+	require.True(t, fails(t, func(tb testing.TB) { GoldenJSON(tb, "a.json", map[string]int{"a": 2}) }))
+	require.True(t, fails(t, func(tb testing.TB) { GoldenJSON(tb, "a.json", func() {}) }), "a value encoding/json refuses")
+	require.Equal(t, "{\"a\":1}\n", string(ReadGolden(t, "a.json")))
+	require.True(t, fails(t, func(tb testing.TB) { ReadGolden(tb, "missing.json") }))
+
 	*update = true
 	t.Cleanup(func() { *update = false })
 	Golden(t, "new.json", []byte("[]\n"))
