@@ -1,9 +1,9 @@
 package emi
 
 import (
-	"encoding/json"
-	"maps"
 	"slices"
+
+	"github.com/payorch/checkout-go/internal/wire"
 )
 
 // Builder builds Options fluently. It is an immutable value: every method
@@ -168,7 +168,7 @@ func (o *Options) Clone() *Options {
 		StandardEMI: o.StandardEMI.Clone(),
 		LowCostEMI:  o.LowCostEMI.Clone(),
 		NoCostEMI:   o.NoCostEMI.Clone(),
-		Extra:       cloneExtra(o.Extra),
+		Extra:       wire.CloneExtra(o.Extra),
 	}
 	if o.ShowOnlyEMI != nil {
 		v := *o.ShowOnlyEMI
@@ -187,7 +187,7 @@ func (s *SubFilter) Clone() *SubFilter {
 		Credit:   s.Credit.Clone(),
 		Debit:    s.Debit.Clone(),
 		Cardless: s.Cardless.Clone(),
-		Extra:    cloneExtra(s.Extra),
+		Extra:    wire.CloneExtra(s.Extra),
 	}
 }
 
@@ -196,7 +196,7 @@ func (g *Group) Clone() *Group {
 	if g == nil {
 		return nil
 	}
-	c := &Group{Enable: g.Enable, Extra: cloneExtra(g.Extra)}
+	c := &Group{Enable: g.Enable, Extra: wire.CloneExtra(g.Extra)}
 	if g.Filters != nil {
 		c.Filters = make([]Filter, len(g.Filters))
 		for i := range g.Filters {
@@ -213,7 +213,7 @@ func (f *Filter) Clone() *Filter {
 	}
 	c := *f
 	c.IssuerFilter = f.IssuerFilter.Clone()
-	c.Extra = cloneExtra(f.Extra)
+	c.Extra = wire.CloneExtra(f.Extra)
 	return &c
 }
 
@@ -226,17 +226,6 @@ func (f *IssuerFilter) Clone() *IssuerFilter {
 		Issuers: slices.Clone(f.Issuers),
 		Tenures: slices.Clone(f.Tenures),
 		Enable:  f.Enable,
-		Extra:   cloneExtra(f.Extra),
+		Extra:   wire.CloneExtra(f.Extra),
 	}
-}
-
-func cloneExtra(m map[string]json.RawMessage) map[string]json.RawMessage {
-	if m == nil {
-		return nil
-	}
-	c := maps.Clone(m)
-	for k, v := range c {
-		c[k] = slices.Clone(v)
-	}
-	return c
 }

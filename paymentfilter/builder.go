@@ -1,12 +1,11 @@
 package paymentfilter
 
 import (
-	"encoding/json"
-	"maps"
 	"slices"
 	"strings"
 
 	"github.com/payorch/checkout-go/emi"
+	"github.com/payorch/checkout-go/internal/wire"
 )
 
 // Builder builds a Filter fluently, one call per behaviour of spec §2.4. It
@@ -351,7 +350,7 @@ func (f *Filter) Clone() *Filter {
 	c := &Filter{
 		AllowDefaultOptions: f.AllowDefaultOptions,
 		EMIOptions:          f.EMIOptions.Clone(),
-		Extra:               cloneExtra(f.Extra),
+		Extra:               wire.CloneExtra(f.Extra),
 	}
 	if f.Options != nil {
 		c.Options = make([]Option, len(f.Options))
@@ -371,7 +370,7 @@ func (o *Option) Clone() *Option {
 		PaymentMethodType: o.PaymentMethodType,
 		Enable:            o.Enable,
 		PaymentMethods:    slices.Clone(o.PaymentMethods),
-		Extra:             cloneExtra(o.Extra),
+		Extra:             wire.CloneExtra(o.Extra),
 	}
 	if o.CardFilters != nil {
 		c.CardFilters = make([]CardFilter, len(o.CardFilters))
@@ -400,7 +399,7 @@ func (c *CardFilter) Clone() *CardFilter {
 		CardTypes:    slices.Clone(c.CardTypes),
 		CardSubTypes: slices.Clone(c.CardSubTypes),
 		CardBanks:    slices.Clone(c.CardBanks),
-		Extra:        cloneExtra(c.Extra),
+		Extra:        wire.CloneExtra(c.Extra),
 	}
 }
 
@@ -413,17 +412,6 @@ func (u *UPIFilter) Clone() *UPIFilter {
 		UPIType:    u.UPIType,
 		Enable:     u.Enable,
 		UPIMethods: slices.Clone(u.UPIMethods),
-		Extra:      cloneExtra(u.Extra),
+		Extra:      wire.CloneExtra(u.Extra),
 	}
-}
-
-func cloneExtra(m map[string]json.RawMessage) map[string]json.RawMessage {
-	if m == nil {
-		return nil
-	}
-	c := maps.Clone(m)
-	for k, v := range c {
-		c[k] = slices.Clone(v)
-	}
-	return c
 }
