@@ -233,6 +233,7 @@ func (r *OrderRequest) Validate() error {
 			c.Add(keyCollectionDetails+".supported_payment_methods", "needs at least one of PAY, QR")
 		}
 		methods := map[CollectionMethod]bool{}
+		expiries := 0 // index of this link's entry in expiry_details
 		for i, l := range cl.Links {
 			p := valid.Index(keyCollectionDetails+".supported_payment_methods", i)
 			switch l.Method {
@@ -245,8 +246,11 @@ func (r *OrderRequest) Validate() error {
 				c.Add(p, "must be PAY or QR")
 			}
 			if l.Expiry < 0 || l.Expiry%time.Minute != 0 {
-				c.Add(valid.Index(keyCollectionDetails+".expiry_details", i)+".expiry_in_mins",
-					"expiry must be a positive whole number of minutes")
+				c.Add(valid.Index(keyCollectionDetails+".expiry_details", expiries)+".expiry_in_mins",
+					"must be a whole number of minutes, more than 0 (or 0 for the service's default)")
+			}
+			if l.Expiry != 0 {
+				expiries++
 			}
 		}
 	}

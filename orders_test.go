@@ -133,11 +133,13 @@ func TestOrderValidate(t *testing.T) {
 		{"collection links bad", func(r *OrderRequest) {
 			r.CollectionLinks = &CollectionLinks{Links: []CollectionLink{
 				{Method: "INTENT"}, {Method: CollectionQR, Expiry: 90 * time.Second}, {Method: CollectionQR},
+				{Method: CollectionPay, Expiry: -time.Minute},
 			}}
 		}, []string{
 			"payment_collection_link_details.supported_payment_methods[0]",
-			"payment_collection_link_details.expiry_details[1].expiry_in_mins",
+			"payment_collection_link_details.expiry_details[0].expiry_in_mins",
 			"payment_collection_link_details.supported_payment_methods[2]",
+			"payment_collection_link_details.expiry_details[1].expiry_in_mins",
 		}},
 		{"extra collides", func(r *OrderRequest) {
 			r.Extra = map[string]string{"billing_address_city": "x", "options.get_client_auth_token": "false", "metadata.PAYU:offer_key": "y"}
