@@ -141,31 +141,6 @@ func sessionKey(k string) bool {
 	return false
 }
 
-// sessionBody is the wire form of SessionRequest, in the key order of the
-// spec's table.
-type sessionBody struct {
-	OrderID             string                `json:"order_id,omitempty"`
-	Amount              Amount                `json:"amount,omitempty"`
-	CustomerID          string                `json:"customer_id"`
-	CustomerPhone       string                `json:"customer_phone"`
-	CustomerEmail       string                `json:"customer_email"`
-	PaymentPageClientID string                `json:"payment_page_client_id"`
-	Action              Action                `json:"action"`
-	ReturnURL           string                `json:"return_url,omitempty"`
-	Description         string                `json:"description,omitempty"`
-	FirstName           string                `json:"first_name,omitempty"`
-	LastName            string                `json:"last_name,omitempty"`
-	PaymentFilter       *paymentfilter.Filter `json:"payment_filter,omitempty"`
-	SDKUDF              emi.Visibility        `json:"sdk_udf,omitempty"`
-	ProductSummary      string                `json:"product_summary,omitempty"`
-	CreateMandate       MandateOption         `json:"options.create_mandate,omitempty"`
-	MandateMaxAmount    Amount                `json:"mandate.max_amount,omitempty"`
-	MandateStartDate    string                `json:"mandate.start_date,omitempty"`
-	MandateEndDate      string                `json:"mandate.end_date,omitempty"`
-	GatewayReferenceID  string                `json:"metadata.SERVICE:gateway_reference_id,omitempty"`
-	WebhookURL          string                `json:"metadata.webhook_url,omitempty"`
-}
-
 // Validate checks the request against the spec and returns a
 // *ValidationError listing every problem (with the JSON path of each), or
 // nil. CreateSession calls it before sending anything.
@@ -324,81 +299,62 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// encode returns the JSON body: the typed keys in the spec's order, then the
-// Extra keys sorted. It assumes Validate passed.
+// encode returns the JSON body: the typed keys in the order of the spec's
+// table (required ones always, optional ones when set), then the Extra keys
+// sorted. It assumes Validate passed.
 func (r *SessionRequest) encode() ([]byte, error) {
-	b := sessionBody{
-		OrderID:             r.OrderID,
-		Amount:              r.Amount,
-		CustomerID:          r.CustomerID,
-		CustomerPhone:       r.CustomerPhone,
-		CustomerEmail:       r.CustomerEmail,
-		PaymentPageClientID: r.PaymentPageClientID,
-		Action:              r.Action,
-		ReturnURL:           r.ReturnURL,
-		Description:         r.Description,
-		FirstName:           r.FirstName,
-		LastName:            r.LastName,
-		PaymentFilter:       r.PaymentFilter,
-		SDKUDF:              r.EMI,
-		GatewayReferenceID:  r.GatewayReferenceID,
-		WebhookURL:          r.WebhookURL,
+	o := jsonObject{b: make([]byte, 0, 512)}
+	o.str("order_id", r.OrderID, false)
+	o.str("amount", string(r.Amount), false)
+	o.str("customer_id", r.CustomerID, true)
+	o.str("customer_phone", r.CustomerPhone, true)
+	o.str("customer_email", r.CustomerEmail, true)
+	o.str("payment_page_client_id", r.PaymentPageClientID, true)
+	o.str("action", string(r.Action), true)
+	o.str("return_url", r.ReturnURL, false)
+	o.str("description", r.Description, false)
+	o.str("first_name", r.FirstName, false)
+	o.str("last_name", r.LastName, false)
+	if r.PaymentFilter != nil {
+		f, err := marshalNoEscape(r.PaymentFilter)
+		if err != nil {
+			return nil, fmt.Errorf("encode payment_filter: %w", err)
+		}
+		o.raw("payment_filter", f)
 	}
+	o.str("sdk_udf", string(r.EMI), false)
 	if len(r.ProductSummary) > 0 {
 		text, err := r.ProductSummary.MarshalText()
 		if err != nil {
 			return nil, fmt.Errorf("encode product_summary: %w", err)
 		}
-		b.ProductSummary = string(text)
+		o.str("product_summary", string(text), true)
 	}
 	if m := r.Mandate; m != nil {
-		b.CreateMandate = m.Option
-		b.MandateMaxAmount = m.MaxAmount
+		o.str(keyCreateMandate, string(m.Option), false)
+		o.str(keyMandateMaxAmount, string(m.MaxAmount), false)
 		if !m.StartDate.IsZero() {
-			b.MandateStartDate = strconv.FormatInt(m.StartDate.Unix(), 10)
+			o.str(keyMandateStartDate, strconv.FormatInt(m.StartDate.Unix(), 10), true)
 		}
 		if !m.EndDate.IsZero() {
-			b.MandateEndDate = strconv.FormatInt(m.EndDate.Unix(), 10)
+			o.str(keyMandateEndDate, strconv.FormatInt(m.EndDate.Unix(), 10), true)
 		}
 	}
-	var buf bytes.Buffer
-	buf.Grow(512)
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(&b); err != nil {
-		return nil, fmt.Errorf("encode: %w", err)
-	}
-	out := bytes.TrimRight(buf.Bytes(), "\n")
-	if len(r.Extra) == 0 {
-		return out, nil
-	}
+	o.str(keyGatewayReferenceID, r.GatewayReferenceID, false)
+	o.str(keyWebhookURL, r.WebhookURL, false)
 	var c valid.Collector
-	out = out[:len(out)-1] // drop "}"
 	for _, k := range sortedKeys(r.Extra) {
-		var kv bytes.Buffer
-		e := json.NewEncoder(&kv)
-		e.SetEscapeHTML(false)
-		if err := e.Encode(k); err != nil {
-			c.Add(k, "key cannot be encoded")
-			continue
-		}
-		key := bytes.TrimRight(kv.Bytes(), "\n")
-		kv2 := bytes.Buffer{}
-		e2 := json.NewEncoder(&kv2)
-		e2.SetEscapeHTML(false)
-		if err := e2.Encode(r.Extra[k]); err != nil {
+		v, err := marshalNoEscape(r.Extra[k])
+		if err != nil {
 			c.Add(k, "value cannot be encoded as JSON: "+err.Error())
 			continue
 		}
-		out = append(out, ',')
-		out = append(out, key...)
-		out = append(out, ':')
-		out = append(out, bytes.TrimRight(kv2.Bytes(), "\n")...)
+		o.raw(k, v)
 	}
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
-	return append(out, '}'), nil
+	return o.close(), nil
 }
 
 // Session is the reply to POST /session (spec §2.1, §4.1).
