@@ -417,3 +417,19 @@ func FuzzDecodeReplies(f *testing.F) {
 		_, _ = decodeOrder(body)
 	})
 }
+
+func TestCreateOrderValidationSendsNothing(t *testing.T) {
+	srv := newRecorder(t)
+	c := newTestClient(t, srv.URL)
+	r := fullOrder()
+	r.Amount = "1499"
+	r.CollectionLinks = &CollectionLinks{Links: []CollectionLink{{Method: "INTENT"}}}
+	_, err := c.CreateOrder(context.Background(), r)
+	var ve *ValidationError
+	require.ErrorAs(t, err, &ve)
+	require.True(t, ve.Has("amount"))
+	require.True(t, ve.Has("payment_collection_link_details.supported_payment_methods[0]"))
+	_, err = c.CreateOrder(context.Background(), nil)
+	require.ErrorAs(t, err, &ve)
+	require.Zero(t, srv.count.Load())
+}
