@@ -33,15 +33,11 @@ func Example() {
 	}))
 	defer receiver.Close()
 
-	fake, err := checkouttest.NewServer(checkouttest.Config{
+	fake := checkouttest.NewServer(checkouttest.Config{
 		MerchantID: "shop",
 		APIKey:     "test_key",
 		Webhook:    checkouttest.WebhookConfig{URL: receiver.URL, Username: "shop", Password: "hook-secret"},
 	})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
 	defer fake.Close()
 
 	client, err := checkout.NewClient("shop", "test_key", checkout.WithBaseURL(fake.URL))
@@ -92,7 +88,7 @@ func Example() {
 // gives a 500 on order creation one attempt only.
 func ExampleServer_InjectFault() {
 	ctx := context.Background()
-	fake, err := checkouttest.NewServer(checkouttest.Config{MerchantID: "shop", APIKey: "test_key"})
+	fake, err := checkouttest.New(checkouttest.Config{MerchantID: "shop", APIKey: "test_key"})
 	if err != nil {
 		fmt.Println(err)
 		return

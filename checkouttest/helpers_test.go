@@ -28,7 +28,7 @@ func newServer(t *testing.T, cfg checkouttest.Config) *checkouttest.Server {
 	if cfg.APIKey == "" {
 		cfg.APIKey = apiKey
 	}
-	s, err := checkouttest.NewServer(cfg)
+	s, err := checkouttest.New(cfg)
 	require.NoError(t, err)
 	t.Cleanup(s.Close)
 	return s

@@ -172,9 +172,25 @@ type Server struct {
 	idle       chan struct{}
 }
 
-// NewServer checks cfg and starts a fake on a loopback address. Call Close
+// NewServer starts a fake on a loopback address and returns it running, like
+// httptest.NewServer; call Close when done (t.Cleanup(s.Close)).
+//
+// Like httptest.NewServer, it panics when it cannot start: when cfg is
+// invalid (the panic value is an error naming each bad field) or no
+// loopback port can be had. It is meant for tests and demos, where a bad
+// configuration is a programming error; use New to get the error instead,
+// or Start to fail a test with it.
+func NewServer(cfg Config) *Server {
+	s, err := New(cfg)
+	if err != nil {
+		panic(fmt.Errorf("checkouttest: %w", err))
+	}
+	return s
+}
+
+// New checks cfg and starts a fake on a loopback address. Call Close
 // when done (t.Cleanup(s.Close)).
-func NewServer(cfg Config) (*Server, error) {
+func New(cfg Config) (*Server, error) {
 	if err := checkConfig(&cfg); err != nil {
 		return nil, err
 	}
@@ -452,7 +468,7 @@ type TB interface {
 //	s := checkouttest.Start(t, checkouttest.Config{MerchantID: "shop", APIKey: "key"})
 func Start(tb TB, cfg Config) *Server {
 	tb.Helper()
-	s, err := NewServer(cfg)
+	s, err := New(cfg)
 	if err != nil {
 		tb.Fatalf("%v", err)
 		return nil

@@ -263,7 +263,7 @@ func TestCloseStopsDeliveries(t *testing.T) {
 	cfg := webhookConfig(rc.URL)
 	cfg.MaxAttempts = 1000
 	cfg.RetryInterval = time.Millisecond
-	s, err := checkouttest.NewServer(checkouttest.Config{MerchantID: merchantID, APIKey: apiKey, Webhook: cfg})
+	s, err := checkouttest.New(checkouttest.Config{MerchantID: merchantID, APIKey: apiKey, Webhook: cfg})
 	require.NoError(t, err)
 	require.Equal(t, 200, postOrder(t, s, orderForm("ord_x1")).status)
 	require.NoError(t, s.Pay("ord_x1"))
@@ -352,12 +352,12 @@ func TestConfigErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			c := ok
 			tt.change(&c)
-			s, err := checkouttest.NewServer(c)
+			s, err := checkouttest.New(c)
 			require.Nil(t, s)
 			require.ErrorContains(t, err, tt.want)
 		})
 	}
-	_, err := checkouttest.NewServer(checkouttest.Config{MerchantID: "m", APIKey: "k", Gateways: []checkouttest.Gateway{
+	_, err := checkouttest.New(checkouttest.Config{MerchantID: "m", APIKey: "k", Gateways: []checkouttest.Gateway{
 		{Name: "PAYU", ReferenceID: "a"}, {Name: "RAZORPAY", ReferenceID: "a"}, {Name: "PAYU", ReferenceID: "a"},
 	}})
 	require.ErrorIs(t, err, checkouttest.ErrDuplicateReference)
@@ -371,7 +371,7 @@ func TestCloseLeavesNoGoroutines(t *testing.T) {
 	cfg.MaxAttempts = 1000
 	cfg.RetryInterval = 2 * time.Millisecond
 	cfg.Duplicates = 3
-	s, err := checkouttest.NewServer(checkouttest.Config{MerchantID: merchantID, APIKey: apiKey, Webhook: cfg})
+	s, err := checkouttest.New(checkouttest.Config{MerchantID: merchantID, APIKey: apiKey, Webhook: cfg})
 	require.NoError(t, err)
 	client := &http.Client{Transport: &http.Transport{}}
 	for i := range 20 {
@@ -398,4 +398,18 @@ func TestCloseLeavesNoGoroutines(t *testing.T) {
 		buf := make([]byte, 1<<16)
 		t.Fatalf("goroutines: %d before, %d after Close:\n%s", base, n, buf[:runtime.Stack(buf, true)])
 	}
+}
+
+func TestNewServerLikeHTTPTest(t *testing.T) {
+	s := checkouttest.NewServer(checkouttest.Config{MerchantID: "m", APIKey: "k"})
+	defer s.Close()
+	require.True(t, strings.HasPrefix(s.URL, "http://127.0.0.1:"), s.URL)
+
+	// A bad configuration is a programming error: NewServer panics with an
+	// error naming the field, as httptest.NewServer panics when it cannot
+	// listen; New returns the same error.
+	bad := checkouttest.Config{MerchantID: "m"}
+	_, err := checkouttest.New(bad)
+	require.ErrorContains(t, err, "APIKey")
+	require.PanicsWithError(t, "checkouttest: "+err.Error(), func() { checkouttest.NewServer(bad) })
 }

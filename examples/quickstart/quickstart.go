@@ -47,7 +47,7 @@ func run(ctx context.Context, w io.Writer, env func(string) string) error {
 		p.step("Using the environment at %s (merchant %s)", base, mid)
 	} else {
 		var err error
-		fake, err = checkouttest.NewServer(checkouttest.Config{
+		fake, err = checkouttest.New(checkouttest.Config{
 			MerchantID: fakeMerchantID,
 			APIKey:     fakeAPIKey,
 			Webhook: checkouttest.WebhookConfig{
@@ -114,7 +114,7 @@ func run(ctx context.Context, w io.Writer, env func(string) string) error {
 
 	// 2. A webhook receiver with a Verifier. On loopback the source check
 	// cannot use the service's addresses, so this demo allows any source;
-	// production code uses webhook.ProductionSources().
+	// production code uses webhook.ProductionSources.
 	events := make(chan *webhook.Event, 1)
 	var receiver *httptest.Server
 	if !live {

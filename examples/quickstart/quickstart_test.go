@@ -65,7 +65,7 @@ func TestRunAgainstTheFake(t *testing.T) {
 // the quickstart must use it through the three variables and skip the
 // fake-only steps.
 func TestRunAgainstAnEnvironment(t *testing.T) {
-	env, err := checkouttest.NewServer(checkouttest.Config{MerchantID: "live_shop", APIKey: "live_key"})
+	env, err := checkouttest.New(checkouttest.Config{MerchantID: "live_shop", APIKey: "live_key"})
 	require.NoError(t, err)
 	defer env.Close()
 	vars := map[string]string{checkout.EnvBaseURL: env.URL, checkout.EnvMerchantID: "live_shop", checkout.EnvAPIKey: "live_key"}
@@ -95,7 +95,7 @@ func TestRunFailsClearly(t *testing.T) {
 	err := run(ctx, &bytes.Buffer{}, func(k string) string { return partial[k] })
 	require.ErrorContains(t, err, "set all of CHECKOUT_BASE_URL, CHECKOUT_MERCHANT_ID and CHECKOUT_API_KEY")
 
-	env, err := checkouttest.NewServer(checkouttest.Config{MerchantID: "live_shop", APIKey: "live_key"})
+	env, err := checkouttest.New(checkouttest.Config{MerchantID: "live_shop", APIKey: "live_key"})
 	require.NoError(t, err)
 	defer env.Close()
 	wrong := map[string]string{checkout.EnvBaseURL: env.URL, checkout.EnvMerchantID: "live_shop", checkout.EnvAPIKey: "not_the_key"}
