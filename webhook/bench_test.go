@@ -80,7 +80,7 @@ func runBench(b *testing.B, h http.Handler, cfg Config) {
 }
 
 func BenchmarkWebhookHandler(b *testing.B) {
-	cfg := Config{Username: "shopwebhooks", Password: "correct horse battery staple", Sources: ProductionSources(),
+	cfg := Config{Username: "shopwebhooks", Password: "correct horse battery staple", Sources: ProductionSources,
 		Headers: map[string]string{"X-Shop-Env": "production"}}
 	v, err := NewVerifier(cfg)
 	if err != nil {

@@ -34,7 +34,7 @@ type Config struct {
 	Password string
 
 	// Sources are the addresses webhooks may come from (spec §5.6): use
-	// ProductionSources() or SandboxSources(), possibly extended. Required
+	// ProductionSources or SandboxSources, possibly extended. Required
 	// unless AllowAnySource is set. IPv4-mapped IPv6 prefixes are accepted
 	// and matched as IPv4.
 	Sources []netip.Prefix
@@ -129,7 +129,7 @@ func (c Config) Validate() error {
 	case c.AllowAnySource && len(c.Sources) > 0:
 		col.Add("AllowAnySource", "set either Sources or AllowAnySource, not both")
 	case !c.AllowAnySource && len(c.Sources) == 0:
-		col.Add("Sources", "required: use ProductionSources() or SandboxSources() (spec §5.6), or set AllowAnySource")
+		col.Add("Sources", "required: use ProductionSources or SandboxSources (spec §5.6), or set AllowAnySource")
 	}
 	for i, p := range c.Sources {
 		if _, ok := normalizePrefix(p); !ok {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/netip"
+	"slices"
 	"strings"
 	"testing"
 
@@ -18,7 +19,8 @@ const (
 )
 
 func baseConfig() Config {
-	return Config{Username: testUser, Password: testPass, Sources: ProductionSources()}
+	// A copy: some tests change their config's list after NewVerifier.
+	return Config{Username: testUser, Password: testPass, Sources: slices.Clone(ProductionSources)}
 }
 
 func problemPaths(t *testing.T, err error) []string {
@@ -39,7 +41,7 @@ func TestNewVerifierFailsClosed(t *testing.T) {
 		paths []string // nil: valid
 	}{
 		{"valid production", func(*Config) {}, nil},
-		{"valid sandbox", func(c *Config) { c.Sources = SandboxSources() }, nil},
+		{"valid sandbox", func(c *Config) { c.Sources = SandboxSources }, nil},
 		{"allow any source", func(c *Config) { c.Sources = nil; c.AllowAnySource = true }, nil},
 		{"empty config", func(c *Config) { *c = Config{} }, []string{"Username", "Password", "Sources"}},
 		{"missing username", func(c *Config) { c.Username = "" }, []string{"Username"}},
@@ -47,7 +49,7 @@ func TestNewVerifierFailsClosed(t *testing.T) {
 		{"missing sources", func(c *Config) { c.Sources = nil }, []string{"Sources"}},
 		{"empty sources slice", func(c *Config) { c.Sources = []netip.Prefix{} }, []string{"Sources"}},
 		{"sources and allow any", func(c *Config) { c.AllowAnySource = true }, []string{"AllowAnySource"}},
-		{"invalid source prefix", func(c *Config) { c.Sources = []netip.Prefix{ProductionSources()[0], {}} }, []string{"Sources[1]"}},
+		{"invalid source prefix", func(c *Config) { c.Sources = []netip.Prefix{ProductionSources[0], {}} }, []string{"Sources[1]"}},
 		{"short mapped prefix", func(c *Config) { c.Sources = []netip.Prefix{netip.MustParsePrefix("::ffff:0:0/80")} }, []string{"Sources[0]"}},
 		{"invalid proxy", func(c *Config) { c.TrustedProxies = []netip.Prefix{{}} }, []string{"TrustedProxies[0]"}},
 		{"authorization header", func(c *Config) { c.Headers = map[string]string{"Authorization": "x"} }, []string{"Headers[Authorization]"}},
@@ -107,13 +109,20 @@ func TestSourcesAreTheSpecsAndFresh(t *testing.T) {
 		}
 		return out
 	}
-	require.Equal(t, []string{"13.126.232.13", "35.154.93.248", "65.2.117.44", "3.110.250.172", "40.192.89.124", "40.192.88.11", "18.61.131.193"}, str(ProductionSources()))
-	require.Equal(t, []string{"13.235.85.36", "3.6.2.61", "18.61.18.92"}, str(SandboxSources()))
+	require.Equal(t, []string{"13.126.232.13", "35.154.93.248", "65.2.117.44", "3.110.250.172", "40.192.89.124", "40.192.88.11", "18.61.131.193"}, str(ProductionSources))
+	require.Equal(t, []string{"13.235.85.36", "3.6.2.61", "18.61.18.92"}, str(SandboxSources))
 
-	// A caller changing its copy changes nobody else's.
-	a := ProductionSources()
-	a[0] = netip.MustParsePrefix("0.0.0.0/0")
-	require.Equal(t, "13.126.232.13/32", ProductionSources()[0].String())
+	// A Verifier copies the list: changing the caller's slice (or the
+	// package variable) afterwards does not open the allow-list.
+	own := append([]netip.Prefix(nil), ProductionSources...)
+	cfg := Config{Username: testUser, Password: testPass, Sources: own}
+	v, err := NewVerifier(cfg)
+	require.NoError(t, err)
+	own[0] = netip.MustParsePrefix("0.0.0.0/0")
+	r := NewTestRequest(cfg, []byte(`{"id":"e","event_name":"ORDER_SUCCEEDED"}`))
+	r.RemoteAddr = "198.51.100.7:443"
+	_, err = v.Verify(r)
+	require.ErrorIs(t, err, ErrForbiddenSource)
 }
 
 func TestVerifierCopiesConfig(t *testing.T) {

@@ -8,7 +8,7 @@
 //
 //	v, err := webhook.NewVerifier(webhook.Config{
 //		Username: user, Password: pass,          // the dashboard's webhook credentials (§5.2)
-//		Sources:  webhook.ProductionSources(),   // the service's fixed addresses (§5.6)
+//		Sources:  webhook.ProductionSources,   // the service's fixed addresses (§5.6)
 //	})
 //	if err != nil {
 //		return err

@@ -19,7 +19,7 @@ func ExampleVerifier_Handler() {
 	cfg := webhook.Config{
 		Username: "shopwebhooks", // as configured in the dashboard
 		Password: "correct horse battery staple",
-		Sources:  webhook.ProductionSources(),
+		Sources:  webhook.ProductionSources,
 		Headers:  map[string]string{"X-Shop-Env": "production"},
 	}
 	v, err := webhook.NewVerifier(cfg)
@@ -63,7 +63,7 @@ func ExampleVerifier_Handler() {
 
 // Verify alone, for a framework with its own routing and reply handling.
 func ExampleVerifier_Verify() {
-	cfg := webhook.Config{Username: "shopwebhooks", Password: "pw", Sources: webhook.SandboxSources()}
+	cfg := webhook.Config{Username: "shopwebhooks", Password: "pw", Sources: webhook.SandboxSources}
 	v, err := webhook.NewVerifier(cfg)
 	if err != nil {
 		fmt.Println(err)
@@ -95,7 +95,7 @@ func ExampleNewVerifier_failClosed() {
 	// Output:
 	// Username: must not contain '.' (spec §5.2)
 	// Password: required (spec §5.2)
-	// Sources: required: use ProductionSources() or SandboxSources() (spec §5.6), or set AllowAnySource
+	// Sources: required: use ProductionSources or SandboxSources (spec §5.6), or set AllowAnySource
 }
 
 // Encrypted webhooks (spec §6.1.7): the body is {"JWT": "<compact JWE>"}.
@@ -109,7 +109,7 @@ func ExampleNewJWEDecrypter() {
 		fmt.Println(err)
 		return
 	}
-	cfg := webhook.Config{Username: "shopwebhooks", Password: "pw", Sources: webhook.ProductionSources(), Decrypter: dec}
+	cfg := webhook.Config{Username: "shopwebhooks", Password: "pw", Sources: webhook.ProductionSources, Decrypter: dec}
 	v, err := webhook.NewVerifier(cfg)
 	if err != nil {
 		fmt.Println(err)

@@ -6,27 +6,23 @@ import (
 	"strings"
 )
 
-// ProductionSources returns the addresses the service sends production
-// webhooks from (spec §5.6), one /32 prefix each, in the spec's order.
+// ProductionSources holds the addresses the service sends production
+// webhooks from (spec §5.6), one /32 prefix each, in the spec's order:
 //
-// It is a function, not a variable, on purpose: a package-level slice could
-// be changed by any importer (append, or an element assignment) and would
-// silently change the allow-list of every Verifier in the process. Each call
-// returns a fresh slice the caller may extend, for example with its own
-// monitoring address, and NewVerifier copies whatever it is given.
-func ProductionSources() []netip.Prefix {
-	return hostPrefixes(
-		"13.126.232.13", "35.154.93.248", "65.2.117.44", "3.110.250.172",
-		"40.192.89.124", "40.192.88.11", "18.61.131.193",
-	)
-}
+//	webhook.Config{Username: u, Password: p, Sources: webhook.ProductionSources}
+//
+// Treat it as read-only. NewVerifier copies the list it is given, so a
+// Verifier never sees a later change to this variable; to add an address of
+// your own, build a new slice (append(slices.Clone(ProductionSources), x)).
+var ProductionSources = hostPrefixes(
+	"13.126.232.13", "35.154.93.248", "65.2.117.44", "3.110.250.172",
+	"40.192.89.124", "40.192.88.11", "18.61.131.193",
+)
 
-// SandboxSources returns the addresses the service sends sandbox webhooks
-// from (spec §5.6). Like ProductionSources, it returns a fresh slice on every
-// call so that no caller can change the list for others.
-func SandboxSources() []netip.Prefix {
-	return hostPrefixes("13.235.85.36", "3.6.2.61", "18.61.18.92")
-}
+// SandboxSources holds the addresses the service sends sandbox webhooks from
+// (spec §5.6). Like ProductionSources it is read-only by convention and
+// copied by NewVerifier.
+var SandboxSources = hostPrefixes("13.235.85.36", "3.6.2.61", "18.61.18.92")
 
 func hostPrefixes(addrs ...string) []netip.Prefix {
 	out := make([]netip.Prefix, len(addrs))

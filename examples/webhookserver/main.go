@@ -134,9 +134,9 @@ func configFromEnv(getenv func(string) string) (webhook.Config, error) {
 	case getenv("WEBHOOK_ALLOW_ANY_SOURCE") == "1":
 		cfg.AllowAnySource = true
 	case env == "" || env == "production":
-		cfg.Sources = webhook.ProductionSources()
+		cfg.Sources = webhook.ProductionSources
 	case env == "sandbox":
-		cfg.Sources = webhook.SandboxSources()
+		cfg.Sources = webhook.SandboxSources
 	default:
 		return cfg, fmt.Errorf("WEBHOOK_ENV=%q: want production or sandbox", env)
 	}

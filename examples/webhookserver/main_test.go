@@ -26,14 +26,14 @@ func TestConfigFromEnv(t *testing.T) {
 		"WEBHOOK_TRUSTED_PROXIES": "10.0.0.0/8, 192.0.2.1", "WEBHOOK_HEADERS": "X-Shop=abc, X-Env = prod",
 	}))
 	require.NoError(t, err)
-	require.Equal(t, webhook.SandboxSources(), cfg.Sources)
+	require.Equal(t, webhook.SandboxSources, cfg.Sources)
 	require.Len(t, cfg.TrustedProxies, 2)
 	require.Equal(t, "192.0.2.1/32", cfg.TrustedProxies[1].String())
 	require.Equal(t, map[string]string{"X-Shop": "abc", "X-Env": "prod"}, cfg.Headers)
 
 	cfg, err = configFromEnv(env(map[string]string{"WEBHOOK_USERNAME": "shop", "WEBHOOK_PASSWORD": "pw"}))
 	require.NoError(t, err)
-	require.Equal(t, webhook.ProductionSources(), cfg.Sources)
+	require.Equal(t, webhook.ProductionSources, cfg.Sources)
 
 	for name, m := range map[string]map[string]string{
 		"bad env":         {"WEBHOOK_ENV": "staging"},
