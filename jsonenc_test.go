@@ -14,24 +14,6 @@ func stdString(t testing.TB, s string) string {
 	return string(b)
 }
 
-func TestAppendJSONStringMatchesEncodingJSON(t *testing.T) {
-	for _, s := range []string{"", "plain", `a"b\c`, "\x00\x01\x1f\x7f", "\b\f\n\r\t", "<&>", "caf\xe9", "\xff\xfe",
-		"\u2028\u2029", "José ₹ 😀", "\xed\xa0\x80", "a\u0085b"} {
-		require.Equal(t, stdString(t, s), string(appendJSONString(nil, s)), "%q", s)
-	}
-}
-
-func FuzzAppendJSONString(f *testing.F) {
-	for _, s := range []string{"", `a"b`, "\x00", "\u2028", "\xff", "<a&b>", "😀"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := string(appendJSONString(nil, s)), stdString(t, s); got != want {
-			t.Fatalf("appendJSONString(%q) = %s, encoding/json gives %s", s, got, want)
-		}
-	})
-}
-
 // Whatever text the fields hold, the hand-written session body is valid
 // JSON and decodes back to the same values.
 func FuzzSessionEncodeRoundTrip(f *testing.F) {

@@ -92,13 +92,20 @@ const hexDigits = "0123456789abcdef"
 // it by default: quotes, backslashes and control characters escaped, the
 // HTML-sensitive <, > and & as \u003c, \u003e and \u0026, U+2028 and U+2029
 // escaped, and each byte of invalid UTF-8 as \ufffd.
-func AppendString(b []byte, s string) []byte {
+func AppendString(b []byte, s string) []byte { return appendString(b, s, true) }
+
+// AppendStringNoHTML appends s as a JSON string exactly as a json.Encoder
+// with SetEscapeHTML(false) writes it: like AppendString, but <, > and &
+// stay as they are (URLs in a request body stay readable).
+func AppendStringNoHTML(b []byte, s string) []byte { return appendString(b, s, false) }
+
+func appendString(b []byte, s string, html bool) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+			if c >= 0x20 && c != '"' && c != '\\' && (!html || (c != '<' && c != '>' && c != '&')) {
 				i++
 				continue
 			}
