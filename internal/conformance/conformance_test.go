@@ -1,0 +1,91 @@
+package conformance
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestRootFromEnv(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv(EnvVar, dir)
+	require.Equal(t, dir, Root())
+
+	t.Setenv(EnvVar, filepath.Join(dir, "missing"))
+	require.Empty(t, Root(), "a named folder that does not exist is not found")
+}
+
+func TestFilesAndDir(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "orders"), 0o755))
+	write := func(name, body string) {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "orders", name), []byte(body), 0o644))
+	}
+	write("b.json", `{"order_id":"b"}`)
+	write("a.json", `{"order_id":"a"}`)
+	write("a.json.src.txt", "provenance")
+	write("c_TRUNCATED.json", `{"order_`)
+	t.Setenv(EnvVar, dir)
+
+	require.Equal(t, filepath.Join(dir, "orders"), Dir(t, "orders"))
+	files := Files(t, "orders", "*")
+	names := make([]string, len(files))
+	for i, f := range files {
+		names[i] = f.Name
+	}
+	require.Equal(t, []string{"a.json", "b.json", "c_TRUNCATED.json"}, names, "sorted, provenance notes left out")
+	require.True(t, files[0].ValidJSON())
+	require.False(t, files[0].Negative())
+	require.False(t, files[2].ValidJSON())
+	require.True(t, files[2].Negative())
+}
+
+func TestNegativeIsCaseSensitive(t *testing.T) {
+	for name, want := range map[string]bool{
+		"session_payment_filter_only_card.fragment.body.json":            false,
+		"payment_filter_emi_standard_credit_hdfc_tenure_3_FRAGMENT.json": true,
+		"orderdetails_payment_filter_hide_visa_debit_sbi_MALFORMED.json": true,
+		"session_response_sandbox_TRUNCATED.json":                        true,
+		"x_PARTIAL.json":             true,
+		"order_create_response.json": false,
+	} {
+		require.Equal(t, want, Sample{Name: name}.Negative(), name)
+	}
+}
+
+// When the samples are absent, Dir skips the test with a clear message
+// instead of failing it: a merchant's fresh clone has no ../shared.
+func TestDirSkipsWhenAbsent(t *testing.T) {
+	t.Setenv(EnvVar, filepath.Join(t.TempDir(), "none"))
+	var skipped bool
+	var msg string
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		ft := &fakeTB{TB: t}
+		defer func() {
+			skipped, msg = ft.skipped, ft.msg
+			_ = recover()
+		}()
+		Dir(ft, "orders")
+	}()
+	<-done
+	require.True(t, skipped)
+	require.Contains(t, msg, "conformance samples not found")
+}
+
+// fakeTB records a skip and stops the calling goroutine the way testing does.
+type fakeTB struct {
+	testing.TB
+	skipped bool
+	msg     string
+}
+
+func (f *fakeTB) Helper() {}
+func (f *fakeTB) Skipf(format string, args ...any) {
+	f.skipped = true
+	f.msg = format
+	panic("skip")
+}
