@@ -62,7 +62,97 @@ func TestBuilderKeepsGroupsAcrossPlanToggles(t *testing.T) {
 func TestPlanAndInstrumentKeys(t *testing.T) {
 	require.Equal(t, []string{"standardEmi", "lowCostEmi", "noCostEmi"}, []string{emi.Standard.Key(), emi.LowCost.Key(), emi.NoCost.Key()})
 	require.Equal(t, []string{"credit", "debit", "cardless"}, []string{emi.Credit.Key(), emi.Debit.Key(), emi.Cardless.Key()})
-	// An unknown plan or group is ignored by the builder, not a panic.
-	require.Equal(t, `{}`, marshal(t, emi.New().Enable(emi.Plan(9)).DisableGroup(emi.NoCost+1, emi.Credit).Options()))
-	require.Equal(t, `{}`, marshal(t, emi.New().DisableGroup(emi.NoCost, emi.Instrument(0)).Options()))
+}
+
+// TestBuilderRejectsUnknownPlanOrInstrument: a call naming an unknown Plan or
+// Instrument changes nothing, and the builder keeps it: Build and Err report
+// it with the call as written, never a silent fix-up.
+func TestBuilderRejectsUnknownPlanOrInstrument(t *testing.T) {
+	tests := []struct {
+		name     string
+		b        emi.Builder
+		options  string        // Options(): the accepted calls only
+		problems []emi.Problem // Build(), in order
+	}{
+		{
+			name:    "unknown plan before a valid one",
+			b:       emi.New().Disable(emi.Plan(9)).Enable(emi.NoCost),
+			options: `{"noCostEmi":{"enable":true}}`,
+			problems: []emi.Problem{
+				{Path: "emiOptions", Message: "Disable(Plan(9)): unknown plan 9: want Standard, LowCost or NoCost"},
+			},
+		},
+		{
+			name:    "unknown plan among valid ones",
+			b:       emi.New().Enable(emi.Standard, emi.NoCost+1),
+			options: `{"standardEmi":{"enable":true}}`,
+			problems: []emi.Problem{
+				{Path: "emiOptions", Message: "Enable(Standard, Plan(4)): unknown plan 4: want Standard, LowCost or NoCost"},
+			},
+		},
+		{
+			name:    "unknown instrument",
+			b:       emi.New().EnableGroup(emi.NoCost, emi.Instrument(7)),
+			options: `{}`,
+			problems: []emi.Problem{
+				{Path: "emiOptions.noCostEmi", Message: "EnableGroup(NoCost, Instrument(7)): unknown instrument 7: want Credit, Debit or Cardless"},
+				{Path: "emiOptions", Message: "sets nothing: leave emiOptions out"},
+			},
+		},
+		{
+			name:    "unknown plan of a group, after valid calls",
+			b:       emi.New().OnlyNoCost().DisableGroup(emi.Plan(0), emi.Credit),
+			options: `{"standardEmi":{"enable":false},"lowCostEmi":{"enable":false},"noCostEmi":{"enable":true},"showOnlyEmi":true}`,
+			problems: []emi.Problem{
+				{Path: "emiOptions", Message: "DisableGroup(Plan(0), Credit): unknown plan 0: want Standard, LowCost or NoCost"},
+			},
+		},
+		{
+			name:    "every filter call",
+			b:       emi.New().RemoveIssuers(emi.NoCost, 0, "SVC_HDFC").RemoveTenures(-1, emi.Debit, "SVC_SBI", emi.Months(3, 6)).AddFilter(emi.Standard, 4, emi.Filter{PaymentMethod: "CARD"}).ShowOnlyEMI(),
+			options: `{"showOnlyEmi":true}`,
+			problems: []emi.Problem{
+				{Path: "emiOptions.noCostEmi", Message: "RemoveIssuers(NoCost, Instrument(0)): unknown instrument 0: want Credit, Debit or Cardless"},
+				{Path: "emiOptions", Message: "RemoveTenures(Plan(-1), Debit): unknown plan -1: want Standard, LowCost or NoCost"},
+				{Path: "emiOptions.standardEmi", Message: "AddFilter(Standard, Instrument(4)): unknown instrument 4: want Credit, Debit or Cardless"},
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			require.Equal(t, tt.options, marshal(t, tt.b.Options()))
+
+			o, err := tt.b.Build()
+			require.Nil(t, o)
+			var ve *emi.ValidationError
+			require.ErrorAs(t, err, &ve)
+			require.Equal(t, tt.problems, ve.Problems)
+
+			err = tt.b.Err()
+			require.ErrorAs(t, err, &ve)
+			require.Equal(t, tt.problems[0], ve.Problems[0], "Err reports the rejected calls")
+
+			// The problem stays with every Builder made from this one.
+			_, err = tt.b.Enable(emi.Standard).Build()
+			require.ErrorContains(t, err, tt.problems[0].Message)
+		})
+	}
+}
+
+// TestBuilderProblemsDoNotLeak: a problem recorded on one branch of a shared
+// Builder is not seen by its base or by a sibling branch.
+func TestBuilderProblemsDoNotLeak(t *testing.T) {
+	// Three problems: an appended list would have spare capacity here.
+	base := emi.New().Enable(emi.NoCost).Disable(emi.Plan(7), emi.Plan(8), emi.Plan(9))
+	a := base.Enable(emi.Plan(5))
+	b := base.Enable(emi.Plan(6))
+	last := func(b emi.Builder) string {
+		var ve *emi.ValidationError
+		require.ErrorAs(t, b.Err(), &ve)
+		return ve.Problems[len(ve.Problems)-1].Message
+	}
+	require.Contains(t, last(base), "Plan(9)")
+	require.Contains(t, last(a), "Enable(Plan(5))")
+	require.Contains(t, last(b), "Enable(Plan(6))")
+	require.NoError(t, emi.New().Enable(emi.NoCost).Err())
 }

@@ -19,6 +19,7 @@ package emi
 
 import (
 	"encoding/json"
+	"strconv"
 
 	"github.com/payorch/checkout-go/internal/valid"
 	"github.com/payorch/checkout-go/internal/wire"
@@ -79,13 +80,13 @@ type MethodType string
 
 // The paymentMethodType values, exactly as the service spells them.
 const (
-	Card            MethodType = "CARD"
-	UPI             MethodType = "UPI"
-	Wallet          MethodType = "WALLET"
-	NB              MethodType = "NB"
-	ConsumerFinance MethodType = "CONSUMER_FINANCE"
-	Reward          MethodType = "REWARD"
-	Cash            MethodType = "CASH"
+	Card            MethodType = "CARD"             // cards
+	UPI             MethodType = "UPI"              // UPI
+	Wallet          MethodType = "WALLET"           // wallets
+	NB              MethodType = "NB"               // net banking
+	ConsumerFinance MethodType = "CONSUMER_FINANCE" // consumer finance (pay later)
+	Reward          MethodType = "REWARD"           // reward points
+	Cash            MethodType = "CASH"             // cash
 )
 
 // MethodTypes returns every paymentMethodType value in the spec's order.
@@ -196,14 +197,22 @@ type IssuerFilter struct {
 // Plan names one of the three EMI plan types of emiOptions, for the Builder.
 type Plan int
 
-// The EMI plan types.
+// The EMI plan types. Any other Plan value is unknown: the Builder rejects
+// it (see Builder).
 const (
 	// Standard is standardEmi.
-	Standard Plan = iota + 1
+	Standard Plan = iota + 1 // wire key "standardEmi"
 	// LowCost is lowCostEmi.
-	LowCost
+	LowCost // wire key "lowCostEmi"
 	// NoCost is noCostEmi.
-	NoCost
+	NoCost // wire key "noCostEmi"
+)
+
+// unknownPlan and unknownGroup are the keys of unknown Plan and Instrument
+// values; neither is a wire key.
+const (
+	unknownPlan  = "unknownPlan"
+	unknownGroup = "unknownGroup"
 )
 
 // Key returns the wire key of p ("standardEmi", "lowCostEmi", "noCostEmi").
@@ -216,7 +225,20 @@ func (p Plan) Key() string {
 	case NoCost:
 		return "noCostEmi"
 	}
-	return "unknownPlan"
+	return unknownPlan
+}
+
+// goName spells p as Go code names it: "NoCost", or "Plan(9)" when unknown.
+func (p Plan) goName() string {
+	switch p {
+	case Standard:
+		return "Standard"
+	case LowCost:
+		return "LowCost"
+	case NoCost:
+		return "NoCost"
+	}
+	return "Plan(" + strconv.Itoa(int(p)) + ")"
 }
 
 // String returns the wire key of p.
@@ -225,14 +247,15 @@ func (p Plan) String() string { return p.Key() }
 // Instrument names one of the groups of an EmiSubFilter, for the Builder.
 type Instrument int
 
-// The groups of an EmiSubFilter.
+// The groups of an EmiSubFilter. Any other Instrument value is unknown: the
+// Builder rejects it (see Builder).
 const (
 	// Credit is credit: credit-card plans.
-	Credit Instrument = iota + 1
+	Credit Instrument = iota + 1 // wire key "credit"
 	// Debit is debit: debit-card plans.
-	Debit
+	Debit // wire key "debit"
 	// Cardless is cardless: cardless plans.
-	Cardless
+	Cardless // wire key "cardless"
 )
 
 // Key returns the wire key of in ("credit", "debit", "cardless").
@@ -245,7 +268,21 @@ func (in Instrument) Key() string {
 	case Cardless:
 		return "cardless"
 	}
-	return "unknownGroup"
+	return unknownGroup
+}
+
+// goName spells in as Go code names it: "Credit", or "Instrument(7)" when
+// unknown.
+func (in Instrument) goName() string {
+	switch in {
+	case Credit:
+		return "Credit"
+	case Debit:
+		return "Debit"
+	case Cardless:
+		return "Cardless"
+	}
+	return "Instrument(" + strconv.Itoa(int(in)) + ")"
 }
 
 // String returns the wire key of in.
