@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/payorch/checkout-go/internal/valid"
 )
@@ -18,6 +19,11 @@ import (
 // order with many refunds while bounding what a stranger can make us read.
 const DefaultMaxBodyBytes = 1 << 20
 
+// DefaultDuplicateWait is the wait used when Config.DuplicateWait is 0: long
+// enough for a typical merchant function, short enough that the sender's
+// request does not time out first.
+const DefaultDuplicateWait = 10 * time.Second
+
 // Config describes how the service delivers webhooks to this receiver. It is
 // read once by NewVerifier, which copies everything it keeps: changing a
 // Config (or the slices and map it holds) afterwards has no effect on the
@@ -26,11 +32,16 @@ const DefaultMaxBodyBytes = 1 << 20
 // Formatting a Config with fmt (%v, %+v, %#v, %s...) or logging it with
 // log/slog never shows the password or the custom header values.
 type Config struct {
-	// Username and Password are the webhook credentials configured in the
-	// dashboard; the service sends them as "Authorization: Basic
-	// base64(username:password)" (spec §5.2). Both are required. Username
-	// must pass ValidateUsername.
+	// Username is the webhook username configured in the dashboard; the
+	// service sends it as the user-id of "Authorization: Basic
+	// base64(username:password)" (spec §5.2). Required; it must pass
+	// ValidateUsername.
 	Username string
+
+	// Password is the webhook password configured in the dashboard, the
+	// second half of the Basic credentials (spec §5.2). Required. It is
+	// kept only as a SHA-256 digest, compared in constant time (§5.3), and
+	// never printed.
 	Password string
 
 	// Sources are the addresses webhooks may come from (spec §5.6): use
@@ -71,6 +82,14 @@ type Config struct {
 	// Verifier. Use a shared one (Redis, SQL) when several instances serve
 	// the webhook URL.
 	Deduplicator Deduplicator
+
+	// DuplicateWait bounds how long a duplicate delivery waits for the
+	// first delivery of the same event, still running, to finish (see
+	// Handler): 0 means DefaultDuplicateWait; a negative value means do
+	// not wait, reply 409 at once. When the wait ends first the reply is
+	// 409 and the service re-sends later (spec §6.1.4). Keep it below the
+	// sender's timeout.
+	DuplicateWait time.Duration
 
 	// Logger receives one record per rejected or failed delivery (warn or
 	// error) and per processed one (debug). Records hold the event id and
@@ -232,8 +251,8 @@ func (c Config) String() string {
 		b.WriteString(textproto.CanonicalMIMEHeaderKey(k))
 		b.WriteString(": " + redacted)
 	}
-	fmt.Fprintf(&b, "}, MaxBodyBytes: %d, Decrypter: %s, Deduplicator: %s, Logger: %s, Realm: %q}",
-		c.MaxBodyBytes, setOrNil(c.Decrypter != nil), setOrNil(c.Deduplicator != nil), setOrNil(c.Logger != nil), c.Realm)
+	fmt.Fprintf(&b, "}, MaxBodyBytes: %d, Decrypter: %s, Deduplicator: %s, DuplicateWait: %s, Logger: %s, Realm: %q}",
+		c.MaxBodyBytes, setOrNil(c.Decrypter != nil), setOrNil(c.Deduplicator != nil), c.DuplicateWait, setOrNil(c.Logger != nil), c.Realm)
 	return b.String()
 }
 

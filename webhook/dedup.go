@@ -47,6 +47,10 @@ func (s DedupState) String() string {
 //   - Done is called only after the merchant's function succeeded.
 //   - Abandon is called when it failed, or panicked.
 //
+// While a key is in flight, Handler makes a duplicate wait by calling
+// Begin again with a short backoff (see Handler); implement DedupWaiter as
+// well to wake it up without polling.
+//
 // It is small enough to back with Redis (Begin = SET key "inflight" NX PX
 // <lease>, reading the value when the SET fails; Done = SET key "done" PX
 // <ttl>; Abandon = DEL key) or SQL (an INSERT into a table with the key as
@@ -58,6 +62,19 @@ type Deduplicator interface {
 	Begin(ctx context.Context, key string) (DedupState, error)
 	Done(ctx context.Context, key string) error
 	Abandon(ctx context.Context, key string) error
+}
+
+// DedupWaiter is an optional interface of a Deduplicator that can tell
+// when an in-flight key is released, so that Handler wakes a waiting
+// duplicate at once instead of polling Begin. MemoryDeduplicator implements
+// it; a shared store may (Redis keyspace notifications, PostgreSQL
+// LISTEN/NOTIFY) or may not.
+type DedupWaiter interface {
+	// Released returns a channel that is closed when key, now in flight,
+	// is released by Done or Abandon; or nil when key is not in flight.
+	// A closed channel means only "ask Begin again": another delivery may
+	// claim the key first.
+	Released(key string) <-chan struct{}
 }
 
 // Defaults of NewMemoryDeduplicator.
@@ -88,8 +105,8 @@ type MemoryDeduplicator struct {
 	now func() time.Time
 
 	mu       sync.Mutex
-	inFlight map[string]struct{}
-	done     map[string]int64 // key -> expiry, Unix nanoseconds
+	inFlight map[string]chan struct{} // closed on release; nil until someone waits
+	done     map[string]int64         // key -> expiry, Unix nanoseconds
 	// queue holds the processed keys in Done order, which is also expiry
 	// order since the TTL is fixed; queue[head:] are live records. A key
 	// recorded again leaves a stale record behind, recognised because its
@@ -110,7 +127,7 @@ func NewMemoryDeduplicator(cfg MemoryDedupConfig) *MemoryDeduplicator {
 		ttl:      cfg.TTL,
 		max:      cfg.MaxEntries,
 		now:      cfg.Now,
-		inFlight: make(map[string]struct{}),
+		inFlight: make(map[string]chan struct{}),
 		done:     make(map[string]int64),
 	}
 	if d.ttl <= 0 {
@@ -139,8 +156,32 @@ func (d *MemoryDeduplicator) Begin(_ context.Context, key string) (DedupState, e
 		}
 		delete(d.done, key) // its queue record is now stale
 	}
-	d.inFlight[key] = struct{}{}
+	d.inFlight[key] = nil
 	return DedupNew, nil
+}
+
+// Released returns a channel closed when key, now in flight, is released
+// (see DedupWaiter), or nil when key is not in flight.
+func (d *MemoryDeduplicator) Released(key string) <-chan struct{} {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	ch, ok := d.inFlight[key]
+	if !ok {
+		return nil
+	}
+	if ch == nil {
+		ch = make(chan struct{})
+		d.inFlight[key] = ch
+	}
+	return ch
+}
+
+// release ends key's flight and wakes its waiters. d.mu must be held.
+func (d *MemoryDeduplicator) release(key string) {
+	if ch := d.inFlight[key]; ch != nil {
+		close(ch)
+	}
+	delete(d.inFlight, key)
 }
 
 // Done records key as processed for the TTL.
@@ -148,7 +189,7 @@ func (d *MemoryDeduplicator) Done(_ context.Context, key string) error {
 	now := d.now().UnixNano()
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	delete(d.inFlight, key)
+	d.release(key)
 	// Forget expired keys, then the oldest, to stay within bounds.
 	for d.head < len(d.queue) && d.queue[d.head].expires <= now {
 		d.pop()
@@ -182,7 +223,7 @@ func (d *MemoryDeduplicator) pop() {
 // Abandon releases key so that the next delivery is processed.
 func (d *MemoryDeduplicator) Abandon(_ context.Context, key string) error {
 	d.mu.Lock()
-	delete(d.inFlight, key)
+	d.release(key)
 	d.mu.Unlock()
 	return nil
 }

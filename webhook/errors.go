@@ -64,10 +64,11 @@ const (
 	// verify against the configured verification key. Handler: 500 (logged).
 	ErrSignature = encryptedSentinel("webhook: encrypted payload: signature not verified")
 
-	// ErrInFlight: another delivery of the same event is being processed
-	// right now. Handler: 409, so the service re-sends later; by then the
-	// first delivery has either succeeded (the re-send gets 200) or failed
-	// (the re-send is processed).
+	// ErrInFlight: a duplicate delivery waited Config.DuplicateWait (or
+	// until its sender hung up) for the first delivery of the same event,
+	// which is still running. Handler: 409 with Retry-After, so the service
+	// re-sends later; by then the first delivery has either succeeded (the
+	// re-send gets 200) or failed (the re-send is processed).
 	ErrInFlight = sentinel("webhook: another delivery of this event is in progress")
 )
 

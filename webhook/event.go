@@ -174,7 +174,8 @@ func parseTime(raw json.RawMessage) time.Time {
 
 // Kind returns the key of the object under content that the event is
 // about: "order", "txn", "mandate", "notification", or any other key whose
-// value is an object. It is "" when content holds no object.
+// value is an object. It is "" when content holds no object, and for a
+// nil Event.
 func (e *Event) Kind() string {
 	k, _ := e.subject()
 	return k
@@ -232,7 +233,7 @@ func asObject(raw json.RawMessage) map[string]json.RawMessage {
 
 // Field returns a top-level field of the content's object (see Kind) as
 // text: strings as they are, numbers as their decimal text, "" for null,
-// absent, objects, arrays and booleans.
+// absent, objects, arrays and booleans, and for a nil Event.
 func (e *Event) Field(name string) string {
 	_, obj := e.subject()
 	return scalarText(obj[name])
@@ -251,7 +252,8 @@ func (e *Event) Status() string { return e.Field("status") }
 // DecodeContent unmarshals the object the event is about (see Kind) into v,
 // for example a struct with the fields the merchant needs. Declare fields
 // that may arrive as "FILTERED" or as numbers-in-strings as json.RawMessage
-// or string. It returns ErrMalformedBody when content holds no object.
+// or string. It returns ErrMalformedBody when content holds no object
+// (and for a nil Event).
 func (e *Event) DecodeContent(v any) error {
 	k, _ := e.subject()
 	if k == "" {
@@ -273,8 +275,12 @@ func (e *Event) DecodeContent(v any) error {
 // the service's published samples reuse one id across different events; a
 // re-send of one notification carries the same name and id. Keys are
 // printable ASCII, safe for any store: a name or id outside that, or a name
-// holding ':', is hashed so that two events can never share a key.
+// holding ':', is hashed so that two events can never share a key. A nil
+// Event has no key: "".
 func (e *Event) DedupKey() string {
+	if e == nil {
+		return ""
+	}
 	if e.ID != "" {
 		if printable(e.Name) && printable(e.ID) && !strings.Contains(e.Name, ":") {
 			return "id:" + e.Name + ":" + e.ID
@@ -299,7 +305,8 @@ func printable(s string) bool {
 // "id" (omitted when empty), "event_name", "date_created" (RFC 3339, UTC;
 // omitted when zero) and "content" as held. It is built from the fields,
 // so a changed field is reflected; Raw and Encrypted are not encoded.
-// ParseEvent reads the result back.
+// ParseEvent reads the result back. json.Marshal encodes a nil *Event as
+// null without calling it.
 func (e Event) MarshalJSON() ([]byte, error) {
 	var w struct {
 		ID          string          `json:"id,omitempty"`

@@ -182,7 +182,17 @@ func TestEventHelpersLenient(t *testing.T) {
 	require.Equal(t, "", ev.Field("missing"))
 
 	var nilEvent *Event
-	require.Equal(t, "", nilEvent.OrderID())
+	require.NotPanics(t, func() {
+		require.Equal(t, "", nilEvent.OrderID())
+		require.Equal(t, "", nilEvent.Status())
+		require.Equal(t, "", nilEvent.Kind())
+		require.Equal(t, "", nilEvent.Field("order_id"))
+		require.Equal(t, "", nilEvent.DedupKey())
+		require.ErrorIs(t, nilEvent.DecodeContent(&struct{}{}), ErrMalformedBody)
+		b, err := json.Marshal(nilEvent)
+		require.NoError(t, err)
+		require.Equal(t, "null", string(b))
+	})
 
 	ev, err = ParseEvent([]byte(`{"event_name":"X","content":"FILTERED"}`))
 	require.NoError(t, err)

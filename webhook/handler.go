@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/netip"
 	"strconv"
+	"time"
 )
 
 // Handler returns an http.Handler that verifies each delivery, runs fn once
@@ -24,36 +25,113 @@ import (
 //	500 encrypted body without a Decrypter, or one that cannot be opened
 //	    (logged at error level: the merchant must fix the configuration,
 //	    and meanwhile the service keeps the event)
-//	409 another delivery of the same event is being processed right now
+//	409 a duplicate of an event whose first delivery is still running
+//	    after Config.DuplicateWait (or the sender hung up), with
+//	    Retry-After: 5
 //	500 fn returned an error or panicked, or the Deduplicator failed
 //	200 fn succeeded, or the event was processed before (fn not called)
 //
-// Why 409 for a concurrent duplicate: replying 200 before the first
-// delivery succeeded could lose the event (if the first then fails, the
-// service has already been told it was delivered); waiting would hold a
-// connection for as long as fn runs. A non-200 reply makes the service
-// re-send later, when the first delivery has finished either way.
+// Concurrent deliveries of one event run fn once (DESIGN §5). A duplicate
+// that arrives while the first delivery is running waits for it, at most
+// Config.DuplicateWait and only while its own request's context lives:
+//
+//   - the first succeeds: the duplicate replies 200 without calling fn;
+//   - the first fails or panics: one of the waiting duplicates claims the
+//     event and runs fn itself, so the event is not left for a later
+//     re-send (the others keep waiting for that one);
+//   - the wait ends first: 409, so the service re-sends later.
+//
+// A duplicate never gets 200 before the event is processed: if the first
+// delivery then failed, the service would have been told it was delivered
+// and the event would be lost.
+//
+// The wait re-asks the Deduplicator's Begin with a short backoff (5 ms
+// doubling to 100 ms), which any store (Redis, SQL) supports. A
+// Deduplicator that also implements DedupWaiter, as MemoryDeduplicator
+// does, is woken up at once instead.
 //
 // fn receives the request's context. An event is marked done only after fn
 // returns nil; if fn fails or panics it is released, and the next delivery
-// runs fn again. If marking it done fails after fn succeeded, the reply is
-// still 200 (the work is done; re-running it would be worse) and the
-// failure is logged. A nil fn answers 500 to everything.
+// (or a waiting duplicate) runs fn again. If marking it done fails after fn
+// succeeded, the reply is still 200 (the work is done; re-running it would
+// be worse) and the failure is logged. A nil fn answers 500 to everything.
 func (v *Verifier) Handler(fn func(ctx context.Context, ev *Event) error) http.Handler {
 	h := &handler{v: v, fn: fn}
 	if v != nil {
 		h.log = v.log
+		h.wait = v.dupWait
+		h.waiter, _ = v.dedup.(DedupWaiter)
 	}
 	return h
 }
 
 type handler struct {
-	v   *Verifier
-	fn  func(ctx context.Context, ev *Event) error
-	log *slog.Logger // nil: silent
+	v      *Verifier
+	fn     func(ctx context.Context, ev *Event) error
+	log    *slog.Logger  // nil: silent
+	wait   time.Duration // how long a duplicate waits; <= 0: not at all
+	waiter DedupWaiter   // nil: poll Begin
+}
+
+// The backoff between two Begin calls while a duplicate waits for a
+// Deduplicator that is not a DedupWaiter.
+const (
+	pollMin = 5 * time.Millisecond
+	pollMax = 100 * time.Millisecond
+)
+
+// awaitFirst waits while key is in flight, for at most h.wait and while
+// ctx lives, and returns the state Begin last gave: DedupDone (the first
+// delivery succeeded), DedupNew (it failed and this delivery now owns the
+// key), or DedupInFlight (the wait ended first).
+func (h *handler) awaitFirst(ctx context.Context, key string) (DedupState, error) {
+	if h.wait <= 0 {
+		return DedupInFlight, nil
+	}
+	timer := time.NewTimer(h.wait)
+	defer timer.Stop()
+	var poll *time.Timer
+	backoff := pollMin
+	for {
+		var (
+			wake <-chan struct{}  // DedupWaiter: closed when key is released
+			tick <-chan time.Time // otherwise: the next poll
+		)
+		if h.waiter != nil {
+			wake = h.waiter.Released(key)
+		}
+		if wake == nil {
+			// No waiter, or the key was released between Begin and
+			// Released: poll (never spin).
+			if poll == nil {
+				poll = time.NewTimer(backoff)
+				defer poll.Stop()
+			} else {
+				poll.Reset(backoff)
+			}
+			tick = poll.C
+			backoff = min(2*backoff, pollMax)
+		}
+		select {
+		case <-wake:
+		case <-tick:
+		case <-timer.C:
+			return DedupInFlight, nil
+		case <-ctx.Done():
+			return DedupInFlight, nil
+		}
+		state, err := h.v.dedup.Begin(ctx, key)
+		if err != nil || state != DedupInFlight {
+			return state, err
+		}
+	}
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r == nil { // net/http never does this; a direct caller might
+		reply(w, StatusFor(ErrMalformedBody))
+		return
+	}
 	ev, client, err := h.v.verify(r)
 	if err != nil {
 		h.reject(w, r, client, err)
@@ -72,13 +150,21 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		reply(w, http.StatusInternalServerError)
 		return
 	}
+	if state == DedupInFlight {
+		state, err = h.awaitFirst(ctx, key)
+		if err != nil {
+			h.logError(r, "webhook deduplicator failed", client, ev, err)
+			reply(w, http.StatusInternalServerError)
+			return
+		}
+	}
 	switch state {
 	case DedupDone:
 		h.logDebug(ctx, "webhook duplicate ignored", client, ev)
 		reply(w, http.StatusOK)
 		return
 	case DedupInFlight:
-		h.logWarn(ctx, "webhook duplicate while the first delivery is in progress", client, ev, ErrInFlight)
+		h.logWarn(ctx, "webhook duplicate: the first delivery is still in progress; the service will re-send", client, ev, ErrInFlight)
 		w.Header().Set("Retry-After", "5")
 		reply(w, http.StatusConflict)
 		return

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -98,40 +99,6 @@ func TestHandlerFailureIsResentAndDuplicatesIgnored(t *testing.T) {
 	require.Len(t, calls, 3)
 }
 
-func TestHandlerConcurrentDuplicateIsNotAcknowledgedEarly(t *testing.T) {
-	cfg := baseConfig()
-	v, err := NewVerifier(cfg)
-	require.NoError(t, err)
-	started := make(chan struct{})
-	release := make(chan error)
-	var calls atomic.Int32
-	h := v.Handler(func(ctx context.Context, ev *Event) error {
-		calls.Add(1)
-		close(started)
-		return <-release
-	})
-	body := []byte(orderBody)
-
-	first := make(chan int)
-	go func() { first <- serve(h, NewTestRequest(cfg, body)).Code }()
-	<-started
-	// While the first is in flight, a duplicate must not be told 200.
-	rec := serve(h, NewTestRequest(cfg, body))
-	require.Equal(t, http.StatusConflict, rec.Code)
-	require.Equal(t, "5", rec.Header().Get("Retry-After"))
-
-	release <- errors.New("failed")
-	require.Equal(t, 500, <-first)
-
-	// The first failed: the re-send is processed.
-	started = make(chan struct{})
-	go func() { release <- nil }()
-	require.Equal(t, 200, serve(h, NewTestRequest(cfg, body)).Code)
-	require.Equal(t, int32(2), calls.Load())
-	require.Equal(t, 200, serve(h, NewTestRequest(cfg, body)).Code)
-	require.Equal(t, int32(2), calls.Load())
-}
-
 func TestHandlerPanicReleasesEvent(t *testing.T) {
 	cfg := baseConfig()
 	v, err := NewVerifier(cfg)
@@ -196,12 +163,13 @@ func TestHandlerDeduplicatorFailures(t *testing.T) {
 		{"fn fails: abandoned", &stubDedup{begin: DedupNew}, errors.New("x"), 500, true, 0, 1},
 		{"abandon fails: still 500", &stubDedup{begin: DedupNew, abandonErr: errors.New("y")}, errors.New("x"), 500, true, 0, 1},
 		{"already done", &stubDedup{begin: DedupDone}, nil, 200, false, 0, 0},
-		{"in flight", &stubDedup{begin: DedupInFlight}, nil, 409, false, 0, 0},
+		{"in flight for longer than DuplicateWait", &stubDedup{begin: DedupInFlight}, nil, 409, false, 0, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := baseConfig()
 			cfg.Deduplicator = tt.dd
+			cfg.DuplicateWait = 20 * time.Millisecond
 			var logs bytes.Buffer
 			cfg.Logger = slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 			v, err := NewVerifier(cfg)

@@ -13,6 +13,7 @@ import (
 	"net/textproto"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Verifier checks webhook requests against a Config (spec §5.2–5.6) and
@@ -33,6 +34,7 @@ type Verifier struct {
 	maxBody   int64
 	decrypter Decrypter
 	dedup     Deduplicator
+	dupWait   time.Duration // <= 0: a duplicate does not wait
 	log       *slog.Logger
 	realm     string
 }
@@ -58,6 +60,7 @@ func NewVerifier(cfg Config) (*Verifier, error) {
 		maxBody:   cfg.MaxBodyBytes,
 		decrypter: cfg.Decrypter,
 		dedup:     cfg.Deduplicator,
+		dupWait:   cfg.DuplicateWait,
 		log:       cfg.Logger,
 		realm:     cfg.Realm,
 	}
@@ -77,6 +80,9 @@ func NewVerifier(cfg Config) (*Verifier, error) {
 	}
 	if v.maxBody == 0 {
 		v.maxBody = DefaultMaxBodyBytes
+	}
+	if v.dupWait == 0 {
+		v.dupWait = DefaultDuplicateWait
 	}
 	if v.dedup == nil {
 		v.dedup = NewMemoryDeduplicator(MemoryDedupConfig{})
@@ -102,6 +108,8 @@ func NewVerifier(cfg Config) (*Verifier, error) {
 //     ErrSignature; §6.1.7).
 //
 // Verify reads and closes r.Body. It does not deduplicate: Handler does.
+// A nil or zero Verifier returns ErrNotConfigured, and a nil r
+// ErrMalformedBody; neither panics.
 func (v *Verifier) Verify(r *http.Request) (*Event, error) {
 	ev, _, err := v.verify(r)
 	return ev, err
@@ -111,6 +119,9 @@ func (v *Verifier) Verify(r *http.Request) (*Event, error) {
 func (v *Verifier) verify(r *http.Request) (*Event, netip.Addr, error) {
 	if v == nil || !v.ok {
 		return nil, netip.Addr{}, ErrNotConfigured
+	}
+	if r == nil {
+		return nil, netip.Addr{}, wrap(ErrMalformedBody, "nil request")
 	}
 	client, err := clientAddr(r, v.proxies)
 	if err != nil {

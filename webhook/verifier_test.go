@@ -2,10 +2,13 @@ package webhook
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"errors"
 	"io"
+	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -246,5 +249,43 @@ func TestSentinelsAreDistinct(t *testing.T) {
 			require.Equal(t, want, errors.Is(a, b), "errors.Is(%v, %v)", a, b)
 		}
 		require.True(t, strings.HasPrefix(a.Error(), "webhook: "))
+	}
+}
+
+func TestVerifyNilRequest(t *testing.T) {
+	cfg := baseConfig()
+	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	v, err := NewVerifier(cfg)
+	require.NoError(t, err)
+	var zero Verifier
+	var nilV *Verifier
+	tests := []struct {
+		name string
+		v    *Verifier
+		want error
+	}{
+		{"configured", v, ErrMalformedBody},
+		{"zero", &zero, ErrNotConfigured},
+		{"nil", nilV, ErrNotConfigured},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var ev *Event
+			require.NotPanics(t, func() { ev, err = tt.v.Verify(nil) })
+			require.ErrorIs(t, err, tt.want)
+			require.Nil(t, ev)
+
+			// The Handler of each, given a nil request (net/http never
+			// does, a direct caller might): an error status, no panic,
+			// fn not called.
+			h := tt.v.Handler(func(context.Context, *Event) error { t.Error("fn called"); return nil })
+			rec := httptest.NewRecorder()
+			require.NotPanics(t, func() { h.ServeHTTP(rec, nil) })
+			require.Equal(t, http.StatusBadRequest, rec.Code)
+			// And a real request to a nil or zero Verifier's Handler: 500.
+			if tt.v != v {
+				require.Equal(t, http.StatusInternalServerError, serve(h, NewTestRequest(cfg, []byte(orderBody))).Code)
+			}
+		})
 	}
 }
