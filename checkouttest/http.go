@@ -22,11 +22,14 @@ const maxBody = 1 << 20
 type Request struct {
 	// Time is when the request arrived.
 	Time time.Time
-	// Method and Path are the request's method and unescaped URL path; Query
-	// is the raw query.
+	// Method is the request's HTTP method, for example "POST".
 	Method string
-	Path   string
-	Query  string
+	// Path is the request's unescaped URL path, for example
+	// "/orders/ord_1/refunds".
+	Path string
+	// Query is the raw, still escaped URL query without the "?"; "" when
+	// there is none.
+	Query string
 	// Header is a copy of the request headers; the Authorization value is
 	// replaced by "REDACTED" (or "REDACTED (malformed)").
 	Header http.Header

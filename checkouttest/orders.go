@@ -78,21 +78,36 @@ type refund struct {
 
 // Order is a snapshot of an order's state in the fake.
 type Order struct {
-	// ID is the service's order id ("ordeh_…"); OrderID the merchant's.
-	ID, OrderID string
-	// Status and StatusID are the order status (CREATED 1, NEW 10, STARTED
-	// 20, CHARGED 21, AUTHORIZATION_FAILED 27).
-	Status   string
+	// ID is the service's order id, "id" of the order status ("ordeh_…").
+	ID string
+	// OrderID is the merchant's order id, "order_id".
+	OrderID string
+	// Status is the order's "status": StatusCreated, StatusNew,
+	// StatusStarted, StatusCharged or StatusAuthorizationFailed.
+	Status string
+	// StatusID is the order's numeric "status_id" (CREATED 1, NEW 10,
+	// STARTED 20, CHARGED 21, AUTHORIZATION_FAILED 27).
 	StatusID int
-	// Amount and AmountRefunded are decimals with two places.
-	Amount, AmountRefunded string
-	Currency               string
+	// Amount is the order's "amount", a decimal with two places ("100.00").
+	Amount string
+	// AmountRefunded is "amount_refunded": the sum of the refunds that
+	// succeeded or are pending, a decimal with two places ("0.00").
+	AmountRefunded string
+	// Currency is the order's "currency", for example "INR".
+	Currency string
 	// WebhookURL is the order's metadata.webhook_url, if any.
 	WebhookURL string
 	// GatewayReferenceID is metadata.SERVICE:gateway_reference_id, if any.
 	GatewayReferenceID string
-	// Gateway, TxnID and TxnStatus describe the latest payment attempt.
-	Gateway, TxnID, TxnStatus string
+	// Gateway is the gateway of the latest payment attempt ("gateway" of
+	// the txn_detail), "" before any attempt.
+	Gateway string
+	// TxnID is the latest payment attempt's "txn_id", "" before any.
+	TxnID string
+	// TxnStatus is the latest payment attempt's "status" in txn_detail,
+	// for example "CHARGED", "AUTHORIZATION_FAILED" or "STARTED"; "" before
+	// any attempt.
+	TxnStatus string
 	// Metadata holds the request's metadata.* keys without the prefix (the
 	// gateway reference id is GatewayReferenceID), plus
 	// "<GATEWAY>:gateway_reference_id" once a payment was routed.
@@ -112,15 +127,24 @@ type Order struct {
 // served by the fake until ExpiresAt (410 Gone after), and carries the
 // expiry as its expires_at query parameter.
 type CollectionLink struct {
-	URL       string
+	// URL is the link POST /orders answered under
+	// links.payment_collection_links (spec §2.8).
+	URL string
+	// ExpiresAt is when the link stops working: the order's creation plus
+	// the link's expiry_in_mins, to the second.
 	ExpiresAt time.Time
 }
 
 // Refund is a snapshot of one refund.
 type Refund struct {
+	// UniqueRequestID is the merchant's "unique_request_id" of the refund
+	// request, which names it to RefundCompleted and RefundFailed.
 	UniqueRequestID string
-	Amount          string
-	Status          string
+	// Amount is the refund's "amount", a decimal with two places ("25.00").
+	Amount string
+	// Status is the refund's "status": RefundPending, RefundSuccess or
+	// RefundFailure.
+	Status string
 }
 
 // Order returns a snapshot of the order with the merchant's order_id.

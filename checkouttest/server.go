@@ -97,10 +97,12 @@ type WebhookConfig struct {
 	// metadata.webhook_url (spec §6.1.2, §6.1.6). https, or http on a
 	// loopback host. Empty: only orders with their own URL are notified.
 	URL string
-	// Username and Password are sent as Basic credentials with every webhook,
-	// also to per-order URLs (spec §5.2, §5.5). The username must avoid the
-	// characters listed in spec §5.2. Empty Username: no Authorization header.
+	// Username is the user-id of the Basic credentials sent with every
+	// webhook, also to per-order URLs (spec §5.2, §5.5). It must avoid the
+	// characters listed in spec §5.2. Empty: no Authorization header.
 	Username string
+	// Password is the password of those Basic credentials (spec §5.2). It
+	// is never printed: Format shows "[redacted]".
 	Password string
 	// Headers are the custom headers added to every webhook (spec §5.4); a
 	// name may not be Authorization.

@@ -15,8 +15,12 @@ import (
 // Payment says how PayWith pays: the payment_method_type and
 // payment_method the order status reports. Zero fields mean CARD and VISA.
 type Payment struct {
+	// MethodType is the order status's "payment_method_type", for example
+	// "CARD", "UPI" or "NB"; "" means "CARD".
 	MethodType string
-	Method     string
+	// Method is the order status's "payment_method", for example "VISA"
+	// or "MASTERCARD"; "" means "VISA" for a card, else MethodType.
+	Method string
 }
 
 // Pay charges the order with a card, as a customer completing the checkout
@@ -144,6 +148,7 @@ func (s *Server) finishRefund(orderID, id, status, event string) error {
 
 // Attempt is one try of a delivery.
 type Attempt struct {
+	// Time is when the attempt was made.
 	Time time.Time
 	// StatusCode is the receiver's HTTP status, 0 when no reply came.
 	StatusCode int
@@ -153,19 +158,28 @@ type Attempt struct {
 
 // Delivery is a snapshot of one delivery of an event to one URL.
 type Delivery struct {
-	EventID   string
+	// EventID is the webhook body's "id" ("evt_V2_…"); Resend takes it.
+	EventID string
+	// EventName is the body's "event_name", for example
+	// EventOrderSucceeded.
 	EventName string
-	OrderID   string
-	URL       string
+	// OrderID is the merchant's order id the event is about.
+	OrderID string
+	// URL is where the event is sent: the order's metadata.webhook_url,
+	// else WebhookConfig.URL (spec §6.1.6); "" when neither is set.
+	URL string
 	// Body is the exact JSON sent.
-	Body     []byte
+	Body []byte
+	// Attempts are the tries so far, oldest first.
 	Attempts []Attempt
 	// Notified is the flag of spec §3: true once the receiver replied 200.
 	Notified bool
 	// Done is true when no further attempt will be made: notified, out of
 	// attempts, stopped by Close, or never possible (Err says why).
 	Done bool
-	Err  string
+	// Err says why the delivery ended without a 200 ("" otherwise), for
+	// example "gave up after 10 attempts" or "stopped by Close".
+	Err string
 }
 
 type delivery struct {

@@ -59,8 +59,18 @@ func (s DedupState) String() string {
 // crashed instance does not block the event forever. Implementations must
 // be safe for concurrent use.
 type Deduplicator interface {
+	// Begin claims key for the caller (DedupNew), or reports that another
+	// delivery holds it (DedupInFlight) or that it was processed
+	// (DedupDone). An error makes Handler reply 500 without calling the
+	// merchant's function, so the service re-sends.
 	Begin(ctx context.Context, key string) (DedupState, error)
+	// Done records key as processed, ending the caller's claim. Handler
+	// calls it with a context that is not cancelled when the sender hangs
+	// up.
 	Done(ctx context.Context, key string) error
+	// Abandon ends the caller's claim without recording key, so that the
+	// next Begin gets DedupNew. Handler calls it with a context that is not
+	// cancelled when the sender hangs up.
 	Abandon(ctx context.Context, key string) error
 }
 
@@ -79,7 +89,10 @@ type DedupWaiter interface {
 
 // Defaults of NewMemoryDeduplicator.
 const (
-	DefaultDedupTTL        = 72 * time.Hour
+	// DefaultDedupTTL is how long a processed key is remembered: 72 hours
+	// (the spec does not say how long the service keeps re-sending, §6.1.4).
+	DefaultDedupTTL = 72 * time.Hour
+	// DefaultDedupMaxEntries bounds the processed keys remembered: 100,000.
 	DefaultDedupMaxEntries = 100_000
 )
 

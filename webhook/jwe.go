@@ -21,6 +21,9 @@ import (
 // for the service's RSA keys; implement the interface to keep the key in a
 // KMS or HSM. Implementations must be safe for concurrent use.
 type Decrypter interface {
+	// Decrypt opens token, the compact JWE found under "JWT", and returns
+	// the event JSON inside (verified, when the implementation checks a
+	// signature).
 	Decrypt(token string) ([]byte, error)
 }
 
