@@ -27,6 +27,11 @@ var errAmountSyntax = errors.New(`must be a non-negative decimal with exactly tw
 
 // AmountFromMinor returns the amount of minor units (paise, cents) as
 // decimal text with two places: AmountFromMinor(12345) is "123.45".
+//
+// A negative minor gives the same text with a leading minus sign
+// (AmountFromMinor(-5) is "-0.05"), as a reply's negative amount reads. No
+// request takes such an amount: ParseAmount, Amount.Minor and every
+// Validate reject it, so check the sign before building a request amount.
 func AmountFromMinor(minor int64) Amount {
 	neg := minor < 0
 	u := uint64(minor)

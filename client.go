@@ -49,9 +49,12 @@ const SDKVersion = "0.1.0"
 
 // Environment variables read by NewClientFromEnv.
 const (
-	EnvBaseURL    = "CHECKOUT_BASE_URL"
+	// EnvBaseURL names the variable holding the base URL (WithBaseURL).
+	EnvBaseURL = "CHECKOUT_BASE_URL"
+	// EnvMerchantID names the variable holding the merchant id (x-merchantid).
 	EnvMerchantID = "CHECKOUT_MERCHANT_ID"
-	EnvAPIKey     = "CHECKOUT_API_KEY"
+	// EnvAPIKey names the variable holding the API key (Authorization).
+	EnvAPIKey = "CHECKOUT_API_KEY"
 )
 
 // Limits of the response bodies read by the client.
@@ -62,14 +65,26 @@ const (
 
 // RetryPolicy says how often and how long the client retries a call that can
 // safely be retried (see Client). The zero value disables retries.
+//
+// A zero MinWait or MaxWait stands for the value of DefaultRetryPolicy (200 ms
+// and 5 s), so RetryPolicy{MaxRetries: 2} waits between attempts like the
+// default policy instead of retrying in a tight loop. When only one of them
+// is set, the default of the other is bent to fit: a zero MinWait becomes
+// min(200 ms, MaxWait) and a zero MaxWait becomes max(5 s, MinWait). A
+// negative wait is an option error (ErrInvalidOption). To retry with almost
+// no wait, as tests do, set tiny positive values such as time.Millisecond.
 type RetryPolicy struct {
 	// MaxRetries is the number of retries after the first attempt (0–10).
 	MaxRetries int
 	// MinWait is the base of the exponential backoff: before retry n (from 0)
 	// the client waits a random time between 0 and min(MaxWait, MinWait·2ⁿ)
-	// ("full jitter").
+	// ("full jitter"). It is also the least the client waits when the
+	// service sends a shorter Retry-After (such as "0"). Zero means 200 ms
+	// (see RetryPolicy); negative is an error.
 	MinWait time.Duration
-	// MaxWait caps every wait, including a Retry-After the service asks for.
+	// MaxWait caps every wait, including a Retry-After the service asks for
+	// (a longer Retry-After is cut to MaxWait). Zero means 5 s (see
+	// RetryPolicy); negative is an error.
 	MaxWait time.Duration
 }
 
@@ -78,16 +93,30 @@ func DefaultRetryPolicy() RetryPolicy {
 	return RetryPolicy{MaxRetries: 2, MinWait: 200 * time.Millisecond, MaxWait: 5 * time.Second}
 }
 
-func (p RetryPolicy) validate() error {
+// resolved checks p and replaces a zero MinWait or MaxWait by its default
+// as RetryPolicy documents.
+func (p RetryPolicy) resolved() (RetryPolicy, error) {
 	switch {
 	case p.MaxRetries < 0 || p.MaxRetries > 10:
-		return optErr("retry: MaxRetries %d is outside 0–10", p.MaxRetries)
-	case p.MinWait < 0 || p.MaxWait < 0:
-		return optErr("retry: negative wait")
-	case p.MaxWait < p.MinWait:
-		return optErr("retry: MaxWait %s is less than MinWait %s", p.MaxWait, p.MinWait)
+		return p, optErr("retry: MaxRetries %d is outside 0–10", p.MaxRetries)
+	case p.MinWait < 0:
+		return p, optErr("retry: MinWait %s is negative", p.MinWait)
+	case p.MaxWait < 0:
+		return p, optErr("retry: MaxWait %s is negative", p.MaxWait)
+	case p.MinWait > 0 && p.MaxWait > 0 && p.MaxWait < p.MinWait:
+		return p, optErr("retry: MaxWait %s is less than MinWait %s", p.MaxWait, p.MinWait)
 	}
-	return nil
+	def := DefaultRetryPolicy()
+	if p.MinWait == 0 {
+		p.MinWait = def.MinWait
+		if p.MaxWait > 0 && p.MaxWait < p.MinWait {
+			p.MinWait = p.MaxWait
+		}
+	}
+	if p.MaxWait == 0 {
+		p.MaxWait = max(def.MaxWait, p.MinWait)
+	}
+	return p, nil
 }
 
 // Client calls the service for one merchant. Create it with NewClient or
@@ -184,6 +213,7 @@ func (f requestOptionFunc) applyRequest(r *requestConfig) error { return f(r) }
 type requestConfig struct {
 	apiVersion string
 	header     http.Header
+	routingID  bool // WithRoutingID was applied
 }
 
 // WithBaseURL sets the service's base address (required: the spec gives no
@@ -287,13 +317,15 @@ func short(s string) string {
 	return s
 }
 
-// WithRetry replaces DefaultRetryPolicy. RetryPolicy{} disables retries.
+// WithRetry replaces DefaultRetryPolicy. RetryPolicy{} disables retries; a
+// zero MinWait or MaxWait takes the default (see RetryPolicy).
 func WithRetry(p RetryPolicy) Option {
 	return optionFunc(func(c *Client) error {
-		if err := p.validate(); err != nil {
+		r, err := p.resolved()
+		if err != nil {
 			return err
 		}
-		c.retry = p
+		c.retry = r
 		return nil
 	})
 }
@@ -322,27 +354,38 @@ func WithUserAgent(ua string) Option {
 }
 
 // reservedHeader reports the headers the client sets, which cannot be
-// replaced per call. canon is in canonical form.
-func reservedHeader(canon string) bool {
+// replaced per call, and the option to use instead ("" when none). canon is
+// in canonical form.
+func reservedHeader(canon string) (reserved bool, use string) {
 	switch canon {
 	case "Authorization", "X-Merchantid", "Content-Type", "Content-Length",
-		"Host", "Transfer-Encoding", "Connection", "Version", "Accept", "User-Agent":
-		return true
+		"Host", "Transfer-Encoding", "Connection", "Accept":
+		return true, ""
+	case "Version":
+		return true, "WithAPIVersion"
+	case "User-Agent":
+		return true, "WithUserAgent"
+	case "X-Routing-Id":
+		return true, "WithRoutingID"
 	}
-	return false
+	return false, ""
 }
 
 // WithHeader adds a header to one call. The headers the client manages
 // (Authorization, x-merchantid, Content-Type, Content-Length, Host, Accept,
-// User-Agent — use WithUserAgent — and version — use WithAPIVersion) cannot be
-// set this way: trying is an error, not a silent override.
+// User-Agent — use WithUserAgent —, version — use WithAPIVersion — and
+// x-routing-id — use WithRoutingID) cannot be set this way: trying is an
+// error, not a silent override.
 func WithHeader(name, value string) RequestOption {
 	return requestOptionFunc(func(r *requestConfig) error {
 		if !validHeaderName(name) {
 			return optErr("header name %q is not a valid token", short(name))
 		}
 		canon := http.CanonicalHeaderKey(name)
-		if reservedHeader(canon) {
+		if reserved, use := reservedHeader(canon); reserved {
+			if use != "" {
+				return optErr("header %s is set by the client: use %s", canon, use)
+			}
 			return optErr("header %s is set by the client", canon)
 		}
 		if !validHeaderValue(value) {
@@ -357,12 +400,18 @@ func WithHeader(name, value string) RequestOption {
 }
 
 // WithRoutingID sets the x-routing-id header of one call, which the service
-// uses to route related calls of one customer together.
+// uses to route related calls of one customer together. A call takes at
+// most one routing id: giving WithRoutingID twice is an error, and so is
+// setting X-Routing-Id with WithHeader.
 func WithRoutingID(id string) RequestOption {
 	return requestOptionFunc(func(r *requestConfig) error {
 		if id == "" || !validHeaderValue(id) {
 			return optErr("routing id is empty or holds control characters")
 		}
+		if r.routingID {
+			return optErr("routing id given twice (WithRoutingID)")
+		}
+		r.routingID = true
 		if r.header == nil {
 			r.header = make(http.Header)
 		}
@@ -583,6 +632,9 @@ func (c *Client) newRetryClient() *retryablehttp.Client {
 // go-retryablehttp with our retry policy, body reading and error decoding. It
 // returns the body of a 2xx response.
 func (c *Client) do(ctx context.Context, cl *call, opts []RequestOption) ([]byte, error) {
+	if err := c.usable(cl.op); err != nil {
+		return nil, err
+	}
 	if ctx == nil {
 		return nil, fmt.Errorf("checkout: %s: nil context", cl.op)
 	}
@@ -651,22 +703,21 @@ func (c *Client) do(ctx context.Context, cl *call, opts []RequestOption) ([]byte
 	return data, nil
 }
 
-// apiError decodes an error reply and scrubs the API key from the messages
-// Error() quotes, in case the service ever echoes it.
+// usable reports a nil Client, or one not made by NewClient, as an error
+// matching ErrInvalidClient instead of panicking.
+func (c *Client) usable(op string) error {
+	if c == nil || c.rc == nil || c.cred == nil || c.hdr == nil {
+		return fmt.Errorf("checkout: %s: %w", op, ErrInvalidClient)
+	}
+	return nil
+}
+
+// apiError decodes an error reply. The decoded fields stay exactly as the
+// service sent them; the client's credential travels along (unexported) so
+// that Error() can scrub it should the service ever echo it.
 func (c *Client) apiError(op string, resp *http.Response, body []byte) *APIError {
 	e := decodeAPIError(op, resp.StatusCode, resp.Header, body, time.Now())
-	scrub := func(s string) string {
-		for _, secret := range []string{c.cred.authorization, strings.TrimPrefix(c.cred.authorization, "Basic "), c.cred.key} {
-			s = strings.ReplaceAll(s, secret, "[REDACTED]")
-		}
-		return s
-	}
-	e.Status, e.ErrorCode = scrub(e.Status), scrub(e.ErrorCode)
-	e.ErrorMessage, e.UserMessage = scrub(e.ErrorMessage), scrub(e.UserMessage)
-	if e.Info != nil {
-		e.Info.DeveloperMessage, e.Info.UserMessage = scrub(e.Info.DeveloperMessage), scrub(e.Info.UserMessage)
-		e.Info.Code, e.Info.RequestID = scrub(e.Info.Code), scrub(e.Info.RequestID)
-	}
+	e.cred = c.cred
 	return e
 }
 
@@ -802,11 +853,16 @@ func giveUp(resp *http.Response, err error, tries int) (*http.Response, error) {
 	return nil, err
 }
 
-// backoff waits as the service asks with Retry-After on 429 and 503 (never
-// longer than max), else a random time in [0, min(max, min·2ⁿ)] (full jitter).
+// backoff waits as the service asks with Retry-After on 429 and 503, but
+// never less than min (a "Retry-After: 0" must not make a tight loop) nor
+// longer than max; else a random time in [0, min(max, min·2ⁿ)] (full
+// jitter).
 func backoff(min, max time.Duration, n int, resp *http.Response) time.Duration {
 	if resp != nil && (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable) {
 		if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
+			if d < min {
+				d = min
+			}
 			if d > max {
 				d = max
 			}

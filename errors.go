@@ -2,6 +2,7 @@ package checkout
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -51,6 +52,10 @@ const (
 	// ErrInvalidOption is matched by every error about a client Option or a
 	// per-call RequestOption (NewClient and the calls return it; none panics).
 	ErrInvalidOption = sentinel("checkout: invalid option")
+	// ErrInvalidClient is matched by the error every method of a nil
+	// *Client, or of a Client not made by NewClient (the zero value),
+	// returns instead of panicking. Nothing is sent.
+	ErrInvalidClient = sentinel("checkout: client is nil or not made by NewClient")
 )
 
 // maxErrorBody bounds APIError.Body.
@@ -94,6 +99,10 @@ type APIError struct {
 	// Body is the response body as received (at most 64 KiB). It is never
 	// part of Error().
 	Body []byte
+
+	// cred is the credential of the client that received the reply, used by
+	// Error() to scrub it; nil for an APIError built by hand.
+	cred *credential
 }
 
 // ErrorInfo is the "error_info" object of an error body.
@@ -120,10 +129,62 @@ type FieldError struct {
 	Reason string
 }
 
+// minSecretLen is the shortest API key that Error() scrubs from the
+// service's messages. A shorter "key" (such as "k" or "key" in a test) is
+// no secret, and replacing its text would garble ordinary words.
+const minSecretLen = 8
+
 // Error returns one line: the operation, the HTTP status and the service's
 // code and message (shortened, control characters removed). It never holds
-// the response body, the API key or the request.
+// the response body or the request. Should the service echo the client's
+// credentials in a message it quotes, Error() shows "[REDACTED]" in place of
+// the API key and of its base64 form (the Authorization value) — for keys of
+// at least 8 bytes, as shorter ones are no real secret. The fields keep the
+// service's text unchanged.
 func (e *APIError) Error() string {
+	scrub := e.scrubber()
+	// Each quoted field is scrubbed before it is shortened, so no cut
+	// leaves a prefix of the key behind.
+	line := func(s string, max int) string { return oneLine(scrub(s), max) }
+	return e.message(line)
+}
+
+// scrubber returns the function Error() and GoString() pass the service's
+// text through: it replaces the client's API key and its base64 form with
+// "[REDACTED]" when the key is at least minSecretLen bytes.
+func (e *APIError) scrubber() func(string) string {
+	c := e.cred
+	if c == nil || len(c.key) < minSecretLen {
+		return func(s string) string { return s }
+	}
+	b64 := strings.TrimPrefix(c.authorization, "Basic ")
+	return func(s string) string {
+		s = strings.ReplaceAll(s, b64, "[REDACTED]")
+		return strings.ReplaceAll(s, c.key, "[REDACTED]")
+	}
+}
+
+// GoString is what %#v prints: the fields, scrubbed as in Error(), with the
+// body shown by its length only.
+func (e *APIError) GoString() string {
+	if e == nil {
+		return "(*checkout.APIError)(nil)"
+	}
+	scrub := e.scrubber()
+	q := func(s string) string { return strconv.Quote(scrub(s)) }
+	var b strings.Builder
+	fmt.Fprintf(&b, "&checkout.APIError{HTTPStatus:%d, Status:%s, StatusID:%d, ErrorCode:%s, ErrorMessage:%s, UserMessage:%s",
+		e.HTTPStatus, q(e.Status), e.StatusID, q(e.ErrorCode), q(e.ErrorMessage), q(e.UserMessage))
+	if i := e.Info; i != nil {
+		fmt.Fprintf(&b, ", Info:&checkout.ErrorInfo{Code:%s, Category:%s, RequestID:%s, DeveloperMessage:%s, UserMessage:%s, Fields:%d}",
+			q(i.Code), q(i.Category), q(i.RequestID), q(i.DeveloperMessage), q(i.UserMessage), len(i.Fields))
+	}
+	fmt.Fprintf(&b, ", RetryAfter:%s, Operation:%s, Body:%d bytes}", e.RetryAfter, q(e.Operation), len(e.Body))
+	return b.String()
+}
+
+// message builds Error() with line quoting each service field on one line.
+func (e *APIError) message(line func(s string, max int) string) string {
 	var b strings.Builder
 	b.WriteString("checkout: ")
 	if e.Operation != "" {
@@ -134,11 +195,11 @@ func (e *APIError) Error() string {
 	b.WriteString(strconv.Itoa(e.HTTPStatus))
 	if e.Status != "" {
 		b.WriteString(" ")
-		b.WriteString(oneLine(e.Status, 40))
+		b.WriteString(line(e.Status, 40))
 	}
 	if e.ErrorCode != "" {
 		b.WriteString(" [")
-		b.WriteString(oneLine(e.ErrorCode, 60))
+		b.WriteString(line(e.ErrorCode, 60))
 		b.WriteString("]")
 	}
 	msg := e.ErrorMessage
@@ -153,11 +214,11 @@ func (e *APIError) Error() string {
 	}
 	if msg != "" {
 		b.WriteString(": ")
-		b.WriteString(oneLine(msg, maxMessage))
+		b.WriteString(line(msg, maxMessage))
 	}
 	if e.Info != nil && e.Info.RequestID != "" {
 		b.WriteString(" (request_id ")
-		b.WriteString(oneLine(e.Info.RequestID, 64))
+		b.WriteString(line(e.Info.RequestID, 64))
 		b.WriteString(")")
 	}
 	return b.String()

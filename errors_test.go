@@ -113,7 +113,7 @@ func TestAPIErrorNeverLeaks(t *testing.T) {
 	var ae *APIError
 	require.ErrorAs(t, err, &ae)
 	require.ErrorIs(t, err, ErrUnauthorized)
-	for _, s := range []string{err.Error(), fmt.Sprintf("%v", err), fmt.Sprintf("%+v", err), ae.UserMessage, ae.ErrorMessage, ae.ErrorCode} {
+	for _, s := range []string{err.Error(), fmt.Sprintf("%v", err), fmt.Sprintf("%+v", err), fmt.Sprintf("%#v", ae)} {
 		require.NotContains(t, s, testKey)
 		require.NotContains(t, s, strings.TrimPrefix(testAuth, "Basic "))
 		require.NotContains(t, s, "secret_body_marker")
@@ -122,6 +122,12 @@ func TestAPIErrorNeverLeaks(t *testing.T) {
 	require.Contains(t, err.Error(), "get order")
 	require.Contains(t, err.Error(), "HTTP 401")
 	require.Equal(t, body, string(ae.Body), "Body keeps what the service sent")
+	require.Contains(t, err.Error(), "[REDACTED]")
+	// The fields keep the service's text: only Error() is scrubbed.
+	require.Equal(t, "access_denied: "+testKey, ae.ErrorCode)
+	require.Equal(t, "bad header "+testAuth+"\nsecond line", ae.ErrorMessage)
+	require.Equal(t, "key "+testKey, ae.UserMessage)
+	require.Equal(t, "key "+testKey, ae.Info.UserMessage)
 }
 
 func TestAPIErrorNonJSON(t *testing.T) {

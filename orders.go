@@ -55,7 +55,8 @@ type OrderRequest struct {
 	// §2.8); nil asks for none.
 	CollectionLinks *CollectionLinks
 	// Extra carries form fields the spec does not list (udf1…udf10, …). A
-	// key the typed fields own is a validation error.
+	// key the typed fields own, an empty key, a key holding control
+	// characters and text that is not valid UTF-8 are validation errors.
 	Extra map[string]string
 }
 
@@ -207,9 +208,6 @@ func (r *OrderRequest) Validate() error {
 	for i, m := range r.GatewayMetadata {
 		checkText(&c, [2]string{valid.Index("metadata", i), m.Gateway + m.Key + m.Value})
 	}
-	for _, k := range sortedKeys(r.Extra) {
-		checkText(&c, [2]string{k, k + r.Extra[k]})
-	}
 	seen := map[string]bool{}
 	for i, m := range r.GatewayMetadata {
 		p := valid.Index("metadata", i)
@@ -256,10 +254,11 @@ func (r *OrderRequest) Validate() error {
 	}
 	for _, k := range sortedKeys(r.Extra) {
 		switch {
-		case k == "":
-			c.Add("", "Extra has an empty key")
+		case !checkExtraKey(&c, k):
 		case orderKey(k) || seen[k]:
 			c.Add(k, "is a typed field of OrderRequest; set it there, not in Extra")
+		default:
+			checkText(&c, [2]string{k, r.Extra[k]})
 		}
 	}
 	return c.Err()
@@ -404,6 +403,9 @@ func decodeOrder(body []byte) (*Order, error) {
 // GetOrder before creating it again.
 func (c *Client) CreateOrder(ctx context.Context, req *OrderRequest, opts ...RequestOption) (*Order, error) {
 	const op = "create order"
+	if err := c.usable(op); err != nil {
+		return nil, err
+	}
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
@@ -529,6 +531,23 @@ type refundWire struct {
 	ErrorMessage    lenient.String `json:"error_message"`
 }
 
+func (r refundWire) refund() Refund {
+	return Refund{
+		ID:              string(r.ID),
+		UniqueRequestID: string(r.UniqueRequestID),
+		Ref:             string(r.Ref),
+		Status:          string(r.Status),
+		Amount:          amountFromWire(string(r.Amount)),
+		Created:         parseTime(string(r.Created)),
+		SentToGateway:   bool(r.SentToGateway),
+		InitiatedBy:     string(r.InitiatedBy),
+		RefundType:      string(r.RefundType),
+		RefundSource:    string(r.RefundSource),
+		ErrorCode:       string(r.ErrorCode),
+		ErrorMessage:    string(r.ErrorMessage),
+	}
+}
+
 type orderStatusWire struct {
 	OrderID            lenient.String                   `json:"order_id"`
 	ID                 lenient.String                   `json:"id"`
@@ -588,20 +607,7 @@ func decodeOrderStatus(body []byte) (*OrderStatus, error) {
 		Raw:                body,
 	}
 	for _, r := range w.Refunds {
-		s.Refunds = append(s.Refunds, Refund{
-			ID:              string(r.ID),
-			UniqueRequestID: string(r.UniqueRequestID),
-			Ref:             string(r.Ref),
-			Status:          string(r.Status),
-			Amount:          amountFromWire(string(r.Amount)),
-			Created:         parseTime(string(r.Created)),
-			SentToGateway:   bool(r.SentToGateway),
-			InitiatedBy:     string(r.InitiatedBy),
-			RefundType:      string(r.RefundType),
-			RefundSource:    string(r.RefundSource),
-			ErrorCode:       string(r.ErrorCode),
-			ErrorMessage:    string(r.ErrorMessage),
-		})
+		s.Refunds = append(s.Refunds, r.refund())
 	}
 	return s, nil
 }
@@ -627,6 +633,9 @@ func orderPath(orderID string) (string, error) {
 // also retried after timeouts and 500, 502, 504.
 func (c *Client) GetOrder(ctx context.Context, orderID string, opts ...RequestOption) (*OrderStatus, error) {
 	const op = "get order"
+	if err := c.usable(op); err != nil {
+		return nil, err
+	}
 	path, err := orderPath(orderID)
 	if err != nil {
 		return nil, err
@@ -681,6 +690,9 @@ func (r *RefundRequest) Validate() error {
 // UniqueRequestID after checking GetOrder.
 func (c *Client) Refund(ctx context.Context, orderID string, req *RefundRequest, opts ...RequestOption) (*OrderStatus, error) {
 	const op = "refund"
+	if err := c.usable(op); err != nil {
+		return nil, err
+	}
 	var c1 valid.Collector
 	path, err := orderPath(orderID)
 	mergeProblems(&c1, "order_id", err)

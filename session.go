@@ -182,13 +182,7 @@ func (r *SessionRequest) Validate() error {
 	if r.WebhookURL != "" {
 		checkURL(&c, keyWebhookURL, r.WebhookURL, true)
 	}
-	checkText(&c,
-		[2]string{"order_id", r.OrderID}, [2]string{"customer_id", r.CustomerID},
-		[2]string{"customer_phone", r.CustomerPhone}, [2]string{"customer_email", r.CustomerEmail},
-		[2]string{"payment_page_client_id", r.PaymentPageClientID}, [2]string{"return_url", r.ReturnURL},
-		[2]string{"description", r.Description}, [2]string{"first_name", r.FirstName},
-		[2]string{"last_name", r.LastName}, [2]string{keyGatewayReferenceID, r.GatewayReferenceID},
-		[2]string{keyWebhookURL, r.WebhookURL})
+	r.checkEncodable(&c)
 	if r.PaymentFilter != nil {
 		mergeProblems(&c, "payment_filter", r.PaymentFilter.Validate())
 	}
@@ -221,17 +215,36 @@ func (r *SessionRequest) Validate() error {
 			c.Add(keyMandateEndDate, "must be after mandate.start_date")
 		}
 	}
-	for _, k := range sortedKeys(r.Extra) {
-		switch {
-		case k == "":
-			c.Add("", "Extra has an empty key")
-		case !utf8.ValidString(k):
-			c.Add(strconv.Quote(k), "Extra key is not valid UTF-8")
-		case sessionKey(k):
-			c.Add(k, "is a typed field of SessionRequest; set it there, not in Extra")
-		}
-	}
 	return c.Err()
+}
+
+// checkEncodable records the problems that would make the encoded body
+// differ from the request: text that is not valid UTF-8 (encoding would
+// replace it with U+FFFD), Extra keys that are empty, hold control
+// characters or belong to a typed field, and Extra values holding invalid
+// UTF-8 anywhere inside. Validate and MarshalJSON both run it.
+func (r *SessionRequest) checkEncodable(c *valid.Collector) {
+	checkText(c,
+		[2]string{"order_id", r.OrderID}, [2]string{"customer_id", r.CustomerID},
+		[2]string{"customer_phone", r.CustomerPhone}, [2]string{"customer_email", r.CustomerEmail},
+		[2]string{"payment_page_client_id", r.PaymentPageClientID}, [2]string{"return_url", r.ReturnURL},
+		[2]string{"description", r.Description}, [2]string{"first_name", r.FirstName},
+		[2]string{"last_name", r.LastName}, [2]string{keyGatewayReferenceID, r.GatewayReferenceID},
+		[2]string{keyWebhookURL, r.WebhookURL}, [2]string{"amount", string(r.Amount)},
+		[2]string{"action", string(r.Action)}, [2]string{"sdk_udf", string(r.EMI)})
+	if m := r.Mandate; m != nil {
+		checkText(c, [2]string{keyCreateMandate, string(m.Option)}, [2]string{keyMandateMaxAmount, string(m.MaxAmount)})
+	}
+	for _, k := range sortedKeys(r.Extra) {
+		if !checkExtraKey(c, k) {
+			continue
+		}
+		if sessionKey(k) {
+			c.Add(k, "is a typed field of SessionRequest; set it there, not in Extra")
+			continue
+		}
+		checkExtraValue(c, k, r.Extra[k])
+	}
 }
 
 // required records a problem when a required text field is blank.
@@ -475,6 +488,9 @@ func decodeSession(body []byte) (*Session, error) {
 // on a timeout, check the order with GetOrder before trying again.
 func (c *Client) CreateSession(ctx context.Context, req *SessionRequest, opts ...RequestOption) (*Session, error) {
 	const op = "create session"
+	if err := c.usable(op); err != nil {
+		return nil, err
+	}
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
