@@ -83,7 +83,9 @@ type DedupWaiter interface {
 	// Released returns a channel that is closed when key, now in flight,
 	// is released by Done or Abandon; or nil when key is not in flight.
 	// A closed channel means only "ask Begin again": another delivery may
-	// claim the key first.
+	// claim the key first. A store shared by several processes must close
+	// it whichever process releases the key (a channel that stays open only
+	// makes the duplicate wait its full Config.DuplicateWait and get 409).
 	Released(key string) <-chan struct{}
 }
 

@@ -31,7 +31,7 @@ import (
 //	500 fn returned an error or panicked, or the Deduplicator failed
 //	200 fn succeeded, or the event was processed before (fn not called)
 //
-// Concurrent deliveries of one event run fn once (DESIGN §5). A duplicate
+// Concurrent deliveries of one event run fn once (spec §6.1.5). A duplicate
 // that arrives while the first delivery is running waits for it, at most
 // Config.DuplicateWait and only while its own request's context lives:
 //

@@ -61,7 +61,7 @@ func run(log *slog.Logger) error {
 		Handler:           mux,
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       15 * time.Second,
-		WriteTimeout:      30 * time.Second, // covers the processing of one event
+		WriteTimeout:      30 * time.Second, // one event's processing, or a duplicate's wait (webhook.DefaultDuplicateWait) and its own run
 		IdleTimeout:       60 * time.Second,
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
