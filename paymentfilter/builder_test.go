@@ -110,33 +110,136 @@ func TestBuilderMerges(t *testing.T) {
 	}
 }
 
-// TestBuilderContradictions: a call that contradicts its type's block adds a
-// second block; Build reports it and Filter shows it, nothing is dropped.
+// TestBuilderContradictions: a call that one option block cannot express
+// together with an earlier call of the same type is a conflict. Build and
+// Err name both calls at the earlier block (not the duplicate block the
+// user never wrote); Filter keeps the call as a second block, so validating
+// it still fails: nothing is dropped.
 func TestBuilderContradictions(t *testing.T) {
+	tests := []struct {
+		name    string
+		build   pf.Builder
+		want    string     // Filter()
+		problem pf.Problem // the one problem of Build and Err
+	}{
+		{"show after hide", pf.New().Hide(pf.Wallet).Show(pf.Wallet),
+			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false},{"paymentMethodType":"WALLET","enable":true}]}`,
+			pf.Problem{Path: "payment_filter.options[0]", Message: "Show(WALLET) conflicts with Hide(WALLET): one WALLET option block cannot both hide WALLET as a whole and show WALLET as a whole"}},
+		{"hide after only", pf.Only(pf.UPI, pf.Wallet).Hide(pf.Wallet),
+			`{"allowDefaultOptions":false,"options":[{"paymentMethodType":"UPI","enable":true},{"paymentMethodType":"WALLET","enable":true},{"paymentMethodType":"WALLET","enable":false}]}`,
+			pf.Problem{Path: "payment_filter.options[1]", Message: "Hide(WALLET) conflicts with Only(UPI, WALLET): one WALLET option block cannot both show WALLET as a whole and hide WALLET as a whole"}},
+		{"hide some after showing the whole type", pf.Only(pf.Wallet).HideMethods(pf.Wallet, "PAYTM"),
+			`{"allowDefaultOptions":false,"options":[{"paymentMethodType":"WALLET","enable":true},{"paymentMethodType":"WALLET","enable":false,"paymentMethods":["PAYTM"]}]}`,
+			pf.Problem{Path: "payment_filter.options[0]", Message: `HideMethods(WALLET, "PAYTM") conflicts with Only(WALLET): one WALLET option block cannot both show WALLET as a whole and hide the listed WALLET methods`}},
+		{"methods after hiding the whole type", pf.New().Hide(pf.Wallet).HideMethods(pf.Wallet, "PAYTM"),
+			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false},{"paymentMethodType":"WALLET","enable":false,"paymentMethods":["PAYTM"]}]}`,
+			pf.Problem{Path: "payment_filter.options[0]", Message: `HideMethods(WALLET, "PAYTM") conflicts with Hide(WALLET): one WALLET option block cannot both hide WALLET as a whole and hide the listed WALLET methods`}},
+		{"show some after hiding some", pf.New().HideMandateMethods(pf.Wallet, "PAYTM").ShowMethods(pf.Wallet, "SIMPL"),
+			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false,"paymentMethods":["PAYTM","SVC_PAYTM"]},{"paymentMethodType":"WALLET","enable":true,"paymentMethods":["SIMPL"]}]}`,
+			pf.Problem{Path: "payment_filter.options[0]", Message: `ShowMethods(WALLET, "SIMPL") conflicts with HideMandateMethods(WALLET, "PAYTM"): one WALLET option block cannot both hide the listed WALLET methods and show the listed WALLET methods`}},
+		{"UPI apps on hidden UPI", pf.New().Hide(pf.UPI).HideUPIApps("PHONEPE", "GPAY"),
+			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"UPI","enable":false},{"paymentMethodType":"UPI","enable":true,"upiFilters":[{"upiType":"INTENT","enable":false,"upiMethods":["PHONEPE","GPAY"]}]}]}`,
+			pf.Problem{Path: "payment_filter.options[0]", Message: `HideUPIApps("PHONEPE", "GPAY") conflicts with Hide(UPI): one UPI option block cannot both hide UPI as a whole and keep UPI enabled for its filters`}},
+		{"card filters on hidden cards", pf.New().Hide(pf.Card).HideCardTypes(pf.Credit),
+			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":false},{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardTypes":["CREDIT"]}]}]}`,
+			pf.Problem{Path: "payment_filter.options[0]", Message: "HideCardTypes(CREDIT) conflicts with Hide(CARD): one CARD option block cannot both hide CARD as a whole and keep CARD enabled for its filters"}},
+		{"hide after card filters", pf.New().HideBINRanges(pf.BINRange{From: "459000", To: "460000"}).Hide(pf.Card),
+			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardBins":["459000::460000"]}]},{"paymentMethodType":"CARD","enable":false}]}`,
+			pf.Problem{Path: "payment_filter.options[0]", Message: `Hide(CARD) conflicts with HideBINRanges("459000::460000"): one CARD option block cannot both keep CARD enabled for its filters and hide CARD as a whole`}},
+		{"show some after showing the whole type", pf.Only(pf.NB).ShowMethods(pf.NB, "NB_HDFC"),
+			`{"allowDefaultOptions":false,"options":[{"paymentMethodType":"NB","enable":true},{"paymentMethodType":"NB","enable":true,"paymentMethods":["NB_HDFC"]}]}`,
+			pf.Problem{Path: "payment_filter.options[0]", Message: `ShowMethods(NB, "NB_HDFC") conflicts with Only(NB): one NB option block cannot both show NB as a whole and show the listed NB methods`}},
+		{"a UPI filter on hidden UPI", pf.New().Hide(pf.UPI).AddUPIFilter(pf.UPIFilter{UPIType: pf.Collect}),
+			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"UPI","enable":false},{"paymentMethodType":"UPI","enable":true,"upiFilters":[{"upiType":"COLLECT","enable":false}]}]}`,
+			pf.Problem{Path: "payment_filter.options[0]", Message: `AddUPIFilter({"upiType":"COLLECT","enable":false}) conflicts with Hide(UPI): one UPI option block cannot both hide UPI as a whole and keep UPI enabled for its filters`}},
+		{"an option of a type already present", pf.New().HideMethods(pf.NB, "NB_SBI").AddOption(pf.Option{PaymentMethodType: pf.NB}),
+			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"NB","enable":false,"paymentMethods":["NB_SBI"]},{"paymentMethodType":"NB","enable":false}]}`,
+			pf.Problem{Path: "payment_filter.options[0]", Message: `AddOption(NB) conflicts with HideMethods(NB, "NB_SBI"): one NB option block cannot both hide the listed NB methods and hide NB as a whole`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			require.Equal(t, tt.want, marshal(t, tt.build.Filter()))
+
+			_, err := tt.build.Build()
+			var ve *pf.ValidationError
+			require.ErrorAs(t, err, &ve)
+			require.Equal(t, []pf.Problem{tt.problem}, ve.Problems, "the conflict, and not also the duplicate block it explains")
+
+			require.ErrorAs(t, tt.build.Err(), &ve)
+			require.Equal(t, []pf.Problem{tt.problem}, ve.Problems)
+
+			// What Filter returns does not pass validation either.
+			require.ErrorContains(t, tt.build.Filter().Validate(), "duplicate option block")
+		})
+	}
+}
+
+// TestBuilderMergesCompatibleCalls: calls that one block can express
+// together are merged into it, with no conflict.
+func TestBuilderMergesCompatibleCalls(t *testing.T) {
 	tests := []struct {
 		name  string
 		build pf.Builder
 		want  string
 	}{
-		{"show after hide", pf.New().Hide(pf.Wallet).Show(pf.Wallet),
-			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false},{"paymentMethodType":"WALLET","enable":true}]}`},
-		{"methods after hiding the whole type", pf.New().Hide(pf.Wallet).HideMethods(pf.Wallet, "PAYTM"),
-			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false},{"paymentMethodType":"WALLET","enable":false,"paymentMethods":["PAYTM"]}]}`},
-		{"card filters on hidden cards", pf.New().Hide(pf.Card).HideCardTypes(pf.Credit),
-			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":false},{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardTypes":["CREDIT"]}]}]}`},
-		{"hide after card filters", pf.New().HideCardTypes(pf.Credit).Hide(pf.Card),
-			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardTypes":["CREDIT"]}]},{"paymentMethodType":"CARD","enable":false}]}`},
-		{"show some after showing the whole type", pf.Only(pf.NB).ShowMethods(pf.NB, "NB_HDFC"),
-			`{"allowDefaultOptions":false,"options":[{"paymentMethodType":"NB","enable":true},{"paymentMethodType":"NB","enable":true,"paymentMethods":["NB_HDFC"]}]}`},
+		{"card filters on only CARD", pf.Only(pf.Card).HideCardTypes(pf.Credit),
+			`{"allowDefaultOptions":false,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardTypes":["CREDIT"]}]}]}`},
+		{"show CARD after card filters", pf.New().HideCardTypes(pf.Credit).Show(pf.Card),
+			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardTypes":["CREDIT"]}]}]}`},
+		{"UPI apps on only UPI", pf.Only(pf.UPI).HideUPIApps("GPAY"),
+			`{"allowDefaultOptions":false,"options":[{"paymentMethodType":"UPI","enable":true,"upiFilters":[{"upiType":"INTENT","enable":false,"upiMethods":["GPAY"]}]}]}`},
+		{"hide twice", pf.New().Hide(pf.Wallet).Hide(pf.Wallet),
+			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false}]}`},
+		{"hide methods twice", pf.New().HideMethods(pf.Wallet, "PAYTM").HideMethods(pf.Wallet, "SIMPL"),
+			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false,"paymentMethods":["PAYTM","SIMPL"]}]}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			require.Equal(t, tt.want, marshal(t, tt.build.Filter()))
-			_, err := tt.build.Build()
-			require.Error(t, err)
-			require.Contains(t, err.Error(), "payment_filter.options[1].paymentMethodType: duplicate option block")
+			require.NoError(t, tt.build.Err())
+			f, err := tt.build.Build()
+			require.NoError(t, err)
+			require.Equal(t, tt.want, marshal(t, f))
 		})
 	}
+}
+
+// TestBuilderProblemsStayOnTheirBranch: a conflict recorded on one branch of
+// a shared Builder is not seen by its base or a sibling.
+func TestBuilderProblemsStayOnTheirBranch(t *testing.T) {
+	// Three conflicts: an appended list would have spare capacity here.
+	base := pf.New().Hide(pf.Wallet, pf.NB, pf.Cash).Show(pf.Wallet, pf.NB, pf.Cash)
+	a := base.Hide(pf.UPI).Show(pf.UPI)
+	b := base.Hide(pf.Card).HideCardTypes(pf.Debit)
+	last := func(b pf.Builder) string {
+		var ve *pf.ValidationError
+		require.ErrorAs(t, b.Err(), &ve)
+		return ve.Problems[len(ve.Problems)-1].Message
+	}
+	require.Contains(t, last(base), "Show(WALLET, NB, CASH) conflicts with Hide(WALLET, NB, CASH): one CASH")
+	require.Contains(t, last(a), "Show(UPI) conflicts with Hide(UPI)")
+	require.Contains(t, last(b), "HideCardTypes(DEBIT) conflicts with Hide(CARD)")
+	require.NoError(t, pf.New().Hide(pf.Wallet).Err())
+}
+
+// TestBuilderEMIProblems: the rejected calls of the emi.Builder given to EMI
+// reach Build and Err under payment_filter.emiOptions; a later EMI call
+// replaces them with the options.
+func TestBuilderEMIProblems(t *testing.T) {
+	b := pf.New().Hide(pf.Wallet).EMI(emi.New().Disable(emi.Plan(9)).Enable(emi.NoCost))
+	want := []pf.Problem{{Path: "payment_filter.emiOptions", Message: "Disable(Plan(9)): unknown plan 9: want Standard, LowCost or NoCost"}}
+	_, err := b.Build()
+	var ve *pf.ValidationError
+	require.ErrorAs(t, err, &ve)
+	require.Equal(t, want, ve.Problems)
+	require.ErrorAs(t, b.Err(), &ve)
+	require.Equal(t, want, ve.Problems)
+	require.Equal(t, `{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false}],"emiOptions":{"noCostEmi":{"enable":true}}}`,
+		marshal(t, b.Filter()))
+
+	f, err := b.EMI(emi.New().Enable(emi.NoCost)).Build()
+	require.NoError(t, err)
+	require.Equal(t, `{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false}],"emiOptions":{"noCostEmi":{"enable":true}}}`,
+		marshal(t, f))
 }
 
 // TestMandateCodes: the doubled codes of spec §2.3.

@@ -12,6 +12,14 @@ import (
 // (spec §2.3).
 const mandatePrefix = "SVC_"
 
+// rootPath is where the paths of Validate start, as the session request
+// names the field (spec §2.1).
+const rootPath = "payment_filter"
+
+// duplicateBlock starts the message of a second option block of a type;
+// Builder.Build recognises it.
+const duplicateBlock = "duplicate option block for "
+
 // Validate checks f against the spec (§2.2–2.5) and reports every problem
 // with its JSON path, starting at "payment_filter" (for example
 // "payment_filter.options[1].cardFilters[0].cardBins[2]"; EMI problems sit
@@ -31,7 +39,7 @@ func (f *Filter) Validate() error {
 		return nil
 	}
 	var c valid.Collector
-	f.validate(&c, "payment_filter")
+	f.validate(&c, rootPath)
 	return c.Err()
 }
 
@@ -44,7 +52,7 @@ func (f *Filter) validate(c *valid.Collector, path string) {
 		p := valid.Index(op, i)
 		o.validate(c, p, elsewhere)
 		if j, dup := first[o.PaymentMethodType]; dup && o.PaymentMethodType != "" {
-			c.Add(valid.Join(p, "paymentMethodType"), "duplicate option block for "+string(o.PaymentMethodType)+
+			c.Add(valid.Join(p, "paymentMethodType"), duplicateBlock+string(o.PaymentMethodType)+
 				" (first at "+valid.Index("options", j)+"): the service honours only the first block of a type, so merge them")
 		} else if !dup {
 			first[o.PaymentMethodType] = i
