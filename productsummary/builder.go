@@ -36,7 +36,11 @@ func (b Builder) EmptyLine() Builder {
 	return b.with(Line{Space{}})
 }
 
-// EmptyLines adds n empty lines; n below 1 adds none.
+// EmptyLines adds n empty lines, as n calls of EmptyLine would. n <= 0
+// adds no line and is not an error: EmptyLines(0) and EmptyLines(-3) return
+// a Builder equal to b. (The Builder records no errors of its own: what it
+// is given is kept and Validate reports it, and a count of zero or below
+// leaves nothing to keep.)
 func (b Builder) EmptyLines(n int) Builder {
 	for range n {
 		b = b.EmptyLine()

@@ -14,11 +14,18 @@ import (
 // path of the offending value ("product_summary[2][0].type" when a Summary was
 // decoded; a Line or an item on its own gives paths relative to itself).
 type DecodeError struct {
-	Path    string
-	Line    int // index of the line, or -1 when the problem is not inside one
-	Item    int // index of the item in its line, or -1
+	// Path is the JSON path of the offending value, for example
+	// "product_summary[2][0].type"; "" for a value decoded on its own.
+	Path string
+	// Line is the index of the line, or -1 when the problem is not inside
+	// one.
+	Line int
+	// Item is the index of the item in its line, or -1.
+	Item int
+	// Message says what is wrong, without the path.
 	Message string
-	Err     error // the underlying encoding/json or strconv error, if any
+	// Err is the underlying encoding/json or strconv error, if any.
+	Err error
 }
 
 // Error returns one line naming the path, and the line and item indexes.
@@ -48,11 +55,14 @@ func (e *DecodeError) Unwrap() error { return e.Err }
 const rootPath = "product_summary"
 
 // decodeSummary reads the array of lines. A JSON string holding the array
-// (the session request's form) is accepted when allowString is set.
+// (the session request's form) is accepted when allowString is set. null is
+// not a summary: an absent summary is the zero Summary, never "null" text
+// (UnmarshalJSON handles a JSON null before it gets here).
 func decodeSummary(data []byte, allowString bool) (Summary, error) {
 	data = bytes.TrimSpace(data)
 	if wire.IsNull(data) {
-		return nil, nil
+		return nil, &DecodeError{Path: rootPath, Line: -1, Item: -1,
+			Message: "must be a JSON array of lines, got null: leave product_summary out for no summary"}
 	}
 	if allowString && len(data) > 0 && data[0] == '"' {
 		var text string

@@ -84,12 +84,6 @@ func TestParseAccepts(t *testing.T) {
 			want: ps.Summary{},
 			out:  `[]`,
 		},
-		{
-			name: "null is no summary",
-			in:   `null`,
-			want: nil,
-			out:  `[]`,
-		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -140,6 +134,9 @@ func TestParseRejects(t *testing.T) {
 		{"empty input", ``, "product_summary", -1, -1, "must be a JSON array of lines, got nothing"},
 		{"broken JSON", `[[{"type":"space"}]`, "product_summary", -1, -1, "not valid JSON"},
 		{"string holding a string", strconv.Quote(strconv.Quote(`[]`)), "product_summary", -1, -1, "must be a JSON array of lines, got a string"},
+		{"null", `null`, "product_summary", -1, -1, "must be a JSON array of lines, got null: leave product_summary out"},
+		{"null with blank space", " null\n", "product_summary", -1, -1, "got null"},
+		{"string holding null", `"null"`, "product_summary", -1, -1, "must be a JSON array of lines, got null"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -168,6 +165,25 @@ func TestDecodeErrorUnwraps(t *testing.T) {
 	var numErr *strconv.NumError
 	require.ErrorAs(t, err, &numErr)
 	require.ErrorIs(t, err, strconv.ErrRange)
+}
+
+// TestNullSummary: only a JSON null value (the encoding/json convention for
+// an absent slice) decodes to no summary; "null" text is an error.
+func TestNullSummary(t *testing.T) {
+	var body struct {
+		Summary ps.Summary `json:"product_summary"`
+	}
+	body.Summary = ps.New().EmptyLine().Summary()
+	require.NoError(t, json.Unmarshal([]byte(`{"product_summary":null}`), &body))
+	require.Nil(t, body.Summary)
+
+	var de *ps.DecodeError
+	require.ErrorAs(t, json.Unmarshal([]byte(`{"product_summary":"null"}`), &body), &de)
+	require.Equal(t, "product_summary", de.Path)
+
+	var s ps.Summary
+	require.ErrorAs(t, s.UnmarshalText([]byte(`null`)), &de)
+	require.Contains(t, de.Message, "got null")
 }
 
 func TestUnmarshalTextWantsTheArray(t *testing.T) {

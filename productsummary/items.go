@@ -12,12 +12,12 @@ type Kind string
 
 // Item kinds of spec §2.6.
 const (
-	KindSpace       Kind = "space"
-	KindText        Kind = "text"
-	KindImage       Kind = "image"
-	KindToggleImage Kind = "toggleimage" // "toggleImage" is accepted on decode
-	KindDivider     Kind = "divider"
-	KindBackground  Kind = "background"
+	KindSpace       Kind = "space"       // "space": a gap, or on its own an empty line
+	KindText        Kind = "text"        // "text": a label
+	KindImage       Kind = "image"       // "image": a picture at a URL
+	KindToggleImage Kind = "toggleimage" // "toggleimage": the accordion control; "toggleImage" is accepted on decode
+	KindDivider     Kind = "divider"     // "divider": a horizontal rule
+	KindBackground  Kind = "background"  // "background": the colour of its line
 )
 
 // kindToggleImageCamel is the second spelling the service's own samples use;
@@ -43,9 +43,9 @@ type FontType string
 
 // Font types of spec §2.6.
 const (
-	Regular  FontType = "regular"
-	Bold     FontType = "bold"
-	SemiBold FontType = "semibold"
+	Regular  FontType = "regular"  // "regular"
+	Bold     FontType = "bold"     // "bold"; the samples also write "Bold"
+	SemiBold FontType = "semibold" // "semibold"; the samples also write "SemiBold"
 )
 
 // Canonical returns the lower-case spelling of a known font type, or f

@@ -31,6 +31,7 @@ import (
 	"encoding/json"
 
 	"github.com/payorch/checkout-go/internal/valid"
+	"github.com/payorch/checkout-go/internal/wire"
 )
 
 // ValidationError is the SDK's one validation error type; Validate returns it.
@@ -50,7 +51,9 @@ type Summary []Line
 type Line []Item
 
 // Parse reads a summary from its JSON text: the array itself, or the
-// session request's form, a JSON string holding the array.
+// session request's form, a JSON string holding the array. The text "null"
+// (bare or inside the string) is a *DecodeError: a summary is an array, and
+// no summary is the zero Summary, not "null" text.
 func Parse(text string) (Summary, error) {
 	return decodeSummary([]byte(text), true)
 }
@@ -70,8 +73,15 @@ func (s Summary) MarshalText() ([]byte, error) {
 
 // UnmarshalJSON reads the array of lines. It also accepts a JSON string
 // holding the array, the form the session request carries, so a decoded
-// session body's product_summary reads straight into a Summary.
+// session body's product_summary reads straight into a Summary. A JSON null
+// sets *s to nil, as encoding/json does for any slice (and as it expects of
+// an Unmarshaler, which it calls with null for a non-pointer field): an
+// absent summary. A string holding "null" is a *DecodeError, as in Parse.
 func (s *Summary) UnmarshalJSON(data []byte) error {
+	if wire.IsNull(data) {
+		*s = nil
+		return nil
+	}
 	v, err := decodeSummary(data, true)
 	if err != nil {
 		return err
@@ -81,6 +91,7 @@ func (s *Summary) UnmarshalJSON(data []byte) error {
 }
 
 // UnmarshalText reads the JSON text of the array (what MarshalText wrote).
+// The text "null" is a *DecodeError, as in Parse.
 func (s *Summary) UnmarshalText(text []byte) error {
 	v, err := decodeSummary(text, false)
 	if err != nil {
