@@ -24,7 +24,10 @@ import (
 // MarshalJSON returns the JSON body CreateSession sends (spec §2.1): the
 // service's flat keys ("mandate.max_amount", "metadata.webhook_url"),
 // product_summary as a JSON string holding the array, mandate dates as Unix
-// seconds in text, and the Extra keys. It does not run Validate (so a
+// seconds in text, and the Extra keys; an empty field is left out. Note that
+// json.Marshal escapes <, > and & in strings of what MarshalJSON returns
+// (the same JSON value; the client itself sends them unescaped). It does
+// not run Validate (so a
 // request can be stored before it is complete), but it fails with a
 // *ValidationError when the body could not say what the request says: text
 // that is not valid UTF-8, or an Extra key that is empty, holds control
@@ -45,10 +48,18 @@ func (r SessionRequest) MarshalJSON() ([]byte, error) {
 // seconds in text, and every other key into Extra (numbers kept as
 // json.Number, so their text is unchanged). It does not run Validate, and it
 // changes no value: an amount such as "1.0" stays "1.0" (Validate reports
-// it). A typed key whose value is not a JSON string (a number, null), a
-// date that is not canonical decimal seconds, invalid UTF-8 or a
-// malformed payment_filter or product_summary is a *ValidationError naming
-// the key. JSON null leaves r unchanged.
+// it). One normalisation: a typed key given as a JSON number (the service's
+// samples send "amount": 100) keeps the number's text exactly ("100", not
+// "100.00") and MarshalJSON sends it back as a string. A typed key given as
+// anything else (null, a boolean, an object), a date that is not canonical
+// decimal seconds, invalid UTF-8 or a malformed payment_filter or
+// product_summary is a *ValidationError naming the key. JSON null leaves r
+// unchanged.
+//
+// product_summary is held as a productsummary.Summary, so MarshalJSON
+// writes its JSON text as package productsummary does: the same array, but
+// not always the same characters (no blank space, its own key order, and
+// its documented normalisations).
 func (r *SessionRequest) UnmarshalJSON(data []byte) error {
 	if wire.IsNull(data) {
 		return nil
@@ -74,6 +85,9 @@ func (r *SessionRequest) UnmarshalJSON(data []byte) error {
 			return "", false
 		}
 		delete(m, k)
+		if lenient.IsNumber(string(raw)) {
+			return string(raw), true // the number's text, as sent
+		}
 		var s string
 		if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &s) != nil {
 			c.Add(k, "must be a JSON string, not "+wire.KindOf(raw))
@@ -204,7 +218,7 @@ func (r OrderRequest) MarshalJSON() ([]byte, error) {
 
 // rawCopy returns a copy of data: encoding/json may reuse the buffer it
 // hands to UnmarshalJSON.
-func rawCopy(data []byte) []byte { return bytes.Clone(bytes.TrimSpace(data)) }
+func rawCopy(data []byte) []byte { return bytes.Clone(data) }
 
 // UnmarshalJSON decodes a session reply with the client's own lenient
 // decoder (see CreateSession): Raw keeps the whole body and SDKPayload the

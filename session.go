@@ -313,17 +313,19 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 // encode returns the JSON body: the typed keys in the order of the spec's
-// table (required ones always, optional ones when set), then the Extra keys
-// sorted. It assumes Validate passed.
+// table, each when set (Validate makes sure the required ones are), then the
+// Extra keys sorted. CreateSession runs Validate first; MarshalJSON runs
+// checkEncodable only, so an incomplete request encodes without its empty
+// keys.
 func (r *SessionRequest) encode() ([]byte, error) {
 	o := jsonObject{b: make([]byte, 0, 512)}
 	o.str("order_id", r.OrderID, false)
 	o.str("amount", string(r.Amount), false)
-	o.str("customer_id", r.CustomerID, true)
-	o.str("customer_phone", r.CustomerPhone, true)
-	o.str("customer_email", r.CustomerEmail, true)
-	o.str("payment_page_client_id", r.PaymentPageClientID, true)
-	o.str("action", string(r.Action), true)
+	o.str("customer_id", r.CustomerID, false)
+	o.str("customer_phone", r.CustomerPhone, false)
+	o.str("customer_email", r.CustomerEmail, false)
+	o.str("payment_page_client_id", r.PaymentPageClientID, false)
+	o.str("action", string(r.Action), false)
 	o.str("return_url", r.ReturnURL, false)
 	o.str("description", r.Description, false)
 	o.str("first_name", r.FirstName, false)

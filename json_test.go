@@ -1,0 +1,379 @@
+package checkout
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/payorch/checkout-go/internal/conformance"
+)
+
+// numbersAsStrings decodes JSON into a generic tree with every top-level
+// number turned into its text, the one normalisation
+// SessionRequest.UnmarshalJSON documents for typed keys.
+func numbersAsStrings(t *testing.T, data []byte, typed func(string) bool) map[string]any {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var m map[string]any
+	require.NoError(t, dec.Decode(&m))
+	for k, v := range m {
+		if n, ok := v.(json.Number); ok && typed(k) {
+			m[k] = string(n)
+		}
+	}
+	return m
+}
+
+func tree(t *testing.T, data []byte) map[string]any {
+	return numbersAsStrings(t, data, func(string) bool { return false })
+}
+
+// sessionBodies are the published session request bodies.
+func sessionBodies(t *testing.T) []conformance.Sample {
+	var out []conformance.Sample
+	for _, dir := range []string{"session", "payment_links", "product_summary"} {
+		for _, s := range conformance.Files(t, dir, "*.json") {
+			if strings.Contains(s.Name, "request") && s.ValidJSON() && !s.Negative() {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// Every published session request body decodes into SessionRequest and
+// encodes back to the same JSON tree (key order aside; typed keys sent as
+// numbers come back as strings with the same text).
+func TestSessionRequestJSONConformance(t *testing.T) {
+	bodies := sessionBodies(t)
+	for _, s := range bodies {
+		t.Run(s.Name, func(t *testing.T) {
+			var r SessionRequest
+			require.NoError(t, json.Unmarshal(s.Data, &r))
+			out, err := json.Marshal(&r)
+			require.NoError(t, err)
+			want, got := numbersAsStrings(t, s.Data, sessionKey), tree(t, out)
+			if ps, ok := want["product_summary"].(string); ok {
+				// The JSON text inside is rewritten by productsummary: the
+				// same array, compared as such.
+				require.JSONEq(t, ps, got["product_summary"].(string))
+				delete(want, "product_summary")
+				delete(got, "product_summary")
+			}
+			require.Equal(t, want, got)
+
+			var again SessionRequest
+			require.NoError(t, json.Unmarshal(out, &again))
+			require.Equal(t, r, again)
+		})
+	}
+}
+
+// Specific values of the samples land in the typed fields unchanged.
+func TestSessionRequestUnmarshalFields(t *testing.T) {
+	data := conformance.Files(t, "session", "session_request_enach_mandate_required.body.json")
+	if len(data) == 0 {
+		t.Skip("sample missing")
+	}
+	var r SessionRequest
+	require.NoError(t, json.Unmarshal(data[0].Data, &r))
+	require.Equal(t, Action("enach"), r.Action, "kept as sent; Validate reports it")
+	require.Equal(t, Amount("10.00"), r.Amount)
+	require.Equal(t, &Mandate{
+		Option: MandateRequired, MaxAmount: "1000.00",
+		StartDate: time.Unix(1644420442, 0).UTC(), EndDate: time.Unix(1646234827, 0).UTC(),
+	}, r.Mandate)
+	require.Equal(t, map[string]any{"service": "in.juspay.ec"}, r.Extra)
+
+	var basic SessionRequest
+	require.NoError(t, json.Unmarshal([]byte(`{"amount":"1.0","udf1":1.50,"x":{"y":[1,"a"]}}`), &basic))
+	require.Equal(t, Amount("1.0"), basic.Amount, "no normalisation of a request amount")
+	require.Equal(t, map[string]any{"udf1": json.Number("1.50"), "x": map[string]any{"y": []any{json.Number("1"), "a"}}}, basic.Extra)
+	out, err := json.Marshal(basic)
+	require.NoError(t, err)
+	require.JSONEq(t, `{"amount":"1.0","udf1":1.50,"x":{"y":[1,"a"]}}`, string(out))
+	require.Contains(t, string(out), `"udf1":1.50`, "number text kept")
+}
+
+// Every golden body of the encoder decodes back to the same bytes.
+func TestSessionRequestJSONGolden(t *testing.T) {
+	files, err := filepath.Glob("testdata/session_*.json")
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	for _, f := range files {
+		want, err := os.ReadFile(f)
+		require.NoError(t, err)
+		var r SessionRequest
+		require.NoError(t, json.Unmarshal(want, &r), f)
+		require.NoError(t, r.Validate(), f)
+		got, err := r.MarshalJSON()
+		require.NoError(t, err)
+		sent, err := r.encode()
+		require.NoError(t, err)
+		require.Equal(t, string(sent), string(got), "MarshalJSON is the wire body")
+		var compact bytes.Buffer
+		require.NoError(t, json.Compact(&compact, want))
+		require.Equal(t, compact.String(), string(got), f)
+		viaJSON, err := json.Marshal(r)
+		require.NoError(t, err)
+		require.JSONEq(t, compact.String(), string(viaJSON), "json.Marshal escapes HTML but keeps the value")
+	}
+}
+
+// Before MarshalJSON, json.Marshal printed Go field names.
+func TestSessionRequestMarshalUsesWireKeys(t *testing.T) {
+	r := baseSession()
+	r.Mandate = &Mandate{Option: MandateOptional, MaxAmount: "5.00", StartDate: time.Unix(1700000000, 0)}
+	r.WebhookURL = "https://shop.example/hook"
+	out, err := json.Marshal(r)
+	require.NoError(t, err)
+	require.NotContains(t, string(out), "OrderID")
+	require.JSONEq(t, `{"order_id":"order_dummy_1","amount":"100.00","customer_id":"customer_id",
+		"customer_phone":"8888899999","customer_email":"asdf@gmail.com","payment_page_client_id":"picasso",
+		"action":"paymentPage","options.create_mandate":"OPTIONAL","mandate.max_amount":"5.00",
+		"mandate.start_date":"1700000000","metadata.webhook_url":"https://shop.example/hook"}`, string(out))
+}
+
+func TestSessionRequestUnmarshalErrors(t *testing.T) {
+	for _, tc := range []struct{ body, path string }{
+		{`{"amount":null}`, "amount"},
+		{`{"order_id":true}`, "order_id"},
+		{`{"customer_id":{"a":1}}`, "customer_id"},
+		{`{"mandate.start_date":"16444x"}`, "mandate.start_date"},
+		{`{"mandate.end_date":"0123"}`, "mandate.end_date"},
+		{`{"product_summary":[[{"type":"space"}]]}`, "product_summary"},
+		{`{"payment_filter":"FILTERED"}`, "payment_filter"},
+	} {
+		r := SessionRequest{OrderID: "keep"}
+		err := json.Unmarshal([]byte(tc.body), &r)
+		var ve *ValidationError
+		require.ErrorAs(t, err, &ve, tc.body)
+		require.True(t, strings.HasPrefix(ve.Problems[0].Path, tc.path), "%s: %v", tc.body, ve)
+		require.Equal(t, "keep", r.OrderID, "a failed decode changes nothing")
+	}
+	var r SessionRequest
+	var ve *ValidationError
+	require.ErrorAs(t, json.Unmarshal([]byte("{\"udf1\":\"a\xffb\"}"), &r), &ve)
+	require.ErrorAs(t, r.UnmarshalJSON([]byte(`[1]`)), &ve)
+	require.NoError(t, r.UnmarshalJSON([]byte(`null`)))
+}
+
+// Extra values with invalid UTF-8 anywhere inside, and keys that are empty
+// or hold control characters, are reported by Validate and MarshalJSON.
+func TestSessionExtraChecked(t *testing.T) {
+	for _, tc := range []struct {
+		extra map[string]any
+		path  string
+		msg   string
+	}{
+		{map[string]any{"udf1": "a\xffb"}, "udf1", "not valid UTF-8"},
+		{map[string]any{"udf1": map[string]any{"x": []any{"ok", "\xfe"}}}, "udf1.x[1]", "not valid UTF-8"},
+		{map[string]any{"udf1": map[string]string{"\xff": "v"}}, `udf1."\xff"`, "not valid UTF-8"},
+		{map[string]any{"udf1": []string{"a", "b\xc0"}}, "udf1[1]", "not valid UTF-8"},
+		{map[string]any{"udf1": json.RawMessage("\"\xff\"")}, "udf1", "not valid UTF-8"},
+		{map[string]any{"udf1": &struct{ Name string }{"\xff"}}, "udf1.Name", "not valid UTF-8"},
+		{map[string]any{"bad\x00key": "v"}, `"bad\x00key"`, "control characters"},
+		{map[string]any{"bad\nkey": "v"}, `"bad\nkey"`, "control characters"},
+		{map[string]any{"": "v"}, "", "empty key"},
+		{map[string]any{"order_id": "v"}, "order_id", "typed field"},
+	} {
+		r := baseSession()
+		r.Extra = tc.extra
+		for _, err := range []error{r.Validate(), func() error { _, err := json.Marshal(r); return err }()} {
+			var ve *ValidationError
+			require.ErrorAs(t, err, &ve, "%q", tc.extra)
+			require.Len(t, ve.Problems, 1, "%v", ve)
+			require.Equal(t, tc.path, ve.Problems[0].Path)
+			require.Contains(t, ve.Problems[0].Message, tc.msg)
+		}
+	}
+	r := baseSession()
+	r.Extra = map[string]any{"udf1": map[string]any{"x": []any{"ok", json.Number("1")}}, "udf2": "ü"}
+	require.NoError(t, r.Validate())
+}
+
+func TestOrderExtraChecked(t *testing.T) {
+	for _, tc := range []struct {
+		extra map[string]string
+		path  string
+		msg   string
+	}{
+		{map[string]string{"udf1": "a\xffb"}, "udf1", "not valid UTF-8"},
+		{map[string]string{"udf\x001": "v"}, `"udf\x001"`, "control characters"},
+		{map[string]string{"udf\x7f": "v"}, `"udf\x7f"`, "control characters"},
+		{map[string]string{"\xff": "v"}, `"\xff"`, "not valid UTF-8"},
+		{map[string]string{"": "v"}, "", "empty key"},
+	} {
+		r := fullOrder()
+		r.Extra = tc.extra
+		var ve *ValidationError
+		require.ErrorAs(t, r.Validate(), &ve)
+		require.Len(t, ve.Problems, 1, "%v", ve)
+		require.Equal(t, tc.path, ve.Problems[0].Path)
+		require.Contains(t, ve.Problems[0].Message, tc.msg)
+		_, err := r.Values()
+		require.ErrorAs(t, err, &ve)
+	}
+}
+
+// Values is the form CreateOrder sends; MarshalJSON is the same form as a
+// flat JSON object of strings.
+func TestOrderRequestValuesAndJSON(t *testing.T) {
+	r := fullOrder()
+	v, err := r.Values()
+	require.NoError(t, err)
+	want, err := os.ReadFile("testdata/order_full.form")
+	require.NoError(t, err)
+	require.Equal(t, strings.ReplaceAll(strings.TrimSpace(string(want)), "\n", "&"), v.Encode())
+
+	out, err := json.Marshal(r)
+	require.NoError(t, err)
+	var flat map[string]string
+	require.NoError(t, json.Unmarshal(out, &flat))
+	require.Len(t, flat, len(v))
+	for k := range v {
+		require.Equal(t, v.Get(k), flat[k], k)
+	}
+	require.Equal(t, "HD-1707740261", flat["order_id"])
+	require.Equal(t, "OFF10", flat["metadata.PAYU:offer_key"])
+	require.NotContains(t, string(out), "OrderID")
+
+	_, err = json.Marshal(&OrderRequest{})
+	var ve *ValidationError
+	require.ErrorAs(t, err, &ve, "an invalid request does not encode")
+}
+
+// The responses decode with encoding/json exactly as the client decodes
+// them, keep Raw, and encode back to the service's JSON.
+func TestResponsesJSONConformance(t *testing.T) {
+	for _, s := range conformance.Files(t, "orders", "order_status_*.json") {
+		if !s.ValidJSON() {
+			continue // robustness vectors, not golden ones
+		}
+		t.Run(s.Name, func(t *testing.T) {
+			want, err := decodeOrderStatus(bytes.TrimSpace(s.Data)) // encoding/json hands over the value without surrounding space
+			require.NoError(t, err)
+			var got OrderStatus
+			require.NoError(t, json.Unmarshal(s.Data, &got))
+			require.Equal(t, want.Raw, got.Raw)
+			require.Equal(t, *want, got)
+			out, err := json.Marshal(got)
+			require.NoError(t, err)
+			require.JSONEq(t, string(s.Data), string(out))
+		})
+	}
+	for _, dir := range []string{"orders", "refunds"} {
+		for _, s := range conformance.Files(t, dir, "*.json") {
+			if !s.ValidJSON() || strings.Contains(s.Name, "status") {
+				continue
+			}
+			t.Run(s.Name, func(t *testing.T) {
+				want, err := decodeOrder(bytes.TrimSpace(s.Data)) // encoding/json hands over the value without surrounding space
+				require.NoError(t, err)
+				var got Order
+				require.NoError(t, json.Unmarshal(s.Data, &got))
+				require.Equal(t, *want, got)
+				out, err := json.Marshal(&got)
+				require.NoError(t, err)
+				require.JSONEq(t, string(s.Data), string(out))
+			})
+		}
+	}
+	for _, dir := range []string{"session", "payment_links"} {
+		for _, s := range conformance.Files(t, dir, "*response*.json") {
+			if !s.ValidJSON() {
+				continue
+			}
+			t.Run(s.Name, func(t *testing.T) {
+				want, err := decodeSession(bytes.TrimSpace(s.Data)) // encoding/json hands over the value without surrounding space
+				if err != nil {
+					var got Session
+					require.Error(t, json.Unmarshal(s.Data, &got), "same rule as CreateSession")
+					return
+				}
+				var got Session
+				require.NoError(t, json.Unmarshal(s.Data, &got))
+				require.Equal(t, *want, got)
+				var m map[string]json.RawMessage
+				require.NoError(t, json.Unmarshal(s.Data, &m))
+				require.Equal(t, string(m["sdk_payload"]), string(got.SDKPayload), "byte for byte")
+				out, err := json.Marshal(got)
+				require.NoError(t, err)
+				require.JSONEq(t, string(s.Data), string(out))
+			})
+		}
+	}
+}
+
+// Inside a caller's struct, the response types round-trip through a cache.
+func TestResponsesNestedRoundTrip(t *testing.T) {
+	body := []byte(`{"status":"NEW","id":"ordeh_1","order_id":"o1","sdk_payload":{"b":1, "a":"x"}}`)
+	var s Session
+	require.NoError(t, json.Unmarshal(body, &s))
+	body[0] = 'X' // the decoder's buffer may be reused: Raw must be a copy
+	require.Equal(t, byte('{'), s.Raw[0])
+	require.Equal(t, `{"b":1, "a":"x"}`, string(s.SDKPayload))
+
+	type cached struct {
+		Session *Session `json:"session"`
+	}
+	out, err := json.Marshal(cached{&s})
+	require.NoError(t, err)
+	var back cached
+	require.NoError(t, json.Unmarshal(out, &back))
+	require.Equal(t, s.OrderID, back.Session.OrderID)
+	require.JSONEq(t, string(s.SDKPayload), string(back.Session.SDKPayload))
+}
+
+// A value built by hand (no Raw) encodes its typed fields under the
+// service's keys, and decodes back to the same fields.
+func TestResponsesWithoutRaw(t *testing.T) {
+	exp := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	s := Session{Status: "NEW", ID: "ordeh_1", OrderID: "o1",
+		PaymentLinks: PaymentLinks{Web: "https://p/web", Expiry: exp}, SDKPayload: json.RawMessage(`{"a":1}`)}
+	out, err := json.Marshal(s)
+	require.NoError(t, err)
+	require.JSONEq(t, `{"status":"NEW","id":"ordeh_1","order_id":"o1","payment_links":{"web":"https://p/web","expiry":"2026-01-02T03:04:05Z"},"sdk_payload":{"a":1}}`, string(out))
+	var s2 Session
+	require.NoError(t, json.Unmarshal(out, &s2))
+	s2.Raw = nil
+	require.Equal(t, s, s2)
+
+	o := Order{Status: "NEW", StatusID: 10, ID: "ordeh_2", OrderID: "o2",
+		CollectionLinks: CollectionLinkURLs{QR: "https://q", Intent: "upi://pay"}, ClientAuthToken: "tkn"}
+	out, err = json.Marshal(o)
+	require.NoError(t, err)
+	require.JSONEq(t, `{"status":"NEW","status_id":10,"id":"ordeh_2","order_id":"o2",
+		"links":{"payment_collection_links":{"QR":"https://q","INTENT":"upi://pay"}},"juspay":{"client_auth_token":"tkn"}}`, string(out))
+	var o2 Order
+	require.NoError(t, json.Unmarshal(out, &o2))
+	o2.Raw = nil
+	require.Equal(t, o, o2)
+
+	st := OrderStatus{OrderID: "o3", Status: "CHARGED", StatusID: 21, Amount: "10.50", AmountRefunded: "1.00",
+		Refunded: true, GatewayID: 7, DateCreated: exp,
+		Refunds: []Refund{{ID: "r1", UniqueRequestID: "u1", Status: "SUCCESS", Amount: "1.00", Created: exp, SentToGateway: true}}}
+	out, err = json.Marshal(&st)
+	require.NoError(t, err)
+	require.Contains(t, string(out), `"amount":10.50`)
+	require.Contains(t, string(out), `"unique_request_id":"u1"`)
+	var st2 OrderStatus
+	require.NoError(t, json.Unmarshal(out, &st2))
+	st2.Raw = nil
+	require.Equal(t, st, st2)
+
+	var r Refund
+	require.NoError(t, json.Unmarshal([]byte(`{"id":"r","amount":"5","sent_to_gateway":"true","created":"FILTERED"}`), &r))
+	require.Equal(t, Refund{ID: "r", Amount: "5.00", SentToGateway: true}, r)
+	require.Error(t, json.Unmarshal([]byte(`"FILTERED"`), &r))
+
+	var none OrderStatus
+	require.Error(t, json.Unmarshal([]byte(`[1]`), &none))
+}
