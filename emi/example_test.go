@@ -78,3 +78,13 @@ func ExampleOptions_Validate() {
 	// Output:
 	// invalid request: emiOptions.standardEmi.debit.filters[0].issuerFilter.issuers[0]: issuer "HDFC" must be written SVC_<BANK> in capitals, for example "SVC_HDFC"; emiOptions.standardEmi.debit.filters[0].issuerFilter.tenures[0]: tenure range "12::6" has from greater than to
 }
+
+// A call naming an unknown plan type changes nothing and is reported by
+// Build (and Err), never ignored.
+func ExampleBuilder_Err() {
+	b := emi.New().Disable(emi.Plan(9)).Enable(emi.NoCost)
+	_, err := b.Build()
+	fmt.Println(err)
+	// Output:
+	// invalid request: emiOptions: Disable(Plan(9)): unknown plan 9: want Standard, LowCost or NoCost
+}

@@ -149,3 +149,18 @@ func ExampleFilter_Validate() {
 	// payment_filter.options[0].cardFilters[0].cardTypes[0]
 	//    unknown card type "credit": values are case sensitive, did you mean "CREDIT"?
 }
+
+// A call that the block of its type cannot express together with an earlier
+// call is reported with both calls named, at the block the service would
+// honour.
+func ExampleBuilder_Err() {
+	b := paymentfilter.Only(paymentfilter.Wallet).HideMethods(paymentfilter.Wallet, "PAYTM")
+	var ve *paymentfilter.ValidationError
+	if errors.As(b.Err(), &ve) {
+		for _, p := range ve.Problems {
+			fmt.Println(p)
+		}
+	}
+	// Output:
+	// payment_filter.options[0]: HideMethods(WALLET, "PAYTM") conflicts with Only(WALLET): one WALLET option block cannot both show WALLET as a whole and hide the listed WALLET methods
+}

@@ -14,7 +14,8 @@
 //	paymentfilter.New().EMI(emi.New().OnlyNoCost())             // spec §2.5
 //
 // Builders are immutable values; Filter returns the plain struct and Build
-// also validates it. The structs encode with the service's exact,
+// also validates it, reporting first the builder calls that conflict (see
+// Builder) or that the emi.Builder rejected. The structs encode with the service's exact,
 // case-sensitive keys and decode the service's published samples (including
 // the singular card keys of the field table), keeping keys the SDK does not
 // model in Extra so that decoding then encoding gives the same JSON.
