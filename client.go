@@ -120,7 +120,8 @@ func (p RetryPolicy) resolved() (RetryPolicy, error) {
 }
 
 // Client calls the service for one merchant. Create it with NewClient or
-// NewClientFromEnv; the zero value is not usable. It is safe for concurrent
+// NewClientFromEnv; the zero value and a nil *Client are not usable: their
+// calls return an error matching ErrInvalidClient (they never panic). It is safe for concurrent
 // use, holds no mutable state, and never prints its API key: every fmt verb
 // shows a redacted form.
 //

@@ -70,8 +70,9 @@ const maxMessage = 200
 //	{"status": "ERROR", "status_id": -1, "error_code": "INVALID_REQUEST",
 //	 "error_message": "…", "error_info": {"code": "…", "user_message": "…", "fields": […]}}
 //
-// Every field is optional; a body that is not JSON (a proxy's HTML page)
-// leaves them empty and is kept in Body. Match kinds of failure with
+// Every field is optional and holds the service's text unchanged; a body
+// that is not JSON (a proxy's HTML page) leaves them empty and is kept in
+// Body. Error() and %#v never show the client's API key (see Error). Match kinds of failure with
 // errors.Is and the sentinels (ErrNotFound, ErrRateLimited, …).
 type APIError struct {
 	// HTTPStatus is the response status code.

@@ -14,7 +14,8 @@ import (
 )
 
 // OrderRequest is the form body of POST /orders (spec §2.7, §4.2). Fields are
-// sent under the spec's keys; empty fields are left out.
+// sent under the spec's keys; empty fields are left out. Values returns that
+// form; json.Marshal gives it as a flat JSON object of strings.
 type OrderRequest struct {
 	// OrderID is order_id (required), the merchant's unique order id.
 	OrderID string
@@ -60,19 +61,42 @@ type OrderRequest struct {
 	Extra map[string]string
 }
 
-// Address is a billing or shipping address of an order (spec §2.7).
+// Address is a billing or shipping address of an order (spec §2.7): its
+// fields are sent as <prefix>_<suffix>, where the prefix is
+// billing_address or shipping_address.
 type Address struct {
-	FirstName      string // <prefix>_first_name
-	LastName       string // <prefix>_last_name
-	Line1          string // <prefix>_line1
-	Line2          string // <prefix>_line2
-	Line3          string // <prefix>_line3
-	City           string // <prefix>_city
-	State          string // <prefix>_state
-	Country        string // <prefix>_country
-	PostalCode     string // <prefix>_postal_code
-	Phone          string // <prefix>_phone
-	CountryCodeISO string // <prefix>_country_code_iso
+	// FirstName is <prefix>_first_name: the first name.
+	FirstName string
+
+	// LastName is <prefix>_last_name: the last name.
+	LastName string
+
+	// Line1 is <prefix>_line1: the first address line.
+	Line1 string
+
+	// Line2 is <prefix>_line2: the second address line.
+	Line2 string
+
+	// Line3 is <prefix>_line3: the third address line.
+	Line3 string
+
+	// City is <prefix>_city: the city.
+	City string
+
+	// State is <prefix>_state: the state or region.
+	State string
+
+	// Country is <prefix>_country: the country name.
+	Country string
+
+	// PostalCode is <prefix>_postal_code: the postal code.
+	PostalCode string
+
+	// Phone is <prefix>_phone: a phone number for this address.
+	Phone string
+
+	// CountryCodeISO is <prefix>_country_code_iso: the ISO 3166 country code, e.g. "IND".
+	CountryCodeISO string
 }
 
 // GatewayMetadata is one metadata.<GATEWAY>:<key> entry of an order (spec
@@ -327,7 +351,8 @@ func (r *OrderRequest) form() (url.Values, error) {
 	return v, nil
 }
 
-// Order is the reply to POST /orders (spec §2.8). Its status is not always
+// Order is the reply to POST /orders (spec §2.8). With encoding/json it
+// decodes as CreateOrder does and encodes as the service's reply, Raw. Its status is not always
 // CREATED: options such as collection links give NEW (status_id 10) and
 // others may give other statuses.
 type Order struct {
@@ -434,7 +459,8 @@ func (c *Client) CreateOrder(ctx context.Context, req *OrderRequest, opts ...Req
 // OrderStatus is an order as GET /orders/{order_id} and the refund call
 // return it (see the published order-status samples). Numbers the service
 // sends as strings, and redacted fields ("FILTERED"), are read leniently; Raw
-// keeps everything, including the many fields not typed here.
+// keeps everything, including the many fields not typed here. With
+// encoding/json it decodes as GetOrder does and encodes as Raw.
 type OrderStatus struct {
 	// OrderID is order_id, the merchant's order id.
 	OrderID string

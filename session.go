@@ -70,6 +70,8 @@ type Mandate struct {
 
 // SessionRequest is the JSON body of POST /session (spec §2.1, §4.1). Fields
 // are sent under the spec's keys; empty optional fields are left out.
+// json.Marshal gives that body (MarshalJSON) and json.Unmarshal reads it
+// back (UnmarshalJSON).
 type SessionRequest struct {
 	// OrderID is order_id: required for PaymentPage and QuickPay, must be
 	// empty for PaymentManagement.
@@ -375,7 +377,9 @@ func (r *SessionRequest) encode() ([]byte, error) {
 	return o.close(), nil
 }
 
-// Session is the reply to POST /session (spec §2.1, §4.1).
+// Session is the reply to POST /session (spec §2.1, §4.1). With
+// encoding/json it decodes as CreateSession does (UnmarshalJSON) and encodes
+// as the service's reply, Raw (MarshalJSON).
 type Session struct {
 	// Status is the order's status ("NEW").
 	Status string
