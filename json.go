@@ -52,7 +52,8 @@ func (r SessionRequest) MarshalJSON() ([]byte, error) {
 // samples send "amount": 100) keeps the number's text exactly ("100", not
 // "100.00") and MarshalJSON sends it back as a string. A typed key given as
 // anything else (null, a boolean, an object), a date that is not canonical
-// decimal seconds, invalid UTF-8 or a malformed payment_filter or
+// decimal seconds, invalid UTF-8, an other key that is empty or holds
+// control characters, or a malformed payment_filter or
 // product_summary is a *ValidationError naming the key. JSON null leaves r
 // unchanged.
 //
@@ -159,7 +160,14 @@ func (r *SessionRequest) UnmarshalJSON(data []byte) error {
 			c.Add(d.key, "must be Unix seconds in decimal text, like \"1644420442\"")
 			continue
 		}
-		*d.dst = time.Unix(n, 0).UTC()
+		t := time.Unix(n, 0).UTC()
+		if t.IsZero() || t.Unix() != n {
+			// The zero time means "not sent", and a time.Time cannot hold
+			// every int64 of seconds: either would change what is sent.
+			c.Add(d.key, "is outside the dates a time.Time holds")
+			continue
+		}
+		*d.dst = t
 	}
 	if mandate {
 		out.Mandate = &md
@@ -167,6 +175,9 @@ func (r *SessionRequest) UnmarshalJSON(data []byte) error {
 	set(keyGatewayReferenceID, &out.GatewayReferenceID)
 	set(keyWebhookURL, &out.WebhookURL)
 	for _, k := range sortedKeys(m) {
+		if !checkExtraKey(&c, k) {
+			continue
+		}
 		raw := m[k]
 		dec := json.NewDecoder(bytes.NewReader(raw))
 		dec.UseNumber()

@@ -150,6 +150,9 @@ func TestSessionRequestUnmarshalErrors(t *testing.T) {
 		{`{"mandate.end_date":"0123"}`, "mandate.end_date"},
 		{`{"product_summary":[[{"type":"space"}]]}`, "product_summary"},
 		{`{"payment_filter":"FILTERED"}`, "payment_filter"},
+		{`{"mandate.start_date":"-62135596800"}`, "mandate.start_date"},
+		{`{"udf\u0000":"x"}`, `"udf\x00"`},
+		{`{"":"x"}`, ""},
 	} {
 		r := SessionRequest{OrderID: "keep"}
 		err := json.Unmarshal([]byte(tc.body), &r)
@@ -376,4 +379,35 @@ func TestResponsesWithoutRaw(t *testing.T) {
 
 	var none OrderStatus
 	require.Error(t, json.Unmarshal([]byte(`[1]`), &none))
+}
+
+// Whatever UnmarshalJSON accepts encodes, and decodes back to the same
+// request.
+func FuzzSessionRequestJSON(f *testing.F) {
+	files, _ := filepath.Glob("testdata/session_*.json")
+	for _, name := range files {
+		if data, err := os.ReadFile(name); err == nil {
+			f.Add(data)
+		}
+	}
+	f.Add([]byte(`{"mandate.start_date":"-62135596800","x":1e400,"product_summary":"[[{\"type\":\"space\",\"weight\":\"18\"}]]"}`))
+	f.Add([]byte(`{"amount":1.0,"udf":{"a":[null,true,"\u00e9"]},"mandate.end_date":"9223372036854775807"}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var r SessionRequest
+		if r.UnmarshalJSON(data) != nil {
+			return
+		}
+		out, err := r.MarshalJSON()
+		if err != nil {
+			t.Fatalf("decoded request does not encode: %v", err)
+		}
+		var again SessionRequest
+		if err := again.UnmarshalJSON(out); err != nil {
+			t.Fatalf("encoded request does not decode: %v\n%s", err, out)
+		}
+		out2, err := again.MarshalJSON()
+		if err != nil || !bytes.Equal(out, out2) {
+			t.Fatalf("not stable:\n%s\n%s", out, out2)
+		}
+	})
 }
