@@ -2,6 +2,7 @@ package checkout_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -206,9 +207,15 @@ func ExampleAPIError() {
 func ExampleAmountFromMinor() {
 	fmt.Println(checkout.AmountFromMinor(12345))
 	fmt.Println(checkout.AmountFromMinor(5))
+
+	// A negative amount reads with a minus sign, which no request takes.
+	neg := checkout.AmountFromMinor(-5)
+	_, err := checkout.ParseAmount(string(neg))
+	fmt.Println(neg, err != nil)
 	// Output:
 	// 123.45
 	// 0.05
+	// -0.05 true
 }
 
 func ExampleParseAmount() {
@@ -239,5 +246,36 @@ func ExampleWithHeader() {
 	fmt.Println(strings.Contains(err.Error(), "set by the client"))
 	// Output:
 	// cust_42 backoffice <nil>
+	// true
+}
+
+// json.Marshal of a SessionRequest is the body CreateSession sends, with the
+// service's flat keys; json.Unmarshal reads such a body back.
+func ExampleSessionRequest_MarshalJSON() {
+	req := &checkout.SessionRequest{
+		OrderID: "ord_1001", Amount: "10.00", CustomerID: "cust_42", CustomerPhone: "9876543210",
+		CustomerEmail: "asha@example.com", PaymentPageClientID: "shop", Action: checkout.PaymentPage,
+		Mandate: &checkout.Mandate{Option: checkout.MandateOptional, MaxAmount: "1000.00",
+			StartDate: time.Unix(1644420442, 0)},
+		Extra: map[string]any{"udf1": "blue"},
+	}
+	body, err := json.Marshal(req)
+	fmt.Println(string(body), err)
+
+	var back checkout.SessionRequest
+	err = json.Unmarshal(body, &back)
+	fmt.Println(back.Mandate.StartDate.Unix(), back.Extra["udf1"], err)
+	// Output:
+	// {"order_id":"ord_1001","amount":"10.00","customer_id":"cust_42","customer_phone":"9876543210","customer_email":"asha@example.com","payment_page_client_id":"shop","action":"paymentPage","options.create_mandate":"OPTIONAL","mandate.max_amount":"1000.00","mandate.start_date":"1644420442","udf1":"blue"} <nil>
+	// 1644420442 blue <nil>
+}
+
+// A nil or zero Client fails every call with ErrInvalidClient instead of
+// panicking.
+func ExampleErrInvalidClient() {
+	var c *checkout.Client
+	_, err := c.GetOrder(context.Background(), "ord_1001")
+	fmt.Println(errors.Is(err, checkout.ErrInvalidClient))
+	// Output:
 	// true
 }
