@@ -121,18 +121,22 @@ type MemoryDeduplicator struct {
 
 	mu       sync.Mutex
 	inFlight map[string]chan struct{} // closed on release; nil until someone waits
-	done     map[string]int64         // key -> expiry, Unix nanoseconds
+	done     map[string]doneRecord    // key -> its live record
 	// queue holds the processed keys in Done order, which is also expiry
-	// order since the TTL is fixed; queue[head:] are live records. A key
-	// recorded again leaves a stale record behind, recognised because its
-	// expiry differs from the map's.
+	// order since the TTL is fixed; queue[head:] are the records not yet
+	// forgotten. A key recorded again, or found expired by Begin, leaves a
+	// stale record behind, recognised because its seq is not the map's.
+	// Stale records are dropped when they outnumber the live ones, so the
+	// queue stays within about twice MaxEntries whatever the callers do.
 	queue []doneRecord
 	head  int
+	seq   uint64 // numbers the records
 }
 
 type doneRecord struct {
 	key     string
-	expires int64
+	expires int64 // Unix nanoseconds
+	seq     uint64
 }
 
 // NewMemoryDeduplicator returns an empty MemoryDeduplicator. Negative sizes
@@ -143,7 +147,7 @@ func NewMemoryDeduplicator(cfg MemoryDedupConfig) *MemoryDeduplicator {
 		max:      cfg.MaxEntries,
 		now:      cfg.Now,
 		inFlight: make(map[string]chan struct{}),
-		done:     make(map[string]int64),
+		done:     make(map[string]doneRecord),
 	}
 	if d.ttl <= 0 {
 		d.ttl = DefaultDedupTTL
@@ -165,8 +169,8 @@ func (d *MemoryDeduplicator) Begin(_ context.Context, key string) (DedupState, e
 	if _, ok := d.inFlight[key]; ok {
 		return DedupInFlight, nil
 	}
-	if exp, ok := d.done[key]; ok {
-		if now < exp {
+	if rec, ok := d.done[key]; ok {
+		if now < rec.expires {
 			return DedupDone, nil
 		}
 		delete(d.done, key) // its queue record is now stale
@@ -213,10 +217,36 @@ func (d *MemoryDeduplicator) Done(_ context.Context, key string) error {
 	for len(d.done) >= d.max {
 		d.pop()
 	}
-	exp := now + int64(d.ttl)
-	d.done[key] = exp
-	d.queue = append(d.queue, doneRecord{key: key, expires: exp})
+	d.seq++
+	rec := doneRecord{key: key, expires: now + int64(d.ttl), seq: d.seq}
+	d.done[key] = rec
+	d.queue = append(d.queue, rec)
+	if len(d.queue)-d.head > 2*len(d.done)+64 {
+		d.dropStale()
+	}
 	return nil
+}
+
+// live reports whether r is the record the map holds for its key.
+func (d *MemoryDeduplicator) live(r doneRecord) bool {
+	cur, ok := d.done[r.key]
+	return ok && cur.seq == r.seq
+}
+
+// dropStale keeps only the live records, in order, at the queue's start.
+// It runs when stale records outnumber live ones (plus a margin), so its
+// cost is amortised over as many Done calls as it removes records.
+func (d *MemoryDeduplicator) dropStale() {
+	n := 0
+	for _, r := range d.queue[d.head:] {
+		if d.live(r) {
+			d.queue[n] = r
+			n++
+		}
+	}
+	clear(d.queue[n:])
+	d.queue = d.queue[:n]
+	d.head = 0
 }
 
 // pop forgets the oldest record, and compacts the queue now and then.
@@ -224,7 +254,7 @@ func (d *MemoryDeduplicator) pop() {
 	r := d.queue[d.head]
 	d.queue[d.head] = doneRecord{}
 	d.head++
-	if exp, ok := d.done[r.key]; ok && exp == r.expires {
+	if d.live(r) {
 		delete(d.done, r.key)
 	}
 	if d.head >= 1024 && d.head*2 >= len(d.queue) {

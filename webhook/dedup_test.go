@@ -150,3 +150,32 @@ func TestMemoryDeduplicatorStaleRecords(t *testing.T) {
 	st, _ = d.Begin(ctx, "k4899")
 	require.Equal(t, DedupNew, st)
 }
+
+// TestMemoryDeduplicatorQueueBounded: the record queue stays bounded even
+// when callers leave stale records behind faster than the TTL sweeps them:
+// one key recorded again and again (with a clock that does not move, so
+// every record has the same expiry), and keys found expired by Begin.
+func TestMemoryDeduplicatorQueueBounded(t *testing.T) {
+	ctx := context.Background()
+	clk := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	d := NewMemoryDeduplicator(MemoryDedupConfig{TTL: time.Hour, MaxEntries: 10, Now: clk.Now})
+	for i := 0; i < 10_000; i++ {
+		require.NoError(t, d.Done(ctx, "same"))
+		require.LessOrEqual(t, len(d.queue)-d.head, 2*10+64+1, "after %d re-records", i)
+	}
+	st, _ := d.Begin(ctx, "same")
+	require.Equal(t, DedupDone, st, "dropping stale records keeps the live one")
+	done, _ := d.Len()
+	require.Equal(t, 1, done)
+
+	// Records of keys Begin found expired are dropped too.
+	for i := 0; i < 2000; i++ {
+		k := fmt.Sprint("e", i%5)
+		st, _ := d.Begin(ctx, k)
+		require.Equal(t, DedupNew, st)
+		require.NoError(t, d.Done(ctx, k))
+		clk.Add(2 * time.Hour) // every record expires before the next Done
+		require.LessOrEqual(t, len(d.queue)-d.head, 2*10+64+1)
+	}
+	require.LessOrEqual(t, cap(d.queue), 4096, "the backing array does not grow without bound")
+}

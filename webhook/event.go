@@ -274,15 +274,17 @@ func (e *Event) DecodeContent(v any) error {
 // "sha256:" and the hex SHA-256 of Raw. The name is part of the key because
 // the service's published samples reuse one id across different events; a
 // re-send of one notification carries the same name and id. Keys are
-// printable ASCII, safe for any store: a name or id outside that, or a name
-// holding ':', is hashed so that two events can never share a key. A nil
+// printable ASCII of at most 128 bytes, safe for any store and bounding
+// what a MemoryDeduplicator holds per event: a name or id outside that
+// alphabet, a name holding ':', or a name and id longer than 124 bytes
+// together are hashed, so that two events can never share a key. A nil
 // Event has no key: "".
 func (e *Event) DedupKey() string {
 	if e == nil {
 		return ""
 	}
 	if e.ID != "" {
-		if printable(e.Name) && printable(e.ID) && !strings.Contains(e.Name, ":") {
+		if len(e.Name)+len(e.ID) <= maxPlainKeyText && printable(e.Name) && printable(e.ID) && !strings.Contains(e.Name, ":") {
 			return "id:" + e.Name + ":" + e.ID
 		}
 		sum := sha256.Sum256([]byte(e.Name + "\x00" + e.ID))
@@ -291,6 +293,10 @@ func (e *Event) DedupKey() string {
 	sum := sha256.Sum256(e.Raw)
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
+
+// maxPlainKeyText bounds the name and id that DedupKey writes out as they
+// are; longer ones are hashed (the hashed key is 73 bytes).
+const maxPlainKeyText = 124
 
 func printable(s string) bool {
 	for i := 0; i < len(s); i++ {
