@@ -80,13 +80,20 @@ type MethodType string
 
 // The paymentMethodType values, exactly as the service spells them.
 const (
-	Card            MethodType = "CARD"             // cards
-	UPI             MethodType = "UPI"              // UPI
-	Wallet          MethodType = "WALLET"           // wallets
-	NB              MethodType = "NB"               // net banking
-	ConsumerFinance MethodType = "CONSUMER_FINANCE" // consumer finance (pay later)
-	Reward          MethodType = "REWARD"           // reward points
-	Cash            MethodType = "CASH"             // cash
+	// Card is CARD: cards.
+	Card MethodType = "CARD"
+	// UPI is UPI.
+	UPI MethodType = "UPI"
+	// Wallet is WALLET: wallets.
+	Wallet MethodType = "WALLET"
+	// NB is NB: net banking.
+	NB MethodType = "NB"
+	// ConsumerFinance is CONSUMER_FINANCE: consumer finance (pay later).
+	ConsumerFinance MethodType = "CONSUMER_FINANCE"
+	// Reward is REWARD: reward points.
+	Reward MethodType = "REWARD"
+	// Cash is CASH: cash.
+	Cash MethodType = "CASH"
 )
 
 // MethodTypes returns every paymentMethodType value in the spec's order.

@@ -123,34 +123,35 @@ func (o *Option) validate(c *valid.Collector, path string, elsewhere []string) {
 		}
 	}
 	if o.CardFilters != nil {
-		cp := valid.Join(path, "cardFilters")
-		switch {
-		case t != Card:
-			c.Add(cp, "card filters apply only to CARD, not "+quote(string(t)))
-		case len(o.CardFilters) == 0:
-			c.Add(cp, "empty list: leave cardFilters out")
-		case !o.Enable:
-			c.Add(valid.Join(path, "enable"), "must be true when cardFilters are given (spec §2.3)")
-		}
+		cp := o.validateFilterList(c, path, "cardFilters", "card", Card, len(o.CardFilters))
 		for i := range o.CardFilters {
 			o.CardFilters[i].validate(c, valid.Index(cp, i), elsewhere)
 		}
 	}
 	if o.UPIFilters != nil {
-		up := valid.Join(path, "upiFilters")
-		switch {
-		case t != UPI:
-			c.Add(up, "UPI filters apply only to UPI, not "+quote(string(t)))
-		case len(o.UPIFilters) == 0:
-			c.Add(up, "empty list: leave upiFilters out")
-		case !o.Enable:
-			c.Add(valid.Join(path, "enable"), "must be true when upiFilters are given (spec §2.3)")
-		}
+		up := o.validateFilterList(c, path, "upiFilters", "UPI", UPI, len(o.UPIFilters))
 		for i := range o.UPIFilters {
 			o.UPIFilters[i].validate(c, valid.Index(up, i), elsewhere)
 		}
 	}
 	wire.CheckExtra(c, path, o.Extra, optionKeys, nil, elsewhere, "an option")
+}
+
+// validateFilterList checks the list under key (cardFilters or upiFilters,
+// n elements, naming what kind of filters) of the option at path against
+// spec §2.3: only on type only, not empty, and the option enabled. It
+// returns the list's path.
+func (o *Option) validateFilterList(c *valid.Collector, path, key, what string, only MethodType, n int) string {
+	lp := valid.Join(path, key)
+	switch {
+	case o.PaymentMethodType != only:
+		c.Add(lp, what+" filters apply only to "+string(only)+", not "+quote(string(o.PaymentMethodType)))
+	case n == 0:
+		c.Add(lp, "empty list: leave "+key+" out")
+	case !o.Enable:
+		c.Add(valid.Join(path, "enable"), "must be true when "+key+" are given (spec §2.3)")
+	}
+	return lp
 }
 
 // validateMethods checks paymentMethods of a type other than CARD and UPI,
