@@ -48,9 +48,7 @@ func behaviours() []struct {
 func TestGolden(t *testing.T) {
 	for _, b := range behaviours() {
 		t.Run(b.name, func(t *testing.T) {
-			o, err := b.build.Build()
-			require.NoError(t, err)
-			wiretest.GoldenJSON(t, b.golden, o)
+			wiretest.GoldenBuild(t, b.golden, b.build.Build)
 		})
 	}
 }

@@ -8,42 +8,36 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/payorch/checkout-go/emi"
+	"github.com/payorch/checkout-go/internal/wiretest"
 	pf "github.com/payorch/checkout-go/paymentfilter"
 )
-
-func marshal(t *testing.T, f *pf.Filter) string {
-	t.Helper()
-	b, err := json.Marshal(f)
-	require.NoError(t, err)
-	return string(b)
-}
 
 // TestBuilderImmutable: a half-built builder shared by two extensions is
 // not changed by either, and a returned Filter does not alias the builder.
 func TestBuilderImmutable(t *testing.T) {
 	base := pf.New().HideCardTypes(pf.Credit).HideUPIHandles("@ybl")
-	before := marshal(t, base.Filter())
+	before := wiretest.JSONString(t, base.Filter())
 
 	a := base.HideCardTypes(pf.Debit).HideUPIHandles("@paytm")
 	b := base.HideBINRanges(pf.BINRange{From: "459000", To: "460000"}).Hide(pf.Wallet)
 
-	require.Equal(t, before, marshal(t, base.Filter()))
+	require.Equal(t, before, wiretest.JSONString(t, base.Filter()))
 	require.Equal(t, `{"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardTypes":["CREDIT","DEBIT"]}]},{"paymentMethodType":"UPI","enable":true,"upiFilters":[{"upiType":"COLLECT","enable":false,"upiMethods":["@ybl","@paytm"]}]}]}`,
-		marshal(t, a.Filter()))
+		wiretest.JSONString(t, a.Filter()))
 	require.Equal(t, `{"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardTypes":["CREDIT"]},{"enable":false,"cardBins":["459000::460000"]}]},{"paymentMethodType":"UPI","enable":true,"upiFilters":[{"upiType":"COLLECT","enable":false,"upiMethods":["@ybl"]}]},{"paymentMethodType":"WALLET","enable":false}]}`,
-		marshal(t, b.Filter()))
+		wiretest.JSONString(t, b.Filter()))
 
 	// Changing a returned Filter leaves the builder alone.
 	f := base.Filter()
 	f.Options[0].CardFilters[0].CardTypes[0] = pf.Debit
 	f.Options[1].UPIFilters[0].UPIMethods = append(f.Options[1].UPIFilters[0].UPIMethods, "@x")
-	require.Equal(t, before, marshal(t, base.Filter()))
+	require.Equal(t, before, wiretest.JSONString(t, base.Filter()))
 
 	// Changing the caller's slice after the call leaves the builder alone.
 	handles := []string{"@ybl"}
 	c := pf.New().HideUPIHandles(handles...)
 	handles[0] = "@changed"
-	require.Contains(t, marshal(t, c.Filter()), `"@ybl"`)
+	require.Contains(t, wiretest.JSONString(t, c.Filter()), `"@ybl"`)
 }
 
 // TestBuilderConcurrent: one builder extended from many goroutines (run with
@@ -73,11 +67,12 @@ func TestBuilderConcurrent(t *testing.T) {
 // TestBuilderZeroValue: the zero Builder is New().
 func TestBuilderZeroValue(t *testing.T) {
 	var b pf.Builder
-	require.Equal(t, marshal(t, pf.New().Hide(pf.Cash).Filter()), marshal(t, b.Hide(pf.Cash).Filter()))
-	require.Equal(t, `{"allowDefaultOptions":true,"options":[]}`, marshal(t, b.Filter()))
+	require.Equal(t, wiretest.JSONString(t, pf.New().Hide(pf.Cash).Filter()), wiretest.JSONString(t, b.Hide(pf.Cash).Filter()))
+	require.Equal(t, `{"allowDefaultOptions":true,"options":[]}`, wiretest.JSONString(t, b.Filter()))
 }
 
-// TestBuilderMerges: one option block per type; compatible calls merge.
+// TestBuilderMerges: one option block per type; calls that one block can
+// express together are merged into it, with no conflict.
 func TestBuilderMerges(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -98,14 +93,17 @@ func TestBuilderMerges(t *testing.T) {
 			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardTypes":["CREDIT"]}]}]}`},
 		{"mandate codes merge", pf.Only().ShowMandateMethods(pf.NB, "NB_HDFC").ShowMandateMethods(pf.NB, "NB_SBI"),
 			`{"allowDefaultOptions":false,"options":[{"paymentMethodType":"NB","enable":true,"paymentMethods":["NB_HDFC","SVC_HDFC","NB_SBI","SVC_SBI"]}]}`},
+		{"UPI apps on only UPI", pf.Only(pf.UPI).HideUPIApps("GPAY"),
+			`{"allowDefaultOptions":false,"options":[{"paymentMethodType":"UPI","enable":true,"upiFilters":[{"upiType":"INTENT","enable":false,"upiMethods":["GPAY"]}]}]}`},
 		{"EMI is replaced, not merged", pf.New().EMI(emi.New().ShowOnlyEMI()).EMI(emi.New().Disable(emi.Standard)),
 			`{"allowDefaultOptions":true,"options":[],"emiOptions":{"standardEmi":{"enable":false}}}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			require.NoError(t, tt.build.Err())
 			f, err := tt.build.Build()
 			require.NoError(t, err)
-			require.Equal(t, tt.want, marshal(t, f))
+			require.Equal(t, tt.want, wiretest.JSONString(t, f))
 		})
 	}
 }
@@ -158,7 +156,7 @@ func TestBuilderContradictions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			require.Equal(t, tt.want, marshal(t, tt.build.Filter()))
+			require.Equal(t, tt.want, wiretest.JSONString(t, tt.build.Filter()))
 
 			_, err := tt.build.Build()
 			var ve *pf.ValidationError
@@ -170,35 +168,6 @@ func TestBuilderContradictions(t *testing.T) {
 
 			// What Filter returns does not pass validation either.
 			require.ErrorContains(t, tt.build.Filter().Validate(), "duplicate option block")
-		})
-	}
-}
-
-// TestBuilderMergesCompatibleCalls: calls that one block can express
-// together are merged into it, with no conflict.
-func TestBuilderMergesCompatibleCalls(t *testing.T) {
-	tests := []struct {
-		name  string
-		build pf.Builder
-		want  string
-	}{
-		{"card filters on only CARD", pf.Only(pf.Card).HideCardTypes(pf.Credit),
-			`{"allowDefaultOptions":false,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardTypes":["CREDIT"]}]}]}`},
-		{"show CARD after card filters", pf.New().HideCardTypes(pf.Credit).Show(pf.Card),
-			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardTypes":["CREDIT"]}]}]}`},
-		{"UPI apps on only UPI", pf.Only(pf.UPI).HideUPIApps("GPAY"),
-			`{"allowDefaultOptions":false,"options":[{"paymentMethodType":"UPI","enable":true,"upiFilters":[{"upiType":"INTENT","enable":false,"upiMethods":["GPAY"]}]}]}`},
-		{"hide twice", pf.New().Hide(pf.Wallet).Hide(pf.Wallet),
-			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false}]}`},
-		{"hide methods twice", pf.New().HideMethods(pf.Wallet, "PAYTM").HideMethods(pf.Wallet, "SIMPL"),
-			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false,"paymentMethods":["PAYTM","SIMPL"]}]}`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			require.NoError(t, tt.build.Err())
-			f, err := tt.build.Build()
-			require.NoError(t, err)
-			require.Equal(t, tt.want, marshal(t, f))
 		})
 	}
 }
@@ -234,12 +203,12 @@ func TestBuilderEMIProblems(t *testing.T) {
 	require.ErrorAs(t, b.Err(), &ve)
 	require.Equal(t, want, ve.Problems)
 	require.Equal(t, `{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false}],"emiOptions":{"noCostEmi":{"enable":true}}}`,
-		marshal(t, b.Filter()))
+		wiretest.JSONString(t, b.Filter()))
 
 	f, err := b.EMI(emi.New().Enable(emi.NoCost)).Build()
 	require.NoError(t, err)
 	require.Equal(t, `{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false}],"emiOptions":{"noCostEmi":{"enable":true}}}`,
-		marshal(t, f))
+		wiretest.JSONString(t, f))
 }
 
 // TestMandateCodes: the doubled codes of spec §2.3.

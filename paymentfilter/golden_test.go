@@ -108,9 +108,7 @@ func behaviours() []behaviour {
 func TestGolden(t *testing.T) {
 	for _, b := range behaviours() {
 		t.Run(b.name, func(t *testing.T) {
-			f, err := b.build.Build()
-			require.NoError(t, err)
-			wiretest.GoldenJSON(t, b.golden, f)
+			wiretest.GoldenBuild(t, b.golden, b.build.Build)
 		})
 	}
 }

@@ -44,6 +44,25 @@ func GoldenJSON(t testing.TB, name string, v any) {
 	Golden(t, name, append(got, '\n'))
 }
 
+// GoldenBuild checks what a builder makes: build (such as a Builder's Build
+// method) must succeed, and the JSON of its result must match testdata/name
+// byte for byte (see GoldenJSON).
+func GoldenBuild[T any](t testing.TB, name string, build func() (T, error)) {
+	t.Helper()
+	v, err := build()
+	require.NoError(t, err)
+	GoldenJSON(t, name, v)
+}
+
+// JSONString returns the encoding/json encoding of v as a string, failing
+// the test when v does not encode.
+func JSONString(t testing.TB, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	require.NoError(t, err)
+	return string(b)
+}
+
 // ReadGolden returns the content of testdata/name.
 func ReadGolden(t testing.TB, name string) []byte {
 	t.Helper()

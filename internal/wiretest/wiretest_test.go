@@ -63,6 +63,24 @@ func TestGolden(t *testing.T) {
 	require.Equal(t, "[]\n", string(got))
 }
 
+func TestGoldenBuild(t *testing.T) {
+	t.Chdir(t.TempDir())
+	require.NoError(t, os.Mkdir("testdata", 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join("testdata", "b.json"), []byte("[1,2]\n"), 0o644))
+
+	ok := func() ([]int, error) { return []int{1, 2}, nil }
+	other := func() ([]int, error) { return []int{2, 1}, nil }
+	bad := func() ([]int, error) { return []int{1, 2}, errors.New("conflict") }
+	require.False(t, fails(t, func(tb testing.TB) { GoldenBuild(tb, "b.json", ok) }))
+	require.True(t, fails(t, func(tb testing.TB) { GoldenBuild(tb, "b.json", other) }), "different JSON")
+	require.True(t, fails(t, func(tb testing.TB) { GoldenBuild(tb, "b.json", bad) }), "a build error, even with the right value")
+}
+
+func TestJSONString(t *testing.T) {
+	require.Equal(t, `{"a":[1,"\u003c"]}`, JSONString(t, map[string]any{"a": []any{1, "<"}}))
+	require.True(t, fails(t, func(tb testing.TB) { JSONString(tb, func() {}) }))
+}
+
 func TestTree(t *testing.T) {
 	require.Equal(t, Tree(t, []byte(`{"b":[1,"x"],"a":null}`)), Tree(t, []byte(` { "a" : null , "b" : [ 1 , "x" ] } `)))
 	require.NotEqual(t, Tree(t, []byte(`{"a":1}`)), Tree(t, []byte(`{"a":"1"}`)))
