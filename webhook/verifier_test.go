@@ -42,6 +42,17 @@ func TestVerify(t *testing.T) {
 			r.Method = "GET"
 			r.Header.Del("Authorization")
 		}, ErrForbiddenSource},
+		// The order of the checks (DESIGN §5): each failure is reported by
+		// the first check that sees it.
+		{"method before credentials", func(r *http.Request) { r.Method = http.MethodGet; r.Header.Del("Authorization") }, ErrMethodNotAllowed},
+		{"credentials before custom headers", func(r *http.Request) {
+			r.Header.Set("Authorization", BasicAuthorization(testUser, "nope"))
+			r.Header.Del("X-Shop-Token")
+		}, ErrUnauthorized},
+		{"custom headers before the body", func(r *http.Request) {
+			r.Header.Set("X-Env", "sandbox")
+			setBody(r, bytes.Repeat([]byte(" "), 5000), 5000)
+		}, ErrHeaderMismatch},
 		{"GET", func(r *http.Request) { r.Method = http.MethodGet }, ErrMethodNotAllowed},
 		{"PUT", func(r *http.Request) { r.Method = http.MethodPut }, ErrMethodNotAllowed},
 		{"no authorization", func(r *http.Request) { r.Header.Del("Authorization") }, ErrUnauthorized},
