@@ -3,6 +3,7 @@ package productsummary_test
 import (
 	"encoding/json"
 	"errors"
+	"math"
 	"strconv"
 	"testing"
 
@@ -77,6 +78,32 @@ func TestParseAccepts(t *testing.T) {
 			in:   strconv.Quote(`[[{"type":"space"}],[{"type":"text","text":"₹7812.5","fontType":"Bold"}]]`),
 			want: ps.Summary{{ps.Space{}}, {ps.Text{Text: "₹7812.5", FontType: "Bold"}}},
 			out:  `[[{"type":"space"}],[{"type":"text","text":"₹7812.5","fontType":"Bold"}]]`,
+		},
+		{
+			name: "every field of every kind",
+			in: `[[{"type":"space","weight":2,"width":12}],` +
+				`[{"type":"text","text":"a","color":"#fff","textSize":11,"fontType":"semibold"}],` +
+				`[{"type":"image","url":"https://x.example/i.png","size":64}],` +
+				`[{"type":"toggleimage","openIcon":"https://x.example/o.png","closeIcon":"https://x.example/c.png","size":18},` +
+				`{"type":"toggleImage","openIcon":"","closeIcon":"https://x.example/c.png","size":18}],` +
+				`[{"type":"divider","thickness":0.5,"color":"#ccc"}],` +
+				`[{"type":"background","color":"#80000000"}]]`,
+			want: ps.Summary{
+				{ps.Space{Weight: new(2.0), Width: new(12.0)}},
+				{ps.Text{Text: "a", Color: "#fff", TextSize: new(11.0), FontType: ps.SemiBold}},
+				{ps.Image{URL: "https://x.example/i.png", Size: new(64.0)}},
+				{ps.ToggleImage{OpenIcon: "https://x.example/o.png", CloseIcon: "https://x.example/c.png", Size: new(18.0)},
+					ps.ToggleImage{CloseIcon: "https://x.example/c.png", Size: new(18.0)}},
+				{ps.Divider{Thickness: new(0.5), Color: "#ccc"}},
+				{ps.Background{Color: "#80000000"}},
+			},
+			out: `[[{"type":"space","weight":2,"width":12}],` +
+				`[{"type":"text","text":"a","color":"#fff","textSize":11,"fontType":"semibold"}],` +
+				`[{"type":"image","url":"https://x.example/i.png","size":64}],` +
+				`[{"type":"toggleimage","openIcon":"https://x.example/o.png","closeIcon":"https://x.example/c.png","size":18},` +
+				`{"type":"toggleimage","openIcon":"","closeIcon":"https://x.example/c.png","size":18}],` +
+				`[{"type":"divider","thickness":0.5,"color":"#ccc"}],` +
+				`[{"type":"background","color":"#80000000"}]]`,
 		},
 		{
 			name: "an empty array",
@@ -248,4 +275,49 @@ func TestDecodeErrorIsNotAValidationError(t *testing.T) {
 	_, err := ps.Parse(`[[{"type":"x"}]]`)
 	var ve *ps.ValidationError
 	require.False(t, errors.As(err, &ve), "decode failures and validation failures are told apart")
+}
+
+// TestDecodeNumbersLikeEncodingJSON: a number, bare or written as a string
+// (read leniently, as DESIGN.md §2 asks of service JSON), decodes to the
+// float64 encoding/json would give and re-encodes as encoding/json writes
+// that float64: -0 stays -0, large integers round as float64 does, and
+// exponents follow encoding/json's rule.
+func TestDecodeNumbersLikeEncodingJSON(t *testing.T) {
+	for _, lit := range []string{"0", "-0", "0.7", "0.70", "1.0", "-3", "1E2", "1e+2", "1e21", "1e-7", "0.000001",
+		"12345678901234567890", "9007199254740993", "123456789012345678000", "1.7976931348623157e308", "5e-324"} {
+		var std float64
+		require.NoError(t, json.Unmarshal([]byte(lit), &std), lit)
+		want, err := json.Marshal(std)
+		require.NoError(t, err)
+		for _, in := range []string{lit, strconv.Quote(lit)} {
+			s, err := ps.Parse(`[[{"type":"space","weight":` + in + `}]]`)
+			require.NoError(t, err, in)
+			got := *s[0][0].(ps.Space).Weight
+			require.Equal(t, math.Float64bits(std), math.Float64bits(got), "%s decodes to the same float64, sign of zero included", in)
+			out, err := s.MarshalText()
+			require.NoError(t, err)
+			require.Equal(t, `[[{"type":"space","weight":`+string(want)+`}]]`, string(out), in)
+		}
+	}
+}
+
+// TestUnmarshalNilTarget: the Unmarshal methods called on a nil pointer
+// return an error instead of panicking.
+func TestUnmarshalNilTarget(t *testing.T) {
+	var de *ps.DecodeError
+	for name, err := range map[string]error{
+		"Summary.UnmarshalJSON": (*ps.Summary)(nil).UnmarshalJSON([]byte(`[]`)),
+		"Summary.UnmarshalText": (*ps.Summary)(nil).UnmarshalText([]byte(`[]`)),
+		"Line":                  (*ps.Line)(nil).UnmarshalJSON([]byte(`[]`)),
+		"Space":                 (*ps.Space)(nil).UnmarshalJSON([]byte(`{"type":"space"}`)),
+		"Text":                  (*ps.Text)(nil).UnmarshalJSON([]byte(`{"type":"text","text":"a"}`)),
+		"Image":                 (*ps.Image)(nil).UnmarshalJSON([]byte(`{"type":"image"}`)),
+		"ToggleImage":           (*ps.ToggleImage)(nil).UnmarshalJSON([]byte(`{"type":"toggleimage"}`)),
+		"Divider":               (*ps.Divider)(nil).UnmarshalJSON([]byte(`{"type":"divider"}`)),
+		"Background":            (*ps.Background)(nil).UnmarshalJSON([]byte(`{"type":"background"}`)),
+	} {
+		require.ErrorAs(t, err, &de, name)
+		require.Contains(t, de.Message, "nil pointer", name)
+	}
+	require.EqualError(t, (*ps.Text)(nil).UnmarshalJSON(nil), "productsummary: decode cannot decode a text item into a nil pointer")
 }

@@ -49,7 +49,9 @@ func TestMarshalItems(t *testing.T) {
 // encoding/json writing the same values as ordered generic JSON.
 func TestMarshalMatchesEncodingJSON(t *testing.T) {
 	texts := []string{"", "plain", "₹ 813.75", "<b>&amp;</b>", "tab\there", "\x00\x1f\x7f", "bad \xff utf8", "line\u2029sep", `quote " and \ slash`}
-	nums := []float64{0, 1, 0.7, -3, 123456789, 1e20, 1e21, 1e-6, 1e-7, 0.1 + 0.2, math.MaxFloat64, math.SmallestNonzeroFloat64}
+	nums := []float64{0, math.Copysign(0, -1), 1, 0.7, -0.7, -3, 123456789, 1e15, 1<<53 + 1, 12345678901234567890,
+		123456789012345678000, 1e20, 1e21, -1e21, 1.5e300, 1e-6, 9.99999e-7, 1e-7, -1e-7, 0.1 + 0.2,
+		math.MaxFloat64, -math.MaxFloat64, math.SmallestNonzeroFloat64}
 	for _, s := range texts {
 		got, err := json.Marshal(ps.Text{Text: s})
 		require.NoError(t, err)

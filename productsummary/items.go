@@ -12,12 +12,20 @@ type Kind string
 
 // Item kinds of spec §2.6.
 const (
-	KindSpace       Kind = "space"       // "space": a gap, or on its own an empty line
-	KindText        Kind = "text"        // "text": a label
-	KindImage       Kind = "image"       // "image": a picture at a URL
-	KindToggleImage Kind = "toggleimage" // "toggleimage": the accordion control; "toggleImage" is accepted on decode
-	KindDivider     Kind = "divider"     // "divider": a horizontal rule
-	KindBackground  Kind = "background"  // "background": the colour of its line
+	// KindSpace is type "space": a gap, or on its own an empty line.
+	KindSpace Kind = "space"
+	// KindText is type "text": a label.
+	KindText Kind = "text"
+	// KindImage is type "image": a picture at a URL.
+	KindImage Kind = "image"
+	// KindToggleImage is type "toggleimage": the accordion control.
+	// "toggleImage", the other spelling of the service's samples, is
+	// accepted on decode and never emitted.
+	KindToggleImage Kind = "toggleimage"
+	// KindDivider is type "divider": a horizontal rule.
+	KindDivider Kind = "divider"
+	// KindBackground is type "background": the colour of its line.
+	KindBackground Kind = "background"
 )
 
 // kindToggleImageCamel is the second spelling the service's own samples use;
@@ -43,9 +51,12 @@ type FontType string
 
 // Font types of spec §2.6.
 const (
-	Regular  FontType = "regular"  // "regular"
-	Bold     FontType = "bold"     // "bold"; the samples also write "Bold"
-	SemiBold FontType = "semibold" // "semibold"; the samples also write "SemiBold"
+	// Regular is fontType "regular".
+	Regular FontType = "regular"
+	// Bold is fontType "bold"; the samples also write "Bold".
+	Bold FontType = "bold"
+	// SemiBold is fontType "semibold"; the samples also write "SemiBold".
+	SemiBold FontType = "semibold"
 )
 
 // Canonical returns the lower-case spelling of a known font type, or f
@@ -77,43 +88,62 @@ func (f FontType) Valid() bool {
 // Without weight and width the service uses its default spacing of 5px
 // (spec §2.6, §8).
 type Space struct {
-	Weight *float64 // "weight": share of the free width, like a flex weight
-	Width  *float64 // "width": fixed width
+	// Weight is "weight" (number): the item's share of the line's free
+	// width, like a flex weight; nil is not sent.
+	Weight *float64
+	// Width is "width" (number): a fixed width; nil is not sent.
+	Width *float64
 }
 
 // Text is a "text" item (spec §2.6).
 type Text struct {
-	Text     string   // "text", required; always sent
-	Color    string   // "color": hex colour; empty means not sent
-	TextSize *float64 // "textSize"
-	FontType FontType // "fontType": empty means not sent
+	// Text is "text" (string), required: the label; always sent.
+	Text string
+	// Color is "color" (string): a hex colour; "" is not sent.
+	Color string
+	// TextSize is "textSize" (number); nil is not sent.
+	TextSize *float64
+	// FontType is "fontType" (string): regular, bold or semibold; "" is
+	// not sent.
+	FontType FontType
 }
 
 // Image is an "image" item (spec §2.6).
 type Image struct {
-	URL  string   // "url", required; always sent
-	Size *float64 // "size"
+	// URL is "url" (string URL), required: the picture; always sent.
+	URL string
+	// Size is "size" (number); nil is not sent.
+	Size *float64
 }
 
 // ToggleImage is a "toggleimage" item: it turns the block into an accordion,
 // OpenIcon opening it and CloseIcon closing it (spec §2.6). An unused icon is
 // the empty string, which is sent as such; both icons are always sent.
 type ToggleImage struct {
-	OpenIcon  string   // "openIcon": URL, or "" when unused
-	CloseIcon string   // "closeIcon": URL, or "" when unused
-	Size      *float64 // "size"
+	// OpenIcon is "openIcon" (string URL): the icon that opens the
+	// accordion, or "" when unused; always sent.
+	OpenIcon string
+	// CloseIcon is "closeIcon" (string URL): the icon that closes the
+	// accordion, or "" when unused; always sent.
+	CloseIcon string
+	// Size is "size" (number); nil is not sent.
+	Size *float64
 }
 
 // Divider is a "divider" item: a horizontal rule (spec §2.6).
 type Divider struct {
-	Thickness *float64 // "thickness", required by the spec
-	Color     string   // "color": hex colour; empty means not sent
+	// Thickness is "thickness" (number), always required by the spec;
+	// nil is not sent and fails Validate.
+	Thickness *float64
+	// Color is "color" (string): a hex colour; "" is not sent.
+	Color string
 }
 
 // Background is a "background" item: it sets the background colour of its
 // line (spec §2.6).
 type Background struct {
-	Color string // "color", required; always sent
+	// Color is "color" (string, hex colour), required; always sent.
+	Color string
 }
 
 // Kind returns KindSpace.

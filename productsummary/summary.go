@@ -78,6 +78,9 @@ func (s Summary) MarshalText() ([]byte, error) {
 // an Unmarshaler, which it calls with null for a non-pointer field): an
 // absent summary. A string holding "null" is a *DecodeError, as in Parse.
 func (s *Summary) UnmarshalJSON(data []byte) error {
+	if s == nil {
+		return errNilTarget("Summary")
+	}
 	if wire.IsNull(data) {
 		*s = nil
 		return nil
@@ -93,6 +96,9 @@ func (s *Summary) UnmarshalJSON(data []byte) error {
 // UnmarshalText reads the JSON text of the array (what MarshalText wrote).
 // The text "null" is a *DecodeError, as in Parse.
 func (s *Summary) UnmarshalText(text []byte) error {
+	if s == nil {
+		return errNilTarget("Summary")
+	}
 	v, err := decodeSummary(text, false)
 	if err != nil {
 		return err
@@ -139,6 +145,9 @@ func (l Line) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON reads a JSON array of items; error paths start at the line
 // ("[0].type").
 func (l *Line) UnmarshalJSON(data []byte) error {
+	if l == nil {
+		return errNilTarget("Line")
+	}
 	v, err := decodeLine(data, "", -1)
 	if err != nil {
 		return err
@@ -173,12 +182,7 @@ func (l Line) appendJSON(b []byte, path string) ([]byte, error) {
 		}
 		var err error
 		if b, err = it.appendJSON(b); err != nil {
-			p := valid.Index(path, j)
-			msg := err.Error()
-			if nf, ok := err.(errNotFinite); ok {
-				p, msg = valid.Join(p, nf.key), "must be a finite number"
-			}
-			return nil, &ValidationError{Problems: []Problem{{Path: p, Message: msg}}}
+			return nil, encodeError(valid.Index(path, j), err)
 		}
 	}
 	return append(b, ']'), nil
@@ -226,19 +230,28 @@ func (g *Background) UnmarshalJSON(data []byte) error { return unmarshalItem(dat
 func marshalItem(it Item) ([]byte, error) {
 	b, err := it.appendJSON(make([]byte, 0, 64))
 	if err != nil {
-		msg := err.Error()
-		p := ""
-		if nf, ok := err.(errNotFinite); ok {
-			p, msg = nf.key, "must be a finite number"
-		}
-		return nil, &ValidationError{Problems: []Problem{{Path: p, Message: msg}}}
+		return nil, encodeError("", err)
 	}
 	return b, nil
+}
+
+// encodeError turns an item's encoding error into the *ValidationError that
+// MarshalJSON returns, at the item's path (path "" for an item on its own).
+func encodeError(path string, err error) *ValidationError {
+	msg := err.Error()
+	if nf, ok := err.(errNotFinite); ok {
+		path, msg = valid.Join(path, nf.key), "must be a finite number"
+	}
+	return &ValidationError{Problems: []Problem{{Path: path, Message: msg}}}
 }
 
 // unmarshalItem decodes data into dst, a pointer to one of the six kinds, and
 // fails when the JSON's type is another kind.
 func unmarshalItem[T Item](data []byte, dst *T) error {
+	if dst == nil {
+		var zero T
+		return errNilTarget(string(zero.Kind()) + " item")
+	}
 	it, err := decodeItem(data, "", -1, -1)
 	if err != nil {
 		return err
@@ -251,6 +264,12 @@ func unmarshalItem[T Item](data []byte, dst *T) error {
 	}
 	*dst = v
 	return nil
+}
+
+// errNilTarget is what the Unmarshal methods return when called on a nil
+// pointer, where encoding/json's own types also fail instead of panicking.
+func errNilTarget(what string) error {
+	return &DecodeError{Line: -1, Item: -1, Message: "cannot decode a " + what + " into a nil pointer"}
 }
 
 // Compile-time checks of the encoding interfaces the client and the fake
