@@ -8,21 +8,33 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
 
 // TestHandlerExactlyOnceUnderLoad: 32 senders deliver 5,000 events, 20% of
-// them twice (sometimes at the same moment), and the merchant's function
-// fails on 10% of first tries. Like the service (spec §6.1.4), a sender
-// re-sends every delivery that does not get a 200. Every event must be
-// processed exactly once and none lost.
+// them twice, and the merchant's function fails on 10% of first tries.
+// Like the service (spec §6.1.4), a sender re-sends every delivery that does
+// not get a 200. Every event must be processed exactly once and none lost.
+//
+// For 100 of the duplicated events the two deliveries are made to overlap
+// for certain: they are queued back to back, and the first try of fn waits
+// until the Deduplicator has told the other delivery "in flight". Half of
+// them then fail that first try, so a waiting duplicate must take the event
+// over (Handler's DuplicateWait logic) while its failed first delivery is
+// re-sent.
 func TestHandlerExactlyOnceUnderLoad(t *testing.T) {
 	const (
 		events  = 5000
 		senders = 32
 	)
+	// forced: duplicated events (i%5 == 0) whose two deliveries overlap;
+	// i%100 == 50 also fails its first try (i%10 == 0), i%100 == 5 does not.
+	forced := func(i int) bool { return i%100 == 5 || i%100 == 50 }
+	dd := &sawInFlightDedup{MemoryDeduplicator: NewMemoryDeduplicator(MemoryDedupConfig{}), seen: map[string]chan struct{}{}}
 	cfg := baseConfig()
+	cfg.Deduplicator = dd
 	v, err := NewVerifier(cfg)
 	require.NoError(t, err)
 
@@ -37,6 +49,13 @@ func TestHandlerExactlyOnceUnderLoad(t *testing.T) {
 		attempts[ev.ID]++
 		first := attempts[ev.ID] == 1
 		mu.Unlock()
+		if first && forced(hashMod(ev.ID, events)) {
+			select {
+			case <-dd.inFlightSeen(ev.DedupKey()):
+			case <-time.After(10 * time.Second):
+				t.Errorf("%s: the other delivery never found the event in flight", ev.ID)
+			}
+		}
 		// Decided by the id, so 10% of events fail their first try.
 		if first && hashMod(ev.ID, 10) == 0 {
 			failures.Add(1)
@@ -48,15 +67,25 @@ func TestHandlerExactlyOnceUnderLoad(t *testing.T) {
 		return nil
 	})
 
-	// The delivery queue: every event once, 20% of them twice.
-	var queue []int
+	// The delivery queue: every event once, 20% of them twice; the forced
+	// pairs back to back, the other duplicates anywhere.
+	var units [][]int
 	for i := 0; i < events; i++ {
-		queue = append(queue, i)
-		if i%5 == 0 {
-			queue = append(queue, i)
+		switch {
+		case forced(i):
+			units = append(units, []int{i, i})
+		case i%5 == 0:
+			units = append(units, []int{i}, []int{i})
+		default:
+			units = append(units, []int{i})
 		}
 	}
-	rand.New(rand.NewPCG(1, 2)).Shuffle(len(queue), func(i, j int) { queue[i], queue[j] = queue[j], queue[i] })
+	rand.New(rand.NewPCG(1, 2)).Shuffle(len(units), func(i, j int) { units[i], units[j] = units[j], units[i] })
+	var queue []int
+	for _, u := range units {
+		queue = append(queue, u...)
+	}
+	require.Len(t, queue, events+events/5)
 
 	work := make(chan int)
 	var statuses sync.Map // status -> *atomic.Int32
@@ -72,6 +101,14 @@ func TestHandlerExactlyOnceUnderLoad(t *testing.T) {
 					c, _ := statuses.LoadOrStore(code, new(atomic.Int32))
 					c.(*atomic.Int32).Add(1)
 					if code == http.StatusOK {
+						// Never 200 before the event is processed: the
+						// service would stop re-sending it.
+						mu.Lock()
+						n := processed[fmt.Sprintf("evt_%d", i)]
+						mu.Unlock()
+						if n != 1 {
+							t.Errorf("event %d: 200 while processed %d times", i, n)
+						}
 						break
 					}
 					// 409 would mean a duplicate was not made to wait for
@@ -109,6 +146,53 @@ func TestHandlerExactlyOnceUnderLoad(t *testing.T) {
 	require.Equal(t, int32(events/10), count(http.StatusInternalServerError))
 	// Each delivery in the queue ends with exactly one 200.
 	require.Equal(t, int32(len(queue)), count(http.StatusOK))
+	// Every forced pair really overlapped.
+	for i := 0; i < events; i++ {
+		if forced(i) {
+			select {
+			case <-dd.inFlightSeen(fmt.Sprintf("id:ORDER_SUCCEEDED:evt_%d", i)):
+			default:
+				t.Errorf("evt_%d: deliveries did not overlap", i)
+			}
+		}
+	}
+	done, inFlight := dd.Len()
+	require.Equal(t, [2]int{events, 0}, [2]int{done, inFlight}, "every event recorded, no key left claimed")
+}
+
+// sawInFlightDedup is the default MemoryDeduplicator (still a DedupWaiter,
+// by embedding) that also closes a channel per key the first time Begin
+// answers DedupInFlight for it.
+type sawInFlightDedup struct {
+	*MemoryDeduplicator
+	mu   sync.Mutex
+	seen map[string]chan struct{}
+}
+
+func (d *sawInFlightDedup) inFlightSeen(key string) chan struct{} {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	ch, ok := d.seen[key]
+	if !ok {
+		ch = make(chan struct{})
+		d.seen[key] = ch
+	}
+	return ch
+}
+
+func (d *sawInFlightDedup) Begin(ctx context.Context, key string) (DedupState, error) {
+	st, err := d.MemoryDeduplicator.Begin(ctx, key)
+	if st == DedupInFlight {
+		ch := d.inFlightSeen(key)
+		d.mu.Lock()
+		select {
+		case <-ch:
+		default:
+			close(ch)
+		}
+		d.mu.Unlock()
+	}
+	return st, err
 }
 
 // hashMod spreads ids evenly: evt_N -> N mod m.
