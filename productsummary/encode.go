@@ -17,6 +17,7 @@ import (
 // errNotFinite marks a number JSON cannot carry; the caller adds the path.
 type errNotFinite struct{ key string }
 
+// Error names the key; encodeError replaces it with the item's path.
 func (e errNotFinite) Error() string { return e.key + ": must be a finite number" }
 
 func (s Space) appendJSON(b []byte) ([]byte, error) {
