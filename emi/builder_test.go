@@ -149,3 +149,73 @@ func TestBuilderProblemsDoNotLeak(t *testing.T) {
 	require.Contains(t, last(b), "Enable(Plan(6))")
 	require.NoError(t, emi.New().Enable(emi.NoCost).Err())
 }
+
+// TestBuilderAnyCombinationOfTypes: every combination of the three EMI plan
+// types, each absent, enabled or disabled (spec §2.5, "any combination of
+// the three types by enable flags"), gives exactly those enable flags,
+// whichever order the calls come in.
+func TestBuilderAnyCombinationOfTypes(t *testing.T) {
+	plans := []emi.Plan{emi.Standard, emi.LowCost, emi.NoCost}
+	states := []string{"absent", "enabled", "disabled"}
+	seen := 0
+	for code := 0; code < 27; code++ {
+		var on, off []emi.Plan
+		want := ""
+		name := ""
+		for i, p := range plans {
+			state := code / []int{1, 3, 9}[i] % 3
+			name += p.Key() + "=" + states[state] + " "
+			switch state {
+			case 1:
+				on = append(on, p)
+				want += `,"` + p.Key() + `":{"enable":true}`
+			case 2:
+				off = append(off, p)
+				want += `,"` + p.Key() + `":{"enable":false}`
+			}
+		}
+		t.Run(name, func(t *testing.T) {
+			if want == "" {
+				_, err := emi.New().Enable(on...).Disable(off...).Build()
+				require.ErrorContains(t, err, "emiOptions: sets nothing")
+				return
+			}
+			want = "{" + want[1:] + "}"
+			for _, b := range []emi.Builder{emi.New().Enable(on...).Disable(off...), emi.New().Disable(off...).Enable(on...)} {
+				o, err := b.Build()
+				require.NoError(t, err)
+				require.Equal(t, want, wiretest.JSONString(t, o))
+			}
+			seen++
+		})
+	}
+	require.Equal(t, 26, seen)
+
+	// A later call on the same type wins.
+	require.Equal(t, `{"noCostEmi":{"enable":false}}`, wiretest.JSONString(t, emi.New().Enable(emi.NoCost).Disable(emi.NoCost).Options()))
+	require.Equal(t, `{"noCostEmi":{"enable":true}}`, wiretest.JSONString(t, emi.New().Disable(emi.NoCost).Enable(emi.NoCost).Options()))
+}
+
+// TestBuilderRemoveInEveryGroup: RemoveIssuers and RemoveTenures work in
+// every plan type and group, as spec §2.5 shapes them: an enabled plan type
+// and group holding an enabled filter whose issuerFilter has enable false.
+// Credit and debit filters match CARD, as the service's samples do; cardless
+// ones name no method.
+func TestBuilderRemoveInEveryGroup(t *testing.T) {
+	for _, p := range []emi.Plan{emi.Standard, emi.LowCost, emi.NoCost} {
+		for _, in := range []emi.Instrument{emi.Credit, emi.Debit, emi.Cardless} {
+			t.Run(p.Key()+"."+in.Key(), func(t *testing.T) {
+				card := ""
+				if in != emi.Cardless {
+					card = `"paymentMethodType":"CARD","paymentMethod":"CARD",`
+				}
+				o, err := emi.New().RemoveIssuers(p, in, "SVC_HDFC", "SVC_SBI").RemoveTenures(p, in, "SVC_ICICI", emi.Months(3, 6), emi.Months(9, 12)).Build()
+				require.NoError(t, err)
+				require.Equal(t, `{"`+p.Key()+`":{"enable":true,"`+in.Key()+`":{"enable":true,"filters":[`+
+					`{"enable":true,`+card+`"issuerFilter":{"issuers":["SVC_HDFC","SVC_SBI"],"enable":false}},`+
+					`{"enable":true,`+card+`"issuerFilter":{"issuers":["SVC_ICICI"],"tenures":["3::6","9::12"],"enable":false}}]}}}`,
+					wiretest.JSONString(t, o))
+			})
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/payorch/checkout-go/emi"
 	"github.com/payorch/checkout-go/internal/wiretest"
 	pf "github.com/payorch/checkout-go/paymentfilter"
 )
@@ -180,4 +181,70 @@ func TestAppendJSON(t *testing.T) {
 	got, err = none.AppendJSON(nil)
 	require.NoError(t, err)
 	require.Equal(t, "null", string(got))
+}
+
+// TestWireKeys: a filter that sets every field encodes exactly the keys of
+// spec §2.2–2.5 as the service spells them (case exact, the plural card
+// keys, issuerFilter), and decodes back to the same value.
+func TestWireKeys(t *testing.T) {
+	yes := true
+	f := &pf.Filter{
+		AllowDefaultOptions: true,
+		Options: []pf.Option{
+			{PaymentMethodType: pf.Card, Enable: true, CardFilters: []pf.CardFilter{{
+				CardBrands: []string{"VISA"}, CardBins: []pf.BINRange{{From: "459000", To: "460000"}}, CardTypes: []pf.CardType{pf.Credit},
+				CardSubTypes: []string{"BUSINESS"}, CardBanks: []string{"SBI"},
+			}}},
+			{PaymentMethodType: pf.UPI, Enable: true, UPIFilters: []pf.UPIFilter{{UPIType: pf.Collect, UPIMethods: []string{"@ybl"}}}},
+			{PaymentMethodType: pf.Wallet, PaymentMethods: []string{"PAYTM"}},
+		},
+		EMIOptions: &emi.Options{
+			StandardEMI: &emi.SubFilter{Enable: true, Debit: &emi.Group{Enable: true}},
+			LowCostEMI:  &emi.SubFilter{Enable: true, Cardless: &emi.Group{Enable: true}},
+			NoCostEMI: &emi.SubFilter{Enable: true, Credit: &emi.Group{Enable: true, Filters: []emi.Filter{{
+				Enable: true, PaymentMethodType: emi.Card, PaymentMethod: "CARD",
+				IssuerFilter: &emi.IssuerFilter{Issuers: []string{"SVC_ICICI"}, Tenures: []emi.TenureRange{emi.Months(9, 12)}},
+			}}}},
+			ShowOnlyEMI: &yes,
+		},
+	}
+	require.NoError(t, f.Validate())
+	out, err := json.Marshal(f)
+	require.NoError(t, err)
+
+	keys := map[string]bool{}
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, e := range x {
+				keys[k] = true
+				walk(e)
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	walk(wiretest.Tree(t, out))
+	var got []string
+	for k := range keys {
+		got = append(got, k)
+	}
+	require.ElementsMatch(t, []string{
+		"allowDefaultOptions", "options", "emiOptions",
+		"paymentMethodType", "enable", "paymentMethods", "cardFilters", "upiFilters",
+		"cardBrands", "cardBins", "cardTypes", "cardSubTypes", "cardBanks",
+		"upiType", "upiMethods",
+		"standardEmi", "lowCostEmi", "noCostEmi", "showOnlyEmi",
+		"credit", "debit", "cardless", "filters",
+		"paymentMethod", "issuerFilter", "issuers", "tenures",
+	}, got)
+	require.Contains(t, string(out), `"cardBins":["459000::460000"]`)
+	require.Contains(t, string(out), `"tenures":["9::12"]`)
+
+	var back pf.Filter
+	require.NoError(t, json.Unmarshal(out, &back))
+	require.Equal(t, f, &back)
 }

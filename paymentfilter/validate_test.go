@@ -74,6 +74,12 @@ func TestValidateRejects(t *testing.T) {
 			return &pf.Filter{AllowDefaultOptions: true, Options: []pf.Option{{PaymentMethodType: pf.Card, Enable: true,
 				UPIFilters: []pf.UPIFilter{{UPIType: pf.Intent, UPIMethods: []string{"GPAY"}}}}}}
 		}, "payment_filter.options[0].upiFilters", "UPI filters apply only to UPI"},
+		{"empty cardFilters list", func(*testing.T) *pf.Filter {
+			return &pf.Filter{AllowDefaultOptions: true, Options: []pf.Option{cardOpt([]pf.CardFilter{}...)}}
+		}, "payment_filter.options[0].cardFilters", "empty list: leave cardFilters out"},
+		{"empty upiFilters list", func(*testing.T) *pf.Filter {
+			return &pf.Filter{AllowDefaultOptions: true, Options: []pf.Option{upiOpt([]pf.UPIFilter{}...)}}
+		}, "payment_filter.options[0].upiFilters", "empty list: leave upiFilters out"},
 		{"CARD disabled with card filters", func(*testing.T) *pf.Filter {
 			o := cardOpt(pf.CardFilter{CardTypes: []pf.CardType{pf.Credit}})
 			o.Enable = false
