@@ -104,10 +104,13 @@ func (r TenureRange) MarshalText() ([]byte, error) {
 	return r.appendText(nil), nil
 }
 
-// UnmarshalText decodes the wire form. It never fails: text that is not a
-// well-formed range is kept as it is, so that nothing is lost, and Validate
-// reports it.
+// UnmarshalText decodes the wire form. It fails only on a nil r: text that
+// is not a well-formed range is kept as it is, so that nothing is lost, and
+// Validate reports it.
 func (r *TenureRange) UnmarshalText(text []byte) error {
+	if r == nil {
+		return errors.New("TenureRange: UnmarshalText on a nil pointer")
+	}
 	p, err := ParseTenureRange(string(text))
 	if err != nil {
 		*r = TenureRange{raw: string(text), malformed: true}

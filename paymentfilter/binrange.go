@@ -96,10 +96,13 @@ func (r BINRange) MarshalText() ([]byte, error) {
 	return []byte(r.String()), nil
 }
 
-// UnmarshalText decodes the wire form. It never fails: text that is not a
-// well-formed range is kept as it is, so that nothing is lost, and Validate
-// reports it.
+// UnmarshalText decodes the wire form. It fails only on a nil r: text that
+// is not a well-formed range is kept as it is, so that nothing is lost, and
+// Validate reports it.
 func (r *BINRange) UnmarshalText(text []byte) error {
+	if r == nil {
+		return errors.New("BINRange: UnmarshalText on a nil pointer")
+	}
 	p, err := ParseBINRange(string(text))
 	if err != nil {
 		*r = BINRange{raw: string(text), malformed: true}

@@ -46,8 +46,11 @@ func KindOf(raw []byte) string {
 // Unmarshal is the body of an UnmarshalJSON method: null leaves *dst
 // unchanged (as encoding/json does for other types); otherwise decode reads
 // data with JSON paths starting at path, and *dst is set only when it
-// succeeds.
+// succeeds. A nil dst is an error at path, not a panic.
 func Unmarshal[T any](dst *T, data []byte, path string, decode func(data []byte, path string) (*T, error)) error {
+	if dst == nil {
+		return DecodeError(path, "cannot decode into a nil pointer")
+	}
 	if IsNull(data) {
 		return nil
 	}

@@ -182,4 +182,10 @@ func TestUnmarshal(t *testing.T) {
 
 	require.NoError(t, wire.Unmarshal(&v, []byte(`{"a":false}`), "x", decodePair))
 	require.Equal(t, pair{A: false, Path: "x"}, v)
+
+	for _, data := range []string{`{"a":true}`, `null`} {
+		err = wire.Unmarshal((*pair)(nil), []byte(data), "x", decodePair)
+		require.Equal(t, "x", problem(t, err).Path, "a nil destination is an error, not a panic")
+		require.Contains(t, problem(t, err).Message, "nil pointer")
+	}
 }
