@@ -28,9 +28,11 @@ func show(b paymentfilter.Builder) {
 // the other types.
 func ExampleBuilder_Hide() {
 	show(paymentfilter.New().Hide(paymentfilter.Wallet))
+	show(paymentfilter.New().Hide(paymentfilter.NB))
 	show(paymentfilter.New().Hide(paymentfilter.Card, paymentfilter.Cash))
 	// Output:
 	// {"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false}]}
+	// {"allowDefaultOptions":true,"options":[{"paymentMethodType":"NB","enable":false}]}
 	// {"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":false},{"paymentMethodType":"CASH","enable":false}]}
 }
 

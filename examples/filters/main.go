@@ -80,12 +80,19 @@ func run(w io.Writer) error {
 		}
 	}
 	// The coarse EMI switch is the session request's sdk_udf (spec §2.5).
-	for _, v := range []emi.Visibility{emi.Show, emi.Hide, emi.ShowWithoutCards} {
-		out, err := json.Marshal(map[string]emi.Visibility{"sdk_udf": v})
+	for _, v := range []struct {
+		caption string
+		value   emi.Visibility
+	}{
+		{"EMI shown (sdk_udf of the session request)", emi.Show},
+		{"EMI hidden (sdk_udf of the session request)", emi.Hide},
+		{"EMI shown without the CARD method (sdk_udf of the session request)", emi.ShowWithoutCards},
+	} {
+		out, err := json.Marshal(map[string]emi.Visibility{"sdk_udf": v.value})
 		if err != nil {
 			return err
 		}
-		if _, err := fmt.Fprintf(w, "# EMI visibility switch of the session request\n%s\n\n", out); err != nil {
+		if _, err := fmt.Fprintf(w, "# %s\n%s\n\n", v.caption, out); err != nil {
 			return err
 		}
 	}

@@ -31,6 +31,13 @@ func TestRun(t *testing.T) {
 
 	blocks := strings.Split(strings.TrimSpace(buf.String()), "\n\n")
 	require.Len(t, blocks, len(behaviours())+3)
+	captions := map[string]bool{}
+	for _, block := range blocks {
+		caption, _, _ := strings.Cut(block, "\n")
+		require.True(t, strings.HasPrefix(caption, "# "), block)
+		require.False(t, captions[caption], "one caption per behaviour: %s is used twice", caption)
+		captions[caption] = true
+	}
 	for i, block := range blocks[:len(behaviours())] {
 		caption, body, ok := strings.Cut(block, "\n")
 		require.True(t, ok)
