@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/payorch/checkout-go/internal/lenient"
 	"github.com/payorch/checkout-go/internal/valid"
 	"github.com/payorch/checkout-go/internal/wire"
 )
@@ -251,67 +252,25 @@ func (d *itemDecoder) num(key string) *float64 {
 	if wire.IsNull(raw) {
 		return nil
 	}
-	text := raw
+	text := string(raw)
 	if len(raw) > 0 && raw[0] == '"' {
-		var s string
-		if err := json.Unmarshal(raw, &s); err != nil {
+		if err := json.Unmarshal(raw, &text); err != nil {
 			d.fail(key, "must be a number", err)
 			return nil
 		}
-		text = []byte(s)
 	}
-	if !isJSONNumber(text) {
+	// JSON's number grammar (RFC 8259 §6) rules out what strconv would
+	// also take: NaN, Inf, hex, "+1", "1_000", blanks around the digits.
+	if !lenient.IsNumber(text) {
 		d.fail(key, "must be a number"+gotKind(raw), nil)
 		return nil
 	}
-	f, err := strconv.ParseFloat(string(text), 64)
+	f, err := strconv.ParseFloat(text, 64)
 	if err != nil {
 		d.fail(key, "number out of range", err)
 		return nil
 	}
 	return &f
-}
-
-// isJSONNumber reports whether b is a number in JSON's grammar (RFC 8259
-// §6), which rules out what strconv would also take: NaN, Inf, hex, "+1",
-// "1_000".
-func isJSONNumber(b []byte) bool {
-	i := 0
-	if i < len(b) && b[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(b) && b[i] == '0':
-		i++
-	case i < len(b) && b[i] >= '1' && b[i] <= '9':
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-		}
-	default:
-		return false
-	}
-	if i < len(b) && b[i] == '.' {
-		i++
-		if i >= len(b) || b[i] < '0' || b[i] > '9' {
-			return false
-		}
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-		}
-	}
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
-		i++
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
-			i++
-		}
-		if i >= len(b) || b[i] < '0' || b[i] > '9' {
-			return false
-		}
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-		}
-	}
-	return i == len(b)
 }
 
 // gotKind names the JSON kind of raw for an error message.

@@ -319,5 +319,5 @@ func TestUnmarshalNilTarget(t *testing.T) {
 		require.ErrorAs(t, err, &de, name)
 		require.Contains(t, de.Message, "nil pointer", name)
 	}
-	require.EqualError(t, (*ps.Text)(nil).UnmarshalJSON(nil), "productsummary: decode cannot decode a text item into a nil pointer")
+	require.EqualError(t, (*ps.Text)(nil).UnmarshalJSON(nil), "productsummary: decode text item into a nil pointer")
 }

@@ -269,7 +269,7 @@ func unmarshalItem[T Item](data []byte, dst *T) error {
 // errNilTarget is what the Unmarshal methods return when called on a nil
 // pointer, where encoding/json's own types also fail instead of panicking.
 func errNilTarget(what string) error {
-	return &DecodeError{Line: -1, Item: -1, Message: "cannot decode a " + what + " into a nil pointer"}
+	return &DecodeError{Line: -1, Item: -1, Message: what + " into a nil pointer"}
 }
 
 // Compile-time checks of the encoding interfaces the client and the fake
