@@ -93,8 +93,10 @@ type Config struct {
 
 	// Logger receives one record per rejected or failed delivery (warn or
 	// error) and per processed one (debug). Records hold the event id and
-	// name, addresses and the failed check; never credentials, header
-	// values or bodies. Nil means silent.
+	// name (cut at 128 bytes), addresses, the failed check, and the text of
+	// the error the merchant's function or Decrypter returned (keep secrets
+	// and bodies out of those); never credentials, header values or bodies.
+	// Nil means silent.
 	Logger *slog.Logger
 
 	// Realm is sent in the WWW-Authenticate header of 401 replies; the

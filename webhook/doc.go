@@ -27,7 +27,9 @@
 // whenever the merchant's side cannot take the event right now: nothing is
 // lost, the event comes again.
 //
-// The package keeps no package-level mutable state: every allow-list is
-// returned fresh by a function and copied by NewVerifier, and every Verifier
-// is independent and safe for concurrent use.
+// ProductionSources and SandboxSources are package variables, so that they
+// can be written straight into a Config (DESIGN §5); treat them as
+// read-only. NewVerifier copies every list and map it is given, so no later
+// change (to them or to a Config) reaches a Verifier; every Verifier is
+// independent and safe for concurrent use.
 package webhook

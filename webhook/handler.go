@@ -198,8 +198,7 @@ func (h *handler) run(ctx context.Context, key string, ev *Event) (err error) {
 			// Release with a context that outlives a cancelled request, so
 			// the key is not left claimed.
 			if aerr := h.v.dedup.Abandon(context.WithoutCancel(ctx), key); aerr != nil && h.log != nil {
-				h.log.LogAttrs(ctx, slog.LevelError, "webhook deduplicator could not release an event",
-					slog.String("event_id", ev.ID), slog.String("event_name", ev.Name), slog.String("error", aerr.Error()))
+				h.log.LogAttrs(ctx, slog.LevelError, "webhook deduplicator could not release an event", attrs(netip.Addr{}, ev, aerr)...)
 			}
 		}
 	}()
@@ -267,13 +266,17 @@ func reply(w http.ResponseWriter, status int) {
 	_, _ = io.WriteString(w, http.StatusText(status)+"\n")
 }
 
+// maxLogText bounds the event id and name a log record carries: they come
+// from the body, which is never logged whole.
+const maxLogText = 128
+
 func attrs(client netip.Addr, ev *Event, err error) []slog.Attr {
 	a := make([]slog.Attr, 0, 4)
 	if client.IsValid() {
 		a = append(a, slog.String("client", client.String()))
 	}
 	if ev != nil {
-		a = append(a, slog.String("event_id", ev.ID), slog.String("event_name", ev.Name))
+		a = append(a, slog.String("event_id", clip(ev.ID, maxLogText)), slog.String("event_name", clip(ev.Name, maxLogText)))
 	}
 	if err != nil {
 		a = append(a, slog.String("error", err.Error()))

@@ -205,11 +205,16 @@ func TestHandlerLogsNoSecrets(t *testing.T) {
 	r = NewTestRequest(cfg, []byte(orderBody))
 	r.Header.Set("X-Shop-Token", "tok-secret-124")
 	reqs = append(reqs, r)
+	// An event id as long as a body is cut short in the record.
+	longID := strings.Repeat("L", 4000)
+	reqs = append(reqs, NewTestRequest(cfg, []byte(`{"id":"`+longID+`","event_name":"ORDER_SUCCEEDED"}`)))
 	for _, r := range reqs {
 		serve(h, r)
 	}
 	out := logs.String()
-	require.Equal(t, 5, strings.Count(out, "\n"), out)
+	require.Equal(t, 6, strings.Count(out, "\n"), out)
+	require.Contains(t, out, `"event_id":"`+longID[:128]+`…"`)
+	require.NotContains(t, out, longID[:129])
 	for _, secret := range []string{testPass, "tok-secret-12", "4111111111111111", "secret.token", "ord_1",
 		base64.StdEncoding.EncodeToString([]byte(testUser + ":" + testPass))[:12]} {
 		require.NotContains(t, out, secret)

@@ -61,6 +61,9 @@ type JWEDecrypter struct {
 // Minimum RSA size accepted for either key.
 const minRSABits = 2048
 
+// maxDetail bounds the go-jose text an error carries.
+const maxDetail = 160
+
 // NewJWEDecrypter checks cfg and returns a JWEDecrypter.
 func NewJWEDecrypter(cfg JWEConfig) (*JWEDecrypter, error) {
 	if cfg.PrivateKey == nil {
@@ -178,14 +181,16 @@ func (d *JWEDecrypter) Decrypt(token string) ([]byte, error) {
 		[]jose.KeyAlgorithm{jose.RSA_OAEP_256, jose.RSA_OAEP},
 		[]jose.ContentEncryption{jose.A256GCM})
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrDecrypt, err)
+		// go-jose's text names a refused algorithm, which helps; it may
+		// quote header values the sender chose, so it is clipped.
+		return nil, wrap(ErrDecrypt, clip(err.Error(), maxDetail))
 	}
 	if d.kid != "" && obj.Header.KeyID != d.kid {
-		return nil, wrap(ErrDecrypt, "token kid "+strconv.Quote(obj.Header.KeyID)+" is not the configured KeyID")
+		return nil, wrap(ErrDecrypt, "token kid "+strconv.Quote(clip(obj.Header.KeyID, 64))+" is not the configured KeyID")
 	}
 	plain, err := obj.Decrypt(d.priv)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrDecrypt, err)
+		return nil, wrap(ErrDecrypt, "the token does not open with the configured PrivateKey")
 	}
 	if d.verify == nil {
 		if looksLikeCompactJWS(plain) {
@@ -193,16 +198,18 @@ func (d *JWEDecrypter) Decrypt(token string) ([]byte, error) {
 		}
 		return plain, nil
 	}
+	// From here on the text is decrypted: go-jose's errors, which may
+	// quote it, are not passed on.
 	jws, err := jose.ParseSignedCompact(string(bytes.TrimSpace(plain)), []jose.SignatureAlgorithm{jose.RS256})
 	if err != nil {
-		return nil, fmt.Errorf("%w: payload is not an RS256 JWS: %v", ErrSignature, err)
+		return nil, wrap(ErrSignature, "payload is not a compact JWS signed with RS256")
 	}
 	if d.verifyID != "" && (len(jws.Signatures) != 1 || jws.Signatures[0].Header.KeyID != d.verifyID) {
 		return nil, wrap(ErrSignature, "JWS kid is not the configured VerificationKeyID")
 	}
 	payload, err := jws.Verify(d.verify)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrSignature, err)
+		return nil, wrap(ErrSignature, "the signature does not verify with the VerificationKey")
 	}
 	return payload, nil
 }

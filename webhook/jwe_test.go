@@ -162,6 +162,10 @@ func TestJWEDecryptFailures(t *testing.T) {
 		{"signature kid mismatch", verifying, seal(t, utf8Event, SealOptions{Signer: serviceKey(), SignerKeyID: "key_xxxxx"}), ErrSignature},
 		{"signature without kid", verifying, seal(t, utf8Event, SealOptions{Signer: serviceKey()}), ErrSignature},
 		{"HS256 refused", verifying, hsSigned(), ErrSignature},
+		{"huge alg header", plainDec, hugeHeader(`{"alg":"` + strings.Repeat("A", 5000) + `","enc":"A256GCM"}`), ErrDecrypt},
+		{"huge kid", mk(JWEConfig{KeyID: "key_m"}), seal(t, utf8Event, SealOptions{RecipientKeyID: strings.Repeat("k", 5000)}), ErrDecrypt},
+		{"payload JWS with huge header", verifying, seal(t, base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"`+strings.Repeat("B", 5000)+`"}`))+"."+
+			base64.RawURLEncoding.EncodeToString([]byte(utf8Event))+".c2ln", SealOptions{}), ErrSignature},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -169,6 +173,11 @@ func TestJWEDecryptFailures(t *testing.T) {
 			require.ErrorIs(t, err, tt.want)
 			require.ErrorIs(t, err, ErrEncrypted)
 			require.Nil(t, plain)
+			// Errors are logged by Handler: they never carry the payload
+			// nor long text the sender chose.
+			require.NotContains(t, err.Error(), "ord_ஆ_1")
+			require.NotContains(t, err.Error(), "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA")
+			require.LessOrEqual(t, len(err.Error()), 300, err.Error())
 		})
 	}
 
@@ -305,6 +314,12 @@ func TestHandlerEncryptedWebhooks(t *testing.T) {
 		require.Equal(t, tc.code, serve(h, NewTestRequest(cfg, tc.body)).Code, name)
 	}
 	require.Len(t, got, 3)
+}
+
+// hugeHeader is a compact JWE (or, cut, JWS) whose protected header is hdr
+// and whose other parts are placeholders.
+func hugeHeader(hdr string) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(hdr)) + ".a2V5.aXY.Y2lwaGVy.dGFn"
 }
 
 // A Decrypter that is not a JWEDecrypter: its plain errors are classed as
