@@ -61,6 +61,9 @@ type faultState struct {
 // matched in the order they were injected; a request takes at most one.
 // It returns an error when f.Path is not a valid pattern or f does nothing.
 func (s *Server) InjectFault(f Fault) error {
+	if !s.started() {
+		return ErrNotStarted
+	}
 	if _, err := path.Match(f.Path, "/"); err != nil || f.Path == "" {
 		return fmt.Errorf("checkouttest: fault path %q is not a path.Match pattern", f.Path)
 	}

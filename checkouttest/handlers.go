@@ -111,6 +111,16 @@ func checkMiscased[V any](p *problems, keys []string, known map[string]V) {
 	}
 }
 
+// requireKeys reports each of keys that the request body m (a JSON object
+// or a form) lacks as a missing mandatory field.
+func requireKeys[V any](p *problems, m map[string]V, keys ...string) {
+	for _, k := range keys {
+		if _, ok := m[k]; !ok {
+			p.miss(k)
+		}
+	}
+}
+
 func (s *Server) handleSession(w http.ResponseWriter, r *http.Request, body []byte, _ string) {
 	p := &problems{}
 	if mt := mediaType(r); mt != "application/json" {
@@ -145,19 +155,11 @@ func (s *Server) handleSession(w http.ResponseWriter, r *http.Request, body []by
 		}
 	}
 	checkMiscased(p, keys, sessionChecks)
-	for _, k := range []string{"customer_id", "customer_phone", "customer_email", "payment_page_client_id", "action"} {
-		if _, ok := m[k]; !ok {
-			p.miss(k)
-		}
-	}
+	requireKeys(p, m, "customer_id", "customer_phone", "customer_email", "payment_page_client_id", "action")
 	action, _ := m["action"].(string)
 	switch action {
 	case actionPaymentPage, actionQuickPay:
-		for _, k := range []string{"order_id", "amount"} {
-			if _, ok := m[k]; !ok {
-				p.miss(k)
-			}
-		}
+		requireKeys(p, m, "order_id", "amount")
 	case actionPaymentManagement:
 		for _, k := range []string{"order_id", "amount"} {
 			if _, ok := m[k]; ok {
@@ -408,11 +410,7 @@ func (s *Server) handleCreateOrder(w http.ResponseWriter, r *http.Request, body 
 		p.write(w)
 		return
 	}
-	for _, k := range []string{"order_id", "amount"} {
-		if _, ok := form[k]; !ok {
-			p.miss(k)
-		}
-	}
+	requireKeys(p, form, "order_id", "amount")
 	wantLinks := form.Get("options.get_payment_collection_link") == "1" || form.Get("options.get_payment_collection_link") == "true"
 	var details linkDetails
 	if raw, ok := form["payment_collection_link_details"]; ok && len(raw) == 1 {
@@ -541,11 +539,7 @@ func (s *Server) handleRefund(w http.ResponseWriter, r *http.Request, body []byt
 		p.write(w)
 		return
 	}
-	for _, k := range []string{"unique_request_id", "amount"} {
-		if _, ok := form[k]; !ok {
-			p.miss(k)
-		}
-	}
+	requireKeys(p, form, "unique_request_id", "amount")
 	if !p.empty() {
 		p.write(w)
 		return

@@ -45,6 +45,9 @@ func (r Request) Form() (url.Values, error) { return url.ParseQuery(string(r.Bod
 
 // Requests returns copies of the recorded requests, oldest first.
 func (s *Server) Requests() []Request {
+	if !s.started() {
+		return nil
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := make([]Request, len(s.requests))
@@ -58,6 +61,9 @@ func (s *Server) Requests() []Request {
 
 // Count returns how many recorded requests had this method and path.
 func (s *Server) Count(method, path string) int {
+	if !s.started() {
+		return 0
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	n := 0

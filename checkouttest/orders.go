@@ -149,6 +149,9 @@ type Refund struct {
 
 // Order returns a snapshot of the order with the merchant's order_id.
 func (s *Server) Order(orderID string) (Order, error) {
+	if !s.started() {
+		return Order{}, ErrNotStarted
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	o := s.orders[orderID]

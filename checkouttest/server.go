@@ -68,6 +68,9 @@ var (
 	ErrDuplicateReference = errors.New("checkouttest: gateway reference id already configured for this gateway")
 	// ErrClosed: the server was closed.
 	ErrClosed = errors.New("checkouttest: server closed")
+	// ErrNotStarted: the method was called on a nil or zero Server, one
+	// not made by NewServer, New or Start.
+	ErrNotStarted = errors.New("checkouttest: server not started (use NewServer, New or Start)")
 )
 
 // Config is the merchant account the fake serves: what the service's
@@ -253,8 +256,12 @@ func New(cfg Config) (*Server, error) {
 
 // Close stops webhook deliveries and injected delays, waits for the
 // delivery goroutines to end (no webhook is sent after Close returns) and
-// shuts the listener down. Later calls do nothing.
+// shuts the listener down. Later calls, and calls on a nil or zero Server,
+// do nothing.
 func (s *Server) Close() {
+	if !s.started() {
+		return
+	}
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
@@ -272,6 +279,9 @@ func (s *Server) Close() {
 // console would (spec §2.9): ErrDuplicateReference when the same gateway
 // already has that reference id.
 func (s *Server) AddGateway(g Gateway) error {
+	if !s.started() {
+		return ErrNotStarted
+	}
 	var c valid.Collector
 	checkGateway(&c, "Gateway", g)
 	if err := c.Err(); err != nil {
@@ -292,6 +302,9 @@ func (s *Server) AddGateway(g Gateway) error {
 // webhook attempts, as editing them in the dashboard would; deliveries that
 // are being re-sent pick them up at their next attempt.
 func (s *Server) SetWebhookCredentials(username, password string) error {
+	if !s.started() {
+		return ErrNotStarted
+	}
 	var c valid.Collector
 	checkUsername(&c, "Username", username)
 	if err := c.Err(); err != nil {
@@ -302,6 +315,11 @@ func (s *Server) SetWebhookCredentials(username, password string) error {
 	s.webhook.Username, s.webhook.Password = username, password
 	return nil
 }
+
+// started reports whether s was made by New: a nil or zero Server has no
+// listener and no state, and its methods do nothing or return
+// ErrNotStarted instead of panicking.
+func (s *Server) started() bool { return s != nil && s.ctx != nil }
 
 func checkConfig(cfg *Config) error {
 	var c valid.Collector
@@ -501,5 +519,9 @@ func (w WebhookConfig) Format(f fmt.State, _ rune) {
 
 // Format prints the server as its URL; it holds secrets and shows none.
 func (s *Server) Format(f fmt.State, _ rune) {
+	if s == nil {
+		fmt.Fprint(f, "checkouttest.Server(<nil>)")
+		return
+	}
 	fmt.Fprintf(f, "checkouttest.Server(%s)", s.URL)
 }

@@ -44,6 +44,9 @@ func (s *Server) Fail(orderID string) error {
 }
 
 func (s *Server) attempt(orderID string, p Payment, final string) error {
+	if !s.started() {
+		return ErrNotStarted
+	}
 	if p.MethodType == "" {
 		p.MethodType = "CARD"
 	}
@@ -55,12 +58,9 @@ func (s *Server) attempt(orderID string, p Payment, final string) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed {
-		return ErrClosed
-	}
-	o := s.orders[orderID]
-	if o == nil {
-		return fmt.Errorf("%w: %q", ErrUnknownOrder, orderID)
+	o, err := s.openOrderLocked(orderID)
+	if err != nil {
+		return err
 	}
 	switch o.status {
 	case StatusCreated, StatusNew, StatusStarted, StatusAuthorizationFailed:
@@ -107,6 +107,20 @@ func (s *Server) attempt(orderID string, p Payment, final string) error {
 	return nil
 }
 
+// openOrderLocked returns the order a helper acts on: ErrClosed once the
+// server is closed, ErrUnknownOrder when no order has orderID. Called with
+// s.mu held.
+func (s *Server) openOrderLocked(orderID string) (*order, error) {
+	if s.closed {
+		return nil, ErrClosed
+	}
+	o := s.orders[orderID]
+	if o == nil {
+		return nil, fmt.Errorf("%w: %q", ErrUnknownOrder, orderID)
+	}
+	return o, nil
+}
+
 // RefundCompleted completes the refund made with uniqueRequestID (status
 // SUCCESS) and sends ORDER_REFUNDED.
 func (s *Server) RefundCompleted(orderID, uniqueRequestID string) error {
@@ -120,14 +134,14 @@ func (s *Server) RefundFailed(orderID, uniqueRequestID string) error {
 }
 
 func (s *Server) finishRefund(orderID, id, status, event string) error {
+	if !s.started() {
+		return ErrNotStarted
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed {
-		return ErrClosed
-	}
-	o := s.orders[orderID]
-	if o == nil {
-		return fmt.Errorf("%w: %q", ErrUnknownOrder, orderID)
+	o, err := s.openOrderLocked(orderID)
+	if err != nil {
+		return err
 	}
 	for _, r := range o.refunds {
 		if r.uniqueRequestID != id {
@@ -251,6 +265,9 @@ func (s *Server) startLocked(se *sentEvent) {
 // Resend delivers an event that was already sent once more, as the
 // service does on rare network trouble (spec §6.1.5).
 func (s *Server) Resend(eventID string) error {
+	if !s.started() {
+		return ErrNotStarted
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -358,6 +375,9 @@ func (s *Server) send(d *delivery) Attempt {
 // Deliveries returns snapshots of every delivery so far, in the order they
 // were started.
 func (s *Server) Deliveries() []Delivery {
+	if !s.started() {
+		return nil
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := make([]Delivery, len(s.deliveries))
@@ -373,6 +393,9 @@ func (s *Server) Deliveries() []Delivery {
 // WaitDeliveries waits until no delivery is in progress (each is notified,
 // out of attempts or stopped), or ctx ends.
 func (s *Server) WaitDeliveries(ctx context.Context) error {
+	if !s.started() {
+		return ErrNotStarted
+	}
 	s.mu.Lock()
 	if s.pending == 0 {
 		s.mu.Unlock()
