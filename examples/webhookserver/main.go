@@ -23,6 +23,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/netip"
 	"os"
@@ -56,9 +57,26 @@ func run(log *slog.Logger) error {
 	if addr == "" {
 		addr = ":8080"
 	}
-	srv := &http.Server{
-		Addr:              addr,
-		Handler:           mux,
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	log.Info("listening", "addr", ln.Addr().String(), "verifier", v)
+	err = serve(ctx, newServer(mux, log), ln, shutdownGrace)
+	log.Info("stopped")
+	return err
+}
+
+// shutdownGrace is how long deliveries in progress may run on after the
+// signal. Keep it below the orchestrator's kill timeout (Kubernetes: 30 s).
+const shutdownGrace = 20 * time.Second
+
+// newServer sets the timeouts a public endpoint needs.
+func newServer(h http.Handler, log *slog.Logger) *http.Server {
+	return &http.Server{
+		Handler:           h,
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       15 * time.Second,
 		WriteTimeout:      30 * time.Second, // one event's processing, or a duplicate's wait (webhook.DefaultDuplicateWait) and its own run
@@ -66,24 +84,27 @@ func run(log *slog.Logger) error {
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
+}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+// serve runs srv on ln until ctx ends (the signal), then shuts down
+// gracefully: the listener closes at once, idle connections are closed,
+// and deliveries in progress run to their reply for at most grace. Past
+// grace the remaining connections are cut; the service gets no 200 for
+// those deliveries and re-sends them (spec §6.1.4). It returns nil after a
+// clean stop.
+func serve(ctx context.Context, srv *http.Server, ln net.Listener, grace time.Duration) error {
 	errc := make(chan error, 1)
-	go func() {
-		log.Info("listening", "addr", addr, "verifier", v)
-		errc <- srv.ListenAndServe()
-	}()
+	go func() { errc <- srv.Serve(ln) }()
 	select {
 	case err := <-errc:
 		return err
 	case <-ctx.Done():
 	}
-	stop()
-	log.Info("shutting down")
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
 	if err := srv.Shutdown(shutdownCtx); err != nil {
+		_ = srv.Close()
+		<-errc
 		return fmt.Errorf("shutdown: %w", err)
 	}
 	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {

@@ -2,17 +2,23 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/x509"
 	"encoding/pem"
+	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/payorch/checkout-go/webhook"
 	"github.com/stretchr/testify/require"
@@ -91,4 +97,118 @@ func TestServerEndToEnd(t *testing.T) {
 	mux.ServeHTTP(rec, r)
 	require.Equal(t, http.StatusUnauthorized, rec.Code)
 	require.NotContains(t, logs.String(), "hdr-secret-9")
+}
+
+// blockingServer serves a webhook endpoint on a loopback listener whose
+// function signals started and waits for release.
+func blockingServer(t *testing.T) (cfg webhook.Config, ln net.Listener, h http.Handler, started, release chan struct{}, calls *atomic.Int32) {
+	t.Helper()
+	cfg = webhook.Config{Username: "shop", Password: "pw", Sources: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}}
+	v, err := webhook.NewVerifier(cfg)
+	require.NoError(t, err)
+	started, release = make(chan struct{}), make(chan struct{})
+	calls = new(atomic.Int32)
+	h = v.Handler(func(context.Context, *webhook.Event) error {
+		calls.Add(1)
+		close(started)
+		<-release
+		return nil
+	})
+	ln, err = net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	return cfg, ln, h, started, release, calls
+}
+
+// post delivers body to addr the way the service does and returns the
+// status, or the transport error.
+func post(cfg webhook.Config, addr string, body []byte) (int, error) {
+	req, err := http.NewRequest(http.MethodPost, "http://"+addr+"/webhooks", bytes.NewReader(body))
+	if err != nil {
+		return 0, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", webhook.BasicAuthorization(cfg.Username, cfg.Password))
+	resp, err := (&http.Client{Transport: &http.Transport{DisableKeepAlives: true}}).Do(req)
+	if err != nil {
+		return 0, err
+	}
+	resp.Body.Close()
+	return resp.StatusCode, nil
+}
+
+// TestGracefulShutdown: on the signal the listener closes, and the delivery
+// in progress runs to its 200 before serve returns nil.
+func TestGracefulShutdown(t *testing.T) {
+	cfg, ln, h, started, release, calls := blockingServer(t)
+	addr := ln.Addr().String()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	served := make(chan error, 1)
+	go func() { served <- serve(ctx, newServer(h, slog.New(slog.DiscardHandler)), ln, 10*time.Second) }()
+
+	status := make(chan int, 1)
+	go func() {
+		code, err := post(cfg, addr, []byte(`{"id":"evt_1","event_name":"ORDER_SUCCEEDED"}`))
+		if err != nil {
+			t.Errorf("in-flight delivery: %v", err)
+		}
+		status <- code
+	}()
+	<-started
+	cancel() // SIGTERM
+
+	// New connections are refused while the delivery is still running.
+	require.Eventually(t, func() bool {
+		c, err := net.Dial("tcp", addr)
+		if err == nil {
+			c.Close()
+		}
+		return err != nil
+	}, 5*time.Second, 5*time.Millisecond, "listener still open after the signal")
+	select {
+	case err := <-served:
+		t.Fatalf("serve returned (%v) before the delivery in progress finished", err)
+	default:
+	}
+
+	close(release)
+	require.Equal(t, http.StatusOK, <-status, "the delivery in progress is answered")
+	require.NoError(t, <-served)
+	require.Equal(t, int32(1), calls.Load())
+}
+
+// TestShutdownGraceExpires: a delivery still running after the grace is cut
+// (no 200, so the service re-sends it) and serve reports the timeout.
+func TestShutdownGraceExpires(t *testing.T) {
+	cfg, ln, h, started, release, _ := blockingServer(t)
+	defer close(release)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	served := make(chan error, 1)
+	go func() { served <- serve(ctx, newServer(h, slog.New(slog.DiscardHandler)), ln, 50*time.Millisecond) }()
+
+	result := make(chan error, 1)
+	go func() {
+		code, err := post(cfg, ln.Addr().String(), []byte(`{"id":"evt_2","event_name":"ORDER_SUCCEEDED"}`))
+		if err == nil {
+			err = fmt.Errorf("status %d", code)
+		}
+		result <- err
+	}()
+	<-started
+	cancel()
+	err := <-served
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	require.Error(t, <-result, "the cut delivery gets no reply")
+}
+
+// TestServeReturnsListenerErrors: a listener that fails is reported, not
+// mistaken for a clean stop.
+func TestServeReturnsListenerErrors(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	ln.Close()
+	err = serve(context.Background(), newServer(http.NotFoundHandler(), slog.New(slog.DiscardHandler)), ln, time.Second)
+	require.Error(t, err)
+	require.NotErrorIs(t, err, http.ErrServerClosed)
 }
