@@ -46,23 +46,75 @@ type Event struct {
 // complete (the spec does not publish one, §6.1); Event.Name holds whatever
 // the service sent.
 const (
-	OrderSucceeded        = "ORDER_SUCCEEDED"
-	OrderFailed           = "ORDER_FAILED"
-	OrderRefunded         = "ORDER_REFUNDED"
-	OrderRefundFailed     = "ORDER_REFUND_FAILED"
-	RefundInitiated       = "REFUND_INITIATED"
-	AutoRefundInitiated   = "AUTO_REFUND_INITIATED"
-	AutoRefundSucceeded   = "AUTO_REFUND_SUCCEEDED"
-	AutoRefundFailed      = "AUTO_REFUND_FAILED"
-	TxnCreated            = "TXN_CREATED"
-	TxnFailed             = "TXN_FAILED"
-	MandateCreated        = "MANDATE_CREATED"
-	MandateActivated      = "MANDATE_ACTIVATED"
-	MandateFailed         = "MANDATE_FAILED"
-	MandatePaused         = "MANDATE_PAUSED"
-	MandateExpired        = "MANDATE_EXPIRED"
+	// OrderSucceeded is the "event_name" ORDER_SUCCEEDED: an order was paid;
+	// content holds "order" (sample webhook_order_succeeded.json).
+	OrderSucceeded = "ORDER_SUCCEEDED"
+
+	// OrderFailed is the "event_name" ORDER_FAILED: an order's payment failed;
+	// content holds "order" (webhook_order_failed.json).
+	OrderFailed = "ORDER_FAILED"
+
+	// OrderRefunded is the "event_name" ORDER_REFUNDED: a refund of an order
+	// succeeded (webhook_order_refunded.json).
+	OrderRefunded = "ORDER_REFUNDED"
+
+	// OrderRefundFailed is the "event_name" ORDER_REFUND_FAILED: a refund of
+	// an order failed (webhook_order_refund_failed.json).
+	OrderRefundFailed = "ORDER_REFUND_FAILED"
+
+	// RefundInitiated is the "event_name" REFUND_INITIATED: a refund was
+	// started (webhook_refund_initiate.json).
+	RefundInitiated = "REFUND_INITIATED"
+
+	// AutoRefundInitiated is the "event_name" AUTO_REFUND_INITIATED: the
+	// service started refunding a payment on its own
+	// (webhook_auto_refunded_ec_headless.json).
+	AutoRefundInitiated = "AUTO_REFUND_INITIATED"
+
+	// AutoRefundSucceeded is the "event_name" AUTO_REFUND_SUCCEEDED: such an
+	// automatic refund succeeded (webhook_auto_refund_succeeded.json).
+	AutoRefundSucceeded = "AUTO_REFUND_SUCCEEDED"
+
+	// AutoRefundFailed is the "event_name" AUTO_REFUND_FAILED: such an
+	// automatic refund failed (webhook_auto_refund_failed.json).
+	AutoRefundFailed = "AUTO_REFUND_FAILED"
+
+	// TxnCreated is the "event_name" TXN_CREATED: a transaction was created;
+	// the published sample's content holds "order" (webhook_txn_created.json).
+	TxnCreated = "TXN_CREATED"
+
+	// TxnFailed is the "event_name" TXN_FAILED: a transaction failed; content
+	// holds "txn" (webhook_txn_failed.json).
+	TxnFailed = "TXN_FAILED"
+
+	// MandateCreated is the "event_name" MANDATE_CREATED: a mandate was
+	// created; content holds "mandate" (webhook_mandate_created.json).
+	MandateCreated = "MANDATE_CREATED"
+
+	// MandateActivated is the "event_name" MANDATE_ACTIVATED: a mandate became
+	// active (webhook_mandate_activated.json).
+	MandateActivated = "MANDATE_ACTIVATED"
+
+	// MandateFailed is the "event_name" MANDATE_FAILED: a mandate failed
+	// (webhook_mandate_failed.json).
+	MandateFailed = "MANDATE_FAILED"
+
+	// MandatePaused is the "event_name" MANDATE_PAUSED: a mandate was paused
+	// (webhook_mandate_paused.json).
+	MandatePaused = "MANDATE_PAUSED"
+
+	// MandateExpired is the "event_name" MANDATE_EXPIRED: a mandate expired
+	// (webhook_mandate_expired.json).
+	MandateExpired = "MANDATE_EXPIRED"
+
+	// NotificationSucceeded is the "event_name" NOTIFICATION_SUCCEEDED: a
+	// notification about a mandate (source_object MANDATE) was delivered;
+	// content holds "notification" (webhook_notification_succeeded.json).
 	NotificationSucceeded = "NOTIFICATION_SUCCEEDED"
-	NotificationFailed    = "NOTIFICATION_FAILED"
+
+	// NotificationFailed is the "event_name" NOTIFICATION_FAILED: such a
+	// notification failed (webhook_notification_failed.json).
+	NotificationFailed = "NOTIFICATION_FAILED"
 )
 
 // wireBody is every top-level key a webhook body may have: the plain event
