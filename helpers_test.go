@@ -42,6 +42,7 @@ type recorded struct {
 	RequestURI string
 	Header     http.Header
 	Body       []byte
+	At         time.Time // when the server saw it
 }
 
 // recorder is an httptest server that records requests and replies with
@@ -70,11 +71,12 @@ func newRecorder(t testing.TB, replies ...reply) *recorder {
 }
 
 func (r *recorder) serve(w http.ResponseWriter, req *http.Request) {
+	at := time.Now()
 	body := new(bytes.Buffer)
 	_, _ = body.ReadFrom(req.Body)
 	n := int(r.count.Add(1))
 	r.mu.Lock()
-	r.requests = append(r.requests, recorded{req.Method, req.RequestURI, req.Header.Clone(), body.Bytes()})
+	r.requests = append(r.requests, recorded{req.Method, req.RequestURI, req.Header.Clone(), body.Bytes(), at})
 	rep := reply{status: 200, body: "{}"}
 	if len(r.replies) > 0 {
 		rep = r.replies[min(n, len(r.replies))-1]
@@ -108,6 +110,29 @@ func (r *recorder) last(t testing.TB) recorded {
 	all := r.all()
 	require.NotEmpty(t, all, "the server saw no request")
 	return all[len(all)-1]
+}
+
+// gap is the time between the server's first and second request.
+func (r *recorder) gap(t testing.TB) time.Duration {
+	t.Helper()
+	all := r.all()
+	require.GreaterOrEqual(t, len(all), 2, "the server saw %d requests", len(all))
+	return all[1].At.Sub(all[0].At)
+}
+
+// requireProblemPaths asserts that err is a *ValidationError whose problems
+// have exactly the paths want, in order, each with a message.
+func requireProblemPaths(t testing.TB, err error, want []string) {
+	t.Helper()
+	var ve *ValidationError
+	require.ErrorAs(t, err, &ve)
+	var got []string
+	for _, p := range ve.Problems {
+		got = append(got, p.Path)
+		require.NotEmpty(t, p.Message, "problem at %q", p.Path)
+	}
+	require.Equal(t, want, got)
+	require.NotContains(t, ve.Error(), "\n")
 }
 
 // goldenJSON compares a JSON body with a hand-written, indented golden file:

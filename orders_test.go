@@ -154,13 +154,7 @@ func TestOrderValidate(t *testing.T) {
 				require.NoError(t, err)
 				return
 			}
-			var ve *ValidationError
-			require.ErrorAs(t, err, &ve)
-			var got []string
-			for _, p := range ve.Problems {
-				got = append(got, p.Path)
-			}
-			require.Equal(t, tt.paths, got)
+			requireProblemPaths(t, err, tt.paths)
 		})
 	}
 }
@@ -254,13 +248,7 @@ func TestRefundWire(t *testing.T) {
 		{"", nil, []string{"order_id", ""}},
 	} {
 		_, err := c.Refund(context.Background(), tt.id, tt.req)
-		var ve *ValidationError
-		require.ErrorAs(t, err, &ve)
-		var paths []string
-		for _, p := range ve.Problems {
-			paths = append(paths, p.Path)
-		}
-		require.Equal(t, tt.paths, paths)
+		requireProblemPaths(t, err, tt.paths)
 	}
 	require.EqualValues(t, 1, srv.count.Load())
 }

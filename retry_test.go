@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -49,28 +50,44 @@ func TestRetryExhaustedReturnsLastAPIError(t *testing.T) {
 	require.EqualValues(t, fastRetry.MaxRetries+1, srv.count.Load())
 }
 
+// A 429 with Retry-After: 1 on a POST is retried after about a second: not
+// after the jittered backoff (at most MinWait, 1 ms, here) and not after
+// MaxWait (30 s).
 func TestRetryAfterIsHonoured(t *testing.T) {
 	srv := newRecorder(t,
 		reply{status: 429, header: map[string]string{"Retry-After": "1"}, body: `{}`},
 		reply{status: 200, body: `{"status":"NEW","sdk_payload":{}}`})
-	c := newTestClient(t, srv.URL, WithRetry(RetryPolicy{MaxRetries: 1, MinWait: time.Millisecond, MaxWait: 10 * time.Second}))
-	start := time.Now()
+	c := newTestClient(t, srv.URL, WithRetry(RetryPolicy{MaxRetries: 1, MinWait: time.Millisecond, MaxWait: 30 * time.Second}))
 	_, err := c.CreateSession(context.Background(), baseSession())
 	require.NoError(t, err)
-	require.GreaterOrEqual(t, time.Since(start), 900*time.Millisecond)
 	require.EqualValues(t, 2, srv.count.Load())
+	gap := srv.gap(t)
+	require.GreaterOrEqual(t, gap, time.Second-50*time.Millisecond, "waited %s", gap)
+	require.Less(t, gap, 5*time.Second, "waited %s: Retry-After 1 is about a second", gap)
 }
 
+// A Retry-After of an hour, on 429 and on 503, is cut to MaxWait: the retry
+// comes after MaxWait (so the header was read: the jittered backoff would
+// wait at most MinWait), and long before the hour.
 func TestRetryAfterIsCappedByMaxWait(t *testing.T) {
-	srv := newRecorder(t,
-		reply{status: 429, header: map[string]string{"Retry-After": "3600"}, body: `{}`},
-		reply{status: 200, body: `{"order_id":"o"}`})
-	c := newTestClient(t, srv.URL, WithRetry(RetryPolicy{MaxRetries: 1, MinWait: time.Millisecond, MaxWait: 20 * time.Millisecond}))
-	start := time.Now()
-	_, err := c.GetOrder(context.Background(), "o")
-	require.NoError(t, err)
-	require.Less(t, time.Since(start), time.Minute, "a 3600 s Retry-After must be capped at MaxWait")
-	require.EqualValues(t, 2, srv.count.Load())
+	const maxWait = 50 * time.Millisecond
+	for _, status := range []int{429, 503} {
+		t.Run(fmt.Sprint(status), func(t *testing.T) {
+			srv := newRecorder(t,
+				reply{status: status, header: map[string]string{"Retry-After": "3600"}, body: `{}`},
+				reply{status: 200, body: `{"status":"NEW","sdk_payload":{}}`})
+			c := newTestClient(t, srv.URL, WithRetry(RetryPolicy{MaxRetries: 1, MinWait: time.Millisecond, MaxWait: maxWait}))
+			// An uncapped wait fails here at once instead of hanging the test.
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			_, err := c.CreateSession(ctx, baseSession())
+			require.NoError(t, err)
+			require.EqualValues(t, 2, srv.count.Load())
+			gap := srv.gap(t)
+			require.GreaterOrEqual(t, gap, maxWait, "waited %s", gap)
+			require.Less(t, gap, 5*time.Second, "waited %s: a 3600 s Retry-After must be capped at MaxWait", gap)
+		})
+	}
 }
 
 func TestRateLimitedAfterRetries(t *testing.T) {
@@ -110,21 +127,39 @@ func TestAmbiguousStatusRetriedOnlyForGetOrder(t *testing.T) {
 	}
 }
 
+// A read timeout after the request was sent is one attempt for each POST
+// (a retry could create the session or order, or refund, twice) and is
+// retried for GetOrder.
 func TestReadTimeout(t *testing.T) {
 	srv := newRecorder(t, reply{status: 200, body: `{}`, delay: 2 * time.Second})
 	hc := &http.Client{Timeout: 100 * time.Millisecond}
 	c := newTestClient(t, srv.URL, WithHTTPClient(hc))
+	ctx := context.Background()
 
-	_, err := c.CreateOrder(context.Background(), fullOrder())
-	require.Error(t, err)
-	var ne net.Error
-	require.ErrorAs(t, err, &ne)
-	require.True(t, ne.Timeout())
-	require.EqualValues(t, 1, srv.count.Load(), "a timed-out POST may have created the order: one attempt only")
+	posts := []struct {
+		name string
+		call func() error
+	}{
+		{"create session", func() error { _, err := c.CreateSession(ctx, baseSession()); return err }},
+		{"create order", func() error { _, err := c.CreateOrder(ctx, fullOrder()); return err }},
+		{"refund", func() error {
+			_, err := c.Refund(ctx, "o", &RefundRequest{UniqueRequestID: "r", Amount: "1.00"})
+			return err
+		}},
+	}
+	for i, p := range posts {
+		err := p.call()
+		require.Error(t, err, p.name)
+		var ne net.Error
+		require.ErrorAs(t, err, &ne, p.name)
+		require.True(t, ne.Timeout(), p.name)
+		require.Contains(t, err.Error(), p.name)
+		require.EqualValues(t, i+1, srv.count.Load(), "%s: a timed-out POST may have taken effect: one attempt only", p.name)
+	}
 
-	_, err = c.GetOrder(context.Background(), "o")
+	_, err := c.GetOrder(ctx, "o")
 	require.Error(t, err)
-	require.EqualValues(t, 1+fastRetry.MaxRetries+1, srv.count.Load(), "GetOrder is idempotent and retried")
+	require.EqualValues(t, len(posts)+fastRetry.MaxRetries+1, srv.count.Load(), "GetOrder is idempotent and retried")
 	require.Contains(t, err.Error(), "after 3 attempts")
 }
 
@@ -140,21 +175,52 @@ func hijackClose(count *atomic.Int64) http.Handler {
 	})
 }
 
+// A connection dropped after the request was written is one attempt for
+// every POST, on a new connection and on one reused from the pool, and is
+// retried for GetOrder.
 func TestResetAfterWriteNotRetriedForPost(t *testing.T) {
 	var count atomic.Int64
-	srv := httptest.NewServer(hijackClose(&count))
+	drop := hijackClose(&count)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/orders/warm" { // leaves a kept-alive connection in the pool
+			w.Write([]byte(`{"order_id":"warm"}`))
+			return
+		}
+		drop.ServeHTTP(w, r)
+	}))
 	t.Cleanup(srv.Close)
 	c := newTestClient(t, srv.URL)
-	_, err := c.CreateSession(context.Background(), baseSession())
-	require.Error(t, err)
-	require.EqualValues(t, 1, count.Load())
-	_, err = c.Refund(context.Background(), "o", &RefundRequest{UniqueRequestID: "r", Amount: "1.00"})
-	require.Error(t, err)
-	require.EqualValues(t, 2, count.Load())
+	ctx := context.Background()
+	posts := []struct {
+		name string
+		call func() error
+	}{
+		{"create session", func() error { _, err := c.CreateSession(ctx, baseSession()); return err }},
+		{"create order", func() error { _, err := c.CreateOrder(ctx, fullOrder()); return err }},
+		{"refund", func() error {
+			_, err := c.Refund(ctx, "o", &RefundRequest{UniqueRequestID: "r", Amount: "1.00"})
+			return err
+		}},
+	}
+	var want int64
+	for _, reused := range []bool{false, true} {
+		for _, p := range posts {
+			if reused {
+				_, err := c.GetOrder(ctx, "warm")
+				require.NoError(t, err)
+			}
+			err := p.call()
+			require.Error(t, err, p.name)
+			require.Contains(t, err.Error(), p.name)
+			require.NotContains(t, err.Error(), "attempts")
+			want++
+			require.Equal(t, want, count.Load(), "%s (reused connection: %v): one attempt only", p.name, reused)
+		}
+	}
 
-	_, err = c.GetOrder(context.Background(), "o")
+	_, err := c.GetOrder(ctx, "o")
 	require.Error(t, err)
-	require.EqualValues(t, 2+fastRetry.MaxRetries+1, count.Load())
+	require.Equal(t, want+int64(fastRetry.MaxRetries)+1, count.Load())
 }
 
 // refusingDialer refuses the first n dials (nothing is sent), then dials.
@@ -248,21 +314,67 @@ func TestUntrustedCertificateNotRetried(t *testing.T) {
 	require.EqualValues(t, 1, dl.accepts.Load(), "a certificate error is permanent")
 }
 
+// cancelOnAttempt is a slog.Handler that, once the client has logged its
+// first attempt (checkRetry logs just before the wait between attempts
+// begins), cancels after a delay: the cancel lands inside the wait.
+type cancelOnAttempt struct {
+	once     sync.Once
+	delay    time.Duration
+	cancel   context.CancelFunc
+	canceled chan time.Time
+}
+
+func (h *cancelOnAttempt) Enabled(context.Context, slog.Level) bool { return true }
+func (h *cancelOnAttempt) WithAttrs([]slog.Attr) slog.Handler       { return h }
+func (h *cancelOnAttempt) WithGroup(string) slog.Handler            { return h }
+func (h *cancelOnAttempt) Handle(context.Context, slog.Record) error {
+	h.once.Do(func() {
+		go func() {
+			time.Sleep(h.delay)
+			h.cancel()
+			h.canceled <- time.Now()
+		}()
+	})
+	return nil
+}
+
+// Cancelling the context while the client waits between attempts (here a
+// Retry-After of an hour, and a MaxWait of an hour) ends the call at once
+// with context.Canceled; no further attempt is made.
 func TestCancelEndsWaitAtOnce(t *testing.T) {
-	srv := newRecorder(t, reply{status: 429, header: map[string]string{"Retry-After": "3600"}, body: `{}`})
-	c := newTestClient(t, srv.URL, WithRetry(RetryPolicy{MaxRetries: 3, MinWait: time.Second, MaxWait: time.Hour}))
-	ctx, cancel := context.WithCancel(context.Background())
-	go func() {
-		for srv.count.Load() == 0 {
-			time.Sleep(time.Millisecond)
-		}
-		cancel()
-	}()
-	start := time.Now()
-	_, err := c.CreateSession(ctx, baseSession())
-	require.ErrorIs(t, err, context.Canceled)
-	require.Less(t, time.Since(start), 30*time.Second)
-	require.EqualValues(t, 1, srv.count.Load())
+	for _, tt := range []struct {
+		name   string
+		status int
+		header map[string]string
+	}{
+		{"429 Retry-After", 429, map[string]string{"Retry-After": "3600"}},
+		{"503 backoff", 503, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := newRecorder(t, reply{status: tt.status, header: tt.header, body: `{}`})
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			h := &cancelOnAttempt{delay: 100 * time.Millisecond, cancel: cancel, canceled: make(chan time.Time, 1)}
+			c := newTestClient(t, srv.URL, WithLogger(slog.New(h)),
+				WithRetry(RetryPolicy{MaxRetries: 3, MinWait: time.Hour, MaxWait: time.Hour}))
+			start := time.Now()
+			done := make(chan error, 1)
+			go func() { _, err := c.GetOrder(ctx, "o"); done <- err }()
+			var err error
+			select {
+			case err = <-done:
+			case <-time.After(20 * time.Second):
+				t.Fatal("cancelling the context did not end the wait")
+			}
+			returned := time.Now()
+			require.ErrorIs(t, err, context.Canceled)
+			require.Contains(t, err.Error(), "get order")
+			canceled := <-h.canceled
+			require.GreaterOrEqual(t, canceled.Sub(start), h.delay, "the cancel came during the wait")
+			require.Less(t, returned.Sub(canceled), 2*time.Second, "the wait ended at once")
+			require.EqualValues(t, 1, srv.count.Load())
+		})
+	}
 }
 
 func TestDeadlineBeforeSend(t *testing.T) {
@@ -292,10 +404,19 @@ func TestBackoffFullJitter(t *testing.T) {
 	require.Zero(t, backoff(0, 0, 3, nil))
 	require.LessOrEqual(t, backoff(time.Second, 2*time.Second, 80, nil), 2*time.Second, "no overflow")
 
-	resp := &http.Response{StatusCode: 429, Header: http.Header{"Retry-After": {"3"}}}
-	require.Equal(t, 3*time.Second, backoff(min, 5*time.Second, 0, resp))
-	require.Equal(t, max, backoff(min, max, 0, resp))
-	resp.StatusCode = 500
+	for _, status := range []int{429, 503} {
+		resp := &http.Response{StatusCode: status, Header: http.Header{"Retry-After": {"3"}}}
+		require.Equal(t, 3*time.Second, backoff(min, 5*time.Second, 0, resp), "Retry-After is honoured")
+		require.Equal(t, 3*time.Second, backoff(min, 5*time.Second, 4, resp), "on every retry")
+		require.Equal(t, max, backoff(min, max, 0, resp), "capped at max")
+		resp.Header.Set("Retry-After", "0")
+		require.Equal(t, min, backoff(min, max, 0, resp), "never below min")
+		resp.Header.Set("Retry-After", time.Now().Add(time.Hour).UTC().Format(http.TimeFormat))
+		require.Equal(t, max, backoff(min, max, 0, resp), "an HTTP date is capped at max too")
+		resp.Header.Set("Retry-After", "soon")
+		require.LessOrEqual(t, backoff(min, max, 0, resp), min, "an unreadable Retry-After falls back to jitter")
+	}
+	resp := &http.Response{StatusCode: 500, Header: http.Header{"Retry-After": {"3"}}}
 	require.LessOrEqual(t, backoff(min, max, 0, resp), min, "Retry-After counts on 429 and 503 only")
 }
 

@@ -162,15 +162,7 @@ func TestSessionValidate(t *testing.T) {
 				require.NoError(t, err)
 				return
 			}
-			var ve *ValidationError
-			require.ErrorAs(t, err, &ve)
-			var got []string
-			for _, p := range ve.Problems {
-				got = append(got, p.Path)
-				require.NotEmpty(t, p.Message)
-			}
-			require.Equal(t, tt.paths, got)
-			require.NotContains(t, ve.Error(), "\n")
+			requireProblemPaths(t, err, tt.paths)
 		})
 	}
 }
