@@ -53,9 +53,94 @@ func TestAuth(t *testing.T) {
 			}
 		})
 	}
-	// GET and refunds are checked the same way.
-	r := send(t, http.MethodGet, s.URL+"/orders/ord_auth", http.Header{"X-Merchantid": {merchantID}}, nil)
-	require.Equal(t, 401, r.status)
+}
+
+// TestAuthEveryEndpoint: each endpoint refuses a wrong key and a wrong
+// merchant id before it looks at the request, with the 401 body whose
+// developer_message names what was wrong.
+func TestAuthEveryEndpoint(t *testing.T) {
+	s := newServer(t, checkouttest.Config{})
+	require.Equal(t, 200, postOrder(t, s, orderForm("ord_auth")).status)
+	require.NoError(t, s.Pay("ord_auth"))
+	endpoints := []struct{ method, path, contentType string }{
+		{http.MethodPost, "/session", "application/json"},
+		{http.MethodPost, "/orders", "application/x-www-form-urlencoded"},
+		{http.MethodGet, "/orders/ord_auth", ""},
+		{http.MethodPost, "/orders/ord_auth/refunds", "application/x-www-form-urlencoded"},
+	}
+	wrong := []struct {
+		name, auth, merchant, names string
+	}{
+		{"missing key", "", merchantID, "API Key"},
+		{"wrong key", basic("key_other:"), merchantID, "API Key"},
+		{"wrong key without colon", basic("key_other"), merchantID, "API Key"},
+		{"missing merchant id", basic(apiKey + ":"), "", "x-merchantid"},
+		{"wrong merchant id", basic(apiKey + ":"), "shop_43", "x-merchantid"},
+	}
+	for _, e := range endpoints {
+		for _, w := range wrong {
+			t.Run(e.method+" "+e.path+" "+w.name, func(t *testing.T) {
+				h := http.Header{}
+				if w.auth != "" {
+					h.Set("Authorization", w.auth)
+				}
+				if w.merchant != "" {
+					h.Set("X-Merchantid", w.merchant)
+				}
+				if e.contentType != "" {
+					h.Set("Content-Type", e.contentType)
+				}
+				h.Set("version", version)
+				r := send(t, e.method, s.URL+e.path, h, []byte("unique_request_id=rf&amount=1.00"))
+				require.Equal(t, 401, r.status, string(r.body))
+				require.Equal(t, "access_denied", r.json["error_code"])
+				require.Contains(t, r.json["error_info"].(map[string]any)["developer_message"], w.names)
+			})
+		}
+	}
+	o, err := s.Order("ord_auth")
+	require.NoError(t, err)
+	require.Empty(t, o.Refunds, "a refused refund changes nothing")
+	require.Equal(t, 1+len(wrong), s.Count(http.MethodPost, "/orders"), "refused calls are recorded too")
+}
+
+// TestSessionRequiredFields removes each required field of each action
+// (spec §2.1) and expects 400 "Mandatory fields are missing" naming it.
+func TestSessionRequiredFields(t *testing.T) {
+	s := newServer(t, checkouttest.Config{})
+	common := []string{"customer_id", "customer_phone", "customer_email", "payment_page_client_id", "action"}
+	for _, action := range []string{"paymentPage", "quickPay", "paymentManagement"} {
+		required := common
+		if action != "paymentManagement" {
+			required = append([]string{"order_id", "amount"}, common...)
+		}
+		for _, field := range required {
+			t.Run(action+" without "+field, func(t *testing.T) {
+				body := sessionBody("ord_req_" + action)
+				body["action"] = action
+				if action == "paymentManagement" {
+					delete(body, "order_id")
+					delete(body, "amount")
+				}
+				delete(body, field)
+				r := postSession(t, s, body)
+				require.Equal(t, 400, r.status, string(r.body))
+				require.Equal(t, "Mandatory fields are missing", r.json["error_code"])
+				require.Equal(t, []string{field}, r.fieldNames())
+				require.Contains(t, r.json["error_message"], field)
+			})
+		}
+		t.Run(action+" complete", func(t *testing.T) {
+			body := sessionBody("ord_req_" + action)
+			body["action"] = action
+			if action == "paymentManagement" {
+				delete(body, "order_id")
+				delete(body, "amount")
+			}
+			r := postSession(t, s, body)
+			require.Equal(t, 200, r.status, string(r.body))
+		})
+	}
 }
 
 func TestSessionValidation(t *testing.T) {
@@ -346,6 +431,13 @@ func TestCreateOrderValidation(t *testing.T) {
 		{"malformed version", orderForm("ord_bad"), map[string]string{"version": "2023/06/30"}, false, []string{"version"}},
 		{"impossible date", orderForm("ord_bad"), map[string]string{"version": "2023-02-30"}, false, []string{"version"}},
 		{"json body", orderForm("ord_bad"), map[string]string{"Content-Type": "application/json"}, false, []string{"Content-Type"}},
+		{"no content type", orderForm("ord_bad"), map[string]string{"Content-Type": ""}, false, []string{"Content-Type"}},
+		{"missing order_id", url.Values{"amount": {"1.00"}}, nil, true, []string{"order_id"}},
+		{"mis-cased links flag", func() url.Values {
+			f := orderForm("ord_bad")
+			f.Set("options.get_payment_collection_link", "TRUE")
+			return f
+		}(), nil, false, []string{"options.get_payment_collection_link"}},
 		{"missing amount", url.Values{"order_id": {"ord_bad"}}, nil, true, []string{"amount"}},
 		{"bad amount", url.Values{"order_id": {"ord_bad"}, "amount": {"12.345"}}, nil, false, []string{"amount"}},
 		{"key twice", url.Values{"order_id": {"ord_bad", "ord_bad2"}, "amount": {"1.00"}}, nil, false, []string{"order_id"}},
@@ -473,7 +565,16 @@ func TestRefunds(t *testing.T) {
 	h := authHeaders()
 	h.Set("Content-Type", "application/x-www-form-urlencoded")
 	r = send(t, http.MethodPost, s.URL+"/orders/ord_r1/refunds", h, []byte("amount=1.00"))
+	require.Equal(t, 400, r.status)
+	require.Equal(t, "Mandatory fields are missing", r.json["error_code"])
 	require.Equal(t, []string{"unique_request_id"}, r.fieldNames())
+	h.Set("Content-Type", "application/json")
+	r = send(t, http.MethodPost, s.URL+"/orders/ord_r1/refunds", h, []byte(`{"unique_request_id":"rf_3","amount":"1.00"}`))
+	require.Equal(t, 400, r.status)
+	require.Equal(t, []string{"Content-Type"}, r.fieldNames())
+	o, err = s.Order("ord_r1")
+	require.NoError(t, err)
+	require.Len(t, o.Refunds, 2, "refused refunds are not recorded")
 }
 
 func TestRequestsAreRecordedRedacted(t *testing.T) {

@@ -63,19 +63,32 @@ func (r reply) fieldNames() []string {
 
 func send(t *testing.T, method, u string, h http.Header, body []byte) reply {
 	t.Helper()
-	req, err := http.NewRequest(method, u, bytes.NewReader(body))
+	r, err := do(method, u, h, body)
 	require.NoError(t, err)
+	return r
+}
+
+// do is send for goroutines other than the test's: it returns the error.
+func do(method, u string, h http.Header, body []byte) (reply, error) {
+	req, err := http.NewRequest(method, u, bytes.NewReader(body))
+	if err != nil {
+		return reply{}, err
+	}
 	for k, v := range h {
 		req.Header[k] = v
 	}
 	resp, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
+	if err != nil {
+		return reply{}, err
+	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(resp.Body)
-	require.NoError(t, err)
+	if err != nil {
+		return reply{}, err
+	}
 	r := reply{status: resp.StatusCode, header: resp.Header, body: data}
 	_ = json.Unmarshal(data, &r.json)
-	return r
+	return r, nil
 }
 
 func postSession(t *testing.T, s *checkouttest.Server, body any) reply {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"runtime"
 	"strings"
 	"sync"
@@ -161,6 +162,29 @@ func TestWebhookRetriesUntil200(t *testing.T) {
 	require.Equal(t, rc.requests()[0].body, rc.requests()[2].body, "a re-send carries the same event")
 }
 
+// TestWebhookRetryInterval: re-sends are spaced by at least the configured
+// interval. Only the lower bound is checked; a loaded machine may wait longer.
+func TestWebhookRetryInterval(t *testing.T) {
+	rc := newReceiver(t, func(n int64, _ *http.Request) int {
+		if n <= 3 {
+			return 502
+		}
+		return 200
+	})
+	cfg := webhookConfig(rc.URL)
+	cfg.RetryInterval = 60 * time.Millisecond
+	s := newServer(t, checkouttest.Config{Webhook: cfg})
+	require.Equal(t, 200, postOrder(t, s, orderForm("ord_ri")).status)
+	require.NoError(t, s.Pay("ord_ri"))
+	wait(t, s)
+	d := s.Deliveries()[0]
+	require.True(t, d.Notified)
+	require.Len(t, d.Attempts, 4)
+	for i := 1; i < len(d.Attempts); i++ {
+		require.GreaterOrEqual(t, d.Attempts[i].Time.Sub(d.Attempts[i-1].Time), cfg.RetryInterval, "attempt %d", i)
+	}
+}
+
 func TestWebhookGivesUpAfterMaxAttempts(t *testing.T) {
 	rc := newReceiver(t, always(503))
 	cfg := webhookConfig(rc.URL)
@@ -245,6 +269,7 @@ func TestWebhookCredentialsFixedInDashboard(t *testing.T) {
 	cfg := webhookConfig(rc.URL)
 	cfg.Password = "wrong"
 	cfg.RetryInterval = 20 * time.Millisecond
+	cfg.MaxAttempts = 1 << 20 // keeps re-sending until the fix, however slow the machine
 	s := newServer(t, checkouttest.Config{Webhook: cfg})
 	require.Equal(t, 200, postOrder(t, s, orderForm("ord_c1")).status)
 	require.NoError(t, s.Pay("ord_c1"))
@@ -269,14 +294,15 @@ func TestCloseStopsDeliveries(t *testing.T) {
 	require.NoError(t, s.Pay("ord_x1"))
 	require.Eventually(t, func() bool { return rc.calls.Load() >= 3 }, 5*time.Second, time.Millisecond)
 	s.Close()
-	// A request written just before Close may still reach the handler a
-	// moment later; after that, with a 1ms retry interval, a leaked
-	// delivery would show within milliseconds.
-	time.Sleep(20 * time.Millisecond)
-	after := rc.calls.Load()
-	time.Sleep(50 * time.Millisecond)
-	require.Equal(t, after, rc.calls.Load(), "no webhook is sent after Close returns")
 	d := s.Deliveries()[0]
+	// After Close no attempt is made: every request the receiver sees was
+	// recorded as an attempt, except at most the one in flight when Close
+	// cancelled it. A delivery still running would exceed that bound within
+	// milliseconds (1ms retry interval); the check has no upper time limit
+	// that a slow machine could break.
+	time.Sleep(50 * time.Millisecond)
+	require.LessOrEqual(t, rc.calls.Load(), int64(len(d.Attempts)+1), "no webhook is sent after Close returns")
+	require.Equal(t, d.Attempts, s.Deliveries()[0].Attempts, "no attempt is recorded after Close returns")
 	require.True(t, d.Done)
 	require.False(t, d.Notified)
 	require.Equal(t, "stopped by Close", d.Err)
@@ -412,4 +438,126 @@ func TestNewServerLikeHTTPTest(t *testing.T) {
 	_, err := checkouttest.New(bad)
 	require.ErrorContains(t, err, "APIKey")
 	require.PanicsWithError(t, "checkouttest: "+err.Error(), func() { checkouttest.NewServer(bad) })
+}
+
+// TestConcurrentUse hammers one server from many goroutines (run with
+// -race): the same order created over and over, paid once, refunded up to
+// its amount and read, while the recorded state is inspected.
+func TestConcurrentUse(t *testing.T) {
+	rc := newReceiver(t, always(200))
+	s := newServer(t, checkouttest.Config{Webhook: webhookConfig(rc.URL)})
+	const workers = 32
+	type result struct {
+		id     string // the order's id as POST /orders answered it
+		payErr error
+		refund int // status of POST /orders/{id}/refunds
+		get    int // status of GET /orders/{id}
+		err    error
+	}
+	results := make(chan result, workers)
+	formHeader := func() http.Header {
+		h := authHeaders()
+		h.Set("Content-Type", "application/x-www-form-urlencoded")
+		h.Set("version", version)
+		return h
+	}
+	var wg sync.WaitGroup
+	for i := range workers {
+		wg.Go(func() {
+			var res result
+			defer func() { results <- res }()
+			r, err := do(http.MethodPost, s.URL+"/orders", formHeader(), []byte(orderForm("ord_cc").Encode())) // 25.50
+			if res.err = err; err != nil {
+				return
+			}
+			res.id, _ = r.json["id"].(string)
+			res.payErr = s.Pay("ord_cc")
+			_, _ = s.Deliveries(), s.Requests()
+			refund := url.Values{"unique_request_id": {fmt.Sprintf("rf_%d", i)}, "amount": {"1.00"}}
+			if r, res.err = do(http.MethodPost, s.URL+"/orders/ord_cc/refunds", formHeader(), []byte(refund.Encode())); res.err != nil {
+				return
+			}
+			res.refund = r.status
+			if r, res.err = do(http.MethodGet, s.URL+"/orders/ord_cc", authHeaders(), nil); res.err != nil {
+				return
+			}
+			res.get = r.status
+		})
+	}
+	wg.Wait()
+	close(results)
+	var ids []string
+	paid, accepted := 0, 0
+	for res := range results {
+		require.NoError(t, res.err)
+		ids = append(ids, res.id)
+		if res.payErr == nil {
+			paid++
+		} else {
+			require.ErrorIs(t, res.payErr, checkouttest.ErrInvalidTransition)
+		}
+		if res.refund == 200 {
+			accepted++
+		} else {
+			require.Equal(t, 400, res.refund)
+		}
+		require.Equal(t, 200, res.get)
+	}
+	require.Len(t, ids, workers)
+	for _, id := range ids {
+		require.Equal(t, ids[0], id, "one order, whoever created it")
+	}
+	require.Equal(t, 1, paid, "paid exactly once")
+	o, err := s.Order("ord_cc")
+	require.NoError(t, err)
+	require.Equal(t, "CHARGED", o.Status)
+	require.Len(t, o.Refunds, accepted, "every accepted refund is recorded, no other")
+	// Each worker refunds after its Pay returned, so the order is CHARGED
+	// by then: 25.50 allows exactly 25 refunds of 1.00, never more.
+	require.Equal(t, 25, accepted)
+	require.Equal(t, fmt.Sprintf("%d.00", accepted), o.AmountRefunded)
+	wait(t, s)
+	require.Len(t, s.Deliveries(), 1, "one payment, one ORDER_SUCCEEDED")
+	require.Len(t, s.Requests(), 3*workers)
+}
+
+// TestParallelServers: servers share nothing, so parallel tests may use the
+// same order ids and credentials.
+func TestParallelServers(t *testing.T) {
+	for i := range 3 {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			t.Parallel()
+			s := newServer(t, checkouttest.Config{})
+			require.Equal(t, 200, postOrder(t, s, orderForm("ord_same")).status)
+			require.NoError(t, s.Pay("ord_same"), "each server has its own ord_same")
+			require.Len(t, s.Requests(), 1)
+		})
+	}
+}
+
+// TestZeroServer: a nil or zero Server neither panics nor pretends to work.
+func TestZeroServer(t *testing.T) {
+	for name, s := range map[string]*checkouttest.Server{"nil": nil, "zero": {}} {
+		t.Run(name, func(t *testing.T) {
+			require.NotPanics(t, func() {
+				require.ErrorIs(t, s.Pay("o"), checkouttest.ErrNotStarted)
+				require.ErrorIs(t, s.Fail("o"), checkouttest.ErrNotStarted)
+				require.ErrorIs(t, s.PayWith("o", checkouttest.Payment{}), checkouttest.ErrNotStarted)
+				require.ErrorIs(t, s.RefundCompleted("o", "r"), checkouttest.ErrNotStarted)
+				require.ErrorIs(t, s.RefundFailed("o", "r"), checkouttest.ErrNotStarted)
+				require.ErrorIs(t, s.Resend("e"), checkouttest.ErrNotStarted)
+				_, err := s.Order("o")
+				require.ErrorIs(t, err, checkouttest.ErrNotStarted)
+				require.ErrorIs(t, s.AddGateway(checkouttest.Gateway{Name: "PAYU", ReferenceID: "a"}), checkouttest.ErrNotStarted)
+				require.ErrorIs(t, s.SetWebhookCredentials("u", "p"), checkouttest.ErrNotStarted)
+				require.ErrorIs(t, s.InjectFault(checkouttest.Fault{Path: "/orders", Status: 503}), checkouttest.ErrNotStarted)
+				require.ErrorIs(t, s.WaitDeliveries(context.Background()), checkouttest.ErrNotStarted)
+				require.Nil(t, s.Requests())
+				require.Nil(t, s.Deliveries())
+				require.Zero(t, s.Count("GET", "/"))
+				_ = fmt.Sprint(s)
+				s.Close()
+			})
+		})
+	}
 }
