@@ -113,7 +113,9 @@ type MemoryDedupConfig struct {
 
 // MemoryDeduplicator is the default Deduplicator: one process's memory,
 // bounded in size, with a TTL. It is safe for concurrent use. Use a shared
-// store instead when several processes serve the webhook URL.
+// store instead when several processes serve the webhook URL. The zero
+// value is ready to use, with the defaults; a nil *MemoryDeduplicator
+// answers every Begin, Done and Abandon with an error (Handler: 500).
 type MemoryDeduplicator struct {
 	ttl time.Duration
 	max int
@@ -142,12 +144,21 @@ type doneRecord struct {
 // NewMemoryDeduplicator returns an empty MemoryDeduplicator. Negative sizes
 // are treated as 0 (the defaults).
 func NewMemoryDeduplicator(cfg MemoryDedupConfig) *MemoryDeduplicator {
-	d := &MemoryDeduplicator{
-		ttl:      cfg.TTL,
-		max:      cfg.MaxEntries,
-		now:      cfg.Now,
-		inFlight: make(map[string]chan struct{}),
-		done:     make(map[string]doneRecord),
+	d := &MemoryDeduplicator{ttl: cfg.TTL, max: cfg.MaxEntries, now: cfg.Now}
+	d.init()
+	return d
+}
+
+// errNilDeduplicator is the error of every call on a nil
+// *MemoryDeduplicator.
+const errNilDeduplicator = sentinel("webhook: nil *MemoryDeduplicator (use NewMemoryDeduplicator)")
+
+// init gives a zero MemoryDeduplicator its maps and defaults. d.mu must be
+// held.
+func (d *MemoryDeduplicator) init() {
+	if d.inFlight == nil {
+		d.inFlight = make(map[string]chan struct{})
+		d.done = make(map[string]doneRecord)
 	}
 	if d.ttl <= 0 {
 		d.ttl = DefaultDedupTTL
@@ -158,14 +169,17 @@ func NewMemoryDeduplicator(cfg MemoryDedupConfig) *MemoryDeduplicator {
 	if d.now == nil {
 		d.now = time.Now
 	}
-	return d
 }
 
 // Begin claims key (see Deduplicator).
 func (d *MemoryDeduplicator) Begin(_ context.Context, key string) (DedupState, error) {
-	now := d.now().UnixNano()
+	if d == nil {
+		return 0, errNilDeduplicator
+	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	d.init()
+	now := d.now().UnixNano()
 	if _, ok := d.inFlight[key]; ok {
 		return DedupInFlight, nil
 	}
@@ -182,6 +196,9 @@ func (d *MemoryDeduplicator) Begin(_ context.Context, key string) (DedupState, e
 // Released returns a channel closed when key, now in flight, is released
 // (see DedupWaiter), or nil when key is not in flight.
 func (d *MemoryDeduplicator) Released(key string) <-chan struct{} {
+	if d == nil {
+		return nil
+	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	ch, ok := d.inFlight[key]
@@ -205,9 +222,13 @@ func (d *MemoryDeduplicator) release(key string) {
 
 // Done records key as processed for the TTL.
 func (d *MemoryDeduplicator) Done(_ context.Context, key string) error {
-	now := d.now().UnixNano()
+	if d == nil {
+		return errNilDeduplicator
+	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	d.init()
+	now := d.now().UnixNano()
 	d.release(key)
 	// Forget expired keys, then the oldest, to stay within bounds.
 	for d.head < len(d.queue) && d.queue[d.head].expires <= now {
@@ -267,6 +288,9 @@ func (d *MemoryDeduplicator) pop() {
 
 // Abandon releases key so that the next delivery is processed.
 func (d *MemoryDeduplicator) Abandon(_ context.Context, key string) error {
+	if d == nil {
+		return errNilDeduplicator
+	}
 	d.mu.Lock()
 	d.release(key)
 	d.mu.Unlock()
@@ -276,6 +300,9 @@ func (d *MemoryDeduplicator) Abandon(_ context.Context, key string) error {
 // Len returns the number of processed keys remembered and of keys in
 // flight.
 func (d *MemoryDeduplicator) Len() (done, inFlight int) {
+	if d == nil {
+		return 0, 0
+	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return len(d.done), len(d.inFlight)

@@ -3,6 +3,8 @@ package webhook
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -178,4 +180,44 @@ func TestMemoryDeduplicatorQueueBounded(t *testing.T) {
 		require.LessOrEqual(t, len(d.queue)-d.head, 2*10+64+1)
 	}
 	require.LessOrEqual(t, cap(d.queue), 4096, "the backing array does not grow without bound")
+}
+
+// TestMemoryDeduplicatorZeroAndNil: the zero value works with the
+// defaults; a nil one errors (Handler: 500, fn not called) and never panics.
+func TestMemoryDeduplicatorZeroAndNil(t *testing.T) {
+	ctx := context.Background()
+	var zero MemoryDeduplicator
+	require.Nil(t, zero.Released("k"))
+	require.NoError(t, zero.Abandon(ctx, "k"))
+	st, err := zero.Begin(ctx, "k")
+	require.NoError(t, err)
+	require.Equal(t, DedupNew, st)
+	require.NotNil(t, zero.Released("k"))
+	require.NoError(t, zero.Done(ctx, "k"))
+	st, _ = zero.Begin(ctx, "k")
+	require.Equal(t, DedupDone, st)
+	var zero2 MemoryDeduplicator
+	require.NoError(t, zero2.Done(ctx, "never begun"))
+	done, inFlight := zero2.Len()
+	require.Equal(t, [2]int{1, 0}, [2]int{done, inFlight})
+
+	var nilD *MemoryDeduplicator
+	require.NotPanics(t, func() {
+		_, err := nilD.Begin(ctx, "k")
+		require.Error(t, err)
+		require.Error(t, nilD.Done(ctx, "k"))
+		require.Error(t, nilD.Abandon(ctx, "k"))
+		require.Nil(t, nilD.Released("k"))
+		done, inFlight := nilD.Len()
+		require.Equal(t, [2]int{0, 0}, [2]int{done, inFlight})
+	})
+
+	cfg := baseConfig()
+	cfg.Deduplicator = nilD
+	v, err := NewVerifier(cfg)
+	require.NoError(t, err)
+	h := v.Handler(func(context.Context, *Event) error { t.Error("fn called"); return nil })
+	rec := httptest.NewRecorder()
+	require.NotPanics(t, func() { h.ServeHTTP(rec, NewTestRequest(cfg, []byte(orderBody))) })
+	require.Equal(t, http.StatusInternalServerError, rec.Code)
 }

@@ -75,6 +75,9 @@ func NewJWEDecrypter(cfg JWEConfig) (*JWEDecrypter, error) {
 	if cfg.PrivateKey.N.BitLen() < minRSABits {
 		return nil, fmt.Errorf("webhook: JWEConfig.PrivateKey has %d bits, want at least %d", cfg.PrivateKey.N.BitLen(), minRSABits)
 	}
+	if k := cfg.VerificationKey; k != nil && (k.N == nil || k.N.Sign() <= 0 || k.E < 3 || k.E%2 == 0) {
+		return nil, errors.New("webhook: JWEConfig.VerificationKey is not a valid RSA public key")
+	}
 	if cfg.VerificationKey != nil && cfg.VerificationKey.N.BitLen() < minRSABits {
 		return nil, fmt.Errorf("webhook: JWEConfig.VerificationKey has %d bits, want at least %d", cfg.VerificationKey.N.BitLen(), minRSABits)
 	}
@@ -234,7 +237,7 @@ func (d *JWEDecrypter) String() string {
 		return "webhook.JWEDecrypter(nil)"
 	}
 	bits := 0
-	if d.priv != nil {
+	if d.priv != nil && d.priv.N != nil {
 		bits = d.priv.N.BitLen()
 	}
 	return fmt.Sprintf("webhook.JWEDecrypter{PrivateKey: RSA-%d %s, KeyID: %q, VerificationKey: %s, VerificationKeyID: %q}",

@@ -205,6 +205,20 @@ func TestJWEConfigAndPEMErrors(t *testing.T) {
 	require.ErrorContains(t, err, "VerificationKey has 1024 bits")
 	_, err = NewJWEDecrypter(JWEConfig{PrivateKey: merchantKey(), VerificationKeyID: "k"})
 	require.ErrorContains(t, err, "without a VerificationKey")
+	// Zero and broken keys are errors, not panics.
+	for name, cfg := range map[string]JWEConfig{
+		"zero private key":       {PrivateKey: &rsa.PrivateKey{}},
+		"zero public key":        {PrivateKey: merchantKey(), VerificationKey: &rsa.PublicKey{}},
+		"public key without E":   {PrivateKey: merchantKey(), VerificationKey: &rsa.PublicKey{N: serviceKey().N}},
+		"public key with even E": {PrivateKey: merchantKey(), VerificationKey: &rsa.PublicKey{N: serviceKey().N, E: 65536}},
+	} {
+		require.NotPanics(t, func() {
+			d, err := NewJWEDecrypter(cfg)
+			require.Error(t, err, name)
+			require.Nil(t, d, name)
+		}, name)
+	}
+	require.NotPanics(t, func() { _ = (&JWEDecrypter{priv: &rsa.PrivateKey{}}).String() })
 
 	for name, b := range map[string][]byte{
 		"empty":             nil,
