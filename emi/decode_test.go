@@ -95,7 +95,7 @@ func TestTenureRange(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "9::12", string(text))
 
-	for _, bad := range []string{"", "9", "9::", "::12", "9:12", "09::12", "9::012", "+9::12", "-3::6", "12::9", "0::3", "9::12::15", "10000::10001", " 9::12", "٩::١٢"} {
+	for _, bad := range []string{"", "9", "9::", "::12", "9:12", "09::12", "9::012", "+9::12", "-3::6", "12::9", "10::9", "0::3", "9::12::15", "10000::10001", " 9::12", "٩::١٢"} {
 		_, err := emi.ParseTenureRange(bad)
 		require.Error(t, err, bad)
 		var d emi.TenureRange
@@ -104,7 +104,13 @@ func TestTenureRange(t *testing.T) {
 		require.Equal(t, bad, d.String())
 		require.Error(t, d.Validate(), bad)
 	}
+	for _, good := range []string{"1::1", "3::6", "9::12", "9999::9999"} {
+		r, err := emi.ParseTenureRange(good)
+		require.NoError(t, err, good)
+		require.Equal(t, good, r.String())
+	}
 	require.Error(t, emi.Months(6, 3).Validate())
+	require.Error(t, emi.Months(10, 9).Validate())
 	require.Error(t, emi.Months(-1, 3).Validate())
 	require.NoError(t, emi.Months(3, 3).Validate())
 }

@@ -137,7 +137,7 @@ func TestBINRange(t *testing.T) {
 	require.Equal(t, "459000::460000", r.String())
 	require.NoError(t, r.Validate())
 
-	for _, bad := range []string{"", "459000", "459000::", "::460000", "459000:460000", "460000::459000", "45a000::460000",
+	for _, bad := range []string{"", "459000", "459000::", "::460000", "459000:460000", "460000::459000", "459001::459000", "45a000::460000",
 		"4590::4600", "459000::4600000", " 459000::460000", "459000::460000::470000", "-459000::460000", "12345678901234567890::12345678901234567890"} {
 		_, err := pf.ParseBINRange(bad)
 		require.Error(t, err, bad)
@@ -147,7 +147,7 @@ func TestBINRange(t *testing.T) {
 		require.Equal(t, bad, d.String())
 		require.Error(t, d.Validate(), bad)
 	}
-	for _, good := range []string{"000000::000000", "40000000::49999999", "4000000000000000000::4999999999999999999"} {
+	for _, good := range []string{"459000::459000", "000000::000000", "40000000::49999999", "4000000000000000000::4999999999999999999"} {
 		r, err := pf.ParseBINRange(good)
 		require.NoError(t, err, good)
 		require.Equal(t, good, r.String())
