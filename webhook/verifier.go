@@ -131,7 +131,7 @@ func (v *Verifier) verify(r *http.Request) (*Event, netip.Addr, error) {
 		return nil, client, wrap(ErrForbiddenSource, client.String())
 	}
 	if r.Method != http.MethodPost {
-		return nil, client, wrap(ErrMethodNotAllowed, strconv.Quote(r.Method))
+		return nil, client, wrap(ErrMethodNotAllowed, strconv.Quote(clip(r.Method, 32)))
 	}
 	if err := v.checkCredentials(r.Header); err != nil {
 		return nil, client, err
