@@ -17,6 +17,7 @@ import (
 )
 
 func TestSessionPerAction(t *testing.T) {
+	t.Parallel()
 	s := newFake(t, checkouttest.Config{})
 	c := newClient(t, s)
 	filter := paymentfilter.New().
@@ -69,6 +70,7 @@ func TestSessionPerAction(t *testing.T) {
 }
 
 func TestOrderLinksStatusAndRefund(t *testing.T) {
+	t.Parallel()
 	s := newFake(t, checkouttest.Config{})
 	c := newClient(t, s)
 	ctx := ctxT(t)
@@ -135,6 +137,7 @@ func TestOrderLinksStatusAndRefund(t *testing.T) {
 }
 
 func TestAPIErrors(t *testing.T) {
+	t.Parallel()
 	s := newFake(t, checkouttest.Config{})
 	ctx := ctxT(t)
 	c := newClient(t, s)
@@ -183,6 +186,7 @@ func TestAPIErrors(t *testing.T) {
 // TestValidationSendsNothing: what the client refuses never reaches the
 // (strict) fake, and the paths match the fake's own field names.
 func TestValidationSendsNothing(t *testing.T) {
+	t.Parallel()
 	s := newFake(t, checkouttest.Config{})
 	c := newClient(t, s)
 	ctx := ctxT(t)

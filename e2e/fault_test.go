@@ -1,6 +1,7 @@
 package e2e_test
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"testing"
@@ -17,27 +18,28 @@ import (
 // ambiguous failures (500, 504, a dropped connection, a timeout) are
 // retried on GET /orders/{id} only, and the payment writes get one attempt.
 func TestRetriesMatchTheDesign(t *testing.T) {
+	t.Parallel()
 	const existing = "ord_exists"
 	type call struct {
 		name   string
 		method string
 		path   string
-		do     func(c *checkout.Client) error
+		do     func(ctx context.Context, c *checkout.Client) error
 	}
-	createOrder := call{"create order", "POST", "/orders", func(c *checkout.Client) error {
-		_, err := c.CreateOrder(ctxT(t), order("ord_new"))
+	createOrder := call{"create order", "POST", "/orders", func(ctx context.Context, c *checkout.Client) error {
+		_, err := c.CreateOrder(ctx, order("ord_new"))
 		return err
 	}}
-	createSession := call{"create session", "POST", "/session", func(c *checkout.Client) error {
-		_, err := c.CreateSession(ctxT(t), session("ord_new", checkout.PaymentPage))
+	createSession := call{"create session", "POST", "/session", func(ctx context.Context, c *checkout.Client) error {
+		_, err := c.CreateSession(ctx, session("ord_new", checkout.PaymentPage))
 		return err
 	}}
-	refund := call{"refund", "POST", "/orders/" + existing + "/refunds", func(c *checkout.Client) error {
-		_, err := c.Refund(ctxT(t), existing, &checkout.RefundRequest{UniqueRequestID: "rf_1", Amount: "1.00"})
+	refund := call{"refund", "POST", "/orders/" + existing + "/refunds", func(ctx context.Context, c *checkout.Client) error {
+		_, err := c.Refund(ctx, existing, &checkout.RefundRequest{UniqueRequestID: "rf_1", Amount: "1.00"})
 		return err
 	}}
-	getOrder := call{"get order", "GET", "/orders/" + existing, func(c *checkout.Client) error {
-		_, err := c.GetOrder(ctxT(t), existing)
+	getOrder := call{"get order", "GET", "/orders/" + existing, func(ctx context.Context, c *checkout.Client) error {
+		_, err := c.GetOrder(ctx, existing)
 		return err
 	}}
 
@@ -52,7 +54,7 @@ func TestRetriesMatchTheDesign(t *testing.T) {
 		{createOrder, checkouttest.Fault{Status: 500}, 1, checkout.ErrServer},
 		{createOrder, checkouttest.Fault{Status: 504}, 1, checkout.ErrServer},
 		{createOrder, checkouttest.Fault{Drop: true}, 1, errTransport},
-		{createOrder, checkouttest.Fault{Delay: time.Second}, 1, errTransport},
+		{createOrder, checkouttest.Fault{Delay: time.Hour}, 1, errTransport},
 		{createSession, checkouttest.Fault{Status: 503, RetryAfter: "0"}, 2, nil},
 		{createSession, checkouttest.Fault{Status: 500}, 1, checkout.ErrServer},
 		{createSession, checkouttest.Fault{Drop: true}, 1, errTransport},
@@ -63,23 +65,27 @@ func TestRetriesMatchTheDesign(t *testing.T) {
 		{getOrder, checkouttest.Fault{Status: 504}, 2, nil},
 		{getOrder, checkouttest.Fault{Status: 503, RetryAfter: "1"}, 2, nil},
 		{getOrder, checkouttest.Fault{Drop: true}, 2, nil},
-		{getOrder, checkouttest.Fault{Delay: time.Second}, 2, nil},
+		{getOrder, checkouttest.Fault{Delay: time.Hour}, 2, nil},
 		{getOrder, checkouttest.Fault{Status: 503, Times: 5}, 3, checkout.ErrServer}, // MaxRetries 2: three attempts, then the last reply
 	}
 	for _, tt := range tests {
 		t.Run(tt.call.name+" "+tt.fault.String(), func(t *testing.T) {
+			t.Parallel() // each case has its own fake; the timeouts overlap
 			s := newFake(t, checkouttest.Config{})
-			// A short client timeout makes the injected delay a timeout.
-			c := newClient(t, s, checkout.WithHTTPClient(&http.Client{Timeout: 200 * time.Millisecond}))
-			_, err := c.CreateOrder(ctxT(t), order(existing))
+			_, err := newClient(t, s).CreateOrder(ctxT(t), order(existing))
 			require.NoError(t, err)
 			require.NoError(t, s.Pay(existing))
+			// The client timeout turns the hour-long injected delay into a
+			// timeout (the fake lets go when the client hangs up). It is
+			// long enough that no answered attempt on a loaded machine
+			// comes near it.
+			c := newClient(t, s, checkout.WithHTTPClient(&http.Client{Timeout: 2 * time.Second}))
 
 			f := tt.fault
 			f.Method, f.Path = tt.call.method, tt.call.path
 			require.NoError(t, s.InjectFault(f))
 			before := s.Count(tt.call.method, tt.call.path)
-			err = tt.call.do(c)
+			err = tt.call.do(ctxT(t), c)
 			require.Equal(t, tt.attempts, s.Count(tt.call.method, tt.call.path)-before, "attempts")
 			switch {
 			case tt.wantErr == nil:
@@ -101,6 +107,7 @@ var errTransport = errors.New("transport error")
 // TestAmbiguousCreateIsResolvedWithGetOrder is the pattern DESIGN §2 asks
 // of callers: after an ambiguous failure of a write, look the order up.
 func TestAmbiguousCreateIsResolvedWithGetOrder(t *testing.T) {
+	t.Parallel()
 	s := newFake(t, checkouttest.Config{})
 	c := newClient(t, s)
 	ctx := ctxT(t)
@@ -113,4 +120,33 @@ func TestAmbiguousCreateIsResolvedWithGetOrder(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "CREATED", o.Status)
 	require.Equal(t, 2, s.Count("POST", "/orders"))
+}
+
+// TestRetryAfterFromTheFake: the client waits as the fake's Retry-After
+// asks (DESIGN §2), but never longer than MaxWait. Only lower bounds on time
+// are checked; the cap shows as the call succeeding at all (the context
+// would end long before an hour).
+func TestRetryAfterFromTheFake(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		retryAfter string
+		maxWait    time.Duration
+		minGap     time.Duration
+	}{
+		{"1", 5 * time.Second, time.Second}, // honoured
+		{"3600", 300 * time.Millisecond, 0}, // cut to MaxWait
+	} {
+		t.Run("Retry-After "+tt.retryAfter, func(t *testing.T) {
+			t.Parallel()
+			s := newFake(t, checkouttest.Config{})
+			c := newClient(t, s, checkout.WithRetry(checkout.RetryPolicy{MaxRetries: 1, MinWait: time.Millisecond, MaxWait: tt.maxWait}))
+			require.NoError(t, s.InjectFault(checkouttest.Fault{Method: "POST", Path: "/orders", Status: 429, RetryAfter: tt.retryAfter}))
+			_, err := c.CreateOrder(ctxT(t), order("ord_ra"))
+			require.NoError(t, err)
+			reqs := s.Requests()
+			require.Len(t, reqs, 2)
+			require.Equal(t, "status 429 retry-after "+tt.retryAfter, reqs[0].Fault)
+			require.GreaterOrEqual(t, reqs[1].Time.Sub(reqs[0].Time), tt.minGap)
+		})
+	}
 }
