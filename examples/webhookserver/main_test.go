@@ -136,15 +136,21 @@ func post(cfg webhook.Config, addr string, body []byte) (int, error) {
 	return resp.StatusCode, nil
 }
 
+// startServing runs serve in the background; cancel plays the signal.
+func startServing(t *testing.T, h http.Handler, ln net.Listener, grace time.Duration) (cancel context.CancelFunc, served <-chan error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	errc := make(chan error, 1)
+	go func() { errc <- serve(ctx, newServer(h, slog.New(slog.DiscardHandler)), ln, grace) }()
+	return cancel, errc
+}
+
 // TestGracefulShutdown: on the signal the listener closes, and the delivery
 // in progress runs to its 200 before serve returns nil.
 func TestGracefulShutdown(t *testing.T) {
 	cfg, ln, h, started, release, calls := blockingServer(t)
 	addr := ln.Addr().String()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	served := make(chan error, 1)
-	go func() { served <- serve(ctx, newServer(h, slog.New(slog.DiscardHandler)), ln, 10*time.Second) }()
+	cancel, served := startServing(t, h, ln, 10*time.Second)
 
 	status := make(chan int, 1)
 	go func() {
@@ -182,10 +188,7 @@ func TestGracefulShutdown(t *testing.T) {
 func TestShutdownGraceExpires(t *testing.T) {
 	cfg, ln, h, started, release, _ := blockingServer(t)
 	defer close(release)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	served := make(chan error, 1)
-	go func() { served <- serve(ctx, newServer(h, slog.New(slog.DiscardHandler)), ln, 50*time.Millisecond) }()
+	cancel, served := startServing(t, h, ln, 50*time.Millisecond)
 
 	result := make(chan error, 1)
 	go func() {
