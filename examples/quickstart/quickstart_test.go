@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
+	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
@@ -18,6 +20,60 @@ import (
 )
 
 func noEnv(string) string { return "" }
+
+// runMainEnv makes the test binary run main instead of the tests, so that
+// TestMainExitCode can see main's exit status and output.
+const runMainEnv = "QUICKSTART_TEST_RUN_MAIN"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(runMainEnv) == "1" {
+		main()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// TestMainExitCode runs main as `go run ./examples/quickstart` would:
+// exit 0 after the last step with no environment set, exit 1 with a
+// message on stderr when the environment is half set.
+func TestMainExitCode(t *testing.T) {
+	var base []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "CHECKOUT_") {
+			base = append(base, kv)
+		}
+	}
+	for _, tt := range []struct {
+		name  string
+		env   []string
+		code  int
+		out   string
+		inErr string
+	}{
+		{"no environment", nil, 0, "Done.\n", ""},
+		{"half an environment", []string{checkout.EnvBaseURL + "=https://api.example.com"}, 1, "", "quickstart: FAILED: set all of"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^$")
+			cmd.Env = append(append([]string{runMainEnv + "=1"}, base...), tt.env...)
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			err := cmd.Run()
+			code := 0
+			var exit *exec.ExitError
+			if errors.As(err, &exit) {
+				code = exit.ExitCode()
+			} else {
+				require.NoError(t, err)
+			}
+			require.Equal(t, tt.code, code, "stdout:\n%s\nstderr:\n%s", &stdout, &stderr)
+			require.True(t, strings.HasSuffix(stdout.String(), tt.out), stdout.String())
+			require.Contains(t, stderr.String(), tt.inErr)
+		})
+	}
+}
 
 func TestRunAgainstTheFake(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
