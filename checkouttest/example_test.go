@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
+	"sync/atomic"
 	"time"
 
 	checkout "github.com/payorch/checkout-go"
@@ -112,4 +114,53 @@ func ExampleServer_InjectFault() {
 	// Output:
 	// 503: error <nil> after 2 attempts
 	// 500: ErrServer true after 1 attempt
+}
+
+// Deliveries shows what the fake sent: here a receiver that answers 500
+// once gets the event again (spec §6.1.4), and Duplicates sends every event
+// twice (spec §6.1.5); every delivery ends notified.
+func ExampleServer_Deliveries() {
+	var calls atomic.Int32
+	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		if calls.Add(1) == 1 {
+			w.WriteHeader(http.StatusInternalServerError)
+		}
+	}))
+	defer receiver.Close()
+	fake := checkouttest.NewServer(checkouttest.Config{
+		MerchantID: "shop",
+		APIKey:     "test_key",
+		Webhook: checkouttest.WebhookConfig{
+			URL: receiver.URL, Username: "shop", Password: "hook-secret",
+			RetryInterval: 10 * time.Millisecond, Duplicates: 1,
+		},
+	})
+	defer fake.Close()
+	client, err := checkout.NewClient("shop", "test_key", checkout.WithBaseURL(fake.URL))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	if _, err := client.CreateOrder(context.Background(), &checkout.OrderRequest{OrderID: "ord_9", Amount: "10.00"}); err != nil {
+		fmt.Println(err)
+		return
+	}
+	if err := fake.Pay("ord_9"); err != nil {
+		fmt.Println(err)
+		return
+	}
+	if err := fake.WaitDeliveries(context.Background()); err != nil {
+		fmt.Println(err)
+		return
+	}
+	attempts := 0
+	for _, d := range fake.Deliveries() {
+		fmt.Println(d.EventName, d.OrderID, "notified:", d.Notified)
+		attempts += len(d.Attempts)
+	}
+	fmt.Println("attempts:", attempts, "receiver calls:", calls.Load())
+	// Output:
+	// ORDER_SUCCEEDED ord_9 notified: true
+	// ORDER_SUCCEEDED ord_9 notified: true
+	// attempts: 3 receiver calls: 3
 }

@@ -10,22 +10,38 @@ import (
 	"github.com/google/uuid"
 )
 
-// Order statuses the fake uses (status, status_id of the order status).
+// Order statuses the fake uses: the "status" of the order status, with its
+// "status_id". The spec names CREATED and STARTED (§3); the others are the
+// service's published samples' (conformance/orders/).
 const (
-	StatusCreated             = "CREATED"              // 1: made by POST /orders (spec §2.8)
-	StatusNew                 = "NEW"                  // 10: made by POST /session
-	StatusStarted             = "STARTED"              // 20: unknown gateway reference id (spec §7)
-	StatusCharged             = "CHARGED"              // 21: Pay, PayWith
-	StatusAuthorizationFailed = "AUTHORIZATION_FAILED" // 27: Fail
+	// StatusCreated (status_id 1) is a new order made by POST /orders
+	// (spec §2.8).
+	StatusCreated = "CREATED"
+	// StatusNew (status_id 10) is a new order made by POST /session.
+	StatusNew = "NEW"
+	// StatusStarted (status_id 20) is an order whose payment was tried with
+	// a gateway reference id no configuration holds (spec §7).
+	StatusStarted = "STARTED"
+	// StatusCharged (status_id 21) is an order paid by Pay or PayWith.
+	StatusCharged = "CHARGED"
+	// StatusAuthorizationFailed (status_id 27) is an order whose payment
+	// Fail failed.
+	StatusAuthorizationFailed = "AUTHORIZATION_FAILED"
 )
 
 var statusIDs = map[string]int{StatusCreated: 1, StatusNew: 10, StatusStarted: 20, StatusCharged: 21, StatusAuthorizationFailed: 27}
 
-// Refund statuses.
+// Refund statuses: the "status" of an element of the order status's
+// "refunds" (spec §4.4 names the refund calls; the shape is the samples').
 const (
-	RefundPending = "PENDING" // made by POST /orders/{order_id}/refunds
-	RefundSuccess = "SUCCESS" // RefundCompleted
-	RefundFailure = "FAILURE" // RefundFailed
+	// RefundPending is a refund just made by POST
+	// /orders/{order_id}/refunds.
+	RefundPending = "PENDING"
+	// RefundSuccess is a refund RefundCompleted completed.
+	RefundSuccess = "SUCCESS"
+	// RefundFailure is a refund RefundFailed failed; its amount is
+	// refundable again.
+	RefundFailure = "FAILURE"
 )
 
 // dummyGatewayID is the gateway_id of the service's DUMMY test gateway.

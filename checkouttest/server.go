@@ -40,11 +40,20 @@ func DefaultEvents() []string {
 	return []string{EventOrderSucceeded, EventOrderFailed, EventOrderRefunded, EventOrderRefundFailed}
 }
 
-// Defaults of WebhookConfig's zero fields.
+// Defaults of WebhookConfig's zero fields. The spec leaves the service's
+// retry interval and count open (§8).
 const (
+	// DefaultRetryInterval is WebhookConfig.RetryInterval when zero: the
+	// wait before re-sending after a non-200 reply (spec §6.1.4).
 	DefaultRetryInterval = 100 * time.Millisecond
-	DefaultMaxAttempts   = 10
-	DefaultSendTimeout   = 10 * time.Second
+	// DefaultMaxAttempts is WebhookConfig.MaxAttempts when zero: a test
+	// fake gives up where the service would go on re-sending.
+	DefaultMaxAttempts = 10
+	// DefaultSendTimeout is WebhookConfig.Timeout when zero: how long one
+	// attempt may take.
+	DefaultSendTimeout = 10 * time.Second
+	// DefaultMaxConcurrent is WebhookConfig.MaxConcurrent when zero: the
+	// webhook requests in flight at once.
 	DefaultMaxConcurrent = 32
 )
 
@@ -477,8 +486,11 @@ func drain(r io.ReadCloser) {
 
 // TB is the part of testing.TB that Start uses.
 type TB interface {
+	// Helper marks Start as a helper, as testing.TB.Helper does.
 	Helper()
+	// Fatalf fails the test with an invalid Config's error.
 	Fatalf(format string, args ...any)
+	// Cleanup registers the server's Close for the end of the test.
 	Cleanup(func())
 }
 
