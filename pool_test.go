@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -88,4 +89,48 @@ func TestErrorBodiesAreDrained(t *testing.T) {
 	}
 	require.EqualValues(t, 1, conns.Load(), "every call reused the one connection")
 	require.Greater(t, n.Load(), int64(30))
+}
+
+// More concurrent calls than the default transport's 64 connections share
+// those 64: the calls beyond them wait for a free connection instead of
+// dialling more, and all succeed.
+func TestConnectionsBoundedAt64(t *testing.T) {
+	const workers = 2 * maxConnsPerHost
+	var conns, inFlight, peak atomic.Int64
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := inFlight.Add(1)
+		defer inFlight.Add(-1)
+		for p := peak.Load(); n > p && !peak.CompareAndSwap(p, n); p = peak.Load() {
+		}
+		time.Sleep(20 * time.Millisecond) // hold the connection so the calls overlap
+		w.Write([]byte(`{"status":"NEW","sdk_payload":{}}`))
+	}))
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			conns.Add(1)
+		}
+	}
+	srv.Start()
+	t.Cleanup(srv.Close)
+	c := newTestClient(t, srv.URL)
+
+	var wg sync.WaitGroup
+	errs := make(chan error, workers)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := c.CreateSession(context.Background(), baseSession()); err != nil {
+				errs <- err
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		require.NoError(t, err)
+	}
+	require.LessOrEqual(t, conns.Load(), int64(maxConnsPerHost), "opened %d connections", conns.Load())
+	require.LessOrEqual(t, peak.Load(), int64(maxConnsPerHost))
+	require.Greater(t, peak.Load(), int64(1), "the calls ran concurrently")
 }
