@@ -59,7 +59,9 @@ type Config struct {
 	// X-Forwarded-For header is believed, read from the right. A request
 	// whose peer is not in this list is judged by its peer address alone,
 	// whatever headers it carries. The RFC 7239 Forwarded header is not
-	// read: list only proxies that append to X-Forwarded-For.
+	// read: list only proxies that append to X-Forwarded-For. A prefix
+	// holding every address (/0) or overlapping Sources is refused: either
+	// would let the client's own X-Forwarded-For entries decide.
 	TrustedProxies []netip.Prefix
 
 	// Headers are the custom webhook headers configured in the dashboard
@@ -158,8 +160,25 @@ func (c Config) Validate() error {
 		}
 	}
 	for i, p := range c.TrustedProxies {
-		if _, ok := normalizePrefix(p); !ok {
-			col.Add(valid.Index("TrustedProxies", i), "invalid prefix "+strconv.Quote(p.String()))
+		np, ok := normalizePrefix(p)
+		path := valid.Index("TrustedProxies", i)
+		switch {
+		case !ok:
+			col.Add(path, "invalid prefix "+strconv.Quote(p.String()))
+		case np.Bits() == 0:
+			// Every peer would be a proxy, and every X-Forwarded-For
+			// entry a trusted hop: the client's own entries would decide.
+			col.Add(path, strconv.Quote(p.String())+" trusts every address: anyone could forge X-Forwarded-For")
+		default:
+			for _, s := range c.Sources {
+				if ns, ok := normalizePrefix(s); ok && ns.Overlaps(np) {
+					// A service address counted as a proxy hop is skipped
+					// while reading X-Forwarded-For, so the entries a
+					// stranger wrote to its left would be believed.
+					col.Add(path, strconv.Quote(p.String())+" overlaps the source "+strconv.Quote(s.String())+": a webhook source cannot be your proxy")
+					break
+				}
+			}
 		}
 	}
 	canonical := map[string]bool{}
