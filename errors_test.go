@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -14,13 +16,39 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// Every published error body decodes into APIError, agreeing with a generic
-// decoding of the same bytes.
+// sampleStatus is the HTTP status a published error sample was served with,
+// as its file name says ("…_400_…", "…_response_401.json"); 400 when the
+// name does not say (the wallet-link sample, an "Invalid Request").
+func sampleStatus(name string) int {
+	if m := regexp.MustCompile(`(?:^|_)([45]\d\d)(?:_|\.json$)`).FindStringSubmatch(name); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		return n
+	}
+	return http.StatusBadRequest
+}
+
+// Every published error body, served by a test server with the HTTP status
+// it was published with, comes back from a call as an *APIError that agrees
+// with a generic decoding of the same bytes, matches the sentinel of its
+// status (and no other), and whose Error() is one short line without the
+// body or the client's credentials.
 func TestAPIErrorDecodeConformance(t *testing.T) {
-	for _, s := range conformance.Files(t, "errors", "*.json") {
+	samples := conformance.Files(t, "errors", "*.json")
+	seen := map[int]int{}
+	for _, s := range samples {
 		t.Run(s.Name, func(t *testing.T) {
 			require.True(t, s.ValidJSON())
-			e := decodeAPIError("create session", 400, http.Header{}, s.Data, time.Now())
+			status := sampleStatus(s.Name)
+			seen[status]++
+			srv := newRecorder(t, reply{status: status, body: string(s.Data)})
+			c := newTestClient(t, srv.URL)
+			_, err := c.CreateSession(context.Background(), baseSession())
+			var e *APIError
+			require.ErrorAs(t, err, &e)
+			require.EqualValues(t, 1, srv.count.Load(), "a %d is not retried", status)
+			require.Equal(t, status, e.HTTPStatus)
+			require.Equal(t, "create session", e.Operation)
+
 			var m map[string]any
 			require.NoError(t, json.Unmarshal(s.Data, &m))
 			require.Equal(t, m["status"], e.Status)
@@ -39,6 +67,12 @@ func TestAPIErrorDecodeConformance(t *testing.T) {
 				require.Equal(t, info["code"], e.Info.Code)
 				require.Equal(t, info["user_message"], e.Info.UserMessage)
 				require.Equal(t, info["user_message"], e.UserMessage)
+				if dm, ok := info["developer_message"].(string); ok {
+					require.Equal(t, dm, e.Info.DeveloperMessage)
+					if _, has := m["error_message"]; !has {
+						require.Equal(t, dm, e.ErrorMessage, "developer_message stands in for a missing error_message")
+					}
+				}
 				if id, ok := info["request_id"]; ok {
 					require.Equal(t, id, e.Info.RequestID)
 					require.Contains(t, e.Error(), e.Info.RequestID)
@@ -47,16 +81,49 @@ func TestAPIErrorDecodeConformance(t *testing.T) {
 				require.Len(t, e.Info.Fields, len(fields))
 				for i, f := range fields {
 					require.Equal(t, f.(map[string]any)["field_name"], e.Info.Fields[i].FieldName)
+					require.Equal(t, f.(map[string]any)["reason"], e.Info.Fields[i].Reason)
 				}
 			}
 			require.Equal(t, s.Data, e.Body)
-			require.ErrorIs(t, e, ErrInvalidRequest)
-			msg := e.Error()
+
+			want := map[int]error{400: ErrInvalidRequest, 401: ErrUnauthorized}[status]
+			require.NotNil(t, want, "no sentinel expected for HTTP %d", status)
+			for _, sentinel := range []error{ErrUnauthorized, ErrForbidden, ErrNotFound, ErrInvalidRequest, ErrRateLimited, ErrServer} {
+				require.Equal(t, sentinel == want, errors.Is(err, sentinel), "%v", sentinel)
+			}
+
+			msg := err.Error()
 			require.NotContains(t, msg, "\n")
 			require.LessOrEqual(t, len([]rune(msg)), 400, "Error() must stay short even for huge messages")
-			require.True(t, strings.HasPrefix(msg, "checkout: create session: HTTP 400"), msg)
+			require.True(t, strings.HasPrefix(msg, fmt.Sprintf("checkout: create session: HTTP %d", status)), msg)
+			require.NotContains(t, msg, string(s.Data))
+			require.NotContains(t, msg, testKey)
+			require.NotContains(t, msg, strings.TrimPrefix(testAuth, "Basic "))
 		})
 	}
+	if len(samples) > 0 {
+		require.Positive(t, seen[400], "samples of HTTP 400")
+		require.Positive(t, seen[401], "samples of HTTP 401")
+	}
+}
+
+// The service reports an unknown order as HTTP 400 with status "NOT_FOUND"
+// (conformance/README.md; no sample of it is published): through GetOrder it
+// is ErrNotFound, not ErrInvalidRequest, and is not retried.
+func TestOrderNotFoundIsErrNotFound(t *testing.T) {
+	body := `{"status":"NOT_FOUND","error_code":"order_not_found","error_message":"Order not found","status_id":-1}`
+	srv := newRecorder(t, reply{status: 400, body: body})
+	c := newTestClient(t, srv.URL)
+	_, err := c.GetOrder(context.Background(), "missing")
+	require.ErrorIs(t, err, ErrNotFound)
+	require.NotErrorIs(t, err, ErrInvalidRequest)
+	var e *APIError
+	require.ErrorAs(t, err, &e)
+	require.Equal(t, 400, e.HTTPStatus)
+	require.Equal(t, "NOT_FOUND", e.Status)
+	require.Equal(t, "order_not_found", e.ErrorCode)
+	require.Equal(t, "checkout: get order: HTTP 400 NOT_FOUND [order_not_found]: Order not found", err.Error())
+	require.EqualValues(t, 1, srv.count.Load())
 }
 
 func TestAPIErrorIs(t *testing.T) {
