@@ -162,6 +162,24 @@ func TestWebhookRetriesUntil200(t *testing.T) {
 	require.Equal(t, rc.requests()[0].body, rc.requests()[2].body, "a re-send carries the same event")
 }
 
+// TestWebhookOnlyExactly200Notifies: spec §6.1.4 asks for HTTP 200; any
+// other reply, a 204 or a redirect included (not followed), is re-sent.
+func TestWebhookOnlyExactly200Notifies(t *testing.T) {
+	replies := []int{http.StatusNoContent, http.StatusMovedPermanently, http.StatusAccepted, http.StatusOK}
+	rc := newReceiver(t, func(n int64, _ *http.Request) int { return replies[min(int(n), len(replies))-1] })
+	s := newServer(t, checkouttest.Config{Webhook: webhookConfig(rc.URL)})
+	require.Equal(t, 200, postOrder(t, s, orderForm("ord_200")).status)
+	require.NoError(t, s.Pay("ord_200"))
+	wait(t, s)
+	d := s.Deliveries()[0]
+	require.True(t, d.Notified)
+	var codes []int
+	for _, a := range d.Attempts {
+		codes = append(codes, a.StatusCode)
+	}
+	require.Equal(t, replies, codes)
+}
+
 // TestWebhookRetryInterval: re-sends are spaced by at least the configured
 // interval. Only the lower bound is checked; a loaded machine may wait longer.
 func TestWebhookRetryInterval(t *testing.T) {
