@@ -704,6 +704,35 @@ func (c *Client) do(ctx context.Context, cl *call, opts []RequestOption) ([]byte
 	return data, nil
 }
 
+// send runs cl through the one request path (do) and decodes the body of
+// the 2xx reply with decode; a body decode refuses is an error naming the
+// operation.
+func send[T any](ctx context.Context, c *Client, cl *call, opts []RequestOption, decode func([]byte) (*T, error)) (*T, error) {
+	data, err := c.do(ctx, cl, opts)
+	if err != nil {
+		return nil, err
+	}
+	v, err := decode(data)
+	if err != nil {
+		return nil, fmt.Errorf("checkout: %s: %w", cl.op, err)
+	}
+	return v, nil
+}
+
+// postForm is a POST of a form-encoded body to one of the /orders
+// endpoints, which take the `version` header (spec §4.2, §9). Writes are not
+// idempotent: an ambiguous failure is not retried.
+func postForm(op, path string, form url.Values) *call {
+	return &call{
+		op:          op,
+		method:      http.MethodPost,
+		path:        path,
+		body:        []byte(form.Encode()),
+		contentType: "application/x-www-form-urlencoded",
+		versioned:   true,
+	}
+}
+
 // usable reports a nil Client, or one not made by NewClient, as an error
 // matching ErrInvalidClient instead of panicking.
 func (c *Client) usable(op string) error {

@@ -438,22 +438,7 @@ func (c *Client) CreateOrder(ctx context.Context, req *OrderRequest, opts ...Req
 	if err != nil {
 		return nil, fmt.Errorf("checkout: %s: %w", op, err)
 	}
-	data, err := c.do(ctx, &call{
-		op:          op,
-		method:      "POST",
-		path:        "/orders",
-		body:        []byte(form.Encode()),
-		contentType: "application/x-www-form-urlencoded",
-		versioned:   true,
-	}, opts)
-	if err != nil {
-		return nil, err
-	}
-	o, err := decodeOrder(data)
-	if err != nil {
-		return nil, fmt.Errorf("checkout: %s: %w", op, err)
-	}
-	return o, nil
+	return send(ctx, c, postForm(op, "/orders", form), opts, decodeOrder)
 }
 
 // OrderStatus is an order as GET /orders/{order_id} and the refund call
@@ -666,21 +651,8 @@ func (c *Client) GetOrder(ctx context.Context, orderID string, opts ...RequestOp
 	if err != nil {
 		return nil, err
 	}
-	data, err := c.do(ctx, &call{
-		op:         op,
-		method:     "GET",
-		path:       path,
-		versioned:  true,
-		idempotent: true,
-	}, opts)
-	if err != nil {
-		return nil, err
-	}
-	s, err := decodeOrderStatus(data)
-	if err != nil {
-		return nil, fmt.Errorf("checkout: %s: %w", op, err)
-	}
-	return s, nil
+	cl := &call{op: op, method: "GET", path: path, versioned: true, idempotent: true}
+	return send(ctx, c, cl, opts, decodeOrderStatus)
 }
 
 // RefundRequest is the form body of POST /orders/{order_id}/refunds.
@@ -730,20 +702,5 @@ func (c *Client) Refund(ctx context.Context, orderID string, req *RefundRequest,
 		"unique_request_id": {req.UniqueRequestID},
 		"amount":            {string(req.Amount)},
 	}
-	data, err := c.do(ctx, &call{
-		op:          op,
-		method:      "POST",
-		path:        path + "/refunds",
-		body:        []byte(form.Encode()),
-		contentType: "application/x-www-form-urlencoded",
-		versioned:   true,
-	}, opts)
-	if err != nil {
-		return nil, err
-	}
-	s, err := decodeOrderStatus(data)
-	if err != nil {
-		return nil, fmt.Errorf("checkout: %s: %w", op, err)
-	}
-	return s, nil
+	return send(ctx, c, postForm(op, path+"/refunds", form), opts, decodeOrderStatus)
 }

@@ -507,19 +507,6 @@ func (c *Client) CreateSession(ctx context.Context, req *SessionRequest, opts ..
 		}
 		return nil, fmt.Errorf("checkout: %s: %w", op, err)
 	}
-	data, err := c.do(ctx, &call{
-		op:          op,
-		method:      "POST",
-		path:        "/session",
-		body:        body,
-		contentType: "application/json",
-	}, opts)
-	if err != nil {
-		return nil, err
-	}
-	s, err := decodeSession(data)
-	if err != nil {
-		return nil, fmt.Errorf("checkout: %s: %w", op, err)
-	}
-	return s, nil
+	cl := &call{op: op, method: "POST", path: "/session", body: body, contentType: "application/json"}
+	return send(ctx, c, cl, opts, decodeSession)
 }
