@@ -189,10 +189,8 @@ func (s *Server) handleSession(w http.ResponseWriter, r *http.Request, body []by
 	}
 	resp := sessionResponse{}
 	if action != actionPaymentManagement {
-		o := s.orderFromSession(m, now)
-		got, prob := s.upsertOrder(o)
-		if prob != nil {
-			p.bad(prob.path, prob.reason)
+		got := s.upsertOrder(p, s.orderFromSession(m, now))
+		if got == nil {
 			p.write(w)
 			return
 		}
@@ -283,15 +281,17 @@ func isUDF(k string) bool {
 
 // upsertOrder stores o, or returns the stored order with the same order_id
 // when its amount is the same (a repeated create is answered with the
-// existing order); a different amount is a problem at "amount".
-func (s *Server) upsertOrder(o *order) (*order, *problem) {
+// existing order); a different amount is added to p at "amount" and nil is
+// returned.
+func (s *Server) upsertOrder(p *problems, o *order) *order {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if have := s.orders[o.orderID]; have != nil {
 		if have.amount != o.amount {
-			return nil, &problem{"amount", fmt.Sprintf("order %q already exists with amount %s", o.orderID, amountText(have.amount))}
+			p.bad("amount", fmt.Sprintf("order %q already exists with amount %s", o.orderID, amountText(have.amount)))
+			return nil
 		}
-		return have, nil
+		return have
 	}
 	if o.currency == "" {
 		o.currency = "INR"
@@ -300,7 +300,7 @@ func (s *Server) upsertOrder(o *order) (*order, *problem) {
 	o.clientAuthToken = newID("tkn_")
 	o.clientTokenExpiry = o.created.Add(15 * time.Minute)
 	s.orders[o.orderID] = o
-	return o, nil
+	return o
 }
 
 // orderFormKeys are the form keys of POST /orders (spec §2.7) and how each
@@ -438,9 +438,8 @@ func (s *Server) handleCreateOrder(w http.ResponseWriter, r *http.Request, body 
 			o.udf[k] = form.Get(k)
 		}
 	}
-	got, prob := s.upsertOrder(o)
-	if prob != nil {
-		p.bad(prob.path, prob.reason)
+	got := s.upsertOrder(p, o)
+	if got == nil {
 		p.write(w)
 		return
 	}

@@ -65,6 +65,25 @@ func wait(t *testing.T, s *checkouttest.Server) {
 	require.NoError(t, s.WaitDeliveries(ctx))
 }
 
+// payAndWait creates orderID with POST /orders, pays it and waits for the
+// deliveries to end; it returns the first delivery.
+func payAndWait(t *testing.T, s *checkouttest.Server, orderID string) checkouttest.Delivery {
+	t.Helper()
+	require.Equal(t, 200, postOrder(t, s, orderForm(orderID)).status)
+	require.NoError(t, s.Pay(orderID))
+	wait(t, s)
+	return s.Deliveries()[0]
+}
+
+// statusCodes lists the receiver's reply to each attempt of d.
+func statusCodes(d checkouttest.Delivery) []int {
+	var codes []int
+	for _, a := range d.Attempts {
+		codes = append(codes, a.StatusCode)
+	}
+	return codes
+}
+
 func webhookConfig(url string) checkouttest.WebhookConfig {
 	return checkouttest.WebhookConfig{
 		URL: url, Username: "shopuser", Password: "s3cret pass",
@@ -148,16 +167,9 @@ func TestWebhookRetriesUntil200(t *testing.T) {
 		return 200
 	})
 	s := newServer(t, checkouttest.Config{Webhook: webhookConfig(rc.URL)})
-	require.Equal(t, 200, postOrder(t, s, orderForm("ord_w4")).status)
-	require.NoError(t, s.Pay("ord_w4"))
-	wait(t, s)
-	d := s.Deliveries()[0]
+	d := payAndWait(t, s, "ord_w4")
 	require.True(t, d.Notified)
-	var codes []int
-	for _, a := range d.Attempts {
-		codes = append(codes, a.StatusCode)
-	}
-	require.Equal(t, []int{500, 500, 200}, codes)
+	require.Equal(t, []int{500, 500, 200}, statusCodes(d))
 	require.Len(t, rc.requests(), 3)
 	require.Equal(t, rc.requests()[0].body, rc.requests()[2].body, "a re-send carries the same event")
 }
@@ -168,16 +180,9 @@ func TestWebhookOnlyExactly200Notifies(t *testing.T) {
 	replies := []int{http.StatusNoContent, http.StatusMovedPermanently, http.StatusAccepted, http.StatusOK}
 	rc := newReceiver(t, func(n int64, _ *http.Request) int { return replies[min(int(n), len(replies))-1] })
 	s := newServer(t, checkouttest.Config{Webhook: webhookConfig(rc.URL)})
-	require.Equal(t, 200, postOrder(t, s, orderForm("ord_200")).status)
-	require.NoError(t, s.Pay("ord_200"))
-	wait(t, s)
-	d := s.Deliveries()[0]
+	d := payAndWait(t, s, "ord_200")
 	require.True(t, d.Notified)
-	var codes []int
-	for _, a := range d.Attempts {
-		codes = append(codes, a.StatusCode)
-	}
-	require.Equal(t, replies, codes)
+	require.Equal(t, replies, statusCodes(d))
 }
 
 // TestWebhookRetryInterval: re-sends are spaced by at least the configured
@@ -192,10 +197,7 @@ func TestWebhookRetryInterval(t *testing.T) {
 	cfg := webhookConfig(rc.URL)
 	cfg.RetryInterval = 60 * time.Millisecond
 	s := newServer(t, checkouttest.Config{Webhook: cfg})
-	require.Equal(t, 200, postOrder(t, s, orderForm("ord_ri")).status)
-	require.NoError(t, s.Pay("ord_ri"))
-	wait(t, s)
-	d := s.Deliveries()[0]
+	d := payAndWait(t, s, "ord_ri")
 	require.True(t, d.Notified)
 	require.Len(t, d.Attempts, 4)
 	for i := 1; i < len(d.Attempts); i++ {
@@ -208,10 +210,7 @@ func TestWebhookGivesUpAfterMaxAttempts(t *testing.T) {
 	cfg := webhookConfig(rc.URL)
 	cfg.MaxAttempts = 3
 	s := newServer(t, checkouttest.Config{Webhook: cfg})
-	require.Equal(t, 200, postOrder(t, s, orderForm("ord_w5")).status)
-	require.NoError(t, s.Pay("ord_w5"))
-	wait(t, s)
-	d := s.Deliveries()[0]
+	d := payAndWait(t, s, "ord_w5")
 	require.False(t, d.Notified)
 	require.True(t, d.Done)
 	require.Len(t, d.Attempts, 3)
