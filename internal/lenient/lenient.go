@@ -59,20 +59,26 @@ func unquote(b []byte) string {
 // 1.0, 1e2) and a string holding one ("21"); anything else decodes to 0.
 type Int int64
 
+// numberText returns the text of a JSON number, or the trimmed text of a
+// JSON string (which may hold a number), and false for any other value.
+func numberText(b []byte) (string, bool) {
+	b = bytes.TrimSpace(b)
+	switch {
+	case len(b) == 0:
+		return "", false
+	case b[0] == '"':
+		return strings.TrimSpace(unquote(b)), true
+	case b[0] == '-' || (b[0] >= '0' && b[0] <= '9'):
+		return string(b), true
+	}
+	return "", false
+}
+
 // UnmarshalJSON implements json.Unmarshaler.
 func (n *Int) UnmarshalJSON(b []byte) error {
 	*n = 0
-	b = bytes.TrimSpace(b)
-	if len(b) == 0 {
-		return nil
-	}
-	var text string
-	switch {
-	case b[0] == '"':
-		text = strings.TrimSpace(unquote(b))
-	case b[0] == '-' || (b[0] >= '0' && b[0] <= '9'):
-		text = string(b)
-	default:
+	text, ok := numberText(b)
+	if !ok {
 		return nil
 	}
 	if v, err := strconv.ParseInt(text, 10, 64); err == nil {
@@ -114,20 +120,7 @@ type Number string
 // UnmarshalJSON implements json.Unmarshaler.
 func (n *Number) UnmarshalJSON(b []byte) error {
 	*n = ""
-	b = bytes.TrimSpace(b)
-	if len(b) == 0 {
-		return nil
-	}
-	var text string
-	switch {
-	case b[0] == '"':
-		text = strings.TrimSpace(unquote(b))
-	case b[0] == '-' || (b[0] >= '0' && b[0] <= '9'):
-		text = string(b)
-	default:
-		return nil
-	}
-	if IsNumber(text) {
+	if text, ok := numberText(b); ok && IsNumber(text) {
 		*n = Number(text)
 	}
 	return nil
