@@ -14,17 +14,12 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// 64 goroutines making 20 calls each reuse their connections: the default
-// transport keeps enough idle connections per host, and every body is read
-// to its end and closed.
-func TestConnectionReuse(t *testing.T) {
-	const workers, calls = 64, 20
-	var conns, requests atomic.Int64
-	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		requests.Add(1)
-		w.Header().Set("Content-Type", "application/json")
-		w.Write([]byte(`{"status":"NEW","id":"ordeh_1","order_id":"o","sdk_payload":{"requestId":"r","payload":{"a":"b"}}}`))
-	}))
+// newConnCountingServer starts a test server running h and counts the TCP
+// connections clients open to it (Server.Config.ConnState).
+func newConnCountingServer(t *testing.T, h http.HandlerFunc) (*httptest.Server, *atomic.Int64) {
+	t.Helper()
+	conns := new(atomic.Int64)
+	srv := httptest.NewUnstartedServer(h)
 	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
 		if s == http.StateNew {
 			conns.Add(1)
@@ -32,6 +27,20 @@ func TestConnectionReuse(t *testing.T) {
 	}
 	srv.Start()
 	t.Cleanup(srv.Close)
+	return srv, conns
+}
+
+// 64 goroutines making 20 calls each reuse their connections: the default
+// transport keeps enough idle connections per host, and every body is read
+// to its end and closed.
+func TestConnectionReuse(t *testing.T) {
+	const workers, calls = 64, 20
+	var requests atomic.Int64
+	srv, conns := newConnCountingServer(t, func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"status":"NEW","id":"ordeh_1","order_id":"o","sdk_payload":{"requestId":"r","payload":{"a":"b"}}}`))
+	})
 	c := newTestClient(t, srv.URL)
 
 	var wg sync.WaitGroup
@@ -59,9 +68,9 @@ func TestConnectionReuse(t *testing.T) {
 // Error replies, retried replies and successes alike leave their connection
 // reusable: their bodies are read to the end and closed.
 func TestErrorBodiesAreDrained(t *testing.T) {
-	var conns, n atomic.Int64
+	var n atomic.Int64
 	big := `{"status":"ERROR","error_message":"` + strings.Repeat("x", 3000) + `"}`
-	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv, conns := newConnCountingServer(t, func(w http.ResponseWriter, r *http.Request) {
 		switch n.Add(1) % 4 {
 		case 1:
 			w.WriteHeader(http.StatusServiceUnavailable)
@@ -75,14 +84,7 @@ func TestErrorBodiesAreDrained(t *testing.T) {
 			w.WriteHeader(http.StatusUnauthorized)
 			w.Write([]byte(`{"status":"error","error_code":"access_denied"}`))
 		}
-	}))
-	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
-		if s == http.StateNew {
-			conns.Add(1)
-		}
-	}
-	srv.Start()
-	t.Cleanup(srv.Close)
+	})
 	c := newTestClient(t, srv.URL)
 	for range 30 {
 		_, _ = c.GetOrder(context.Background(), "o")
@@ -96,22 +98,15 @@ func TestErrorBodiesAreDrained(t *testing.T) {
 // dialling more, and all succeed.
 func TestConnectionsBoundedAt64(t *testing.T) {
 	const workers = 2 * maxConnsPerHost
-	var conns, inFlight, peak atomic.Int64
-	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	var inFlight, peak atomic.Int64
+	srv, conns := newConnCountingServer(t, func(w http.ResponseWriter, r *http.Request) {
 		n := inFlight.Add(1)
 		defer inFlight.Add(-1)
 		for p := peak.Load(); n > p && !peak.CompareAndSwap(p, n); p = peak.Load() {
 		}
 		time.Sleep(20 * time.Millisecond) // hold the connection so the calls overlap
 		w.Write([]byte(`{"status":"NEW","sdk_payload":{}}`))
-	}))
-	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
-		if s == http.StateNew {
-			conns.Add(1)
-		}
-	}
-	srv.Start()
-	t.Cleanup(srv.Close)
+	})
 	c := newTestClient(t, srv.URL)
 
 	var wg sync.WaitGroup
