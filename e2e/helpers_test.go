@@ -38,14 +38,14 @@ func newClient(t *testing.T, s *checkouttest.Server, opts ...checkout.Option) *c
 }
 
 func ctxT(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	t.Cleanup(cancel)
 	return ctx
 }
 
 func waitDeliveries(t *testing.T, s *checkouttest.Server) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	require.NoError(t, s.WaitDeliveries(ctx))
 }

@@ -172,7 +172,7 @@ func TestWrongCredentialsAreResentUntilFixed(t *testing.T) {
 					}
 				}
 				return true
-			}, 10*time.Second, 5*time.Millisecond)
+			}, 30*time.Second, 5*time.Millisecond)
 			require.Empty(t, l.counts())
 			if name == "merchant fixes its verifier" {
 				h.set(verifier(t, hookPass).Handler(process))
