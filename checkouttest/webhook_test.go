@@ -60,7 +60,7 @@ func (rc *receiver) requests() []received {
 
 func wait(t *testing.T, s *checkouttest.Server) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	require.NoError(t, s.WaitDeliveries(ctx))
 }
