@@ -149,12 +149,7 @@ func TestOrderValidate(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			r := fullOrder()
 			tt.mutate(r)
-			err := r.Validate()
-			if tt.paths == nil {
-				require.NoError(t, err)
-				return
-			}
-			requireProblemPaths(t, err, tt.paths)
+			requireProblemPaths(t, r.Validate(), tt.paths)
 		})
 	}
 }

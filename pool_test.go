@@ -30,19 +30,10 @@ func newConnCountingServer(t *testing.T, h http.HandlerFunc) (*httptest.Server, 
 	return srv, conns
 }
 
-// 64 goroutines making 20 calls each reuse their connections: the default
-// transport keeps enough idle connections per host, and every body is read
-// to its end and closed.
-func TestConnectionReuse(t *testing.T) {
-	const workers, calls = 64, 20
-	var requests atomic.Int64
-	srv, conns := newConnCountingServer(t, func(w http.ResponseWriter, r *http.Request) {
-		requests.Add(1)
-		w.Header().Set("Content-Type", "application/json")
-		w.Write([]byte(`{"status":"NEW","id":"ordeh_1","order_id":"o","sdk_payload":{"requestId":"r","payload":{"a":"b"}}}`))
-	})
-	c := newTestClient(t, srv.URL)
-
+// createSessions runs workers goroutines making calls CreateSession calls
+// each, and requires every call to succeed.
+func createSessions(t *testing.T, c *Client, workers, calls int) {
+	t.Helper()
 	var wg sync.WaitGroup
 	errs := make(chan error, workers*calls)
 	for range workers {
@@ -61,6 +52,22 @@ func TestConnectionReuse(t *testing.T) {
 	for err := range errs {
 		require.NoError(t, err)
 	}
+}
+
+// 64 goroutines making 20 calls each reuse their connections: the default
+// transport keeps enough idle connections per host, and every body is read
+// to its end and closed.
+func TestConnectionReuse(t *testing.T) {
+	const workers, calls = 64, 20
+	var requests atomic.Int64
+	srv, conns := newConnCountingServer(t, func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"status":"NEW","id":"ordeh_1","order_id":"o","sdk_payload":{"requestId":"r","payload":{"a":"b"}}}`))
+	})
+	c := newTestClient(t, srv.URL)
+
+	createSessions(t, c, workers, calls)
 	require.EqualValues(t, workers*calls, requests.Load())
 	require.LessOrEqual(t, conns.Load(), int64(workers), "opened %d connections for %d workers", conns.Load(), workers)
 }
@@ -109,22 +116,7 @@ func TestConnectionsBoundedAt64(t *testing.T) {
 	})
 	c := newTestClient(t, srv.URL)
 
-	var wg sync.WaitGroup
-	errs := make(chan error, workers)
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if _, err := c.CreateSession(context.Background(), baseSession()); err != nil {
-				errs <- err
-			}
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		require.NoError(t, err)
-	}
+	createSessions(t, c, workers, 1)
 	require.LessOrEqual(t, conns.Load(), int64(maxConnsPerHost), "opened %d connections", conns.Load())
 	require.LessOrEqual(t, peak.Load(), int64(maxConnsPerHost))
 	require.Greater(t, peak.Load(), int64(1), "the calls ran concurrently")

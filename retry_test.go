@@ -127,6 +127,24 @@ func TestAmbiguousStatusRetriedOnlyForGetOrder(t *testing.T) {
 	}
 }
 
+// namedCall is one call of the client, named as its errors name it.
+type namedCall struct {
+	name string
+	call func() error
+}
+
+// postCalls are the three writes (POST) of c with valid requests.
+func postCalls(ctx context.Context, c *Client) []namedCall {
+	return []namedCall{
+		{"create session", func() error { _, err := c.CreateSession(ctx, baseSession()); return err }},
+		{"create order", func() error { _, err := c.CreateOrder(ctx, fullOrder()); return err }},
+		{"refund", func() error {
+			_, err := c.Refund(ctx, "o", &RefundRequest{UniqueRequestID: "r", Amount: "1.00"})
+			return err
+		}},
+	}
+}
+
 // A read timeout after the request was sent is one attempt for each POST
 // (a retry could create the session or order, or refund, twice) and is
 // retried for GetOrder.
@@ -136,17 +154,7 @@ func TestReadTimeout(t *testing.T) {
 	c := newTestClient(t, srv.URL, WithHTTPClient(hc))
 	ctx := context.Background()
 
-	posts := []struct {
-		name string
-		call func() error
-	}{
-		{"create session", func() error { _, err := c.CreateSession(ctx, baseSession()); return err }},
-		{"create order", func() error { _, err := c.CreateOrder(ctx, fullOrder()); return err }},
-		{"refund", func() error {
-			_, err := c.Refund(ctx, "o", &RefundRequest{UniqueRequestID: "r", Amount: "1.00"})
-			return err
-		}},
-	}
+	posts := postCalls(ctx, c)
 	for i, p := range posts {
 		err := p.call()
 		require.Error(t, err, p.name)
@@ -191,17 +199,7 @@ func TestResetAfterWriteNotRetriedForPost(t *testing.T) {
 	t.Cleanup(srv.Close)
 	c := newTestClient(t, srv.URL)
 	ctx := context.Background()
-	posts := []struct {
-		name string
-		call func() error
-	}{
-		{"create session", func() error { _, err := c.CreateSession(ctx, baseSession()); return err }},
-		{"create order", func() error { _, err := c.CreateOrder(ctx, fullOrder()); return err }},
-		{"refund", func() error {
-			_, err := c.Refund(ctx, "o", &RefundRequest{UniqueRequestID: "r", Amount: "1.00"})
-			return err
-		}},
-	}
+	posts := postCalls(ctx, c)
 	var want int64
 	for _, reused := range []bool{false, true} {
 		for _, p := range posts {

@@ -157,12 +157,7 @@ func TestSessionValidate(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			r := baseSession()
 			tt.mutate(r)
-			err := r.Validate()
-			if tt.paths == nil {
-				require.NoError(t, err)
-				return
-			}
-			requireProblemPaths(t, err, tt.paths)
+			requireProblemPaths(t, r.Validate(), tt.paths)
 		})
 	}
 }

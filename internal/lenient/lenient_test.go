@@ -2,6 +2,7 @@ package lenient
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -56,6 +57,15 @@ func TestNumber(t *testing.T) {
 		var n Number
 		require.NoError(t, json.Unmarshal([]byte(tt.in), &n), tt.in)
 		require.Equal(t, tt.want, string(n), tt.in)
+	}
+}
+
+func TestIsNumber(t *testing.T) {
+	for _, in := range []string{"0", "-0", "7", "10", "1.5", "-0.01", "1e3", "1E+3", "2.5e-10", "123456789012345678901234567890"} {
+		require.True(t, IsNumber(in), in)
+	}
+	for _, in := range []string{"", "-", "+1", "01", "-01", "1.", ".5", "1e", "1e+", "1.e3", "1x", " 1", "1 ", "NaN", "Inf", "0x10", "1_000"} {
+		require.False(t, IsNumber(in), in)
 	}
 }
 
@@ -134,6 +144,14 @@ func FuzzLenient(f *testing.F) {
 		}
 		if num.V != "" && !IsNumber(string(num.V)) {
 			t.Fatalf("Number %q is not a number", num.V)
+		}
+		// IsNumber agrees with encoding/json on what a number is.
+		var isJSONNumber bool
+		if in != "" && (in[0] == '-' || in[0] >= '0' && in[0] <= '9') && json.Valid([]byte(in)) && strings.TrimSpace(in) == in {
+			isJSONNumber = true
+		}
+		if IsNumber(in) != isJSONNumber {
+			t.Fatalf("IsNumber(%q) = %v, encoding/json says %v", in, IsNumber(in), isJSONNumber)
 		}
 	})
 }
