@@ -459,7 +459,8 @@ func TestNewServerLikeHTTPTest(t *testing.T) {
 
 // TestConcurrentUse hammers one server from many goroutines (run with
 // -race): the same order created over and over, paid once, refunded up to
-// its amount and read, while the recorded state is inspected.
+// its amount and read, beside orders of each goroutine's own, while the
+// recorded state is inspected.
 func TestConcurrentUse(t *testing.T) {
 	rc := newReceiver(t, always(200))
 	s := newServer(t, checkouttest.Config{Webhook: webhookConfig(rc.URL)})
@@ -488,6 +489,14 @@ func TestConcurrentUse(t *testing.T) {
 				return
 			}
 			res.id, _ = r.json["id"].(string)
+			// An order of its own too, so that creates also run side by side.
+			own := fmt.Sprintf("ord_cc_%d", i)
+			if _, res.err = do(http.MethodPost, s.URL+"/orders", formHeader(), []byte(orderForm(own).Encode())); res.err != nil {
+				return
+			}
+			if res.err = s.Pay(own); res.err != nil {
+				return
+			}
 			res.payErr = s.Pay("ord_cc")
 			_, _ = s.Deliveries(), s.Requests()
 			refund := url.Values{"unique_request_id": {fmt.Sprintf("rf_%d", i)}, "amount": {"1.00"}}
@@ -533,9 +542,14 @@ func TestConcurrentUse(t *testing.T) {
 	// by then: 25.50 allows exactly 25 refunds of 1.00, never more.
 	require.Equal(t, 25, accepted)
 	require.Equal(t, fmt.Sprintf("%d.00", accepted), o.AmountRefunded)
+	for i := range workers {
+		own, err := s.Order(fmt.Sprintf("ord_cc_%d", i))
+		require.NoError(t, err)
+		require.Equal(t, "CHARGED", own.Status)
+	}
 	wait(t, s)
-	require.Len(t, s.Deliveries(), 1, "one payment, one ORDER_SUCCEEDED")
-	require.Len(t, s.Requests(), 3*workers)
+	require.Len(t, s.Deliveries(), 1+workers, "one ORDER_SUCCEEDED per payment")
+	require.Len(t, s.Requests(), 4*workers)
 }
 
 // TestParallelServers: servers share nothing, so parallel tests may use the
