@@ -77,9 +77,9 @@ func TestRetriesMatchTheDesign(t *testing.T) {
 			require.NoError(t, s.Pay(existing))
 			// The client timeout turns the hour-long injected delay into a
 			// timeout (the fake lets go when the client hangs up). It is
-			// long enough that no answered attempt on a loaded machine
-			// comes near it.
-			c := newClient(t, s, checkout.WithHTTPClient(&http.Client{Timeout: 2 * time.Second}))
+			// long enough that no answered attempt comes near it, even on
+			// a loaded machine beside the 2,000-order test.
+			c := newClient(t, s, checkout.WithHTTPClient(&http.Client{Timeout: 5 * time.Second}))
 
 			f := tt.fault
 			f.Method, f.Path = tt.call.method, tt.call.path
