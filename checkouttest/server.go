@@ -152,8 +152,10 @@ type Gateway struct {
 	ReferenceID string
 }
 
-// Server is a running fake of the service. Its methods are safe for
-// concurrent use.
+// Server is a running fake of the service, made by NewServer, New or
+// Start. Its methods are safe for concurrent use. A nil or zero Server
+// serves nothing: its methods return ErrNotStarted (or nothing) and Close
+// does nothing.
 type Server struct {
 	// URL is the base URL of the fake, "http://127.0.0.1:port", with no
 	// trailing slash. Pass it to checkout.WithBaseURL.
