@@ -105,6 +105,9 @@ func (e *amountError) Error() string {
 // it to two places when that is exact ("100.0" and 100 become "100.00"). A
 // value that is not a decimal number is an error.
 func (a *Amount) UnmarshalJSON(b []byte) error {
+	if a == nil {
+		return errNilTarget("Amount")
+	}
 	var n lenient.Number
 	if err := n.UnmarshalJSON(b); err != nil {
 		return err

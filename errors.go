@@ -141,8 +141,11 @@ const minSecretLen = 8
 // credentials in a message it quotes, Error() shows "[REDACTED]" in place of
 // the API key and of its base64 form (the Authorization value) — for keys of
 // at least 8 bytes, as shorter ones are no real secret. The fields keep the
-// service's text unchanged.
+// service's text unchanged. A nil *APIError says so instead of panicking.
 func (e *APIError) Error() string {
+	if e == nil {
+		return "checkout: <nil *APIError>"
+	}
 	scrub := e.scrubber()
 	// Each quoted field is scrubbed before it is shortened, so no cut
 	// leaves a prefix of the key behind.
@@ -227,6 +230,9 @@ func (e *APIError) message(line func(s string, max int) string) string {
 
 // Is matches the sentinel errors: see ErrUnauthorized and the others.
 func (e *APIError) Is(target error) bool {
+	if e == nil {
+		return false
+	}
 	switch target {
 	case ErrUnauthorized:
 		return e.HTTPStatus == http.StatusUnauthorized

@@ -41,6 +41,13 @@ func (r SessionRequest) MarshalJSON() ([]byte, error) {
 	return r.encode()
 }
 
+// errNilTarget is what an UnmarshalJSON method called on a nil pointer
+// returns instead of panicking (encoding/json never makes such a call; a
+// direct one may), as json.RawMessage does.
+func errNilTarget(typ string) error {
+	return fmt.Errorf("checkout: %s.UnmarshalJSON on nil pointer", typ)
+}
+
 // UnmarshalJSON reads a session request body as MarshalJSON writes it and
 // as the service's samples show it: flat dotted keys, product_summary as a
 // JSON string holding the array (productsummary.Parse), payment_filter as an
@@ -62,6 +69,9 @@ func (r SessionRequest) MarshalJSON() ([]byte, error) {
 // not always the same characters (no blank space, its own key order, and
 // its documented normalisations).
 func (r *SessionRequest) UnmarshalJSON(data []byte) error {
+	if r == nil {
+		return errNilTarget("SessionRequest")
+	}
 	if wire.IsNull(data) {
 		return nil
 	}
@@ -236,6 +246,9 @@ func rawCopy(data []byte) []byte { return bytes.Clone(data) }
 // exact bytes of sdk_payload. As for CreateSession, a body without an
 // sdk_payload object is an error. JSON null leaves s unchanged.
 func (s *Session) UnmarshalJSON(data []byte) error {
+	if s == nil {
+		return errNilTarget("Session")
+	}
 	if wire.IsNull(data) {
 		return nil
 	}
@@ -303,6 +316,9 @@ func amountOut(a Amount) any {
 // decoder (see CreateOrder); Raw keeps the whole body. JSON null leaves o
 // unchanged.
 func (o *Order) UnmarshalJSON(data []byte) error {
+	if o == nil {
+		return errNilTarget("Order")
+	}
 	if wire.IsNull(data) {
 		return nil
 	}
@@ -354,6 +370,9 @@ func (o Order) MarshalJSON() ([]byte, error) {
 // decoder (see GetOrder); Raw keeps the whole body. JSON null leaves s
 // unchanged.
 func (s *OrderStatus) UnmarshalJSON(data []byte) error {
+	if s == nil {
+		return errNilTarget("OrderStatus")
+	}
 	if wire.IsNull(data) {
 		return nil
 	}
@@ -416,6 +435,9 @@ func (s OrderStatus) MarshalJSON() ([]byte, error) {
 // client's lenient decoder (numbers as strings, "FILTERED", null). A value
 // that is not a JSON object is an error.
 func (r *Refund) UnmarshalJSON(data []byte) error {
+	if r == nil {
+		return errNilTarget("Refund")
+	}
 	if wire.IsNull(data) {
 		return nil
 	}

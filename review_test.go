@@ -3,6 +3,8 @@ package checkout
 import (
 	"context"
 	"encoding/base64"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -197,3 +199,33 @@ func TestRetryAfterZeroDoesNotSpin(t *testing.T) {
 }
 
 func b64(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
+
+// Methods called on nil pointers return errors instead of panicking: a nil
+// *APIError's Error and Is (errors.Is on a typed nil), and every
+// UnmarshalJSON method called directly on a nil pointer.
+func TestNilReceivers(t *testing.T) {
+	var e *APIError
+	require.NotPanics(t, func() {
+		require.Equal(t, "checkout: <nil *APIError>", e.Error())
+		for _, s := range []error{ErrUnauthorized, ErrForbidden, ErrNotFound, ErrInvalidRequest, ErrRateLimited, ErrServer} {
+			require.False(t, errors.Is(error(e), s))
+		}
+		require.Equal(t, "(*checkout.APIError)(nil)", e.GoString())
+	})
+	for name, u := range map[string]json.Unmarshaler{
+		"SessionRequest": (*SessionRequest)(nil),
+		"Session":        (*Session)(nil),
+		"Order":          (*Order)(nil),
+		"OrderStatus":    (*OrderStatus)(nil),
+		"Refund":         (*Refund)(nil),
+		"Amount":         (*Amount)(nil),
+	} {
+		t.Run(name, func(t *testing.T) {
+			for _, in := range []string{`{}`, `null`, `"1.00"`} {
+				var err error
+				require.NotPanics(t, func() { err = u.UnmarshalJSON([]byte(in)) })
+				require.EqualError(t, err, "checkout: "+name+".UnmarshalJSON on nil pointer")
+			}
+		})
+	}
+}
