@@ -115,3 +115,20 @@ func sameDecimal(t *testing.T, a, b string) bool {
 	y, ok2 := new(big.Rat).SetString(b)
 	return ok1 && ok2 && x.Cmp(y) == 0
 }
+
+// A negative minor amount gives text with a minus sign, which ParseAmount
+// and Validate reject, as the doc comment says.
+func TestAmountFromMinorNegative(t *testing.T) {
+	a := AmountFromMinor(-5)
+	require.Equal(t, Amount("-0.05"), a)
+	require.Equal(t, Amount("-123.45"), AmountFromMinor(-12345))
+	_, err := ParseAmount(string(a))
+	require.Error(t, err)
+	_, err = a.Minor()
+	require.Error(t, err)
+	r := fullOrder()
+	r.Amount = a
+	var ve *ValidationError
+	require.ErrorAs(t, r.Validate(), &ve)
+	require.Equal(t, "amount", ve.Problems[0].Path)
+}

@@ -3,6 +3,8 @@ package checkout
 import (
 	"context"
 	"encoding/base64"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -242,4 +244,76 @@ func TestHTTPClientSetup(t *testing.T) {
 	require.Equal(t, before.Timeout, own.Timeout)
 	require.Equal(t, 3*time.Second, c.hc.Timeout)
 	require.Same(t, own.Transport, c.hc.Transport.(keepIdle).rt)
+}
+
+// A nil *Client and the zero Client return ErrInvalidClient from every
+// method instead of panicking.
+func TestNilAndZeroClient(t *testing.T) {
+	ctx := context.Background()
+	for name, c := range map[string]*Client{"nil": nil, "zero": {}} {
+		t.Run(name, func(t *testing.T) {
+			_, err := c.CreateSession(ctx, baseSession())
+			require.ErrorIs(t, err, ErrInvalidClient)
+			_, err = c.CreateOrder(ctx, fullOrder())
+			require.ErrorIs(t, err, ErrInvalidClient)
+			_, err = c.GetOrder(ctx, "o")
+			require.ErrorIs(t, err, ErrInvalidClient)
+			_, err = c.Refund(ctx, "o", &RefundRequest{UniqueRequestID: "r", Amount: "1.00"})
+			require.ErrorIs(t, err, ErrInvalidClient)
+			require.Contains(t, err.Error(), "refund")
+		})
+	}
+}
+
+// One call carries at most one routing id, whatever the option order.
+func TestRoutingIDOnce(t *testing.T) {
+	srv := newRecorder(t, reply{status: 200, body: `{"order_id":"o"}`})
+	c := newTestClient(t, srv.URL)
+	ctx := context.Background()
+	for name, opts := range map[string][]RequestOption{
+		"routing then header": {WithRoutingID("a"), WithHeader("X-Routing-Id", "b")},
+		"header then routing": {WithHeader("x-routing-id", "b"), WithRoutingID("a")},
+		"header alone":        {WithHeader("X-ROUTING-ID", "b")},
+		"routing twice":       {WithRoutingID("a"), WithRoutingID("b")},
+		"routing twice equal": {WithRoutingID("a"), WithRoutingID("a")},
+	} {
+		_, err := c.GetOrder(ctx, "o", opts...)
+		require.ErrorIs(t, err, ErrInvalidOption, name)
+		require.Contains(t, err.Error(), "WithRoutingID", name)
+	}
+	require.Zero(t, srv.count.Load(), "nothing was sent")
+
+	_, err := c.GetOrder(ctx, "o", WithRoutingID("a"), WithHeader("X-Other", "1"))
+	require.NoError(t, err)
+	require.Equal(t, []string{"a"}, srv.requests[0].Header.Values("X-Routing-Id"))
+}
+
+// Methods called on nil pointers return errors instead of panicking: a nil
+// *APIError's Error and Is (errors.Is on a typed nil), and every
+// UnmarshalJSON method called directly on a nil pointer.
+func TestNilReceivers(t *testing.T) {
+	var e *APIError
+	require.NotPanics(t, func() {
+		require.Equal(t, "checkout: <nil *APIError>", e.Error())
+		for _, s := range []error{ErrUnauthorized, ErrForbidden, ErrNotFound, ErrInvalidRequest, ErrRateLimited, ErrServer} {
+			require.False(t, errors.Is(error(e), s))
+		}
+		require.Equal(t, "(*checkout.APIError)(nil)", e.GoString())
+	})
+	for name, u := range map[string]json.Unmarshaler{
+		"SessionRequest": (*SessionRequest)(nil),
+		"Session":        (*Session)(nil),
+		"Order":          (*Order)(nil),
+		"OrderStatus":    (*OrderStatus)(nil),
+		"Refund":         (*Refund)(nil),
+		"Amount":         (*Amount)(nil),
+	} {
+		t.Run(name, func(t *testing.T) {
+			for _, in := range []string{`{}`, `null`, `"1.00"`} {
+				var err error
+				require.NotPanics(t, func() { err = u.UnmarshalJSON([]byte(in)) })
+				require.EqualError(t, err, "checkout: "+name+".UnmarshalJSON on nil pointer")
+			}
+		})
+	}
 }

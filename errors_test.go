@@ -2,6 +2,7 @@ package checkout
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,8 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/payorch/checkout-go/internal/conformance"
 	"github.com/stretchr/testify/require"
+
+	"github.com/payorch/checkout-go/internal/conformance"
 )
 
 // sampleStatus is the HTTP status a published error sample was served with,
@@ -235,3 +237,82 @@ func FuzzDecodeAPIError(f *testing.F) {
 // The sentinels are constants (this does not compile for variables), so no
 // importer can reassign one process-wide.
 const _, _, _, _, _, _, _ = ErrUnauthorized, ErrForbidden, ErrNotFound, ErrInvalidRequest, ErrRateLimited, ErrServer, ErrInvalidOption
+
+// The decoded fields of an APIError are the service's text whatever the API
+// key is; only Error() is scrubbed, and only of keys long enough to be a
+// secret (minSecretLen).
+func TestAPIErrorFieldsKeepServiceText(t *testing.T) {
+	samples := conformance.Files(t, "errors", "*.json")
+	keys := []string{"k", "key", "test_key", "sk_live_0123456789abcdefghijklmnop"}
+	for _, key := range keys {
+		for _, s := range samples {
+			t.Run(key+"/"+s.Name, func(t *testing.T) {
+				srv := newRecorder(t, reply{status: 401, body: string(s.Data)})
+				c, err := NewClient(testMerchant, key, WithBaseURL(srv.URL), WithRetry(RetryPolicy{}))
+				require.NoError(t, err)
+				_, err = c.GetOrder(context.Background(), "o")
+				var got *APIError
+				require.ErrorAs(t, err, &got)
+
+				want := decodeAPIError("get order", 401, http.Header{}, s.Data, time.Now())
+				require.Equal(t, string(s.Data), string(got.Body), "Body is the body as sent")
+				require.Equal(t, want.Status, got.Status)
+				require.Equal(t, want.ErrorCode, got.ErrorCode)
+				require.Equal(t, want.ErrorMessage, got.ErrorMessage)
+				require.Equal(t, want.UserMessage, got.UserMessage)
+				require.Equal(t, want.Info, got.Info)
+				if strings.Contains(s.Name, "401") {
+					require.Equal(t, "Invalid API Key. Please pass a valid and active api key.", got.ErrorMessage)
+					require.Equal(t, "Invalid API Key. Please pass a valid and active api key.", got.Info.DeveloperMessage)
+				}
+				if len(key) >= minSecretLen {
+					require.NotContains(t, got.Error(), key)
+				}
+				// The samples do not echo the long keys, so Error() is the
+				// unscrubbed message: no word of the service is garbled.
+				require.Equal(t, want.Error(), got.Error())
+			})
+		}
+	}
+}
+
+// A key of at least minSecretLen bytes echoed anywhere Error() quotes is
+// scrubbed there, also when the quoted field is cut short; the fields keep it.
+func TestAPIErrorScrubsOnlyError(t *testing.T) {
+	for _, key := range []string{"test_key", "sk_live_0123456789abcdefghijklmnop"} {
+		auth := "Basic " + b64(key+":")
+		long := strings.Repeat("x", maxMessage-5) + key // cut inside the key
+		for _, body := range []string{
+			`{"status":"` + key + `","error_code":"c"}`,
+			`{"error_code":"` + key + `"}`,
+			`{"error_message":"header ` + auth + `"}`,
+			`{"error_message":"` + long + `"}`,
+			`{"error_info":{"developer_message":"dev ` + key + `","request_id":"` + key + `"}}`,
+		} {
+			srv := newRecorder(t, reply{status: 400, body: body})
+			c, err := NewClient(testMerchant, key, WithBaseURL(srv.URL), WithRetry(RetryPolicy{}))
+			require.NoError(t, err)
+			_, err = c.CreateOrder(context.Background(), fullOrder())
+			var ae *APIError
+			require.ErrorAs(t, err, &ae)
+			require.NotContains(t, err.Error(), key, body)
+			require.NotContains(t, err.Error(), key[:minSecretLen], body)
+			require.NotContains(t, err.Error(), b64(key+":"), body)
+			require.Contains(t, err.Error(), "[REDA", body) // cut short in the long message
+			require.Equal(t, body, string(ae.Body))
+			all := ae.Status + ae.ErrorCode + ae.ErrorMessage
+			if ae.Info != nil {
+				all += ae.Info.DeveloperMessage + ae.Info.RequestID
+			}
+			if strings.Contains(body, "Basic") {
+				require.Contains(t, all, auth, "fields keep the service's text")
+			} else {
+				require.Contains(t, all, key, "fields keep the service's text")
+			}
+			require.NotContains(t, fmt.Sprintf("%#v", ae), key)
+			require.NotContains(t, fmt.Sprintf("%#v", ae), b64(key+":"))
+		}
+	}
+}
+
+func b64(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }

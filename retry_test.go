@@ -487,3 +487,49 @@ func TestConcurrentRetriesKeepTheirOwnState(t *testing.T) {
 		require.Equal(t, 2, n, p)
 	}
 }
+
+// Zero waits take the defaults, negative waits are option errors, and a
+// Retry-After shorter than MinWait waits MinWait.
+func TestRetryPolicyDefaults(t *testing.T) {
+	for _, tc := range []struct {
+		in, want RetryPolicy
+	}{
+		{RetryPolicy{MaxRetries: 2}, DefaultRetryPolicy()},
+		{RetryPolicy{}, RetryPolicy{MinWait: 200 * time.Millisecond, MaxWait: 5 * time.Second}},
+		{RetryPolicy{MaxRetries: 1, MaxWait: time.Millisecond}, RetryPolicy{MaxRetries: 1, MinWait: time.Millisecond, MaxWait: time.Millisecond}},
+		{RetryPolicy{MaxRetries: 1, MaxWait: time.Second}, RetryPolicy{MaxRetries: 1, MinWait: 200 * time.Millisecond, MaxWait: time.Second}},
+		{RetryPolicy{MaxRetries: 1, MinWait: 10 * time.Second}, RetryPolicy{MaxRetries: 1, MinWait: 10 * time.Second, MaxWait: 10 * time.Second}},
+		{RetryPolicy{MaxRetries: 1, MinWait: time.Second}, RetryPolicy{MaxRetries: 1, MinWait: time.Second, MaxWait: 5 * time.Second}},
+		{fastRetry, fastRetry},
+	} {
+		c, err := NewClient("m", "k", WithBaseURL("https://a.example"), WithRetry(tc.in))
+		require.NoError(t, err)
+		require.Equal(t, tc.want, c.retry, "%+v", tc.in)
+		require.Equal(t, tc.want.MinWait, c.rc.RetryWaitMin)
+		require.Equal(t, tc.want.MaxWait, c.rc.RetryWaitMax)
+	}
+	for _, p := range []RetryPolicy{{MaxRetries: 1, MinWait: -1}, {MaxRetries: 1, MaxWait: -time.Second}} {
+		_, err := NewClient("m", "k", WithBaseURL("https://a.example"), WithRetry(p))
+		require.ErrorIs(t, err, ErrInvalidOption)
+		require.Contains(t, err.Error(), "negative")
+	}
+
+	resp := &http.Response{StatusCode: 503, Header: http.Header{"Retry-After": {"0"}}}
+	require.Equal(t, 200*time.Millisecond, backoff(200*time.Millisecond, 5*time.Second, 0, resp), "Retry-After: 0 waits MinWait")
+	resp.Header.Set("Retry-After", "3600")
+	require.Equal(t, 5*time.Second, backoff(200*time.Millisecond, 5*time.Second, 0, resp), "capped at MaxWait")
+	resp.Header.Set("Retry-After", "2")
+	require.Equal(t, 2*time.Second, backoff(200*time.Millisecond, 5*time.Second, 0, resp))
+}
+
+// RetryPolicy{MaxRetries: 2} with a server answering "Retry-After: 0" waits
+// between attempts instead of spinning.
+func TestRetryAfterZeroDoesNotSpin(t *testing.T) {
+	srv := newRecorder(t, reply{status: 503, header: map[string]string{"Retry-After": "0"}, body: `{}`})
+	c := newTestClient(t, srv.URL, WithRetry(RetryPolicy{MaxRetries: 1, MaxWait: 50 * time.Millisecond}))
+	start := time.Now()
+	_, err := c.GetOrder(context.Background(), "o")
+	require.ErrorIs(t, err, ErrServer)
+	require.EqualValues(t, 2, srv.count.Load())
+	require.GreaterOrEqual(t, time.Since(start), 50*time.Millisecond, "MinWait (here min(200 ms, MaxWait)) is waited")
+}
