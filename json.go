@@ -3,9 +3,11 @@ package checkout
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -61,8 +63,10 @@ func errNilTarget(typ string) error {
 // anything else (null, a boolean, an object), a date that is not canonical
 // decimal seconds, invalid UTF-8, an other key that is empty or holds
 // control characters, or a malformed payment_filter or
-// product_summary is a *ValidationError naming the key. JSON null leaves r
-// unchanged.
+// product_summary is a *ValidationError naming the key; inside
+// payment_filter and product_summary it names the exact path of the
+// offending value, such as "payment_filter.options[1].enable" or
+// "product_summary[1][1].type". JSON null leaves r unchanged.
 //
 // product_summary is held as a productsummary.Summary, so MarshalJSON
 // writes its JSON text as package productsummary does: the same array, but
@@ -141,7 +145,7 @@ func (r *SessionRequest) UnmarshalJSON(data []byte) error {
 	if s, ok := str("product_summary"); ok {
 		ps, err := productsummary.Parse(s)
 		if err != nil {
-			mergeProblems(&c, "product_summary", err)
+			addSummaryProblem(&c, err)
 		} else {
 			out.ProductSummary = ps
 		}
@@ -473,4 +477,35 @@ func (r Refund) MarshalJSON() ([]byte, error) {
 		InitiatedBy: r.InitiatedBy, RefundType: r.RefundType, RefundSource: r.RefundSource,
 		ErrorCode: r.ErrorCode, ErrorMessage: r.ErrorMessage,
 	})
+}
+
+// addSummaryProblem reports a product_summary decode error at the exact path
+// of the offending value (such as "product_summary[1][1].type") that the
+// *productsummary.DecodeError carries, with its message and underlying error
+// but without the "productsummary: decode <path>:" prefix the path replaces.
+// Any other error is reported at product_summary.
+func addSummaryProblem(c *valid.Collector, err error) {
+	var de *productsummary.DecodeError
+	if !errors.As(err, &de) {
+		mergeProblems(c, "product_summary", err)
+		return
+	}
+	path := de.Path
+	switch {
+	case path == "":
+		path = "product_summary"
+	case path != "product_summary" && !strings.HasPrefix(path, "product_summary[") && !strings.HasPrefix(path, "product_summary."):
+		// A path relative to the summary (a Line or an item decoded on its
+		// own) is placed under the key.
+		if strings.HasPrefix(path, "[") {
+			path = "product_summary" + path
+		} else {
+			path = "product_summary." + path
+		}
+	}
+	msg := de.Message
+	if de.Err != nil {
+		msg += ": " + de.Err.Error()
+	}
+	c.Add(path, msg)
 }

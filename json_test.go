@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -166,6 +167,40 @@ func TestSessionRequestUnmarshalErrors(t *testing.T) {
 	require.ErrorAs(t, json.Unmarshal([]byte("{\"udf1\":\"a\xffb\"}"), &r), &ve)
 	require.ErrorAs(t, r.UnmarshalJSON([]byte(`[1]`)), &ve)
 	require.NoError(t, r.UnmarshalJSON([]byte(`null`)))
+}
+
+// A product_summary or payment_filter that cannot be decoded is reported at
+// the exact path of the offending value, not just at its key, and the
+// message does not repeat the path.
+func TestSessionRequestUnmarshalNestedPaths(t *testing.T) {
+	for _, tc := range []struct {
+		name, field, value string
+		path, msg          string
+	}{
+		{"summary item type", "product_summary", `"[[{\"type\":\"space\"}],[{\"type\":\"space\"},{\"type\":5}]]"`,
+			"product_summary[1][1].type", "item type must be a string"},
+		{"summary unknown type", "product_summary", `"[[{\"type\":\"Nope\"}]]"`,
+			"product_summary[0][0].type", `unknown item type "Nope"`},
+		{"summary item not an object", "product_summary", `"[[{\"type\":\"space\"}, 1]]"`,
+			"product_summary[0][1]", "an item must be a JSON object"},
+		{"summary not an array", "product_summary", `"{}"`,
+			"product_summary", "must be a JSON array of lines"},
+		{"summary not JSON", "product_summary", `"[[{"`,
+			"product_summary", "not valid JSON"},
+		{"filter flag", "payment_filter", `{"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":true},{"paymentMethodType":"UPI","enable":"yes"}]}`,
+			"payment_filter.options[1].enable", "must be a boolean"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var r SessionRequest
+			err := json.Unmarshal([]byte(`{"order_id":"o",`+strconv.Quote(tc.field)+`:`+tc.value+`}`), &r)
+			var ve *ValidationError
+			require.ErrorAs(t, err, &ve)
+			require.Len(t, ve.Problems, 1, "%v", ve)
+			require.Equal(t, tc.path, ve.Problems[0].Path)
+			require.Contains(t, ve.Problems[0].Message, tc.msg)
+			require.NotContains(t, ve.Problems[0].Message, tc.path+":", "the path is not repeated in the message")
+		})
+	}
 }
 
 // Extra values with invalid UTF-8 anywhere inside, and keys that are empty
