@@ -73,6 +73,16 @@ const (
 // min(200 ms, MaxWait) and a zero MaxWait becomes max(5 s, MinWait). A
 // negative wait is an option error (ErrInvalidOption). To retry with almost
 // no wait, as tests do, set tiny positive values such as time.Millisecond.
+//
+// The client never starts a wait that cannot end before the context's
+// deadline: when the wait before the next attempt (a Retry-After capped at
+// MaxWait, or the jittered backoff) would reach the deadline, it makes no
+// further attempt and returns the last result at once. For a 429 or 503
+// that is the *APIError, matching ErrRateLimited or ErrServer, with
+// RetryAfter as the service sent it, so the caller can schedule the retry
+// itself; after a transport failure it is that failure. The wait is chosen
+// before it starts, so a call with a deadline ends by then with the
+// service's answer instead of context.DeadlineExceeded.
 type RetryPolicy struct {
 	// MaxRetries is the number of retries after the first attempt (0–10).
 	MaxRetries int
@@ -139,7 +149,9 @@ func (p RetryPolicy) resolved() (RetryPolicy, error) {
 // GetOrder only: the service documents no idempotency for creating sessions,
 // orders and refunds, so a retry could charge or refund twice. After such a
 // failure, ask GetOrder what happened. Waits use full jitter and end at once
-// when the context is done.
+// when the context is done; a wait that would outlast the context's deadline
+// is not started, and the call returns the last reply or error instead (see
+// RetryPolicy).
 type Client struct {
 	merchantID string
 	cred       *credential
@@ -584,6 +596,12 @@ type attempt struct {
 	gotConn atomic.Bool // a connection was obtained in this attempt
 	wrote   atomic.Bool // request headers were written in this attempt
 	start   time.Time
+	// wait is the pause before the next attempt, chosen by checkRetry
+	// (which knows the context's deadline) and returned by Backoff.
+	wait time.Duration
+	// rc runs this call: a copy of the client's settings whose Backoff
+	// reads wait. It lives in the attempt so that it costs no allocation.
+	rc retryablehttp.Client
 }
 
 type attemptKey struct{}
@@ -690,7 +708,17 @@ func (c *Client) do(ctx context.Context, cl *call, opts []RequestOption) ([]byte
 		h["Version"] = c.hdr.version
 	}
 
-	resp, err := c.rc.Do(req)
+	at.rc = retryablehttp.Client{
+		HTTPClient:     c.rc.HTTPClient,
+		RetryMax:       c.rc.RetryMax,
+		RetryWaitMin:   c.rc.RetryWaitMin,
+		RetryWaitMax:   c.rc.RetryWaitMax,
+		RequestLogHook: c.rc.RequestLogHook,
+		CheckRetry:     c.rc.CheckRetry,
+		Backoff:        at.chosenWait,
+		ErrorHandler:   c.rc.ErrorHandler,
+	}
+	resp, err := at.rc.Do(req)
 	if err != nil {
 		return nil, fmt.Errorf("checkout: %s: %w", cl.op, err)
 	}
@@ -784,6 +812,11 @@ func readBody(resp *http.Response) ([]byte, error) {
 // service asks to be retried (429, 503), and, for idempotent calls only,
 // ambiguous failures (a transport error after the request was sent, 500, 502,
 // 504). It also logs the attempt.
+//
+// When a retry follows, checkRetry chooses the wait before it (backoff) and
+// gives up instead when that wait would reach the context's deadline (see
+// RetryPolicy): go-retryablehttp then returns the last reply or error at
+// once rather than sleeping into context.DeadlineExceeded.
 func checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
 	at, ok := ctx.Value(attemptKey{}).(*attempt)
 	if !ok {
@@ -793,24 +826,46 @@ func checkRetry(ctx context.Context, resp *http.Response, err error) (bool, erro
 	if ctx.Err() != nil {
 		return false, ctx.Err()
 	}
-	if err != nil {
-		if permanent(err) {
+	retry := retryable(at, resp, err)
+	if !retry || at.n > at.c.retry.MaxRetries {
+		// No retry, or none left: go-retryablehttp stops without waiting.
+		return retry, nil
+	}
+	at.wait = backoff(at.c.retry.MinWait, at.c.retry.MaxWait, at.n-1, resp)
+	if deadline, ok := ctx.Deadline(); ok {
+		if left := time.Until(deadline); at.wait >= left {
+			at.logGiveUp(ctx, left)
 			return false, nil
 		}
+	}
+	return true, nil
+}
+
+// chosenWait is the Backoff of a call: the wait checkRetry chose.
+func (at *attempt) chosenWait(_, _ time.Duration, _ int, _ *http.Response) time.Duration {
+	return at.wait
+}
+
+// retryable is the retry rule of checkRetry, without the deadline.
+func retryable(at *attempt, resp *http.Response, err error) bool {
+	if err != nil {
+		if permanent(err) {
+			return false
+		}
 		if at.call.idempotent {
-			return true, nil
+			return true
 		}
 		// Nothing can have reached the service when no connection was
 		// obtained and no header was written.
-		return !at.gotConn.Load() && !at.wrote.Load(), nil
+		return !at.gotConn.Load() && !at.wrote.Load()
 	}
 	switch resp.StatusCode {
 	case http.StatusTooManyRequests, http.StatusServiceUnavailable:
-		return true, nil
+		return true
 	case http.StatusInternalServerError, http.StatusBadGateway, http.StatusGatewayTimeout:
-		return at.call.idempotent, nil
+		return at.call.idempotent
 	}
-	return false, nil
+	return false
 }
 
 // permanent reports transport errors that no retry can fix.
@@ -853,6 +908,21 @@ func (at *attempt) log(ctx context.Context, resp *http.Response, err error) {
 		attrs = append(attrs, slog.String("error", transportErrorKind(err)))
 	}
 	l.LogAttrs(ctx, slog.LevelDebug, "checkout: attempt", attrs...)
+}
+
+// logGiveUp writes a debug record when the wait before the next attempt
+// would outlast the context's deadline, so no retry is made.
+func (at *attempt) logGiveUp(ctx context.Context, left time.Duration) {
+	l := at.c.logger
+	if l == nil || !l.Enabled(ctx, slog.LevelDebug) {
+		return
+	}
+	l.LogAttrs(ctx, slog.LevelDebug, "checkout: no retry: the wait outlasts the context deadline",
+		slog.String("op", at.call.op),
+		slog.Int("attempt", at.n),
+		slog.Duration("wait", at.wait),
+		slog.Duration("left", left),
+	)
 }
 
 // transportErrorKind names a transport failure without quoting the URL.

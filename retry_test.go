@@ -533,3 +533,132 @@ func TestRetryAfterZeroDoesNotSpin(t *testing.T) {
 	require.EqualValues(t, 2, srv.count.Load())
 	require.GreaterOrEqual(t, time.Since(start), 50*time.Millisecond, "MinWait (here min(200 ms, MaxWait)) is waited")
 }
+
+// A Retry-After (capped at MaxWait) that ends after the context's deadline
+// is not waited for: the call returns the *APIError at once, with
+// RetryAfter as the service sent it, so the caller can schedule the retry.
+// A Retry-After that fits before the deadline is still honoured.
+func TestRetryAfterBeyondDeadlineReturnsAPIError(t *testing.T) {
+	for _, tt := range []struct {
+		name       string
+		status     int
+		retryAfter string
+		maxWait    time.Duration
+		want       error
+		wantAfter  time.Duration
+	}{
+		{"429 Retry-After beyond the deadline", 429, "10", 30 * time.Second, ErrRateLimited, 10 * time.Second},
+		{"503 Retry-After capped at MaxWait, still beyond the deadline", 503, "3600", 5 * time.Second, ErrServer, time.Hour},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := newRecorder(t,
+				reply{status: tt.status, header: map[string]string{"Retry-After": tt.retryAfter}, body: `{"status":"ERROR","error_message":"busy"}`},
+				reply{status: 200, body: `{"status":"NEW","sdk_payload":{}}`})
+			c := newTestClient(t, srv.URL, WithRetry(RetryPolicy{MaxRetries: 2, MinWait: time.Millisecond, MaxWait: tt.maxWait}))
+			const budget = 2 * time.Second
+			ctx, cancel := context.WithTimeout(context.Background(), budget)
+			defer cancel()
+			start := time.Now()
+			_, err := c.CreateSession(ctx, baseSession())
+			took := time.Since(start)
+
+			require.NotErrorIs(t, err, context.DeadlineExceeded)
+			var ae *APIError
+			require.ErrorAs(t, err, &ae)
+			require.ErrorIs(t, err, tt.want)
+			require.Equal(t, tt.status, ae.HTTPStatus)
+			require.Equal(t, tt.wantAfter, ae.RetryAfter)
+			require.Equal(t, "busy", ae.ErrorMessage)
+			require.EqualValues(t, 1, srv.count.Load(), "no second attempt")
+			require.Less(t, took, budget/2, "returned at once, not at the deadline (took %s)", took)
+		})
+	}
+	t.Run("a wait that fits is taken", func(t *testing.T) {
+		srv := newRecorder(t,
+			reply{status: 429, header: map[string]string{"Retry-After": "1"}, body: `{}`},
+			reply{status: 200, body: `{"status":"NEW","sdk_payload":{}}`})
+		c := newTestClient(t, srv.URL, WithRetry(RetryPolicy{MaxRetries: 1, MinWait: time.Millisecond, MaxWait: 30 * time.Second}))
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		_, err := c.CreateSession(ctx, baseSession())
+		require.NoError(t, err)
+		require.EqualValues(t, 2, srv.count.Load())
+		require.GreaterOrEqual(t, srv.gap(t), time.Second-50*time.Millisecond)
+	})
+}
+
+// The jittered backoff of other retryable failures follows the same rule:
+// with a wait of up to a day (MinWait = MaxWait = 24 h) and a deadline in
+// 300 ms, the call returns the last reply (a 500 of GetOrder) or the last
+// transport error (a refused dial) at once. The jitter could draw a wait
+// under 300 ms once in about 300,000 runs.
+func TestBackoffBeyondDeadlineReturnsLastError(t *testing.T) {
+	policy := WithRetry(RetryPolicy{MaxRetries: 3, MinWait: 24 * time.Hour, MaxWait: 24 * time.Hour})
+	const budget = 300 * time.Millisecond
+
+	t.Run("500 of GetOrder", func(t *testing.T) {
+		srv := newRecorder(t, reply{status: 500, body: `{"status":"ERROR","error_message":"boom"}`})
+		c := newTestClient(t, srv.URL, policy)
+		ctx, cancel := context.WithTimeout(context.Background(), budget)
+		defer cancel()
+		start := time.Now()
+		_, err := c.GetOrder(ctx, "o")
+		took := time.Since(start)
+		require.NotErrorIs(t, err, context.DeadlineExceeded)
+		var ae *APIError
+		require.ErrorAs(t, err, &ae)
+		require.ErrorIs(t, err, ErrServer)
+		require.Equal(t, "boom", ae.ErrorMessage)
+		require.EqualValues(t, 1, srv.count.Load())
+		require.Less(t, took, budget, "returned before the deadline (took %s)", took)
+	})
+	t.Run("refused dial", func(t *testing.T) {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		require.NoError(t, err)
+		addr := l.Addr().String()
+		require.NoError(t, l.Close())
+		d := &refusingDialer{refuse: 100}
+		c := newTestClient(t, "http://"+addr, policy, WithHTTPClient(&http.Client{Transport: &http.Transport{DialContext: d.DialContext}}))
+		ctx, cancel := context.WithTimeout(context.Background(), budget)
+		defer cancel()
+		start := time.Now()
+		_, err = c.CreateOrder(ctx, fullOrder())
+		took := time.Since(start)
+		require.NotErrorIs(t, err, context.DeadlineExceeded)
+		require.ErrorIs(t, err, syscall.ECONNREFUSED)
+		require.Contains(t, err.Error(), "create order")
+		require.EqualValues(t, 1, d.dials.Load())
+		require.Less(t, took, budget, "returned before the deadline (took %s)", took)
+	})
+}
+
+// The debug log says why no retry was made.
+func TestRetryBeyondDeadlineIsLogged(t *testing.T) {
+	srv := newRecorder(t, reply{status: 429, header: map[string]string{"Retry-After": "60"}, body: `{}`})
+	var buf bytes.Buffer
+	var mu sync.Mutex
+	logger := slog.New(slog.NewTextHandler(&lockedWriter{w: &buf, mu: &mu}, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	c := newTestClient(t, srv.URL, WithLogger(logger), WithRetry(RetryPolicy{MaxRetries: 1, MinWait: time.Millisecond, MaxWait: time.Minute}))
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_, err := c.GetOrder(ctx, "o")
+	require.ErrorIs(t, err, ErrRateLimited)
+	mu.Lock()
+	out := buf.String()
+	mu.Unlock()
+	require.Contains(t, out, "no retry: the wait outlasts the context deadline")
+	require.Contains(t, out, "wait=1m0s")
+	require.Contains(t, out, "op=\"get order\"")
+}
+
+// lockedWriter serialises writes to w.
+type lockedWriter struct {
+	w  *bytes.Buffer
+	mu *sync.Mutex
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
