@@ -16,6 +16,12 @@ import (
 // "notification", ...) and unknown event names are normal. Content is kept
 // as the service sent it; the helpers read the common fields from whichever
 // object it holds.
+//
+// ParseEvent and Verifier find that object, its order_id and its status once,
+// when they decode the event, so Kind, OrderID and Status cost nothing
+// more per call and Field reads only that object. An Event built by hand,
+// or one whose Content is replaced, is read from Content on each call. An
+// Event may be copied, and its helpers called from several goroutines.
 type Event struct {
 	// ID is "id", e.g. "evt_V2_b737837102414514ae0e9717a9f2664d". A number
 	// is kept as its decimal text. It may be empty.
@@ -40,6 +46,14 @@ type Event struct {
 	// Encrypted reports that the event arrived in a JWT envelope
 	// (spec §6.1.7) and was decrypted.
 	Encrypted bool
+
+	// sub is what Kind, Field, OrderID, Status and DecodeContent read,
+	// found in Content once when the event is decoded. It is never written
+	// afterwards, so copies and concurrent calls share it safely; it is
+	// used only while Content is still the slice it was read from (see
+	// subject.from), so an Event built by hand, or one whose Content was
+	// replaced, is read from its Content on each call.
+	sub subject
 }
 
 // Event names seen in the service's published samples. The list is not
@@ -180,6 +194,8 @@ func eventFrom(w *wireBody, body []byte) (*Event, error) {
 	}
 	if c := bytes.TrimSpace(w.Content); len(c) > 0 && string(c) != "null" {
 		ev.Content = c
+		// body was checked to be valid JSON by json.Unmarshal.
+		ev.sub = readSubject(c, true)
 	}
 	return ev, nil
 }
@@ -229,77 +245,54 @@ func parseTime(raw json.RawMessage) time.Time {
 // value is an object. It is "" when content holds no object, and for a
 // nil Event.
 func (e *Event) Kind() string {
-	k, _ := e.subject()
-	return k
-}
-
-// subject finds the object under content: a well-known key first, else the
-// first key (in document order) whose value is an object.
-func (e *Event) subject() (string, map[string]json.RawMessage) {
-	if e == nil || len(e.Content) == 0 || e.Content[0] != '{' {
-		return "", nil
+	if e == nil {
+		return ""
 	}
-	var content map[string]json.RawMessage
-	if json.Unmarshal(e.Content, &content) != nil {
-		return "", nil
+	if e.sub.from(e.Content) {
+		return e.sub.kind
 	}
-	for _, k := range [...]string{"order", "txn", "mandate", "refund", "notification"} {
-		if obj := asObject(content[k]); obj != nil {
-			return k, obj
-		}
-	}
-	// Unknown kind: take the first object, in document order.
-	dec := json.NewDecoder(bytes.NewReader(e.Content))
-	if _, err := dec.Token(); err != nil {
-		return "", nil
-	}
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return "", nil
-		}
-		var v json.RawMessage
-		if dec.Decode(&v) != nil {
-			return "", nil
-		}
-		if key, ok := t.(string); ok {
-			if obj := asObject(v); obj != nil {
-				return key, obj
-			}
-		}
-	}
-	return "", nil
-}
-
-func asObject(raw json.RawMessage) map[string]json.RawMessage {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || raw[0] != '{' {
-		return nil // absent, or redacted as "FILTERED", or not an object
-	}
-	var m map[string]json.RawMessage
-	if json.Unmarshal(raw, &m) != nil {
-		return nil
-	}
-	return m
+	return readSubject(e.Content, false).kind
 }
 
 // Field returns a top-level field of the content's object (see Kind) as
 // text: strings as they are, numbers as their decimal text, "" for null,
 // absent, objects, arrays and booleans, and for a nil Event.
 func (e *Event) Field(name string) string {
-	_, obj := e.subject()
-	return scalarText(obj[name])
+	if e == nil {
+		return ""
+	}
+	obj := e.sub.obj
+	if !e.sub.from(e.Content) {
+		obj = readSubject(e.Content, false).obj
+	}
+	return scalarText(member(obj, name))
 }
 
 // OrderID returns the merchant's order id ("order_id") of the order,
 // transaction or mandate the event is about, or "" when it names none (a
 // notification event, for example).
-func (e *Event) OrderID() string { return e.Field("order_id") }
+func (e *Event) OrderID() string {
+	if e == nil {
+		return ""
+	}
+	if e.sub.from(e.Content) {
+		return e.sub.orderID
+	}
+	return readSubject(e.Content, false).orderID
+}
 
 // Status returns the "status" of the object the event is about, e.g.
 // "CHARGED" for an order, "AUTHORIZATION_FAILED" for a transaction, "ACTIVE"
 // for a mandate. The spec does not list the statuses (§3).
-func (e *Event) Status() string { return e.Field("status") }
+func (e *Event) Status() string {
+	if e == nil {
+		return ""
+	}
+	if e.sub.from(e.Content) {
+		return e.sub.status
+	}
+	return readSubject(e.Content, false).status
+}
 
 // DecodeContent unmarshals the object the event is about (see Kind) into v,
 // for example a struct with the fields the merchant needs. Declare fields
@@ -307,16 +300,18 @@ func (e *Event) Status() string { return e.Field("status") }
 // or string. It returns ErrMalformedBody when content holds no object
 // (and for a nil Event).
 func (e *Event) DecodeContent(v any) error {
-	k, _ := e.subject()
-	if k == "" {
+	if e == nil {
 		return wrap(ErrMalformedBody, "content holds no object")
 	}
-	var content map[string]json.RawMessage
-	if err := json.Unmarshal(e.Content, &content); err != nil {
-		return wrap(ErrMalformedBody, "content")
+	sub := e.sub
+	if !sub.from(e.Content) {
+		sub = readSubject(e.Content, false)
 	}
-	if err := json.Unmarshal(content[k], v); err != nil {
-		return wrap(ErrMalformedBody, "content."+k+": "+err.Error())
+	if sub.kind == "" {
+		return wrap(ErrMalformedBody, "content holds no object")
+	}
+	if err := json.Unmarshal(sub.obj, v); err != nil {
+		return wrap(ErrMalformedBody, "content."+sub.kind+": "+err.Error())
 	}
 	return nil
 }
