@@ -223,7 +223,7 @@ func TestConcurrentPaymentsExactlyOnce(t *testing.T) {
 	v := verifier(t, hookPass)
 	rcv := httptest.NewServer(v.Handler(func(_ context.Context, ev *webhook.Event) error {
 		calls.Add(1)
-		orderID := ev.OrderID() // parses the body: once per call
+		orderID := ev.OrderID()
 		n, _ := tries.LoadOrStore(orderID, new(atomic.Int32))
 		var id int
 		_, _ = fmt.Sscanf(orderID, "ord_load_%d", &id)
