@@ -40,7 +40,9 @@ const (
 	ErrForbidden = sentinel("checkout: forbidden")
 	// ErrNotFound matches HTTP 404 and any 4xx error whose status is
 	// "NOT_FOUND" (the service reports an unknown order as HTTP 400 with
-	// that status).
+	// that status). Other missing things inside a known order, such as a
+	// transaction (a 400 whose error_info.code is RESOURCE_NOT_FOUND), are
+	// ErrInvalidRequest: the order itself exists.
 	ErrNotFound = sentinel("checkout: not found")
 	// ErrInvalidRequest matches the other 4xx responses except 429: the
 	// service refused the request's content.

@@ -352,9 +352,12 @@ func (r *OrderRequest) form() (url.Values, error) {
 }
 
 // Order is the reply to POST /orders (spec §2.8). With encoding/json it
-// decodes as CreateOrder does and encodes as the service's reply, Raw. Its status is not always
-// CREATED: options such as collection links give NEW (status_id 10) and
-// others may give other statuses.
+// decodes as CreateOrder does and encodes as the service's reply, Raw.
+//
+// Do not rely on its status being CREATED (status_id 1), the spec's value for
+// a new order: the service's published replies to orders with collection
+// links say NEW (status_id 10), and other options may give other statuses.
+// The fake in checkouttest answers CREATED, as the spec's table says.
 type Order struct {
 	// Status is status ("CREATED", "NEW", …).
 	Status string
