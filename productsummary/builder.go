@@ -90,9 +90,9 @@ func (t Text) WithColor(color string) Text {
 	return t
 }
 
-// WithSize returns t with "textSize" set.
+// WithSize returns t with "textSize" set (0 leaves it out).
 func (t Text) WithSize(size float64) Text {
-	t.TextSize = &size
+	t.TextSize = size
 	return t
 }
 
@@ -114,9 +114,9 @@ func (t Text) Regular() Text { return t.WithFont(Regular) }
 // Picture returns an "image" item showing the image at url.
 func Picture(url string) Image { return Image{URL: url} }
 
-// WithSize returns i with "size" set.
+// WithSize returns i with "size" set (0 leaves it out).
 func (i Image) WithSize(size float64) Image {
-	i.Size = &size
+	i.Size = size
 	return i
 }
 
@@ -125,11 +125,13 @@ func (i Image) WithSize(size float64) Image {
 func Spacer() Space { return Space{} }
 
 // Stretch returns a "space" item with "weight" set: it takes a share of the
-// free width, pushing the items after it to the right.
-func Stretch(weight float64) Space { return Space{Weight: &weight} }
+// free width, pushing the items after it to the right. Stretch(0) has no
+// weight: it is Spacer().
+func Stretch(weight float64) Space { return Space{Weight: weight} }
 
-// Gap returns a "space" item with a fixed "width".
-func Gap(width float64) Space { return Space{Width: &width} }
+// Gap returns a "space" item with a fixed "width". Gap(0) has no width: it
+// is Spacer().
+func Gap(width float64) Space { return Space{Width: width} }
 
 // Toggle returns a "toggleimage" item, the accordion control, with both icon
 // URLs (spec §2.6).
@@ -145,14 +147,15 @@ func OpenIcon(url string) ToggleImage { return ToggleImage{OpenIcon: url} }
 // "openIcon" is the empty string.
 func CloseIcon(url string) ToggleImage { return ToggleImage{CloseIcon: url} }
 
-// WithSize returns t with "size" set.
+// WithSize returns t with "size" set (0 leaves it out).
 func (t ToggleImage) WithSize(size float64) ToggleImage {
-	t.Size = &size
+	t.Size = size
 	return t
 }
 
-// Rule returns a "divider" item of the given "thickness".
-func Rule(thickness float64) Divider { return Divider{Thickness: &thickness} }
+// Rule returns a "divider" item of the given "thickness". Rule(0) has no
+// thickness, which Validate reports as required.
+func Rule(thickness float64) Divider { return Divider{Thickness: thickness} }
 
 // WithColor returns d with "color" set to a hex colour ("" leaves it out).
 func (d Divider) WithColor(color string) Divider {

@@ -64,17 +64,17 @@ func TestBuilderShapes(t *testing.T) {
 		{"EmptyLines(-3) adds none", ps.New().EmptyLines(-3), nil},
 		{"EmptyLines(-1) keeps what is there", ps.New().Line(ps.Label("a")).EmptyLines(-1).EmptyLines(1),
 			ps.Summary{{ps.Text{Text: "a"}}, {ps.Space{}}}},
-		{"Divider without colour", ps.New().Divider(1, ""), ps.Summary{{ps.Divider{Thickness: new(1.0)}}}},
-		{"Divider", ps.New().Divider(2, "#D6C190"), ps.Summary{{ps.Divider{Thickness: new(2.0), Color: "#D6C190"}}}},
+		{"Divider without colour", ps.New().Divider(1, ""), ps.Summary{{ps.Divider{Thickness: 1}}}},
+		{"Divider", ps.New().Divider(2, "#D6C190"), ps.Summary{{ps.Divider{Thickness: 2, Color: "#D6C190"}}}},
 		{"empty shaded line", ps.New().ShadedLine("#000"), ps.Summary{{ps.Space{}, ps.Background{Color: "#000"}}}},
 		{"shaded line", ps.New().ShadedLine("#000", ps.Label("a")), ps.Summary{{ps.Text{Text: "a"}, ps.Background{Color: "#000"}}}},
 		{"text options", ps.New().Line(ps.Label("a").WithSize(10).WithColor("#fff").Bold()),
-			ps.Summary{{ps.Text{Text: "a", TextSize: new(10.0), Color: "#fff", FontType: ps.Bold}}}},
+			ps.Summary{{ps.Text{Text: "a", TextSize: 10, Color: "#fff", FontType: ps.Bold}}}},
 		{"last font wins", ps.New().Line(ps.Label("a").Bold().Regular()), ps.Summary{{ps.Text{Text: "a", FontType: ps.Regular}}}},
 		{"spaces", ps.New().Line(ps.Spacer(), ps.Stretch(1), ps.Gap(20)),
-			ps.Summary{{ps.Space{}, ps.Space{Weight: new(1.0)}, ps.Space{Width: new(20.0)}}}},
+			ps.Summary{{ps.Space{}, ps.Space{Weight: 1}, ps.Space{Width: 20}}}},
 		{"toggles", ps.New().Line(ps.OpenIcon("o"), ps.CloseIcon("c"), ps.Toggle("o", "c").WithSize(5)),
-			ps.Summary{{ps.ToggleImage{OpenIcon: "o"}, ps.ToggleImage{CloseIcon: "c"}, ps.ToggleImage{OpenIcon: "o", CloseIcon: "c", Size: new(5.0)}}}},
+			ps.Summary{{ps.ToggleImage{OpenIcon: "o"}, ps.ToggleImage{CloseIcon: "c"}, ps.ToggleImage{OpenIcon: "o", CloseIcon: "c", Size: 5}}}},
 		{"pointer items become values", ps.New().Line(&ps.Background{Color: "#fff"}), ps.Summary{{ps.Background{Color: "#fff"}}}},
 	}
 	for _, tc := range tests {
@@ -98,21 +98,21 @@ func TestBuilderIsImmutable(t *testing.T) {
 	b2 := b.Line(ps.Label("B"))
 	require.Equal(t, ps.Summary{{ps.Text{Text: "Order #1001"}}}, base.Summary())
 	require.Equal(t, ps.Summary{{ps.Text{Text: "Order #1001"}}, {ps.Space{}}, {ps.Text{Text: "A"}}}, a2.Summary())
-	require.Equal(t, ps.Summary{{ps.Text{Text: "Order #1001"}}, {ps.Divider{Thickness: new(1.0), Color: "#000"}}, {ps.Text{Text: "B"}}}, b2.Summary())
+	require.Equal(t, ps.Summary{{ps.Text{Text: "Order #1001"}}, {ps.Divider{Thickness: 1, Color: "#000"}}, {ps.Text{Text: "B"}}}, b2.Summary())
 	require.Equal(t, 2, a.Len())
 
 	// Item methods return modified copies.
 	t1 := ps.Label("x").WithSize(10)
 	t2 := t1.WithSize(20).Bold()
-	require.Equal(t, 10.0, *t1.TextSize)
+	require.Equal(t, 10.0, t1.TextSize)
 	require.Empty(t, t1.FontType)
-	require.Equal(t, 20.0, *t2.TextSize)
+	require.Equal(t, 20.0, t2.TextSize)
 	i1 := ps.Picture("u").WithSize(1)
 	_ = i1.WithSize(2)
-	require.Equal(t, 1.0, *i1.Size)
+	require.Equal(t, 1.0, i1.Size)
 	g1 := ps.Toggle("o", "c").WithSize(1)
 	_ = g1.WithSize(2)
-	require.Equal(t, 1.0, *g1.Size)
+	require.Equal(t, 1.0, g1.Size)
 	d1 := ps.Rule(1).WithColor("#fff")
 	_ = d1.WithColor("#000")
 	require.Equal(t, "#fff", d1.Color)
@@ -123,21 +123,22 @@ func TestBuilderSharesNothing(t *testing.T) {
 	items := []ps.Item{size, ps.Stretch(1)}
 	b := ps.New().Line(items...).ShadedLine("#000", items...)
 
-	// The caller changing its slice or the pointed-to numbers afterwards
-	// does not reach the builder.
+	// The caller changing its slice or its item values afterwards does not
+	// reach the builder.
 	items[0] = ps.Label("changed")
-	*size.TextSize = 99
+	size.TextSize = 99
+	items[1] = ps.Stretch(5)
 
 	s1 := b.Summary()
 	want := ps.Summary{
-		{ps.Text{Text: "x", TextSize: new(10.0)}, ps.Space{Weight: new(1.0)}},
-		{ps.Text{Text: "x", TextSize: new(10.0)}, ps.Space{Weight: new(1.0)}, ps.Background{Color: "#000"}},
+		{ps.Text{Text: "x", TextSize: 10}, ps.Space{Weight: 1}},
+		{ps.Text{Text: "x", TextSize: 10}, ps.Space{Weight: 1}, ps.Background{Color: "#000"}},
 	}
 	require.Equal(t, want, s1)
 
 	// Changing what Summary returned does not reach the builder either.
-	*s1[0][0].(ps.Text).TextSize = 1
-	*s1[1][1].(ps.Space).Weight = 2
+	s1[0][0] = ps.Label("x").WithSize(1)
+	s1[1][1] = ps.Stretch(2)
 	s1[0][1] = ps.Spacer()
 	s1[1] = nil
 	require.Equal(t, want, b.Summary())
@@ -165,7 +166,7 @@ func TestBuilderConcurrentBranches(t *testing.T) {
 	}
 	for i, s := range got {
 		require.Len(t, s, 2+i)
-		require.Equal(t, ps.Text{Text: "shared", TextSize: new(12.0)}, s[0][0])
+		require.Equal(t, ps.Text{Text: "shared", TextSize: 12}, s[0][0])
 	}
 	require.Equal(t, 2, base.Len())
 }

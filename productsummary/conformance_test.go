@@ -78,7 +78,7 @@ func TestConformanceSessionBodyField(t *testing.T) {
 	require.Equal(t, productsummary.FontType("bold"), s[0][0].(productsummary.Text).FontType)
 	require.Equal(t, productsummary.FontType("Bold"), s[0][2].(productsummary.Text).FontType)
 	require.Equal(t, productsummary.FontType("SemiBold"), s[1][0].(productsummary.Text).FontType)
-	require.Equal(t, productsummary.Divider{Thickness: new(1.0), Color: "#D6C190"}, s[5][0])
+	require.Equal(t, productsummary.Divider{Thickness: 1, Color: "#D6C190"}, s[5][0])
 	require.Equal(t, productsummary.Background{Color: "#faefd9"}, s[8][0])
 	require.Equal(t, productsummary.Line{productsummary.Space{}}, s[2], "an empty line is one space item")
 }
@@ -94,12 +94,12 @@ func TestConformanceToggleSpellings(t *testing.T) {
 		{"product_summary_case1_toggleimage_lowercase_and_images.json", 0, 7, productsummary.ToggleImage{
 			OpenIcon:  "https://assets.juspay.in/hyper/images/internalPP/ic_arrow_down.png",
 			CloseIcon: "https://assets.juspay.in/hyper/images/internalPP/ic_arrow_up.png",
-			Size:      new(18.0),
+			Size:      18,
 		}},
 		{"product_summary_case2_toggleImage_camelcase_flight.json", 6, 4, productsummary.ToggleImage{
 			OpenIcon:  "https://upload.wikimedia.org/wikipedia/commons/9/96/Chevron-icon-drop-down-menu-WHITE.png",
 			CloseIcon: "",
-			Size:      new(20.0),
+			Size:      20,
 		}},
 	} {
 		t.Run(tc.file, func(t *testing.T) {

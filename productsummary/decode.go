@@ -187,15 +187,15 @@ func decodeItem(data []byte, path string, line, item int) (Item, error) {
 	var it Item
 	switch kind {
 	case KindSpace:
-		it = Space{Weight: d.num("weight"), Width: d.num("width")}
+		it = Space{Weight: d.num("weight", false), Width: d.num("width", false)}
 	case KindText:
-		it = Text{Text: d.str("text"), Color: d.optStr("color"), TextSize: d.num("textSize"), FontType: FontType(d.optStr("fontType"))}
+		it = Text{Text: d.str("text"), Color: d.optStr("color"), TextSize: d.num("textSize", false), FontType: FontType(d.optStr("fontType"))}
 	case KindImage:
-		it = Image{URL: d.str("url"), Size: d.num("size")}
+		it = Image{URL: d.str("url"), Size: d.num("size", false)}
 	case KindToggleImage:
-		it = ToggleImage{OpenIcon: d.str("openIcon"), CloseIcon: d.str("closeIcon"), Size: d.num("size")}
+		it = ToggleImage{OpenIcon: d.str("openIcon"), CloseIcon: d.str("closeIcon"), Size: d.num("size", false)}
 	case KindDivider:
-		it = Divider{Thickness: d.num("thickness"), Color: d.optStr("color")}
+		it = Divider{Thickness: d.num("thickness", true), Color: d.optStr("color")}
 	case KindBackground:
 		it = Background{Color: d.str("color")}
 	}
@@ -241,36 +241,49 @@ func (d *itemDecoder) optStr(key string) string {
 }
 
 // num reads a number key leniently: a JSON number, or a string holding one
-// ("18", "0.7"). Absent or null gives nil. The value is re-encoded as a
-// number.
-func (d *itemDecoder) num(key string) *float64 {
+// ("18", "0.7"). Absent or null gives 0, the unset field. The value is
+// re-encoded as a number.
+//
+// An explicit 0 (or -0, "0", 0.0) is an error: a field at 0 is not sent, so
+// keeping it would drop the key on re-encoding, and the spec gives none of
+// these numbers a meaningful zero. required says the key has no default
+// (a divider's thickness), for the message.
+func (d *itemDecoder) num(key string, required bool) float64 {
 	raw, ok := d.fields[key]
 	if !ok {
-		return nil
+		return 0
 	}
 	raw = bytes.TrimSpace(raw)
 	if wire.IsNull(raw) {
-		return nil
+		return 0
 	}
 	text := string(raw)
 	if len(raw) > 0 && raw[0] == '"' {
 		if err := json.Unmarshal(raw, &text); err != nil {
 			d.fail(key, "must be a number", err)
-			return nil
+			return 0
 		}
 	}
 	// JSON's number grammar (RFC 8259 §6) rules out what strconv would
 	// also take: NaN, Inf, hex, "+1", "1_000", blanks around the digits.
 	if !lenient.IsNumber(text) {
 		d.fail(key, "must be a number"+gotKind(raw), nil)
-		return nil
+		return 0
 	}
 	f, err := strconv.ParseFloat(text, 64)
 	if err != nil {
 		d.fail(key, "number out of range", err)
-		return nil
+		return 0
 	}
-	return &f
+	if f == 0 {
+		if required {
+			d.fail(key, "must be greater than 0, got 0 (required: a divider's thickness has no default)", nil)
+		} else {
+			d.fail(key, "must be greater than 0, got 0; leave the key out for the default", nil)
+		}
+		return 0
+	}
+	return f
 }
 
 // gotKind names the JSON kind of raw for an error message.

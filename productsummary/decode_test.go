@@ -3,6 +3,7 @@ package productsummary_test
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"strconv"
 	"testing"
@@ -26,27 +27,21 @@ func TestParseAccepts(t *testing.T) {
 			out:  `[[{"type":"space"}]]`,
 		},
 		{
-			name: "weight 0 is kept apart from an absent weight",
-			in:   `[[{"type":"space","weight":0},{"type":"space"}]]`,
-			want: ps.Summary{{ps.Space{Weight: new(0.0)}, ps.Space{}}},
-			out:  `[[{"type":"space","weight":0},{"type":"space"}]]`,
-		},
-		{
 			name: "decimals and integers",
 			in:   `[[{"type":"space","weight":0.7,"width":20},{"type":"space","weight":1.0}]]`,
-			want: ps.Summary{{ps.Space{Weight: new(0.7), Width: new(20.0)}, ps.Space{Weight: new(1.0)}}},
+			want: ps.Summary{{ps.Space{Weight: 0.7, Width: 20}, ps.Space{Weight: 1}}},
 			out:  `[[{"type":"space","weight":0.7,"width":20},{"type":"space","weight":1}]]`,
 		},
 		{
 			name: "numbers written as strings are read and re-encoded as numbers",
 			in:   `[[{"type":"text","text":"Pay","textSize":"18"},{"type":"image","url":"https://x.example/a.png","size":"1.5e1"}]]`,
-			want: ps.Summary{{ps.Text{Text: "Pay", TextSize: new(18.0)}, ps.Image{URL: "https://x.example/a.png", Size: new(15.0)}}},
+			want: ps.Summary{{ps.Text{Text: "Pay", TextSize: 18}, ps.Image{URL: "https://x.example/a.png", Size: 15}}},
 			out:  `[[{"type":"text","text":"Pay","textSize":18},{"type":"image","url":"https://x.example/a.png","size":15}]]`,
 		},
 		{
 			name: "toggleImage is read as toggleimage",
 			in:   `[[{"type":"toggleImage","openIcon":"https://x.example/o.png","closeIcon":"","size":20}]]`,
-			want: ps.Summary{{ps.ToggleImage{OpenIcon: "https://x.example/o.png", Size: new(20.0)}}},
+			want: ps.Summary{{ps.ToggleImage{OpenIcon: "https://x.example/o.png", Size: 20}}},
 			out:  `[[{"type":"toggleimage","openIcon":"https://x.example/o.png","closeIcon":"","size":20}]]`,
 		},
 		{
@@ -70,7 +65,7 @@ func TestParseAccepts(t *testing.T) {
 		{
 			name: "divider and background",
 			in:   `[[{"type":"divider","thickness":1,"color":"#D6C190"}],[{"type":"background","color":"#faefd9"},{"type":"text","text":"x"}]]`,
-			want: ps.Summary{{ps.Divider{Thickness: new(1.0), Color: "#D6C190"}}, {ps.Background{Color: "#faefd9"}, ps.Text{Text: "x"}}},
+			want: ps.Summary{{ps.Divider{Thickness: 1, Color: "#D6C190"}}, {ps.Background{Color: "#faefd9"}, ps.Text{Text: "x"}}},
 			out:  `[[{"type":"divider","thickness":1,"color":"#D6C190"}],[{"type":"background","color":"#faefd9"},{"type":"text","text":"x"}]]`,
 		},
 		{
@@ -89,12 +84,12 @@ func TestParseAccepts(t *testing.T) {
 				`[{"type":"divider","thickness":0.5,"color":"#ccc"}],` +
 				`[{"type":"background","color":"#80000000"}]]`,
 			want: ps.Summary{
-				{ps.Space{Weight: new(2.0), Width: new(12.0)}},
-				{ps.Text{Text: "a", Color: "#fff", TextSize: new(11.0), FontType: ps.SemiBold}},
-				{ps.Image{URL: "https://x.example/i.png", Size: new(64.0)}},
-				{ps.ToggleImage{OpenIcon: "https://x.example/o.png", CloseIcon: "https://x.example/c.png", Size: new(18.0)},
-					ps.ToggleImage{CloseIcon: "https://x.example/c.png", Size: new(18.0)}},
-				{ps.Divider{Thickness: new(0.5), Color: "#ccc"}},
+				{ps.Space{Weight: 2, Width: 12}},
+				{ps.Text{Text: "a", Color: "#fff", TextSize: 11, FontType: ps.SemiBold}},
+				{ps.Image{URL: "https://x.example/i.png", Size: 64}},
+				{ps.ToggleImage{OpenIcon: "https://x.example/o.png", CloseIcon: "https://x.example/c.png", Size: 18},
+					ps.ToggleImage{CloseIcon: "https://x.example/c.png", Size: 18}},
+				{ps.Divider{Thickness: 0.5, Color: "#ccc"}},
 				{ps.Background{Color: "#80000000"}},
 			},
 			out: `[[{"type":"space","weight":2,"width":12}],` +
@@ -249,7 +244,7 @@ func TestLineAndItemUnmarshal(t *testing.T) {
 
 	var txt ps.Text
 	require.NoError(t, json.Unmarshal([]byte(`{"type":"text","text":"hi","textSize":"12"}`), &txt))
-	require.Equal(t, ps.Text{Text: "hi", TextSize: new(12.0)}, txt)
+	require.Equal(t, ps.Text{Text: "hi", TextSize: 12}, txt)
 
 	var img ps.Image
 	err = json.Unmarshal([]byte(`{"type":"text","text":"hi"}`), &img)
@@ -266,8 +261,8 @@ func TestLineAndItemUnmarshal(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(`{"type":"space","width":4}`), &sp))
 	require.NoError(t, json.Unmarshal([]byte(`{"type":"divider","thickness":2}`), &dv))
 	require.NoError(t, json.Unmarshal([]byte(`{"type":"background","color":"#000"}`), &bg))
-	require.Equal(t, ps.Space{Width: new(4.0)}, sp)
-	require.Equal(t, ps.Divider{Thickness: new(2.0)}, dv)
+	require.Equal(t, ps.Space{Width: 4}, sp)
+	require.Equal(t, ps.Divider{Thickness: 2}, dv)
 	require.Equal(t, ps.Background{Color: "#000"}, bg)
 }
 
@@ -280,10 +275,10 @@ func TestDecodeErrorIsNotAValidationError(t *testing.T) {
 // TestDecodeNumbersLikeEncodingJSON: a number, bare or written as a string
 // (read leniently, as DESIGN.md §2 asks of service JSON), decodes to the
 // float64 encoding/json would give and re-encodes as encoding/json writes
-// that float64: -0 stays -0, large integers round as float64 does, and
-// exponents follow encoding/json's rule.
+// that float64: large integers round as float64 does, and exponents follow
+// encoding/json's rule. (0 and -0 are rejected: TestDecodeRejectsZero.)
 func TestDecodeNumbersLikeEncodingJSON(t *testing.T) {
-	for _, lit := range []string{"0", "-0", "0.7", "0.70", "1.0", "-3", "1E2", "1e+2", "1e21", "1e-7", "0.000001",
+	for _, lit := range []string{"0.7", "0.70", "1.0", "-3", "1E2", "1e+2", "1e21", "1e-7", "0.000001",
 		"12345678901234567890", "9007199254740993", "123456789012345678000", "1.7976931348623157e308", "5e-324"} {
 		var std float64
 		require.NoError(t, json.Unmarshal([]byte(lit), &std), lit)
@@ -292,8 +287,8 @@ func TestDecodeNumbersLikeEncodingJSON(t *testing.T) {
 		for _, in := range []string{lit, strconv.Quote(lit)} {
 			s, err := ps.Parse(`[[{"type":"space","weight":` + in + `}]]`)
 			require.NoError(t, err, in)
-			got := *s[0][0].(ps.Space).Weight
-			require.Equal(t, math.Float64bits(std), math.Float64bits(got), "%s decodes to the same float64, sign of zero included", in)
+			got := s[0][0].(ps.Space).Weight
+			require.Equal(t, math.Float64bits(std), math.Float64bits(got), "%s decodes to the same float64", in)
 			out, err := s.MarshalText()
 			require.NoError(t, err)
 			require.Equal(t, `[[{"type":"space","weight":`+string(want)+`}]]`, string(out), in)
@@ -320,4 +315,50 @@ func TestUnmarshalNilTarget(t *testing.T) {
 		require.Contains(t, de.Message, "nil pointer", name)
 	}
 	require.EqualError(t, (*ps.Text)(nil).UnmarshalJSON(nil), "productsummary: decode text item into a nil pointer")
+}
+
+// TestDecodeRejectsZero: a number field at 0 is not sent, so an explicit 0 in
+// the input (in any spelling, bare or as a string) is a *DecodeError at its
+// path instead of a key silently dropped on re-encoding; null and an absent
+// key are the unset field.
+func TestDecodeRejectsZero(t *testing.T) {
+	items := map[string]string{
+		"weight":    `{"type":"space","weight":%s}`,
+		"width":     `{"type":"space","width":%s}`,
+		"textSize":  `{"type":"text","text":"a","textSize":%s}`,
+		"size":      `{"type":"image","url":"https://x.example/a.png","size":%s}`,
+		"thickness": `{"type":"divider","thickness":%s}`,
+	}
+	for key, item := range items {
+		for _, zero := range []string{"0", "-0", "0.0", "0e5", "-0.000E-3", `"0"`, `"-0"`, `"0.00"`} {
+			s, err := ps.Parse(`[[{"type":"space"}],[` + fmt.Sprintf(item, zero) + `]]`)
+			require.Nil(t, s)
+			var de *ps.DecodeError
+			require.ErrorAs(t, err, &de, "%s: %s", key, zero)
+			require.Equal(t, "product_summary[1][0]."+key, de.Path)
+			require.Equal(t, 1, de.Line)
+			require.Equal(t, 0, de.Item)
+			require.Contains(t, de.Message, "must be greater than 0, got ")
+			if key == "thickness" {
+				require.Contains(t, de.Message, "required")
+			} else {
+				require.Contains(t, de.Message, "leave the key out for the default")
+			}
+		}
+		s, err := ps.Parse(`[[` + fmt.Sprintf(item, "null") + `]]`)
+		require.NoError(t, err, "null is the unset field: %s", key)
+		out, err := s.MarshalText()
+		require.NoError(t, err)
+		require.NotContains(t, string(out), `"`+key+`"`, "an unset number is not sent")
+	}
+	require.EqualError(t, func() error { _, err := ps.Parse(`[[{"type":"space","weight":0}]]`); return err }(),
+		"productsummary: decode product_summary[0][0].weight: must be greater than 0, got 0; leave the key out for the default (line 0, item 0)")
+	require.EqualError(t, func() error { _, err := ps.Parse(`[[{"type":"divider","thickness":"0"}]]`); return err }(),
+		"productsummary: decode product_summary[0][0].thickness: must be greater than 0, got 0 (required: a divider's thickness has no default) (line 0, item 0)")
+
+	var sp ps.Space
+	require.ErrorContains(t, json.Unmarshal([]byte(`{"type":"space","width":0}`), &sp), "width: must be greater than 0")
+	require.Equal(t, ps.Space{}, sp, "a failed decode leaves the value alone")
+	require.NoError(t, json.Unmarshal([]byte(`{"type":"space","width":-2}`), &sp), "a negative number decodes; Validate reports it")
+	require.Equal(t, ps.Space{Width: -2}, sp)
 }

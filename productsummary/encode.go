@@ -82,13 +82,13 @@ func (g Background) appendJSON(b []byte) ([]byte, error) {
 	return append(b, '}'), nil
 }
 
-// appendNum writes ,"key":v when p is set. Keys are our own constants and
-// need no escaping.
-func appendNum(b []byte, key string, p *float64) ([]byte, error) {
-	if p == nil {
+// appendNum writes ,"key":v unless v is 0 (or -0), which means not sent.
+// Keys are our own constants and need no escaping.
+func appendNum(b []byte, key string, v float64) ([]byte, error) {
+	if v == 0 {
 		return b, nil
 	}
-	return appendFloat(wire.AppendKey(b, key, false), key, *p)
+	return appendFloat(wire.AppendKey(b, key, false), key, v)
 }
 
 func appendOptString(b []byte, key, v string) []byte {

@@ -17,20 +17,22 @@ func TestMarshalItems(t *testing.T) {
 		want string
 	}{
 		{"space default", ps.Space{}, `{"type":"space"}`},
-		{"space weight and width", ps.Space{Weight: new(1.0), Width: new(20.0)}, `{"type":"space","weight":1,"width":20}`},
-		{"space weight zero is sent", ps.Space{Weight: new(0.0)}, `{"type":"space","weight":0}`},
+		{"space weight and width", ps.Space{Weight: 1, Width: 20}, `{"type":"space","weight":1,"width":20}`},
+		{"space weight zero is not sent", ps.Space{Weight: 0}, `{"type":"space"}`},
+		{"negative zero is zero", ps.Space{Width: math.Copysign(0, -1)}, `{"type":"space"}`},
+		{"negative numbers are sent (Validate reports them)", ps.Image{URL: "u", Size: -2}, `{"type":"image","url":"u","size":-2}`},
 		{"text minimal", ps.Text{Text: "Pay"}, `{"type":"text","text":"Pay"}`},
-		{"text full, spec key order", ps.Text{FontType: ps.SemiBold, TextSize: new(10.0), Color: "#000000", Text: "Bonus"},
+		{"text full, spec key order", ps.Text{FontType: ps.SemiBold, TextSize: 10, Color: "#000000", Text: "Bonus"},
 			`{"type":"text","text":"Bonus","color":"#000000","textSize":10,"fontType":"semibold"}`},
 		{"text empty is still sent", ps.Text{}, `{"type":"text","text":""}`},
 		{"text escaping as encoding/json", ps.Text{Text: "a\"b\\c<d>&\n\u2028₹"}, `{"type":"text","text":"a\"b\\c\u003cd\u003e\u0026\n\u2028₹"}`},
-		{"image", ps.Image{URL: "https://x.example/i.png?a=1&b=2", Size: new(18.0)}, `{"type":"image","url":"https://x.example/i.png?a=1\u0026b=2","size":18}`},
+		{"image", ps.Image{URL: "https://x.example/i.png?a=1&b=2", Size: 18}, `{"type":"image","url":"https://x.example/i.png?a=1\u0026b=2","size":18}`},
 		{"toggle with an unused icon", ps.ToggleImage{OpenIcon: "https://x.example/o.png"}, `{"type":"toggleimage","openIcon":"https://x.example/o.png","closeIcon":""}`},
-		{"divider", ps.Divider{Thickness: new(0.5), Color: "#D6C190"}, `{"type":"divider","thickness":0.5,"color":"#D6C190"}`},
+		{"divider", ps.Divider{Thickness: 0.5, Color: "#D6C190"}, `{"type":"divider","thickness":0.5,"color":"#D6C190"}`},
 		{"divider without thickness leaves it out (Validate reports it)", ps.Divider{}, `{"type":"divider"}`},
 		{"background", ps.Background{Color: "#faefd9"}, `{"type":"background","color":"#faefd9"}`},
 		{"pointer to an item", &ps.Background{Color: "#000"}, `{"type":"background","color":"#000"}`},
-		{"large and tiny numbers as encoding/json writes them", ps.Space{Weight: new(1e21), Width: new(1e-7)}, `{"type":"space","weight":1e+21,"width":1e-7}`},
+		{"large and tiny numbers as encoding/json writes them", ps.Space{Weight: 1e21, Width: 1e-7}, `{"type":"space","weight":1e+21,"width":1e-7}`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -60,8 +62,12 @@ func TestMarshalMatchesEncodingJSON(t *testing.T) {
 		require.Equal(t, `{"type":"text","text":`+string(str)+`}`, string(got), "text %q", s)
 	}
 	for _, f := range nums {
-		got, err := json.Marshal(ps.Space{Weight: &f})
+		got, err := json.Marshal(ps.Space{Weight: f})
 		require.NoError(t, err)
+		if f == 0 {
+			require.Equal(t, `{"type":"space"}`, string(got), "0 and -0 are not sent")
+			continue
+		}
 		num, err := json.Marshal(f)
 		require.NoError(t, err)
 		require.Equal(t, `{"type":"space","weight":`+string(num)+`}`, string(got), "number %v", f)
@@ -69,7 +75,7 @@ func TestMarshalMatchesEncodingJSON(t *testing.T) {
 }
 
 func TestMarshalTextEqualsMarshalJSON(t *testing.T) {
-	s := ps.Summary{{ps.Space{}}, {ps.Text{Text: "a & b"}, ps.Space{Weight: new(1.0)}, ps.Text{Text: "₹1"}}}
+	s := ps.Summary{{ps.Space{}}, {ps.Text{Text: "a & b"}, ps.Space{Weight: 1}, ps.Text{Text: "₹1"}}}
 	text, err := s.MarshalText()
 	require.NoError(t, err)
 	js, err := json.Marshal(s)
@@ -103,8 +109,8 @@ func TestMarshalErrors(t *testing.T) {
 	}{
 		{"nil item", ps.Summary{{ps.Space{}}, {ps.Text{Text: "a"}, nil}}, "product_summary[1][1]", "missing item"},
 		{"nil pointer item", ps.Summary{{(*ps.Text)(nil)}}, "product_summary[0][0]", "missing item"},
-		{"NaN", ps.Summary{{ps.Space{Weight: new(math.NaN())}}}, "product_summary[0][0].weight", "must be a finite number"},
-		{"infinity", ps.Summary{{ps.Image{URL: "https://x.example", Size: new(math.Inf(1))}}}, "product_summary[0][0].size", "must be a finite number"},
+		{"NaN", ps.Summary{{ps.Space{Weight: math.NaN()}}}, "product_summary[0][0].weight", "must be a finite number"},
+		{"infinity", ps.Summary{{ps.Image{URL: "https://x.example", Size: math.Inf(1)}}}, "product_summary[0][0].size", "must be a finite number"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -123,26 +129,28 @@ func TestMarshalErrors(t *testing.T) {
 			require.True(t, ve.Has(tc.path), "%v", verr)
 		})
 	}
-	_, err := json.Marshal(ps.Divider{Thickness: new(math.Inf(-1))})
+	_, err := json.Marshal(ps.Divider{Thickness: math.Inf(-1)})
 	var ve *ps.ValidationError
 	require.ErrorAs(t, err, &ve)
 	require.Equal(t, "thickness", ve.Problems[0].Path)
 }
 
 func TestClone(t *testing.T) {
-	orig := ps.Summary{{ps.Text{Text: "a", TextSize: new(10.0)}, &ps.Space{Weight: new(1.0)}, nil}}
+	sp := &ps.Space{Weight: 1}
+	orig := ps.Summary{{ps.Text{Text: "a", TextSize: 10}, sp, nil}}
 	c := orig.Clone()
-	require.Equal(t, ps.Summary{{ps.Text{Text: "a", TextSize: new(10.0)}, ps.Space{Weight: new(1.0)}, nil}}, c, "pointers to items become values")
-	*c[0][0].(ps.Text).TextSize = 99
-	c[0][1] = ps.Spacer()
-	require.Equal(t, 10.0, *orig[0][0].(ps.Text).TextSize)
-	require.Equal(t, 1.0, *orig[0][1].(*ps.Space).Weight)
+	want := ps.Summary{{ps.Text{Text: "a", TextSize: 10}, ps.Space{Weight: 1}, nil}}
+	require.Equal(t, want, c, "pointers to items become values")
+	sp.Weight = 99 // the original's pointed-to item changes; the clone does not
+	c[0][0] = ps.Spacer()
+	require.Equal(t, ps.Summary{{ps.Spacer(), ps.Space{Weight: 1}, nil}}, c)
+	require.Equal(t, ps.Text{Text: "a", TextSize: 10}, orig[0][0])
 	require.Nil(t, ps.Summary(nil).Clone())
 }
 
 func TestKindsAndPointerItems(t *testing.T) {
-	items := []ps.Item{ps.Space{}, ps.Text{Text: "a"}, ps.Image{URL: icon}, ps.ToggleImage{OpenIcon: icon}, ps.Divider{Thickness: new(1.0)}, ps.Background{Color: "#fff"}}
-	ptrs := []ps.Item{&ps.Space{}, &ps.Text{Text: "a"}, &ps.Image{URL: icon}, &ps.ToggleImage{OpenIcon: icon}, &ps.Divider{Thickness: new(1.0)}, &ps.Background{Color: "#fff"}}
+	items := []ps.Item{ps.Space{}, ps.Text{Text: "a"}, ps.Image{URL: icon}, ps.ToggleImage{OpenIcon: icon}, ps.Divider{Thickness: 1}, ps.Background{Color: "#fff"}}
+	ptrs := []ps.Item{&ps.Space{}, &ps.Text{Text: "a"}, &ps.Image{URL: icon}, &ps.ToggleImage{OpenIcon: icon}, &ps.Divider{Thickness: 1}, &ps.Background{Color: "#fff"}}
 	nils := []ps.Item{(*ps.Space)(nil), (*ps.Text)(nil), (*ps.Image)(nil), (*ps.ToggleImage)(nil), (*ps.Divider)(nil), (*ps.Background)(nil)}
 	kinds := []ps.Kind{ps.KindSpace, ps.KindText, ps.KindImage, ps.KindToggleImage, ps.KindDivider, ps.KindBackground}
 	for i, k := range kinds {

@@ -156,7 +156,7 @@ func ExampleSummary_MarshalText() {
 // Validate names each problem by its JSON path.
 func ExampleSummary_Validate() {
 	s := ps.New().
-		Line(ps.Label("Total").WithColor("blue"), ps.Stretch(0)).
+		Line(ps.Label("Total").WithColor("blue"), ps.Stretch(-1)).
 		Line(ps.Toggle("", "")).
 		Summary()
 	if err := s.Validate(); err != nil {

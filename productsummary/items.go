@@ -79,20 +79,23 @@ func (f FontType) Valid() bool {
 	return false
 }
 
-// Numbers are pointers so that an absent key and an explicit 0 stay apart:
-// nil is not sent, a pointer to 0 is sent as 0 (and fails Validate). With Go
-// 1.26 a literal reads Size: new(18.0); the constructors below set them for
-// you.
+// Numbers are plain float64 and 0 means "not sent": the spec gives none of
+// weight, width, textSize, size and thickness a meaningful zero (Validate
+// wants every one that is sent greater than 0, and a divider's thickness is
+// required), so the zero value is the absent key and a literal reads
+// Text{Text: "Total", TextSize: 16}. Negative zero is zero too. An explicit
+// 0 in decoded JSON is a *DecodeError rather than a key silently dropped on
+// re-encoding.
 
 // Space is a "space" item: a gap between items, or on its own an empty line.
 // Without weight and width the service uses its default spacing of 5px
 // (spec §2.6, §8).
 type Space struct {
 	// Weight is "weight" (number): the item's share of the line's free
-	// width, like a flex weight; nil is not sent.
-	Weight *float64
-	// Width is "width" (number): a fixed width; nil is not sent.
-	Width *float64
+	// width, like a flex weight; 0 is not sent.
+	Weight float64
+	// Width is "width" (number): a fixed width; 0 is not sent.
+	Width float64
 }
 
 // Text is a "text" item (spec §2.6).
@@ -101,8 +104,8 @@ type Text struct {
 	Text string
 	// Color is "color" (string): a hex colour; "" is not sent.
 	Color string
-	// TextSize is "textSize" (number); nil is not sent.
-	TextSize *float64
+	// TextSize is "textSize" (number): the font size; 0 is not sent.
+	TextSize float64
 	// FontType is "fontType" (string): regular, bold or semibold; "" is
 	// not sent.
 	FontType FontType
@@ -112,8 +115,8 @@ type Text struct {
 type Image struct {
 	// URL is "url" (string URL), required: the picture; always sent.
 	URL string
-	// Size is "size" (number); nil is not sent.
-	Size *float64
+	// Size is "size" (number): the picture's size; 0 is not sent.
+	Size float64
 }
 
 // ToggleImage is a "toggleimage" item: it turns the block into an accordion,
@@ -126,15 +129,15 @@ type ToggleImage struct {
 	// CloseIcon is "closeIcon" (string URL): the icon that closes the
 	// accordion, or "" when unused; always sent.
 	CloseIcon string
-	// Size is "size" (number); nil is not sent.
-	Size *float64
+	// Size is "size" (number): the icons' size; 0 is not sent.
+	Size float64
 }
 
 // Divider is a "divider" item: a horizontal rule (spec §2.6).
 type Divider struct {
 	// Thickness is "thickness" (number), always required by the spec;
-	// nil is not sent and fails Validate.
-	Thickness *float64
+	// 0 is not sent and fails Validate as required.
+	Thickness float64
 	// Color is "color" (string): a hex colour; "" is not sent.
 	Color string
 }
@@ -164,37 +167,17 @@ func (Divider) Kind() Kind { return KindDivider }
 // Kind returns KindBackground.
 func (Background) Kind() Kind { return KindBackground }
 
-func cloneNum(p *float64) *float64 {
-	if p == nil {
-		return nil
-	}
-	v := *p
-	return &v
-}
+// Items hold no pointers or slices, so a copy of the value is a deep copy.
 
-func (s Space) clone() Item {
-	return Space{Weight: cloneNum(s.Weight), Width: cloneNum(s.Width)}
-}
+func (s Space) clone() Item { return s }
 
-func (t Text) clone() Item {
-	t.TextSize = cloneNum(t.TextSize)
-	return t
-}
+func (t Text) clone() Item { return t }
 
-func (i Image) clone() Item {
-	i.Size = cloneNum(i.Size)
-	return i
-}
+func (i Image) clone() Item { return i }
 
-func (t ToggleImage) clone() Item {
-	t.Size = cloneNum(t.Size)
-	return t
-}
+func (t ToggleImage) clone() Item { return t }
 
-func (d Divider) clone() Item {
-	d.Thickness = cloneNum(d.Thickness)
-	return d
-}
+func (d Divider) clone() Item { return d }
 
 func (b Background) clone() Item { return b }
 

@@ -12,9 +12,12 @@
 //     appear in the service's samples).
 //   - fontType is "regular", "bold" or "semibold"; other letter cases
 //     ("Bold", "SemiBold") are accepted and kept as written.
-//   - Numbers are *float64: nil is not sent, a pointer to 0 is sent as 0 (and
-//     fails Validate). Decoding also takes numbers written as strings ("18")
-//     and re-encodes them as numbers.
+//   - Numbers (weight, width, textSize, size, thickness) are float64 and 0
+//     means not sent: the spec gives none of them a meaningful zero, so
+//     Text{Text: "Total", TextSize: 16} is a whole literal and Space{} is the
+//     default gap. Decoding takes numbers written as strings ("18") and
+//     re-encodes them as numbers; an explicit 0 in the input is a
+//     *DecodeError (leave the key out instead), never dropped silently.
 //   - Optional strings (a text's color and fontType, a divider's color) are
 //     not sent when empty; required strings (text, url, openIcon, closeIcon,
 //     a background's color) are always sent, so an unused accordion icon goes

@@ -20,7 +20,8 @@ import (
 // icons are absolute http(s) URLs, except that one accordion icon may be ""
 // when unused (not both); a divider has a thickness and a background a
 // colour; every number sent (weight, width, textSize, size, thickness) is
-// finite and greater than 0.
+// finite and greater than 0. A number field left at 0 is not sent, so the
+// only zero Validate reports is a divider's missing thickness.
 func (s Summary) Validate() error {
 	var c valid.Collector
 	for i, l := range s {
@@ -96,15 +97,17 @@ func (g Background) validate(c *valid.Collector, path string) {
 	checkColor(c, valid.Join(path, "color"), g.Color, true)
 }
 
-func checkNum(c *valid.Collector, path string, p *float64, required bool) {
+// checkNum checks a number field; 0 (or -0) is the unset field, which is
+// not sent.
+func checkNum(c *valid.Collector, path string, v float64, required bool) {
 	switch {
-	case p == nil:
+	case v == 0:
 		if required {
 			c.Add(path, "required: a number greater than 0")
 		}
-	case math.IsNaN(*p) || math.IsInf(*p, 0):
+	case math.IsNaN(v) || math.IsInf(v, 0):
 		c.Add(path, "must be a finite number")
-	case *p <= 0:
+	case v < 0:
 		c.Add(path, "must be greater than 0")
 	}
 }

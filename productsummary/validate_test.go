@@ -14,7 +14,7 @@ import (
 const icon = "https://cdn.example.com/icons/cart.png"
 
 // okLine is a valid line put before the bad one, so that paths show the index.
-var okLine = ps.Line{ps.Text{Text: "Total"}, ps.Space{Weight: new(1.0)}, ps.Text{Text: "₹10"}}
+var okLine = ps.Line{ps.Text{Text: "Total"}, ps.Space{Weight: 1}, ps.Text{Text: "₹10"}}
 
 func TestValidateRejects(t *testing.T) {
 	tests := []struct {
@@ -31,24 +31,27 @@ func TestValidateRejects(t *testing.T) {
 		{"text colour by name", ps.Line{ps.Text{Text: "a", Color: "white"}}, "product_summary[1][0].color", "hex colour"},
 		{"text colour of 5 digits", ps.Line{ps.Text{Text: "a", Color: "#12345"}}, "product_summary[1][0].color", "hex colour"},
 		{"text colour not hex", ps.Line{ps.Text{Text: "a", Color: "#GGGGGG"}}, "product_summary[1][0].color", "hex colour"},
-		{"text size zero", ps.Line{ps.Text{Text: "a", TextSize: new(0.0)}}, "product_summary[1][0].textSize", "must be greater than 0"},
+		{"text size negative", ps.Line{ps.Text{Text: "a", TextSize: -16}}, "product_summary[1][0].textSize", "must be greater than 0"},
 		{"unknown font type", ps.Line{ps.Text{Text: "a", FontType: "italic"}}, "product_summary[1][0].fontType", `unknown font type "italic": want regular, bold or semibold`},
-		{"space weight zero", ps.Line{ps.Space{Weight: new(0.0)}}, "product_summary[1][0].weight", "must be greater than 0"},
-		{"space width negative", ps.Line{ps.Space{Width: new(-20.0)}}, "product_summary[1][0].width", "must be greater than 0"},
-		{"space weight NaN", ps.Line{ps.Space{Weight: new(math.NaN())}}, "product_summary[1][0].weight", "must be a finite number"},
+		{"space weight negative", ps.Line{ps.Space{Weight: -1}}, "product_summary[1][0].weight", "must be greater than 0"},
+		{"space weight infinite", ps.Line{ps.Space{Weight: math.Inf(1)}}, "product_summary[1][0].weight", "must be a finite number"},
+		{"space width negative", ps.Line{ps.Space{Width: -20}}, "product_summary[1][0].width", "must be greater than 0"},
+		{"space weight NaN", ps.Line{ps.Space{Weight: math.NaN()}}, "product_summary[1][0].weight", "must be a finite number"},
 		{"image without url", ps.Line{ps.Image{}}, "product_summary[1][0].url", "required: an absolute http or https URL"},
 		{"image url relative", ps.Line{ps.Image{URL: "/icons/a.png"}}, "product_summary[1][0].url", `must be an absolute http or https URL, got "/icons/a.png"`},
 		{"image url of another scheme", ps.Line{ps.Image{URL: "ftp://x.example/a.png"}}, "product_summary[1][0].url", "absolute http or https URL"},
 		{"image url without host", ps.Line{ps.Image{URL: "https:///a.png"}}, "product_summary[1][0].url", "absolute http or https URL"},
 		{"image url unparseable", ps.Line{ps.Image{URL: "https://exa mple.com/a.png"}}, "product_summary[1][0].url", "absolute http or https URL"},
-		{"image size negative", ps.Line{ps.Image{URL: icon, Size: new(-1.0)}}, "product_summary[1][0].size", "must be greater than 0"},
-		{"toggle with both icons empty", ps.Line{ps.ToggleImage{Size: new(20.0)}}, "product_summary[1][0]", "openIcon and closeIcon are both empty"},
+		{"image size negative", ps.Line{ps.Image{URL: icon, Size: -1}}, "product_summary[1][0].size", "must be greater than 0"},
+		{"toggle with both icons empty", ps.Line{ps.ToggleImage{Size: 20}}, "product_summary[1][0]", "openIcon and closeIcon are both empty"},
 		{"toggle open icon not a URL", ps.Line{ps.ToggleImage{OpenIcon: "chevron.png"}}, "product_summary[1][0].openIcon", `absolute http or https URL, got "chevron.png", or "" when unused`},
 		{"toggle close icon javascript", ps.Line{ps.ToggleImage{OpenIcon: icon, CloseIcon: "javascript:alert(1)"}}, "product_summary[1][0].closeIcon", "absolute http or https URL"},
-		{"toggle size zero", ps.Line{ps.ToggleImage{OpenIcon: icon, Size: new(0.0)}}, "product_summary[1][0].size", "must be greater than 0"},
+		{"toggle size negative", ps.Line{ps.ToggleImage{OpenIcon: icon, Size: -18}}, "product_summary[1][0].size", "must be greater than 0"},
 		{"divider without thickness", ps.Line{ps.Divider{Color: "#D6C190"}}, "product_summary[1][0].thickness", "required: a number greater than 0"},
-		{"divider thickness zero", ps.Line{ps.Divider{Thickness: new(0.0)}}, "product_summary[1][0].thickness", "must be greater than 0"},
-		{"divider colour bad", ps.Line{ps.Divider{Thickness: new(1.0), Color: "#D6C19"}}, "product_summary[1][0].color", "hex colour"},
+		{"divider thickness zero is no thickness", ps.Line{ps.Divider{Thickness: 0}}, "product_summary[1][0].thickness", "required: a number greater than 0"},
+		{"divider thickness negative zero is no thickness", ps.Line{ps.Divider{Thickness: math.Copysign(0, -1)}}, "product_summary[1][0].thickness", "required"},
+		{"divider thickness negative", ps.Line{ps.Divider{Thickness: -1}}, "product_summary[1][0].thickness", "must be greater than 0"},
+		{"divider colour bad", ps.Line{ps.Divider{Thickness: 1, Color: "#D6C19"}}, "product_summary[1][0].color", "hex colour"},
 		{"background without colour", ps.Line{ps.Space{}, ps.Background{}}, "product_summary[1][1].color", "required: a hex colour"},
 		{"background colour bad", ps.Line{ps.Background{Color: "rgb(0,0,0)"}}, "product_summary[1][0].color", "hex colour"},
 		{"pointer item checked too", ps.Line{&ps.Text{Text: ""}}, "product_summary[1][0].text", "required"},
@@ -70,12 +73,14 @@ func TestValidateRejects(t *testing.T) {
 func TestValidateAccepts(t *testing.T) {
 	s := ps.Summary{
 		{ps.Space{}},
-		{ps.Space{Weight: new(0.7), Width: new(20.0)}, ps.Text{Text: "a", Color: "#fff", TextSize: new(10.0), FontType: "SemiBold"}},
+		{ps.Space{Weight: 0.7, Width: 20}, ps.Text{Text: "a", Color: "#fff", TextSize: 10, FontType: "SemiBold"}},
 		{ps.Text{Text: "b", Color: "#47cc83", FontType: "Bold"}, ps.Text{Text: "c", Color: "#80FFFFFF", FontType: ps.Regular}},
-		{ps.Image{URL: "http://x.example/a.png", Size: new(350.0)}, ps.Image{URL: "HTTPS://X.example/b.png"}},
-		{ps.ToggleImage{OpenIcon: icon, CloseIcon: ""}, ps.ToggleImage{OpenIcon: "", CloseIcon: icon}, ps.ToggleImage{OpenIcon: icon, CloseIcon: icon, Size: new(18.0)}},
-		{ps.Divider{Thickness: new(0.5)}},
+		{ps.Image{URL: "http://x.example/a.png", Size: 350}, ps.Image{URL: "HTTPS://X.example/b.png"}},
+		{ps.ToggleImage{OpenIcon: icon, CloseIcon: ""}, ps.ToggleImage{OpenIcon: "", CloseIcon: icon}, ps.ToggleImage{OpenIcon: icon, CloseIcon: icon, Size: 18}},
+		{ps.Divider{Thickness: 0.5}},
 		{ps.Background{Color: "#000000"}, &ps.Text{Text: "d"}},
+		// Numbers left at 0 are not sent, so they are not checked.
+		{ps.Space{Weight: 0, Width: 0}, ps.Text{Text: "e", TextSize: 0}, ps.Image{URL: icon, Size: 0}, ps.ToggleImage{OpenIcon: icon, Size: 0}},
 	}
 	require.NoError(t, s.Validate())
 	require.NoError(t, ps.Summary(nil).Validate(), "an unset summary is valid: it is not sent")
