@@ -76,7 +76,7 @@ func ExampleClient_CreateSession() {
 		CustomerEmail:       "asha@example.com",
 		PaymentPageClientID: "shop",
 		Action:              checkout.PaymentPage,
-		PaymentFilter:       paymentfilter.New().Hide(paymentfilter.Wallet).Filter(),
+		PaymentFilter:       paymentfilter.New().Hide(paymentfilter.Wallet),
 		EMI:                 emi.Hide,
 	})
 	if err != nil {

@@ -25,7 +25,7 @@ func TestSessionEncodeGoldenBuilders(t *testing.T) {
 		build  func(r *SessionRequest)
 	}{
 		{"session_hide_wallet.json", func(r *SessionRequest) {
-			r.PaymentFilter = paymentfilter.New().Hide(paymentfilter.Wallet).Filter()
+			r.PaymentFilter = paymentfilter.New().Hide(paymentfilter.Wallet) // DESIGN §4: the chain is the model
 		}},
 		{"session_only_upi_nocost_emi.json", func(r *SessionRequest) {
 			r.PaymentFilter = paymentfilter.Only(paymentfilter.UPI).EMI(emi.New().OnlyNoCost()).Filter()
@@ -88,4 +88,20 @@ func TestSessionValidateMergesSubPackageProblems(t *testing.T) {
 	}
 	require.True(t, pf, "payment filter problems keep their paths: %v", ve.Problems)
 	require.True(t, psum, "product summary problems keep their paths: %v", ve.Problems)
+}
+
+// The problems of the fluent calls travel with the filter: the client's
+// validation before sending reports a conflicting call and a rejected EMI
+// call, naming the calls, and sends nothing.
+func TestSessionValidateReportsFluentCallProblems(t *testing.T) {
+	r := shopSession()
+	r.PaymentFilter = paymentfilter.New().Hide(paymentfilter.Wallet).Show(paymentfilter.Wallet).
+		EMI(emi.New().Enable(emi.NoCost).Disable(emi.Plan(9)))
+	err := r.Validate()
+	var ve *ValidationError
+	require.ErrorAs(t, err, &ve)
+	require.Equal(t, []Problem{
+		{Path: "payment_filter.options[0]", Message: "Show(WALLET) conflicts with Hide(WALLET): one WALLET option block cannot both hide WALLET as a whole and show WALLET as a whole"},
+		{Path: "payment_filter.emiOptions", Message: "Disable(Plan(9)): unknown plan 9: want Standard, LowCost or NoCost"},
+	}, ve.Problems)
 }

@@ -23,8 +23,7 @@ func TestSessionPerAction(t *testing.T) {
 	filter := paymentfilter.New().
 		HideUPIHandles("@ybl").HideUPIApps("com.phonepe.app").
 		HideBINRanges(paymentfilter.BINRange{From: "459000", To: "460000"}).
-		EMI(emi.New().RemoveTenures(emi.NoCost, emi.Credit, "SVC_ICICI", emi.Months(9, 12))).
-		Filter()
+		EMI(emi.New().RemoveTenures(emi.NoCost, emi.Credit, "SVC_ICICI", emi.Months(9, 12)))
 	summary := productsummary.New().Line(productsummary.Label("Total").Bold(), productsummary.Stretch(1), productsummary.Label("₹1,200.50")).Summary()
 
 	for _, action := range []checkout.Action{checkout.PaymentPage, checkout.QuickPay, checkout.PaymentManagement} {

@@ -8,87 +8,78 @@ import (
 	"github.com/payorch/checkout-go/internal/wire"
 )
 
-// Builder builds Options fluently. It is an immutable value: every method
-// returns a new Builder and leaves its receiver untouched, so a half-built
-// Builder can be shared and extended in several directions without aliasing
-// surprises. The zero value is ready and equals New(). Safe for concurrent
-// use.
+// New returns empty Options, to extend with the fluent methods, for example
+// emi.New().OnlyNoCost().
 //
-// A call the builder cannot carry out, such as Disable(Plan(9)) or
+// The fluent methods of Options build it one call per behaviour of spec
+// §2.5. Each returns a new *Options and leaves its receiver untouched, so a
+// half-built value can be shared and extended in several directions
+// without aliasing surprises; a nil receiver is New(). Extending one value
+// from several goroutines at once is safe.
+//
+// A call that cannot be carried out, such as Disable(Plan(9)) or
 // EnableGroup(NoCost, Instrument(7)), changes no option and is recorded in
-// the returned Builder (and every Builder made from it): Build and Err
-// report it as a *ValidationError, for example
+// the returned Options (and every Options made from it, Clone included; a
+// decoded or hand-written Options has none): Validate, Build and Err report
+// it as a *ValidationError, for example
 // "emiOptions: Disable(Plan(9)): unknown plan 9: want Standard, LowCost or
-// NoCost". It is never dropped silently.
-type Builder struct {
-	o Options
-	// problems are the calls the builder rejected, in call order. Shared
-	// between Builders: only ever appended to through a clipped copy.
-	problems []valid.Problem
+// NoCost". It is never dropped silently, and never encoded.
+func New() *Options { return &Options{} }
+
+// Options returns a deep copy of o (see Clone), not validated; the calls
+// the fluent methods rejected stay with it, so its Validate reports them.
+// It is kept so that chains ending in .Options() read as before.
+func (o *Options) Options() *Options {
+	if o == nil {
+		return New()
+	}
+	return o.Clone()
 }
 
-// New returns an empty Builder.
-func New() Builder { return Builder{} }
-
-// Options returns a fresh copy of the options built so far, not validated.
-// A rejected call (an unknown Plan or Instrument) cannot be written as
-// emiOptions, so Options leaves it out: it returns the options of the
-// accepted calls only. Build reports the rejected calls, and Err returns
-// them on their own; check Err when you use Options directly.
-func (b Builder) Options() *Options {
-	return b.o.Clone()
-}
-
-// Err returns the builder calls that were rejected (an unknown Plan or
+// Err returns the fluent calls that were rejected (an unknown Plan or
 // Instrument), as a *ValidationError whose paths start at "emiOptions", or
-// nil when there were none. It does not validate the options: Build does
-// both.
-func (b Builder) Err() error {
-	if len(b.problems) == 0 {
+// nil when there were none. It does not validate the options: Validate and
+// Build do both.
+func (o *Options) Err() error {
+	if o == nil || len(o.problems) == 0 {
 		return nil
 	}
-	return &ValidationError{Problems: slices.Clone(b.problems)}
+	return &ValidationError{Problems: slices.Clone(o.problems)}
 }
 
-// Build returns a fresh copy of the options built so far, or a
-// *ValidationError listing first the rejected builder calls (see Err), then
-// the problems Validate finds in the options.
-func (b Builder) Build() (*Options, error) {
-	o := b.o.Clone()
-	var c valid.Collector
-	for _, p := range b.problems {
-		c.Add(p.Path, p.Message)
-	}
-	c.Merge("", o.Validate())
-	if err := c.Err(); err != nil {
+// Build returns a deep copy of o, or the *ValidationError of Validate:
+// first the rejected fluent calls (see Err), then the problems of the
+// options themselves.
+func (o *Options) Build() (*Options, error) {
+	c := o.Options()
+	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	return o, nil
+	return c, nil
 }
 
-// reject returns n with a problem recorded at path for call.
-func (b Builder) reject(path, call, msg string) Builder {
-	b.problems = append(slices.Clip(b.problems), valid.Problem{Path: path, Message: call + ": " + msg})
-	return b
+// reject records a problem at path for call. o must be a fresh copy.
+func (o *Options) reject(path, call, msg string) {
+	o.problems = append(slices.Clip(o.problems), valid.Problem{Path: path, Message: call + ": " + msg})
 }
 
 // checkPlan records an unknown plan and reports whether p is known.
-func (b *Builder) checkPlan(call string, p Plan) bool {
-	if b.o.sub(p) != nil {
+func (o *Options) checkPlan(call string, p Plan) bool {
+	if o.sub(p) != nil {
 		return true
 	}
-	*b = b.reject("emiOptions", call, "unknown plan "+strconv.Itoa(int(p))+": want Standard, LowCost or NoCost")
+	o.reject("emiOptions", call, "unknown plan "+strconv.Itoa(int(p))+": want Standard, LowCost or NoCost")
 	return false
 }
 
 // checkGroup records an unknown plan or instrument and reports whether both
 // are known.
-func (b *Builder) checkGroup(call string, p Plan, in Instrument) bool {
-	if !b.checkPlan(call, p) {
+func (o *Options) checkGroup(call string, p Plan, in Instrument) bool {
+	if !o.checkPlan(call, p) {
 		return false
 	}
 	if in.Key() == unknownGroup {
-		*b = b.reject(valid.Join("emiOptions", p.Key()), call,
+		o.reject(valid.Join("emiOptions", p.Key()), call,
 			"unknown instrument "+strconv.Itoa(int(in))+": want Credit, Debit or Cardless")
 		return false
 	}
@@ -114,12 +105,12 @@ func groupCall(name string, p Plan, in Instrument) string {
 	return name + "(" + p.goName() + ", " + in.goName() + ")"
 }
 
-// ShowOnlyEMI sets showOnlyEmi true: EMI becomes the only visible instrument
+// OnlyEMI sets showOnlyEmi true: EMI becomes the only visible instrument
 // (spec §2.5, "show only EMI").
-func (b Builder) ShowOnlyEMI() Builder {
-	n := b.clone()
+func (o *Options) OnlyEMI() *Options {
+	n := o.clone()
 	t := true
-	n.o.ShowOnlyEMI = &t
+	n.ShowOnlyEMI = &t
 	return n
 }
 
@@ -127,34 +118,34 @@ func (b Builder) ShowOnlyEMI() Builder {
 // and lowCostEmi disabled, noCostEmi enabled and showOnlyEmi true. (The
 // service's published sample of this behaviour leaves showOnlyEmi out; build
 // that shape with Disable(Standard, LowCost).Enable(NoCost).)
-func (b Builder) OnlyNoCost() Builder {
-	return b.Disable(Standard, LowCost).Enable(NoCost).ShowOnlyEMI()
+func (o *Options) OnlyNoCost() *Options {
+	return o.Disable(Standard, LowCost).Enable(NoCost).OnlyEMI()
 }
 
 // Enable sets enable true on the given plan types, adding them when absent
 // ("any combination of the three types by enable flags", spec §2.5).
-func (b Builder) Enable(plans ...Plan) Builder {
-	return b.setPlans(true, plans)
+func (o *Options) Enable(plans ...Plan) *Options {
+	return o.setPlans(true, plans)
 }
 
 // Disable sets enable false on the given plan types, adding them when
 // absent. Groups already inside a disabled plan type are kept; Validate
 // reports them, since they no longer have an effect.
-func (b Builder) Disable(plans ...Plan) Builder {
-	return b.setPlans(false, plans)
+func (o *Options) Disable(plans ...Plan) *Options {
+	return o.setPlans(false, plans)
 }
 
-func (b Builder) setPlans(enable bool, plans []Plan) Builder {
+func (o *Options) setPlans(enable bool, plans []Plan) *Options {
 	name := "Disable"
 	if enable {
 		name = "Enable"
 	}
-	n := b.clone()
+	n := o.clone()
 	for _, p := range plans {
 		if !n.checkPlan(planCall(name, plans), p) {
 			continue
 		}
-		s := n.o.sub(p)
+		s := n.sub(p)
 		if *s == nil {
 			*s = &SubFilter{}
 		}
@@ -166,18 +157,18 @@ func (b Builder) setPlans(enable bool, plans []Plan) Builder {
 // DisableGroup sets enable false on group in of plan type p, for example
 // DisableGroup(NoCost, Credit) hides credit-card EMI inside no-cost EMI
 // (spec §2.5). An absent plan type is added enabled.
-func (b Builder) DisableGroup(p Plan, in Instrument) Builder {
-	return b.setGroup(groupCall("DisableGroup", p, in), p, in, false)
+func (o *Options) DisableGroup(p Plan, in Instrument) *Options {
+	return o.setGroup(groupCall("DisableGroup", p, in), p, in, false)
 }
 
 // EnableGroup sets enable true on group in of plan type p. An absent plan
 // type is added enabled.
-func (b Builder) EnableGroup(p Plan, in Instrument) Builder {
-	return b.setGroup(groupCall("EnableGroup", p, in), p, in, true)
+func (o *Options) EnableGroup(p Plan, in Instrument) *Options {
+	return o.setGroup(groupCall("EnableGroup", p, in), p, in, true)
 }
 
-func (b Builder) setGroup(call string, p Plan, in Instrument, enable bool) Builder {
-	n := b.clone()
+func (o *Options) setGroup(call string, p Plan, in Instrument, enable bool) *Options {
+	n := o.clone()
 	if g := n.group(call, p, in); g != nil {
 		g.Enable = enable
 	}
@@ -187,11 +178,11 @@ func (b Builder) setGroup(call string, p Plan, in Instrument, enable bool) Build
 // group returns group in of plan p, adding an enabled plan type and an
 // enabled group when absent; for an unknown plan or group it records the
 // problem against call and returns nil.
-func (b *Builder) group(call string, p Plan, in Instrument) *Group {
-	if !b.checkGroup(call, p, in) {
+func (o *Options) group(call string, p Plan, in Instrument) *Group {
+	if !o.checkGroup(call, p, in) {
 		return nil
 	}
-	s := b.o.sub(p)
+	s := o.sub(p)
 	if *s == nil {
 		*s = &SubFilter{Enable: true}
 	}
@@ -210,26 +201,26 @@ func (b *Builder) group(call string, p Plan, in Instrument) *Group {
 // enabled group (spec §2.5). For the Credit and Debit groups the filter
 // matches paymentMethodType CARD, paymentMethod CARD, as the service's
 // samples do.
-func (b Builder) RemoveIssuers(p Plan, in Instrument, issuers ...string) Builder {
-	return b.addFilter(groupCall("RemoveIssuers", p, in), p, in, Filter{Enable: true, IssuerFilter: &IssuerFilter{Issuers: issuers}})
+func (o *Options) RemoveIssuers(p Plan, in Instrument, issuers ...string) *Options {
+	return o.addFilter(groupCall("RemoveIssuers", p, in), p, in, Filter{Enable: true, IssuerFilter: &IssuerFilter{Issuers: issuers}})
 }
 
 // RemoveTenures removes the given tenure ranges of one issuer (SVC_<BANK>)
 // from group in of plan type p, for example RemoveTenures(NoCost, Credit,
 // "SVC_ICICI", Months(9, 12)) (spec §2.5).
-func (b Builder) RemoveTenures(p Plan, in Instrument, issuer string, tenures ...TenureRange) Builder {
-	return b.addFilter(groupCall("RemoveTenures", p, in), p, in, Filter{Enable: true, IssuerFilter: &IssuerFilter{Issuers: []string{issuer}, Tenures: tenures}})
+func (o *Options) RemoveTenures(p Plan, in Instrument, issuer string, tenures ...TenureRange) *Options {
+	return o.addFilter(groupCall("RemoveTenures", p, in), p, in, Filter{Enable: true, IssuerFilter: &IssuerFilter{Issuers: []string{issuer}, Tenures: tenures}})
 }
 
 // AddFilter appends a copy of f to the filters of group in of plan type p,
 // adding an enabled plan type and group when absent. For the Credit and
 // Debit groups an empty PaymentMethodType and PaymentMethod become CARD.
-func (b Builder) AddFilter(p Plan, in Instrument, f Filter) Builder {
-	return b.addFilter(groupCall("AddFilter", p, in), p, in, f)
+func (o *Options) AddFilter(p Plan, in Instrument, f Filter) *Options {
+	return o.addFilter(groupCall("AddFilter", p, in), p, in, f)
 }
 
-func (b Builder) addFilter(call string, p Plan, in Instrument, f Filter) Builder {
-	n := b.clone()
+func (o *Options) addFilter(call string, p Plan, in Instrument, f Filter) *Options {
+	n := o.clone()
 	g := n.group(call, p, in)
 	if g == nil {
 		return n
@@ -247,16 +238,22 @@ func (b Builder) addFilter(call string, p Plan, in Instrument, f Filter) Builder
 	return n
 }
 
-func (b Builder) clone() Builder {
-	return Builder{o: *b.o.Clone(), problems: b.problems}
+// clone returns a deep copy of o to change, New() for nil.
+func (o *Options) clone() *Options {
+	if o == nil {
+		return New()
+	}
+	return o.Clone()
 }
 
-// Clone returns a deep copy of o (nil for nil).
+// Clone returns a deep copy of o (nil for nil), with the calls the fluent
+// methods rejected (see Err).
 func (o *Options) Clone() *Options {
 	if o == nil {
 		return nil
 	}
 	c := &Options{
+		problems:    slices.Clip(o.problems),
 		StandardEMI: o.StandardEMI.Clone(),
 		LowCostEMI:  o.LowCostEMI.Clone(),
 		NoCostEMI:   o.NoCostEMI.Clone(),

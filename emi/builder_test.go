@@ -1,6 +1,7 @@
 package emi_test
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -9,14 +10,14 @@ import (
 	"github.com/payorch/checkout-go/internal/wiretest"
 )
 
-// TestBuilderImmutable: extending a shared builder leaves it as it was, and
-// returned Options do not alias it.
+// TestBuilderImmutable: extending shared Options leaves them as they were,
+// and a copy made by Options does not alias them.
 func TestBuilderImmutable(t *testing.T) {
 	base := emi.New().RemoveTenures(emi.NoCost, emi.Credit, "SVC_ICICI", emi.Months(9, 12))
 	before := wiretest.JSONString(t, base.Options())
 
 	a := base.RemoveIssuers(emi.NoCost, emi.Credit, "SVC_HDFC")
-	b := base.DisableGroup(emi.NoCost, emi.Debit).ShowOnlyEMI()
+	b := base.DisableGroup(emi.NoCost, emi.Debit).OnlyEMI()
 	require.Equal(t, before, wiretest.JSONString(t, base.Options()))
 	require.Equal(t, `{"noCostEmi":{"enable":true,"credit":{"enable":true,"filters":[{"enable":true,"paymentMethodType":"CARD","paymentMethod":"CARD","issuerFilter":{"issuers":["SVC_ICICI"],"tenures":["9::12"],"enable":false}},{"enable":true,"paymentMethodType":"CARD","paymentMethod":"CARD","issuerFilter":{"issuers":["SVC_HDFC"],"enable":false}}]}}}`,
 		wiretest.JSONString(t, a.Options()))
@@ -34,11 +35,11 @@ func TestBuilderImmutable(t *testing.T) {
 	require.Contains(t, wiretest.JSONString(t, c.Options()), `"3::6"`)
 }
 
-// TestBuilderZeroValue: the zero Builder is New(), and Build of nothing is
-// an error (emiOptions that set nothing).
-func TestBuilderZeroValue(t *testing.T) {
-	var b emi.Builder
-	require.Equal(t, wiretest.JSONString(t, emi.New().ShowOnlyEMI().Options()), wiretest.JSONString(t, b.ShowOnlyEMI().Options()))
+// TestBuilderNilReceiver: the fluent methods on a nil *Options start from
+// New(), and Build of nothing is an error (emiOptions that set nothing).
+func TestBuilderNilReceiver(t *testing.T) {
+	var b *emi.Options
+	require.Equal(t, wiretest.JSONString(t, emi.New().OnlyEMI().Options()), wiretest.JSONString(t, b.OnlyEMI().Options()))
 	_, err := b.Build()
 	require.ErrorContains(t, err, "emiOptions: sets nothing")
 }
@@ -63,7 +64,7 @@ func TestPlanAndInstrumentKeys(t *testing.T) {
 func TestBuilderRejectsUnknownPlanOrInstrument(t *testing.T) {
 	tests := []struct {
 		name     string
-		b        emi.Builder
+		b        *emi.Options
 		options  string        // Options(): the accepted calls only
 		problems []emi.Problem // Build(), in order
 	}{
@@ -102,7 +103,7 @@ func TestBuilderRejectsUnknownPlanOrInstrument(t *testing.T) {
 		},
 		{
 			name:    "every filter call",
-			b:       emi.New().RemoveIssuers(emi.NoCost, 0, "SVC_HDFC").RemoveTenures(-1, emi.Debit, "SVC_SBI", emi.Months(3, 6)).AddFilter(emi.Standard, 4, emi.Filter{PaymentMethod: "CARD"}).ShowOnlyEMI(),
+			b:       emi.New().RemoveIssuers(emi.NoCost, 0, "SVC_HDFC").RemoveTenures(-1, emi.Debit, "SVC_SBI", emi.Months(3, 6)).AddFilter(emi.Standard, 4, emi.Filter{PaymentMethod: "CARD"}).OnlyEMI(),
 			options: `{"showOnlyEmi":true}`,
 			problems: []emi.Problem{
 				{Path: "emiOptions.noCostEmi", Message: "RemoveIssuers(NoCost, Instrument(0)): unknown instrument 0: want Credit, Debit or Cardless"},
@@ -125,21 +126,31 @@ func TestBuilderRejectsUnknownPlanOrInstrument(t *testing.T) {
 			require.ErrorAs(t, err, &ve)
 			require.Equal(t, tt.problems[0], ve.Problems[0], "Err reports the rejected calls")
 
-			// The problem stays with every Builder made from this one.
+			// The problem stays with every Options made from this one,
+			// and Validate reports it (the copy made by Options too).
 			_, err = tt.b.Enable(emi.Standard).Build()
 			require.ErrorContains(t, err, tt.problems[0].Message)
+			require.ErrorAs(t, tt.b.Options().Validate(), &ve)
+			require.Equal(t, tt.problems, ve.Problems)
+			require.ErrorAs(t, tt.b.Clone().Validate(), &ve)
+			require.Equal(t, tt.problems, ve.Problems)
+
+			// Decoded from its JSON, the options have no call history.
+			var d emi.Options
+			require.NoError(t, json.Unmarshal([]byte(tt.options), &d))
+			require.NoError(t, d.Err())
 		})
 	}
 }
 
-// TestBuilderProblemsDoNotLeak: a problem recorded on one branch of a shared
-// Builder is not seen by its base or by a sibling branch.
+// TestBuilderProblemsDoNotLeak: a problem recorded on one branch of shared
+// Options is not seen by its base or by a sibling branch.
 func TestBuilderProblemsDoNotLeak(t *testing.T) {
 	// Three problems: an appended list would have spare capacity here.
 	base := emi.New().Enable(emi.NoCost).Disable(emi.Plan(7), emi.Plan(8), emi.Plan(9))
 	a := base.Enable(emi.Plan(5))
 	b := base.Enable(emi.Plan(6))
-	last := func(b emi.Builder) string {
+	last := func(b *emi.Options) string {
 		var ve *emi.ValidationError
 		require.ErrorAs(t, b.Err(), &ve)
 		return ve.Problems[len(ve.Problems)-1].Message
@@ -181,7 +192,7 @@ func TestBuilderAnyCombinationOfTypes(t *testing.T) {
 				return
 			}
 			want = "{" + want[1:] + "}"
-			for _, b := range []emi.Builder{emi.New().Enable(on...).Disable(off...), emi.New().Disable(off...).Enable(on...)} {
+			for _, b := range []*emi.Options{emi.New().Enable(on...).Disable(off...), emi.New().Disable(off...).Enable(on...)} {
 				o, err := b.Build()
 				require.NoError(t, err)
 				require.Equal(t, want, wiretest.JSONString(t, o))

@@ -1,9 +1,10 @@
 // Package emi models EMI filtering of the hosted checkout (spec §2.5): the
 // sdk_udf visibility switch (Visibility) and payment_filter.emiOptions
-// (Options), with a fluent, immutable Builder for every behaviour the spec
-// lists:
+// (Options). Options is the model and its own fluent builder: New returns
+// an empty *Options and every method (one per behaviour the spec lists)
+// returns a new *Options, leaving its receiver untouched:
 //
-//	emi.New().ShowOnlyEMI()                                 // showOnlyEmi true
+//	emi.New().OnlyEMI()                                     // showOnlyEmi true
 //	emi.New().OnlyNoCost()                                  // no-cost EMI only
 //	emi.New().Enable(emi.Standard, emi.NoCost).Disable(emi.LowCost)
 //	emi.New().DisableGroup(emi.NoCost, emi.Credit)          // no credit-card no-cost EMI
@@ -131,8 +132,11 @@ func (t MethodType) Validate() error {
 
 // Options is payment_filter.emiOptions (spec §2.5). Each plan type left nil
 // is not sent and keeps the service's default. It is a plain value: safe for
-// concurrent reads (Validate, encoding), not for concurrent writes. Clone
-// makes an independent copy.
+// concurrent reads (Validate, encoding, the fluent methods), not for
+// concurrent writes. Clone makes an independent copy. New starts a fluent
+// chain whose every step is a new *Options (see New); a struct literal
+// works as well. (The method that sets showOnlyEmi is OnlyEMI: the field
+// ShowOnlyEMI takes the name.)
 type Options struct {
 	// StandardEMI is standardEmi: standard EMI plans.
 	StandardEMI *SubFilter `json:"standardEmi,omitempty"`
@@ -145,6 +149,10 @@ type Options struct {
 	// Extra holds keys the SDK does not model, sent unchanged after the
 	// modelled ones (sorted). Decoding fills it so nothing is lost.
 	Extra map[string]json.RawMessage `json:"-"`
+
+	// problems are the fluent calls rejected (see Err), in call order.
+	// Shared between copies: only ever appended to through a clip.
+	problems []valid.Problem
 }
 
 // SubFilter is an EmiSubFilter (spec §2.5): the standardEmi, lowCostEmi or
@@ -201,11 +209,12 @@ type IssuerFilter struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Plan names one of the three EMI plan types of emiOptions, for the Builder.
+// Plan names one of the three EMI plan types of emiOptions, for the fluent
+// methods of Options.
 type Plan int
 
-// The EMI plan types. Any other Plan value is unknown: the Builder rejects
-// it (see Builder).
+// The EMI plan types. Any other Plan value is unknown: the fluent methods
+// of Options reject it (see New).
 const (
 	// Standard is standardEmi.
 	Standard Plan = iota + 1 // wire key "standardEmi"
@@ -251,11 +260,12 @@ func (p Plan) goName() string {
 // String returns the wire key of p.
 func (p Plan) String() string { return p.Key() }
 
-// Instrument names one of the groups of an EmiSubFilter, for the Builder.
+// Instrument names one of the groups of an EmiSubFilter, for the fluent
+// methods of Options.
 type Instrument int
 
 // The groups of an EmiSubFilter. Any other Instrument value is unknown: the
-// Builder rejects it (see Builder).
+// fluent methods of Options reject it (see New).
 const (
 	// Credit is credit: credit-card plans.
 	Credit Instrument = iota + 1 // wire key "credit"

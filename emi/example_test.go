@@ -8,7 +8,7 @@ import (
 )
 
 // show shows the emiOptions the builder sends, or why it cannot be sent.
-func show(b emi.Builder) {
+func show(b *emi.Options) {
 	o, err := b.Build()
 	if err != nil {
 		fmt.Println("error:", err)
@@ -19,21 +19,21 @@ func show(b emi.Builder) {
 }
 
 // Show only EMI (spec §2.5).
-func ExampleBuilder_ShowOnlyEMI() {
-	show(emi.New().ShowOnlyEMI())
+func ExampleOptions_OnlyEMI() {
+	show(emi.New().OnlyEMI())
 	// Output:
 	// {"showOnlyEmi":true}
 }
 
 // Show only no-cost EMI (spec §2.5).
-func ExampleBuilder_OnlyNoCost() {
+func ExampleOptions_OnlyNoCost() {
 	show(emi.New().OnlyNoCost())
 	// Output:
 	// {"standardEmi":{"enable":false},"lowCostEmi":{"enable":false},"noCostEmi":{"enable":true},"showOnlyEmi":true}
 }
 
 // Any combination of the three EMI types, by enable flags (spec §2.5).
-func ExampleBuilder_Enable() {
+func ExampleOptions_Enable() {
 	show(emi.New().Enable(emi.Standard, emi.NoCost).Disable(emi.LowCost))
 	show(emi.New().Disable(emi.Standard, emi.LowCost, emi.NoCost))
 	// Output:
@@ -42,21 +42,21 @@ func ExampleBuilder_Enable() {
 }
 
 // Hide credit-card EMI inside no-cost EMI (spec §2.5).
-func ExampleBuilder_DisableGroup() {
+func ExampleOptions_DisableGroup() {
 	show(emi.New().DisableGroup(emi.NoCost, emi.Credit))
 	// Output:
 	// {"noCostEmi":{"enable":true,"credit":{"enable":false}}}
 }
 
 // Remove an issuer's plans (spec §2.5).
-func ExampleBuilder_RemoveIssuers() {
+func ExampleOptions_RemoveIssuers() {
 	show(emi.New().RemoveIssuers(emi.NoCost, emi.Credit, "SVC_ICICI"))
 	// Output:
 	// {"noCostEmi":{"enable":true,"credit":{"enable":true,"filters":[{"enable":true,"paymentMethodType":"CARD","paymentMethod":"CARD","issuerFilter":{"issuers":["SVC_ICICI"],"enable":false}}]}}}
 }
 
 // Remove certain tenure ranges of an issuer (spec §2.5).
-func ExampleBuilder_RemoveTenures() {
+func ExampleOptions_RemoveTenures() {
 	show(emi.New().RemoveTenures(emi.NoCost, emi.Credit, "SVC_ICICI", emi.Months(9, 12)))
 	// Output:
 	// {"noCostEmi":{"enable":true,"credit":{"enable":true,"filters":[{"enable":true,"paymentMethodType":"CARD","paymentMethod":"CARD","issuerFilter":{"issuers":["SVC_ICICI"],"tenures":["9::12"],"enable":false}}]}}}
@@ -81,7 +81,7 @@ func ExampleOptions_Validate() {
 
 // A call naming an unknown plan type changes nothing and is reported by
 // Build (and Err), never ignored.
-func ExampleBuilder_Err() {
+func ExampleOptions_Err() {
 	b := emi.New().Disable(emi.Plan(9)).Enable(emi.NoCost)
 	_, err := b.Build()
 	fmt.Println(err)

@@ -15,17 +15,17 @@ import (
 // conformance sample whose emiOptions has the same shape ("" when none has).
 func behaviours() []struct {
 	name   string
-	build  emi.Builder
+	build  *emi.Options
 	golden string
 	sample string
 } {
 	return []struct {
 		name   string
-		build  emi.Builder
+		build  *emi.Options
 		golden string
 		sample string
 	}{
-		{"show only EMI", emi.New().ShowOnlyEMI(), "show_only_emi.json", "payment_filter_emi_showOnlyEmi.json"},
+		{"show only EMI", emi.New().OnlyEMI(), "show_only_emi.json", "payment_filter_emi_showOnlyEmi.json"},
 		// Spec §2.5 adds showOnlyEmi true to the sample's shape; the next
 		// row builds the sample's shape.
 		{"show only no-cost EMI", emi.New().OnlyNoCost(), "only_no_cost.json", ""},

@@ -16,12 +16,17 @@ var paymentFilterKeys = []string{
 // Validate checks o against the spec (§2.5) and reports every problem with
 // its JSON path, starting at "emiOptions" (for example
 // "emiOptions.noCostEmi.credit.filters[0].issuerFilter.tenures[1]"). A nil
-// *Options is valid: it is not sent. The error is a *ValidationError.
+// *Options is valid: it is not sent. The error is a *ValidationError; it
+// lists first the fluent calls that were rejected (see Err), then the
+// problems of the options themselves.
 func (o *Options) Validate() error {
 	if o == nil {
 		return nil
 	}
 	var c valid.Collector
+	for _, p := range o.problems {
+		c.Add(p.Path, p.Message)
+	}
 	o.validate(&c, "emiOptions")
 	return c.Err()
 }

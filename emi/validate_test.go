@@ -70,7 +70,7 @@ func TestValidateRejects(t *testing.T) {
 			return &emi.Options{NoCostEMI: &emi.SubFilter{Enable: true, Credit: &emi.Group{Enable: true, Filters: []emi.Filter{}}}}
 		}, "emiOptions.noCostEmi.credit.filters", "empty list"},
 		{"show only EMI with every type disabled", func(*testing.T) *emi.Options {
-			return emi.New().Disable(emi.Standard, emi.LowCost, emi.NoCost).ShowOnlyEMI().Options()
+			return emi.New().Disable(emi.Standard, emi.LowCost, emi.NoCost).OnlyEMI().Options()
 		}, "emiOptions.showOnlyEmi", "nothing would be visible"},
 		{"mis-cased key", func(t *testing.T) *emi.Options {
 			return decodeOptions(t, `{"noCostEmi":{"enable":true},"ShowOnlyEmi":true}`)

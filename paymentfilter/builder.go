@@ -2,7 +2,6 @@ package paymentfilter
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -13,114 +12,109 @@ import (
 	"github.com/payorch/checkout-go/internal/wire"
 )
 
-// Builder builds a Filter fluently, one call per behaviour of spec §2.4. It
-// is an immutable value: every method returns a new Builder and leaves its
-// receiver untouched, so a half-built Builder can be shared and extended in
-// several directions without aliasing surprises. The zero value is ready
-// and equals New(). Safe for concurrent use.
+// conflict is a fluent call that one option block could not express
+// together with an earlier one: problem is reported while the block the
+// call appended (block, of type typ) is still there.
+type conflict struct {
+	problem Problem
+	block   int
+	typ     MethodType
+}
+
+// New returns a filter that keeps every default option visible
+// (allowDefaultOptions true) besides what later calls hide or show, with
+// no options yet, for example New().Hide(Wallet).
 //
-// The builder keeps one option block per payment method type (the service
-// honours only the first block of a type, spec §2.3) and merges each call
-// into the block of its type where one block can say both: Only(Card) then
-// HideCardTypes(Credit), HideMethods(Wallet, "A") then HideMethods(Wallet,
-// "B"), HideUPIApps then HideUPIHandles. A call that one block cannot
-// express together with an earlier one is a conflict, never resolved
-// silently: Hide(Wallet).Show(Wallet), Only(Wallet).HideMethods(Wallet,
-// "PAYTM") (enable applies to the listed paymentMethods, so one WALLET
-// block cannot show the type and hide one of its wallets),
-// Hide(UPI).HideUPIApps("GPAY") (UPI filters need UPI enabled). Build and
-// Err report a conflict at the earlier block and name both calls, for
-// example
+// The fluent methods of Filter build it one call per behaviour of spec
+// §2.4. Each returns a new *Filter (a deep copy) and leaves its receiver
+// untouched, so a half-built filter can be shared and extended in several
+// directions without aliasing surprises; a nil receiver is New(). Extending
+// one filter from several goroutines at once is safe.
+//
+// The fluent methods keep one option block per payment method type (the
+// service honours only the first block of a type, spec §2.3) and merge each
+// call into the block of its type where one block can say both: Only(Card)
+// then HideCardTypes(Credit), HideMethods(Wallet, "A") then
+// HideMethods(Wallet, "B"), HideUPIApps then HideUPIHandles. A call that
+// one block cannot express together with an earlier one is a conflict,
+// never resolved silently: Hide(Wallet).Show(Wallet),
+// Only(Wallet).HideMethods(Wallet, "PAYTM") (enable applies to the listed
+// paymentMethods, so one WALLET block cannot show the type and hide one of
+// its wallets), Hide(UPI).HideUPIApps("GPAY") (UPI filters need UPI
+// enabled). The conflicting call is kept as a second block of its type,
+// and the filter remembers the conflict (unexported, copied by Clone, never
+// encoded; a decoded or hand-written Filter has none): Validate, Build and
+// Err report it at the earlier block and name both calls, for example
 //
 //	payment_filter.options[0]: Show(WALLET) conflicts with Hide(WALLET): one WALLET option block cannot both hide WALLET as a whole and show WALLET as a whole
 //
-// Filter keeps the conflicting call as a second block of its type, so that
-// validating what Filter returns fails too (as a duplicate block) instead
-// of dropping the call.
-type Builder struct {
-	only bool // allowDefaultOptions false
-	f    Filter
-	// calls[i] spells the call that added f.Options[i], for conflict
-	// messages. Shared between Builders: only appended through a clip.
-	calls []string
-	// problems are the conflicts found, in call order; conflicts holds the
-	// indexes of the blocks the conflicting calls appended.
-	problems  []Problem
-	conflicts []int
-	// emiProblems are the rejected calls of the emi.Builder given to EMI,
-	// with paths under payment_filter.
-	emiProblems []Problem
-}
+// instead of the duplicate block it left. The calls rejected by the
+// emi.Options given to EMI travel with it and are reported the same way,
+// under "payment_filter.emiOptions".
+func New() *Filter { return &Filter{AllowDefaultOptions: true, Options: []Option{}} }
 
-// New returns a Builder whose filter keeps every default option visible
-// (allowDefaultOptions true) besides what later calls hide or show.
-func New() Builder { return Builder{} }
-
-// Only returns a Builder whose filter shows only what is enabled
+// Only returns a filter that shows only what is enabled
 // (allowDefaultOptions false), starting with the given method types, for
 // example Only(UPI) ("show only UPI", spec §2.4). Only() with no type
 // starts from nothing, for a filter that shows only EMI or only some
 // methods of a type.
-func Only(types ...MethodType) Builder {
-	return Builder{only: true}.setTypes(listCall("Only", types), true, types)
+func Only(types ...MethodType) *Filter {
+	return (&Filter{Options: []Option{}}).setTypes(listCall("Only", types), true, types)
 }
 
-// Filter returns a fresh copy of the filter built so far, not validated.
-// A conflicting call (see Builder) is in it as a second block of its type,
-// which Validate reports as a duplicate; the rejected calls of an
-// emi.Builder given to EMI cannot be written as emiOptions and are left
-// out. Build and Err report both kinds with the calls named; check Err
-// when you use Filter directly.
-func (b Builder) Filter() *Filter {
-	f := b.f.Clone()
-	f.AllowDefaultOptions = !b.only
-	if f.Options == nil {
-		f.Options = []Option{}
-	}
-	return f
-}
+// Filter returns a deep copy of f (see Clone), not validated; a nil f
+// gives New(). The conflicts of the fluent calls stay with the copy, so
+// its Validate reports them. It is kept so that chains ending in .Filter()
+// read as before.
+func (f *Filter) Filter() *Filter { return f.clone() }
 
-// Err returns the problems of the builder calls themselves, as a
+// Err returns the problems of the fluent calls themselves, as a
 // *ValidationError, or nil when there are none: conflicting calls (see
-// Builder) and the rejected calls of the emi.Builder given to EMI (see
-// emi.Builder.Err). It does not validate the filter: Build does both.
-func (b Builder) Err() error {
-	if len(b.problems) == 0 && len(b.emiProblems) == 0 {
+// New) and the calls the emi.Options given to EMI rejected (see
+// emi.Options.Err). It does not validate the filter: Validate and Build do
+// both.
+func (f *Filter) Err() error {
+	if f == nil {
 		return nil
 	}
-	return &ValidationError{Problems: slices.Concat(b.problems, b.emiProblems)}
+	var c valid.Collector
+	f.callProblems(&c)
+	return c.Err()
 }
 
-// Build returns a fresh copy of the filter built so far, or a
-// *ValidationError listing first the problems of the builder calls (see
-// Err), then those Validate finds in the filter. The duplicate blocks that
-// conflicting calls leave in Filter are not reported twice: the conflict
-// names the calls instead.
-func (b Builder) Build() (*Filter, error) {
-	f := b.Filter()
-	var c valid.Collector
-	for _, p := range slices.Concat(b.problems, b.emiProblems) {
-		c.Add(p.Path, p.Message)
-	}
-	var ve *ValidationError
-	if errors.As(f.Validate(), &ve) {
-		for _, p := range ve.Problems {
-			if !b.explained(p) {
-				c.Add(p.Path, p.Message)
-			}
+// callProblems adds the problems of the fluent calls: the conflicts whose
+// block is still there, then the rejected calls of EMIOptions.
+func (f *Filter) callProblems(c *valid.Collector) {
+	for _, k := range f.conflicts {
+		if f.hasConflict(k) {
+			c.Add(k.problem.Path, k.problem.Message)
 		}
 	}
-	if err := c.Err(); err != nil {
+	c.Merge(rootPath, f.EMIOptions.Err())
+}
+
+// hasConflict reports whether the block conflict k appended is still in f
+// (it is not when the caller removed it by hand).
+func (f *Filter) hasConflict(k conflict) bool {
+	return k.block < len(f.Options) && f.Options[k.block].PaymentMethodType == k.typ
+}
+
+// Build returns a deep copy of f, or the *ValidationError of Validate:
+// first the problems of the fluent calls (see Err), then those of the
+// filter itself.
+func (f *Filter) Build() (*Filter, error) {
+	c := f.clone()
+	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	return f, nil
+	return c, nil
 }
 
 // explained reports whether p is the duplicate-block problem of a block a
 // conflicting call added, which a conflict problem already explains.
-func (b Builder) explained(p Problem) bool {
-	for _, i := range b.conflicts {
-		if p.Path == valid.Join(valid.Index(rootPath+".options", i), "paymentMethodType") &&
+func (f *Filter) explained(p Problem) bool {
+	for _, k := range f.conflicts {
+		if f.hasConflict(k) && p.Path == valid.Join(valid.Index(rootPath+".options", k.block), "paymentMethodType") &&
 			strings.HasPrefix(p.Message, duplicateBlock) {
 			return true
 		}
@@ -131,23 +125,23 @@ func (b Builder) explained(p Problem) bool {
 // Hide hides each given method type as a whole: an option with enable false
 // (spec §2.4, "hide a whole method type", for CARD, WALLET, NB, CASH and
 // the others).
-func (b Builder) Hide(types ...MethodType) Builder {
-	return b.setTypes(listCall("Hide", types), false, types)
+func (f *Filter) Hide(types ...MethodType) *Filter {
+	return f.setTypes(listCall("Hide", types), false, types)
 }
 
 // Show shows each given method type as a whole: an option with enable true.
 // With Only it selects what the checkout shows; with New it has no effect
 // beyond what the defaults already show, but documents intent.
-func (b Builder) Show(types ...MethodType) Builder {
-	return b.setTypes(listCall("Show", types), true, types)
+func (f *Filter) Show(types ...MethodType) *Filter {
+	return f.setTypes(listCall("Show", types), true, types)
 }
 
-func (b Builder) setTypes(call string, enable bool, types []MethodType) Builder {
-	n := b.clone()
+func (f *Filter) setTypes(call string, enable bool, types []MethodType) *Filter {
+	n := f.clone()
 	for _, t := range types {
 		i := n.block(t)
-		if i >= 0 && n.f.Options[i].Enable == enable && n.f.Options[i].PaymentMethods == nil &&
-			(enable || (n.f.Options[i].CardFilters == nil && n.f.Options[i].UPIFilters == nil)) {
+		if i >= 0 && n.Options[i].Enable == enable && n.Options[i].PaymentMethods == nil &&
+			(enable || (n.Options[i].CardFilters == nil && n.Options[i].UPIFilters == nil)) {
 			continue // Already so.
 		}
 		n.add(call, Option{PaymentMethodType: t, Enable: enable})
@@ -158,27 +152,27 @@ func (b Builder) setTypes(call string, enable bool, types []MethodType) Builder 
 // HideMethods hides the given method codes of type t: an option with
 // paymentMethods and enable false (spec §2.4, "hide specific wallets":
 // HideMethods(Wallet, "LAZYPAY", "SIMPL")).
-func (b Builder) HideMethods(t MethodType, codes ...string) Builder {
-	return b.setMethods(codesCall("HideMethods", t, codes), t, false, codes)
+func (f *Filter) HideMethods(t MethodType, codes ...string) *Filter {
+	return f.setMethods(codesCall("HideMethods", t, codes), t, false, codes)
 }
 
 // ShowMethods shows the given method codes of type t: an option with
 // paymentMethods and enable true. With Only it shows just those methods,
 // for example Only().ShowMethods(NB, "NB_HDFC").
-func (b Builder) ShowMethods(t MethodType, codes ...string) Builder {
-	return b.setMethods(codesCall("ShowMethods", t, codes), t, true, codes)
+func (f *Filter) ShowMethods(t MethodType, codes ...string) *Filter {
+	return f.setMethods(codesCall("ShowMethods", t, codes), t, true, codes)
 }
 
 // HideMandateMethods hides methods of a mandate flow, passing each code
 // twice as spec §2.3 requires (see MandateCodes).
-func (b Builder) HideMandateMethods(t MethodType, codes ...string) Builder {
-	return b.setMethods(codesCall("HideMandateMethods", t, codes), t, false, MandateCodes(t, codes...))
+func (f *Filter) HideMandateMethods(t MethodType, codes ...string) *Filter {
+	return f.setMethods(codesCall("HideMandateMethods", t, codes), t, false, MandateCodes(t, codes...))
 }
 
 // ShowMandateMethods shows methods of a mandate flow, passing each code
 // twice as spec §2.3 requires (see MandateCodes).
-func (b Builder) ShowMandateMethods(t MethodType, codes ...string) Builder {
-	return b.setMethods(codesCall("ShowMandateMethods", t, codes), t, true, MandateCodes(t, codes...))
+func (f *Filter) ShowMandateMethods(t MethodType, codes ...string) *Filter {
+	return f.setMethods(codesCall("ShowMandateMethods", t, codes), t, true, MandateCodes(t, codes...))
 }
 
 // MandateCodes returns codes with each method passed twice, as mandate
@@ -200,10 +194,10 @@ func MandateCodes(t MethodType, codes ...string) []string {
 	return out
 }
 
-func (b Builder) setMethods(call string, t MethodType, enable bool, codes []string) Builder {
-	n := b.clone()
+func (f *Filter) setMethods(call string, t MethodType, enable bool, codes []string) *Filter {
+	n := f.clone()
 	if i := n.block(t); i >= 0 {
-		o := &n.f.Options[i]
+		o := &n.Options[i]
 		if o.Enable == enable && len(o.PaymentMethods) > 0 {
 			for _, c := range codes {
 				if indexOf(o.PaymentMethods, c) < 0 {
@@ -220,47 +214,47 @@ func (b Builder) setMethods(call string, t MethodType, enable bool, codes []stri
 // HideCardTypes hides cards of the given types, for example
 // HideCardTypes(Credit) (spec §2.4, "hide credit cards"): a CARD option with
 // enable true and a cardFilter with enable false.
-func (b Builder) HideCardTypes(types ...CardType) Builder {
-	return b.mergeCard(listCall("HideCardTypes", types), CardFilter{CardTypes: slices.Clone(types)})
+func (f *Filter) HideCardTypes(types ...CardType) *Filter {
+	return f.mergeCard(listCall("HideCardTypes", types), CardFilter{CardTypes: slices.Clone(types)})
 }
 
 // ShowCardTypes shows cards of the given types; with Only(Card) it shows
 // only those, for example Only(Card).ShowCardTypes(Credit).
-func (b Builder) ShowCardTypes(types ...CardType) Builder {
-	return b.mergeCard(listCall("ShowCardTypes", types), CardFilter{Enable: true, CardTypes: slices.Clone(types)})
+func (f *Filter) ShowCardTypes(types ...CardType) *Filter {
+	return f.mergeCard(listCall("ShowCardTypes", types), CardFilter{Enable: true, CardTypes: slices.Clone(types)})
 }
 
 // HideBINRanges hides cards whose BIN falls in the given ranges (spec §2.4,
 // "hide BIN ranges").
-func (b Builder) HideBINRanges(ranges ...BINRange) Builder {
-	return b.mergeCard(listCall("HideBINRanges", ranges), CardFilter{CardBins: slices.Clone(ranges)})
+func (f *Filter) HideBINRanges(ranges ...BINRange) *Filter {
+	return f.mergeCard(listCall("HideBINRanges", ranges), CardFilter{CardBins: slices.Clone(ranges)})
 }
 
 // ShowBINRanges shows cards whose BIN falls in the given ranges.
-func (b Builder) ShowBINRanges(ranges ...BINRange) Builder {
-	return b.mergeCard(listCall("ShowBINRanges", ranges), CardFilter{Enable: true, CardBins: slices.Clone(ranges)})
+func (f *Filter) ShowBINRanges(ranges ...BINRange) *Filter {
+	return f.mergeCard(listCall("ShowBINRanges", ranges), CardFilter{Enable: true, CardBins: slices.Clone(ranges)})
 }
 
 // HideCardBrands hides cards of the given brands, such as "VISA".
-func (b Builder) HideCardBrands(brands ...string) Builder {
-	return b.mergeCard(listCall("HideCardBrands", brands), CardFilter{CardBrands: slices.Clone(brands)})
+func (f *Filter) HideCardBrands(brands ...string) *Filter {
+	return f.mergeCard(listCall("HideCardBrands", brands), CardFilter{CardBrands: slices.Clone(brands)})
 }
 
 // ShowCardBrands shows cards of the given brands.
-func (b Builder) ShowCardBrands(brands ...string) Builder {
-	return b.mergeCard(listCall("ShowCardBrands", brands), CardFilter{Enable: true, CardBrands: slices.Clone(brands)})
+func (f *Filter) ShowCardBrands(brands ...string) *Filter {
+	return f.mergeCard(listCall("ShowCardBrands", brands), CardFilter{Enable: true, CardBrands: slices.Clone(brands)})
 }
 
 // HideCardBanks hides cards issued by the given banks.
-func (b Builder) HideCardBanks(banks ...string) Builder {
-	return b.mergeCard(listCall("HideCardBanks", banks), CardFilter{CardBanks: slices.Clone(banks)})
+func (f *Filter) HideCardBanks(banks ...string) *Filter {
+	return f.mergeCard(listCall("HideCardBanks", banks), CardFilter{CardBanks: slices.Clone(banks)})
 }
 
 // AddCardFilter adds a copy of cf, as given, to the CARD option (enabled,
 // and added when absent). Use it for a filter that combines criteria, such
 // as VISA credit cards.
-func (b Builder) AddCardFilter(cf CardFilter) Builder {
-	n := b.clone()
+func (f *Filter) AddCardFilter(cf CardFilter) *Filter {
+	n := f.clone()
 	o := n.filterBlock(jsonCall("AddCardFilter", cf), Card)
 	o.CardFilters = append(o.CardFilters, *cf.Clone())
 	return n
@@ -269,8 +263,8 @@ func (b Builder) AddCardFilter(cf CardFilter) Builder {
 // mergeCard adds a one-criterion card filter, merging it into an earlier
 // filter with the same enable and the same single criterion (the values of
 // one list are alternatives, so this keeps the meaning).
-func (b Builder) mergeCard(call string, cf CardFilter) Builder {
-	n := b.clone()
+func (f *Filter) mergeCard(call string, cf CardFilter) *Filter {
+	n := f.clone()
 	o := n.filterBlock(call, Card)
 	for i := range o.CardFilters {
 		e := &o.CardFilters[i]
@@ -319,9 +313,9 @@ func appendNew[T comparable](list, more []T) []T {
 // filters go into: the first block of t when it is enabled without
 // paymentMethods, else a new enabled block (a conflict when t already has
 // a block).
-func (b *Builder) filterBlock(call string, t MethodType) *Option {
-	if i := b.block(t); i >= 0 && b.f.Options[i].Enable && b.f.Options[i].PaymentMethods == nil {
-		return &b.f.Options[i]
+func (f *Filter) filterBlock(call string, t MethodType) *Option {
+	if i := f.block(t); i >= 0 && f.Options[i].Enable && f.Options[i].PaymentMethods == nil {
+		return &f.Options[i]
 	}
 	o := Option{PaymentMethodType: t, Enable: true}
 	if t == Card {
@@ -329,45 +323,45 @@ func (b *Builder) filterBlock(call string, t MethodType) *Option {
 	} else {
 		o.UPIFilters = []UPIFilter{}
 	}
-	return b.add(call, o)
+	return f.add(call, o)
 }
 
 // HideUPIApps hides the given UPI apps (spec §2.4): a UPI option with enable
 // true and an INTENT upiFilter with enable false, for example
 // HideUPIApps("PHONEPE", "GPAY").
-func (b Builder) HideUPIApps(apps ...string) Builder {
-	return b.mergeUPI(listCall("HideUPIApps", apps), Intent, false, apps)
+func (f *Filter) HideUPIApps(apps ...string) *Filter {
+	return f.mergeUPI(listCall("HideUPIApps", apps), Intent, false, apps)
 }
 
 // ShowUPIApps shows the given UPI apps: an INTENT upiFilter with enable true.
-func (b Builder) ShowUPIApps(apps ...string) Builder {
-	return b.mergeUPI(listCall("ShowUPIApps", apps), Intent, true, apps)
+func (f *Filter) ShowUPIApps(apps ...string) *Filter {
+	return f.mergeUPI(listCall("ShowUPIApps", apps), Intent, true, apps)
 }
 
 // HideUPIHandles hides the given VPA handles of UPI collect, each written
 // "@<handle>" (spec §2.4): a UPI option with enable true and a COLLECT
 // upiFilter with enable false, for example HideUPIHandles("@ybl").
-func (b Builder) HideUPIHandles(handles ...string) Builder {
-	return b.mergeUPI(listCall("HideUPIHandles", handles), Collect, false, handles)
+func (f *Filter) HideUPIHandles(handles ...string) *Filter {
+	return f.mergeUPI(listCall("HideUPIHandles", handles), Collect, false, handles)
 }
 
 // ShowUPIHandles shows the given VPA handles of UPI collect.
-func (b Builder) ShowUPIHandles(handles ...string) Builder {
-	return b.mergeUPI(listCall("ShowUPIHandles", handles), Collect, true, handles)
+func (f *Filter) ShowUPIHandles(handles ...string) *Filter {
+	return f.mergeUPI(listCall("ShowUPIHandles", handles), Collect, true, handles)
 }
 
 // AddUPIFilter adds a copy of u, as given, to the UPI option (enabled, and
 // added when absent), for example UPIFilter{UPIType: Collect} to hide UPI
 // collect as a whole.
-func (b Builder) AddUPIFilter(u UPIFilter) Builder {
-	n := b.clone()
+func (f *Filter) AddUPIFilter(u UPIFilter) *Filter {
+	n := f.clone()
 	o := n.filterBlock(jsonCall("AddUPIFilter", u), UPI)
 	o.UPIFilters = append(o.UPIFilters, *u.Clone())
 	return n
 }
 
-func (b Builder) mergeUPI(call string, t UPIType, enable bool, methods []string) Builder {
-	n := b.clone()
+func (f *Filter) mergeUPI(call string, t UPIType, enable bool, methods []string) *Filter {
+	n := f.clone()
 	o := n.filterBlock(call, UPI)
 	for i := range o.UPIFilters {
 		e := &o.UPIFilters[i]
@@ -382,46 +376,58 @@ func (b Builder) mergeUPI(call string, t UPIType, enable bool, methods []string)
 
 // AddOption appends a copy of o as its own option block, for keys the
 // builder has no method for (Extra). It does not merge: when its type
-// already has a block, it is a conflict (see Builder).
-func (b Builder) AddOption(o Option) Builder {
-	n := b.clone()
+// already has a block, it is a conflict (see New).
+func (f *Filter) AddOption(o Option) *Filter {
+	n := f.clone()
 	n.add("AddOption("+string(o.PaymentMethodType)+")", *o.Clone())
 	return n
 }
 
-// EMI sets emiOptions to the options e builds (spec §2.5), replacing any set
-// before, for example EMI(emi.New().OnlyNoCost()). The rejected calls of e
-// (see emi.Builder.Err) stay with the Builder, under
-// "payment_filter.emiOptions", until EMI is called again.
-func (b Builder) EMI(e emi.Builder) Builder {
-	n := b.clone()
-	n.f.EMIOptions = e.Options()
-	n.emiProblems = nil
-	var ve *ValidationError
-	if errors.As(e.Err(), &ve) {
-		for _, p := range ve.Problems {
-			n.emiProblems = append(n.emiProblems, Problem{Path: valid.Join(rootPath, p.Path), Message: p.Message})
-		}
-	}
+// EMI sets emiOptions to a deep copy of e (spec §2.5), replacing any set
+// before, for example EMI(emi.New().OnlyNoCost()); a nil e removes
+// emiOptions. The calls e rejected (see emi.Options.Err) travel with the
+// copy, so Validate reports them under "payment_filter.emiOptions".
+func (f *Filter) EMI(e *emi.Options) *Filter {
+	n := f.clone()
+	n.EMIOptions = e.Clone()
 	return n
 }
 
 // add appends o as a new block, added by call, and returns it. When o's
-// type already has a block, it records the conflict at that block.
-func (b *Builder) add(call string, o Option) *Option {
-	if i := b.block(o.PaymentMethodType); i >= 0 && o.PaymentMethodType != "" {
-		prev := &b.f.Options[i]
+// type already has a block, it records the conflict at that block. f must
+// be a fresh copy.
+func (f *Filter) add(call string, o Option) *Option {
+	if i := f.block(o.PaymentMethodType); i >= 0 && o.PaymentMethodType != "" {
+		prev := &f.Options[i]
 		t := string(o.PaymentMethodType)
-		b.problems = append(slices.Clip(b.problems), Problem{
-			Path: valid.Index(rootPath+".options", i),
-			Message: call + " conflicts with " + b.calls[i] + ": one " + t + " option block cannot both " +
-				prev.does() + " and " + o.does(),
+		f.conflicts = append(slices.Clip(f.conflicts), conflict{
+			problem: Problem{
+				Path: valid.Index(rootPath+".options", i),
+				Message: call + " conflicts with " + f.callOf(i) + ": one " + t + " option block cannot both " +
+					prev.does() + " and " + o.does(),
+			},
+			block: len(f.Options),
+			typ:   o.PaymentMethodType,
 		})
-		b.conflicts = append(slices.Clip(b.conflicts), len(b.f.Options))
 	}
-	b.f.Options = append(b.f.Options, o)
-	b.calls = append(slices.Clip(b.calls), call)
-	return &b.f.Options[len(b.f.Options)-1]
+	// calls shares its array with other copies: clip it so that append
+	// always copies first.
+	calls := slices.Clip(f.calls[:min(len(f.calls), len(f.Options))])
+	for len(calls) < len(f.Options) {
+		calls = append(calls, "") // Blocks not added by a fluent call.
+	}
+	f.calls = append(calls, call)
+	f.Options = append(f.Options, o)
+	return &f.Options[len(f.Options)-1]
+}
+
+// callOf spells the call that added block i, or names the block when no
+// fluent call added it (a hand-written or decoded filter extended).
+func (f *Filter) callOf(i int) string {
+	if i < len(f.calls) && f.calls[i] != "" {
+		return f.calls[i]
+	}
+	return "the block at " + valid.Index("options", i)
 }
 
 // does says what block o does, for conflict messages.
@@ -445,19 +451,21 @@ func (o *Option) does() string {
 }
 
 // block returns the index of the first option of type t, or -1.
-func (b *Builder) block(t MethodType) int {
-	for i := range b.f.Options {
-		if b.f.Options[i].PaymentMethodType == t {
+func (f *Filter) block(t MethodType) int {
+	for i := range f.Options {
+		if f.Options[i].PaymentMethodType == t {
 			return i
 		}
 	}
 	return -1
 }
 
-func (b Builder) clone() Builder {
-	n := b
-	n.f = *b.f.Clone()
-	return n
+// clone returns a deep copy of f to change, New() for nil.
+func (f *Filter) clone() *Filter {
+	if f == nil {
+		return New()
+	}
+	return f.Clone()
 }
 
 // codesCall spells a call on the codes of a type, for example
@@ -501,12 +509,16 @@ func jsonCall(name string, v json.Marshaler) string {
 	return name + "(" + string(b) + ")"
 }
 
-// Clone returns a deep copy of f (nil for nil).
+// Clone returns a deep copy of f (nil for nil), with what the fluent calls
+// recorded (see New).
 func (f *Filter) Clone() *Filter {
 	if f == nil {
 		return nil
 	}
 	c := &Filter{
+		calls:               slices.Clip(f.calls),
+		conflicts:           slices.Clip(f.conflicts),
+		optionsAbsent:       f.optionsAbsent,
 		AllowDefaultOptions: f.AllowDefaultOptions,
 		EMIOptions:          f.EMIOptions.Clone(),
 		Extra:               wire.CloneExtra(f.Extra),

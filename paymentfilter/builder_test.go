@@ -12,8 +12,8 @@ import (
 	pf "github.com/payorch/checkout-go/paymentfilter"
 )
 
-// TestBuilderImmutable: a half-built builder shared by two extensions is
-// not changed by either, and a returned Filter does not alias the builder.
+// TestBuilderImmutable: a half-built filter shared by two extensions is
+// not changed by either, and a copy made by Filter does not alias it.
 func TestBuilderImmutable(t *testing.T) {
 	base := pf.New().HideCardTypes(pf.Credit).HideUPIHandles("@ybl")
 	before := wiretest.JSONString(t, base.Filter())
@@ -27,20 +27,20 @@ func TestBuilderImmutable(t *testing.T) {
 	require.Equal(t, `{"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardTypes":["CREDIT"]},{"enable":false,"cardBins":["459000::460000"]}]},{"paymentMethodType":"UPI","enable":true,"upiFilters":[{"upiType":"COLLECT","enable":false,"upiMethods":["@ybl"]}]},{"paymentMethodType":"WALLET","enable":false}]}`,
 		wiretest.JSONString(t, b.Filter()))
 
-	// Changing a returned Filter leaves the builder alone.
+	// Changing a copy made by Filter leaves the original alone.
 	f := base.Filter()
 	f.Options[0].CardFilters[0].CardTypes[0] = pf.Debit
 	f.Options[1].UPIFilters[0].UPIMethods = append(f.Options[1].UPIFilters[0].UPIMethods, "@x")
 	require.Equal(t, before, wiretest.JSONString(t, base.Filter()))
 
-	// Changing the caller's slice after the call leaves the builder alone.
+	// Changing the caller's slice after the call leaves the filter alone.
 	handles := []string{"@ybl"}
 	c := pf.New().HideUPIHandles(handles...)
 	handles[0] = "@changed"
 	require.Contains(t, wiretest.JSONString(t, c.Filter()), `"@ybl"`)
 }
 
-// TestBuilderConcurrent: one builder extended from many goroutines (run with
+// TestBuilderConcurrent: one filter extended from many goroutines (run with
 // -race).
 func TestBuilderConcurrent(t *testing.T) {
 	base := pf.New().HideCardTypes(pf.Credit).EMI(emi.New().OnlyNoCost())
@@ -64,9 +64,10 @@ func TestBuilderConcurrent(t *testing.T) {
 	require.Contains(t, out[0], `"cardBrands":["VISA"]`)
 }
 
-// TestBuilderZeroValue: the zero Builder is New().
-func TestBuilderZeroValue(t *testing.T) {
-	var b pf.Builder
+// TestBuilderNilReceiver: the fluent methods on a nil *Filter start from
+// New().
+func TestBuilderNilReceiver(t *testing.T) {
+	var b *pf.Filter
 	require.Equal(t, wiretest.JSONString(t, pf.New().Hide(pf.Cash).Filter()), wiretest.JSONString(t, b.Hide(pf.Cash).Filter()))
 	require.Equal(t, `{"allowDefaultOptions":true,"options":[]}`, wiretest.JSONString(t, b.Filter()))
 }
@@ -76,7 +77,7 @@ func TestBuilderZeroValue(t *testing.T) {
 func TestBuilderMerges(t *testing.T) {
 	tests := []struct {
 		name  string
-		build pf.Builder
+		build *pf.Filter
 		want  string
 	}{
 		{"hide twice", pf.New().Hide(pf.Cash, pf.Cash).Hide(pf.Cash),
@@ -95,7 +96,7 @@ func TestBuilderMerges(t *testing.T) {
 			`{"allowDefaultOptions":false,"options":[{"paymentMethodType":"NB","enable":true,"paymentMethods":["NB_HDFC","SVC_HDFC","NB_SBI","SVC_SBI"]}]}`},
 		{"UPI apps on only UPI", pf.Only(pf.UPI).HideUPIApps("GPAY"),
 			`{"allowDefaultOptions":false,"options":[{"paymentMethodType":"UPI","enable":true,"upiFilters":[{"upiType":"INTENT","enable":false,"upiMethods":["GPAY"]}]}]}`},
-		{"EMI is replaced, not merged", pf.New().EMI(emi.New().ShowOnlyEMI()).EMI(emi.New().Disable(emi.Standard)),
+		{"EMI is replaced, not merged", pf.New().EMI(emi.New().OnlyEMI()).EMI(emi.New().Disable(emi.Standard)),
 			`{"allowDefaultOptions":true,"options":[],"emiOptions":{"standardEmi":{"enable":false}}}`},
 	}
 	for _, tt := range tests {
@@ -109,14 +110,14 @@ func TestBuilderMerges(t *testing.T) {
 }
 
 // TestBuilderContradictions: a call that one option block cannot express
-// together with an earlier call of the same type is a conflict. Build and
-// Err name both calls at the earlier block (not the duplicate block the
-// user never wrote); Filter keeps the call as a second block, so validating
-// it still fails: nothing is dropped.
+// together with an earlier call of the same type is a conflict. Validate,
+// Build and Err name both calls at the earlier block (not the duplicate
+// block the user never wrote); the filter keeps the call as a second block,
+// and a copy made by Filter or Clone keeps the conflict: nothing is dropped.
 func TestBuilderContradictions(t *testing.T) {
 	tests := []struct {
 		name    string
-		build   pf.Builder
+		build   *pf.Filter
 		want    string     // Filter()
 		problem pf.Problem // the one problem of Build and Err
 	}{
@@ -166,20 +167,41 @@ func TestBuilderContradictions(t *testing.T) {
 			require.ErrorAs(t, tt.build.Err(), &ve)
 			require.Equal(t, []pf.Problem{tt.problem}, ve.Problems)
 
-			// What Filter returns does not pass validation either.
-			require.ErrorContains(t, tt.build.Filter().Validate(), "duplicate option block")
+			// The filter itself, and the copies Filter and Clone make,
+			// report the conflict too (the client validates before sending).
+			for _, f := range []*pf.Filter{tt.build, tt.build.Filter(), tt.build.Clone()} {
+				require.ErrorAs(t, f.Validate(), &ve)
+				require.Equal(t, []pf.Problem{tt.problem}, ve.Problems)
+			}
+
+			// Decoded from its JSON, it is a hand-made filter: the
+			// duplicate block is what Validate reports.
+			var d pf.Filter
+			require.NoError(t, json.Unmarshal([]byte(tt.want), &d))
+			require.NoError(t, d.Err())
+			require.ErrorContains(t, d.Validate(), "duplicate option block")
+
+			// With the conflicting block removed by hand, there is no
+			// conflict left to report.
+			// (In every case here the conflicting block is the last.)
+			fixed := tt.build.Filter()
+			fixed.Options = fixed.Options[:len(fixed.Options)-1]
+			require.NoError(t, fixed.Err())
+			if err := fixed.Validate(); err != nil {
+				require.NotContains(t, err.Error(), "conflicts with")
+			}
 		})
 	}
 }
 
 // TestBuilderProblemsStayOnTheirBranch: a conflict recorded on one branch of
-// a shared Builder is not seen by its base or a sibling.
+// a shared filter is not seen by its base or a sibling.
 func TestBuilderProblemsStayOnTheirBranch(t *testing.T) {
 	// Three conflicts: an appended list would have spare capacity here.
 	base := pf.New().Hide(pf.Wallet, pf.NB, pf.Cash).Show(pf.Wallet, pf.NB, pf.Cash)
 	a := base.Hide(pf.UPI).Show(pf.UPI)
 	b := base.Hide(pf.Card).HideCardTypes(pf.Debit)
-	last := func(b pf.Builder) string {
+	last := func(b *pf.Filter) string {
 		var ve *pf.ValidationError
 		require.ErrorAs(t, b.Err(), &ve)
 		return ve.Problems[len(ve.Problems)-1].Message
@@ -190,9 +212,9 @@ func TestBuilderProblemsStayOnTheirBranch(t *testing.T) {
 	require.NoError(t, pf.New().Hide(pf.Wallet).Err())
 }
 
-// TestBuilderEMIProblems: the rejected calls of the emi.Builder given to EMI
-// reach Build and Err under payment_filter.emiOptions; a later EMI call
-// replaces them with the options.
+// TestBuilderEMIProblems: the rejected calls of the emi.Options given to EMI
+// reach Validate, Build and Err under payment_filter.emiOptions; a later
+// EMI call replaces them with the options.
 func TestBuilderEMIProblems(t *testing.T) {
 	b := pf.New().Hide(pf.Wallet).EMI(emi.New().Disable(emi.Plan(9)).Enable(emi.NoCost))
 	want := []pf.Problem{{Path: "payment_filter.emiOptions", Message: "Disable(Plan(9)): unknown plan 9: want Standard, LowCost or NoCost"}}
@@ -202,6 +224,8 @@ func TestBuilderEMIProblems(t *testing.T) {
 	require.Equal(t, want, ve.Problems)
 	require.ErrorAs(t, b.Err(), &ve)
 	require.Equal(t, want, ve.Problems)
+	require.ErrorAs(t, b.Filter().Validate(), &ve)
+	require.Equal(t, want, ve.Problems, "the client's validation before sending reports them too")
 	require.Equal(t, `{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false}],"emiOptions":{"noCostEmi":{"enable":true}}}`,
 		wiretest.JSONString(t, b.Filter()))
 

@@ -10,7 +10,7 @@ import (
 )
 
 // show prints the JSON the builder sends, or why it cannot be sent.
-func show(b paymentfilter.Builder) {
+func show(b *paymentfilter.Filter) {
 	f, err := b.Build()
 	if err != nil {
 		fmt.Println("error:", err)
@@ -26,7 +26,7 @@ func show(b paymentfilter.Builder) {
 
 // Hide a whole method type (spec §2.4): works for CARD, WALLET, NB, CASH and
 // the other types.
-func ExampleBuilder_Hide() {
+func ExampleFilter_Hide() {
 	show(paymentfilter.New().Hide(paymentfilter.Wallet))
 	show(paymentfilter.New().Hide(paymentfilter.NB))
 	show(paymentfilter.New().Hide(paymentfilter.Card, paymentfilter.Cash))
@@ -44,7 +44,7 @@ func ExampleOnly() {
 }
 
 // Hide specific UPI collect handles and intent apps (spec §2.4).
-func ExampleBuilder_HideUPIHandles() {
+func ExampleFilter_HideUPIHandles() {
 	show(paymentfilter.New().
 		HideUPIHandles("@ybl", "@okhdfcbank").
 		HideUPIApps("PHONEPE", "GPAY", "PAYTM"))
@@ -53,28 +53,28 @@ func ExampleBuilder_HideUPIHandles() {
 }
 
 // Hide credit cards (spec §2.4).
-func ExampleBuilder_HideCardTypes() {
+func ExampleFilter_HideCardTypes() {
 	show(paymentfilter.New().HideCardTypes(paymentfilter.Credit))
 	// Output:
 	// {"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardTypes":["CREDIT"]}]}]}
 }
 
 // Hide BIN ranges (spec §2.4).
-func ExampleBuilder_HideBINRanges() {
+func ExampleFilter_HideBINRanges() {
 	show(paymentfilter.New().HideBINRanges(paymentfilter.BINRange{From: "459000", To: "460000"}))
 	// Output:
 	// {"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardBins":["459000::460000"]}]}]}
 }
 
 // Hide specific wallets (spec §2.4).
-func ExampleBuilder_HideMethods() {
+func ExampleFilter_HideMethods() {
 	show(paymentfilter.New().HideMethods(paymentfilter.Wallet, "LAZYPAY", "SIMPL"))
 	// Output:
 	// {"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false,"paymentMethods":["LAZYPAY","SIMPL"]}]}
 }
 
 // Show only some cards: a card filter that combines criteria.
-func ExampleBuilder_AddCardFilter() {
+func ExampleFilter_AddCardFilter() {
 	show(paymentfilter.Only(paymentfilter.Card).AddCardFilter(paymentfilter.CardFilter{
 		Enable:     true,
 		CardBrands: []string{"VISA"},
@@ -86,7 +86,7 @@ func ExampleBuilder_AddCardFilter() {
 
 // Mandate flows pass each NB, WALLET or CONSUMER_FINANCE method twice (spec
 // §2.3).
-func ExampleBuilder_ShowMandateMethods() {
+func ExampleFilter_ShowMandateMethods() {
 	show(paymentfilter.Only().ShowMandateMethods(paymentfilter.NB, "NB_HDFC"))
 	show(paymentfilter.New().HideMandateMethods(paymentfilter.Wallet, "PAYTM"))
 	// Output:
@@ -105,8 +105,8 @@ func ExampleMandateCodes() {
 
 // EMI filters ride in the payment filter (spec §2.5): show only EMI, only
 // no-cost EMI, or hide credit-card EMI inside no-cost EMI.
-func ExampleBuilder_EMI() {
-	show(paymentfilter.New().EMI(emi.New().ShowOnlyEMI()))
+func ExampleFilter_EMI() {
+	show(paymentfilter.New().EMI(emi.New().OnlyEMI()))
 	show(paymentfilter.New().EMI(emi.New().OnlyNoCost()))
 	show(paymentfilter.New().EMI(emi.New().Enable(emi.Standard, emi.LowCost).DisableGroup(emi.NoCost, emi.Credit)))
 	// Output:
@@ -115,8 +115,8 @@ func ExampleBuilder_EMI() {
 	// {"allowDefaultOptions":true,"options":[],"emiOptions":{"standardEmi":{"enable":true},"lowCostEmi":{"enable":true},"noCostEmi":{"enable":true,"credit":{"enable":false}}}}
 }
 
-// A half-built builder can be shared: each extension is a new value.
-func ExampleBuilder() {
+// A half-built filter can be shared: each extension is a new value.
+func ExampleNew() {
 	noCredit := paymentfilter.New().HideCardTypes(paymentfilter.Credit)
 	show(noCredit.Hide(paymentfilter.Wallet))
 	show(noCredit)
@@ -155,7 +155,7 @@ func ExampleFilter_Validate() {
 // A call that the block of its type cannot express together with an earlier
 // call is reported with both calls named, at the block the service would
 // honour.
-func ExampleBuilder_Err() {
+func ExampleFilter_Err() {
 	b := paymentfilter.Only(paymentfilter.Wallet).HideMethods(paymentfilter.Wallet, "PAYTM")
 	var ve *paymentfilter.ValidationError
 	if errors.As(b.Err(), &ve) {

@@ -3,7 +3,10 @@
 // instruments the hosted checkout shows, and carries the EMI filter of
 // package emi.
 //
-// Builders read like the behaviour table of spec §2.4:
+// Filter is the model and its own fluent builder. New and Only return a
+// *Filter, and every method reads like a line of the behaviour table of
+// spec §2.4, returning a new *Filter (a deep copy) and leaving its receiver
+// untouched:
 //
 //	paymentfilter.New().Hide(paymentfilter.Wallet)              // hide a whole type
 //	paymentfilter.Only(paymentfilter.UPI)                       // show only UPI
@@ -13,12 +16,18 @@
 //	paymentfilter.New().HideMethods(paymentfilter.Wallet, "LAZYPAY", "SIMPL")
 //	paymentfilter.New().EMI(emi.New().OnlyNoCost())             // spec §2.5
 //
-// Builders are immutable values; Filter returns the plain struct and Build
-// also validates it, reporting first the builder calls that conflict (see
-// Builder) or that the emi.Builder rejected. The structs encode with the service's exact,
-// case-sensitive keys and decode the service's published samples (including
-// the singular card keys of the field table), keeping keys the SDK does not
-// model in Extra so that decoding then encoding gives the same JSON.
+// so a chain goes straight into a session request or a struct literal:
+//
+//	checkout.SessionRequest{PaymentFilter: paymentfilter.New().Hide(paymentfilter.Wallet)}
+//	paymentfilter.Filter{AllowDefaultOptions: true, Options: []paymentfilter.Option{}, EMIOptions: emi.New().OnlyNoCost()}
+//
+// Build validates a copy; Validate, which the client calls before sending,
+// reports first the fluent calls that conflict (see New) or that the
+// emi.Options given to EMI rejected. The structs encode with the service's
+// exact, case-sensitive keys and decode the service's published samples
+// (including the singular card keys of the field table), keeping keys the
+// SDK does not model in Extra so that decoding then encoding gives the same
+// JSON.
 // Validate reports every problem with its JSON path, starting at
 // "payment_filter".
 package paymentfilter
@@ -38,8 +47,10 @@ type ValidationError = valid.Error
 type Problem = valid.Problem
 
 // Filter is the payment_filter object of a session request (spec §2.2). It
-// is a plain value: safe for concurrent reads (Validate, encoding), not for
-// concurrent writes. Clone makes an independent copy.
+// is a plain value: safe for concurrent reads (Validate, encoding, the
+// fluent methods), not for concurrent writes. Clone makes an independent
+// copy. New and Only start a fluent chain whose every step is a new
+// *Filter (see New); a struct literal works as well.
 type Filter struct {
 	// AllowDefaultOptions is allowDefaultOptions, always sent. true: every
 	// default option stays visible besides the filtered ones; false: only
@@ -54,6 +65,16 @@ type Filter struct {
 	// Extra holds keys the SDK does not model, sent unchanged after the
 	// modelled ones (sorted). Decoding fills it so nothing is lost.
 	Extra map[string]json.RawMessage `json:"-"`
+
+	// calls[i] spells the fluent call that added Options[i] ("" for a
+	// block no fluent call added), for conflict messages; conflicts are
+	// the conflicting fluent calls, in call order. Both are shared between
+	// copies: only ever appended to through a clip.
+	calls     []string
+	conflicts []conflict
+	// optionsAbsent records that the decoded object had no options key:
+	// while Options stays empty, it is not sent back either.
+	optionsAbsent bool
 }
 
 // Option is one element of payment_filter.options (spec §2.3).

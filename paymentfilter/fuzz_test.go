@@ -45,6 +45,7 @@ func FuzzFilterDecode(f *testing.F) {
 		`{"allowDefaultOptions":true,"options":[],"emiOptions":{"noCostEmi":{"enable":true,"credit":{"enable":true,"filters":[{"enable":true,"paymentMethodType":"CARD","issuerFilters":{"issuers":["SVC_ICICI"],"tenures":["9::12","0::x"],"enable":false}}]}}},"x":[1,{"y":null}]}`,
 		`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false,"paymentMethods":["PAYTM","SVC_PAYTM"],"display":true,"displayMessage":"<b>\u2028"}]}`,
 		`{"allowDefaultOptions":true,"options":null}`,
+		`{"allowDefaultOptions":false,"emiOptions":{"showOnlyEmi":true}}`,
 		`[]`, `null`, `"x"`, `{"allowDefaultOptions":1}`,
 	}
 	for _, s := range seeds {

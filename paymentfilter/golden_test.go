@@ -18,7 +18,7 @@ import (
 // payment_filter has the same shape ("" when none has).
 type behaviour struct {
 	name    string
-	build   pf.Builder
+	build   *pf.Filter
 	golden  string
 	sample  string // "<folder>/<file>"
 	comment string
@@ -74,7 +74,7 @@ func behaviours() []behaviour {
 		{name: "mandate: show only a consumer finance provider", build: pf.Only().ShowMandateMethods(pf.ConsumerFinance, "LAZYPAY"),
 			golden: "mandate_only_consumer_finance.json"},
 		// Spec §2.5.
-		{name: "show only EMI", build: pf.New().EMI(emi.New().ShowOnlyEMI()), golden: "emi_show_only.json",
+		{name: "show only EMI", build: pf.New().EMI(emi.New().OnlyEMI()), golden: "emi_show_only.json",
 			sample: "emi/payment_filter_emi_showOnlyEmi.json"},
 		{name: "show only no-cost EMI (spec)", build: pf.New().EMI(emi.New().OnlyNoCost()), golden: "emi_only_no_cost.json",
 			comment: "spec §2.5 adds showOnlyEmi true to the published sample's shape"},
@@ -153,9 +153,10 @@ func samplePaymentFilter(t *testing.T, data []byte) json.RawMessage {
 	return raw
 }
 
-// normalise applies to a decoded sample the documented normalisations of
-// encoding: singular card keys become plural, issuerFilters becomes
-// issuerFilter, and an absent options is sent as [].
+// normalise applies to a sample what the builders write differently from
+// a decoded filter: singular card keys become plural, issuerFilters
+// becomes issuerFilter, and options is always sent ([] when empty; only a
+// decoded filter without options is sent back without it).
 func normalise(raw json.RawMessage) any {
 	var v any
 	if err := json.Unmarshal(raw, &v); err != nil {

@@ -21,7 +21,9 @@ var (
 )
 
 // MarshalJSON encodes f with the service's exact keys: allowDefaultOptions
-// and options always ([] when empty), emiOptions when set, then Extra. It is
+// and options always ([] when empty; the one exception is a decoded filter
+// whose object had no options key, which is sent back without one while
+// Options stays empty), emiOptions when set, then Extra. It is
 // a hand-written encoder (see BenchmarkFilterMarshal); the output is what
 // encoding/json would write for the same tree.
 func (f Filter) MarshalJSON() ([]byte, error) {
@@ -79,17 +81,19 @@ func (f *Filter) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	b = wire.AppendKey(append(b, '{'), "allowDefaultOptions", true)
 	b = wire.AppendBool(b, f.AllowDefaultOptions)
-	b = wire.AppendKey(b, "options", false)
-	b = append(b, '[')
-	for i := range f.Options {
-		if i > 0 {
-			b = append(b, ',')
+	if !f.optionsAbsent || len(f.Options) > 0 {
+		b = wire.AppendKey(b, "options", false)
+		b = append(b, '[')
+		for i := range f.Options {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = f.Options[i].appendJSON(b); err != nil {
+				return nil, err
+			}
 		}
-		if b, err = f.Options[i].appendJSON(b); err != nil {
-			return nil, err
-		}
+		b = append(b, ']')
 	}
-	b = append(b, ']')
 	if f.EMIOptions != nil {
 		b = wire.AppendKey(b, "emiOptions", false)
 		if b, err = f.EMIOptions.AppendJSON(b); err != nil {
@@ -243,9 +247,11 @@ func decodeFilter(data []byte, path string) (*Filter, error) {
 	}
 	out := &Filter{AllowDefaultOptions: obj.RequiredBool("allowDefaultOptions")}
 	// options is required by the spec but absent from some published
-	// samples that carry only emiOptions; absent decodes as empty and is
-	// sent as [] (documented normalisation).
+	// samples that carry only emiOptions; absent (or null) decodes as
+	// empty, and is left out again when encoding while Options stays
+	// empty, so that decoding then encoding gives the same JSON.
 	out.Options = wire.List(obj, "options", decodeOption)
+	out.optionsAbsent = out.Options == nil
 	if raw, ok := obj.Take("emiOptions"); ok && obj.Err == nil {
 		var e emi.Options
 		if err := e.UnmarshalJSON(raw); err != nil {

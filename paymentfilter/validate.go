@@ -1,6 +1,7 @@
 package paymentfilter
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/payorch/checkout-go/emi"
@@ -17,7 +18,7 @@ const mandatePrefix = "SVC_"
 const rootPath = "payment_filter"
 
 // duplicateBlock starts the message of a second option block of a type;
-// Builder.Build recognises it.
+// Validate recognises it.
 const duplicateBlock = "duplicate option block for "
 
 // Validate checks f against the spec (§2.2–2.5) and reports every problem
@@ -34,12 +35,39 @@ const duplicateBlock = "duplicate option block for "
 // pairs; lists are not empty; and the filter leaves something visible.
 // Keys in Extra that are surely mistakes (mis-cased, misspelt or misplaced
 // modelled keys) are reported too.
+//
+// The problems of the fluent calls come first (see Err): a conflicting
+// call is reported, naming both calls, instead of the duplicate block it
+// left; a call the emi.Options given to EMI rejected is reported under
+// "payment_filter.emiOptions".
 func (f *Filter) Validate() error {
 	if f == nil {
 		return nil
 	}
 	var c valid.Collector
-	f.validate(&c, rootPath)
+	f.callProblems(&c)
+	// The tree's own problems, less those the call problems already say:
+	// the duplicate blocks of conflicts, and the rejected EMI calls that
+	// emi.Options.Validate lists too.
+	said := map[Problem]int{}
+	var ve *ValidationError
+	if errors.As(f.EMIOptions.Err(), &ve) {
+		for _, p := range ve.Problems {
+			said[Problem{Path: valid.Join(rootPath, p.Path), Message: p.Message}]++
+		}
+	}
+	var tree valid.Collector
+	f.validate(&tree, rootPath)
+	if errors.As(tree.Err(), &ve) {
+		for _, p := range ve.Problems {
+			switch {
+			case said[p] > 0:
+				said[p]--
+			case !f.explained(p):
+				c.Add(p.Path, p.Message)
+			}
+		}
+	}
 	return c.Err()
 }
 

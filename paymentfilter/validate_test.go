@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/payorch/checkout-go/emi"
+	"github.com/payorch/checkout-go/internal/wiretest"
 	pf "github.com/payorch/checkout-go/paymentfilter"
 )
 
@@ -57,9 +58,17 @@ func TestValidateRejects(t *testing.T) {
 			return &pf.Filter{AllowDefaultOptions: true, Options: []pf.Option{
 				{PaymentMethodType: pf.NB}, {PaymentMethodType: pf.Wallet}, {PaymentMethodType: pf.NB, PaymentMethods: []string{"NB_SBI"}}}}
 		}, "payment_filter.options[2].paymentMethodType", "duplicate option block for NB (first at options[0])"},
-		{"builder contradiction becomes a duplicate", func(*testing.T) *pf.Filter {
+		{"builder contradiction is reported by Validate", func(*testing.T) *pf.Filter {
 			return pf.New().Hide(pf.Wallet).Show(pf.Wallet).Filter()
+		}, "payment_filter.options[0]", "Show(WALLET) conflicts with Hide(WALLET)"},
+		{"builder contradiction decoded is a duplicate", func(t *testing.T) *pf.Filter {
+			var f pf.Filter
+			require.NoError(t, json.Unmarshal([]byte(wiretest.JSONString(t, pf.New().Hide(pf.Wallet).Show(pf.Wallet))), &f))
+			return &f
 		}, "payment_filter.options[1].paymentMethodType", "duplicate option block for WALLET"},
+		{"rejected EMI call is reported by Validate", func(*testing.T) *pf.Filter {
+			return pf.New().EMI(emi.New().Enable(emi.NoCost).DisableGroup(emi.NoCost, emi.Instrument(7))).Filter()
+		}, "payment_filter.emiOptions.noCostEmi", "DisableGroup(NoCost, Instrument(7)): unknown instrument 7"},
 		{"paymentMethods on CARD", func(*testing.T) *pf.Filter {
 			return &pf.Filter{AllowDefaultOptions: true, Options: []pf.Option{{PaymentMethodType: pf.Card, PaymentMethods: []string{"VISA"}}}}
 		}, "payment_filter.options[0].paymentMethods", "has no effect on CARD"},
@@ -236,7 +245,7 @@ func TestValidateAccepts(t *testing.T) {
 	tests := map[string]*pf.Filter{
 		"nil filter (not sent)":    nil,
 		"hide every type but cash": {AllowDefaultOptions: true, Options: hideAll()[:6]},
-		"only EMI":                 pf.Only().EMI(emi.New().ShowOnlyEMI()).Filter(),
+		"only EMI":                 pf.Only().EMI(emi.New().OnlyEMI()).Filter(),
 		"only some NB, mandate":    pf.Only().ShowMandateMethods(pf.NB, "NB_HDFC", "NB_SBI").Filter(),
 		"only VISA credit platinum ICICI": pf.Only(pf.Card).AddCardFilter(pf.CardFilter{Enable: true,
 			CardBrands: []string{"VISA"}, CardTypes: []pf.CardType{pf.Credit}, CardSubTypes: []string{"PLATINUM"}, CardBanks: []string{"ICICI"}}).Filter(),

@@ -1,6 +1,6 @@
 // Command filters prints the payment_filter JSON of every payment locking
 // behaviour of spec §2.4 and every EMI behaviour of spec §2.5, each under a
-// one-line caption, as the builders of packages paymentfilter and emi make
+// one-line caption, as the fluent methods of packages paymentfilter and emi make
 // it. It is documentation you can run:
 //
 //	go run ./examples/filters
@@ -26,7 +26,7 @@ func main() {
 // behaviour is one row of the spec's behaviour tables.
 type behaviour struct {
 	caption string
-	filter  paymentfilter.Builder
+	filter  *paymentfilter.Filter
 }
 
 func behaviours() []behaviour {
@@ -49,7 +49,7 @@ func behaviours() []behaviour {
 		{"Mandate: show only one consumer finance provider",
 			paymentfilter.Only().ShowMandateMethods(paymentfilter.ConsumerFinance, "LAZYPAY")},
 		// Spec §2.5: EMI filter.
-		{"Show only EMI", paymentfilter.New().EMI(emi.New().ShowOnlyEMI())},
+		{"Show only EMI", paymentfilter.New().EMI(emi.New().OnlyEMI())},
 		{"Show only no-cost EMI", paymentfilter.New().EMI(emi.New().OnlyNoCost())},
 		{"EMI types by enable flags: standard and no-cost, not low-cost",
 			paymentfilter.New().EMI(emi.New().Enable(emi.Standard, emi.NoCost).Disable(emi.LowCost))},

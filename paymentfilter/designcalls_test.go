@@ -1,0 +1,117 @@
+package paymentfilter_test
+
+import (
+	"encoding/json"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/payorch/checkout-go/emi"
+	"github.com/payorch/checkout-go/internal/wiretest"
+	"github.com/payorch/checkout-go/paymentfilter"
+)
+
+// The call sites of DESIGN.md §4, as code outside the package writes them:
+// a chain is a *paymentfilter.Filter (or *emi.Options) and goes straight
+// into a field of that type. These lines are checked by the compiler.
+var (
+	_ *paymentfilter.Filter = paymentfilter.New().Hide(paymentfilter.Wallet)
+	_ *paymentfilter.Filter = paymentfilter.Only(paymentfilter.UPI)
+	_ *emi.Options          = emi.New().OnlyNoCost()
+	_ paymentfilter.Filter  = paymentfilter.Filter{EMIOptions: emi.New().OnlyNoCost()}
+)
+
+var _ *paymentfilter.Filter = paymentfilter.New().HideCardTypes(paymentfilter.Credit).
+	HideBINRanges(paymentfilter.BINRange{From: "459000", To: "460000"}).
+	HideUPIApps("PHONEPE").HideUPIHandles("@ybl").
+	HideMethods(paymentfilter.Wallet, "PAYTM").
+	HideMandateMethods(paymentfilter.NB, "NB_HDFC").
+	EMI(emi.New().OnlyNoCost())
+
+// The README's chain, ending in .Filter().
+var _ *paymentfilter.Filter = paymentfilter.New().
+	Hide(paymentfilter.Wallet).
+	HideCardTypes(paymentfilter.Credit).
+	EMI(emi.New().DisableGroup(emi.NoCost, emi.Credit)).
+	Filter()
+
+// TestDesignCallSites: the DESIGN.md call sites are values of the model and
+// encode as such, with encoding/json directly (no Filter or Build step).
+func TestDesignCallSites(t *testing.T) {
+	tests := []struct {
+		name string
+		v    any
+		want string
+	}{
+		{"Only(UPI)", paymentfilter.Only(paymentfilter.UPI),
+			`{"allowDefaultOptions":false,"options":[{"paymentMethodType":"UPI","enable":true}]}`},
+		{"New().Hide(Wallet)", paymentfilter.New().Hide(paymentfilter.Wallet),
+			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false}]}`},
+		{"New()", paymentfilter.New(), `{"allowDefaultOptions":true,"options":[]}`},
+		{"Only()", paymentfilter.Only(), `{"allowDefaultOptions":false,"options":[]}`},
+		{"struct literal with emi.New().OnlyNoCost()",
+			paymentfilter.Filter{AllowDefaultOptions: true, EMIOptions: emi.New().OnlyNoCost()},
+			`{"allowDefaultOptions":true,"options":[],"emiOptions":{"standardEmi":{"enable":false},"lowCostEmi":{"enable":false},"noCostEmi":{"enable":true},"showOnlyEmi":true}}`},
+		{"emi.New().OnlyNoCost()", emi.New().OnlyNoCost(),
+			`{"standardEmi":{"enable":false},"lowCostEmi":{"enable":false},"noCostEmi":{"enable":true},"showOnlyEmi":true}`},
+		{"in a struct field", struct {
+			F *paymentfilter.Filter `json:"payment_filter"`
+		}{paymentfilter.New().HideUPIHandles("@ybl")},
+			`{"payment_filter":{"allowDefaultOptions":true,"options":[{"paymentMethodType":"UPI","enable":true,"upiFilters":[{"upiType":"COLLECT","enable":false,"upiMethods":["@ybl"]}]}]}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, err := json.Marshal(tt.v)
+			require.NoError(t, err)
+			require.Equal(t, tt.want, string(out))
+		})
+	}
+	// What a chain gives is what Filter and Build give.
+	f := paymentfilter.New().Hide(paymentfilter.Wallet).HideCardTypes(paymentfilter.Credit)
+	built, err := f.Build()
+	require.NoError(t, err)
+	require.Equal(t, wiretest.JSONString(t, f), wiretest.JSONString(t, built))
+	require.Equal(t, wiretest.JSONString(t, f), wiretest.JSONString(t, f.Filter()))
+	require.NoError(t, f.Validate())
+}
+
+// TestFluentCallsOnHandWrittenFilter: a hand-written (or decoded) filter
+// extends like any other; a conflict with a block no fluent call added
+// names the block.
+func TestFluentCallsOnHandWrittenFilter(t *testing.T) {
+	hand := &paymentfilter.Filter{Options: []paymentfilter.Option{{PaymentMethodType: paymentfilter.NB, Enable: true}}}
+	f := hand.HideCardTypes(paymentfilter.Credit)
+	require.Equal(t, `{"allowDefaultOptions":false,"options":[{"paymentMethodType":"NB","enable":true},{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardTypes":["CREDIT"]}]}]}`,
+		wiretest.JSONString(t, f), "allowDefaultOptions stays as written")
+	require.Len(t, hand.Options, 1, "the receiver is left alone")
+
+	g := f.Hide(paymentfilter.NB)
+	var ve *paymentfilter.ValidationError
+	require.ErrorAs(t, g.Validate(), &ve)
+	require.Equal(t, []paymentfilter.Problem{{Path: "payment_filter.options[0]",
+		Message: "Hide(NB) conflicts with the block at options[0]: one NB option block cannot both show NB as a whole and hide NB as a whole"}},
+		ve.Problems)
+}
+
+// TestConflictHistoryAfterHandEdits: blocks removed by hand between fluent
+// calls do not let two branches share the call history (run with -race),
+// and each conflict names the right call.
+func TestConflictHistoryAfterHandEdits(t *testing.T) {
+	base := paymentfilter.New().Hide(paymentfilter.Wallet, paymentfilter.NB, paymentfilter.Cash)
+	cut := base.Filter()
+	cut.Options = cut.Options[:1] // WALLET only; the history still spells three calls.
+	var wg sync.WaitGroup
+	got := make([]error, 2)
+	for i, t := range []paymentfilter.MethodType{paymentfilter.NB, paymentfilter.Cash} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got[i] = cut.Hide(t).Show(t).Err()
+		}()
+	}
+	wg.Wait()
+	require.ErrorContains(t, got[0], "payment_filter.options[1]: Show(NB) conflicts with Hide(NB): ")
+	require.ErrorContains(t, got[1], "payment_filter.options[1]: Show(CASH) conflicts with Hide(CASH): ")
+	require.NoError(t, cut.Err())
+}
