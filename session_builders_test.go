@@ -101,7 +101,7 @@ func TestSessionValidateReportsFluentCallProblems(t *testing.T) {
 	var ve *ValidationError
 	require.ErrorAs(t, err, &ve)
 	require.Equal(t, []Problem{
-		{Path: "payment_filter.options[0]", Message: "Show(WALLET) conflicts with Hide(WALLET): one WALLET option block cannot both hide WALLET as a whole and show WALLET as a whole"},
+		{Path: "payment_filter.options[0]", Message: "Show(WALLET) conflicts with the WALLET block, which hides WALLET as a whole (enable: false, no paymentMethods): one block cannot also show WALLET as a whole"},
 		{Path: "payment_filter.emiOptions", Message: "Disable(Plan(9)): unknown plan 9: want Standard, LowCost or NoCost"},
 	}, ve.Problems)
 }

@@ -12,9 +12,9 @@ import (
 	"github.com/payorch/checkout-go/internal/wire"
 )
 
-// conflict is a fluent call that one option block could not express
-// together with an earlier one: problem is reported while the block the
-// call appended (block, of type typ) is still there.
+// conflict is a fluent call that the block of its type, as it stood, could
+// not express: problem is reported while the block the call appended
+// (block, of type typ) is still there.
 type conflict struct {
 	problem Problem
 	block   int
@@ -41,25 +41,34 @@ type conflict struct {
 // Only(Wallet).HideMethods(Wallet, "PAYTM") (enable applies to the listed
 // paymentMethods, so one WALLET block cannot show the type and hide one of
 // its wallets), Hide(UPI).HideUPIApps("GPAY") (UPI filters need UPI
-// enabled). The conflicting call is kept as a second block of its type,
-// and the filter remembers the conflict (unexported, copied by Clone, never
-// encoded; a decoded or hand-written Filter has none): Validate, Build and
-// Err report it at the earlier block and name both calls, for example
+// enabled). Whether a call conflicts depends only on the block of its type
+// as it stands (its enable flag, paymentMethods and card or UPI filters),
+// however that block was made: by a fluent call, by hand or by decoding.
+// The conflicting call is kept as a second block of its type, and the
+// filter remembers the conflict (unexported, copied by Clone, never
+// encoded; nil while there is none, so a chain without conflicts is
+// reflect.DeepEqual to the struct literal it builds): Validate, Build and
+// Err report it at the earlier block, naming the call and what that block
+// does, for example
 //
-//	payment_filter.options[0]: Show(WALLET) conflicts with Hide(WALLET): one WALLET option block cannot both hide WALLET as a whole and show WALLET as a whole
+//	payment_filter.options[0]: Show(WALLET) conflicts with the WALLET block, which hides WALLET as a whole (enable: false, no paymentMethods): one block cannot also show WALLET as a whole
 //
 // instead of the duplicate block it left. The calls rejected by the
 // emi.Options given to EMI travel with it and are reported the same way,
 // under "payment_filter.emiOptions".
-func New() *Filter { return &Filter{AllowDefaultOptions: true, Options: []Option{}} }
+//
+// New() is &Filter{AllowDefaultOptions: true}: Options starts nil (sent as
+// [] all the same), so a chain equals the struct literal a caller would
+// write for it.
+func New() *Filter { return &Filter{AllowDefaultOptions: true} }
 
 // Only returns a filter that shows only what is enabled
 // (allowDefaultOptions false), starting with the given method types, for
 // example Only(UPI) ("show only UPI", spec §2.4). Only() with no type
 // starts from nothing, for a filter that shows only EMI or only some
-// methods of a type.
+// methods of a type. Only() is &Filter{} (see New).
 func Only(types ...MethodType) *Filter {
-	return (&Filter{Options: []Option{}}).setTypes(listCall("Only", types), true, types)
+	return (&Filter{}).setTypes(listCall("Only", types), true, types)
 }
 
 // Filter returns a deep copy of f (see Clone), not validated; a nil f
@@ -144,7 +153,7 @@ func (f *Filter) setTypes(call string, enable bool, types []MethodType) *Filter 
 			(enable || (n.Options[i].CardFilters == nil && n.Options[i].UPIFilters == nil)) {
 			continue // Already so.
 		}
-		n.add(call, Option{PaymentMethodType: t, Enable: enable})
+		n.add(call, "one block cannot also "+wholeType(enable, t), Option{PaymentMethodType: t, Enable: enable})
 	}
 	return n
 }
@@ -207,7 +216,7 @@ func (f *Filter) setMethods(call string, t MethodType, enable bool, codes []stri
 			return n
 		}
 	}
-	n.add(call, Option{PaymentMethodType: t, Enable: enable, PaymentMethods: slices.Clone(codes)})
+	n.add(call, "one block cannot also "+listed(enable), Option{PaymentMethodType: t, Enable: enable, PaymentMethods: slices.Clone(codes)})
 	return n
 }
 
@@ -318,12 +327,14 @@ func (f *Filter) filterBlock(call string, t MethodType) *Option {
 		return &f.Options[i]
 	}
 	o := Option{PaymentMethodType: t, Enable: true}
+	key := "upiFilters"
 	if t == Card {
 		o.CardFilters = []CardFilter{}
+		key = "cardFilters"
 	} else {
 		o.UPIFilters = []UPIFilter{}
 	}
-	return f.add(call, o)
+	return f.add(call, "one block cannot also carry "+key+", which need enable: true and no paymentMethods", o)
 }
 
 // HideUPIApps hides the given UPI apps (spec §2.4): a UPI option with enable
@@ -379,7 +390,8 @@ func (f *Filter) mergeUPI(call string, t UPIType, enable bool, methods []string)
 // already has a block, it is a conflict (see New).
 func (f *Filter) AddOption(o Option) *Filter {
 	n := f.clone()
-	n.add("AddOption("+string(o.PaymentMethodType)+")", *o.Clone())
+	n.add("AddOption("+string(o.PaymentMethodType)+")",
+		"AddOption never merges, and the service honours only the first block of a type", *o.Clone())
 	return n
 }
 
@@ -394,60 +406,98 @@ func (f *Filter) EMI(e *emi.Options) *Filter {
 }
 
 // add appends o as a new block, added by call, and returns it. When o's
-// type already has a block, it records the conflict at that block. f must
-// be a fresh copy.
-func (f *Filter) add(call string, o Option) *Option {
+// type already has a block, it records the conflict at that block, saying
+// what that block does and why it cannot also do what call asks (clash).
+// f must be a fresh copy.
+func (f *Filter) add(call, clash string, o Option) *Option {
 	if i := f.block(o.PaymentMethodType); i >= 0 && o.PaymentMethodType != "" {
-		prev := &f.Options[i]
-		t := string(o.PaymentMethodType)
+		// conflicts shares its array with other copies: clip it so that
+		// append always copies first.
 		f.conflicts = append(slices.Clip(f.conflicts), conflict{
 			problem: Problem{
 				Path: valid.Index(rootPath+".options", i),
-				Message: call + " conflicts with " + f.callOf(i) + ": one " + t + " option block cannot both " +
-					prev.does() + " and " + o.does(),
+				Message: call + " conflicts with the " + string(o.PaymentMethodType) + " block, which " +
+					f.Options[i].state() + ": " + clash,
 			},
 			block: len(f.Options),
 			typ:   o.PaymentMethodType,
 		})
 	}
-	// calls shares its array with other copies: clip it so that append
-	// always copies first.
-	calls := slices.Clip(f.calls[:min(len(f.calls), len(f.Options))])
-	for len(calls) < len(f.Options) {
-		calls = append(calls, "") // Blocks not added by a fluent call.
-	}
-	f.calls = append(calls, call)
 	f.Options = append(f.Options, o)
 	return &f.Options[len(f.Options)-1]
 }
 
-// callOf spells the call that added block i, or names the block when no
-// fluent call added it (a hand-written or decoded filter extended).
-func (f *Filter) callOf(i int) string {
-	if i < len(f.calls) && f.calls[i] != "" {
-		return f.calls[i]
+// wholeType says what a block without paymentMethods or filters does.
+func wholeType(enable bool, t MethodType) string {
+	if enable {
+		return "show " + string(t) + " as a whole"
 	}
-	return "the block at " + valid.Index("options", i)
+	return "hide " + string(t) + " as a whole"
 }
 
-// does says what block o does, for conflict messages.
-func (o *Option) does() string {
-	t := string(o.PaymentMethodType)
-	switch {
-	case o.CardFilters != nil || o.UPIFilters != nil:
-		if !o.Enable {
-			return "hide " + t + " as a whole and filter it"
-		}
-		return "keep " + t + " enabled for its filters"
-	case len(o.PaymentMethods) > 0 && o.Enable:
-		return "show the listed " + t + " methods"
-	case len(o.PaymentMethods) > 0:
-		return "hide the listed " + t + " methods"
-	case o.Enable:
-		return "show " + t + " as a whole"
-	default:
-		return "hide " + t + " as a whole"
+// listed says what a block with paymentMethods does.
+func listed(enable bool) string {
+	if enable {
+		return "show listed methods"
 	}
+	return "hide listed methods"
+}
+
+// state says what block o does, then the fields that make it do so, for
+// conflict messages, for example `hides the listed WALLET methods
+// (enable: false, paymentMethods "PAYTM", "SVC_PAYTM")`.
+func (o *Option) state() string {
+	t := string(o.PaymentMethodType)
+	var s string
+	switch filters := o.CardFilters != nil || o.UPIFilters != nil; {
+	case len(o.PaymentMethods) > 0 && o.Enable:
+		s = "shows the listed " + t + " methods"
+	case len(o.PaymentMethods) > 0:
+		s = "hides the listed " + t + " methods"
+	case filters && o.Enable:
+		s = "keeps " + t + " enabled for its filters"
+	case filters:
+		s = "hides " + t + " as a whole, filters and all"
+	case o.Enable:
+		s = "shows " + t + " as a whole"
+	default:
+		s = "hides " + t + " as a whole"
+	}
+	s += " (enable: " + strconv.FormatBool(o.Enable) + ", "
+	if len(o.PaymentMethods) == 0 {
+		s += "no paymentMethods"
+	} else {
+		s += "paymentMethods " + quoteList(o.PaymentMethods)
+	}
+	s += count(len(o.CardFilters), "cardFilter") + count(len(o.UPIFilters), "upiFilter")
+	return s + ")"
+}
+
+// quoteList quotes the first few values of list, separated by commas.
+func quoteList(list []string) string {
+	const most = 4
+	var s string
+	for i, v := range list {
+		if i == most {
+			return s + ", … (" + strconv.Itoa(len(list)) + " in all)"
+		}
+		if i > 0 {
+			s += ", "
+		}
+		s += strconv.Quote(v)
+	}
+	return s
+}
+
+// count spells ", <n> <noun>s" for n > 0, or "".
+func count(n int, noun string) string {
+	switch n {
+	case 0:
+		return ""
+	case 1:
+		return ", 1 " + noun
+	}
+	return ", " + strconv.Itoa(n) + " " + noun + "s"
 }
 
 // block returns the index of the first option of type t, or -1.
@@ -516,7 +566,6 @@ func (f *Filter) Clone() *Filter {
 		return nil
 	}
 	c := &Filter{
-		calls:               slices.Clip(f.calls),
 		conflicts:           slices.Clip(f.conflicts),
 		optionsAbsent:       f.optionsAbsent,
 		AllowDefaultOptions: f.AllowDefaultOptions,

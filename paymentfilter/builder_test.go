@@ -110,8 +110,8 @@ func TestBuilderMerges(t *testing.T) {
 }
 
 // TestBuilderContradictions: a call that one option block cannot express
-// together with an earlier call of the same type is a conflict. Validate,
-// Build and Err name both calls at the earlier block (not the duplicate
+// together with the block of its type is a conflict. Validate, Build and
+// Err name the call and what that block does, at that block (not the duplicate
 // block the user never wrote); the filter keeps the call as a second block,
 // and a copy made by Filter or Clone keeps the conflict: nothing is dropped.
 func TestBuilderContradictions(t *testing.T) {
@@ -123,37 +123,37 @@ func TestBuilderContradictions(t *testing.T) {
 	}{
 		{"show after hide", pf.New().Hide(pf.Wallet).Show(pf.Wallet),
 			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false},{"paymentMethodType":"WALLET","enable":true}]}`,
-			pf.Problem{Path: "payment_filter.options[0]", Message: "Show(WALLET) conflicts with Hide(WALLET): one WALLET option block cannot both hide WALLET as a whole and show WALLET as a whole"}},
+			pf.Problem{Path: "payment_filter.options[0]", Message: "Show(WALLET) conflicts with the WALLET block, which hides WALLET as a whole (enable: false, no paymentMethods): one block cannot also show WALLET as a whole"}},
 		{"hide after only", pf.Only(pf.UPI, pf.Wallet).Hide(pf.Wallet),
 			`{"allowDefaultOptions":false,"options":[{"paymentMethodType":"UPI","enable":true},{"paymentMethodType":"WALLET","enable":true},{"paymentMethodType":"WALLET","enable":false}]}`,
-			pf.Problem{Path: "payment_filter.options[1]", Message: "Hide(WALLET) conflicts with Only(UPI, WALLET): one WALLET option block cannot both show WALLET as a whole and hide WALLET as a whole"}},
+			pf.Problem{Path: "payment_filter.options[1]", Message: "Hide(WALLET) conflicts with the WALLET block, which shows WALLET as a whole (enable: true, no paymentMethods): one block cannot also hide WALLET as a whole"}},
 		{"hide some after showing the whole type", pf.Only(pf.Wallet).HideMethods(pf.Wallet, "PAYTM"),
 			`{"allowDefaultOptions":false,"options":[{"paymentMethodType":"WALLET","enable":true},{"paymentMethodType":"WALLET","enable":false,"paymentMethods":["PAYTM"]}]}`,
-			pf.Problem{Path: "payment_filter.options[0]", Message: `HideMethods(WALLET, "PAYTM") conflicts with Only(WALLET): one WALLET option block cannot both show WALLET as a whole and hide the listed WALLET methods`}},
+			pf.Problem{Path: "payment_filter.options[0]", Message: `HideMethods(WALLET, "PAYTM") conflicts with the WALLET block, which shows WALLET as a whole (enable: true, no paymentMethods): one block cannot also hide listed methods`}},
 		{"methods after hiding the whole type", pf.New().Hide(pf.Wallet).HideMethods(pf.Wallet, "PAYTM"),
 			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false},{"paymentMethodType":"WALLET","enable":false,"paymentMethods":["PAYTM"]}]}`,
-			pf.Problem{Path: "payment_filter.options[0]", Message: `HideMethods(WALLET, "PAYTM") conflicts with Hide(WALLET): one WALLET option block cannot both hide WALLET as a whole and hide the listed WALLET methods`}},
+			pf.Problem{Path: "payment_filter.options[0]", Message: `HideMethods(WALLET, "PAYTM") conflicts with the WALLET block, which hides WALLET as a whole (enable: false, no paymentMethods): one block cannot also hide listed methods`}},
 		{"show some after hiding some", pf.New().HideMandateMethods(pf.Wallet, "PAYTM").ShowMethods(pf.Wallet, "SIMPL"),
 			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false,"paymentMethods":["PAYTM","SVC_PAYTM"]},{"paymentMethodType":"WALLET","enable":true,"paymentMethods":["SIMPL"]}]}`,
-			pf.Problem{Path: "payment_filter.options[0]", Message: `ShowMethods(WALLET, "SIMPL") conflicts with HideMandateMethods(WALLET, "PAYTM"): one WALLET option block cannot both hide the listed WALLET methods and show the listed WALLET methods`}},
+			pf.Problem{Path: "payment_filter.options[0]", Message: `ShowMethods(WALLET, "SIMPL") conflicts with the WALLET block, which hides the listed WALLET methods (enable: false, paymentMethods "PAYTM", "SVC_PAYTM"): one block cannot also show listed methods`}},
 		{"UPI apps on hidden UPI", pf.New().Hide(pf.UPI).HideUPIApps("PHONEPE", "GPAY"),
 			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"UPI","enable":false},{"paymentMethodType":"UPI","enable":true,"upiFilters":[{"upiType":"INTENT","enable":false,"upiMethods":["PHONEPE","GPAY"]}]}]}`,
-			pf.Problem{Path: "payment_filter.options[0]", Message: `HideUPIApps("PHONEPE", "GPAY") conflicts with Hide(UPI): one UPI option block cannot both hide UPI as a whole and keep UPI enabled for its filters`}},
+			pf.Problem{Path: "payment_filter.options[0]", Message: `HideUPIApps("PHONEPE", "GPAY") conflicts with the UPI block, which hides UPI as a whole (enable: false, no paymentMethods): one block cannot also carry upiFilters, which need enable: true and no paymentMethods`}},
 		{"card filters on hidden cards", pf.New().Hide(pf.Card).HideCardTypes(pf.Credit),
 			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":false},{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardTypes":["CREDIT"]}]}]}`,
-			pf.Problem{Path: "payment_filter.options[0]", Message: "HideCardTypes(CREDIT) conflicts with Hide(CARD): one CARD option block cannot both hide CARD as a whole and keep CARD enabled for its filters"}},
+			pf.Problem{Path: "payment_filter.options[0]", Message: "HideCardTypes(CREDIT) conflicts with the CARD block, which hides CARD as a whole (enable: false, no paymentMethods): one block cannot also carry cardFilters, which need enable: true and no paymentMethods"}},
 		{"hide after card filters", pf.New().HideBINRanges(pf.BINRange{From: "459000", To: "460000"}).Hide(pf.Card),
 			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardBins":["459000::460000"]}]},{"paymentMethodType":"CARD","enable":false}]}`,
-			pf.Problem{Path: "payment_filter.options[0]", Message: `Hide(CARD) conflicts with HideBINRanges("459000::460000"): one CARD option block cannot both keep CARD enabled for its filters and hide CARD as a whole`}},
+			pf.Problem{Path: "payment_filter.options[0]", Message: "Hide(CARD) conflicts with the CARD block, which keeps CARD enabled for its filters (enable: true, no paymentMethods, 1 cardFilter): one block cannot also hide CARD as a whole"}},
 		{"show some after showing the whole type", pf.Only(pf.NB).ShowMethods(pf.NB, "NB_HDFC"),
 			`{"allowDefaultOptions":false,"options":[{"paymentMethodType":"NB","enable":true},{"paymentMethodType":"NB","enable":true,"paymentMethods":["NB_HDFC"]}]}`,
-			pf.Problem{Path: "payment_filter.options[0]", Message: `ShowMethods(NB, "NB_HDFC") conflicts with Only(NB): one NB option block cannot both show NB as a whole and show the listed NB methods`}},
+			pf.Problem{Path: "payment_filter.options[0]", Message: `ShowMethods(NB, "NB_HDFC") conflicts with the NB block, which shows NB as a whole (enable: true, no paymentMethods): one block cannot also show listed methods`}},
 		{"a UPI filter on hidden UPI", pf.New().Hide(pf.UPI).AddUPIFilter(pf.UPIFilter{UPIType: pf.Collect}),
 			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"UPI","enable":false},{"paymentMethodType":"UPI","enable":true,"upiFilters":[{"upiType":"COLLECT","enable":false}]}]}`,
-			pf.Problem{Path: "payment_filter.options[0]", Message: `AddUPIFilter({"upiType":"COLLECT","enable":false}) conflicts with Hide(UPI): one UPI option block cannot both hide UPI as a whole and keep UPI enabled for its filters`}},
+			pf.Problem{Path: "payment_filter.options[0]", Message: `AddUPIFilter({"upiType":"COLLECT","enable":false}) conflicts with the UPI block, which hides UPI as a whole (enable: false, no paymentMethods): one block cannot also carry upiFilters, which need enable: true and no paymentMethods`}},
 		{"an option of a type already present", pf.New().HideMethods(pf.NB, "NB_SBI").AddOption(pf.Option{PaymentMethodType: pf.NB}),
 			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"NB","enable":false,"paymentMethods":["NB_SBI"]},{"paymentMethodType":"NB","enable":false}]}`,
-			pf.Problem{Path: "payment_filter.options[0]", Message: `AddOption(NB) conflicts with HideMethods(NB, "NB_SBI"): one NB option block cannot both hide the listed NB methods and hide NB as a whole`}},
+			pf.Problem{Path: "payment_filter.options[0]", Message: `AddOption(NB) conflicts with the NB block, which hides the listed NB methods (enable: false, paymentMethods "NB_SBI"): AddOption never merges, and the service honours only the first block of a type`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -206,9 +206,9 @@ func TestBuilderProblemsStayOnTheirBranch(t *testing.T) {
 		require.ErrorAs(t, b.Err(), &ve)
 		return ve.Problems[len(ve.Problems)-1].Message
 	}
-	require.Contains(t, last(base), "Show(WALLET, NB, CASH) conflicts with Hide(WALLET, NB, CASH): one CASH")
-	require.Contains(t, last(a), "Show(UPI) conflicts with Hide(UPI)")
-	require.Contains(t, last(b), "HideCardTypes(DEBIT) conflicts with Hide(CARD)")
+	require.Contains(t, last(base), "Show(WALLET, NB, CASH) conflicts with the CASH block, which hides CASH as a whole")
+	require.Contains(t, last(a), "Show(UPI) conflicts with the UPI block, which hides UPI as a whole")
+	require.Contains(t, last(b), "HideCardTypes(DEBIT) conflicts with the CARD block, which hides CARD as a whole")
 	require.NoError(t, pf.New().Hide(pf.Wallet).Err())
 }
 

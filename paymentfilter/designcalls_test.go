@@ -77,8 +77,8 @@ func TestDesignCallSites(t *testing.T) {
 }
 
 // TestFluentCallsOnHandWrittenFilter: a hand-written (or decoded) filter
-// extends like any other; a conflict with a block no fluent call added
-// names the block.
+// extends like any other; a conflict with a block no fluent call added is
+// worded from that block's state, like any other.
 func TestFluentCallsOnHandWrittenFilter(t *testing.T) {
 	hand := &paymentfilter.Filter{Options: []paymentfilter.Option{{PaymentMethodType: paymentfilter.NB, Enable: true}}}
 	f := hand.HideCardTypes(paymentfilter.Credit)
@@ -90,17 +90,17 @@ func TestFluentCallsOnHandWrittenFilter(t *testing.T) {
 	var ve *paymentfilter.ValidationError
 	require.ErrorAs(t, g.Validate(), &ve)
 	require.Equal(t, []paymentfilter.Problem{{Path: "payment_filter.options[0]",
-		Message: "Hide(NB) conflicts with the block at options[0]: one NB option block cannot both show NB as a whole and hide NB as a whole"}},
+		Message: "Hide(NB) conflicts with the NB block, which shows NB as a whole (enable: true, no paymentMethods): one block cannot also hide NB as a whole"}},
 		ve.Problems)
 }
 
-// TestConflictHistoryAfterHandEdits: blocks removed by hand between fluent
-// calls do not let two branches share the call history (run with -race),
-// and each conflict names the right call.
-func TestConflictHistoryAfterHandEdits(t *testing.T) {
+// TestConflictsAfterHandEdits: blocks removed by hand between fluent calls
+// do not let two branches share their conflicts (run with -race), and each
+// conflict is worded from the block as it now stands.
+func TestConflictsAfterHandEdits(t *testing.T) {
 	base := paymentfilter.New().Hide(paymentfilter.Wallet, paymentfilter.NB, paymentfilter.Cash)
 	cut := base.Filter()
-	cut.Options = cut.Options[:1] // WALLET only; the history still spells three calls.
+	cut.Options = cut.Options[:1] // WALLET only; the array still has room for three.
 	var wg sync.WaitGroup
 	got := make([]error, 2)
 	for i, t := range []paymentfilter.MethodType{paymentfilter.NB, paymentfilter.Cash} {
@@ -111,7 +111,7 @@ func TestConflictHistoryAfterHandEdits(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	require.ErrorContains(t, got[0], "payment_filter.options[1]: Show(NB) conflicts with Hide(NB): ")
-	require.ErrorContains(t, got[1], "payment_filter.options[1]: Show(CASH) conflicts with Hide(CASH): ")
+	require.ErrorContains(t, got[0], "payment_filter.options[1]: Show(NB) conflicts with the NB block, which hides NB as a whole (enable: false, ")
+	require.ErrorContains(t, got[1], "payment_filter.options[1]: Show(CASH) conflicts with the CASH block, which hides CASH as a whole (enable: false, ")
 	require.NoError(t, cut.Err())
 }

@@ -152,9 +152,9 @@ func ExampleFilter_Validate() {
 	//    unknown card type "credit": values are case sensitive, did you mean "CREDIT"?
 }
 
-// A call that the block of its type cannot express together with an earlier
-// call is reported with both calls named, at the block the service would
-// honour.
+// A call that the block of its type cannot express as well is reported
+// with the call named and what that block does, at the block the service
+// would honour.
 func ExampleFilter_Err() {
 	b := paymentfilter.Only(paymentfilter.Wallet).HideMethods(paymentfilter.Wallet, "PAYTM")
 	var ve *paymentfilter.ValidationError
@@ -164,5 +164,5 @@ func ExampleFilter_Err() {
 		}
 	}
 	// Output:
-	// payment_filter.options[0]: HideMethods(WALLET, "PAYTM") conflicts with Only(WALLET): one WALLET option block cannot both show WALLET as a whole and hide the listed WALLET methods
+	// payment_filter.options[0]: HideMethods(WALLET, "PAYTM") conflicts with the WALLET block, which shows WALLET as a whole (enable: true, no paymentMethods): one block cannot also hide listed methods
 }

@@ -19,7 +19,12 @@
 // so a chain goes straight into a session request or a struct literal:
 //
 //	checkout.SessionRequest{PaymentFilter: paymentfilter.New().Hide(paymentfilter.Wallet)}
-//	paymentfilter.Filter{AllowDefaultOptions: true, Options: []paymentfilter.Option{}, EMIOptions: emi.New().OnlyNoCost()}
+//	paymentfilter.Filter{AllowDefaultOptions: true, EMIOptions: emi.New().OnlyNoCost()}
+//
+// A chain keeps no record of its calls, only of the calls it could not
+// carry out, so one without such problems is reflect.DeepEqual to the
+// literal of what it builds: New().EMI(emi.New().OnlyNoCost()) to the
+// literal above.
 //
 // Build validates a copy; Validate, which the client calls before sending,
 // reports first the fluent calls that conflict (see New) or that the
@@ -66,11 +71,9 @@ type Filter struct {
 	// modelled ones (sorted). Decoding fills it so nothing is lost.
 	Extra map[string]json.RawMessage `json:"-"`
 
-	// calls[i] spells the fluent call that added Options[i] ("" for a
-	// block no fluent call added), for conflict messages; conflicts are
-	// the conflicting fluent calls, in call order. Both are shared between
-	// copies: only ever appended to through a clip.
-	calls     []string
+	// conflicts are the conflicting fluent calls, in call order, nil when
+	// there are none. Shared between copies: only ever appended to through
+	// a clip.
 	conflicts []conflict
 	// optionsAbsent records that the decoded object had no options key:
 	// while Options stays empty, it is not sent back either.

@@ -37,7 +37,8 @@ const duplicateBlock = "duplicate option block for "
 // modelled keys) are reported too.
 //
 // The problems of the fluent calls come first (see Err): a conflicting
-// call is reported, naming both calls, instead of the duplicate block it
+// call is reported, naming the call and what the block of its type does,
+// instead of the duplicate block it
 // left; a call the emi.Options given to EMI rejected is reported under
 // "payment_filter.emiOptions".
 func (f *Filter) Validate() error {

@@ -60,7 +60,7 @@ func TestValidateRejects(t *testing.T) {
 		}, "payment_filter.options[2].paymentMethodType", "duplicate option block for NB (first at options[0])"},
 		{"builder contradiction is reported by Validate", func(*testing.T) *pf.Filter {
 			return pf.New().Hide(pf.Wallet).Show(pf.Wallet).Filter()
-		}, "payment_filter.options[0]", "Show(WALLET) conflicts with Hide(WALLET)"},
+		}, "payment_filter.options[0]", "Show(WALLET) conflicts with the WALLET block, which hides WALLET as a whole"},
 		{"builder contradiction decoded is a duplicate", func(t *testing.T) *pf.Filter {
 			var f pf.Filter
 			require.NoError(t, json.Unmarshal([]byte(wiretest.JSONString(t, pf.New().Hide(pf.Wallet).Show(pf.Wallet))), &f))
