@@ -71,12 +71,12 @@ func run(ctx context.Context, w io.Writer, env func(string) string) error {
 	}
 	orderID := "qs-" + strconv.FormatInt(time.Now().UnixNano(), 36)
 
-	// 1. A checkout session: hide wallets and credit cards, show only
-	// no-cost EMI, and a two-line product summary.
+	// 1. A checkout session: hide wallets and credit cards, no credit-card
+	// plans inside no-cost EMI, and a two-line product summary.
 	filter, err := paymentfilter.New().
 		Hide(paymentfilter.Wallet).
 		HideCardTypes(paymentfilter.Credit).
-		EMI(emi.New().OnlyNoCost()).
+		EMI(emi.New().DisableGroup(emi.NoCost, emi.Credit)).
 		Build()
 	if err != nil {
 		return fmt.Errorf("build the payment filter: %w", err)
