@@ -562,6 +562,8 @@ func TestRefunds(t *testing.T) {
 	require.Equal(t, "25.50", o.AmountRefunded)
 	require.Equal(t, []checkouttest.Refund{{"rf_1", "20.00", "FAILURE"}, {"rf_2", "25.50", "SUCCESS"}}, o.Refunds)
 
+	require.ErrorIs(t, s.RefundCompleted("ord_r1"), checkouttest.ErrUnknownRefund, "no refund is pending")
+
 	h := authHeaders()
 	h.Set("Content-Type", "application/x-www-form-urlencoded")
 	r = send(t, http.MethodPost, s.URL+"/orders/ord_r1/refunds", h, []byte("amount=1.00"))
@@ -677,4 +679,27 @@ func TestNoSecretsInFormatting(t *testing.T) {
 	require.Contains(t, fmt.Sprint(cfg), merchantID)
 	require.Contains(t, fmt.Sprint(cfg), "X-Token")
 	require.Equal(t, "checkouttest.Server("+s.URL+")", fmt.Sprint(s))
+}
+
+// With no unique request id, RefundCompleted and RefundFailed move every
+// pending refund of the order.
+func TestRefundHelpersWithoutIDs(t *testing.T) {
+	s := newServer(t, checkouttest.Config{})
+	require.Equal(t, 200, postOrder(t, s, orderForm("ord_r2")).status) // 25.50
+	require.NoError(t, s.Pay("ord_r2"))
+	require.Equal(t, 200, postRefund(t, s, "ord_r2", "rf_a", "1.00").status)
+	require.Equal(t, 200, postRefund(t, s, "ord_r2", "rf_b", "2.00").status)
+
+	require.NoError(t, s.RefundCompleted("ord_r2"))
+	o, err := s.Order("ord_r2")
+	require.NoError(t, err)
+	require.Equal(t, []checkouttest.Refund{{"rf_a", "1.00", "SUCCESS"}, {"rf_b", "2.00", "SUCCESS"}}, o.Refunds)
+	require.ErrorIs(t, s.RefundFailed("ord_r2"), checkouttest.ErrUnknownRefund, "nothing left pending")
+	require.ErrorIs(t, s.RefundCompleted("ord_none"), checkouttest.ErrUnknownOrder)
+
+	require.Equal(t, 200, postRefund(t, s, "ord_r2", "rf_c", "3.00").status)
+	require.NoError(t, s.RefundFailed("ord_r2"))
+	o, err = s.Order("ord_r2")
+	require.NoError(t, err)
+	require.Equal(t, "FAILURE", o.Refunds[2].Status)
 }

@@ -121,16 +121,50 @@ func (s *Server) openOrderLocked(orderID string) (*order, error) {
 	return o, nil
 }
 
-// RefundCompleted completes the refund made with uniqueRequestID (status
-// SUCCESS) and sends ORDER_REFUNDED.
-func (s *Server) RefundCompleted(orderID, uniqueRequestID string) error {
-	return s.finishRefund(orderID, uniqueRequestID, RefundSuccess, EventOrderRefunded)
+// RefundCompleted completes the refunds made with the given unique request
+// ids (status SUCCESS), or every pending refund of the order when none is
+// given, and sends ORDER_REFUNDED for each.
+func (s *Server) RefundCompleted(orderID string, uniqueRequestIDs ...string) error {
+	return s.finishRefunds(orderID, uniqueRequestIDs, RefundSuccess, EventOrderRefunded)
 }
 
-// RefundFailed fails the refund made with uniqueRequestID (status FAILURE;
-// its amount is refundable again) and sends ORDER_REFUND_FAILED.
-func (s *Server) RefundFailed(orderID, uniqueRequestID string) error {
-	return s.finishRefund(orderID, uniqueRequestID, RefundFailure, EventOrderRefundFailed)
+// RefundFailed fails the refunds made with the given unique request ids
+// (status FAILURE; their amount is refundable again), or every pending refund
+// of the order when none is given, and sends ORDER_REFUND_FAILED for each.
+func (s *Server) RefundFailed(orderID string, uniqueRequestIDs ...string) error {
+	return s.finishRefunds(orderID, uniqueRequestIDs, RefundFailure, EventOrderRefundFailed)
+}
+
+// finishRefunds moves the named refunds, or all pending ones when ids is
+// empty, to status; it stops at the first that cannot move.
+func (s *Server) finishRefunds(orderID string, ids []string, status, event string) error {
+	if len(ids) == 0 {
+		if !s.started() {
+			return ErrNotStarted
+		}
+		s.mu.Lock()
+		o, err := s.openOrderLocked(orderID)
+		if err == nil {
+			for _, r := range o.refunds {
+				if r.status == RefundPending {
+					ids = append(ids, r.uniqueRequestID)
+				}
+			}
+		}
+		s.mu.Unlock()
+		if err != nil {
+			return err
+		}
+		if len(ids) == 0 {
+			return fmt.Errorf("%w: order %q has no pending refund", ErrUnknownRefund, orderID)
+		}
+	}
+	for _, id := range ids {
+		if err := s.finishRefund(orderID, id, status, event); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (s *Server) finishRefund(orderID, id, status, event string) error {
