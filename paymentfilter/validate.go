@@ -252,25 +252,25 @@ func indexOf(list []string, s string) int {
 	return -1
 }
 
-func (cf *CardFilter) validate(c *valid.Collector, path string, elsewhere []string) {
-	if len(cf.CardBrands)+len(cf.CardBins)+len(cf.CardTypes)+len(cf.CardSubTypes)+len(cf.CardBanks) == 0 {
-		c.Add(path, "names no cards: give at least one of cardBrands, cardBins, cardTypes, cardSubTypes, cardBanks")
+func (c *CardFilter) validate(col *valid.Collector, path string, elsewhere []string) {
+	if len(c.CardBrands)+len(c.CardBins)+len(c.CardTypes)+len(c.CardSubTypes)+len(c.CardBanks) == 0 {
+		col.Add(path, "names no cards: give at least one of cardBrands, cardBins, cardTypes, cardSubTypes, cardBanks")
 	}
-	validateNames(c, valid.Join(path, "cardBrands"), cf.CardBrands, "cardBrands")
-	validateNames(c, valid.Join(path, "cardSubTypes"), cf.CardSubTypes, "cardSubTypes")
-	validateNames(c, valid.Join(path, "cardBanks"), cf.CardBanks, "cardBanks")
+	validateNames(col, valid.Join(path, "cardBrands"), c.CardBrands, "cardBrands")
+	validateNames(col, valid.Join(path, "cardSubTypes"), c.CardSubTypes, "cardSubTypes")
+	validateNames(col, valid.Join(path, "cardBanks"), c.CardBanks, "cardBanks")
 	bp := valid.Join(path, "cardBins")
-	if cf.CardBins != nil && len(cf.CardBins) == 0 {
-		c.Add(bp, "empty list: leave cardBins out")
+	if c.CardBins != nil && len(c.CardBins) == 0 {
+		col.Add(bp, "empty list: leave cardBins out")
 	}
-	for i, r := range cf.CardBins {
-		c.Merge(valid.Index(bp, i), r.Validate())
+	for i, r := range c.CardBins {
+		col.Merge(valid.Index(bp, i), r.Validate())
 	}
 	tp := valid.Join(path, "cardTypes")
-	if cf.CardTypes != nil && len(cf.CardTypes) == 0 {
-		c.Add(tp, "empty list: leave cardTypes out")
+	if c.CardTypes != nil && len(c.CardTypes) == 0 {
+		col.Add(tp, "empty list: leave cardTypes out")
 	}
-	for i, t := range cf.CardTypes {
+	for i, t := range c.CardTypes {
 		if t.Valid() {
 			continue
 		}
@@ -278,9 +278,9 @@ func (cf *CardFilter) validate(c *valid.Collector, path string, elsewhere []stri
 		if m := wire.FoldMatch([]string{string(Debit), string(Credit)}, string(t)); m != "" {
 			msg = "unknown card type " + quote(string(t)) + ": values are case sensitive, did you mean " + quote(m) + "?"
 		}
-		c.Add(valid.Index(tp, i), msg)
+		col.Add(valid.Index(tp, i), msg)
 	}
-	wire.CheckExtra(c, path, cf.Extra, cardFilterKeys, cardFilterAlias, elsewhere, "a card filter")
+	wire.CheckExtra(col, path, c.Extra, cardFilterKeys, cardFilterAlias, elsewhere, "a card filter")
 }
 
 // validateNames checks a list of free-form codes: not empty, no blank or

@@ -179,7 +179,7 @@ func (t ToggleImage) clone() Item { return t }
 
 func (d Divider) clone() Item { return d }
 
-func (b Background) clone() Item { return b }
+func (g Background) clone() Item { return g }
 
 // concrete turns a pointer to one of the six kinds into its value, and a nil
 // item or nil pointer into nil, so that no method is ever called on nil.
