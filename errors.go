@@ -10,7 +10,7 @@ import (
 	"unicode"
 
 	"github.com/payorch/checkout-go/internal/lenient"
-	"github.com/payorch/checkout-go/internal/valid"
+	"github.com/payorch/checkout-go/validation"
 )
 
 // ValidationError lists every problem found in a request before anything was
@@ -18,11 +18,11 @@ import (
 // spells it ("mandate.max_amount", "payment_filter.options[0].cardFilters[1]").
 // It is the same type for every package of the SDK, so one errors.As catches
 // the problems of a session request and of the filters inside it.
-type ValidationError = valid.Error
+type ValidationError = validation.Error
 
 // Problem is one entry of a ValidationError: a JSON path and what is wrong
 // there.
-type Problem = valid.Problem
+type Problem = validation.Problem
 
 // sentinel is the type of the package's sentinel errors: constants, so no
 // importer can reassign one for the whole process.
@@ -46,7 +46,9 @@ const (
 	ErrNotFound = sentinel("checkout: not found")
 	// ErrInvalidRequest matches the other 4xx responses except 429: the
 	// service refused the request's content.
-	ErrInvalidRequest = sentinel("checkout: invalid request")
+	// A *ValidationError (a request refused before it was sent) matches it
+	// too.
+	ErrInvalidRequest = validation.ErrInvalidRequest
 	// ErrRateLimited matches HTTP 429.
 	ErrRateLimited = sentinel("checkout: rate limited")
 	// ErrServer matches HTTP 5xx.

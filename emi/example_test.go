@@ -68,7 +68,7 @@ func ExampleVisibility_Validate() {
 	fmt.Println(emi.Visibility("showemi").Validate())
 	// Output:
 	// <nil>
-	// invalid request: sdk_udf: unknown EMI visibility "showemi": values are case sensitive, did you mean "showEMI"?
+	// checkout: validate: invalid request: sdk_udf: unknown EMI visibility "showemi": values are case sensitive, did you mean "showEMI"?
 }
 
 // Validate names each problem by its JSON path.
@@ -76,7 +76,7 @@ func ExampleOptions_Validate() {
 	o := emi.New().RemoveTenures(emi.Standard, emi.Debit, "HDFC", emi.Months(12, 6)).Options()
 	fmt.Println(o.Validate())
 	// Output:
-	// invalid request: emiOptions.standardEmi.debit.filters[0].issuerFilter.issuers[0]: issuer "HDFC" must be written SVC_<BANK> in capitals, for example "SVC_HDFC"; emiOptions.standardEmi.debit.filters[0].issuerFilter.tenures[0]: tenure range "12::6" has from greater than to
+	// checkout: validate: invalid request: emiOptions.standardEmi.debit.filters[0].issuerFilter.issuers[0]: issuer "HDFC" must be written SVC_<BANK> in capitals, for example "SVC_HDFC"; emiOptions.standardEmi.debit.filters[0].issuerFilter.tenures[0]: tenure range "12::6" has from greater than to
 }
 
 // A call naming an unknown plan type changes nothing and is reported by
@@ -86,5 +86,5 @@ func ExampleOptions_Err() {
 	_, err := b.Build()
 	fmt.Println(err)
 	// Output:
-	// invalid request: emiOptions: Disable(Plan(9)): unknown plan 9: want Standard, LowCost or NoCost
+	// checkout: validate: invalid request: emiOptions: Disable(Plan(9)): unknown plan 9: want Standard, LowCost or NoCost
 }

@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/payorch/checkout-go/internal/valid"
 )
 
 // Verifier checks webhook requests against a Config (spec §5.2–5.6) and
@@ -50,7 +52,7 @@ type expectedHeader struct {
 // *ValidationError listing every problem.
 func NewVerifier(cfg Config) (*Verifier, error) {
 	if err := cfg.Validate(); err != nil {
-		return nil, err
+		return nil, valid.ForOp("webhook: new verifier", err)
 	}
 	v := &Verifier{
 		ok:        true,

@@ -1,62 +1,31 @@
-// Package valid holds the one validation error type shared by every package of
-// the SDK, so that a caller can errors.As any Validate error into
-// *checkout.ValidationError (an alias of Error) whichever package produced it.
+// Package valid collects validation problems into the one public error type,
+// [validation.Error], that every package of the SDK returns from Validate.
 package valid
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/payorch/checkout-go/validation"
 )
 
-// Problem is one reason a value cannot be sent. Path is the JSON path of the
-// offending field as the service spells it, for example
-// "payment_filter.options[1].cardFilters[0].cardBins[2]".
-type Problem struct {
-	Path    string
-	Message string
-}
+// Problem is the public [validation.Problem].
+type Problem = validation.Problem
 
-// String returns "path: message".
-func (p Problem) String() string {
-	if p.Path == "" {
-		return p.Message
+// Error is the public [validation.Error].
+type Error = validation.Error
+
+// ForOp returns err as the error of operation op: a *Error gets Op set (on
+// a copy); any other non-nil error is wrapped as "checkout: <op>: <err>".
+func ForOp(op string, err error) error {
+	if err == nil {
+		return nil
 	}
-	return p.Path + ": " + p.Message
-}
-
-// Error lists every problem found in a value before anything was sent.
-type Error struct {
-	Problems []Problem
-}
-
-// Error returns one line: the first problem and how many others there are.
-func (e *Error) Error() string {
-	switch len(e.Problems) {
-	case 0:
-		return "invalid request"
-	case 1:
-		return "invalid request: " + e.Problems[0].String()
-	default:
-		var b strings.Builder
-		b.WriteString("invalid request: ")
-		for i, p := range e.Problems {
-			if i > 0 {
-				b.WriteString("; ")
-			}
-			b.WriteString(p.String())
-		}
-		return b.String()
+	if ve, ok := err.(*Error); ok {
+		return ve.WithOp(op)
 	}
-}
-
-// Has reports whether one of the problems is at path.
-func (e *Error) Has(path string) bool {
-	for _, p := range e.Problems {
-		if p.Path == path {
-			return true
-		}
-	}
-	return false
+	return fmt.Errorf("checkout: %s: %w", op, err)
 }
 
 // Collector gathers problems while a value is walked. The zero value is ready.

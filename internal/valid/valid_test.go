@@ -66,10 +66,11 @@ func TestMerge(t *testing.T) {
 	}, ve.Problems)
 }
 
-func TestErrorString(t *testing.T) {
-	require.Equal(t, "invalid request", (&Error{}).Error())
-	require.Equal(t, "invalid request: order_id: is required",
-		(&Error{Problems: []Problem{{"order_id", "is required"}}}).Error())
-	require.Equal(t, "invalid request: a: x; b[0]: y; z",
-		(&Error{Problems: []Problem{{"a", "x"}, {"b[0]", "y"}, {"", "z"}}}).Error())
+func TestForOp(t *testing.T) {
+	require.NoError(t, ForOp("create session", nil))
+	ve := &Error{Problems: []Problem{{Path: "amount", Message: "is required"}}}
+	err := ForOp("create session", ve)
+	require.EqualError(t, err, "checkout: create session: invalid request: amount: is required")
+	require.Empty(t, ve.Op, "ForOp must not change its argument")
+	require.EqualError(t, ForOp("refund", fmt.Errorf("boom")), "checkout: refund: boom")
 }

@@ -1,0 +1,102 @@
+// Package validation holds the error every Validate method of the SDK returns
+// when a request cannot be sent as it is: [Error], a list of [Problem]s, each
+// naming the JSON path of the field as the service spells it.
+//
+// It is a leaf package so that the client (checkout.ValidationError is an
+// alias of [Error]) and the value packages (paymentfilter, emi,
+// productsummary) share one type: one errors.As catches the problems of a
+// session request and of the filters inside it.
+package validation
+
+import "strings"
+
+// sentinel is the type of [ErrInvalidRequest]: a constant, so no importer can
+// reassign it.
+type sentinel string
+
+// Error returns the sentinel's message.
+func (s sentinel) Error() string { return string(s) }
+
+// ErrInvalidRequest is matched by every *[Error] with errors.Is. The client
+// package re-exports it as checkout.ErrInvalidRequest, which a 4xx reply of
+// the service matches too, so one check covers a request refused before it
+// was sent and one the service refused.
+const ErrInvalidRequest = sentinel("checkout: invalid request")
+
+// Problem is one reason a value cannot be sent.
+type Problem struct {
+	// Path is the JSON path of the offending field, for example
+	// "payment_filter.options[1].cardFilters[0].cardBins[2]"; empty when
+	// the problem is the value as a whole.
+	Path string `json:"path"`
+	// Message says what is wrong, in plain words.
+	Message string `json:"message"`
+}
+
+// String returns "path: message", or the message alone when Path is empty.
+func (p Problem) String() string {
+	if p.Path == "" {
+		return p.Message
+	}
+	return p.Path + ": " + p.Message
+}
+
+// Error lists every problem found in a value before anything was sent.
+type Error struct {
+	// Op is the operation that validated the value ("create session");
+	// empty when Validate was called directly.
+	Op string `json:"op,omitempty"`
+	// Problems holds every problem found, in the order of the value's
+	// fields.
+	Problems []Problem `json:"problems"`
+}
+
+// Error returns one line: "checkout: <op>: invalid request: " and the
+// problems separated by "; ". The operation is "validate" when Op is empty.
+func (e *Error) Error() string {
+	if e == nil {
+		return "checkout: validate: invalid request"
+	}
+	op := e.Op
+	if op == "" {
+		op = "validate"
+	}
+	var b strings.Builder
+	b.WriteString("checkout: ")
+	b.WriteString(op)
+	b.WriteString(": invalid request")
+	for i, p := range e.Problems {
+		if i == 0 {
+			b.WriteString(": ")
+		} else {
+			b.WriteString("; ")
+		}
+		b.WriteString(p.String())
+	}
+	return b.String()
+}
+
+// Is reports whether target is [ErrInvalidRequest].
+func (e *Error) Is(target error) bool { return target == ErrInvalidRequest }
+
+// Has reports whether one of the problems is at path.
+func (e *Error) Has(path string) bool {
+	if e == nil {
+		return false
+	}
+	for _, p := range e.Problems {
+		if p.Path == path {
+			return true
+		}
+	}
+	return false
+}
+
+// WithOp returns a copy of e whose Op is op, for a caller that validates a
+// value as part of a named operation.
+func (e *Error) WithOp(op string) *Error {
+	if e == nil {
+		return nil
+	}
+	return &Error{Op: op, Problems: append([]Problem(nil), e.Problems...)}
+}
