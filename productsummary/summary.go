@@ -25,8 +25,8 @@
 //   - Keys are case sensitive: an unknown or mis-cased key, or an unknown item
 //     type, is a *DecodeError naming its path; nothing is dropped silently.
 //
-// Build a summary with New and the item constructors, or with struct
-// literals; call Validate before sending (the client does).
+// Build a summary with New and its methods, or as a literal; items are
+// plain struct literals. Call Validate before sending (the client does).
 package productsummary
 
 import (
@@ -45,8 +45,12 @@ type Problem = valid.Problem
 
 // Summary is the "product_summary" array: lines shown top to bottom
 // (spec §2.6). The zero value (nil or empty) means no summary is sent.
-// Like any slice it may be read from several goroutines at once but not
-// changed while read; Clone gives an independent copy.
+//
+// [New] returns a *Summary whose methods add lines to it in place and
+// return it, so calls chain and a call on its own line works too. Like any
+// slice a Summary may be read from several goroutines at once but not
+// changed while it is read; [Summary.Clone] gives an independent copy, to
+// share a half-built summary and extend it in several ways.
 type Summary []Line
 
 // Line is one line of a Summary: items shown left to right. A line holding a
@@ -110,16 +114,21 @@ func (s *Summary) UnmarshalText(text []byte) error {
 	return nil
 }
 
-// Clone returns a deep copy of s: changing one never changes the other.
-func (s Summary) Clone() Summary {
+// Clone returns a deep copy of s: changing one never changes the other, so
+// a half-built summary can be shared and each copy extended on its own. A
+// nil s gives nil.
+func (s *Summary) Clone() *Summary {
 	if s == nil {
 		return nil
 	}
-	out := make(Summary, len(s))
-	for i, l := range s {
+	if *s == nil {
+		return new(Summary)
+	}
+	out := make(Summary, len(*s))
+	for i, l := range *s {
 		out[i] = l.Clone()
 	}
-	return out
+	return &out
 }
 
 // Clone returns a deep copy of l. Pointers to items become values.

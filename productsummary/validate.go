@@ -12,7 +12,7 @@ import (
 
 // Validate checks s against spec §2.6 and returns a *ValidationError listing
 // every problem, with paths such as "product_summary[2][0].color", or nil.
-// An empty Summary is valid (it is not sent).
+// An empty or nil Summary is valid (it is not sent).
 //
 // Rules: a line has at least one item (an empty line is one space item);
 // colours are #RGB, #RRGGBB or #AARRGGBB; text is non-blank UTF-8; fontType
@@ -22,9 +22,12 @@ import (
 // colour; every number sent (weight, width, textSize, size, thickness) is
 // finite and greater than 0. A number field left at 0 is not sent, so the
 // only zero Validate reports is a divider's missing thickness.
-func (s Summary) Validate() error {
+func (s *Summary) Validate() error {
+	if s == nil {
+		return nil
+	}
 	var c valid.Collector
-	for i, l := range s {
+	for i, l := range *s {
 		lp := valid.Index(rootPath, i)
 		if len(l) == 0 {
 			c.Add(lp, "empty line: an empty line is a single space item")

@@ -59,7 +59,7 @@ func TestValidateRejects(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			err := ps.Summary{okLine, tc.line}.Validate()
+			err := (&ps.Summary{okLine, tc.line}).Validate()
 			require.Error(t, err)
 			var ve *ps.ValidationError
 			require.ErrorAs(t, err, &ve)
@@ -83,7 +83,8 @@ func TestValidateAccepts(t *testing.T) {
 		{ps.Space{Weight: 0, Width: 0}, ps.Text{Text: "e", TextSize: 0}, ps.Image{URL: icon, Size: 0}, ps.ToggleImage{OpenIcon: icon, Size: 0}},
 	}
 	require.NoError(t, s.Validate())
-	require.NoError(t, ps.Summary(nil).Validate(), "an unset summary is valid: it is not sent")
+	require.NoError(t, new(ps.Summary).Validate(), "an unset summary is valid: it is not sent")
+	require.NoError(t, (*ps.Summary)(nil).Validate(), "a nil *Summary is not sent either")
 }
 
 func TestValidateListsEveryProblem(t *testing.T) {
@@ -112,7 +113,7 @@ func TestValidateListsEveryProblem(t *testing.T) {
 
 func TestValidateQuotesLongValuesShort(t *testing.T) {
 	long := "https:/" + strings.Repeat("₹", 100)
-	err := ps.Summary{{ps.Image{URL: long}, ps.Text{Text: "a", Color: "#\x00\n"}}}.Validate()
+	err := (&ps.Summary{{ps.Image{URL: long}, ps.Text{Text: "a", Color: "#\x00\n"}}}).Validate()
 	var ve *ps.ValidationError
 	require.ErrorAs(t, err, &ve)
 	require.Less(t, len(ve.Problems[0].Message), 150, "the value is cut")
