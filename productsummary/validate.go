@@ -1,7 +1,6 @@
 package productsummary
 
 import (
-	"math"
 	"net/url"
 	"strconv"
 	"strings"
@@ -10,9 +9,19 @@ import (
 	"github.com/payorch/checkout-go/internal/valid"
 )
 
-// Validate checks s against spec §2.6 and returns a *ValidationError listing
-// every problem, with paths such as "product_summary[2][0].color", or nil.
-// An empty or nil Summary is valid (it is not sent).
+// checker collects the problems of the items at one place after another.
+type checker struct {
+	place
+	c valid.Collector
+}
+
+// add records a problem at key of the current item ("" for the item).
+func (k *checker) add(key, msg string) { k.c.Add(k.path(key), msg) }
+
+// Validate returns a *ValidationError listing every problem, with paths
+// such as "product_summary[2][0].color", or nil. An empty or nil Summary is
+// valid (it is not sent). It takes time in proportion to the size of the
+// summary.
 //
 // Rules: a line has at least one item (an empty line is one space item);
 // colours are #RGB, #RRGGBB or #AARRGGBB; text is non-blank UTF-8; fontType
@@ -26,108 +35,93 @@ func (s *Summary) Validate() error {
 	if s == nil {
 		return nil
 	}
-	var c valid.Collector
+	k := checker{place: place{root: rootPath}}
 	for i, l := range *s {
-		lp := valid.Index(rootPath, i)
+		k.line, k.item = i, -1
 		if len(l) == 0 {
-			c.Add(lp, "empty line: an empty line is a single space item")
+			k.add("", "empty line: an empty line is a single space item")
 			continue
 		}
 		for j, it := range l {
-			ip := valid.Index(lp, j)
-			it = concrete(it)
-			if it == nil {
-				c.Add(ip, "missing item (nil)")
+			k.item = j
+			if it = concrete(it); it == nil {
+				k.add("", "missing item (nil)")
 				continue
 			}
-			it.validate(&c, ip)
+			it.validate(&k)
+			checkNumbers(&k, it, false)
 		}
 	}
-	return c.Err()
+	return k.c.Err()
 }
 
-func (s Space) validate(c *valid.Collector, path string) {
-	checkNum(c, valid.Join(path, "weight"), s.Weight, false)
-	checkNum(c, valid.Join(path, "width"), s.Width, false)
-}
+// The validate methods check an item's own rules; they must not read
+// itemTypes, which describe builds by calling them.
 
-func (t Text) validate(c *valid.Collector, path string) {
+func (Space) validate(*checker) {}
+
+func (t Text) validate(k *checker) {
 	switch {
 	case strings.TrimSpace(t.Text) == "":
-		c.Add(valid.Join(path, "text"), "required: text must not be blank")
+		k.add("text", "required: text must not be blank")
 	case !utf8.ValidString(t.Text):
-		c.Add(valid.Join(path, "text"), "must be valid UTF-8")
+		k.add("text", "must be valid UTF-8")
 	}
-	checkColor(c, valid.Join(path, "color"), t.Color, false)
-	checkNum(c, valid.Join(path, "textSize"), t.TextSize, false)
+	checkColor(k, "color", t.Color, false)
 	if t.FontType != "" && !t.FontType.Valid() {
-		c.Add(valid.Join(path, "fontType"), "unknown font type "+quote(string(t.FontType))+": want regular, bold or semibold")
+		k.add("fontType", "unknown font type "+quote(string(t.FontType))+": want regular, bold or semibold")
 	}
 }
 
-func (i Image) validate(c *valid.Collector, path string) {
+func (i Image) validate(k *checker) {
 	if i.URL == "" {
-		c.Add(valid.Join(path, "url"), "required: an absolute http or https URL")
+		k.add("url", "required: an absolute http or https URL")
 	} else if msg := checkURL(i.URL); msg != "" {
-		c.Add(valid.Join(path, "url"), msg)
+		k.add("url", msg)
 	}
-	checkNum(c, valid.Join(path, "size"), i.Size, false)
 }
 
-func (t ToggleImage) validate(c *valid.Collector, path string) {
+func (t ToggleImage) validate(k *checker) {
 	if t.OpenIcon == "" && t.CloseIcon == "" {
-		c.Add(path, "openIcon and closeIcon are both empty: set at least one icon URL")
+		k.add("", "openIcon and closeIcon are both empty: set at least one icon URL")
 	}
 	if t.OpenIcon != "" {
 		if msg := checkURL(t.OpenIcon); msg != "" {
-			c.Add(valid.Join(path, "openIcon"), msg+`, or "" when unused`)
+			k.add("openIcon", msg+`, or "" when unused`)
 		}
 	}
 	if t.CloseIcon != "" {
 		if msg := checkURL(t.CloseIcon); msg != "" {
-			c.Add(valid.Join(path, "closeIcon"), msg+`, or "" when unused`)
+			k.add("closeIcon", msg+`, or "" when unused`)
 		}
 	}
-	checkNum(c, valid.Join(path, "size"), t.Size, false)
 }
 
-func (d Divider) validate(c *valid.Collector, path string) {
-	checkNum(c, valid.Join(path, "thickness"), d.Thickness, true)
-	checkColor(c, valid.Join(path, "color"), d.Color, false)
-}
-
-func (g Background) validate(c *valid.Collector, path string) {
-	checkColor(c, valid.Join(path, "color"), g.Color, true)
-}
-
-// checkNum checks a number field; 0 (or -0) is the unset field, which is
-// not sent.
-func checkNum(c *valid.Collector, path string, v float64, required bool) {
-	switch {
-	case v == 0:
-		if required {
-			c.Add(path, "required: a number greater than 0")
-		}
-	case math.IsNaN(v) || math.IsInf(v, 0):
-		c.Add(path, "must be a finite number")
-	case v < 0:
-		c.Add(path, "must be greater than 0")
+func (d Divider) validate(k *checker) {
+	if d.Thickness == 0 {
+		k.add("thickness", "required: a number greater than 0")
 	}
+	checkColor(k, "color", d.Color, false)
 }
 
-func checkColor(c *valid.Collector, path, v string, required bool) {
+func (g Background) validate(k *checker) {
+	checkColor(k, "color", g.Color, true)
+}
+
+func checkColor(k *checker, key, v string, required bool) {
 	switch {
 	case v == "":
 		if required {
-			c.Add(path, "required: a hex colour #RGB, #RRGGBB or #AARRGGBB")
+			k.add(key, "required: a hex colour #RGB, #RRGGBB or #AARRGGBB")
 		}
 	case !IsHexColor(v):
-		c.Add(path, "must be a hex colour #RGB, #RRGGBB or #AARRGGBB, got "+quote(v))
+		k.add(key, "must be a hex colour #RGB, #RRGGBB or #AARRGGBB, got "+quote(v))
 	}
 }
 
-// IsHexColor reports whether v is a colour the service reads: "#" followed by
-// 3, 6 or 8 hex digits (#RGB, #RRGGBB, #AARRGGBB), in either letter case.
+// IsHexColor reports whether v is a colour the service reads: "#" followed
+// by 3, 6 or 8 hex digits (#RGB, #RRGGBB, #AARRGGBB), in either letter
+// case.
 func IsHexColor(v string) bool {
 	if len(v) != 4 && len(v) != 7 && len(v) != 9 || v[0] != '#' {
 		return false
@@ -143,10 +137,9 @@ func IsHexColor(v string) bool {
 
 // checkURL returns why v is not an absolute http(s) URL with a host, or "".
 func checkURL(v string) string {
-	const msg = "must be an absolute http or https URL"
 	u, err := url.Parse(v)
 	if err != nil || u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
-		return msg + ", got " + quote(v)
+		return "must be an absolute http or https URL, got " + quote(v)
 	}
 	return ""
 }
