@@ -49,7 +49,8 @@ type Item interface {
 
 // FontType is the weight of a [Text]'s letters. The service knows
 // [Regular], [Bold] and [SemiBold]; its samples also write "Bold" and
-// "SemiBold", which are read and sent back as written.
+// "SemiBold", which are read and sent back as written. Other values are
+// sent as given: the service decides what it draws.
 type FontType string
 
 // The font types the service documents.
@@ -73,7 +74,8 @@ func (f FontType) Canonical() FontType {
 	return f
 }
 
-// Valid reports whether f is regular, bold or semibold in any letter case.
+// Valid reports whether f is regular, bold or semibold in any letter case:
+// a check a merchant can run, not one [Summary.Validate] makes.
 func (f FontType) Valid() bool {
 	switch f.Canonical() {
 	case Regular, Bold, SemiBold:

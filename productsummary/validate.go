@@ -3,7 +3,6 @@ package productsummary
 import (
 	"net/url"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/payorch/checkout-go/internal/valid"
@@ -21,27 +20,27 @@ func (k *checker) add(key, msg string) { k.c.Add(k.path(key), msg) }
 // Validate returns a *ValidationError listing every problem, with paths
 // such as "product_summary[2][0].color", or nil. An empty or nil Summary is
 // valid (it is not sent). It takes time in proportion to the size of the
-// summary.
+// summary, and refuses only what the service documents as wrong or what
+// cannot be sent as written.
 //
-// Rules: a line has at least one item (an empty line is one space item);
-// colours are #RGB, #RRGGBB or #AARRGGBB; text is non-blank UTF-8; fontType
-// is regular, bold or semibold in any letter case; image URLs and accordion
-// icons are absolute http(s) URLs, except that one accordion icon may be ""
-// when unused (not both); a divider has a thickness and a background a
-// colour; every number sent (weight, width, textSize, size, thickness) is
-// finite and greater than 0. A number field left at 0 is not sent, so the
-// only zero Validate reports is a divider's missing thickness.
+// It refuses: a missing (nil) item; a colour that is not #RGB, #RRGGBB or
+// #AARRGGBB; a divider without a thickness and a background without a
+// colour; an image URL, or an accordion icon that is not "", that is not an
+// absolute http or https URL; a number that is sent (weight, width, text
+// size, size, thickness) but is not finite or not greater than 0; text or
+// a font type that is not valid UTF-8 (it cannot be sent as written). A
+// number left at 0 is not sent, so the only zero it reports is a divider's
+// missing thickness. It lets through what the service does not document
+// as wrong: a line with no items, a blank text, a font type other than
+// regular, bold and semibold (see [FontType.Valid] for that check), an
+// accordion with both icons "".
 func (s *Summary) Validate() error {
 	if s == nil {
 		return nil
 	}
 	k := checker{place: place{root: rootPath}}
 	for i, l := range *s {
-		k.line, k.item = i, -1
-		if len(l) == 0 {
-			k.add("", "empty line: an empty line is a single space item")
-			continue
-		}
+		k.line = i
 		for j, it := range l {
 			k.item = j
 			if it = concrete(it); it == nil {
@@ -61,15 +60,12 @@ func (s *Summary) Validate() error {
 func (Space) validate(*checker) {}
 
 func (t Text) validate(k *checker) {
-	switch {
-	case strings.TrimSpace(t.Text) == "":
-		k.add("text", "required: text must not be blank")
-	case !utf8.ValidString(t.Text):
+	if !utf8.ValidString(t.Text) {
 		k.add("text", "must be valid UTF-8")
 	}
 	checkColor(k, "color", t.Color, false)
-	if t.FontType != "" && !t.FontType.Valid() {
-		k.add("fontType", "unknown font type "+quote(string(t.FontType))+": want regular, bold or semibold")
+	if !utf8.ValidString(string(t.FontType)) {
+		k.add("fontType", "must be valid UTF-8")
 	}
 }
 
@@ -82,9 +78,6 @@ func (i Image) validate(k *checker) {
 }
 
 func (t ToggleImage) validate(k *checker) {
-	if t.OpenIcon == "" && t.CloseIcon == "" {
-		k.add("", "openIcon and closeIcon are both empty: set at least one icon URL")
-	}
 	if t.OpenIcon != "" {
 		if msg := checkURL(t.OpenIcon); msg != "" {
 			k.add("openIcon", msg+`, or "" when unused`)
@@ -138,7 +131,7 @@ func IsHexColor(v string) bool {
 // checkURL returns why v is not an absolute http(s) URL with a host, or "".
 func checkURL(v string) string {
 	u, err := url.Parse(v)
-	if err != nil || u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
+	if err != nil || u.Scheme != "http" && u.Scheme != "https" || u.Host == "" || !utf8.ValidString(v) {
 		return "must be an absolute http or https URL, got " + quote(v)
 	}
 	return ""
