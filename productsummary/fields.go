@@ -1,14 +1,21 @@
 package productsummary
 
 import (
-	"math"
 	"reflect"
 	"strings"
 )
 
-// The wire keys of the items are written once, in their json tags. The
-// decoder and the checks that name keys (unknown keys, numbers) read them
-// from the tags here, with reflection, once at start-up.
+// Each item field is declared once: its wire key in its json tag, and what
+// Validate asks of it in its check tag. The decoder and the checks read
+// both from the tags here, with reflection, once at start-up.
+//
+// The check tag holds comma-separated words:
+//   - color: a hex colour #RGB, #RRGGBB or #AARRGGBB, or "" when unset;
+//   - url: an absolute http or https URL, or "" (an unused accordion icon);
+//   - required: "" (or 0 for a number) is refused.
+//
+// Every number is also checked to be finite and greater than 0 when set,
+// and every other string to be valid UTF-8.
 
 // field is one wire key of an item kind.
 type field struct {
@@ -16,7 +23,9 @@ type field struct {
 	index    int    // the struct field's index
 	number   bool   // a float64; otherwise a string type
 	optional bool   // omitempty: the zero value is not sent
-	required bool   // a number Validate wants set (see describe)
+	color    bool   // check:"color"
+	url      bool   // check:"url"
+	required bool   // check:"required"
 }
 
 // itemType is what the decoder and the checks know about one item kind.
@@ -50,22 +59,11 @@ func tagName(f reflect.StructField) string {
 	return name
 }
 
-// describe reads the fields of each kind from its tags. A number is
-// required when Validate refuses the kind's zero value at that key (a
-// divider's thickness), so that the decoder's message for an explicit 0
-// and Validate agree without a second list.
+// describe reads the fields of each kind from its tags.
 func describe(kinds ...Item) map[Kind]*itemType {
 	out := make(map[Kind]*itemType, len(kinds))
 	for _, zero := range kinds {
 		t := &itemType{typ: reflect.TypeOf(zero)}
-		refused := map[string]bool{}
-		k := checker{place: alone}
-		zero.validate(&k)
-		if ve, ok := k.c.Err().(*ValidationError); ok {
-			for _, p := range ve.Problems {
-				refused[p.Path] = true
-			}
-		}
 		for i := range t.typ.NumField() {
 			sf := t.typ.Field(i)
 			_, opts, _ := strings.Cut(sf.Tag.Get("json"), ",")
@@ -75,44 +73,19 @@ func describe(kinds ...Item) map[Kind]*itemType {
 				number:   sf.Type.Kind() == reflect.Float64,
 				optional: strings.Contains(opts, "omitempty"),
 			}
-			f.required = f.number && refused[f.key]
+			for word := range strings.SplitSeq(sf.Tag.Get("check"), ",") {
+				switch word {
+				case "color":
+					f.color = true
+				case "url":
+					f.url = true
+				case "required":
+					f.required = true
+				}
+			}
 			t.fields = append(t.fields, f)
 		}
 		out[zero.Kind()] = t
 	}
 	return out
-}
-
-// checkNumbers adds a problem for each number of it that is set (not 0)
-// and is not finite or not greater than 0. With encodeOnly it checks only
-// what JSON cannot carry (NaN, ±Inf), as MarshalJSON needs. it must not be
-// nil or a pointer.
-func checkNumbers(k *checker, it Item, encodeOnly bool) {
-	t := itemTypes[it.Kind()]
-	v := reflect.ValueOf(it)
-	for _, f := range t.fields {
-		if !f.number {
-			continue
-		}
-		switch n := v.Field(f.index).Float(); {
-		case n == 0:
-		case math.IsNaN(n) || math.IsInf(n, 0):
-			k.add(f.key, "must be a finite number")
-		case n < 0 && !encodeOnly:
-			k.add(f.key, "must be greater than 0")
-		}
-	}
-}
-
-// encodable returns a *ValidationError for what JSON cannot carry: a nil
-// item, or a number that is NaN or infinite, at the item's place p.
-func encodable(it Item, p place) error {
-	k := checker{place: p}
-	it = concrete(it)
-	if it == nil {
-		k.add("", "missing item (nil)")
-	} else {
-		checkNumbers(&k, it, true)
-	}
-	return k.c.Err()
 }

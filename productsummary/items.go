@@ -42,9 +42,6 @@ type Item interface {
 	// typed returns the item as it goes on the wire: its kind under
 	// "type", then its own fields as their json tags say.
 	typed() any
-	// validate reports the item's own rules; numbers are checked for
-	// every kind alike (see checkNumbers).
-	validate(k *checker)
 }
 
 // FontType is the weight of a [Text]'s letters. The service knows
@@ -108,7 +105,7 @@ type Text struct {
 	Text string `json:"text"`
 	// Color is the text colour, #RGB, #RRGGBB or #AARRGGBB; "" is not
 	// sent.
-	Color string `json:"color,omitempty"`
+	Color string `json:"color,omitempty" check:"color"`
 	// TextSize is the font size; 0 is not sent.
 	TextSize float64 `json:"textSize,omitempty"`
 	// FontType is the font weight; "" is not sent.
@@ -119,7 +116,7 @@ type Text struct {
 type Image struct {
 	// URL is the picture's absolute http or https address; required and
 	// always sent.
-	URL string `json:"url"`
+	URL string `json:"url" check:"url,required"`
 	// Size is the picture's size; 0 is not sent.
 	Size float64 `json:"size,omitempty"`
 }
@@ -130,9 +127,9 @@ type Image struct {
 type ToggleImage struct {
 	// OpenIcon is the absolute http or https address of the icon that
 	// opens the accordion, or "" when unused.
-	OpenIcon string `json:"openIcon"`
+	OpenIcon string `json:"openIcon" check:"url"`
 	// CloseIcon is the address of the icon that closes it, or "".
-	CloseIcon string `json:"closeIcon"`
+	CloseIcon string `json:"closeIcon" check:"url"`
 	// Size is the icons' size; 0 is not sent.
 	Size float64 `json:"size,omitempty"`
 }
@@ -141,17 +138,17 @@ type ToggleImage struct {
 type Divider struct {
 	// Thickness is the rule's thickness, which the service requires:
 	// [Summary.Validate] reports a divider without one.
-	Thickness float64 `json:"thickness,omitempty"`
+	Thickness float64 `json:"thickness,omitempty" check:"required"`
 	// Color is the rule's colour, #RGB, #RRGGBB or #AARRGGBB; "" is not
 	// sent.
-	Color string `json:"color,omitempty"`
+	Color string `json:"color,omitempty" check:"color"`
 }
 
 // Background sets the background colour of the line it is on.
 type Background struct {
 	// Color is the colour, #RGB, #RRGGBB or #AARRGGBB; required and always
 	// sent.
-	Color string `json:"color"`
+	Color string `json:"color" check:"color,required"`
 }
 
 // Kind returns [KindSpace].

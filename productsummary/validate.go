@@ -1,7 +1,9 @@
 package productsummary
 
 import (
+	"math"
 	"net/url"
+	"reflect"
 	"strconv"
 	"unicode/utf8"
 
@@ -47,68 +49,91 @@ func (s *Summary) Validate() error {
 				k.add("", "missing item (nil)")
 				continue
 			}
-			it.validate(&k)
-			checkNumbers(&k, it, false)
+			checkItem(&k, it, false)
 		}
 	}
 	return k.c.Err()
 }
 
-// The validate methods check an item's own rules; they must not read
-// itemTypes, which describe builds by calling them.
-
-func (Space) validate(*checker) {}
-
-func (t Text) validate(k *checker) {
-	if !utf8.ValidString(t.Text) {
-		k.add("text", "must be valid UTF-8")
+// encodable returns a *ValidationError for what JSON cannot carry: a nil
+// item, or a number that is NaN or infinite, at the item's place p.
+func encodable(it Item, p place) error {
+	k := checker{place: p}
+	if it = concrete(it); it == nil {
+		k.add("", "missing item (nil)")
+	} else {
+		checkItem(&k, it, true)
 	}
-	checkColor(k, "color", t.Color, false)
-	if !utf8.ValidString(string(t.FontType)) {
-		k.add("fontType", "must be valid UTF-8")
-	}
+	return k.c.Err()
 }
 
-func (i Image) validate(k *checker) {
-	if i.URL == "" {
-		k.add("url", "required: an absolute http or https URL")
-	} else if msg := checkURL(i.URL); msg != "" {
-		k.add("url", msg)
-	}
-}
-
-func (t ToggleImage) validate(k *checker) {
-	if t.OpenIcon != "" {
-		if msg := checkURL(t.OpenIcon); msg != "" {
-			k.add("openIcon", msg+`, or "" when unused`)
-		}
-	}
-	if t.CloseIcon != "" {
-		if msg := checkURL(t.CloseIcon); msg != "" {
-			k.add("closeIcon", msg+`, or "" when unused`)
+// checkItem adds the problems of it field by field, as the fields' tags
+// say (see fields.go). With encodeOnly it checks only what JSON cannot
+// carry, a number that is NaN or infinite, as MarshalJSON needs. it must
+// not be nil or a pointer.
+func checkItem(k *checker, it Item, encodeOnly bool) {
+	t := itemTypes[it.Kind()]
+	v := reflect.ValueOf(it)
+	for i := range t.fields {
+		f := &t.fields[i]
+		switch {
+		case f.number:
+			checkNumber(k, f, v.Field(f.index).Float(), encodeOnly)
+		case !encodeOnly:
+			checkString(k, f, v.Field(f.index).String())
 		}
 	}
 }
 
-func (d Divider) validate(k *checker) {
-	if d.Thickness == 0 {
-		k.add("thickness", "required: a number greater than 0")
-	}
-	checkColor(k, "color", d.Color, false)
-}
-
-func (g Background) validate(k *checker) {
-	checkColor(k, "color", g.Color, true)
-}
-
-func checkColor(k *checker, key, v string, required bool) {
+// checkNumber checks a number; 0 (or -0) is the unset field, which is not
+// sent.
+func checkNumber(k *checker, f *field, n float64, encodeOnly bool) {
 	switch {
-	case v == "":
-		if required {
-			k.add(key, "required: a hex colour #RGB, #RRGGBB or #AARRGGBB")
+	case n == 0:
+		if f.required && !encodeOnly {
+			k.add(f.key, "required: a number greater than 0")
 		}
-	case !IsHexColor(v):
-		k.add(key, "must be a hex colour #RGB, #RRGGBB or #AARRGGBB, got "+quote(v))
+	case math.IsNaN(n) || math.IsInf(n, 0):
+		k.add(f.key, "must be a finite number")
+	case n < 0 && !encodeOnly:
+		k.add(f.key, "must be greater than 0")
+	}
+}
+
+const (
+	wantColor = "a hex colour #RGB, #RRGGBB or #AARRGGBB"
+	wantURL   = "an absolute http or https URL"
+)
+
+// checkString checks a string: a colour, a URL ("" when unused, unless
+// required), or any other text, which must be valid UTF-8 since
+// encoding/json would send bad bytes changed.
+func checkString(k *checker, f *field, s string) {
+	switch {
+	case s == "":
+		switch {
+		case !f.required:
+		case f.color:
+			k.add(f.key, "required: "+wantColor)
+		case f.url:
+			k.add(f.key, "required: "+wantURL)
+		default:
+			k.add(f.key, "required")
+		}
+	case f.color:
+		if !IsHexColor(s) {
+			k.add(f.key, "must be "+wantColor+", got "+quote(s))
+		}
+	case f.url:
+		if !isURL(s) {
+			msg := "must be " + wantURL + ", got " + quote(s)
+			if !f.required {
+				msg += `, or "" when unused`
+			}
+			k.add(f.key, msg)
+		}
+	case !utf8.ValidString(s):
+		k.add(f.key, "must be valid UTF-8")
 	}
 }
 
@@ -128,13 +153,12 @@ func IsHexColor(v string) bool {
 	return true
 }
 
-// checkURL returns why v is not an absolute http(s) URL with a host, or "".
-func checkURL(v string) string {
+// isURL reports whether v is an absolute http(s) URL with a host, in valid
+// UTF-8 (url.Parse takes bad bytes, which encoding/json would send
+// changed).
+func isURL(v string) bool {
 	u, err := url.Parse(v)
-	if err != nil || u.Scheme != "http" && u.Scheme != "https" || u.Host == "" || !utf8.ValidString(v) {
-		return "must be an absolute http or https URL, got " + quote(v)
-	}
-	return ""
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && utf8.ValidString(v)
 }
 
 // quote shortens long values so that a message stays one readable line.
