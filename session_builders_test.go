@@ -41,7 +41,7 @@ func TestSessionEncodeGoldenBuilders(t *testing.T) {
 				HideUPIApps("com.phonepe.app").
 				HideMandateMethods(paymentfilter.NB, "NB_HDFC").
 				Filter()
-			r.ProductSummary = ps.New().EmptyLine().Divider(1, "#E0E0E0").Summary()
+			r.ProductSummary = *ps.New().EmptyLine().Divider(1, "#E0E0E0")
 			r.Mandate = &Mandate{
 				Option:    MandateOptional,
 				MaxAmount: "5000.00",

@@ -66,7 +66,7 @@ func TestSessionEncodeGolden(t *testing.T) {
 			r.FirstName, r.LastName = "John", "Doe"
 			r.PaymentFilter = &paymentfilter.Filter{AllowDefaultOptions: true, Options: []paymentfilter.Option{}}
 			r.EMI = emi.ShowWithoutCards
-			r.ProductSummary = ps.New().Line(ps.Label("Total").Bold(), ps.Stretch(1), ps.Label("₹100.00")).Summary()
+			r.ProductSummary = *ps.New().Line(ps.Text{Text: "Total", FontType: ps.Bold}, ps.Space{Weight: 1}, ps.Text{Text: "₹100.00"})
 			r.GatewayReferenceID = "payu_test"
 			r.WebhookURL = "https://shop.example.com/webhooks/checkout"
 			return r

@@ -3,13 +3,15 @@ package productsummary_test
 import (
 	"encoding/json"
 	"testing"
+
+	ps "github.com/payorch/checkout-go/productsummary"
 )
 
 // The pair encodes the same flight-ticket summary: the SDK's MarshalText
 // beside encoding/json writing the equivalent generic []any tree (what a
 // client without types would build), so the ratio shows in one run:
 //
-//	go test -tags testify_yaml_fail -run '^$' -bench 'SummaryMarshal' -benchmem -benchtime=200ms ./productsummary/
+//	go test -run '^$' -bench 'SummaryMarshal' -benchmem -benchtime=200ms ./productsummary/
 
 func BenchmarkSummaryMarshalText(b *testing.B) {
 	s := flightTicket()
@@ -33,6 +35,48 @@ func BenchmarkSummaryMarshalAny(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := json.Marshal(tree); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// The chain pair builds summaries of 1,000 and 5,000 three-item lines by
+// chaining: the time per op should grow about five times, not 25
+// (TestBuilderIsLinear asserts it on allocated bytes):
+//
+//	go test -run '^$' -bench 'Chain' -benchmem ./productsummary/
+
+func BenchmarkChain1000(b *testing.B) { benchChain(b, 1000) }
+
+func BenchmarkChain5000(b *testing.B) { benchChain(b, 5000) }
+
+func benchChain(b *testing.B, n int) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if s := chain(n); len(*s) != n {
+			b.Fatal(len(*s))
+		}
+	}
+}
+
+func BenchmarkParse(b *testing.B) {
+	text, err := flightTicket().MarshalText()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ps.Parse(string(text)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkValidate(b *testing.B) {
+	s := flightTicket()
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := s.Validate(); err != nil {
 			b.Fatal(err)
 		}
 	}

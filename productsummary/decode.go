@@ -3,17 +3,17 @@ package productsummary
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"slices"
 	"strconv"
 
-	"github.com/payorch/checkout-go/internal/lenient"
 	"github.com/payorch/checkout-go/internal/valid"
-	"github.com/payorch/checkout-go/internal/wire"
 )
 
 // DecodeError reports why a product summary could not be read, at the JSON
-// path of the offending value ("product_summary[2][0].type" when a Summary was
-// decoded; a Line or an item on its own gives paths relative to itself).
+// path of the offending value ("product_summary[2][0].type" when a Summary
+// was decoded; a Line or an item on its own gives paths relative to
+// itself).
 type DecodeError struct {
 	// Path is the JSON path of the offending value, for example
 	// "product_summary[2][0].type"; "" for a value decoded on its own.
@@ -51,37 +51,67 @@ func (e *DecodeError) Error() string {
 // Unwrap returns the underlying error.
 func (e *DecodeError) Unwrap() error { return e.Err }
 
-// rootPath is where Summary paths start, as the session request names the
-// field (spec §2.1).
+// rootPath is where Summary paths start: the session request's key for the
+// summary.
 const rootPath = "product_summary"
+
+// place is where a value sits: under root ("product_summary", or "" for a
+// Line or an item decoded on its own), at a line and an item index (-1
+// when not inside one). Paths are built only when a problem is reported,
+// so reading or checking a good summary builds none.
+type place struct {
+	root       string
+	line, item int
+}
+
+// alone is the place of a value decoded or encoded on its own.
+var alone = place{line: -1, item: -1}
+
+// path returns the JSON path of key (or of the value itself for "").
+func (p place) path(key string) string {
+	s := p.root
+	if p.line >= 0 {
+		s = valid.Index(s, p.line)
+	}
+	if p.item >= 0 {
+		s = valid.Index(s, p.item)
+	}
+	return valid.Join(s, key)
+}
+
+// fail returns a *DecodeError at key.
+func (p place) fail(key, msg string, err error) *DecodeError {
+	return &DecodeError{Path: p.path(key), Line: p.line, Item: p.item, Message: msg, Err: err}
+}
 
 // decodeSummary reads the array of lines. A JSON string holding the array
 // (the session request's form) is accepted when allowString is set. null is
 // not a summary: an absent summary is the zero Summary, never "null" text
 // (UnmarshalJSON handles a JSON null before it gets here).
 func decodeSummary(data []byte, allowString bool) (Summary, error) {
+	at := place{root: rootPath, line: -1, item: -1}
 	data = bytes.TrimSpace(data)
-	if wire.IsNull(data) {
-		return nil, &DecodeError{Path: rootPath, Line: -1, Item: -1,
-			Message: "must be a JSON array of lines, got null: leave product_summary out for no summary"}
+	if isNull(data) {
+		return nil, at.fail("", "must be a JSON array of lines, got null: leave product_summary out for no summary", nil)
 	}
 	if allowString && len(data) > 0 && data[0] == '"' {
 		var text string
 		if err := json.Unmarshal(data, &text); err != nil {
-			return nil, &DecodeError{Path: rootPath, Line: -1, Item: -1, Message: "not a JSON string", Err: err}
+			return nil, at.fail("", "not a JSON string", err)
 		}
 		return decodeSummary([]byte(text), false)
 	}
 	if len(data) == 0 || data[0] != '[' {
-		return nil, &DecodeError{Path: rootPath, Line: -1, Item: -1, Message: "must be a JSON array of lines" + gotKind(data)}
+		return nil, at.fail("", "must be a JSON array of lines"+gotKind(data), nil)
 	}
 	var raws []json.RawMessage
 	if err := json.Unmarshal(data, &raws); err != nil {
-		return nil, &DecodeError{Path: rootPath, Line: -1, Item: -1, Message: "not valid JSON", Err: err}
+		return nil, at.fail("", "not valid JSON", err)
 	}
 	s := make(Summary, len(raws))
 	for i, raw := range raws {
-		l, err := decodeLine(raw, valid.Index(rootPath, i), i)
+		at.line = i
+		l, err := decodeLine(raw, at)
 		if err != nil {
 			return nil, err
 		}
@@ -90,18 +120,20 @@ func decodeSummary(data []byte, allowString bool) (Summary, error) {
 	return s, nil
 }
 
-func decodeLine(data []byte, path string, line int) (Line, error) {
+// decodeLine reads the array of items of the line at p.
+func decodeLine(data []byte, p place) (Line, error) {
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 || data[0] != '[' {
-		return nil, &DecodeError{Path: path, Line: line, Item: -1, Message: "a line must be a JSON array of items" + gotKind(data)}
+		return nil, p.fail("", "a line must be a JSON array of items"+gotKind(data), nil)
 	}
 	var raws []json.RawMessage
 	if err := json.Unmarshal(data, &raws); err != nil {
-		return nil, &DecodeError{Path: path, Line: line, Item: -1, Message: "not valid JSON", Err: err}
+		return nil, p.fail("", "not valid JSON", err)
 	}
 	l := make(Line, len(raws))
 	for j, raw := range raws {
-		it, err := decodeItem(raw, valid.Index(path, j), line, j)
+		p.item = j
+		it, err := decodeItem(raw, p)
 		if err != nil {
 			return nil, err
 		}
@@ -110,181 +142,157 @@ func decodeLine(data []byte, path string, line int) (Line, error) {
 	return l, nil
 }
 
-// itemKeys lists a kind's keys besides "type", in the order they are
-// emitted. Keys match case-sensitively: the service's keys are case
-// sensitive, so "FontType" is an unknown key, not fontType.
-func itemKeys(k Kind) ([]string, bool) {
-	switch k {
-	case KindSpace:
-		return []string{"weight", "width"}, true
-	case KindText:
-		return []string{"text", "color", "textSize", "fontType"}, true
-	case KindImage:
-		return []string{"url", "size"}, true
-	case KindToggleImage:
-		return []string{"openIcon", "closeIcon", "size"}, true
-	case KindDivider:
-		return []string{"thickness", "color"}, true
-	case KindBackground:
-		return []string{"color"}, true
-	}
-	return nil, false
-}
-
-// itemDecoder reads one item's fields and remembers the first problem.
-type itemDecoder struct {
-	fields     map[string]json.RawMessage
-	path       string
-	line, item int
-	err        *DecodeError
-}
-
-func (d *itemDecoder) fail(key, msg string, err error) {
-	if d.err != nil {
-		return
-	}
-	d.err = &DecodeError{Path: valid.Join(d.path, key), Line: d.line, Item: d.item, Message: msg, Err: err}
-}
-
-func decodeItem(data []byte, path string, line, item int) (Item, error) {
+// decodeItem reads one item at p. Its kind comes from "type"; its keys are
+// those of the kind's json tags, matched case-sensitively (the service's
+// keys are case sensitive, so "FontType" is an unknown key, not fontType);
+// an unknown key is an error, never dropped. null or an absent key is the
+// unset field.
+func decodeItem(data []byte, p place) (Item, error) {
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 || data[0] != '{' {
-		return nil, &DecodeError{Path: path, Line: line, Item: item, Message: "an item must be a JSON object" + gotKind(data)}
+		return nil, p.fail("", "an item must be a JSON object"+gotKind(data), nil)
 	}
-	d := itemDecoder{path: path, line: line, item: item}
-	if err := json.Unmarshal(data, &d.fields); err != nil {
-		return nil, &DecodeError{Path: path, Line: line, Item: item, Message: "not valid JSON", Err: err}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(data, &fields); err != nil {
+		return nil, p.fail("", "not valid JSON", err)
 	}
-	rawType, ok := d.fields["type"]
-	if !ok || wire.IsNull(rawType) {
-		return nil, &DecodeError{Path: valid.Join(path, "type"), Line: line, Item: item, Message: "missing item type"}
+	rawType, ok := fields[typeKeyName]
+	if !ok || isNull(rawType) {
+		return nil, p.fail(typeKeyName, "missing item type", nil)
 	}
 	var typ string
 	if err := json.Unmarshal(rawType, &typ); err != nil {
-		return nil, &DecodeError{Path: valid.Join(path, "type"), Line: line, Item: item, Message: "item type must be a string", Err: err}
+		return nil, p.fail(typeKeyName, "item type must be a string", err)
 	}
 	kind := Kind(typ)
 	if typ == kindToggleImageCamel {
 		kind = KindToggleImage
 	}
-	known, ok := itemKeys(kind)
+	t, ok := itemTypes[kind]
 	if !ok {
-		return nil, &DecodeError{Path: valid.Join(path, "type"), Line: line, Item: item,
-			Message: "unknown item type " + strconv.Quote(typ) + " (want space, text, image, toggleimage, divider or background)"}
+		return nil, p.fail(typeKeyName, "unknown item type "+strconv.Quote(typ)+
+			" (want space, text, image, toggleimage, divider or background)", nil)
 	}
 	var unknown []string
-	for k := range d.fields {
-		if k != "type" && !slices.Contains(known, k) {
+	for k := range fields {
+		if k != typeKeyName && t.lookup(k) == nil {
 			unknown = append(unknown, k)
 		}
 	}
 	if len(unknown) > 0 {
-		slices.Sort(unknown)
-		return nil, &DecodeError{Path: valid.Join(path, unknown[0]), Line: line, Item: item,
-			Message: "unknown key " + strconv.Quote(unknown[0]) + " for a " + string(kind) + " item (keys are case sensitive)"}
+		k := slices.Min(unknown)
+		return nil, p.fail(k, "unknown key "+strconv.Quote(k)+" for a "+string(kind)+" item (keys are case sensitive)", nil)
 	}
 
-	var it Item
-	switch kind {
-	case KindSpace:
-		it = Space{Weight: d.num("weight", false), Width: d.num("width", false)}
-	case KindText:
-		it = Text{Text: d.str("text"), Color: d.optStr("color"), TextSize: d.num("textSize", false), FontType: FontType(d.optStr("fontType"))}
-	case KindImage:
-		it = Image{URL: d.str("url"), Size: d.num("size", false)}
-	case KindToggleImage:
-		it = ToggleImage{OpenIcon: d.str("openIcon"), CloseIcon: d.str("closeIcon"), Size: d.num("size", false)}
-	case KindDivider:
-		it = Divider{Thickness: d.num("thickness", true), Color: d.optStr("color")}
-	case KindBackground:
-		it = Background{Color: d.str("color")}
+	v := reflect.New(t.typ).Elem()
+	for i := range t.fields {
+		f := &t.fields[i]
+		raw, ok := fields[f.key]
+		if !ok || isNull(raw) {
+			continue
+		}
+		if f.number {
+			n, err := readNumber(raw, f, p)
+			if err != nil {
+				return nil, err
+			}
+			v.Field(f.index).SetFloat(n)
+			continue
+		}
+		s, err := readString(raw, f, p)
+		if err != nil {
+			return nil, err
+		}
+		v.Field(f.index).SetString(s)
 	}
-	if d.err != nil {
-		return nil, d.err
-	}
-	return it, nil
+	return v.Interface().(Item), nil
 }
 
-// str reads a string key; absent or null gives "". Required strings are kept
-// empty here and reported by Validate.
-func (d *itemDecoder) str(key string) string {
-	raw, ok := d.fields[key]
-	if !ok {
-		return ""
-	}
-	raw = bytes.TrimSpace(raw)
-	if wire.IsNull(raw) {
-		return ""
-	}
-	if len(raw) == 0 || raw[0] != '"' {
-		d.fail(key, "must be a string"+gotKind(raw), nil)
-		return ""
+// readString reads a string key. An optional string that is present but
+// empty cannot be kept (empty means not sent), so it is an error rather than
+// a key silently dropped when the summary is sent again. Required strings
+// may be empty here; Validate reports them.
+func readString(raw json.RawMessage, f *field, p place) (string, error) {
+	if raw[0] != '"' {
+		return "", p.fail(f.key, "must be a string"+gotKind(raw), nil)
 	}
 	var s string
 	if err := json.Unmarshal(raw, &s); err != nil {
-		d.fail(key, "must be a string", err)
-		return ""
+		return "", p.fail(f.key, "must be a string", err)
 	}
-	return s
+	if f.optional && s == "" {
+		return "", p.fail(f.key, "empty string: leave the key out when unset", nil)
+	}
+	return s, nil
 }
 
-// optStr reads an optional string key. An optional string that is present
-// but empty cannot be represented (empty means "not sent"), so it is an
-// error rather than a key silently dropped on re-encoding.
-func (d *itemDecoder) optStr(key string) string {
-	raw, ok := d.fields[key]
-	s := d.str(key)
-	if ok && s == "" && !wire.IsNull(raw) {
-		d.fail(key, "empty string: leave the key out when unset", nil)
-	}
-	return s
-}
-
-// num reads a number key leniently: a JSON number, or a string holding one
-// ("18", "0.7"). Absent or null gives 0, the unset field. The value is
-// re-encoded as a number.
+// readNumber reads a number key leniently: a JSON number, or a string
+// holding one ("18", "0.7"); either is sent back as a number.
 //
-// An explicit 0 (or -0, "0", 0.0) is an error: a field at 0 is not sent, so
-// keeping it would drop the key on re-encoding, and the spec gives none of
-// these numbers a meaningful zero. required says the key has no default
-// (a divider's thickness), for the message.
-func (d *itemDecoder) num(key string, required bool) float64 {
-	raw, ok := d.fields[key]
-	if !ok {
-		return 0
-	}
-	raw = bytes.TrimSpace(raw)
-	if wire.IsNull(raw) {
-		return 0
-	}
+// An explicit 0 (or -0, "0", 0.0) is an error: a number at 0 is not sent,
+// so keeping it would drop the key when the summary is sent again, and the
+// service gives none of these numbers a meaningful zero.
+func readNumber(raw json.RawMessage, f *field, p place) (float64, error) {
 	text := string(raw)
-	if len(raw) > 0 && raw[0] == '"' {
+	if raw[0] == '"' {
 		if err := json.Unmarshal(raw, &text); err != nil {
-			d.fail(key, "must be a number", err)
-			return 0
+			return 0, p.fail(f.key, "must be a number", err)
 		}
 	}
-	// JSON's number grammar (RFC 8259 §6) rules out what strconv would
-	// also take: NaN, Inf, hex, "+1", "1_000", blanks around the digits.
-	if !lenient.IsNumber(text) {
-		d.fail(key, "must be a number"+gotKind(raw), nil)
-		return 0
+	if !isNumber(text) {
+		return 0, p.fail(f.key, "must be a number"+gotKind(raw), nil)
 	}
-	f, err := strconv.ParseFloat(text, 64)
+	n, err := strconv.ParseFloat(text, 64)
 	if err != nil {
-		d.fail(key, "number out of range", err)
-		return 0
+		return 0, p.fail(f.key, "number out of range", err)
 	}
-	if f == 0 {
-		if required {
-			d.fail(key, "must be greater than 0, got 0 (required: a divider's thickness has no default)", nil)
-		} else {
-			d.fail(key, "must be greater than 0, got 0; leave the key out for the default", nil)
+	if n == 0 {
+		if f.required {
+			return 0, p.fail(f.key, "must be greater than 0, got 0 (required: a divider's thickness has no default)", nil)
 		}
-		return 0
+		return 0, p.fail(f.key, "must be greater than 0, got 0; leave the key out for the default", nil)
 	}
-	return f
+	return n, nil
 }
 
-// gotKind names the JSON kind of raw for an error message.
-func gotKind(raw []byte) string { return ", got " + wire.KindOf(raw) }
+// isNumber reports whether s is one number in JSON's syntax and nothing
+// else: what strconv also takes (NaN, Inf, hex, "+1", "1_000", blanks
+// around the digits) is not. A JSON text that starts with a minus or a
+// digit and ends with a digit can only be a number.
+func isNumber(s string) bool {
+	if s == "" || s[0] != '-' && (s[0] < '0' || s[0] > '9') {
+		return false
+	}
+	if last := s[len(s)-1]; last < '0' || last > '9' {
+		return false
+	}
+	return json.Valid([]byte(s))
+}
+
+// isNull reports whether raw is the JSON literal null (blank space around
+// it allowed).
+func isNull(raw []byte) bool {
+	return string(bytes.TrimSpace(raw)) == "null"
+}
+
+// gotKind names the JSON kind of raw for an error message, from its first
+// byte (raw need not be valid JSON).
+func gotKind(raw []byte) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return ", got nothing"
+	}
+	switch raw[0] {
+	case '{':
+		return ", got an object"
+	case '[':
+		return ", got an array"
+	case '"':
+		return ", got a string"
+	case 't', 'f':
+		return ", got a boolean"
+	case 'n':
+		return ", got null"
+	}
+	return ", got a number"
+}

@@ -195,7 +195,7 @@ func TestNullSummary(t *testing.T) {
 	var body struct {
 		Summary ps.Summary `json:"product_summary"`
 	}
-	body.Summary = ps.New().EmptyLine().Summary()
+	body.Summary = *ps.New().EmptyLine()
 	require.NoError(t, json.Unmarshal([]byte(`{"product_summary":null}`), &body))
 	require.Nil(t, body.Summary)
 

@@ -10,70 +10,71 @@ import (
 // The three receipts below are also the golden files' inputs
 // (testdata/*.json), so the examples and the goldens cannot drift apart.
 
-func retailCart() ps.Summary {
+func retailCart() *ps.Summary {
 	const cart = "https://cdn.example.com/icons/cart.png"
 	return ps.New().
-		Line(ps.Picture(cart).WithSize(18), ps.Label("Your cart").Bold(), ps.Stretch(1), ps.Label("2 items").WithColor("#808080")).
+		Line(ps.Image{URL: cart, Size: 18}, ps.Text{Text: "Your cart", FontType: ps.Bold}, ps.Space{Weight: 1}, ps.Text{Text: "2 items", Color: "#808080"}).
 		Divider(1, "#E0E0E0").
-		Line(ps.Label("Cotton T-shirt × 2"), ps.Stretch(1), ps.Label("₹998.00")).
-		Line(ps.Label("Canvas sneakers"), ps.Stretch(1), ps.Label("₹2,499.00")).
-		Line(ps.Label("Coupon WELCOME10").WithColor("#47cc83").WithSize(12), ps.Stretch(1), ps.Label("−₹349.70").WithColor("#47cc83")).
+		Line(ps.Text{Text: "Cotton T-shirt × 2"}, ps.Space{Weight: 1}, ps.Text{Text: "₹998.00"}).
+		Line(ps.Text{Text: "Canvas sneakers"}, ps.Space{Weight: 1}, ps.Text{Text: "₹2,499.00"}).
+		Line(ps.Text{Text: "Coupon WELCOME10", Color: "#47cc83", TextSize: 12}, ps.Space{Weight: 1}, ps.Text{Text: "−₹349.70", Color: "#47cc83"}).
 		EmptyLine().
 		Divider(1, "#E0E0E0").
-		Line(ps.Label("Total").WithSize(16).Bold(), ps.Stretch(1), ps.Label("₹3,147.30").WithSize(16).Bold()).
-		Summary()
+		Line(ps.Text{Text: "Total", TextSize: 16, FontType: ps.Bold}, ps.Space{Weight: 1}, ps.Text{Text: "₹3,147.30", TextSize: 16, FontType: ps.Bold})
 }
 
-func flightTicket() ps.Summary {
+func flightTicket() *ps.Summary {
 	const (
 		plane = "https://cdn.example.com/icons/plane.png"
 		down  = "https://cdn.example.com/icons/chevron-down.png"
 		up    = "https://cdn.example.com/icons/chevron-up.png"
+		white = "#FFFFFF"
 	)
-	white := func(s string) ps.Text { return ps.Label(s).WithColor("#FFFFFF") }
 	return ps.New().
 		EmptyLine().
-		Line(white("BLR").WithSize(18).Bold(), ps.Stretch(1), ps.Picture(plane).WithSize(20), ps.Stretch(0.7), white("CJB").WithSize(18).Bold()).
-		Line(white("22:20").Bold(), ps.Stretch(1), white("1 hr 10 mins"), ps.Stretch(0.8), white("23:30").Bold()).
+		Line(ps.Text{Text: "BLR", Color: white, TextSize: 18, FontType: ps.Bold}, ps.Space{Weight: 1}, ps.Image{URL: plane, Size: 20},
+			ps.Space{Weight: 0.7}, ps.Text{Text: "CJB", Color: white, TextSize: 18, FontType: ps.Bold}).
+		Line(ps.Text{Text: "22:20", Color: white, FontType: ps.Bold}, ps.Space{Weight: 1}, ps.Text{Text: "1 hr 10 mins", Color: white},
+			ps.Space{Weight: 0.8}, ps.Text{Text: "23:30", Color: white, FontType: ps.Bold}).
 		EmptyLine().
 		// The accordion's header: the open icon alone; its close icon is "".
-		Line(white("Pay").WithSize(20), white("₹4,813.75").WithSize(20).Bold().WithColor("#FEE135"), ps.Stretch(1),
-			white("View details").WithSize(20), ps.OpenIcon(down).WithSize(20)).
+		Line(ps.Text{Text: "Pay", Color: white, TextSize: 20}, ps.Text{Text: "₹4,813.75", Color: "#FEE135", TextSize: 20, FontType: ps.Bold},
+			ps.Space{Weight: 1}, ps.Text{Text: "View details", Color: white, TextSize: 20}, ps.ToggleImage{OpenIcon: down, Size: 20}).
 		// What the accordion shows once open.
-		Line(white("Base fare"), ps.Stretch(1), white("₹4,200.00")).
-		Line(white("Taxes and fees"), ps.Stretch(1), white("₹613.75")).
-		Line(ps.Stretch(1), white("Hide details").WithSize(20), ps.CloseIcon(up).WithSize(20)).
-		Summary()
+		Line(ps.Text{Text: "Base fare", Color: white}, ps.Space{Weight: 1}, ps.Text{Text: "₹4,200.00", Color: white}).
+		Line(ps.Text{Text: "Taxes and fees", Color: white}, ps.Space{Weight: 1}, ps.Text{Text: "₹613.75", Color: white}).
+		Line(ps.Space{Weight: 1}, ps.Text{Text: "Hide details", Color: white, TextSize: 20}, ps.ToggleImage{CloseIcon: up, Size: 20})
 }
 
-func busTicket() ps.Summary {
+func busTicket() *ps.Summary {
 	const (
 		bus   = "https://cdn.example.com/icons/bus.png"
 		black = "#000000"
+		white = "#ffffff"
+		grey  = "#808080"
 	)
-	gold := func(s string) ps.Text { return ps.Label(s).WithColor("#b6a885").WithSize(20).Bold() }
-	grey := func(s string) ps.Text { return ps.Label(s).WithColor("#808080") }
-	edge := ps.Gap(20)
+	gold := func(s string) ps.Text { return ps.Text{Text: s, Color: "#b6a885", TextSize: 20, FontType: ps.Bold} }
+	edge := ps.Space{Width: 20}
+	stretch := ps.Space{Weight: 1}
 	return ps.New().
 		EmptyLine().
-		Line(ps.Stretch(1), ps.Label("VRL Travels, sleeper").Bold(), ps.Stretch(1)).
+		Line(stretch, ps.Text{Text: "VRL Travels, sleeper", FontType: ps.Bold}, stretch).
 		EmptyLine().
-		Line(edge, gold("Bangalore"), ps.Stretch(1), ps.Picture(bus), ps.Stretch(1), gold("Tirupati"), edge).
-		Line(edge, ps.Label("21:15").Bold(), ps.Stretch(1), ps.Label("04:00").Bold(), edge).
-		Line(edge, grey("Tue, Apr 25"), ps.Stretch(1), grey("Wed, Apr 26"), edge).
+		Line(edge, gold("Bangalore"), stretch, ps.Image{URL: bus}, stretch, gold("Tirupati"), edge).
+		Line(edge, ps.Text{Text: "21:15", FontType: ps.Bold}, stretch, ps.Text{Text: "04:00", FontType: ps.Bold}, edge).
+		Line(edge, ps.Text{Text: "Tue, Apr 25", Color: grey}, stretch, ps.Text{Text: "Wed, Apr 26", Color: grey}, edge).
 		EmptyLine().
 		ShadedLine(black).
-		ShadedLine(black, edge, ps.Label("Amount: ₹1058").WithColor("#ffffff").Bold()).
-		ShadedLine(black, edge, ps.Label("(taxes included)").WithColor("#ffffff").WithSize(10)).
-		ShadedLine(black).
-		Summary()
+		ShadedLine(black, edge, ps.Text{Text: "Amount: ₹1058", Color: white, FontType: ps.Bold}).
+		ShadedLine(black, edge, ps.Text{Text: "(taxes included)", Color: white, TextSize: 10}).
+		ShadedLine(black)
 }
 
 // printLines prints the validation result and one line of JSON per summary
 // line.
-func printLines(s ps.Summary) {
+func printLines(s *ps.Summary) {
 	fmt.Println("valid:", s.Validate() == nil)
-	for _, l := range s {
+	for _, l := range *s {
 		b, err := json.Marshal(l)
 		if err != nil {
 			fmt.Println(err)
@@ -85,7 +86,7 @@ func printLines(s ps.Summary) {
 
 // A retail cart: items with prices pushed right by a stretch, a coupon in
 // green, dividers, and a bold total.
-func ExampleBuilder_retailCart() {
+func ExampleNew_retailCart() {
 	printLines(retailCart())
 	// Output:
 	// valid: true
@@ -102,7 +103,7 @@ func ExampleBuilder_retailCart() {
 // A flight ticket whose fare breakdown is an accordion: the header line ends
 // with an open icon, the last line with a close icon, each toggle leaving
 // the other icon "" as the spec writes an unused one.
-func ExampleBuilder_flightTicket() {
+func ExampleNew_flightTicket() {
 	printLines(flightTicket())
 	// Output:
 	// valid: true
@@ -119,7 +120,7 @@ func ExampleBuilder_flightTicket() {
 // A bus ticket: fixed gaps at the edges, and a fare block on a black
 // background made of shaded lines (the empty ones are a space and the
 // background).
-func ExampleBuilder_busTicket() {
+func ExampleNew_busTicket() {
 	printLines(busTicket())
 	// Output:
 	// valid: true
@@ -140,8 +141,7 @@ func ExampleBuilder_busTicket() {
 // either form back.
 func ExampleSummary_MarshalText() {
 	s := ps.New().
-		Line(ps.Label("Amount").Bold(), ps.Stretch(1), ps.Label("₹10,000")).
-		Summary()
+		Line(ps.Text{Text: "Amount", FontType: ps.Bold}, ps.Space{Weight: 1}, ps.Text{Text: "₹10,000"})
 	text, _ := s.MarshalText()
 	field, _ := json.Marshal(string(text)) // what the root client does for "product_summary"
 	fmt.Println(string(field))
@@ -156,9 +156,8 @@ func ExampleSummary_MarshalText() {
 // Validate names each problem by its JSON path.
 func ExampleSummary_Validate() {
 	s := ps.New().
-		Line(ps.Label("Total").WithColor("blue"), ps.Stretch(-1)).
-		Line(ps.Toggle("", "")).
-		Summary()
+		Line(ps.Text{Text: "Total", Color: "blue"}, ps.Space{Weight: -1}).
+		Line(ps.Divider{Color: "#D6C190"}, ps.ToggleImage{OpenIcon: "chevron.png"})
 	if err := s.Validate(); err != nil {
 		for _, p := range err.(*ps.ValidationError).Problems {
 			fmt.Println(p)
@@ -167,7 +166,8 @@ func ExampleSummary_Validate() {
 	// Output:
 	// product_summary[0][0].color: must be a hex colour #RGB, #RRGGBB or #AARRGGBB, got "blue"
 	// product_summary[0][1].weight: must be greater than 0
-	// product_summary[1][0]: openIcon and closeIcon are both empty: set at least one icon URL
+	// product_summary[1][0].thickness: required: a number greater than 0
+	// product_summary[1][1].openIcon: must be an absolute http or https URL, got "chevron.png", or "" when unused
 }
 
 // An unknown item type is a decode error naming the line and the item.

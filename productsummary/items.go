@@ -1,61 +1,62 @@
 package productsummary
 
 import (
+	"encoding/json"
+	"reflect"
 	"strings"
-
-	"github.com/payorch/checkout-go/internal/valid"
 )
 
-// Kind is an item's wire "type" (spec §2.6). The constants are the spellings
-// the SDK emits.
+// Kind is an item's wire type, the value of its "type" key. The constants
+// are the spellings the SDK sends.
 type Kind string
 
-// Item kinds of spec §2.6.
+// The six item kinds the checkout screen draws.
 const (
-	// KindSpace is type "space": a gap, or on its own an empty line.
+	// KindSpace is a [Space]: a gap, or on its own an empty line.
 	KindSpace Kind = "space"
-	// KindText is type "text": a label.
+	// KindText is a [Text]: a label.
 	KindText Kind = "text"
-	// KindImage is type "image": a picture at a URL.
+	// KindImage is an [Image]: a picture at a URL.
 	KindImage Kind = "image"
-	// KindToggleImage is type "toggleimage": the accordion control.
-	// "toggleImage", the other spelling of the service's samples, is
-	// accepted on decode and never emitted.
+	// KindToggleImage is a [ToggleImage]: the accordion control. The
+	// camel-case spelling "toggleImage", which the service's own samples
+	// also use, is read as this kind and never sent.
 	KindToggleImage Kind = "toggleimage"
-	// KindDivider is type "divider": a horizontal rule.
+	// KindDivider is a [Divider]: a horizontal rule.
 	KindDivider Kind = "divider"
-	// KindBackground is type "background": the colour of its line.
+	// KindBackground is a [Background]: the colour of its line.
 	KindBackground Kind = "background"
 )
 
-// kindToggleImageCamel is the second spelling the service's own samples use;
-// it decodes to KindToggleImage and is never emitted.
+// kindToggleImageCamel is the second spelling of KindToggleImage in the
+// service's samples; it is read and never sent.
 const kindToggleImageCamel = "toggleImage"
 
-// Item is one element of a Line: a Space, Text, Image, ToggleImage, Divider
-// or Background (spec §2.6). The set is closed; pointers to the six kinds are
-// accepted in a Line too.
+// Item is one element of a [Line]: a [Space], [Text], [Image],
+// [ToggleImage], [Divider] or [Background]. The set is closed; a pointer to
+// one of the six is an Item too, and is read as the value it points to.
 type Item interface {
-	// Kind returns the item's wire "type".
+	// Kind returns the item's wire type.
 	Kind() Kind
 
-	appendJSON(b []byte) ([]byte, error)
-	validate(c *valid.Collector, path string)
-	clone() Item
+	// typed returns the item as it goes on the wire: its kind under
+	// "type", then its own fields as their json tags say.
+	typed() any
 }
 
-// FontType is a Text item's "fontType" (spec §2.6). The canonical values are
-// Regular, Bold and SemiBold; the service's samples also write "Bold" and
-// "SemiBold", which decode and re-encode unchanged.
+// FontType is the weight of a [Text]'s letters. The service knows
+// [Regular], [Bold] and [SemiBold]; its samples also write "Bold" and
+// "SemiBold", which are read and sent back as written. Other values are
+// sent as given: the service decides what it draws.
 type FontType string
 
-// Font types of spec §2.6.
+// The font types the service documents.
 const (
-	// Regular is fontType "regular".
+	// Regular is the normal weight.
 	Regular FontType = "regular"
-	// Bold is fontType "bold"; the samples also write "Bold".
+	// Bold is bold; the service's samples also write "Bold".
 	Bold FontType = "bold"
-	// SemiBold is fontType "semibold"; the samples also write "SemiBold".
+	// SemiBold is between the two; the samples also write "SemiBold".
 	SemiBold FontType = "semibold"
 )
 
@@ -70,7 +71,8 @@ func (f FontType) Canonical() FontType {
 	return f
 }
 
-// Valid reports whether f is regular, bold or semibold in any letter case.
+// Valid reports whether f is regular, bold or semibold in any letter case:
+// a check a merchant can run, not one [Summary.Validate] makes.
 func (f FontType) Valid() bool {
 	switch f.Canonical() {
 	case Regular, Bold, SemiBold:
@@ -79,142 +81,231 @@ func (f FontType) Valid() bool {
 	return false
 }
 
-// Numbers are plain float64 and 0 means "not sent": the spec gives none of
-// weight, width, textSize, size and thickness a meaningful zero (Validate
-// wants every one that is sent greater than 0, and a divider's thickness is
-// required), so the zero value is the absent key and a literal reads
-// Text{Text: "Total", TextSize: 16}. Negative zero is zero too. An explicit
-// 0 in decoded JSON is a *DecodeError rather than a key silently dropped on
-// re-encoding.
+// Numbers are plain float64 and 0 means "not sent": the service gives none
+// of an item's numbers a meaningful zero, so the zero value is the absent
+// key and a literal reads Text{Text: "Total", TextSize: 16}. Negative zero
+// is zero too (the tags say omitempty, not omitzero, for that reason). An
+// explicit 0 in decoded JSON is a *DecodeError rather than a key silently
+// dropped when the summary is sent again.
 
-// Space is a "space" item: a gap between items, or on its own an empty line.
-// Without weight and width the service uses its default spacing of 5px
-// (spec §2.6, §8).
+// Space is a gap between items, or on its own an empty line. Without a
+// weight or a width the service puts its default gap of 5px.
 type Space struct {
-	// Weight is "weight" (number): the item's share of the line's free
-	// width, like a flex weight; 0 is not sent.
-	Weight float64
-	// Width is "width" (number): a fixed width; 0 is not sent.
-	Width float64
+	// Weight is the item's share of the line's free width, like a flex
+	// weight: Space{Weight: 1} pushes what follows it to the right edge.
+	// 0 is not sent.
+	Weight float64 `json:"weight,omitempty"`
+	// Width is a fixed width; 0 is not sent.
+	Width float64 `json:"width,omitempty"`
 }
 
-// Text is a "text" item (spec §2.6).
+// Text is a label.
 type Text struct {
-	// Text is "text" (string), required: the label; always sent.
-	Text string
-	// Color is "color" (string): a hex colour; "" is not sent.
-	Color string
-	// TextSize is "textSize" (number): the font size; 0 is not sent.
-	TextSize float64
-	// FontType is "fontType" (string): regular, bold or semibold; "" is
-	// not sent.
-	FontType FontType
+	// Text is what the label shows; always sent.
+	Text string `json:"text"`
+	// Color is the text colour, #RGB, #RRGGBB or #AARRGGBB; "" is not
+	// sent.
+	Color string `json:"color,omitempty" check:"color"`
+	// TextSize is the font size; 0 is not sent.
+	TextSize float64 `json:"textSize,omitempty"`
+	// FontType is the font weight; "" is not sent.
+	FontType FontType `json:"fontType,omitempty"`
 }
 
-// Image is an "image" item (spec §2.6).
+// Image is a picture.
 type Image struct {
-	// URL is "url" (string URL), required: the picture; always sent.
-	URL string
-	// Size is "size" (number): the picture's size; 0 is not sent.
-	Size float64
+	// URL is the picture's absolute http or https address; required and
+	// always sent.
+	URL string `json:"url" check:"url,required"`
+	// Size is the picture's size; 0 is not sent.
+	Size float64 `json:"size,omitempty"`
 }
 
-// ToggleImage is a "toggleimage" item: it turns the block into an accordion,
-// OpenIcon opening it and CloseIcon closing it (spec §2.6). An unused icon is
-// the empty string, which is sent as such; both icons are always sent.
+// ToggleImage turns the summary into an accordion: the shopper opens it
+// with OpenIcon and closes it with CloseIcon. An unused icon is "", which
+// is sent as such: both icons are always sent.
 type ToggleImage struct {
-	// OpenIcon is "openIcon" (string URL): the icon that opens the
-	// accordion, or "" when unused; always sent.
-	OpenIcon string
-	// CloseIcon is "closeIcon" (string URL): the icon that closes the
-	// accordion, or "" when unused; always sent.
-	CloseIcon string
-	// Size is "size" (number): the icons' size; 0 is not sent.
-	Size float64
+	// OpenIcon is the absolute http or https address of the icon that
+	// opens the accordion, or "" when unused.
+	OpenIcon string `json:"openIcon" check:"url"`
+	// CloseIcon is the address of the icon that closes it, or "".
+	CloseIcon string `json:"closeIcon" check:"url"`
+	// Size is the icons' size; 0 is not sent.
+	Size float64 `json:"size,omitempty"`
 }
 
-// Divider is a "divider" item: a horizontal rule (spec §2.6).
+// Divider is a horizontal rule.
 type Divider struct {
-	// Thickness is "thickness" (number), always required by the spec;
-	// 0 is not sent and fails Validate as required.
-	Thickness float64
-	// Color is "color" (string): a hex colour; "" is not sent.
-	Color string
+	// Thickness is the rule's thickness, which the service requires:
+	// [Summary.Validate] reports a divider without one.
+	Thickness float64 `json:"thickness,omitempty" check:"required"`
+	// Color is the rule's colour, #RGB, #RRGGBB or #AARRGGBB; "" is not
+	// sent.
+	Color string `json:"color,omitempty" check:"color"`
 }
 
-// Background is a "background" item: it sets the background colour of its
-// line (spec §2.6).
+// Background sets the background colour of the line it is on.
 type Background struct {
-	// Color is "color" (string, hex colour), required; always sent.
-	Color string
+	// Color is the colour, #RGB, #RRGGBB or #AARRGGBB; required and always
+	// sent.
+	Color string `json:"color" check:"color,required"`
 }
 
-// Kind returns KindSpace.
+// Kind returns [KindSpace].
 func (Space) Kind() Kind { return KindSpace }
 
-// Kind returns KindText.
+// Kind returns [KindText].
 func (Text) Kind() Kind { return KindText }
 
-// Kind returns KindImage.
+// Kind returns [KindImage].
 func (Image) Kind() Kind { return KindImage }
 
-// Kind returns KindToggleImage.
+// Kind returns [KindToggleImage].
 func (ToggleImage) Kind() Kind { return KindToggleImage }
 
-// Kind returns KindDivider.
+// Kind returns [KindDivider].
 func (Divider) Kind() Kind { return KindDivider }
 
-// Kind returns KindBackground.
+// Kind returns [KindBackground].
 func (Background) Kind() Kind { return KindBackground }
 
-// Items hold no pointers or slices, so a copy of the value is a deep copy.
+// typeKey carries the one thing the wire adds to an item's own fields, its
+// kind, first: each item's typed value embeds it beside the item's fields
+// (as a plain type, so that MarshalJSON does not call itself).
+type typeKey struct {
+	Type Kind `json:"type"`
+}
 
-func (s Space) clone() Item { return s }
+func (s Space) typed() any {
+	type plain Space
+	return struct {
+		typeKey
+		plain
+	}{typeKey{KindSpace}, plain(s)}
+}
 
-func (t Text) clone() Item { return t }
+func (t Text) typed() any {
+	type plain Text
+	return struct {
+		typeKey
+		plain
+	}{typeKey{KindText}, plain(t)}
+}
 
-func (i Image) clone() Item { return i }
+func (i Image) typed() any {
+	type plain Image
+	return struct {
+		typeKey
+		plain
+	}{typeKey{KindImage}, plain(i)}
+}
 
-func (t ToggleImage) clone() Item { return t }
+func (t ToggleImage) typed() any {
+	type plain ToggleImage
+	return struct {
+		typeKey
+		plain
+	}{typeKey{KindToggleImage}, plain(t)}
+}
 
-func (d Divider) clone() Item { return d }
+func (d Divider) typed() any {
+	type plain Divider
+	return struct {
+		typeKey
+		plain
+	}{typeKey{KindDivider}, plain(d)}
+}
 
-func (g Background) clone() Item { return g }
+func (g Background) typed() any {
+	type plain Background
+	return struct {
+		typeKey
+		plain
+	}{typeKey{KindBackground}, plain(g)}
+}
 
-// concrete turns a pointer to one of the six kinds into its value, and a nil
-// item or nil pointer into nil, so that no method is ever called on nil.
+// The item kinds marshal and unmarshal on their own too, with the same
+// rules as inside a Line.
+
+// MarshalJSON returns {"type":"space",...}.
+func (s Space) MarshalJSON() ([]byte, error) { return marshalItem(s) }
+
+// MarshalJSON returns {"type":"text",...}.
+func (t Text) MarshalJSON() ([]byte, error) { return marshalItem(t) }
+
+// MarshalJSON returns {"type":"image",...}.
+func (i Image) MarshalJSON() ([]byte, error) { return marshalItem(i) }
+
+// MarshalJSON returns {"type":"toggleimage",...}.
+func (t ToggleImage) MarshalJSON() ([]byte, error) { return marshalItem(t) }
+
+// MarshalJSON returns {"type":"divider",...}.
+func (d Divider) MarshalJSON() ([]byte, error) { return marshalItem(d) }
+
+// MarshalJSON returns {"type":"background",...}.
+func (g Background) MarshalJSON() ([]byte, error) { return marshalItem(g) }
+
+// UnmarshalJSON reads a space item.
+func (s *Space) UnmarshalJSON(data []byte) error { return unmarshalItem(data, s) }
+
+// UnmarshalJSON reads a text item.
+func (t *Text) UnmarshalJSON(data []byte) error { return unmarshalItem(data, t) }
+
+// UnmarshalJSON reads an image item.
+func (i *Image) UnmarshalJSON(data []byte) error { return unmarshalItem(data, i) }
+
+// UnmarshalJSON reads a toggle image item, spelt "toggleimage" or
+// "toggleImage".
+func (t *ToggleImage) UnmarshalJSON(data []byte) error { return unmarshalItem(data, t) }
+
+// UnmarshalJSON reads a divider item.
+func (d *Divider) UnmarshalJSON(data []byte) error { return unmarshalItem(data, d) }
+
+// UnmarshalJSON reads a background item.
+func (g *Background) UnmarshalJSON(data []byte) error { return unmarshalItem(data, g) }
+
+// marshalItem encodes one item, refusing a number JSON cannot carry (NaN,
+// ±Inf) with a *ValidationError at its key, as Validate would.
+func marshalItem(it Item) ([]byte, error) {
+	if err := encodable(it, alone); err != nil {
+		return nil, err
+	}
+	return json.Marshal(it.typed())
+}
+
+// unmarshalItem decodes data into dst, a pointer to one of the six kinds,
+// and fails when the JSON's type is another kind. dst changes only when
+// the decode succeeds.
+func unmarshalItem[T Item](data []byte, dst *T) error {
+	var zero T
+	if dst == nil {
+		return errNilTarget(string(zero.Kind()) + " item")
+	}
+	it, err := decodeItem(data, alone)
+	if err != nil {
+		return err
+	}
+	v, ok := it.(T)
+	if !ok {
+		return &DecodeError{Path: typeKeyName, Line: -1, Item: -1,
+			Message: "item type " + string(it.Kind()) + " cannot be read into a " + string(zero.Kind()) + " item"}
+	}
+	*dst = v
+	return nil
+}
+
+// concrete turns a pointer to one of the six kinds into its value, and a
+// nil item or nil pointer into nil, so that no method is ever called on
+// nil.
 func concrete(it Item) Item {
-	switch v := it.(type) {
-	case *Space:
-		if v == nil {
+	if it == nil {
+		return nil
+	}
+	if v := reflect.ValueOf(it); v.Kind() == reflect.Pointer {
+		if v.IsNil() {
 			return nil
 		}
-		return *v
-	case *Text:
-		if v == nil {
-			return nil
-		}
-		return *v
-	case *Image:
-		if v == nil {
-			return nil
-		}
-		return *v
-	case *ToggleImage:
-		if v == nil {
-			return nil
-		}
-		return *v
-	case *Divider:
-		if v == nil {
-			return nil
-		}
-		return *v
-	case *Background:
-		if v == nil {
-			return nil
-		}
-		return *v
+		return v.Elem().Interface().(Item)
 	}
 	return it
 }

@@ -11,45 +11,43 @@ import (
 
 // TestDesignLiterals: the item kinds are written as plain struct literals
 // with the spec's fields, as DESIGN.md §4 names them (numbers as untyped
-// constants, no pointers), and marshal to the spec's JSON. A literal and the
-// builder give the same item.
+// constants, no pointers), and marshal to the spec's JSON. The builder keeps
+// a literal as given.
 func TestDesignLiterals(t *testing.T) {
 	const u = "https://cdn.example.com/icons/cart.png"
 	tests := []struct {
-		name    string
-		item    ps.Item
-		builder ps.Item
-		want    string
+		name string
+		item ps.Item
+		want string
 	}{
-		{"divider", ps.Divider{Thickness: 1}, ps.Rule(1),
+		{"divider", ps.Divider{Thickness: 1},
 			`{"type":"divider","thickness":1}`},
-		{"divider with colour", ps.Divider{Thickness: 0.5, Color: "#D6C190"}, ps.Rule(0.5).WithColor("#D6C190"),
+		{"divider with colour", ps.Divider{Thickness: 0.5, Color: "#D6C190"},
 			`{"type":"divider","thickness":0.5,"color":"#D6C190"}`},
-		{"text", ps.Text{Text: "Total", TextSize: 16}, ps.Label("Total").WithSize(16),
+		{"text", ps.Text{Text: "Total", TextSize: 16},
 			`{"type":"text","text":"Total","textSize":16}`},
 		{"text with every field", ps.Text{Text: "Total", Color: "#000", TextSize: 16, FontType: ps.Bold},
-			ps.Label("Total").WithColor("#000").WithSize(16).Bold(),
 			`{"type":"text","text":"Total","color":"#000","textSize":16,"fontType":"bold"}`},
-		{"space weight", ps.Space{Weight: 1}, ps.Stretch(1),
+		{"space weight", ps.Space{Weight: 1},
 			`{"type":"space","weight":1}`},
-		{"space width", ps.Space{Width: 20}, ps.Gap(20),
+		{"space width", ps.Space{Width: 20},
 			`{"type":"space","width":20}`},
-		{"space default", ps.Space{}, ps.Spacer(),
+		{"space default", ps.Space{},
 			`{"type":"space"}`},
-		{"image", ps.Image{URL: u, Size: 18}, ps.Picture(u).WithSize(18),
+		{"image", ps.Image{URL: u, Size: 18},
 			`{"type":"image","url":"https://cdn.example.com/icons/cart.png","size":18}`},
-		{"toggle image", ps.ToggleImage{OpenIcon: u, Size: 20}, ps.OpenIcon(u).WithSize(20),
+		{"toggle image", ps.ToggleImage{OpenIcon: u, Size: 20},
 			`{"type":"toggleimage","openIcon":"https://cdn.example.com/icons/cart.png","closeIcon":"","size":20}`},
-		{"background", ps.Background{Color: "#faefd9"}, ps.Backdrop("#faefd9"),
+		{"background", ps.Background{Color: "#faefd9"},
 			`{"type":"background","color":"#faefd9"}`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			require.Equal(t, tc.builder, tc.item)
+			require.Equal(t, ps.Summary{{tc.item}}, *ps.New().Line(tc.item))
 			got, err := json.Marshal(tc.item)
 			require.NoError(t, err)
 			require.Equal(t, tc.want, string(got), "exact bytes, spec key order")
-			require.NoError(t, ps.Summary{{tc.item}}.Validate())
+			require.NoError(t, (&ps.Summary{{tc.item}}).Validate())
 
 			back, err := ps.Parse("[[" + string(got) + "]]")
 			require.NoError(t, err)
@@ -79,7 +77,7 @@ func TestDesignLiteralsSummary(t *testing.T) {
 // thickness 0.
 func TestDesignLiteralZeroThickness(t *testing.T) {
 	for _, d := range []ps.Divider{{}, {Thickness: 0, Color: "#000"}} {
-		err := ps.Summary{{d}}.Validate()
+		err := (&ps.Summary{{d}}).Validate()
 		var ve *ps.ValidationError
 		require.ErrorAs(t, err, &ve)
 		require.Len(t, ve.Problems, 1)

@@ -1,56 +1,67 @@
 // Package productsummary models the product summary block of the hosted
-// checkout screen: the session request's "product_summary" (spec §2.6).
+// checkout screen: what the shopper sees of the order above the payment
+// methods (items, prices, an accordion with the fare breakdown…), sent as
+// the ProductSummary of a [github.com/payorch/checkout-go.SessionRequest].
 //
-// A Summary is an array of lines; a Line is an array of items; each item is
-// one of Space, Text, Image, ToggleImage, Divider and Background, written on
-// the wire as an object with a "type". The session request sends the whole
-// array as JSON text inside a string: MarshalText gives that text, while
-// json.Marshal of a Summary gives the array itself.
+// A [Summary] is a list of lines; a [Line] is a list of items shown left to
+// right; each item is one of [Space], [Text], [Image], [ToggleImage],
+// [Divider] and [Background], written as a plain struct literal. Build a
+// summary with [New] and its methods, or write it as a literal:
 //
-// Wire rules the SDK follows:
-//   - It emits the type "toggleimage" and accepts "toggleImage" on decode (both
-//     appear in the service's samples).
-//   - fontType is "regular", "bold" or "semibold"; other letter cases
-//     ("Bold", "SemiBold") are accepted and kept as written.
-//   - Numbers (weight, width, textSize, size, thickness) are float64 and 0
-//     means not sent: the spec gives none of them a meaningful zero, so
-//     Text{Text: "Total", TextSize: 16} is a whole literal and Space{} is the
-//     default gap. Decoding takes numbers written as strings ("18") and
-//     re-encodes them as numbers; an explicit 0 in the input is a
-//     *DecodeError (leave the key out instead), never dropped silently.
-//   - Optional strings (a text's color and fontType, a divider's color) are
-//     not sent when empty; required strings (text, url, openIcon, closeIcon,
-//     a background's color) are always sent, so an unused accordion icon goes
-//     out as "".
-//   - Keys are case sensitive: an unknown or mis-cased key, or an unknown item
-//     type, is a *DecodeError naming its path; nothing is dropped silently.
+//	s := productsummary.New().
+//		Line(productsummary.Text{Text: "Total", FontType: productsummary.Bold},
+//			productsummary.Space{Weight: 1},
+//			productsummary.Text{Text: "₹1,200.50"}).
+//		Divider(1, "#D6C190")
 //
-// Build a summary with New and the item constructors, or with struct
-// literals; call Validate before sending (the client does).
+// On the wire each item is a JSON object with a "type"; json.Marshal of a
+// Summary gives the array of lines, and the session request sends that
+// array as JSON text inside a string. Wire rules the SDK follows:
+//   - A toggle image is sent with the type "toggleimage"; "toggleImage",
+//     which the service's samples also write, is read too.
+//   - A font type is sent as written, so "Bold" read from a sample goes back
+//     as "Bold".
+//   - Numbers (weights, widths, sizes, a divider's thickness) are float64
+//     and 0 means not sent: the service gives none of them a meaningful
+//     zero. Numbers written as strings ("18") are read and sent back as
+//     numbers; an explicit 0 in JSON being read is a *DecodeError (leave
+//     the key out instead), never dropped silently.
+//   - Optional strings (a text's colour and font type, a divider's colour)
+//     are not sent when empty; the others are always sent, so an unused
+//     accordion icon goes out as "".
+//   - Keys are case sensitive: an unknown or mis-cased key, or an unknown
+//     item type, is a *DecodeError naming its path.
+//
+// Call [Summary.Validate] before sending (the client does).
 package productsummary
 
 import (
 	"encoding"
 	"encoding/json"
 
-	"github.com/payorch/checkout-go/internal/valid"
-	"github.com/payorch/checkout-go/internal/wire"
+	"github.com/payorch/checkout-go/validation"
 )
 
-// ValidationError is the SDK's one validation error type; Validate returns it.
-type ValidationError = valid.Error
+// ValidationError is the SDK's one validation error type,
+// [validation.Error]: [Summary.Validate] returns it, and MarshalJSON for
+// what cannot be sent.
+type ValidationError = validation.Error
 
 // Problem is one entry of a ValidationError: a JSON path and a message.
-type Problem = valid.Problem
+type Problem = validation.Problem
 
-// Summary is the "product_summary" array: lines shown top to bottom
-// (spec §2.6). The zero value (nil or empty) means no summary is sent.
-// Like any slice it may be read from several goroutines at once but not
-// changed while read; Clone gives an independent copy.
+// Summary is the product summary: lines shown top to bottom. A nil or empty
+// Summary means no summary is sent.
+//
+// [New] returns a *Summary whose methods add lines to it in place and
+// return it, so calls chain and a call on its own line works too. Like any
+// slice a Summary may be read from several goroutines at once but not
+// changed while it is read; [Summary.Clone] gives an independent copy, to
+// share a half-built summary and extend it in several ways.
 type Summary []Line
 
-// Line is one line of a Summary: items shown left to right. A line holding a
-// single Space is an empty line (spec §2.6); a line with no items is invalid.
+// Line is one line of a Summary: items shown left to right. A line holding
+// a single Space is an empty line.
 type Line []Item
 
 // Parse reads a summary from its JSON text: the array itself, or the
@@ -62,29 +73,56 @@ func Parse(text string) (Summary, error) {
 }
 
 // MarshalJSON returns the JSON array of lines, as the service spells it.
-// Errors (a nil item, a number that is NaN or infinite) are a
-// *ValidationError; Validate reports them too.
+// A nil item, or a number that is NaN or infinite, cannot be sent: it is a
+// *ValidationError at its path, which Validate reports too.
 func (s Summary) MarshalJSON() ([]byte, error) {
-	return s.appendJSON(make([]byte, 0, 128*len(s)+2))
+	n := 0
+	for _, l := range s {
+		n += len(l)
+	}
+	items := make([]any, 0, n)
+	lines := make([][]any, len(s))
+	for i, l := range s {
+		start := len(items)
+		var err error
+		if items, err = appendTyped(items, l, place{root: rootPath, line: i}); err != nil {
+			return nil, err
+		}
+		lines[i] = items[start:len(items):len(items)]
+	}
+	return json.Marshal(lines)
 }
 
-// MarshalText returns the same JSON text as MarshalJSON. The session request
-// sends it as the string value of "product_summary" (spec §2.1).
+// appendTyped appends the items of l, at p, as encoding/json should write
+// them (see Item.typed), or returns the *ValidationError of the first item
+// that cannot be sent.
+func appendTyped(dst []any, l Line, p place) ([]any, error) {
+	for j, it := range l {
+		p.item = j
+		if err := encodable(it, p); err != nil {
+			return nil, err
+		}
+		dst = append(dst, it.typed())
+	}
+	return dst, nil
+}
+
+// MarshalText returns the same JSON text as MarshalJSON: the session
+// request sends it as the string value of its product summary.
 func (s Summary) MarshalText() ([]byte, error) {
 	return s.MarshalJSON()
 }
 
 // UnmarshalJSON reads the array of lines. It also accepts a JSON string
 // holding the array, the form the session request carries, so a decoded
-// session body's product_summary reads straight into a Summary. A JSON null
-// sets *s to nil, as encoding/json does for any slice (and as it expects of
-// an Unmarshaler, which it calls with null for a non-pointer field): an
-// absent summary. A string holding "null" is a *DecodeError, as in Parse.
+// session body's product summary reads straight into a Summary. A JSON null
+// sets *s to nil, as encoding/json does for any slice: an absent summary. A
+// string holding "null" is a *DecodeError, as in Parse.
 func (s *Summary) UnmarshalJSON(data []byte) error {
 	if s == nil {
 		return errNilTarget("Summary")
 	}
-	if wire.IsNull(data) {
+	if isNull(data) {
 		*s = nil
 		return nil
 	}
@@ -110,16 +148,21 @@ func (s *Summary) UnmarshalText(text []byte) error {
 	return nil
 }
 
-// Clone returns a deep copy of s: changing one never changes the other.
-func (s Summary) Clone() Summary {
+// Clone returns a deep copy of s: changing one never changes the other, so
+// a half-built summary can be shared and each copy extended on its own. A
+// nil s gives nil.
+func (s *Summary) Clone() *Summary {
 	if s == nil {
 		return nil
 	}
-	out := make(Summary, len(s))
-	for i, l := range s {
+	if *s == nil {
+		return new(Summary)
+	}
+	out := make(Summary, len(*s))
+	for i, l := range *s {
 		out[i] = l.Clone()
 	}
-	return out
+	return &out
 }
 
 // Clone returns a deep copy of l. Pointers to items become values.
@@ -129,20 +172,20 @@ func (l Line) Clone() Line {
 	}
 	out := make(Line, len(l))
 	for i, it := range l {
-		if it = concrete(it); it != nil {
-			out[i] = it.clone()
-		}
+		out[i] = concrete(it)
 	}
 	return out
 }
 
-// MarshalJSON returns the JSON array of the line's items.
+// MarshalJSON returns the JSON array of the line's items. A nil item, or a
+// number that is NaN or infinite, is a *ValidationError at its path
+// ("[1]", "[0].weight").
 func (l Line) MarshalJSON() ([]byte, error) {
-	b, err := l.appendJSON(make([]byte, 0, 128), "")
+	items, err := appendTyped(make([]any, 0, len(l)), l, place{line: -1})
 	if err != nil {
 		return nil, err
 	}
-	return b, nil
+	return json.Marshal(items)
 }
 
 // UnmarshalJSON reads a JSON array of items; error paths start at the line
@@ -151,121 +194,11 @@ func (l *Line) UnmarshalJSON(data []byte) error {
 	if l == nil {
 		return errNilTarget("Line")
 	}
-	v, err := decodeLine(data, "", -1)
+	v, err := decodeLine(data, alone)
 	if err != nil {
 		return err
 	}
 	*l = v
-	return nil
-}
-
-func (s Summary) appendJSON(b []byte) ([]byte, error) {
-	b = append(b, '[')
-	for i, l := range s {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		var err error
-		if b, err = l.appendJSON(b, valid.Index(rootPath, i)); err != nil {
-			return nil, err
-		}
-	}
-	return append(b, ']'), nil
-}
-
-func (l Line) appendJSON(b []byte, path string) ([]byte, error) {
-	b = append(b, '[')
-	for j, it := range l {
-		if j > 0 {
-			b = append(b, ',')
-		}
-		it = concrete(it)
-		if it == nil {
-			return nil, &ValidationError{Problems: []Problem{{Path: valid.Index(path, j), Message: "missing item (nil)"}}}
-		}
-		var err error
-		if b, err = it.appendJSON(b); err != nil {
-			return nil, encodeError(valid.Index(path, j), err)
-		}
-	}
-	return append(b, ']'), nil
-}
-
-// The item kinds marshal and unmarshal on their own too, with the same rules
-// as inside a Line.
-
-// MarshalJSON returns {"type":"space",...}.
-func (s Space) MarshalJSON() ([]byte, error) { return marshalItem(s) }
-
-// MarshalJSON returns {"type":"text",...}.
-func (t Text) MarshalJSON() ([]byte, error) { return marshalItem(t) }
-
-// MarshalJSON returns {"type":"image",...}.
-func (i Image) MarshalJSON() ([]byte, error) { return marshalItem(i) }
-
-// MarshalJSON returns {"type":"toggleimage",...}.
-func (t ToggleImage) MarshalJSON() ([]byte, error) { return marshalItem(t) }
-
-// MarshalJSON returns {"type":"divider",...}.
-func (d Divider) MarshalJSON() ([]byte, error) { return marshalItem(d) }
-
-// MarshalJSON returns {"type":"background",...}.
-func (g Background) MarshalJSON() ([]byte, error) { return marshalItem(g) }
-
-// UnmarshalJSON reads a "space" item.
-func (s *Space) UnmarshalJSON(data []byte) error { return unmarshalItem(data, s) }
-
-// UnmarshalJSON reads a "text" item.
-func (t *Text) UnmarshalJSON(data []byte) error { return unmarshalItem(data, t) }
-
-// UnmarshalJSON reads an "image" item.
-func (i *Image) UnmarshalJSON(data []byte) error { return unmarshalItem(data, i) }
-
-// UnmarshalJSON reads a "toggleimage" (or "toggleImage") item.
-func (t *ToggleImage) UnmarshalJSON(data []byte) error { return unmarshalItem(data, t) }
-
-// UnmarshalJSON reads a "divider" item.
-func (d *Divider) UnmarshalJSON(data []byte) error { return unmarshalItem(data, d) }
-
-// UnmarshalJSON reads a "background" item.
-func (g *Background) UnmarshalJSON(data []byte) error { return unmarshalItem(data, g) }
-
-func marshalItem(it Item) ([]byte, error) {
-	b, err := it.appendJSON(make([]byte, 0, 64))
-	if err != nil {
-		return nil, encodeError("", err)
-	}
-	return b, nil
-}
-
-// encodeError turns an item's encoding error into the *ValidationError that
-// MarshalJSON returns, at the item's path (path "" for an item on its own).
-func encodeError(path string, err error) *ValidationError {
-	msg := err.Error()
-	if nf, ok := err.(errNotFinite); ok {
-		path, msg = valid.Join(path, nf.key), "must be a finite number"
-	}
-	return &ValidationError{Problems: []Problem{{Path: path, Message: msg}}}
-}
-
-// unmarshalItem decodes data into dst, a pointer to one of the six kinds, and
-// fails when the JSON's type is another kind.
-func unmarshalItem[T Item](data []byte, dst *T) error {
-	if dst == nil {
-		var zero T
-		return errNilTarget(string(zero.Kind()) + " item")
-	}
-	it, err := decodeItem(data, "", -1, -1)
-	if err != nil {
-		return err
-	}
-	v, ok := it.(T)
-	if !ok {
-		var zero T
-		return &DecodeError{Path: "type", Line: -1, Item: -1,
-			Message: "item type " + string(it.Kind()) + " cannot be read into a " + string(zero.Kind()) + " item"}
-	}
-	*dst = v
 	return nil
 }
 
@@ -282,5 +215,6 @@ var (
 	_ json.Unmarshaler         = (*Summary)(nil)
 	_ encoding.TextMarshaler   = Summary(nil)
 	_ encoding.TextUnmarshaler = (*Summary)(nil)
+	_ json.Marshaler           = Line(nil)
 	_ json.Unmarshaler         = (*Line)(nil)
 )

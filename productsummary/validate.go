@@ -3,128 +3,143 @@ package productsummary
 import (
 	"math"
 	"net/url"
+	"reflect"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/payorch/checkout-go/internal/valid"
 )
 
-// Validate checks s against spec §2.6 and returns a *ValidationError listing
-// every problem, with paths such as "product_summary[2][0].color", or nil.
-// An empty Summary is valid (it is not sent).
+// checker collects the problems of the items at one place after another.
+type checker struct {
+	place
+	c valid.Collector
+}
+
+// add records a problem at key of the current item ("" for the item).
+func (k *checker) add(key, msg string) { k.c.Add(k.path(key), msg) }
+
+// Validate returns a *ValidationError listing every problem, with paths
+// such as "product_summary[2][0].color", or nil. An empty or nil Summary is
+// valid (it is not sent). It takes time in proportion to the size of the
+// summary, and refuses only what the service documents as wrong or what
+// cannot be sent as written.
 //
-// Rules: a line has at least one item (an empty line is one space item);
-// colours are #RGB, #RRGGBB or #AARRGGBB; text is non-blank UTF-8; fontType
-// is regular, bold or semibold in any letter case; image URLs and accordion
-// icons are absolute http(s) URLs, except that one accordion icon may be ""
-// when unused (not both); a divider has a thickness and a background a
-// colour; every number sent (weight, width, textSize, size, thickness) is
-// finite and greater than 0. A number field left at 0 is not sent, so the
-// only zero Validate reports is a divider's missing thickness.
-func (s Summary) Validate() error {
-	var c valid.Collector
-	for i, l := range s {
-		lp := valid.Index(rootPath, i)
-		if len(l) == 0 {
-			c.Add(lp, "empty line: an empty line is a single space item")
-			continue
-		}
+// It refuses: a missing (nil) item; a colour that is not #RGB, #RRGGBB or
+// #AARRGGBB; a divider without a thickness and a background without a
+// colour; an image URL, or an accordion icon that is not "", that is not an
+// absolute http or https URL; a number that is sent (weight, width, text
+// size, size, thickness) but is not finite or not greater than 0; text or
+// a font type that is not valid UTF-8 (it cannot be sent as written). A
+// number left at 0 is not sent, so the only zero it reports is a divider's
+// missing thickness. It lets through what the service does not document
+// as wrong: a line with no items, a blank text, a font type other than
+// regular, bold and semibold (see [FontType.Valid] for that check), an
+// accordion with both icons "".
+func (s *Summary) Validate() error {
+	if s == nil {
+		return nil
+	}
+	k := checker{place: place{root: rootPath}}
+	for i, l := range *s {
+		k.line = i
 		for j, it := range l {
-			ip := valid.Index(lp, j)
-			it = concrete(it)
-			if it == nil {
-				c.Add(ip, "missing item (nil)")
+			k.item = j
+			if it = concrete(it); it == nil {
+				k.add("", "missing item (nil)")
 				continue
 			}
-			it.validate(&c, ip)
+			checkItem(&k, it, false)
 		}
 	}
-	return c.Err()
+	return k.c.Err()
 }
 
-func (s Space) validate(c *valid.Collector, path string) {
-	checkNum(c, valid.Join(path, "weight"), s.Weight, false)
-	checkNum(c, valid.Join(path, "width"), s.Width, false)
+// encodable returns a *ValidationError for what JSON cannot carry: a nil
+// item, or a number that is NaN or infinite, at the item's place p.
+func encodable(it Item, p place) error {
+	k := checker{place: p}
+	if it = concrete(it); it == nil {
+		k.add("", "missing item (nil)")
+	} else {
+		checkItem(&k, it, true)
+	}
+	return k.c.Err()
 }
 
-func (t Text) validate(c *valid.Collector, path string) {
+// checkItem adds the problems of it field by field, as the fields' tags
+// say (see fields.go). With encodeOnly it checks only what JSON cannot
+// carry, a number that is NaN or infinite, as MarshalJSON needs. it must
+// not be nil or a pointer.
+func checkItem(k *checker, it Item, encodeOnly bool) {
+	t := itemTypes[it.Kind()]
+	v := reflect.ValueOf(it)
+	for i := range t.fields {
+		f := &t.fields[i]
+		switch {
+		case f.number:
+			checkNumber(k, f, v.Field(f.index).Float(), encodeOnly)
+		case !encodeOnly:
+			checkString(k, f, v.Field(f.index).String())
+		}
+	}
+}
+
+// checkNumber checks a number; 0 (or -0) is the unset field, which is not
+// sent.
+func checkNumber(k *checker, f *field, n float64, encodeOnly bool) {
 	switch {
-	case strings.TrimSpace(t.Text) == "":
-		c.Add(valid.Join(path, "text"), "required: text must not be blank")
-	case !utf8.ValidString(t.Text):
-		c.Add(valid.Join(path, "text"), "must be valid UTF-8")
-	}
-	checkColor(c, valid.Join(path, "color"), t.Color, false)
-	checkNum(c, valid.Join(path, "textSize"), t.TextSize, false)
-	if t.FontType != "" && !t.FontType.Valid() {
-		c.Add(valid.Join(path, "fontType"), "unknown font type "+quote(string(t.FontType))+": want regular, bold or semibold")
-	}
-}
-
-func (i Image) validate(c *valid.Collector, path string) {
-	if i.URL == "" {
-		c.Add(valid.Join(path, "url"), "required: an absolute http or https URL")
-	} else if msg := checkURL(i.URL); msg != "" {
-		c.Add(valid.Join(path, "url"), msg)
-	}
-	checkNum(c, valid.Join(path, "size"), i.Size, false)
-}
-
-func (t ToggleImage) validate(c *valid.Collector, path string) {
-	if t.OpenIcon == "" && t.CloseIcon == "" {
-		c.Add(path, "openIcon and closeIcon are both empty: set at least one icon URL")
-	}
-	if t.OpenIcon != "" {
-		if msg := checkURL(t.OpenIcon); msg != "" {
-			c.Add(valid.Join(path, "openIcon"), msg+`, or "" when unused`)
+	case n == 0:
+		if f.required && !encodeOnly {
+			k.add(f.key, "required: a number greater than 0")
 		}
+	case math.IsNaN(n) || math.IsInf(n, 0):
+		k.add(f.key, "must be a finite number")
+	case n < 0 && !encodeOnly:
+		k.add(f.key, "must be greater than 0")
 	}
-	if t.CloseIcon != "" {
-		if msg := checkURL(t.CloseIcon); msg != "" {
-			c.Add(valid.Join(path, "closeIcon"), msg+`, or "" when unused`)
-		}
-	}
-	checkNum(c, valid.Join(path, "size"), t.Size, false)
 }
 
-func (d Divider) validate(c *valid.Collector, path string) {
-	checkNum(c, valid.Join(path, "thickness"), d.Thickness, true)
-	checkColor(c, valid.Join(path, "color"), d.Color, false)
-}
+const (
+	wantColor = "a hex colour #RGB, #RRGGBB or #AARRGGBB"
+	wantURL   = "an absolute http or https URL"
+)
 
-func (g Background) validate(c *valid.Collector, path string) {
-	checkColor(c, valid.Join(path, "color"), g.Color, true)
-}
-
-// checkNum checks a number field; 0 (or -0) is the unset field, which is
-// not sent.
-func checkNum(c *valid.Collector, path string, v float64, required bool) {
+// checkString checks a string: a colour, a URL ("" when unused, unless
+// required), or any other text, which must be valid UTF-8 since
+// encoding/json would send bad bytes changed.
+func checkString(k *checker, f *field, s string) {
 	switch {
-	case v == 0:
-		if required {
-			c.Add(path, "required: a number greater than 0")
+	case s == "":
+		switch {
+		case !f.required:
+		case f.color:
+			k.add(f.key, "required: "+wantColor)
+		case f.url:
+			k.add(f.key, "required: "+wantURL)
+		default:
+			k.add(f.key, "required")
 		}
-	case math.IsNaN(v) || math.IsInf(v, 0):
-		c.Add(path, "must be a finite number")
-	case v < 0:
-		c.Add(path, "must be greater than 0")
+	case f.color:
+		if !IsHexColor(s) {
+			k.add(f.key, "must be "+wantColor+", got "+quote(s))
+		}
+	case f.url:
+		if !isURL(s) {
+			msg := "must be " + wantURL + ", got " + quote(s)
+			if !f.required {
+				msg += `, or "" when unused`
+			}
+			k.add(f.key, msg)
+		}
+	case !utf8.ValidString(s):
+		k.add(f.key, "must be valid UTF-8")
 	}
 }
 
-func checkColor(c *valid.Collector, path, v string, required bool) {
-	switch {
-	case v == "":
-		if required {
-			c.Add(path, "required: a hex colour #RGB, #RRGGBB or #AARRGGBB")
-		}
-	case !IsHexColor(v):
-		c.Add(path, "must be a hex colour #RGB, #RRGGBB or #AARRGGBB, got "+quote(v))
-	}
-}
-
-// IsHexColor reports whether v is a colour the service reads: "#" followed by
-// 3, 6 or 8 hex digits (#RGB, #RRGGBB, #AARRGGBB), in either letter case.
+// IsHexColor reports whether v is a colour the service reads: "#" followed
+// by 3, 6 or 8 hex digits (#RGB, #RRGGBB, #AARRGGBB), in either letter
+// case.
 func IsHexColor(v string) bool {
 	if len(v) != 4 && len(v) != 7 && len(v) != 9 || v[0] != '#' {
 		return false
@@ -138,14 +153,12 @@ func IsHexColor(v string) bool {
 	return true
 }
 
-// checkURL returns why v is not an absolute http(s) URL with a host, or "".
-func checkURL(v string) string {
-	const msg = "must be an absolute http or https URL"
+// isURL reports whether v is an absolute http(s) URL with a host, in valid
+// UTF-8 (url.Parse takes bad bytes, which encoding/json would send
+// changed).
+func isURL(v string) bool {
 	u, err := url.Parse(v)
-	if err != nil || u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
-		return msg + ", got " + quote(v)
-	}
-	return ""
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && utf8.ValidString(v)
 }
 
 // quote shortens long values so that a message stays one readable line.

@@ -23,16 +23,15 @@ func TestValidateRejects(t *testing.T) {
 		path string
 		msg  string
 	}{
-		{"empty line", ps.Line{}, "product_summary[1]", "empty line: an empty line is a single space item"},
 		{"nil item", ps.Line{ps.Space{}, nil}, "product_summary[1][1]", "missing item"},
-		{"blank text", ps.Line{ps.Text{Text: "  "}}, "product_summary[1][0].text", "required"},
 		{"text not UTF-8", ps.Line{ps.Text{Text: "\xff"}}, "product_summary[1][0].text", "valid UTF-8"},
+		{"font type not UTF-8", ps.Line{ps.Text{Text: "a", FontType: "bold\xff"}}, "product_summary[1][0].fontType", "valid UTF-8"},
+		{"text size NaN", ps.Line{ps.Text{Text: "a", TextSize: math.NaN()}}, "product_summary[1][0].textSize", "must be a finite number"},
 		{"text colour without #", ps.Line{ps.Text{Text: "a", Color: "47cc83"}}, "product_summary[1][0].color", `hex colour #RGB, #RRGGBB or #AARRGGBB, got "47cc83"`},
 		{"text colour by name", ps.Line{ps.Text{Text: "a", Color: "white"}}, "product_summary[1][0].color", "hex colour"},
 		{"text colour of 5 digits", ps.Line{ps.Text{Text: "a", Color: "#12345"}}, "product_summary[1][0].color", "hex colour"},
 		{"text colour not hex", ps.Line{ps.Text{Text: "a", Color: "#GGGGGG"}}, "product_summary[1][0].color", "hex colour"},
 		{"text size negative", ps.Line{ps.Text{Text: "a", TextSize: -16}}, "product_summary[1][0].textSize", "must be greater than 0"},
-		{"unknown font type", ps.Line{ps.Text{Text: "a", FontType: "italic"}}, "product_summary[1][0].fontType", `unknown font type "italic": want regular, bold or semibold`},
 		{"space weight negative", ps.Line{ps.Space{Weight: -1}}, "product_summary[1][0].weight", "must be greater than 0"},
 		{"space weight infinite", ps.Line{ps.Space{Weight: math.Inf(1)}}, "product_summary[1][0].weight", "must be a finite number"},
 		{"space width negative", ps.Line{ps.Space{Width: -20}}, "product_summary[1][0].width", "must be greater than 0"},
@@ -42,8 +41,8 @@ func TestValidateRejects(t *testing.T) {
 		{"image url of another scheme", ps.Line{ps.Image{URL: "ftp://x.example/a.png"}}, "product_summary[1][0].url", "absolute http or https URL"},
 		{"image url without host", ps.Line{ps.Image{URL: "https:///a.png"}}, "product_summary[1][0].url", "absolute http or https URL"},
 		{"image url unparseable", ps.Line{ps.Image{URL: "https://exa mple.com/a.png"}}, "product_summary[1][0].url", "absolute http or https URL"},
+		{"image url not UTF-8, which would be sent changed", ps.Line{ps.Image{URL: "https://x.example/\xff.png"}}, "product_summary[1][0].url", "absolute http or https URL"},
 		{"image size negative", ps.Line{ps.Image{URL: icon, Size: -1}}, "product_summary[1][0].size", "must be greater than 0"},
-		{"toggle with both icons empty", ps.Line{ps.ToggleImage{Size: 20}}, "product_summary[1][0]", "openIcon and closeIcon are both empty"},
 		{"toggle open icon not a URL", ps.Line{ps.ToggleImage{OpenIcon: "chevron.png"}}, "product_summary[1][0].openIcon", `absolute http or https URL, got "chevron.png", or "" when unused`},
 		{"toggle close icon javascript", ps.Line{ps.ToggleImage{OpenIcon: icon, CloseIcon: "javascript:alert(1)"}}, "product_summary[1][0].closeIcon", "absolute http or https URL"},
 		{"toggle size negative", ps.Line{ps.ToggleImage{OpenIcon: icon, Size: -18}}, "product_summary[1][0].size", "must be greater than 0"},
@@ -51,15 +50,16 @@ func TestValidateRejects(t *testing.T) {
 		{"divider thickness zero is no thickness", ps.Line{ps.Divider{Thickness: 0}}, "product_summary[1][0].thickness", "required: a number greater than 0"},
 		{"divider thickness negative zero is no thickness", ps.Line{ps.Divider{Thickness: math.Copysign(0, -1)}}, "product_summary[1][0].thickness", "required"},
 		{"divider thickness negative", ps.Line{ps.Divider{Thickness: -1}}, "product_summary[1][0].thickness", "must be greater than 0"},
+		{"divider thickness infinite", ps.Line{ps.Divider{Thickness: math.Inf(1)}}, "product_summary[1][0].thickness", "must be a finite number"},
 		{"divider colour bad", ps.Line{ps.Divider{Thickness: 1, Color: "#D6C19"}}, "product_summary[1][0].color", "hex colour"},
 		{"background without colour", ps.Line{ps.Space{}, ps.Background{}}, "product_summary[1][1].color", "required: a hex colour"},
 		{"background colour bad", ps.Line{ps.Background{Color: "rgb(0,0,0)"}}, "product_summary[1][0].color", "hex colour"},
-		{"pointer item checked too", ps.Line{&ps.Text{Text: ""}}, "product_summary[1][0].text", "required"},
+		{"pointer item checked too", ps.Line{&ps.Text{Text: "a", Color: "red"}}, "product_summary[1][0].color", "hex colour"},
 		{"nil pointer item", ps.Line{(*ps.Image)(nil)}, "product_summary[1][0]", "missing item"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			err := ps.Summary{okLine, tc.line}.Validate()
+			err := (&ps.Summary{okLine, tc.line}).Validate()
 			require.Error(t, err)
 			var ve *ps.ValidationError
 			require.ErrorAs(t, err, &ve)
@@ -83,13 +83,28 @@ func TestValidateAccepts(t *testing.T) {
 		{ps.Space{Weight: 0, Width: 0}, ps.Text{Text: "e", TextSize: 0}, ps.Image{URL: icon, Size: 0}, ps.ToggleImage{OpenIcon: icon, Size: 0}},
 	}
 	require.NoError(t, s.Validate())
-	require.NoError(t, ps.Summary(nil).Validate(), "an unset summary is valid: it is not sent")
+	require.NoError(t, new(ps.Summary).Validate(), "an unset summary is valid: it is not sent")
+	require.NoError(t, (*ps.Summary)(nil).Validate(), "a nil *Summary is not sent either")
+}
+
+// TestValidateLetsThroughWhatTheServiceTakes: what the service does not
+// document as an error passes (issue 11): each of these was refused before.
+func TestValidateLetsThroughWhatTheServiceTakes(t *testing.T) {
+	for name, l := range map[string]ps.Line{
+		"a line with no items":                {},
+		"a blank text":                        {ps.Text{Text: "  "}},
+		"an empty text":                       {&ps.Text{}},
+		"a font type the SDK does not know":   {ps.Text{Text: "a", FontType: "italic"}},
+		"an accordion with both icons unused": {ps.ToggleImage{Size: 20}},
+	} {
+		require.NoError(t, (&ps.Summary{okLine, l}).Validate(), name)
+	}
 }
 
 func TestValidateListsEveryProblem(t *testing.T) {
 	s := ps.Summary{
-		{ps.Text{Text: "", Color: "red", FontType: "heavy"}},
-		{},
+		{ps.Text{Text: "\xff", Color: "red", TextSize: -1}},
+		{ps.Image{URL: "x"}},
 		{ps.Divider{}, ps.Background{}},
 	}
 	err := s.Validate()
@@ -102,17 +117,17 @@ func TestValidateListsEveryProblem(t *testing.T) {
 	require.Equal(t, []string{
 		"product_summary[0][0].text",
 		"product_summary[0][0].color",
-		"product_summary[0][0].fontType",
-		"product_summary[1]",
+		"product_summary[0][0].textSize",
+		"product_summary[1][0].url",
 		"product_summary[2][0].thickness",
 		"product_summary[2][1].color",
 	}, paths)
-	require.Contains(t, err.Error(), "invalid request: product_summary[0][0].text: required")
+	require.Contains(t, err.Error(), "product_summary[0][0].text: must be valid UTF-8")
 }
 
 func TestValidateQuotesLongValuesShort(t *testing.T) {
 	long := "https:/" + strings.Repeat("₹", 100)
-	err := ps.Summary{{ps.Image{URL: long}, ps.Text{Text: "a", Color: "#\x00\n"}}}.Validate()
+	err := (&ps.Summary{{ps.Image{URL: long}, ps.Text{Text: "a", Color: "#\x00\n"}}}).Validate()
 	var ve *ps.ValidationError
 	require.ErrorAs(t, err, &ve)
 	require.Less(t, len(ve.Problems[0].Message), 150, "the value is cut")
