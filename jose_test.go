@@ -656,6 +656,64 @@ func TestJWEConfigRedacts(t *testing.T) {
 	require.Contains(t, buf.String(), `"jwe":"JWE{kid:`)
 }
 
+// One client seals and opens from many goroutines (run with -race).
+func TestJWEConcurrentUse(t *testing.T) {
+	j := testJWE(t)
+	reply := svcReply{}.seal(t, jweReply)
+	var wg sync.WaitGroup
+	errs := make(chan error, 16)
+	for i := range 8 {
+		wg.Go(func() {
+			body := []byte(fmt.Sprintf(`{"order_id":"o_%d"}`, i))
+			sealed, err := j.seal("create session", body)
+			if err == nil {
+				var got []byte
+				if got, err = j.open("create session", reply); err == nil && string(got) != jweReply {
+					err = errors.New("reply changed")
+				}
+			}
+			if err == nil {
+				if p, _ := svcOpenErr(sealed); string(p) != string(body) {
+					err = errors.New("request changed")
+				}
+			}
+			errs <- err
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		require.NoError(t, err)
+	}
+}
+
+// svcOpenErr is svcOpen without a testing.T, for goroutines.
+func svcOpenErr(body []byte) ([]byte, error) {
+	var env map[string]string
+	if err := json.Unmarshal(body, &env); err != nil {
+		return nil, err
+	}
+	obj, err := gojose.ParseEncryptedCompact(env["header"]+"."+env["encryptedKey"]+"."+env["iv"]+"."+env["encryptedPayload"]+"."+env["tag"],
+		[]gojose.KeyAlgorithm{gojose.RSA_OAEP_256}, []gojose.ContentEncryption{gojose.A256GCM})
+	if err != nil {
+		return nil, err
+	}
+	signed, err := obj.Decrypt(serviceRSA())
+	if err != nil {
+		return nil, err
+	}
+	var sig map[string]string
+	if err := json.Unmarshal(signed, &sig); err != nil {
+		return nil, err
+	}
+	jws, err := gojose.ParseSignedCompact(sig["header"]+"."+sig["payload"]+"."+sig["signature"], []gojose.SignatureAlgorithm{gojose.RS256})
+	if err != nil {
+		return nil, err
+	}
+	p, err := jws.Verify(&merchantRSA().PublicKey)
+	return p, err
+}
+
 func TestJOSEErrorNil(t *testing.T) {
 	var e *JOSEError
 	require.NotPanics(t, func() { _ = e.Error() })
