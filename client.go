@@ -164,6 +164,7 @@ type Client struct {
 	userAgent  string
 	hdr        *headerValues // behind a pointer: it holds the Authorization value
 	rc         *retryablehttp.Client
+	jwe        *jweConfig // WithJWE: keys of the JWE+JWS mode (jose.go); nil in Basic mode
 }
 
 // credential holds the API key behind a pointer, so that even reflection-based

@@ -1,0 +1,126 @@
+package jose
+
+import (
+	"crypto/rand"
+	"crypto/rsa"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+
+	gojose "github.com/go-jose/go-jose/v4"
+	"github.com/stretchr/testify/require"
+)
+
+var (
+	keyA = sync.OnceValue(func() *rsa.PrivateKey { k, _ := rsa.GenerateKey(rand.Reader, 2048); return k })
+	keyB = sync.OnceValue(func() *rsa.PrivateKey { k, _ := rsa.GenerateKey(rand.Reader, 2048); return k })
+)
+
+func kindOf(t *testing.T, err error) Kind {
+	t.Helper()
+	var e *Error
+	require.True(t, errors.As(err, &e), "%v", err)
+	return e.Kind
+}
+
+// The service (or a fake of it) opens requests with the keys the other
+// way round: Seal and Open are inverse for any pair of key pairs.
+func TestSealOpenBothDirections(t *testing.T) {
+	body := []byte(`{"order_id":"o_1","amount":"1.0"}`)
+	sealed, err := Seal(body, keyA(), &keyB().PublicKey, "key_1")
+	require.NoError(t, err)
+	require.True(t, IsEnvelope(sealed))
+	got, err := Open(sealed, keyB(), &keyA().PublicKey, "key_1")
+	require.NoError(t, err)
+	require.Equal(t, string(body), string(got))
+
+	_, err = Open(sealed, keyA(), &keyB().PublicKey, "key_1")
+	require.Equal(t, KindDecrypt, kindOf(t, err))
+	_, err = Open(sealed, keyB(), &keyB().PublicKey, "key_1")
+	require.Equal(t, KindSignature, kindOf(t, err))
+	_, err = Open(sealed, keyB(), &keyA().PublicKey, "key_2")
+	require.Equal(t, KindDecrypt, kindOf(t, err))
+	_, err = Open(sealed, keyB(), &keyA().PublicKey, "")
+	require.Equal(t, KindKey, kindOf(t, err))
+}
+
+func TestSignedToken(t *testing.T) {
+	compact, err := Sign([]byte(`{"a":1}`), keyA(), "k")
+	require.NoError(t, err)
+	p := strings.Split(compact, ".")
+	cases := []struct {
+		in       string
+		signed   bool
+		wantErr  bool
+		wantTok  string
+		describe string
+	}{
+		{compact, true, false, compact, "compact"},
+		{"\n " + compact + "\n", true, false, compact, "compact with white space"},
+		{`{"header":"` + p[0] + `","payload":"` + p[1] + `","signature":"` + p[2] + `"}`, true, false, compact, "JSON"},
+		{`{"signature":"` + p[2] + `","header":"` + p[0] + `","payload":"` + p[1] + `","x":1}`, true, false, compact, "JSON, other order, extra key"},
+		{p[0] + "." + p[1] + ".", true, false, p[0] + "." + p[1] + ".", "compact with an empty signature (alg none)"},
+		{`{"event_name":"X","content":{}}`, false, false, "", "plain event"},
+		{`{"header":"a","payload":"b"}`, false, false, "", "no signature key: unsigned"},
+		{`hello.world`, false, false, "", "two parts"},
+		{`a..c`, false, false, "", "empty payload"},
+		{`.b.c`, false, false, "", "empty header"},
+		{`a.b.c d`, false, false, "", "space inside"},
+		{`{"header":"a","payload":"b","signature":null}`, true, false, "a.b.", "null signature: an empty one, refused by Verify"},
+		{`{"header":"","payload":"b","signature":"c"}`, false, true, "", "empty header"},
+		{`{"header":"a.b","payload":"b","signature":"c"}`, false, true, "", "dot in a part"},
+		{`[1,2]`, false, false, "", "array"},
+		{``, false, false, "", "empty"},
+	}
+	for _, c := range cases {
+		tok, signed, err := SignedToken([]byte(c.in))
+		require.Equal(t, c.signed, signed, c.describe)
+		require.Equal(t, c.wantTok, tok, c.describe)
+		if c.wantErr {
+			require.Equal(t, KindSignature, kindOf(t, err), c.describe)
+		} else {
+			require.NoError(t, err, c.describe)
+		}
+	}
+}
+
+func TestEnvelopeTokenAndIsEnvelope(t *testing.T) {
+	tok, err := EnvelopeToken([]byte(`{"header":"a","encryptedKey":"b","iv":"c","encryptedPayload":"d","tag":"e","extra":1}`))
+	require.NoError(t, err)
+	require.Equal(t, "a.b.c.d.e", tok)
+	tok, err = EnvelopeToken([]byte(` {"JWT":" a.b.c.d.e "} `))
+	require.NoError(t, err)
+	require.Equal(t, "a.b.c.d.e", tok)
+
+	require.True(t, IsEnvelope([]byte(`{"JWT":"x"}`)))
+	require.True(t, IsEnvelope([]byte(`{"encryptedPayload":"x"}`)))
+	require.False(t, IsEnvelope([]byte(`{"status":"NEW"}`)))
+	require.False(t, IsEnvelope([]byte(`{"header":"a","payload":"b","signature":"c"}`)))
+	require.False(t, IsEnvelope([]byte(`nope`)))
+}
+
+func TestEncryptRefusesOtherAlgorithms(t *testing.T) {
+	_, err := Encrypt([]byte("x"), &keyA().PublicKey, "", gojose.RSA1_5)
+	require.Equal(t, KindKey, kindOf(t, err))
+	_, err = Encrypt([]byte("x"), nil, "", gojose.RSA_OAEP_256)
+	require.Equal(t, KindKey, kindOf(t, err))
+	_, err = Sign([]byte("x"), nil, "")
+	require.Equal(t, KindKey, kindOf(t, err))
+	_, err = Decrypt("a.b.c.d.e", nil, "")
+	require.Equal(t, KindKey, kindOf(t, err))
+	_, err = Verify("a.b.c", nil, "", KIDIfPresent)
+	require.Equal(t, KindKey, kindOf(t, err))
+}
+
+// Text the sender chose is clipped in errors.
+func TestQuoteClips(t *testing.T) {
+	long := strings.Repeat("ஆ", 100)
+	q := quote(long)
+	require.LessOrEqual(t, len(q), maxQuoted+8)
+	require.True(t, strings.HasSuffix(q, `…"`))
+	tok := strings.Repeat("x", 10)
+	_, err := Decrypt(tok, keyA(), "")
+	require.Equal(t, KindDecrypt, kindOf(t, err))
+	require.NotContains(t, err.Error(), "go-jose")
+}
