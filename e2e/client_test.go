@@ -31,7 +31,7 @@ func TestSessionPerAction(t *testing.T) {
 			req := session("ord_sess_"+string(action), action)
 			req.PaymentFilter = filter
 			req.EMI = emi.ShowWithoutCards
-			req.ProductSummary = summary
+			req.ProductSummary = &summary
 			req.WebhookURL = "https://shop.example/hooks"
 			sess, err := c.CreateSession(ctxT(t), req)
 			require.NoError(t, err)

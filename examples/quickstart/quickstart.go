@@ -97,7 +97,7 @@ func run(ctx context.Context, w io.Writer, env func(string) string) error {
 		Description:         "Running shoes",
 		PaymentFilter:       filter,
 		EMI:                 emi.Show,
-		ProductSummary:      summary,
+		ProductSummary:      &summary,
 	})
 	if err != nil {
 		return fmt.Errorf("create session: %w", err)

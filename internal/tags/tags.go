@@ -142,14 +142,3 @@ func Keys(t reflect.Type, tag string) map[string]bool {
 	}
 	return out
 }
-
-// Key returns the wire key of the Go field name in Fields(t, tag), or name
-// itself when no such field is on the wire.
-func Key(t reflect.Type, tag, name string) string {
-	for _, f := range Fields(t, tag) {
-		if f.Name == name {
-			return f.Key
-		}
-	}
-	return name
-}

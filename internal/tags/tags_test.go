@@ -65,9 +65,7 @@ func TestFields(t *testing.T) {
 	require.Nil(t, Fields(nil, "json"))
 }
 
-func TestKeysAndKey(t *testing.T) {
+func TestKeys(t *testing.T) {
 	typ := reflect.TypeFor[request]()
 	require.Equal(t, map[string]bool{"id": true, "Plain": true, "group.max": true, "deep": true}, Keys(typ, "json"))
-	require.Equal(t, "group.max", Key(typ, "json", "Max"))
-	require.Equal(t, "Note", Key(typ, "json", "Note"), "a field off the wire keeps its Go name")
 }
