@@ -161,37 +161,3 @@ func (a *Array[T]) UnmarshalJSON(b []byte) error {
 	*a = out
 	return nil
 }
-
-// Bool is a boolean. It decodes true and false, the strings "true" and
-// "false" (any case) and the numbers 1 and 0, as text or number; anything
-// else decodes to false.
-type Bool bool
-
-// UnmarshalJSON implements json.Unmarshaler.
-func (v *Bool) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	*v = false
-	if len(b) > 0 {
-		out, ok := boolean(nil, b)
-		*v = Bool(ok && string(out) == "true")
-	}
-	return nil
-}
-
-// Number is the text of a decimal number. It decodes a JSON number (its text
-// exactly as sent) and a string holding a JSON-style number ("100.0"); any
-// other value, such as "FILTERED" or null, decodes to "".
-type Number string
-
-// UnmarshalJSON implements json.Unmarshaler.
-func (n *Number) UnmarshalJSON(b []byte) error {
-	*n = ""
-	b = bytes.TrimSpace(b)
-	if len(b) == 0 {
-		return nil
-	}
-	if text, ok := numberText(b); ok && IsNumber(text) {
-		*n = Number(text)
-	}
-	return nil
-}
