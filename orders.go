@@ -74,7 +74,8 @@ type OrderRequest struct {
 }
 
 // Address is a billing or shipping address of an order. Each field is sent
-// under the address's key and its own, joined by "_": billing_address_city.
+// under the address's key and its own, joined by an underscore:
+// billing_address_city.
 type Address struct {
 	// FirstName is the first name (first_name).
 	FirstName string `url:"first_name,omitempty"`
@@ -103,12 +104,15 @@ type Address struct {
 
 var addressChecks = checksOf[Address]("url")
 
+// addressJoin joins an address's key and its fields' keys.
+const addressJoin = "_"
+
 // EncodeValues adds the address's fields to v under key_<field key>; it
 // lets go-querystring encode an OrderRequest.
 func (a *Address) EncodeValues(key string, v *url.Values) error {
 	fields, err := query.Values(a)
 	for k, vs := range fields {
-		(*v)[key+"_"+k] = vs
+		(*v)[key+addressJoin+k] = vs
 	}
 	return err
 }
@@ -117,7 +121,7 @@ func (a *Address) EncodeValues(key string, v *url.Values) error {
 func (*Address) formKeys(key string) []string {
 	var out []string
 	for _, f := range tags.Fields(reflect.TypeFor[Address](), "url") {
-		out = append(out, key+"_"+f.Key)
+		out = append(out, key+addressJoin+f.Key)
 	}
 	return out
 }
@@ -289,7 +293,7 @@ func (r *OrderRequest) Validate() error {
 		addr *Address
 	}{{"BillingAddress", r.BillingAddress}, {"ShippingAddress", r.ShippingAddress}} {
 		if a.addr != nil {
-			checkFields(&c, orderNames()[a.name]+"_", reflect.ValueOf(a.addr).Elem(), addressChecks())
+			checkFields(&c, orderNames()[a.name]+addressJoin, reflect.ValueOf(a.addr).Elem(), addressChecks())
 		}
 	}
 	seen := map[string]bool{}
