@@ -1,7 +1,10 @@
 package checkout
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"math/big"
 	"strconv"
 	"strings"
@@ -10,8 +13,8 @@ import (
 )
 
 // Amount is a sum of money as the service writes it: decimal text with two
-// places, for example "1499.00" (spec §2.1 amount, §2.7 amount). It is never
-// a float64, so no rounding ever happens on the way to the service.
+// places, for example "1499.00". It is never a float64, so no rounding ever
+// happens on the way to the service.
 //
 // Build one with AmountFromMinor or ParseAmount. Amounts decoded from
 // responses are normalised to two places when that is exact (the service
@@ -103,22 +106,25 @@ func (e *amountError) Error() string {
 
 // UnmarshalJSON accepts the amount as a JSON string or number and normalises
 // it to two places when that is exact ("100.0" and 100 become "100.00"). A
-// value that is not a decimal number is an error.
+// value that is not a decimal number is an error; null changes nothing.
 func (a *Amount) UnmarshalJSON(b []byte) error {
 	if a == nil {
 		return errNilTarget("Amount")
 	}
-	var n lenient.Number
-	if err := n.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	if n == "" {
-		if string(b) == "null" {
-			return nil
+	text := string(bytes.TrimSpace(b))
+	switch {
+	case text == "null":
+		return nil
+	case strings.HasPrefix(text, `"`):
+		if err := json.Unmarshal(b, &text); err != nil {
+			return fmt.Errorf("checkout: amount: %w", err)
 		}
+		text = strings.TrimSpace(text)
+	}
+	if !lenient.IsNumber(text) {
 		return errors.New("checkout: amount: not a decimal number")
 	}
-	*a = amountFromWire(string(n))
+	*a = amountFromWire(text)
 	return nil
 }
 

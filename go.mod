@@ -4,6 +4,7 @@ go 1.26
 
 require (
 	github.com/go-jose/go-jose/v4 v4.1.8
+	github.com/google/go-querystring v1.2.0
 	github.com/google/uuid v1.6.0
 	github.com/hashicorp/go-retryablehttp v0.7.8
 	github.com/stretchr/testify v1.12.1

@@ -296,7 +296,7 @@ func TestResponsesJSONConformance(t *testing.T) {
 			continue // robustness vectors, not golden ones
 		}
 		t.Run(s.Name, func(t *testing.T) {
-			want, err := decodeOrderStatus(bytes.TrimSpace(s.Data)) // encoding/json hands over the value without surrounding space
+			want, err := decodeReply[OrderStatus](bytes.TrimSpace(s.Data)) // encoding/json hands over the value without surrounding space
 			require.NoError(t, err)
 			var got OrderStatus
 			require.NoError(t, json.Unmarshal(s.Data, &got))
@@ -313,7 +313,7 @@ func TestResponsesJSONConformance(t *testing.T) {
 				continue
 			}
 			t.Run(s.Name, func(t *testing.T) {
-				want, err := decodeOrder(bytes.TrimSpace(s.Data)) // encoding/json hands over the value without surrounding space
+				want, err := decodeReply[Order](bytes.TrimSpace(s.Data)) // encoding/json hands over the value without surrounding space
 				require.NoError(t, err)
 				var got Order
 				require.NoError(t, json.Unmarshal(s.Data, &got))
@@ -330,7 +330,7 @@ func TestResponsesJSONConformance(t *testing.T) {
 				continue
 			}
 			t.Run(s.Name, func(t *testing.T) {
-				want, err := decodeSession(bytes.TrimSpace(s.Data)) // encoding/json hands over the value without surrounding space
+				want, err := decodeReply[Session](bytes.TrimSpace(s.Data)) // encoding/json hands over the value without surrounding space
 				if err != nil {
 					var got Session
 					require.Error(t, json.Unmarshal(s.Data, &got), "same rule as CreateSession")
@@ -400,16 +400,22 @@ func TestResponsesWithoutRaw(t *testing.T) {
 		Refunds: []Refund{{ID: "r1", UniqueRequestID: "u1", Status: "SUCCESS", Amount: "1.00", Created: exp, SentToGateway: true}}}
 	out, err = json.Marshal(&st)
 	require.NoError(t, err)
-	require.Contains(t, string(out), `"amount":10.50`)
+	require.Contains(t, string(out), `"amount":"10.50"`, "an Amount encodes as text")
 	require.Contains(t, string(out), `"unique_request_id":"u1"`)
 	var st2 OrderStatus
 	require.NoError(t, json.Unmarshal(out, &st2))
-	st2.Raw = nil
+	require.JSONEq(t, `{"id":"r1","unique_request_id":"u1","status":"SUCCESS","amount":"1.00",
+		"created":"2026-01-02T03:04:05Z","sent_to_gateway":true}`, string(st2.Refunds[0].Raw), "each refund keeps its Raw")
+	st2.Raw, st2.Refunds[0].Raw = nil, nil
 	require.Equal(t, st, st2)
 
 	var r Refund
-	require.NoError(t, json.Unmarshal([]byte(`{"id":"r","amount":"5","sent_to_gateway":"true","created":"FILTERED"}`), &r))
-	require.Equal(t, Refund{ID: "r", Amount: "5.00", SentToGateway: true}, r)
+	in := `{"id":"r","amount":"5","sent_to_gateway":"true","created":"FILTERED"}`
+	require.NoError(t, json.Unmarshal([]byte(in), &r))
+	require.Equal(t, Refund{ID: "r", Amount: "5.00", SentToGateway: true, Raw: json.RawMessage(in)}, r)
+	out, err = json.Marshal(r)
+	require.NoError(t, err)
+	require.Equal(t, in, string(out), "Raw wins")
 	require.Error(t, json.Unmarshal([]byte(`"FILTERED"`), &r))
 
 	var none OrderStatus
@@ -443,6 +449,49 @@ func FuzzSessionRequestJSON(f *testing.F) {
 		out2, err := again.MarshalJSON()
 		if err != nil || !bytes.Equal(out, out2) {
 			t.Fatalf("not stable:\n%s\n%s", out, out2)
+		}
+	})
+}
+
+func stdString(t testing.TB, s string) string {
+	t.Helper()
+	b, err := marshalNoEscape(s)
+	require.NoError(t, err)
+	return string(b)
+}
+
+// Whatever text the fields hold, the session body is valid JSON and
+// decodes back to the same values.
+func FuzzSessionEncodeRoundTrip(f *testing.F) {
+	f.Add("ord_1", "Asha <a&b>", "https://shop.example.com/r?a=1&b=2", "x\u2028y")
+	f.Add("\x00", "\"quoted\"", "", "\\")
+	f.Fuzz(func(t *testing.T, orderID, description, returnURL, extra string) {
+		r := baseSession()
+		r.OrderID, r.Description, r.ReturnURL = orderID, description, returnURL
+		r.Extra = map[string]any{"udf1": extra}
+		body, err := r.encode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(body, &m); err != nil {
+			t.Fatalf("invalid JSON %q: %v", body, err)
+		}
+		want := func(s string) string { // what encoding/json makes of s
+			var out string
+			if err := json.Unmarshal([]byte(stdString(t, s)), &out); err != nil {
+				t.Fatal(err)
+			}
+			return out
+		}
+		if orderID != "" && m["order_id"] != want(orderID) {
+			t.Fatalf("order_id %q", m["order_id"])
+		}
+		if description != "" && m["description"] != want(description) {
+			t.Fatalf("description %q", m["description"])
+		}
+		if m["udf1"] != want(extra) {
+			t.Fatalf("udf1 %q", m["udf1"])
 		}
 	})
 }

@@ -1,106 +1,134 @@
 package checkout
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
+	"unicode/utf8"
+
+	"github.com/google/go-querystring/query"
 
 	"github.com/payorch/checkout-go/internal/lenient"
+	"github.com/payorch/checkout-go/internal/tags"
 	"github.com/payorch/checkout-go/internal/valid"
 )
 
-// OrderRequest is the form body of POST /orders (spec §2.7, §4.2). Fields are
-// sent under the spec's keys; empty fields are left out. Values returns that
-// form; json.Marshal gives it as a flat JSON object of strings.
+// OrderRequest creates an order ([Client.CreateOrder]), sent as a form.
+// Empty fields are not sent. Values returns that form; json.Marshal gives it
+// as a flat JSON object of strings.
 type OrderRequest struct {
-	// OrderID is order_id (required), the merchant's unique order id.
-	OrderID string
-	// Amount is amount (required), decimal text with two places.
-	Amount Amount
-	// Currency is currency, a currency code such as "INR".
-	Currency string
-	// CustomerID is customer_id.
-	CustomerID string
-	// CustomerEmail is customer_email.
-	CustomerEmail string
-	// CustomerPhone is customer_phone.
-	CustomerPhone string
-	// ProductID is product_id.
-	ProductID string
-	// ReturnURL is return_url.
-	ReturnURL string
-	// Description is description.
-	Description string
-	// BillingAddress sets the billing_address_* keys.
-	BillingAddress *Address
-	// ShippingAddress sets the shipping_address_* keys.
-	ShippingAddress *Address
-	// GatewayMetadata sets the metadata.<GATEWAY>:<key> keys, in order.
-	GatewayMetadata []GatewayMetadata
-	// SubventionAmount is metadata.subvention_amount.
-	SubventionAmount Amount
-	// GatewayReferenceID is "metadata.SERVICE:gateway_reference_id" (spec
-	// §2.8), case sensitive.
-	GatewayReferenceID string
-	// WebhookURL is metadata.webhook_url (spec §6.1.6). It must be https
-	// (http only on a loopback address).
-	WebhookURL string
-	// ClientAuthToken sends options.get_client_auth_token=true: the reply
-	// then carries a client auth token (Order.ClientAuthToken).
-	ClientAuthToken bool
-	// CollectionLinks asks for UPI payment collection links (spec §2.7,
-	// §2.8); nil asks for none.
-	CollectionLinks *CollectionLinks
-	// Extra carries form fields the spec does not list (udf1…udf10, …). A
-	// key the typed fields own, an empty key, a key holding control
+	// OrderID is your unique id of the order (order_id, required).
+	OrderID string `url:"order_id,omitempty" check:"required"`
+	// Amount is the sum to pay (amount, required).
+	Amount Amount `url:"amount,omitempty" check:"required,amount"`
+	// Currency is a currency code such as "INR" (currency).
+	Currency string `url:"currency,omitempty"`
+	// CustomerID is your id of the customer (customer_id).
+	CustomerID string `url:"customer_id,omitempty"`
+	// CustomerEmail is the customer's email address (customer_email).
+	CustomerEmail string `url:"customer_email,omitempty"`
+	// CustomerPhone is the customer's phone number (customer_phone).
+	CustomerPhone string `url:"customer_phone,omitempty"`
+	// ProductID is your id of what is sold (product_id).
+	ProductID string `url:"product_id,omitempty"`
+	// ReturnURL is where the customer lands after paying (return_url).
+	ReturnURL string `url:"return_url,omitempty" check:"url"`
+	// Description is shown with the payment (description).
+	Description string `url:"description,omitempty"`
+	// BillingAddress is the billing address, sent as the billing_address_*
+	// keys.
+	BillingAddress *Address `url:"billing_address,omitempty"`
+	// ShippingAddress is the shipping address, sent as the
+	// shipping_address_* keys.
+	ShippingAddress *Address `url:"shipping_address,omitempty"`
+	// GatewayMetadata passes values to particular gateways, sent as
+	// metadata.<GATEWAY>:<key>, in order.
+	GatewayMetadata GatewayMetadataList `url:"metadata,omitempty"`
+	// SubventionAmount is the part of the amount the merchant bears on an
+	// EMI (metadata.subvention_amount).
+	SubventionAmount Amount `url:"metadata.subvention_amount,omitempty" check:"amount"`
+	// GatewayReferenceID picks the gateway account configured under this
+	// reference (metadata.SERVICE:gateway_reference_id), case sensitive.
+	GatewayReferenceID string `url:"metadata.SERVICE:gateway_reference_id,omitempty"`
+	// WebhookURL sends this order's webhooks to this address instead of the
+	// configured one (metadata.webhook_url). It must be https (http only on
+	// a loopback address).
+	WebhookURL string `url:"metadata.webhook_url,omitempty" check:"webhook"`
+	// ClientAuthToken asks for a client auth token in the reply
+	// ([Order.ClientAuthToken]) by sending options.get_client_auth_token.
+	ClientAuthToken bool `url:"options.get_client_auth_token,omitempty"`
+	// CollectionLinks asks for UPI payment collection links; nil asks for
+	// none.
+	CollectionLinks *CollectionLinks `url:"payment_collection_link_details,omitempty"`
+	// Extra carries form fields this type does not model (udf1…udf10, …).
+	// A key a typed field owns, an empty key, a key holding control
 	// characters and text that is not valid UTF-8 are validation errors.
-	Extra map[string]string
+	Extra map[string]string `url:"-"`
 }
 
-// Address is a billing or shipping address of an order (spec §2.7): its
-// fields are sent as <prefix>_<suffix>, where the prefix is
-// billing_address or shipping_address.
+// Address is a billing or shipping address of an order. Each field is sent
+// under the address's key and its own, joined by an underscore:
+// billing_address_city.
 type Address struct {
-	// FirstName is <prefix>_first_name: the first name.
-	FirstName string
-
-	// LastName is <prefix>_last_name: the last name.
-	LastName string
-
-	// Line1 is <prefix>_line1: the first address line.
-	Line1 string
-
-	// Line2 is <prefix>_line2: the second address line.
-	Line2 string
-
-	// Line3 is <prefix>_line3: the third address line.
-	Line3 string
-
-	// City is <prefix>_city: the city.
-	City string
-
-	// State is <prefix>_state: the state or region.
-	State string
-
-	// Country is <prefix>_country: the country name.
-	Country string
-
-	// PostalCode is <prefix>_postal_code: the postal code.
-	PostalCode string
-
-	// Phone is <prefix>_phone: a phone number for this address.
-	Phone string
-
-	// CountryCodeISO is <prefix>_country_code_iso: the ISO 3166 country code, e.g. "IND".
-	CountryCodeISO string
+	// FirstName is the first name (first_name).
+	FirstName string `url:"first_name,omitempty"`
+	// LastName is the last name (last_name).
+	LastName string `url:"last_name,omitempty"`
+	// Line1 is the first address line (line1).
+	Line1 string `url:"line1,omitempty"`
+	// Line2 is the second address line (line2).
+	Line2 string `url:"line2,omitempty"`
+	// Line3 is the third address line (line3).
+	Line3 string `url:"line3,omitempty"`
+	// City is the city (city).
+	City string `url:"city,omitempty"`
+	// State is the state or region (state).
+	State string `url:"state,omitempty"`
+	// Country is the country's name (country).
+	Country string `url:"country,omitempty"`
+	// PostalCode is the postal code (postal_code).
+	PostalCode string `url:"postal_code,omitempty"`
+	// Phone is a phone number for this address (phone).
+	Phone string `url:"phone,omitempty"`
+	// CountryCodeISO is the ISO 3166 country code, e.g. "IND"
+	// (country_code_iso).
+	CountryCodeISO string `url:"country_code_iso,omitempty"`
 }
 
-// GatewayMetadata is one metadata.<GATEWAY>:<key> entry of an order (spec
-// §2.7), for example {Gateway: "PAYU", Key: "offer_key", Value: "…"}.
+var addressChecks = checksOf[Address]("url")
+
+// addressJoin joins an address's key and its fields' keys.
+const addressJoin = "_"
+
+// EncodeValues adds the address's fields to v under key_<field key>; it
+// lets go-querystring encode an OrderRequest.
+func (a *Address) EncodeValues(key string, v *url.Values) error {
+	fields, err := query.Values(a)
+	for k, vs := range fields {
+		(*v)[key+addressJoin+k] = vs
+	}
+	return err
+}
+
+// formKeys returns the keys an address sends under key.
+func (*Address) formKeys(key string) []string {
+	var out []string
+	for _, f := range tags.Fields(reflect.TypeFor[Address](), "url") {
+		out = append(out, key+addressJoin+f.Key)
+	}
+	return out
+}
+
+// GatewayMetadata is one value passed to a gateway, sent as
+// metadata.<Gateway>:<Key>, for example {Gateway: "PAYU", Key:
+// "offer_key", Value: "…"}.
 type GatewayMetadata struct {
 	// Gateway is the gateway's code, e.g. "PAYU"; no ":" or ".".
 	Gateway string
@@ -110,7 +138,24 @@ type GatewayMetadata struct {
 	Value string
 }
 
-// CollectionMethod names a payment collection link in a request (spec §2.7).
+// GatewayMetadataList is the gateway metadata of an order, in order.
+type GatewayMetadataList []GatewayMetadata
+
+// EncodeValues adds each entry to v as key.<Gateway>:<Key>; it lets
+// go-querystring encode an OrderRequest.
+func (l GatewayMetadataList) EncodeValues(key string, v *url.Values) error {
+	for _, m := range l {
+		(*v)[m.key(key)] = []string{m.Value}
+	}
+	return nil
+}
+
+// formKeys returns no keys: the entries' keys are checked one by one.
+func (GatewayMetadataList) formKeys(string) []string { return nil }
+
+func (m GatewayMetadata) key(prefix string) string { return prefix + "." + m.Gateway + ":" + m.Key }
+
+// CollectionMethod names a payment collection link in a request.
 type CollectionMethod string
 
 // The collection link methods. The reply names the PAY link INTENT.
@@ -121,9 +166,10 @@ const (
 	CollectionQR CollectionMethod = "QR"
 )
 
-// CollectionLinks asks for payment collection links: it sends
-// options.get_payment_collection_link=1 and payment_collection_link_details,
-// JSON text like
+// CollectionLinks asks for payment collection links: links the customer
+// pays through without the checkout screen. It sends
+// options.get_payment_collection_link=1 and, under its own key, JSON text
+// such as
 // {"supported_payment_methods":["PAY","QR"],"expiry_details":[{"payment_method":"PAY","expiry_in_mins":"30"}]}.
 type CollectionLinks struct {
 	// Links lists the methods wanted, each at most once, in the order sent.
@@ -140,6 +186,10 @@ type CollectionLink struct {
 	Expiry time.Duration
 }
 
+// collectionFlag is the form key that turns collection links on.
+const collectionFlag = "options.get_payment_collection_link"
+
+// collectionDetails is the JSON text CollectionLinks sends.
 type collectionDetails struct {
 	SupportedPaymentMethods []CollectionMethod `json:"supported_payment_methods"`
 	ExpiryDetails           []expiryDetail     `json:"expiry_details,omitempty"`
@@ -150,99 +200,116 @@ type expiryDetail struct {
 	ExpiryInMins  string           `json:"expiry_in_mins"`
 }
 
-// Form keys of the order request.
-const (
-	keyCollectionFlag    = "options.get_payment_collection_link"
-	keyCollectionDetails = "payment_collection_link_details"
-	keyClientAuthToken   = "options.get_client_auth_token"
-	keySubvention        = "metadata.subvention_amount"
+var (
+	detailNames = namesOf[collectionDetails]("json")
+	expiryNames = namesOf[expiryDetail]("json")
 )
 
-// addressKeys pairs each address suffix with its field.
-func addressFields(a *Address) [11][2]string {
-	return [11][2]string{
-		{"first_name", a.FirstName}, {"last_name", a.LastName},
-		{"line1", a.Line1}, {"line2", a.Line2}, {"line3", a.Line3},
-		{"city", a.City}, {"state", a.State}, {"country", a.Country},
-		{"postal_code", a.PostalCode}, {"phone", a.Phone},
-		{"country_code_iso", a.CountryCodeISO},
-	}
-}
-
-// orderKey reports the keys owned by OrderRequest's typed fields.
-func orderKey(k string) bool {
-	switch k {
-	case "order_id", "amount", "currency", "customer_id", "customer_email",
-		"customer_phone", "product_id", "return_url", "description",
-		keySubvention, keyGatewayReferenceID, keyWebhookURL, keyClientAuthToken,
-		keyCollectionFlag, keyCollectionDetails:
-		return true
-	}
-	for _, p := range []string{"billing_address_", "shipping_address_"} {
-		if suffix, ok := strings.CutPrefix(k, p); ok {
-			for _, f := range addressFields(&Address{}) {
-				if f[0] == suffix {
-					return true
-				}
-			}
+// EncodeValues adds the links' JSON text to v under key, and the key that
+// turns collection links on; it lets go-querystring encode an OrderRequest.
+func (l *CollectionLinks) EncodeValues(key string, v *url.Values) error {
+	d := collectionDetails{SupportedPaymentMethods: make([]CollectionMethod, 0, len(l.Links))}
+	for _, link := range l.Links {
+		d.SupportedPaymentMethods = append(d.SupportedPaymentMethods, link.Method)
+		if link.Expiry > 0 {
+			d.ExpiryDetails = append(d.ExpiryDetails, expiryDetail{
+				PaymentMethod: link.Method,
+				ExpiryInMins:  strconv.FormatInt(int64(link.Expiry/time.Minute), 10),
+			})
 		}
 	}
-	return false
+	text, err := json.Marshal(d)
+	if err != nil {
+		return fmt.Errorf("encode %s: %w", key, err)
+	}
+	v.Set(collectionFlag, "1")
+	v.Set(key, string(text))
+	return nil
 }
 
-// Validate checks the request and returns a *ValidationError listing every
-// problem (paths are the form keys), or nil. CreateOrder calls it before
-// sending anything.
+// formKeys returns the keys collection links send under key.
+func (*CollectionLinks) formKeys(key string) []string { return []string{key, collectionFlag} }
+
+// check records the problems of the links at path, their form key.
+func (l *CollectionLinks) check(c *valid.Collector, path string) {
+	methods := valid.Join(path, detailNames()["SupportedPaymentMethods"])
+	if len(l.Links) == 0 {
+		c.Add(methods, "needs at least one of PAY, QR")
+	}
+	seen := map[CollectionMethod]bool{}
+	expiries := 0 // index of this link's entry in expiry_details
+	for i, link := range l.Links {
+		switch link.Method {
+		case CollectionPay, CollectionQR:
+			if seen[link.Method] {
+				c.Add(valid.Index(methods, i), string(link.Method)+" is given twice")
+			}
+			seen[link.Method] = true
+		default:
+			c.Add(valid.Index(methods, i), "must be PAY or QR")
+		}
+		if link.Expiry < 0 || link.Expiry%time.Minute != 0 {
+			entry := valid.Index(valid.Join(path, detailNames()["ExpiryDetails"]), expiries)
+			c.Add(valid.Join(entry, expiryNames()["ExpiryInMins"]),
+				"must be a whole number of minutes, more than 0 (or 0 for the service's default)")
+		}
+		if link.Expiry != 0 {
+			expiries++
+		}
+	}
+}
+
+var (
+	orderChecks = checksOf[OrderRequest]("url")
+	orderNames  = namesOf[OrderRequest]("url")
+	// orderKeys are the form keys the typed fields of an order request own.
+	orderKeys = sync.OnceValue(func() map[string]bool {
+		out := map[string]bool{}
+		for _, f := range tags.Fields(reflect.TypeFor[OrderRequest](), "url") {
+			keys := []string{f.Key}
+			if fk, ok := reflect.Zero(f.Type).Interface().(interface{ formKeys(string) []string }); ok {
+				keys = fk.formKeys(f.Key)
+			}
+			for _, k := range keys {
+				out[k] = true
+			}
+		}
+		return out
+	})
+)
+
+// Validate reports every problem that would make the service refuse the
+// request, or make the form say something else than the request, as a
+// *ValidationError whose paths are the form keys; nil when there is none.
+// CreateOrder calls it before sending anything.
 func (r *OrderRequest) Validate() error {
 	if r == nil {
 		return &ValidationError{Problems: []Problem{{Message: "order request is nil"}}}
 	}
 	var c valid.Collector
-	required(&c, "order_id", r.OrderID)
-	if r.Amount == "" {
-		c.Add("amount", "is required")
-	} else {
-		checkAmount(&c, "amount", r.Amount)
-	}
-	if r.SubventionAmount != "" {
-		checkAmount(&c, keySubvention, r.SubventionAmount)
-	}
-	if r.ReturnURL != "" {
-		checkURL(&c, "return_url", r.ReturnURL, false)
-	}
-	if r.WebhookURL != "" {
-		checkURL(&c, keyWebhookURL, r.WebhookURL, true)
-	}
-	checkText(&c,
-		[2]string{"order_id", r.OrderID}, [2]string{"currency", r.Currency},
-		[2]string{"customer_id", r.CustomerID}, [2]string{"customer_email", r.CustomerEmail},
-		[2]string{"customer_phone", r.CustomerPhone}, [2]string{"product_id", r.ProductID},
-		[2]string{"return_url", r.ReturnURL}, [2]string{"description", r.Description},
-		[2]string{keyGatewayReferenceID, r.GatewayReferenceID}, [2]string{keyWebhookURL, r.WebhookURL})
+	checkFields(&c, "", reflect.ValueOf(r).Elem(), orderChecks())
 	for _, a := range []struct {
-		prefix string
-		addr   *Address
-	}{{"billing_address_", r.BillingAddress}, {"shipping_address_", r.ShippingAddress}} {
+		name string
+		addr *Address
+	}{{"BillingAddress", r.BillingAddress}, {"ShippingAddress", r.ShippingAddress}} {
 		if a.addr != nil {
-			for _, f := range addressFields(a.addr) {
-				checkText(&c, [2]string{a.prefix + f[0], f[1]})
-			}
+			checkFields(&c, orderNames()[a.name]+addressJoin, reflect.ValueOf(a.addr).Elem(), addressChecks())
 		}
-	}
-	for i, m := range r.GatewayMetadata {
-		checkText(&c, [2]string{valid.Index("metadata", i), m.Gateway + m.Key + m.Value})
 	}
 	seen := map[string]bool{}
 	for i, m := range r.GatewayMetadata {
-		p := valid.Index("metadata", i)
+		prefix := orderNames()["GatewayMetadata"]
+		p := valid.Index(prefix, i)
 		switch {
+		case !utf8.ValidString(m.Gateway + m.Key + m.Value):
+			c.Add(p, "is not valid UTF-8")
 		case m.Gateway == "" || strings.ContainsAny(m.Gateway, ":.") || strings.TrimSpace(m.Gateway) != m.Gateway:
 			c.Add(p+".Gateway", `must be a gateway code without ":", "." or spaces`)
 		case m.Key == "" || strings.Contains(m.Key, ":") || strings.TrimSpace(m.Key) != m.Key:
 			c.Add(p+".Key", `must be a key without ":" or surrounding spaces`)
 		default:
-			k := m.key()
-			if orderKey(k) {
+			k := m.key(prefix)
+			if orderKeys()[k] {
 				c.Add(k, "is a typed field of OrderRequest; set it there")
 			} else if seen[k] {
 				c.Add(k, "is given twice")
@@ -250,100 +317,27 @@ func (r *OrderRequest) Validate() error {
 			seen[k] = true
 		}
 	}
-	if cl := r.CollectionLinks; cl != nil {
-		if len(cl.Links) == 0 {
-			c.Add(keyCollectionDetails+".supported_payment_methods", "needs at least one of PAY, QR")
-		}
-		methods := map[CollectionMethod]bool{}
-		expiries := 0 // index of this link's entry in expiry_details
-		for i, l := range cl.Links {
-			p := valid.Index(keyCollectionDetails+".supported_payment_methods", i)
-			switch l.Method {
-			case CollectionPay, CollectionQR:
-				if methods[l.Method] {
-					c.Add(p, string(l.Method)+" is given twice")
-				}
-				methods[l.Method] = true
-			default:
-				c.Add(p, "must be PAY or QR")
-			}
-			if l.Expiry < 0 || l.Expiry%time.Minute != 0 {
-				c.Add(valid.Index(keyCollectionDetails+".expiry_details", expiries)+".expiry_in_mins",
-					"must be a whole number of minutes, more than 0 (or 0 for the service's default)")
-			}
-			if l.Expiry != 0 {
-				expiries++
-			}
-		}
+	if r.CollectionLinks != nil {
+		r.CollectionLinks.check(&c, orderNames()["CollectionLinks"])
 	}
-	for _, k := range sortedKeys(r.Extra) {
-		switch {
-		case !checkExtraKey(&c, k):
-		case orderKey(k) || seen[k]:
-			c.Add(k, "is a typed field of OrderRequest; set it there, not in Extra")
-		default:
-			checkText(&c, [2]string{k, r.Extra[k]})
-		}
-	}
+	checkExtra(&c, r.Extra, func(k string) bool { return orderKeys()[k] || seen[k] }, "OrderRequest")
 	return c.Err()
 }
 
-func (m GatewayMetadata) key() string { return "metadata." + m.Gateway + ":" + m.Key }
+// Values validates the request and returns the form CreateOrder sends: one
+// value per key. A *ValidationError lists every problem, as from Validate.
+func (r *OrderRequest) Values() (url.Values, error) {
+	if err := r.Validate(); err != nil {
+		return nil, err
+	}
+	return r.form()
+}
 
 // form returns the request's form values. It assumes Validate passed.
 func (r *OrderRequest) form() (url.Values, error) {
-	v := make(url.Values, 24)
-	set := func(k, s string) {
-		if s != "" {
-			v[k] = []string{s}
-		}
-	}
-	set("order_id", r.OrderID)
-	set("amount", string(r.Amount))
-	set("currency", r.Currency)
-	set("customer_id", r.CustomerID)
-	set("customer_email", r.CustomerEmail)
-	set("customer_phone", r.CustomerPhone)
-	set("product_id", r.ProductID)
-	set("return_url", r.ReturnURL)
-	set("description", r.Description)
-	for _, a := range []struct {
-		prefix string
-		addr   *Address
-	}{{"billing_address_", r.BillingAddress}, {"shipping_address_", r.ShippingAddress}} {
-		if a.addr == nil {
-			continue
-		}
-		for _, f := range addressFields(a.addr) {
-			set(a.prefix+f[0], f[1])
-		}
-	}
-	for _, m := range r.GatewayMetadata {
-		v[m.key()] = []string{m.Value}
-	}
-	set(keySubvention, string(r.SubventionAmount))
-	set(keyGatewayReferenceID, r.GatewayReferenceID)
-	set(keyWebhookURL, r.WebhookURL)
-	if r.ClientAuthToken {
-		v[keyClientAuthToken] = []string{"true"}
-	}
-	if cl := r.CollectionLinks; cl != nil {
-		d := collectionDetails{SupportedPaymentMethods: make([]CollectionMethod, 0, len(cl.Links))}
-		for _, l := range cl.Links {
-			d.SupportedPaymentMethods = append(d.SupportedPaymentMethods, l.Method)
-			if l.Expiry > 0 {
-				d.ExpiryDetails = append(d.ExpiryDetails, expiryDetail{
-					PaymentMethod: l.Method,
-					ExpiryInMins:  strconv.FormatInt(int64(l.Expiry/time.Minute), 10),
-				})
-			}
-		}
-		text, err := json.Marshal(d)
-		if err != nil {
-			return nil, fmt.Errorf("encode %s: %w", keyCollectionDetails, err)
-		}
-		v[keyCollectionFlag] = []string{"1"}
-		v[keyCollectionDetails] = []string{string(text)}
+	v, err := query.Values(r)
+	if err != nil {
+		return nil, err
 	}
 	for k, s := range r.Extra {
 		v[k] = []string{s}
@@ -351,359 +345,145 @@ func (r *OrderRequest) form() (url.Values, error) {
 	return v, nil
 }
 
-// Order is the reply to POST /orders (spec §2.8). With encoding/json it
-// decodes as CreateOrder does and encodes as the service's reply, Raw.
-//
-// Do not rely on its status being CREATED (status_id 1), the spec's value for
-// a new order: the service's published replies to orders with collection
-// links say NEW (status_id 10), and other options may give other statuses.
-// The fake in checkouttest answers CREATED, as the spec's table says.
-type Order struct {
-	// Status is status ("CREATED", "NEW", …).
-	Status string
-	// StatusID is status_id (1 for CREATED, 10 for NEW, …).
-	StatusID int
-	// ID is id, the service's order id.
-	ID string
-	// OrderID is order_id, the merchant's order id.
-	OrderID string
-	// PaymentLinks is payment_links.
-	PaymentLinks PaymentLinks
-	// CollectionLinks holds links.payment_collection_links, present when
-	// the request asked for them.
-	CollectionLinks CollectionLinkURLs
-	// ClientAuthToken is the client auth token the reply carries when the
-	// request set ClientAuthToken (the published samples put it at
-	// juspay.client_auth_token); empty otherwise.
-	ClientAuthToken string
-	// Raw is the whole response body.
-	Raw json.RawMessage
-}
-
-// CollectionLinkURLs are the payment collection links of an order reply.
-type CollectionLinkURLs struct {
-	// QR is links.payment_collection_links.QR: a page showing a UPI QR code.
-	QR string
-	// Intent is links.payment_collection_links.INTENT: the UPI intent link
-	// (requested as PAY).
-	Intent string
-}
-
-type orderWire struct {
-	Status       lenient.String                   `json:"status"`
-	StatusID     lenient.Int                      `json:"status_id"`
-	ID           lenient.String                   `json:"id"`
-	OrderID      lenient.String                   `json:"order_id"`
-	PaymentLinks lenient.Object[paymentLinksWire] `json:"payment_links"`
-	Links        lenient.Object[struct {
-		Collection lenient.Object[struct {
-			QR     lenient.String `json:"QR"`
-			Intent lenient.String `json:"INTENT"`
-		}] `json:"payment_collection_links"`
-	}] `json:"links"`
-	Token lenient.Object[struct {
-		ClientAuthToken lenient.String `json:"client_auth_token"`
-	}] `json:"juspay"`
-}
-
-func decodeOrder(body []byte) (*Order, error) {
-	var w orderWire
-	if err := decodeObject(body, &w); err != nil {
+// MarshalJSON returns the form of Values as a flat JSON object of strings
+// ({"order_id": "o-1", "amount": "10.00", "metadata.webhook_url": …}), keys
+// sorted, so that logging or storing a request shows what would be sent. It
+// fails as Values does on an invalid request. There is no UnmarshalJSON:
+// the form is the wire format of an order request, not JSON.
+func (r OrderRequest) MarshalJSON() ([]byte, error) {
+	v, err := r.Values()
+	if err != nil {
 		return nil, err
 	}
-	cl := w.Links.V.Collection.V
-	return &Order{
-		Status:          string(w.Status),
-		StatusID:        int(w.StatusID),
-		ID:              string(w.ID),
-		OrderID:         string(w.OrderID),
-		PaymentLinks:    w.PaymentLinks.V.links(),
-		CollectionLinks: CollectionLinkURLs{QR: string(cl.QR), Intent: string(cl.Intent)},
-		ClientAuthToken: string(w.Token.V.ClientAuthToken),
-		Raw:             body,
-	}, nil
+	flat := make(map[string]string, len(v))
+	for k, vs := range v {
+		if len(vs) > 0 {
+			flat[k] = vs[0]
+		}
+	}
+	return marshalNoEscape(flat)
 }
 
-// CreateOrder validates req and sends it as POST /orders
-// (application/x-www-form-urlencoded) with the `version` header. A
-// *ValidationError means nothing was sent. The call is not retried after it
-// may have reached the service: on a timeout, look the order up with
-// GetOrder before creating it again.
+// Order is the reply to [Client.CreateOrder]. With encoding/json it decodes
+// as CreateOrder does and encodes as the service's reply, Raw.
+//
+// Do not rely on its status being CREATED (status id 1): the service's
+// published replies to orders with collection links say NEW (10), and other
+// options may give other statuses. The fake in checkouttest answers CREATED.
+type Order struct {
+	// Status is the order's status ("CREATED", "NEW", …).
+	Status string `json:"status,omitempty"`
+	// StatusID is the number of the status (1 for CREATED, 10 for NEW, …).
+	StatusID int `json:"status_id,omitempty"`
+	// ID is the service's id of the order.
+	ID string `json:"id,omitempty"`
+	// OrderID is your id of the order.
+	OrderID string `json:"order_id,omitempty"`
+	// PaymentLinks are the links to the hosted payment page.
+	PaymentLinks PaymentLinks `json:"payment_links,omitzero"`
+	// CollectionLinks are the payment collection links, present when the
+	// request asked for them (links.payment_collection_links).
+	CollectionLinks CollectionLinkURLs `json:"-"`
+	// ClientAuthToken is the client auth token the reply carries when the
+	// request set ClientAuthToken (juspay.client_auth_token); empty
+	// otherwise.
+	ClientAuthToken string `json:"-"`
+	// Raw is the whole reply.
+	Raw json.RawMessage `json:"-"`
+}
+
+// CollectionLinkURLs are the payment collection links of an order.
+type CollectionLinkURLs struct {
+	// QR is a page showing a UPI QR code (QR).
+	QR string `json:"QR,omitempty"`
+	// Intent is the UPI intent link, requested as PAY (INTENT).
+	Intent string `json:"INTENT,omitempty"`
+}
+
+// orderFields is Order without its methods.
+type orderFields Order
+
+// orderJSON is an Order as the service nests it: the collection links under
+// links.payment_collection_links and the token under juspay. Both
+// directions go through it.
+type orderJSON struct {
+	*orderFields
+	Links *orderLinks `json:"links,omitempty"`
+	Token *orderToken `json:"juspay,omitempty"`
+}
+
+type orderLinks struct {
+	Collection *CollectionLinkURLs `json:"payment_collection_links,omitempty"`
+}
+
+type orderToken struct {
+	ClientAuthToken string `json:"client_auth_token,omitempty"`
+}
+
+func (o *Order) decode(body []byte) error {
+	var out Order
+	w := orderJSON{orderFields: (*orderFields)(&out)}
+	if err := lenient.Unmarshal(body, &w); err != nil {
+		return fmt.Errorf("decode response: %w", err)
+	}
+	if w.Links != nil && w.Links.Collection != nil {
+		out.CollectionLinks = *w.Links.Collection
+	}
+	if w.Token != nil {
+		out.ClientAuthToken = w.Token.ClientAuthToken
+	}
+	out.Raw = body
+	*o = out
+	return nil
+}
+
+// UnmarshalJSON decodes an order reply as CreateOrder does; Raw keeps the
+// whole body. JSON null leaves o unchanged.
+func (o *Order) UnmarshalJSON(data []byte) error {
+	if o == nil {
+		return errNilTarget("Order")
+	}
+	if kindOf(data) == "null" {
+		return nil
+	}
+	if err := o.decode(bytes.Clone(data)); err != nil {
+		return fmt.Errorf("checkout: order: %w", err)
+	}
+	return nil
+}
+
+// MarshalJSON returns Raw when it is set (Raw wins over edited fields).
+// Without Raw it encodes the typed fields as the service nests them,
+// leaving empty ones out.
+func (o Order) MarshalJSON() ([]byte, error) {
+	if len(o.Raw) > 0 {
+		return o.Raw, nil
+	}
+	w := orderJSON{orderFields: (*orderFields)(&o)}
+	if o.CollectionLinks != (CollectionLinkURLs{}) {
+		w.Links = &orderLinks{&o.CollectionLinks}
+	}
+	if o.ClientAuthToken != "" {
+		w.Token = &orderToken{o.ClientAuthToken}
+	}
+	return json.Marshal(w)
+}
+
+// CreateOrder validates req and sends it as a form with the version
+// header. A *ValidationError means nothing was sent. The call is not retried
+// after it may have reached the service: on a timeout, look the order up
+// with [Client.GetOrder] before creating it again.
 func (c *Client) CreateOrder(ctx context.Context, req *OrderRequest, opts ...RequestOption) (*Order, error) {
 	const op = "create order"
 	if err := c.usable(op); err != nil {
 		return nil, err
 	}
 	if err := req.Validate(); err != nil {
-		return nil, err
+		return nil, valid.ForOp(op, err)
 	}
 	form, err := req.form()
 	if err != nil {
 		return nil, fmt.Errorf("checkout: %s: %w", op, err)
 	}
-	return send(ctx, c, postForm(op, "/orders", form), opts, decodeOrder)
-}
-
-// OrderStatus is an order as GET /orders/{order_id} and the refund call
-// return it (see the published order-status samples). Numbers the service
-// sends as strings, and redacted fields ("FILTERED"), are read leniently; Raw
-// keeps everything, including the many fields not typed here. With
-// encoding/json it decodes as GetOrder does and encodes as Raw.
-type OrderStatus struct {
-	// OrderID is order_id, the merchant's order id.
-	OrderID string
-	// ID is id, the service's order id.
-	ID string
-	// Status is status ("NEW", "CHARGED", "PENDING_VBV", …).
-	Status string
-	// StatusID is status_id (21 for CHARGED, …).
-	StatusID int
-	// Amount is amount.
-	Amount Amount
-	// EffectiveAmount is effective_amount.
-	EffectiveAmount Amount
-	// Currency is currency.
-	Currency string
-	// Refunded is refunded.
-	Refunded bool
-	// AmountRefunded is amount_refunded.
-	AmountRefunded Amount
-	// Refunds is refunds[].
-	Refunds []Refund
-	// TxnID is txn_id, the latest transaction.
-	TxnID string
-	// TxnUUID is txn_uuid.
-	TxnUUID string
-	// PaymentMethodType is payment_method_type ("CARD", "UPI", …).
-	PaymentMethodType string
-	// PaymentMethod is payment_method ("VISA", "NB_HDFC", …).
-	PaymentMethod string
-	// CustomerID is customer_id.
-	CustomerID string
-	// CustomerEmail is customer_email.
-	CustomerEmail string
-	// CustomerPhone is customer_phone.
-	CustomerPhone string
-	// MerchantID is merchant_id.
-	MerchantID string
-	// GatewayID is gateway_id.
-	GatewayID int
-	// GatewayReferenceID is gateway_reference_id.
-	GatewayReferenceID string
-	// ReturnURL is return_url.
-	ReturnURL string
-	// ProductID is product_id.
-	ProductID string
-	// PaymentLinks is payment_links.
-	PaymentLinks PaymentLinks
-	// DateCreated is date_created, zero when absent or unreadable.
-	DateCreated time.Time
-	// Raw is the whole response body.
-	Raw json.RawMessage
-}
-
-// Refund is one element of an order's refunds[].
-type Refund struct {
-	// ID is id.
-	ID string
-	// UniqueRequestID is unique_request_id, the merchant's refund id.
-	UniqueRequestID string
-	// Ref is ref, the gateway's reference.
-	Ref string
-	// Status is status ("PENDING", "SUCCESS", …).
-	Status string
-	// Amount is amount.
-	Amount Amount
-	// Created is created, zero when absent or unreadable.
-	Created time.Time
-	// SentToGateway is sent_to_gateway.
-	SentToGateway bool
-	// InitiatedBy is initiated_by.
-	InitiatedBy string
-	// RefundType is refund_type ("STANDARD", "INSTANT").
-	RefundType string
-	// RefundSource is refund_source.
-	RefundSource string
-	// ErrorCode is error_code.
-	ErrorCode string
-	// ErrorMessage is error_message.
-	ErrorMessage string
-}
-
-type refundWire struct {
-	ID              lenient.String `json:"id"`
-	UniqueRequestID lenient.String `json:"unique_request_id"`
-	Ref             lenient.String `json:"ref"`
-	Status          lenient.String `json:"status"`
-	Amount          lenient.Number `json:"amount"`
-	Created         lenient.String `json:"created"`
-	SentToGateway   lenient.Bool   `json:"sent_to_gateway"`
-	InitiatedBy     lenient.String `json:"initiated_by"`
-	RefundType      lenient.String `json:"refund_type"`
-	RefundSource    lenient.String `json:"refund_source"`
-	ErrorCode       lenient.String `json:"error_code"`
-	ErrorMessage    lenient.String `json:"error_message"`
-}
-
-func (r refundWire) refund() Refund {
-	return Refund{
-		ID:              string(r.ID),
-		UniqueRequestID: string(r.UniqueRequestID),
-		Ref:             string(r.Ref),
-		Status:          string(r.Status),
-		Amount:          amountFromWire(string(r.Amount)),
-		Created:         parseTime(string(r.Created)),
-		SentToGateway:   bool(r.SentToGateway),
-		InitiatedBy:     string(r.InitiatedBy),
-		RefundType:      string(r.RefundType),
-		RefundSource:    string(r.RefundSource),
-		ErrorCode:       string(r.ErrorCode),
-		ErrorMessage:    string(r.ErrorMessage),
-	}
-}
-
-type orderStatusWire struct {
-	OrderID            lenient.String                   `json:"order_id"`
-	ID                 lenient.String                   `json:"id"`
-	Status             lenient.String                   `json:"status"`
-	StatusID           lenient.Int                      `json:"status_id"`
-	Amount             lenient.Number                   `json:"amount"`
-	EffectiveAmount    lenient.Number                   `json:"effective_amount"`
-	Currency           lenient.String                   `json:"currency"`
-	Refunded           lenient.Bool                     `json:"refunded"`
-	AmountRefunded     lenient.Number                   `json:"amount_refunded"`
-	Refunds            lenient.Array[refundWire]        `json:"refunds"`
-	TxnID              lenient.String                   `json:"txn_id"`
-	TxnUUID            lenient.String                   `json:"txn_uuid"`
-	PaymentMethodType  lenient.String                   `json:"payment_method_type"`
-	PaymentMethod      lenient.String                   `json:"payment_method"`
-	CustomerID         lenient.String                   `json:"customer_id"`
-	CustomerEmail      lenient.String                   `json:"customer_email"`
-	CustomerPhone      lenient.String                   `json:"customer_phone"`
-	MerchantID         lenient.String                   `json:"merchant_id"`
-	GatewayID          lenient.Int                      `json:"gateway_id"`
-	GatewayReferenceID lenient.String                   `json:"gateway_reference_id"`
-	ReturnURL          lenient.String                   `json:"return_url"`
-	ProductID          lenient.String                   `json:"product_id"`
-	PaymentLinks       lenient.Object[paymentLinksWire] `json:"payment_links"`
-	DateCreated        lenient.String                   `json:"date_created"`
-}
-
-func decodeOrderStatus(body []byte) (*OrderStatus, error) {
-	var w orderStatusWire
-	if err := decodeObject(body, &w); err != nil {
-		return nil, err
-	}
-	s := &OrderStatus{
-		OrderID:            string(w.OrderID),
-		ID:                 string(w.ID),
-		Status:             string(w.Status),
-		StatusID:           int(w.StatusID),
-		Amount:             amountFromWire(string(w.Amount)),
-		EffectiveAmount:    amountFromWire(string(w.EffectiveAmount)),
-		Currency:           string(w.Currency),
-		Refunded:           bool(w.Refunded),
-		AmountRefunded:     amountFromWire(string(w.AmountRefunded)),
-		TxnID:              string(w.TxnID),
-		TxnUUID:            string(w.TxnUUID),
-		PaymentMethodType:  string(w.PaymentMethodType),
-		PaymentMethod:      string(w.PaymentMethod),
-		CustomerID:         string(w.CustomerID),
-		CustomerEmail:      string(w.CustomerEmail),
-		CustomerPhone:      string(w.CustomerPhone),
-		MerchantID:         string(w.MerchantID),
-		GatewayID:          int(w.GatewayID),
-		GatewayReferenceID: string(w.GatewayReferenceID),
-		ReturnURL:          string(w.ReturnURL),
-		ProductID:          string(w.ProductID),
-		PaymentLinks:       w.PaymentLinks.V.links(),
-		DateCreated:        parseTime(string(w.DateCreated)),
-		Raw:                body,
-	}
-	for _, r := range w.Refunds {
-		s.Refunds = append(s.Refunds, r.refund())
-	}
-	return s, nil
-}
-
-// orderPath returns /orders/{order_id} with the id path-escaped, or a
-// validation error.
-func orderPath(orderID string) (string, error) {
-	var c valid.Collector
-	switch {
-	case strings.TrimSpace(orderID) == "":
-		c.Add("order_id", "is required")
-	case orderID == "." || orderID == "..":
-		c.Add("order_id", `must not be "." or ".."`)
-	}
-	if err := c.Err(); err != nil {
-		return "", err
-	}
-	return "/orders/" + url.PathEscape(orderID), nil
-}
-
-// GetOrder reads the order's status with GET /orders/{order_id} (the id is
-// path-escaped) and the `version` header. The call is idempotent, so it is
-// also retried after timeouts and 500, 502, 504.
-func (c *Client) GetOrder(ctx context.Context, orderID string, opts ...RequestOption) (*OrderStatus, error) {
-	const op = "get order"
-	if err := c.usable(op); err != nil {
-		return nil, err
-	}
-	path, err := orderPath(orderID)
-	if err != nil {
-		return nil, err
-	}
-	cl := &call{op: op, method: "GET", path: path, versioned: true, idempotent: true}
-	return send(ctx, c, cl, opts, decodeOrderStatus)
-}
-
-// RefundRequest is the form body of POST /orders/{order_id}/refunds.
-type RefundRequest struct {
-	// UniqueRequestID is unique_request_id (required): the merchant's id
-	// of this refund. Reuse it when retrying the same refund.
-	UniqueRequestID string
-	// Amount is amount (required), decimal text with two places, more than 0.
-	Amount Amount
-}
-
-// Validate checks the request and returns a *ValidationError or nil.
-func (r *RefundRequest) Validate() error {
-	if r == nil {
-		return &ValidationError{Problems: []Problem{{Message: "refund request is nil"}}}
-	}
-	var c valid.Collector
-	required(&c, "unique_request_id", r.UniqueRequestID)
-	if r.Amount == "" {
-		c.Add("amount", "is required")
-	} else if m, err := r.Amount.Minor(); err != nil {
-		c.Add("amount", errAmountSyntax.Error())
-	} else if m == 0 {
-		c.Add("amount", "must be more than 0.00")
-	}
-	return c.Err()
-}
-
-// Refund refunds part or all of an order with POST
-// /orders/{order_id}/refunds (form: unique_request_id, amount) and returns
-// the order with its refunds[]. Like every write, it is not retried after it
-// may have reached the service; retry it yourself with the same
-// UniqueRequestID after checking GetOrder.
-func (c *Client) Refund(ctx context.Context, orderID string, req *RefundRequest, opts ...RequestOption) (*OrderStatus, error) {
-	const op = "refund"
-	if err := c.usable(op); err != nil {
-		return nil, err
-	}
-	var c1 valid.Collector
-	path, err := orderPath(orderID)
-	mergeProblems(&c1, "order_id", err)
-	mergeProblems(&c1, "", req.Validate())
-	if err := c1.Err(); err != nil {
-		return nil, err
-	}
-	form := url.Values{
-		"unique_request_id": {req.UniqueRequestID},
-		"amount":            {string(req.Amount)},
-	}
-	return send(ctx, c, postForm(op, path+"/refunds", form), opts, decodeOrderStatus)
+	return send(ctx, c, postForm(op, "/orders", form), opts, decodeReply[Order])
 }

@@ -41,7 +41,7 @@ func TestSessionEncodeGoldenBuilders(t *testing.T) {
 				HideUPIApps("com.phonepe.app").
 				HideMandateMethods(paymentfilter.NB, "NB_HDFC").
 				Filter()
-			r.ProductSummary = *ps.New().EmptyLine().Divider(1, "#E0E0E0")
+			r.ProductSummary = ps.New().EmptyLine().Divider(1, "#E0E0E0")
 			r.Mandate = &Mandate{
 				Option:    MandateOptional,
 				MaxAmount: "5000.00",
@@ -75,7 +75,7 @@ func TestSessionValidateMergesSubPackageProblems(t *testing.T) {
 		},
 	}
 	r.EMI = "showemi"
-	r.ProductSummary = ps.Summary{ps.Line{ps.Text{Text: "x", Color: "red"}}}
+	r.ProductSummary = new(ps.Summary{ps.Line{ps.Text{Text: "x", Color: "red"}}})
 	err := r.Validate()
 	var ve *ValidationError
 	require.ErrorAs(t, err, &ve)

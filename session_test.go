@@ -66,7 +66,7 @@ func TestSessionEncodeGolden(t *testing.T) {
 			r.FirstName, r.LastName = "John", "Doe"
 			r.PaymentFilter = &paymentfilter.Filter{AllowDefaultOptions: true, Options: []paymentfilter.Option{}}
 			r.EMI = emi.ShowWithoutCards
-			r.ProductSummary = *ps.New().Line(ps.Text{Text: "Total", FontType: ps.Bold}, ps.Space{Weight: 1}, ps.Text{Text: "₹100.00"})
+			r.ProductSummary = ps.New().Line(ps.Text{Text: "Total", FontType: ps.Bold}, ps.Space{Weight: 1}, ps.Text{Text: "₹100.00"})
 			r.GatewayReferenceID = "payu_test"
 			r.WebhookURL = "https://shop.example.com/webhooks/checkout"
 			return r
@@ -150,7 +150,7 @@ func TestSessionValidate(t *testing.T) {
 		}, []string{"order_id"}},
 		{"extra empty key", func(r *SessionRequest) { r.Extra = map[string]any{"": 1} }, []string{""}},
 		{"bad product summary", func(r *SessionRequest) {
-			r.ProductSummary = ps.Summary{ps.Line{ps.Divider{}}}
+			r.ProductSummary = new(ps.Summary{ps.Line{ps.Divider{}}})
 		}, []string{"product_summary[0][0].thickness"}},
 	}
 	for _, tt := range tests {
@@ -183,6 +183,9 @@ func TestCreateSessionValidationSendsNothing(t *testing.T) {
 	require.True(t, ve.Has("order_id"))
 	require.True(t, ve.Has("amount"))
 	require.True(t, ve.Has("customer_email"))
+	require.Equal(t, "create session", ve.Op)
+	require.True(t, strings.HasPrefix(err.Error(), "checkout: create session: invalid request: "), err.Error())
+	require.ErrorIs(t, err, ErrInvalidRequest)
 	_, err = c.CreateSession(context.Background(), nil)
 	require.ErrorAs(t, err, &ve)
 	require.Zero(t, srv.count.Load())
@@ -205,6 +208,22 @@ func TestSessionSDKPayloadExactBytes(t *testing.T) {
 	require.Equal(t, "o1", s.OrderID)
 }
 
+// When a field of the reply has an unexpected type, the lenient second
+// decode still keeps the payload's bytes exactly.
+func TestSessionSDKPayloadExactBytesLenient(t *testing.T) {
+	payload := "{ \"a\" :\t[1, 2 ],\n \"b\":\"\\u00e9\" }"
+	body := `{"status":"NEW","id":7,"order_id":{"x":1},"payment_links":"FILTERED","sdk_payload": ` + payload + ` }`
+	srv := newRecorder(t, reply{status: 200, body: body})
+	c := newTestClient(t, srv.URL)
+	s, err := c.CreateSession(context.Background(), baseSession())
+	require.NoError(t, err)
+	require.True(t, bytes.Equal([]byte(payload), s.SDKPayload), "got %s", s.SDKPayload)
+	require.True(t, bytes.Equal([]byte(body), s.Raw))
+	require.Equal(t, "7", s.ID)
+	require.Empty(t, s.OrderID)
+	require.Equal(t, PaymentLinks{}, s.PaymentLinks)
+}
+
 func TestSessionWithoutPayloadIsAnError(t *testing.T) {
 	for _, body := range []string{`{"status":"NEW"}`, `{"sdk_payload":"FILTERED"}`, `{"sdk_payload":null}`, `[]`, `not json`} {
 		srv := newRecorder(t, reply{status: 200, body: body})
@@ -225,11 +244,11 @@ func TestSessionDecodeConformance(t *testing.T) {
 	for _, s := range samples {
 		t.Run(s.Name, func(t *testing.T) {
 			if !s.ValidJSON() {
-				_, err := decodeSession(s.Data)
+				_, err := decodeReply[Session](s.Data)
 				require.Error(t, err, "invalid JSON must not decode")
 				return
 			}
-			sess, err := decodeSession(s.Data)
+			sess, err := decodeReply[Session](s.Data)
 			require.NoError(t, err)
 			var generic struct {
 				Status       string          `json:"status"`

@@ -24,7 +24,7 @@ func TestSessionPerAction(t *testing.T) {
 		HideUPIHandles("@ybl").HideUPIApps("com.phonepe.app").
 		HideBINRanges(paymentfilter.BINRange{From: "459000", To: "460000"}).
 		EMI(emi.New().RemoveTenures(emi.NoCost, emi.Credit, "SVC_ICICI", emi.Months(9, 12)))
-	summary := *productsummary.New().Line(productsummary.Text{Text: "Total", FontType: productsummary.Bold}, productsummary.Space{Weight: 1}, productsummary.Text{Text: "₹1,200.50"})
+	summary := productsummary.New().Line(productsummary.Text{Text: "Total", FontType: productsummary.Bold}, productsummary.Space{Weight: 1}, productsummary.Text{Text: "₹1,200.50"})
 
 	for _, action := range []checkout.Action{checkout.PaymentPage, checkout.QuickPay, checkout.PaymentManagement} {
 		t.Run(string(action), func(t *testing.T) {

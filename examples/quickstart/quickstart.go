@@ -81,7 +81,7 @@ func run(ctx context.Context, w io.Writer, env func(string) string) error {
 	if err != nil {
 		return fmt.Errorf("build the payment filter: %w", err)
 	}
-	summary := *productsummary.New().
+	summary := productsummary.New().
 		Line(productsummary.Text{Text: "Running shoes", FontType: productsummary.Bold}, productsummary.Space{Weight: 1}, productsummary.Text{Text: "₹1,499.00"}).
 		Divider(1, "#D6C190")
 	sess, err := client.CreateSession(ctx, &checkout.SessionRequest{

@@ -1,231 +1,394 @@
-// Package lenient holds JSON scalar and container types that decode what the
-// service actually sends rather than what its interface document promises:
-// numbers given as strings, strings given as numbers, a redacted field given
-// as the string "FILTERED" where an object is expected, and null anywhere.
+// Package lenient decodes JSON as the service actually sends it rather than
+// as its interface document promises: numbers given as strings, strings
+// given as numbers, "true" for true, a redacted field given as the string
+// "FILTERED" where a number or an object is expected, and null anywhere.
 //
-// None of these types fails on a value of the wrong JSON type: a value that
-// cannot be read as the wanted type decodes to the zero value. Syntax errors
-// are still reported by encoding/json before any of these methods is called.
-// Callers keep the whole response body (a Raw field) so nothing is lost.
+// [Unmarshal] is the one mechanism: encoding/json first, and only when that
+// fails on a value of an unexpected type, a second decode of the same JSON
+// normalised for the target's type. Response types use it in their
+// UnmarshalJSON and keep the whole body beside the fields, so nothing the
+// service sent is lost.
 package lenient
 
 import (
 	"bytes"
+	"encoding"
 	"encoding/json"
+	"errors"
+	"math"
+	"reflect"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/payorch/checkout-go/internal/tags"
 )
 
-// String is text. It decodes a JSON string, and also a number or a boolean
-// (as their JSON text); null, objects and arrays decode to "".
-type String string
-
-// UnmarshalJSON implements json.Unmarshaler.
-func (s *String) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	if len(b) == 0 {
-		*s = ""
+// Unmarshal decodes data into v, which must be a non-nil pointer, as
+// json.Unmarshal does. When json.Unmarshal fails on anything but the
+// syntax (a value of the wrong type, or an error from a field's own
+// UnmarshalJSON), v is reset to its zero value and decoded again from a copy
+// of data rewritten for v's type, guided by its json tags, embedded structs,
+// pointers, slices and maps:
+//
+//   - a number given as a string becomes a number, and a number, true or
+//     false where text is expected becomes that text;
+//   - "true" and "false" (any case), "1" and "0", and the numbers 1 and 0
+//     become booleans;
+//   - an integral number such as 21.0 or 2e1 fills an integer;
+//   - a type with its own UnmarshalJSON or UnmarshalText (json.RawMessage,
+//     time.Time, …) gets its value untouched, or a number or boolean as a
+//     string when only that fits;
+//   - a value that cannot be converted ("FILTERED" where a number is
+//     expected, a string where an object is) is left out, so its field
+//     keeps the zero value; in an array the element is left out;
+//   - null stays null, and keys naming no field are left out.
+//
+// A syntax error is returned as it is. So is the first error when data as a
+// whole cannot be read as v's type (an array for a struct): leniency applies
+// to what is inside. Unmarshal is meant for decoding into a zero value.
+func Unmarshal(data []byte, v any) error {
+	err := json.Unmarshal(data, v)
+	if err == nil {
 		return nil
 	}
-	switch b[0] {
-	case '"':
-		*s = String(unquote(b))
-	case 't', 'f', '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
-		*s = String(b)
-	default: // null, object, array
-		*s = ""
+	var syntax *json.SyntaxError
+	var invalid *json.InvalidUnmarshalError
+	if errors.As(err, &syntax) || errors.As(err, &invalid) {
+		return err
 	}
-	return nil
-}
-
-// unquote returns the text of a JSON string literal that encoding/json has
-// already checked for syntax. Plain ASCII without escapes is copied directly;
-// anything else goes through encoding/json so escapes and invalid UTF-8 are
-// handled exactly as the standard library does.
-func unquote(b []byte) string {
-	inner := b[1 : len(b)-1]
-	if bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
-		return string(inner)
-	}
-	var out string
-	if err := json.Unmarshal(b, &out); err != nil {
-		return ""
-	}
-	return out
-}
-
-// Int is an integer. It decodes a JSON number with no fractional part (1,
-// 1.0, 1e2) and a string holding one ("21"); anything else decodes to 0.
-type Int int64
-
-// numberText returns the text of a JSON number, or the trimmed text of a
-// JSON string (which may hold a number), and false for any other value.
-func numberText(b []byte) (string, bool) {
-	b = bytes.TrimSpace(b)
-	switch {
-	case len(b) == 0:
-		return "", false
-	case b[0] == '"':
-		return strings.TrimSpace(unquote(b)), true
-	case b[0] == '-' || (b[0] >= '0' && b[0] <= '9'):
-		return string(b), true
-	}
-	return "", false
-}
-
-// UnmarshalJSON implements json.Unmarshaler.
-func (n *Int) UnmarshalJSON(b []byte) error {
-	*n = 0
-	text, ok := numberText(b)
+	rv := reflect.ValueOf(v).Elem()
+	n := normaliser{fields: map[reflect.Type]map[string]tags.Field{}}
+	fixed, ok := n.value(nil, data, rv.Type())
 	if !ok {
-		return nil
+		return err
 	}
-	if v, err := strconv.ParseInt(text, 10, 64); err == nil {
-		*n = Int(v)
-		return nil
-	}
-	if f, err := strconv.ParseFloat(text, 64); err == nil && f == float64(int64(f)) && f > -1<<63 && f < 1<<63 {
-		*n = Int(int64(f))
-	}
-	return nil
+	rv.SetZero()
+	return json.Unmarshal(fixed, v)
 }
 
-// Bool is a boolean. It decodes true and false, the strings "true" and
-// "false" (any case) and the numbers 1 and 0, as text or number; anything
-// else decodes to false.
-type Bool bool
+var (
+	unmarshalerType     = reflect.TypeFor[json.Unmarshaler]()
+	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
+)
 
-// UnmarshalJSON implements json.Unmarshaler.
-func (v *Bool) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	text := string(b)
-	if len(b) > 0 && b[0] == '"' {
-		text = strings.TrimSpace(unquote(b))
+// normaliser rewrites JSON for a Go type. It caches the json fields of the
+// struct types it meets during one call.
+type normaliser struct {
+	fields map[reflect.Type]map[string]tags.Field
+}
+
+// value appends raw rewritten for type t to out and reports whether raw
+// fits t at all; when it does not, out is returned unchanged.
+func (n *normaliser) value(out, raw []byte, t reflect.Type) ([]byte, bool) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return out, false
 	}
-	switch strings.ToLower(text) {
+	if raw[0] == 'n' { // null: encoding/json leaves the value alone or sets nil
+		return append(out, raw...), true
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if custom(t) {
+		return n.trial(out, raw, t)
+	}
+	switch t.Kind() {
+	case reflect.Interface:
+		if t.NumMethod() == 0 {
+			return append(out, raw...), true
+		}
+		return n.trial(out, raw, t)
+	case reflect.String:
+		return text(out, raw)
+	case reflect.Bool:
+		return boolean(out, raw)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return integer(out, raw, t.Bits(), true)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return integer(out, raw, t.Bits(), false)
+	case reflect.Float32, reflect.Float64:
+		return float(out, raw, t.Bits())
+	case reflect.Struct:
+		return n.object(out, raw, t)
+	case reflect.Map:
+		if t.Key().Kind() != reflect.String || custom(t.Key()) {
+			return n.trial(out, raw, t)
+		}
+		return n.mapping(out, raw, t.Elem())
+	case reflect.Slice:
+		if t.Elem().Kind() == reflect.Uint8 {
+			return n.trial(out, raw, t) // []byte: base64 text
+		}
+		return n.array(out, raw, t.Elem())
+	case reflect.Array:
+		return n.array(out, raw, t.Elem())
+	}
+	return n.trial(out, raw, t)
+}
+
+// custom reports whether encoding/json hands values of t to t's own
+// UnmarshalJSON or UnmarshalText.
+func custom(t reflect.Type) bool {
+	p := reflect.PointerTo(t)
+	return p.Implements(unmarshalerType) || p.Implements(textUnmarshalerType)
+}
+
+// trial keeps raw when encoding/json decodes it into a t, else the number or
+// boolean as a string when that decodes, else nothing.
+func (n *normaliser) trial(out, raw []byte, t reflect.Type) ([]byte, bool) {
+	if json.Unmarshal(raw, reflect.New(t).Interface()) == nil {
+		return append(out, raw...), true
+	}
+	if raw[0] != '"' && raw[0] != '{' && raw[0] != '[' {
+		quoted := strconv.AppendQuote(nil, string(raw))
+		if json.Unmarshal(quoted, reflect.New(t).Interface()) == nil {
+			return append(out, quoted...), true
+		}
+	}
+	return out, false
+}
+
+// unquote returns the text of a JSON string literal, or false for any other
+// value.
+func unquote(raw []byte) (string, bool) {
+	if raw[0] != '"' {
+		return "", false
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// numberText returns the text of a number given as a number or as a
+// string holding one.
+func numberText(raw []byte) (string, bool) {
+	if s, ok := unquote(raw); ok {
+		s = strings.TrimSpace(s)
+		return s, IsNumber(s)
+	}
+	return string(raw), raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9'
+}
+
+func text(out, raw []byte) ([]byte, bool) {
+	switch raw[0] {
+	case '"':
+		return append(out, raw...), true
+	case '{', '[':
+		return out, false
+	}
+	return strconv.AppendQuote(out, string(raw)), true // a number, true or false
+}
+
+func boolean(out, raw []byte) ([]byte, bool) {
+	s := string(raw)
+	if u, ok := unquote(raw); ok {
+		s = strings.ToLower(strings.TrimSpace(u))
+	}
+	switch s {
 	case "true", "1":
-		*v = true
-	default:
-		*v = false
+		return append(out, "true"...), true
+	case "false", "0":
+		return append(out, "false"...), true
 	}
-	return nil
+	return out, false
 }
 
-// Number is the text of a decimal number. It decodes a JSON number (its text
-// exactly as sent) and a string holding a JSON-style number ("100.0"); any
-// other value, such as "FILTERED" or null, decodes to "".
-type Number string
+// maxExact is the largest integer a float64 holds exactly.
+const maxExact = 1 << 53
 
-// UnmarshalJSON implements json.Unmarshaler.
-func (n *Number) UnmarshalJSON(b []byte) error {
-	*n = ""
-	if text, ok := numberText(b); ok && IsNumber(text) {
-		*n = Number(text)
+func integer(out, raw []byte, bits int, signed bool) ([]byte, bool) {
+	s, ok := numberText(raw)
+	if !ok {
+		return out, false
 	}
-	return nil
+	if !strings.ContainsAny(s, ".eE") {
+		var err error
+		if signed {
+			_, err = strconv.ParseInt(s, 10, bits)
+		} else {
+			_, err = strconv.ParseUint(s, 10, bits)
+		}
+		if err != nil {
+			return out, false
+		}
+		return append(out, s...), true
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || f != math.Trunc(f) || math.Abs(f) > maxExact || (!signed && f < 0) {
+		return out, false
+	}
+	i := int64(f)
+	if bits < 64 && (signed && (i > 1<<(bits-1)-1 || i < -1<<(bits-1)) || !signed && i > 1<<bits-1) {
+		return out, false
+	}
+	return strconv.AppendInt(out, i, 10), true
 }
 
-// IsNumber reports whether s is a number in JSON syntax: an optional minus,
-// digits without a leading zero, an optional fraction and an optional
-// exponent. A leading plus sign, "NaN" and "Inf" are not numbers.
-func IsNumber(s string) bool {
-	i := 0
-	if i < len(s) && s[i] == '-' {
-		i++
+func float(out, raw []byte, bits int) ([]byte, bool) {
+	s, ok := numberText(raw)
+	if !ok {
+		return out, false
 	}
-	switch {
-	case i < len(s) && s[i] == '0':
-		i++
-	case i < len(s) && s[i] >= '1' && s[i] <= '9':
-		i = skipDigits(s, i)
-	default:
+	if _, err := strconv.ParseFloat(s, bits); err != nil {
+		return out, false
+	}
+	return append(out, s...), true
+}
+
+// object rewrites the members of a JSON object that name a field of struct
+// type t, matching keys as encoding/json does (exactly, else ignoring case).
+func (n *normaliser) object(out, raw []byte, t reflect.Type) ([]byte, bool) {
+	var members map[string]json.RawMessage
+	if raw[0] != '{' || json.Unmarshal(raw, &members) != nil {
+		return out, false
+	}
+	fields := n.fieldsOf(t)
+	out = append(out, '{')
+	first := true
+	for k, v := range members {
+		f, ok := fields[k]
+		if !ok {
+			for name, g := range fields {
+				if strings.EqualFold(name, k) {
+					f, ok = g, true
+					break
+				}
+			}
+		}
+		if !ok {
+			continue
+		}
+		mark := len(out)
+		out = appendKey(out, k, first)
+		var fits bool
+		if quotedScalar(f) {
+			out, fits = n.quoted(out, v, f.Type)
+		} else {
+			out, fits = n.value(out, v, f.Type)
+		}
+		if fits {
+			first = false
+		} else {
+			out = out[:mark]
+		}
+	}
+	return append(out, '}'), true
+}
+
+// quotedScalar reports a field with the ",string" option, which
+// encoding/json applies to strings, numbers and booleans only.
+func quotedScalar(f tags.Field) bool {
+	if !hasOption(f.Options, "string") {
 		return false
 	}
-	if i < len(s) && s[i] == '.' {
-		j := skipDigits(s, i+1)
-		if j == i+1 {
-			return false
-		}
-		i = j
+	t := f.Type
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
 	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		j := skipDigits(s, i)
-		if j == i {
-			return false
-		}
-		i = j
+	switch t.Kind() {
+	case reflect.String, reflect.Bool, reflect.Float32, reflect.Float64,
+		reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return true
 	}
-	return i == len(s)
+	return false
 }
 
-// skipDigits returns the index of the first byte at or after i in s that is
-// not an ASCII digit.
-func skipDigits(s string, i int) int {
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		i++
+// quoted rewrites the value of a ",string" field: the value it holds
+// (quoted or not) is rewritten for t, then quoted as that option wants.
+func (n *normaliser) quoted(out, raw []byte, t reflect.Type) ([]byte, bool) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) > 0 && raw[0] == 'n' {
+		return append(out, raw...), true
 	}
-	return i
+	inner := raw
+	if s, ok := unquote(raw); ok {
+		inner = bytes.TrimSpace([]byte(s))
+	}
+	if !json.Valid(inner) {
+		return out, false
+	}
+	conv, ok := n.value(nil, inner, t)
+	if !ok || conv[0] == '{' || conv[0] == '[' || conv[0] == 'n' {
+		return out, false
+	}
+	return strconv.AppendQuote(out, string(conv)), true
 }
 
-// Object holds a T decoded from a JSON object. Any other JSON value (null,
-// "FILTERED", a number, an array) leaves V zero and Present false, and so
-// does an object that T cannot decode.
-type Object[T any] struct {
-	// V is the decoded object, zero when there was none.
-	V T
-	// Present reports whether the value was an object T could decode.
-	Present bool
-}
-
-// UnmarshalJSON implements json.Unmarshaler.
-func (o *Object[T]) UnmarshalJSON(b []byte) error {
-	var zero T
-	o.V, o.Present = zero, false
-	b = bytes.TrimSpace(b)
-	if len(b) == 0 || b[0] != '{' {
-		return nil
-	}
-	var v T
-	if err := json.Unmarshal(b, &v); err != nil {
-		return nil
-	}
-	o.V, o.Present = v, true
-	return nil
-}
-
-// Array holds the elements of a JSON array that decode as T; null elements
-// and elements that do not decode (a "FILTERED" string among objects, say)
-// are left out. Any value that is
-// not an array decodes to an empty Array.
-type Array[T any] []T
-
-// UnmarshalJSON implements json.Unmarshaler.
-func (a *Array[T]) UnmarshalJSON(b []byte) error {
-	*a = nil
-	b = bytes.TrimSpace(b)
-	if len(b) == 0 || b[0] != '[' {
-		return nil
-	}
-	var raw []json.RawMessage
-	if err := json.Unmarshal(b, &raw); err != nil {
-		return nil
-	}
-	out := make([]T, 0, len(raw))
-	for _, r := range raw {
-		if string(r) == "null" {
-			continue
+func hasOption(options, name string) bool {
+	for o := range strings.SplitSeq(options, ",") {
+		if o == name {
+			return true
 		}
-		var v T
-		if err := json.Unmarshal(r, &v); err != nil {
-			continue
-		}
-		out = append(out, v)
 	}
-	*a = out
-	return nil
+	return false
+}
+
+func (n *normaliser) fieldsOf(t reflect.Type) map[string]tags.Field {
+	if m, ok := n.fields[t]; ok {
+		return m
+	}
+	list := tags.Fields(t, "json")
+	m := make(map[string]tags.Field, len(list))
+	for _, f := range list {
+		m[f.Key] = f
+	}
+	n.fields[t] = m
+	return m
+}
+
+func appendKey(out []byte, k string, first bool) []byte {
+	if !first {
+		out = append(out, ',')
+	}
+	key, _ := json.Marshal(k) // a string always encodes
+	return append(append(out, key...), ':')
+}
+
+// mapping rewrites each member of a JSON object for a map of elem values.
+func (n *normaliser) mapping(out, raw []byte, elem reflect.Type) ([]byte, bool) {
+	var members map[string]json.RawMessage
+	if raw[0] != '{' || json.Unmarshal(raw, &members) != nil {
+		return out, false
+	}
+	out = append(out, '{')
+	first := true
+	for k, v := range members {
+		mark := len(out)
+		out = appendKey(out, k, first)
+		var fits bool
+		if out, fits = n.value(out, v, elem); fits {
+			first = false
+		} else {
+			out = out[:mark]
+		}
+	}
+	return append(out, '}'), true
+}
+
+// array rewrites each element of a JSON array for elem, leaving out the
+// elements that do not fit.
+func (n *normaliser) array(out, raw []byte, elem reflect.Type) ([]byte, bool) {
+	var items []json.RawMessage
+	if raw[0] != '[' || json.Unmarshal(raw, &items) != nil {
+		return out, false
+	}
+	out = append(out, '[')
+	first := true
+	for _, v := range items {
+		mark := len(out)
+		if !first {
+			out = append(out, ',')
+		}
+		var fits bool
+		if out, fits = n.value(out, v, elem); fits {
+			first = false
+		} else {
+			out = out[:mark]
+		}
+	}
+	return append(out, ']'), true
 }

@@ -2,156 +2,162 @@ package lenient
 
 import (
 	"encoding/json"
-	"strings"
+	"errors"
+	"reflect"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
 
-func TestString(t *testing.T) {
-	for _, tt := range []struct{ in, want string }{
-		{`"abc"`, "abc"}, {`"Jos\u00e9 \ud83d\ude00"`, "José 😀"}, {`"a\"b\\c\/d"`, `a"b\c/d`}, {`12`, "12"},
-		{`-1.50`, "-1.50"}, {`true`, "true"}, {`false`, "false"}, {`null`, ""}, {`{"a":1}`, ""}, {`[1]`, ""},
-		{`"FILTERED"`, "FILTERED"}, {`"\u201d"`, "\u201d"}, {`""`, ""},
-	} {
-		var s String
-		require.NoError(t, json.Unmarshal([]byte(tt.in), &s), tt.in)
-		require.Equal(t, tt.want, string(s), tt.in)
+// strictAmount fails on anything but a JSON number, as a field type with
+// its own UnmarshalJSON may.
+type strictAmount string
+
+func (a *strictAmount) UnmarshalJSON(b []byte) error {
+	if !IsNumber(string(b)) {
+		return errors.New("not a number")
 	}
+	*a = strictAmount(b)
+	return nil
 }
 
-func TestInt(t *testing.T) {
-	for _, tt := range []struct {
+type link struct {
+	Web    string    `json:"web"`
+	Expiry time.Time `json:"expiry"`
+}
+
+type base struct {
+	ID string `json:"id"`
+}
+
+type item struct {
+	Name   string       `json:"name"`
+	Amount strictAmount `json:"amount"`
+}
+
+type target struct {
+	base
+	OrderID  string            `json:"order_id"`
+	StatusID int               `json:"status_id"`
+	Small    int8              `json:"small"`
+	Count    uint              `json:"count"`
+	Rate     float64           `json:"rate"`
+	Paid     bool              `json:"paid"`
+	Links    link              `json:"links"`
+	Optional *link             `json:"optional"`
+	Items    []item            `json:"items"`
+	Codes    []string          `json:"codes"`
+	Meta     map[string]int    `json:"meta"`
+	Payload  json.RawMessage   `json:"payload"`
+	Any      any               `json:"any"`
+	Amount   strictAmount      `json:"amount"`
+	Tags     map[string]string `json:"tags"`
+	Quoted   int               `json:"quoted,string"`
+	Data     []byte            `json:"data"`
+	Skip     string            `json:"-"`
+}
+
+func TestUnmarshal(t *testing.T) {
+	tests := []struct {
+		name string
 		in   string
-		want int64
+		want target
 	}{
-		{`21`, 21}, {`"21"`, 21}, {`" 21 "`, 21}, {`-1`, -1}, {`1.0`, 1}, {`1e2`, 100}, {`"10"`, 10},
-		{`1.5`, 0}, {`"x"`, 0}, {`"FILTERED"`, 0}, {`null`, 0}, {`true`, 0}, {`{}`, 0}, {`[]`, 0},
-		{`99999999999999999999999`, 0}, {`9223372036854775807`, 9223372036854775807},
+		{"valid input is plain encoding/json", `{"id":"a","order_id":"o","status_id":21,"paid":true}`,
+			target{base: base{ID: "a"}, OrderID: "o", StatusID: 21, Paid: true}},
+		{"numbers as strings", `{"status_id":"21","rate":" 1.5 ","count":"7","small":"-8"}`,
+			target{StatusID: 21, Rate: 1.5, Count: 7, Small: -8}},
+		{"numbers and booleans as text", `{"order_id":12345,"id":true,"status_id":21}`,
+			target{base: base{ID: "true"}, OrderID: "12345", StatusID: 21}},
+		{"booleans as text or numbers", `{"paid":"TRUE","status_id":"x"}`, target{Paid: true}},
+		{"boolean from 1", `{"paid":1,"status_id":"x"}`, target{Paid: true}},
+		{"boolean from \"0\"", `{"paid":"0","status_id":"x"}`, target{}},
+		{"integral numbers fill integers", `{"status_id":21.0,"count":2e1,"small":"1E2"}`,
+			target{StatusID: 21, Count: 20, Small: 100}},
+		{"out of range or fractional numbers are left zero", `{"status_id":1.5,"small":300,"count":-1,"rate":1e400,"order_id":"o"}`,
+			target{OrderID: "o"}},
+		{"FILTERED is left zero", `{"status_id":"FILTERED","paid":"FILTERED","links":"FILTERED","items":"FILTERED","order_id":"o"}`,
+			target{OrderID: "o"}},
+		{"objects where text is expected are left zero", `{"order_id":{"a":1},"codes":["a",{"b":1},2,null],"status_id":"3"}`,
+			target{StatusID: 3, Codes: []string{"a", "2", ""}}},
+		{"array elements that do not fit are left out", `{"items":["FILTERED",{"name":"x","amount":"1.5"},{"name":"y","amount":2},7],"status_id":"1"}`,
+			target{StatusID: 1, Items: []item{{Name: "x"}, {Name: "y", Amount: "2"}}}},
+		{"a time that does not parse is left zero", `{"links":{"web":5,"expiry":"yesterday"},"optional":{"expiry":"2024-01-02T03:04:05Z"}}`,
+			target{Links: link{Web: "5"}, Optional: &link{Expiry: time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)}}},
+		{"custom decoders get a number as a string when only that fits", `{"amount":"FILTERED","status_id":"2"}`,
+			target{StatusID: 2}},
+		{"maps", `{"meta":{"a":"1","b":"x","c":2},"tags":{"k":1},"status_id":"2"}`,
+			target{StatusID: 2, Meta: map[string]int{"a": 1, "c": 2}, Tags: map[string]string{"k": "1"}}},
+		{"raw messages and interfaces are kept as sent", `{"payload": { "a" : [1, 2] } ,"any":{"x":[1]},"status_id":"2"}`,
+			target{StatusID: 2, Payload: json.RawMessage(`{ "a" : [1, 2] }`), Any: map[string]any{"x": []any{1.0}}}},
+		{"null stays null", `{"optional":null,"items":null,"order_id":null,"status_id":"2"}`, target{StatusID: 2}},
+		{"unknown keys and keys in another case", `{"unknown":{"deep":[1]},"ORDER_ID":7,"status_id":"2"}`,
+			target{OrderID: "7", StatusID: 2}},
+		{"the string option keeps its quotes", `{"quoted":"5","status_id":"2"}`, target{Quoted: 5, StatusID: 2}},
+		{"the string option gets them", `{"quoted":5,"status_id":"2"}`, target{Quoted: 5, StatusID: 2}},
+		{"the string option holding FILTERED", `{"quoted":"FILTERED","status_id":"2"}`, target{StatusID: 2}},
+		{"bytes are base64", `{"data":"aGk=","status_id":"2"}`, target{Data: []byte("hi"), StatusID: 2}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got target
+			require.NoError(t, Unmarshal([]byte(tt.in), &got))
+			require.Equal(t, tt.want, got)
+		})
+	}
+}
+
+func TestUnmarshalErrors(t *testing.T) {
+	var v target
+	var syntax *json.SyntaxError
+	require.ErrorAs(t, Unmarshal([]byte(`{"order_id":`), &v), &syntax)
+	var te *json.UnmarshalTypeError
+	require.ErrorAs(t, Unmarshal([]byte(`[1,2]`), &v), &te, "the value as a whole must fit")
+	require.ErrorAs(t, Unmarshal([]byte(`"FILTERED"`), &v), &te)
+	require.Error(t, Unmarshal([]byte(`{}`), v), "not a pointer")
+	require.Error(t, Unmarshal([]byte(`{}`), (*target)(nil)))
+
+	var items []item
+	require.NoError(t, Unmarshal([]byte(`[{"amount":"x"},{"amount":1}]`), &items))
+	require.Equal(t, []item{{}, {Amount: "1"}}, items, "a field that does not fit is left zero")
+}
+
+// The slow path starts from the zero value, not from what the failed first
+// attempt left behind.
+func TestUnmarshalResets(t *testing.T) {
+	v := target{OrderID: "old", Codes: []string{"x"}}
+	require.NoError(t, Unmarshal([]byte(`{"status_id":"5"}`), &v))
+	require.Equal(t, target{StatusID: 5}, v)
+}
+
+// Whatever encoding/json decodes, Unmarshal decodes to the same value; and
+// no syntactically valid JSON object makes it fail.
+func FuzzUnmarshal(f *testing.F) {
+	for _, s := range []string{
+		`{"id":"a","order_id":"o","status_id":21,"paid":true,"items":[{"name":"n","amount":1}]}`,
+		`{"status_id":"21","links":"FILTERED","items":["x",{"amount":"FILTERED"}],"meta":{"a":"1"}}`,
+		`{"payload":{"a" : 1},"any":[1,"2",null],"optional":{"web":"w","expiry":"2024-01-02T03:04:05Z"}}`,
+		`{"rate":"1e400","small":"-129","count":"-1","data":"!!","quoted":5,"Order_Id":1}`,
 	} {
-		var n Int
-		require.NoError(t, json.Unmarshal([]byte(tt.in), &n), tt.in)
-		require.Equal(t, tt.want, int64(n), tt.in)
+		f.Add([]byte(s))
 	}
-}
-
-func TestBool(t *testing.T) {
-	for _, tt := range []struct {
-		in   string
-		want bool
-	}{
-		{`true`, true}, {`false`, false}, {`"true"`, true}, {`"TRUE"`, true}, {`"false"`, false}, {`1`, true},
-		{`0`, false}, {`"1"`, true}, {`null`, false}, {`"FILTERED"`, false}, {`{}`, false},
-	} {
-		var b Bool
-		require.NoError(t, json.Unmarshal([]byte(tt.in), &b), tt.in)
-		require.Equal(t, tt.want, bool(b), tt.in)
-	}
-}
-
-func TestNumber(t *testing.T) {
-	for _, tt := range []struct{ in, want string }{
-		{`9000`, "9000"}, {`"100.0"`, "100.0"}, {`1.5e3`, "1.5e3"}, {`"-0.01"`, "-0.01"}, {`" 2 "`, "2"},
-		{`"FILTERED"`, ""}, {`"1,000"`, ""}, {`"+1"`, ""}, {`"01"`, ""}, {`"NaN"`, ""}, {`null`, ""}, {`[1]`, ""},
-	} {
-		var n Number
-		require.NoError(t, json.Unmarshal([]byte(tt.in), &n), tt.in)
-		require.Equal(t, tt.want, string(n), tt.in)
-	}
-}
-
-func TestIsNumber(t *testing.T) {
-	for _, in := range []string{"0", "-0", "7", "10", "1.5", "-0.01", "1e3", "1E+3", "2.5e-10", "123456789012345678901234567890"} {
-		require.True(t, IsNumber(in), in)
-	}
-	for _, in := range []string{"", "-", "+1", "01", "-01", "1.", ".5", "1e", "1e+", "1.e3", "1x", " 1", "1 ", "NaN", "Inf", "0x10", "1_000"} {
-		require.False(t, IsNumber(in), in)
-	}
-}
-
-type inner struct {
-	A String `json:"a"`
-	N Int    `json:"n"`
-}
-
-func TestObjectAndArray(t *testing.T) {
-	var v struct {
-		O1 Object[inner] `json:"o1"`
-		O2 Object[inner] `json:"o2"`
-		O3 Object[inner] `json:"o3"`
-		L1 Array[inner]  `json:"l1"`
-		L2 Array[inner]  `json:"l2"`
-		L3 Array[String] `json:"l3"`
-	}
-	require.NoError(t, json.Unmarshal([]byte(`{"o1":{"a":"x","n":"3"},"o2":"FILTERED","o3":null,
-		"l1":["FILTERED",{"a":"y"},null,7,{"n":2}],"l2":"FILTERED","l3":["a",1,null,{}]}`), &v))
-	require.True(t, v.O1.Present)
-	require.Equal(t, inner{A: "x", N: 3}, v.O1.V)
-	require.False(t, v.O2.Present)
-	require.False(t, v.O3.Present)
-	require.Equal(t, Array[inner]{{A: "y"}, {N: 2}}, v.L1)
-	require.Empty(t, v.L2)
-	require.Equal(t, Array[String]{"a", "1", ""}, v.L3)
-}
-
-func TestSyntaxErrorsStillFail(t *testing.T) {
-	var v struct {
-		S String `json:"s"`
-	}
-	require.Error(t, json.Unmarshal([]byte(`{"s":"abc}`), &v))
-	require.Error(t, json.Unmarshal([]byte(`{"s":}`), &v))
-}
-
-// No input makes a lenient type fail or panic once encoding/json accepts
-// the document; strings decode as encoding/json decodes them.
-func FuzzLenient(f *testing.F) {
-	for _, s := range []string{`"a"`, `12`, `"1e3"`, `null`, `{"a":"b"}`, `["FILTERED",{}]`, `"\ud800"`, `"\u00e9"`, "\"\xff\""} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, in string) {
-		doc := []byte(`{"v":` + in + `}`)
-		if !json.Valid(doc) {
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var want, got target
+		stdErr := json.Unmarshal(data, &want)
+		err := Unmarshal(data, &got)
+		if stdErr == nil {
+			if err != nil {
+				t.Fatalf("encoding/json accepts %s, Unmarshal fails: %v", data, err)
+			}
+			if !reflect.DeepEqual(want, got) {
+				t.Fatalf("differs from encoding/json on %s:\n%#v\n%#v", data, want, got)
+			}
 			return
 		}
-		var s struct {
-			V String `json:"v"`
-		}
-		var n struct {
-			V Int `json:"v"`
-		}
-		var b struct {
-			V Bool `json:"v"`
-		}
-		var num struct {
-			V Number `json:"v"`
-		}
-		var o struct {
-			V Object[inner] `json:"v"`
-		}
-		var a struct {
-			V Array[inner] `json:"v"`
-		}
-		for _, dst := range []any{&s, &n, &b, &num, &o, &a} {
-			if err := json.Unmarshal(doc, dst); err != nil {
-				t.Fatalf("%T rejected %s: %v", dst, in, err)
-			}
-		}
-		var plain struct {
-			V *string `json:"v"`
-		}
-		if json.Unmarshal(doc, &plain) == nil && plain.V != nil && string(s.V) != *plain.V {
-			t.Fatalf("String %q differs from encoding/json %q", s.V, *plain.V)
-		}
-		if num.V != "" && !IsNumber(string(num.V)) {
-			t.Fatalf("Number %q is not a number", num.V)
-		}
-		// IsNumber agrees with encoding/json on what a number is.
-		var isJSONNumber bool
-		if in != "" && (in[0] == '-' || in[0] >= '0' && in[0] <= '9') && json.Valid([]byte(in)) && strings.TrimSpace(in) == in {
-			isJSONNumber = true
-		}
-		if IsNumber(in) != isJSONNumber {
-			t.Fatalf("IsNumber(%q) = %v, encoding/json says %v", in, IsNumber(in), isJSONNumber)
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(data, &obj) == nil && err != nil {
+			t.Fatalf("a JSON object fails: %s: %v", data, err)
 		}
 	})
 }

@@ -94,11 +94,6 @@ const hexDigits = "0123456789abcdef"
 // escaped, and each byte of invalid UTF-8 as \ufffd.
 func AppendString(b []byte, s string) []byte { return appendString(b, s, true) }
 
-// AppendStringNoHTML appends s as a JSON string exactly as a json.Encoder
-// with SetEscapeHTML(false) writes it: like AppendString, but <, > and &
-// stay as they are (URLs in a request body stay readable).
-func AppendStringNoHTML(b []byte, s string) []byte { return appendString(b, s, false) }
-
 func appendString(b []byte, s string, html bool) []byte {
 	b = append(b, '"')
 	start := 0

@@ -1,9 +1,7 @@
 package wire_test
 
 import (
-	"bytes"
 	"encoding/json"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -27,27 +25,6 @@ func TestAppendStringMatchesStdlib(t *testing.T) {
 	}
 }
 
-// marshalNoHTML is what json.Encoder writes with SetEscapeHTML(false).
-func marshalNoHTML(t testing.TB, s string) string {
-	t.Helper()
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(s); err != nil {
-		t.Fatal(err)
-	}
-	return strings.TrimSuffix(buf.String(), "\n")
-}
-
-// TestAppendStringNoHTMLMatchesStdlib: byte for byte what an Encoder with
-// SetEscapeHTML(false) writes, so <, > and & stay as they are.
-func TestAppendStringNoHTMLMatchesStdlib(t *testing.T) {
-	for _, s := range escapeSeeds {
-		require.Equal(t, marshalNoHTML(t, s), string(wire.AppendStringNoHTML(nil, s)), "%q", s)
-	}
-	require.Equal(t, `"a<b>&c"`, string(wire.AppendStringNoHTML(nil, "a<b>&c")))
-}
-
 // TestAppendStringAppends: the string is added after what b holds.
 func TestAppendStringAppends(t *testing.T) {
 	require.Equal(t, `x:"\u003cb\u003e"`, string(wire.AppendString([]byte("x:"), "<b>")))
@@ -65,9 +42,6 @@ func FuzzAppendString(f *testing.F) {
 		}
 		if got := wire.AppendString(nil, s); string(got) != string(want) {
 			t.Fatalf("AppendString(%q) = %s, want %s", s, got, want)
-		}
-		if got, want := string(wire.AppendStringNoHTML(nil, s)), marshalNoHTML(t, s); got != want {
-			t.Fatalf("AppendStringNoHTML(%q) = %s, want %s", s, got, want)
 		}
 	})
 }

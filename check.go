@@ -1,0 +1,250 @@
+package checkout
+
+import (
+	"encoding"
+	"encoding/json"
+	"net/url"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/payorch/checkout-go/internal/tags"
+	"github.com/payorch/checkout-go/internal/valid"
+)
+
+// The checks every request type shares. A field's rules sit in its `check`
+// tag beside its wire key, so a problem is reported under the key the
+// service knows without the key being written out again:
+//
+//	required  the text must not be blank
+//	amount    when set, the text must be an amount Validate accepts
+//	url       when set, an absolute http(s) URL
+//	webhook   when set, an https URL (http only on a loopback address)
+//
+// Every text field, whatever its tag, must be valid UTF-8: encoding would
+// silently replace the bad bytes.
+
+// fieldCheck is one text field of a request type and its rules.
+type fieldCheck struct {
+	key   string
+	index []int
+	rules string
+}
+
+// checksOf returns, once per process, the text fields of struct type T
+// under the wire keys of tag ("json" or "url"), with their rules.
+func checksOf[T any](tag string) func() []fieldCheck {
+	return sync.OnceValue(func() []fieldCheck {
+		t := reflect.TypeFor[T]()
+		var out []fieldCheck
+		for _, f := range tags.Fields(t, tag) {
+			if f.Type.Kind() == reflect.String {
+				out = append(out, fieldCheck{key: f.Key, index: f.Index, rules: t.FieldByIndex(f.Index).Tag.Get("check")})
+			}
+		}
+		return out
+	})
+}
+
+// checkFields applies the checks to the struct v, reporting each problem at
+// prefix followed by the field's key. A field behind a nil embedded pointer
+// is skipped.
+func checkFields(c *valid.Collector, prefix string, v reflect.Value, checks []fieldCheck) {
+	for _, fc := range checks {
+		f, err := v.FieldByIndexErr(fc.index)
+		if err != nil {
+			continue
+		}
+		s, path := f.String(), prefix+fc.key
+		for rule := range strings.SplitSeq(fc.rules, ",") {
+			switch {
+			case rule == "required" && strings.TrimSpace(s) == "":
+				c.Add(path, "is required")
+			case s == "":
+			case rule == "amount":
+				checkAmount(c, path, Amount(s))
+			case rule == "url":
+				checkURL(c, path, s, false)
+			case rule == "webhook":
+				checkURL(c, path, s, true)
+			}
+		}
+		if !utf8.ValidString(s) {
+			c.Add(path, "is not valid UTF-8")
+		}
+	}
+}
+
+// namesOf returns, once per process for each call, the wire key of each
+// field name of T under tag, for the paths of problems. Call it once per
+// type, in a package variable, when it is needed on every request.
+func namesOf[T any](tag string) func() map[string]string {
+	return sync.OnceValue(func() map[string]string {
+		fields := tags.Fields(reflect.TypeFor[T](), tag)
+		out := make(map[string]string, len(fields))
+		for _, f := range fields {
+			out[f.Name] = f.Key
+		}
+		return out
+	})
+}
+
+// checkAmount records a problem when a is not decimal text with two places.
+func checkAmount(c *valid.Collector, path string, a Amount) {
+	if _, err := a.Minor(); err != nil {
+		c.Add(path, errAmountSyntax.Error())
+	}
+}
+
+// checkURL records a problem when s is not an absolute http(s) URL; with
+// secure, plain http is accepted only on a loopback host.
+func checkURL(c *valid.Collector, path, s string, secure bool) {
+	u, err := url.Parse(s)
+	switch {
+	case err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http"):
+		c.Add(path, "must be an absolute http(s) URL")
+	case u.User != nil:
+		c.Add(path, "must not carry user information")
+	case secure && u.Scheme != "https" && !isLoopback(u.Hostname()):
+		c.Add(path, "must be https (http only on a loopback address)")
+	}
+}
+
+// mergeProblems adds the problems of a nested value's error under key: a
+// path that already starts with key is kept, any other is placed under it;
+// an error that is not a *ValidationError becomes one problem at key.
+func mergeProblems(c *valid.Collector, key string, err error) {
+	if err == nil {
+		return
+	}
+	ve, ok := err.(*valid.Error)
+	if !ok {
+		c.Add(key, err.Error())
+		return
+	}
+	for _, p := range ve.Problems {
+		path := p.Path
+		if key != "" && path != key && !strings.HasPrefix(path, key+".") && !strings.HasPrefix(path, key+"[") {
+			path = valid.Join(key, path)
+		}
+		c.Add(path, p.Message)
+	}
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	if len(m) == 0 {
+		return nil
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// checkExtra records the problems of an Extra map: keys that cannot be sent
+// or that a typed field owns (typed), and values holding invalid UTF-8.
+func checkExtra[V any](c *valid.Collector, extra map[string]V, typed func(string) bool, owner string) {
+	for _, k := range sortedKeys(extra) {
+		switch {
+		case !checkExtraKey(c, k):
+		case typed(k):
+			c.Add(k, "is a typed field of "+owner+"; set it there, not in Extra")
+		default:
+			walkUTF8(c, k, reflect.ValueOf(extra[k]), 0)
+		}
+	}
+}
+
+// checkExtraKey records a problem when k cannot be sent as a top-level key
+// of Extra: empty, not valid UTF-8 (encoding would replace the bad bytes) or
+// holding control characters (NUL, newline, …). It reports whether k is
+// usable.
+func checkExtraKey(c *valid.Collector, k string) bool {
+	switch {
+	case k == "":
+		c.Add("", "Extra has an empty key")
+	case !utf8.ValidString(k):
+		c.Add(strconv.Quote(k), "Extra key is not valid UTF-8")
+	case strings.IndexFunc(k, unicode.IsControl) >= 0:
+		c.Add(strconv.Quote(k), "Extra key holds control characters")
+	default:
+		return true
+	}
+	return false
+}
+
+// maxExtraDepth bounds the walk of walkUTF8 (a cyclic value would fail to
+// encode anyway).
+const maxExtraDepth = 64
+
+var (
+	rawMessageType    = reflect.TypeFor[json.RawMessage]()
+	jsonMarshalerType = reflect.TypeFor[json.Marshaler]()
+	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
+)
+
+// walkUTF8 records a problem at path for every string inside v that is not
+// valid UTF-8 (strings, map keys, and the elements of maps, slices, arrays,
+// pointers, interfaces and the exported fields of plain structs), since
+// encoding/json would silently replace the bad bytes with U+FFFD. A
+// json.RawMessage must be valid UTF-8 as a whole. Values with their own
+// MarshalJSON or MarshalText are not looked into.
+func walkUTF8(c *valid.Collector, path string, v reflect.Value, depth int) {
+	if !v.IsValid() || depth > maxExtraDepth {
+		return
+	}
+	t := v.Type()
+	if t == rawMessageType {
+		if !utf8.Valid(v.Bytes()) {
+			c.Add(path, "is not valid UTF-8")
+		}
+		return
+	}
+	if t.Kind() != reflect.Pointer && t.Kind() != reflect.Interface &&
+		(t.Implements(jsonMarshalerType) || t.Implements(textMarshalerType)) {
+		return
+	}
+	switch t.Kind() {
+	case reflect.String:
+		if !utf8.ValidString(v.String()) {
+			c.Add(path, "is not valid UTF-8")
+		}
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			walkUTF8(c, path, v.Elem(), depth+1)
+		}
+	case reflect.Map:
+		iter := v.MapRange()
+		for iter.Next() {
+			k := iter.Key()
+			name := "[" + k.Type().String() + "]"
+			if k.Kind() == reflect.String {
+				name = k.String()
+				if !utf8.ValidString(name) {
+					c.Add(path+"."+strconv.Quote(name), "key is not valid UTF-8")
+					continue
+				}
+			}
+			walkUTF8(c, path+"."+name, iter.Value(), depth+1)
+		}
+	case reflect.Slice, reflect.Array:
+		if t.Elem().Kind() == reflect.Uint8 {
+			return // encoded as base64
+		}
+		for i := 0; i < v.Len(); i++ {
+			walkUTF8(c, valid.Index(path, i), v.Index(i), depth+1)
+		}
+	case reflect.Struct:
+		for _, f := range tags.Fields(t, "json") {
+			if fv, err := v.FieldByIndexErr(f.Index); err == nil {
+				walkUTF8(c, path+"."+f.Key, fv, depth+1)
+			}
+		}
+	}
+}
