@@ -435,7 +435,7 @@ func (c *Client) CreateOrder(ctx context.Context, req *OrderRequest, opts ...Req
 		return nil, err
 	}
 	if err := req.Validate(); err != nil {
-		return nil, err
+		return nil, valid.ForOp(op, err)
 	}
 	form, err := req.form()
 	if err != nil {
@@ -652,7 +652,7 @@ func (c *Client) GetOrder(ctx context.Context, orderID string, opts ...RequestOp
 	}
 	path, err := orderPath(orderID)
 	if err != nil {
-		return nil, err
+		return nil, valid.ForOp(op, err)
 	}
 	cl := &call{op: op, method: "GET", path: path, versioned: true, idempotent: true}
 	return send(ctx, c, cl, opts, decodeOrderStatus)
@@ -699,7 +699,7 @@ func (c *Client) Refund(ctx context.Context, orderID string, req *RefundRequest,
 	mergeProblems(&c1, "order_id", err)
 	mergeProblems(&c1, "", req.Validate())
 	if err := c1.Err(); err != nil {
-		return nil, err
+		return nil, valid.ForOp(op, err)
 	}
 	form := url.Values{
 		"unique_request_id": {req.UniqueRequestID},

@@ -42,7 +42,10 @@ type attempt struct {
 	n       int         // attempt number, from 1
 	gotConn atomic.Bool // a connection was obtained in this attempt
 	wrote   atomic.Bool // request headers were written in this attempt
-	start   time.Time
+	// delivered: some attempt's request may have reached the service (see
+	// TransportError.MaybeDelivered).
+	delivered bool
+	start     time.Time
 	// wait is the pause before the next attempt, chosen by checkRetry
 	// (which knows the context's deadline) and returned by Backoff.
 	wait time.Duration
@@ -144,11 +147,13 @@ func (c *Client) do(ctx context.Context, cl *call, opts []RequestOption) ([]byte
 	}
 	resp, err := at.rc.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("checkout: %s: %w", cl.op, err)
+		return nil, at.transportError(err)
 	}
 	data, err := readBody(resp)
 	if err != nil {
-		return nil, fmt.Errorf("checkout: %s: read response: %w", cl.op, err)
+		// The reply began to arrive: the service has the request.
+		at.delivered = true
+		return nil, at.transportError(fmt.Errorf("read response: %w", err))
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return nil, c.apiError(cl.op, resp, data)
@@ -172,8 +177,8 @@ func send[T any](ctx context.Context, c *Client, cl *call, opts []RequestOption,
 }
 
 // postForm is a POST of a form-encoded body to one of the /orders
-// endpoints, which take the `version` header (spec §4.2, §9). Writes are not
-// idempotent: an ambiguous failure is not retried.
+// endpoints, which take the version header. Writes are not idempotent: an
+// ambiguous failure is not retried.
 func postForm(op, path string, form url.Values) *call {
 	return &call{
 		op:          op,
@@ -189,9 +194,55 @@ func postForm(op, path string, form url.Values) *call {
 // matching ErrInvalidClient instead of panicking.
 func (c *Client) usable(op string) error {
 	if c == nil || c.rc == nil || c.cred == nil || c.hdr == nil {
-		return fmt.Errorf("checkout: %s: %w", op, ErrInvalidClient)
+		return fmt.Errorf("checkout: %s: %w", op, invalidClient{})
 	}
 	return nil
+}
+
+// invalidClient is the cause usable reports: its text follows the
+// operation without repeating "checkout:", and it matches ErrInvalidClient.
+type invalidClient struct{}
+
+func (invalidClient) Error() string        { return "client is nil or not made by NewClient" }
+func (invalidClient) Is(target error) bool { return target == ErrInvalidClient }
+
+// transportError wraps the failure of the call's last attempt, err, as a
+// *TransportError. A *url.Error is unwrapped: the error names the method
+// and path itself, and the URL's query stays out of it.
+func (at *attempt) transportError(err error) *TransportError {
+	var ue *url.Error
+	if errors.As(err, &ue) && ue.Err != nil {
+		err = ue.Err
+	}
+	return &TransportError{
+		Op:             at.call.op,
+		Method:         at.call.method,
+		Path:           at.call.path,
+		Attempts:       max(at.n, 1),
+		MaybeDelivered: at.delivered,
+		Err:            err,
+		idempotent:     at.call.idempotent,
+	}
+}
+
+// noteDelivery records after each attempt whether its request may have
+// reached the service (see TransportError.MaybeDelivered).
+func (at *attempt) noteDelivery(resp *http.Response, err error) {
+	switch {
+	case resp != nil && err == nil:
+		if resp.StatusCode != http.StatusTooManyRequests && resp.StatusCode != http.StatusServiceUnavailable {
+			at.delivered = true
+		}
+	case at.mayHaveSent():
+		at.delivered = true
+	}
+}
+
+// mayHaveSent reports whether the current attempt may have put request
+// bytes on the wire: a connection was obtained or headers were written.
+// Only when neither happened is it sure that nothing reached the service.
+func (at *attempt) mayHaveSent() bool {
+	return at.gotConn.Load() || at.wrote.Load()
 }
 
 // apiError decodes an error reply. The decoded fields stay exactly as the

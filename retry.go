@@ -5,7 +5,6 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
-	"fmt"
 	"io"
 	"math/rand/v2"
 	"net/http"
@@ -16,23 +15,25 @@ import (
 )
 
 // RetryPolicy says how often and how long the client retries a call that can
-// safely be retried (see Client). The zero value disables retries.
+// safely be retried: one whose request cannot have reached the service, one
+// the service answered with 429 or 503, and any failure of [Client.GetOrder]
+// (see [Client]). The zero value disables retries.
 //
-// A zero MinWait or MaxWait stands for the value of DefaultRetryPolicy (200 ms
+// A zero MinWait or MaxWait stands for the value of [DefaultRetryPolicy] (200 ms
 // and 5 s), so RetryPolicy{MaxRetries: 2} waits between attempts like the
 // default policy instead of retrying in a tight loop. When only one of them
 // is set, the default of the other is bent to fit: a zero MinWait becomes
 // min(200 ms, MaxWait) and a zero MaxWait becomes max(5 s, MinWait). A
-// negative wait is an option error (ErrInvalidOption). To retry with almost
+// negative wait is an option error ([ErrInvalidOption]). To retry with almost
 // no wait, as tests do, set tiny positive values such as time.Millisecond.
 //
 // The client never starts a wait that cannot end before the context's
 // deadline: when the wait before the next attempt (a Retry-After capped at
 // MaxWait, or the jittered backoff) would reach the deadline, it makes no
 // further attempt and returns the last result at once. For a 429 or 503
-// that is the *APIError, matching ErrRateLimited or ErrServer, with
+// that is the [*APIError], matching [ErrRateLimited] or [ErrServer], with
 // RetryAfter as the service sent it, so the caller can schedule the retry
-// itself; after a transport failure it is that failure. The wait is chosen
+// itself; after a transport failure it is that [*TransportError]. The wait is chosen
 // before it starts, so a call with a deadline ends by then with the
 // service's answer instead of context.DeadlineExceeded.
 type RetryPolicy struct {
@@ -50,7 +51,8 @@ type RetryPolicy struct {
 	MaxWait time.Duration
 }
 
-// DefaultRetryPolicy is the policy of a client built without WithRetry.
+// DefaultRetryPolicy is the policy of a client built without [WithRetry]:
+// two retries, waits between 200 ms and 5 s.
 func DefaultRetryPolicy() RetryPolicy {
 	return RetryPolicy{MaxRetries: 2, MinWait: 200 * time.Millisecond, MaxWait: 5 * time.Second}
 }
@@ -104,7 +106,7 @@ func (c *Client) newRetryClient() *retryablehttp.Client {
 	}
 }
 
-// checkRetry is the retry policy of DESIGN §2: retry what cannot have taken
+// checkRetry is the retry policy of Client's doc: retry what cannot have taken
 // effect (no connection was made: dial or TLS handshake failed), what the
 // service asks to be retried (429, 503), and, for idempotent calls only,
 // ambiguous failures (a transport error after the request was sent, 500, 502,
@@ -117,9 +119,10 @@ func (c *Client) newRetryClient() *retryablehttp.Client {
 func checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
 	at, ok := ctx.Value(attemptKey{}).(*attempt)
 	if !ok {
-		return false, errors.New("checkout: request without call state")
+		return false, errors.New("request without call state")
 	}
 	at.log(ctx, resp, err)
+	at.noteDelivery(resp, err)
 	if ctx.Err() != nil {
 		return false, ctx.Err()
 	}
@@ -154,7 +157,7 @@ func retryable(at *attempt, resp *http.Response, err error) bool {
 		}
 		// Nothing can have reached the service when no connection was
 		// obtained and no header was written.
-		return !at.gotConn.Load() && !at.wrote.Load()
+		return !at.mayHaveSent()
 	}
 	switch resp.StatusCode {
 	case http.StatusTooManyRequests, http.StatusServiceUnavailable:
@@ -185,7 +188,7 @@ func permanent(err error) bool {
 
 // giveUp is the ErrorHandler: after the last attempt it hands back the last
 // response (so its body becomes an *APIError) or the last transport error.
-func giveUp(resp *http.Response, err error, tries int) (*http.Response, error) {
+func giveUp(resp *http.Response, err error, _ int) (*http.Response, error) {
 	if err == nil && resp != nil {
 		return resp, nil
 	}
@@ -195,9 +198,6 @@ func giveUp(resp *http.Response, err error, tries int) (*http.Response, error) {
 	}
 	if err == nil {
 		err = errors.New("request failed")
-	}
-	if tries > 1 {
-		return nil, fmt.Errorf("after %d attempts: %w", tries, err)
 	}
 	return nil, err
 }

@@ -498,7 +498,7 @@ func (c *Client) CreateSession(ctx context.Context, req *SessionRequest, opts ..
 		return nil, err
 	}
 	if err := req.Validate(); err != nil {
-		return nil, err
+		return nil, valid.ForOp(op, err)
 	}
 	body, err := req.encode()
 	if err != nil {
