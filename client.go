@@ -1,19 +1,23 @@
-// Package checkout is a typed client for the payment-orchestration service's
-// hosted checkout (spec "service-interface.md"): it creates checkout sessions
-// (POST /session), creates orders with UPI QR and intent collection links
-// (POST /orders), reads order status (GET /orders/{order_id}) and refunds
-// (POST /orders/{order_id}/refunds).
+// Package checkout is a typed client for a payment-orchestration service's
+// hosted checkout. [Client.CreateSession] opens a checkout session for the
+// payment page, [Client.CreateOrder] creates an order (optionally with UPI
+// QR and intent collection links), [Client.GetOrder] reads an order's status
+// and [Client.Refund] refunds it.
 //
-// A Client is safe for concurrent use and should be created once and shared:
-// it keeps a pool of connections to the service. Every call validates its
-// request before anything is sent (a *ValidationError lists every problem),
-// retries only what cannot have taken effect or what the service asked to be
-// retried, and reports a refusal of the service as an *APIError.
+// A [Client] is safe for concurrent use and should be created once and
+// shared: it keeps a pool of connections to the service. Every call checks
+// its request before anything is sent (a [*ValidationError] lists every
+// problem), retries only what cannot have taken effect or what the service
+// asked to be retried, and reports a refusal of the service as an
+// [*APIError] and a failed exchange as a [*TransportError].
 //
-// Payment locking, EMI filtering and the product summary block are built with
-// the sub-packages paymentfilter, emi and productsummary; webhooks are
-// verified by package webhook; checkouttest is an in-process fake of the
-// service for tests.
+// Payment filters, EMI options and the product summary of the payment page
+// are built with the packages [github.com/payorch/checkout-go/paymentfilter],
+// [github.com/payorch/checkout-go/emi] and
+// [github.com/payorch/checkout-go/productsummary]; package
+// [github.com/payorch/checkout-go/webhook] verifies the service's webhooks,
+// and [github.com/payorch/checkout-go/checkouttest] is an in-process fake of
+// the service for tests.
 package checkout
 
 import (
@@ -31,17 +35,19 @@ import (
 	"github.com/hashicorp/go-retryablehttp"
 )
 
-// DefaultAPIVersion is the `version` header sent with the /orders calls
-// (spec §4.2, §9) unless WithAPIVersion says otherwise.
+// DefaultAPIVersion is the date sent in the version header of the order
+// calls ([Client.CreateOrder], [Client.GetOrder], [Client.Refund]), which
+// fixes the shape of the service's replies. [WithAPIVersion] chooses
+// another.
 const DefaultAPIVersion = "2023-06-30"
 
 // SDKVersion is this SDK's version, sent in the User-Agent header
 // ("checkout-go/0.1.0").
 const SDKVersion = "0.1.0"
 
-// Environment variables read by NewClientFromEnv.
+// Environment variables read by [NewClientFromEnv].
 const (
-	// EnvBaseURL names the variable holding the base URL (WithBaseURL).
+	// EnvBaseURL names the variable holding the base URL ([WithBaseURL]).
 	EnvBaseURL = "CHECKOUT_BASE_URL"
 	// EnvMerchantID names the variable holding the merchant id (x-merchantid).
 	EnvMerchantID = "CHECKOUT_MERCHANT_ID"
@@ -49,16 +55,16 @@ const (
 	EnvAPIKey = "CHECKOUT_API_KEY"
 )
 
-// Client calls the service for one merchant. Create it with NewClient or
-// NewClientFromEnv; the zero value and a nil *Client are not usable: their
-// calls return an error matching ErrInvalidClient (they never panic). It is safe for concurrent
-// use, holds no mutable state, and never prints its API key: every fmt verb
-// shows a redacted form.
+// Client calls the service for one merchant. Create it with [NewClient] or
+// [NewClientFromEnv]; the zero value and a nil *Client are not usable: their
+// calls return an error matching [ErrInvalidClient] (they never panic). It is
+// safe for concurrent use, holds no mutable state, and never prints its API
+// key: every fmt verb shows a redacted form.
 //
-// Every call takes one path: validate the request (a *ValidationError, and
+// Every call takes one path: check the request (a [*ValidationError], and
 // nothing is sent), encode it once, send it with the Authorization,
-// x-merchantid and (for /orders) version headers, retry under the
-// RetryPolicy, and turn a non-2xx reply into an *APIError.
+// x-merchantid and (for the order calls) version headers, retry under the
+// [RetryPolicy], and turn a non-2xx reply into an [*APIError].
 //
 // Retries follow one rule: retry only what cannot have taken effect, or what
 // the service asked to be retried. That is a connection that failed before
@@ -66,12 +72,37 @@ const (
 // not trust is not retried), and 429 or 503, waiting as Retry-After says but
 // never longer than MaxWait. Ambiguous failures (a timeout or a dropped
 // connection after the request was sent, 500, 502, 504) are retried for
-// GetOrder only: the service documents no idempotency for creating sessions,
-// orders and refunds, so a retry could charge or refund twice. After such a
-// failure, ask GetOrder what happened. Waits use full jitter and end at once
-// when the context is done; a wait that would outlast the context's deadline
-// is not started, and the call returns the last reply or error instead (see
-// RetryPolicy).
+// [Client.GetOrder] only: the service documents no idempotency for creating
+// sessions, orders and refunds, so a retry could create or refund twice.
+// Waits use full jitter and end at once when the context is done; a wait
+// that would outlast the context's deadline is not started, and the call
+// returns the last reply or error instead.
+//
+// # After a failed write
+//
+// When [Client.CreateSession], [Client.CreateOrder] or [Client.Refund]
+// fails, the error says whether sending it again is safe:
+//
+//   - [*ValidationError]: nothing was sent; fix the request.
+//   - [*APIError] with a 4xx status: the service refused the request; 429
+//     asks to try later (see [APIError.RetryAfter]).
+//   - [*APIError] with 503: the service did not act; try later.
+//   - [*APIError] with 500, 502 or 504: the service may have acted.
+//   - [*TransportError] with MaybeDelivered false: nothing reached the
+//     service; sending again is safe.
+//   - [*TransportError] with MaybeDelivered true: the service may have
+//     acted.
+//
+// Where the service may have acted, ask [Client.GetOrder] for the order
+// first and send again only what it does not show; a refund sent again with
+// the same UniqueRequestID is safe. For example:
+//
+//	var te *checkout.TransportError
+//	if errors.As(err, &te) && te.MaybeDelivered {
+//		// The order may exist already: ask before creating it again.
+//		st, err := c.GetOrder(ctx, orderID)
+//		…
+//	}
 type Client struct {
 	merchantID string
 	cred       *credential
@@ -110,11 +141,18 @@ func (c Client) GoString() string { return c.String() }
 // leave the API key out.
 func (c Client) Format(f fmt.State, _ rune) { io.WriteString(f, c.String()) }
 
-// NewClient returns a client for the merchant merchantID (sent as
-// x-merchantid) authenticating with apiKey (sent as
-// `Authorization: Basic base64("<api key>:")`, spec §5). WithBaseURL is
-// required. An empty merchant id or key, or an invalid option, is an error
-// wrapping ErrInvalidOption.
+// NewClient returns a client for the merchant merchantID, sent in the
+// x-merchantid header, that authenticates with apiKey: each request carries
+// "Authorization: Basic " and the base64 of the key followed by a colon (the
+// key is the user name, the password is empty). [WithBaseURL] is required;
+// the other options have defaults:
+//
+//	c, err := checkout.NewClient(merchantID, apiKey,
+//		checkout.WithBaseURL("https://api.example.com"),
+//		checkout.WithLogger(slog.Default()))
+//
+// An empty merchant id or key, or an invalid option, is an error matching
+// [ErrInvalidOption]; NewClient never panics.
 func NewClient(merchantID, apiKey string, opts ...Option) (*Client, error) {
 	switch {
 	case strings.TrimSpace(merchantID) == "":
@@ -205,7 +243,7 @@ func newTransport() *http.Transport {
 	}
 }
 
-// NewClientFromEnv is NewClient with the base URL, merchant id and API key
+// NewClientFromEnv is [NewClient] with the base URL, merchant id and API key
 // read from CHECKOUT_BASE_URL, CHECKOUT_MERCHANT_ID and CHECKOUT_API_KEY
 // (white space around a value, such as the newline of a file read into a
 // variable, is ignored). A missing variable is an error naming it. opts are

@@ -21,15 +21,18 @@ func optErr(format string, args ...any) error {
 	return &optionError{msg: fmt.Sprintf(format, args...)}
 }
 
-// Option configures a Client in NewClient. An invalid option makes NewClient
-// fail with an error wrapping ErrInvalidOption.
+// Option configures a [Client] in [NewClient]: [WithBaseURL],
+// [WithHTTPClient], [WithAPIVersion], [WithRetry], [WithLogger],
+// [WithUserAgent]. An invalid option makes NewClient fail with an error
+// matching [ErrInvalidOption].
 type Option interface {
 	applyClient(*Client) error
 }
 
-// RequestOption configures one call (CreateSession, CreateOrder, GetOrder,
-// Refund). An invalid one fails the call, before anything is sent, with an
-// error wrapping ErrInvalidOption.
+// RequestOption configures one call ([Client.CreateSession],
+// [Client.CreateOrder], [Client.GetOrder], [Client.Refund]): [WithHeader],
+// [WithRoutingID], [WithAPIVersion]. An invalid one fails the call, before
+// anything is sent, with an error matching [ErrInvalidOption].
 type RequestOption interface {
 	applyRequest(*requestConfig) error
 }
@@ -49,10 +52,11 @@ type requestConfig struct {
 	routingID  bool // WithRoutingID was applied
 }
 
-// WithBaseURL sets the service's base address (required: the spec gives no
-// host). It must be an https:// URL, or http:// on a loopback address (tests
-// and checkouttest), without user information, query or fragment. A path is
-// kept as a prefix of every endpoint.
+// WithBaseURL sets the service's base address, such as the sandbox's or
+// production's; it is required, as there is no default host. It must be an
+// https:// URL, or http:// on a loopback address (tests and
+// [github.com/payorch/checkout-go/checkouttest]), without user information,
+// query or fragment. A path is kept as a prefix of every endpoint.
 func WithBaseURL(base string) Option {
 	return optionFunc(func(c *Client) error {
 		u, err := url.Parse(base)
@@ -103,8 +107,8 @@ func WithHTTPClient(hc *http.Client) Option {
 	})
 }
 
-// APIVersionOption is what WithAPIVersion returns: it is both an Option (the
-// client's default) and a RequestOption (one call).
+// APIVersionOption is what [WithAPIVersion] returns: it is both an [Option]
+// (the client's default) and a [RequestOption] (one call).
 type APIVersionOption struct {
 	version string
 }
@@ -125,10 +129,11 @@ func (o APIVersionOption) applyRequest(r *requestConfig) error {
 	return nil
 }
 
-// WithAPIVersion sets the `version` header (spec §9), a date written
-// YYYY-MM-DD. As a client option it replaces DefaultAPIVersion for the
-// /orders calls; as a per-call option it applies to that call only (and, on
-// CreateSession, adds the header the session call otherwise goes without).
+// WithAPIVersion sets the version header, a date written YYYY-MM-DD that
+// fixes the shape of the service's replies. As a client option it replaces
+// [DefaultAPIVersion] for the order calls; as a per-call option it applies
+// to that call only (and, on [Client.CreateSession], adds the header the
+// session call otherwise goes without).
 func WithAPIVersion(version string) APIVersionOption {
 	return APIVersionOption{version: version}
 }
@@ -150,8 +155,8 @@ func short(s string) string {
 	return s
 }
 
-// WithRetry replaces DefaultRetryPolicy. RetryPolicy{} disables retries; a
-// zero MinWait or MaxWait takes the default (see RetryPolicy).
+// WithRetry replaces [DefaultRetryPolicy]. RetryPolicy{} disables retries; a
+// zero MinWait or MaxWait takes the default (see [RetryPolicy]).
 func WithRetry(p RetryPolicy) Option {
 	return optionFunc(func(c *Client) error {
 		r, err := p.resolved()
@@ -163,9 +168,10 @@ func WithRetry(p RetryPolicy) Option {
 	})
 }
 
-// WithLogger makes the client log each attempt at debug level: method, host,
-// path, status, attempt and duration, never the query, a body or a header.
-// nil (the default) is silent.
+// WithLogger makes the client log each attempt at debug level (message
+// "checkout: attempt"): operation, method, host, path, status, attempt and
+// duration, never the query, a body or a header. nil (the default) is
+// silent.
 func WithLogger(l *slog.Logger) Option {
 	return optionFunc(func(c *Client) error {
 		c.logger = l
@@ -174,7 +180,8 @@ func WithLogger(l *slog.Logger) Option {
 }
 
 // WithUserAgent adds a product token ("shop/1.4") in front of the SDK's own
-// User-Agent.
+// User-Agent ("checkout-go/" and [SDKVersion]), so the service's logs show
+// which application called.
 func WithUserAgent(ua string) Option {
 	return optionFunc(func(c *Client) error {
 		ua = strings.TrimSpace(ua)
@@ -205,10 +212,10 @@ func reservedHeader(canon string) (reserved bool, use string) {
 }
 
 // WithHeader adds a header to one call. The headers the client manages
-// (Authorization, x-merchantid, Content-Type, Content-Length, Host, Accept,
-// User-Agent — use WithUserAgent —, version — use WithAPIVersion — and
-// x-routing-id — use WithRoutingID) cannot be set this way: trying is an
-// error, not a silent override.
+// cannot be set this way: trying is an error, not a silent override. They
+// are Authorization, x-merchantid, Content-Type, Content-Length, Host,
+// Accept, User-Agent (use [WithUserAgent]), version (use [WithAPIVersion])
+// and x-routing-id (use [WithRoutingID]).
 func WithHeader(name, value string) RequestOption {
 	return requestOptionFunc(func(r *requestConfig) error {
 		if !validHeaderName(name) {
@@ -235,7 +242,7 @@ func WithHeader(name, value string) RequestOption {
 // WithRoutingID sets the x-routing-id header of one call, which the service
 // uses to route related calls of one customer together. A call takes at
 // most one routing id: giving WithRoutingID twice is an error, and so is
-// setting X-Routing-Id with WithHeader.
+// setting X-Routing-Id with [WithHeader].
 func WithRoutingID(id string) RequestOption {
 	return requestOptionFunc(func(r *requestConfig) error {
 		if id == "" || !validHeaderValue(id) {
