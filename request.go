@@ -1,6 +1,7 @@
 package checkout
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -52,6 +53,32 @@ type attempt struct {
 	// rc runs this call: a copy of the client's settings whose Backoff
 	// reads wait. It lives in the attempt so that it costs no allocation.
 	rc retryablehttp.Client
+	// first is the body reader of the first attempt (see body), and
+	// bodies counts the readers handed out.
+	first  bodyReader
+	bodies atomic.Int32
+}
+
+// bodyReader reads a request body. It is an io.ReadCloser, so neither
+// go-retryablehttp nor net/http wraps it in another allocation.
+type bodyReader struct{ bytes.Reader }
+
+// Close does nothing: the body is a byte slice.
+func (*bodyReader) Close() error { return nil }
+
+// body is the call's body as go-retryablehttp asks for it: once to learn
+// its length, then once per attempt, and net/http may ask again through
+// GetBody to resend. The first two readers are the attempt's own (both are
+// handed out before anything is sent); each later one is new, since a
+// transport may still be reading the one before.
+func (at *attempt) body() (io.Reader, error) {
+	if at.bodies.Add(1) <= 2 {
+		at.first.Reset(at.call.body)
+		return &at.first, nil
+	}
+	r := new(bodyReader)
+	r.Reset(at.call.body)
+	return r, nil
 }
 
 type attemptKey struct{}
@@ -103,7 +130,7 @@ func (c *Client) do(ctx context.Context, cl *call, opts []RequestOption) ([]byte
 
 	var body any
 	if cl.body != nil {
-		body = cl.body
+		body = retryablehttp.ReaderFunc(at.body)
 	}
 	req, err := retryablehttp.NewRequestWithContext(ctx, cl.method, c.baseURL+cl.path, body)
 	if err != nil {
