@@ -2,6 +2,7 @@ package checkout
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -70,9 +71,6 @@ const maxErrorBody = 64 << 10
 
 // maxMessage bounds the service messages quoted by APIError.Error.
 const maxMessage = 200
-
-// maxCause bounds the cause quoted by TransportError.Error.
-const maxCause = 1000
 
 // APIError is a non-2xx reply of the service. The body shapes it decodes are
 // those of the service's published error samples:
@@ -219,20 +217,13 @@ func wholeNumber(raw json.RawMessage) int {
 
 // TransportError is a call that got no usable reply from the service: the
 // connection could not be made or broke, the TLS handshake failed, the call
-// timed out or its context was cancelled, or the reply could not be read.
-// The service said nothing the client could read, so unlike an *APIError
-// it carries no status.
+// timed out or its context ended, or the reply could not be read. Unlike an
+// [*APIError] it carries no status: the service said nothing readable.
 //
-// MaybeDelivered tells the merchant what to do next. When it is false,
-// nothing of the request reached the service (the connection or the
-// handshake failed before anything was written, or the context ended
-// first), so the call had no effect and may be sent again as it is. When it
-// is true, the service may have received the request and acted on it:
-// resending [Client.CreateSession], [Client.CreateOrder] or [Client.Refund]
-// blindly could create a second session or order or refund twice. Ask
-// [Client.GetOrder] for the order first and send again only what it does
-// not show; a refund sent again with the same UniqueRequestID is safe.
-// [Client.GetOrder] itself changes nothing and can simply be called again.
+// MaybeDelivered says what to do next. When it is false nothing reached the
+// service, so the call had no effect and may be sent again as it is. When it
+// is true the service may have acted: before sending a create or a refund
+// again, ask [Client.GetOrder] (see "After a failed write" at [Client]).
 //
 // errors.Is(err, context.DeadlineExceeded) and errors.Is(err,
 // context.Canceled) see through it, and errors.As reaches the cause (a
@@ -270,32 +261,21 @@ func (e *TransportError) Error() string {
 	if e == nil {
 		return "checkout: <nil *TransportError>"
 	}
-	var b strings.Builder
-	b.WriteString("checkout: ")
-	op := e.Op
-	if op == "" {
-		op = "request"
-	}
-	b.WriteString(op)
-	b.WriteString(": ")
-	if e.Method != "" || e.Path != "" {
-		b.WriteString(strings.TrimSpace(e.Method + " " + e.Path))
-		b.WriteString(": ")
+	var where, tries, advice string
+	cause := "transport failure"
+	if s := strings.TrimSpace(e.Method + " " + e.Path); s != "" {
+		where = s + ": "
 	}
 	if e.Attempts > 1 {
-		b.WriteString("after ")
-		b.WriteString(strconv.Itoa(e.Attempts))
-		b.WriteString(" attempts: ")
+		tries = "after " + strconv.Itoa(e.Attempts) + " attempts: "
 	}
 	if e.Err != nil {
-		b.WriteString(oneLine(e.Err.Error(), maxCause))
-	} else {
-		b.WriteString("transport failure")
+		cause = oneLine(e.Err.Error(), 5*maxMessage)
 	}
 	if e.MaybeDelivered && !e.idempotent && e.Method != http.MethodGet && e.Method != http.MethodHead {
-		b.WriteString(" (may have reached the service; check with GetOrder before resending)")
+		advice = " (may have reached the service; check with GetOrder before resending)"
 	}
-	return b.String()
+	return "checkout: " + cmp.Or(e.Op, "request") + ": " + where + tries + cause + advice
 }
 
 // Unwrap returns the cause, so errors.Is and errors.As see through e.
