@@ -427,8 +427,9 @@ func decodeOrder(body []byte) (*Order, error) {
 // CreateOrder validates req and sends it as POST /orders
 // (application/x-www-form-urlencoded) with the `version` header. A
 // *ValidationError means nothing was sent. The call is not retried after it
-// may have reached the service: on a timeout, look the order up with
-// GetOrder before creating it again.
+// may have reached the service: after a [*TransportError] whose
+// MaybeDelivered is true, look the order up with [Client.GetOrder] before
+// creating it again (see [Client]).
 func (c *Client) CreateOrder(ctx context.Context, req *OrderRequest, opts ...RequestOption) (*Order, error) {
 	const op = "create order"
 	if err := c.usable(op); err != nil {
@@ -687,8 +688,9 @@ func (r *RefundRequest) Validate() error {
 // Refund refunds part or all of an order with POST
 // /orders/{order_id}/refunds (form: unique_request_id, amount) and returns
 // the order with its refunds[]. Like every write, it is not retried after it
-// may have reached the service; retry it yourself with the same
-// UniqueRequestID after checking GetOrder.
+// may have reached the service; after a [*TransportError] whose
+// MaybeDelivered is true, check [Client.GetOrder] and retry it yourself with
+// the same UniqueRequestID (see [Client]).
 func (c *Client) Refund(ctx context.Context, orderID string, req *RefundRequest, opts ...RequestOption) (*OrderStatus, error) {
 	const op = "refund"
 	if err := c.usable(op); err != nil {

@@ -491,7 +491,8 @@ func decodeSession(body []byte) (*Session, error) {
 // refusal. A 2xx reply without an sdk_payload object is an error too, since
 // there is nothing to hand to the client SDK. The call is not retried after it
 // may have reached the service (the service documents no idempotency for it):
-// on a timeout, check the order with GetOrder before trying again.
+// after a [*TransportError] whose MaybeDelivered is true, check the order with
+// [Client.GetOrder] before trying again (see [Client]).
 func (c *Client) CreateSession(ctx context.Context, req *SessionRequest, opts ...RequestOption) (*Session, error) {
 	const op = "create session"
 	if err := c.usable(op); err != nil {
