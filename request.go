@@ -103,7 +103,8 @@ func (c *Client) buildHeaders() {
 
 // do sends the call through the one request path: options, headers,
 // go-retryablehttp with our retry policy, body reading and error decoding. It
-// returns the body of a 2xx response.
+// returns the body of a 2xx response; a non-2xx reply is an *APIError and a
+// failed exchange a *TransportError.
 func (c *Client) do(ctx context.Context, cl *call, opts []RequestOption) ([]byte, error) {
 	if err := c.usable(cl.op); err != nil {
 		return nil, err

@@ -187,7 +187,8 @@ func permanent(err error) bool {
 }
 
 // giveUp is the ErrorHandler: after the last attempt it hands back the last
-// response (so its body becomes an *APIError) or the last transport error.
+// response (so its body becomes an *APIError) or the last transport error,
+// which do wraps in a *TransportError with the number of attempts.
 func giveUp(resp *http.Response, err error, _ int) (*http.Response, error) {
 	if err == nil && resp != nil {
 		return resp, nil
