@@ -55,30 +55,23 @@ type attempt struct {
 	rc retryablehttp.Client
 	// first is the body reader of the first attempt (see body), and
 	// bodies counts the readers handed out.
-	first  bodyReader
+	first  bytes.Reader
 	bodies atomic.Int32
 }
-
-// bodyReader reads a request body. It is an io.ReadCloser, so neither
-// go-retryablehttp nor net/http wraps it in another allocation.
-type bodyReader struct{ bytes.Reader }
-
-// Close does nothing: the body is a byte slice.
-func (*bodyReader) Close() error { return nil }
 
 // body is the call's body as go-retryablehttp asks for it: once to learn
 // its length, then once per attempt, and net/http may ask again through
 // GetBody to resend. The first two readers are the attempt's own (both are
 // handed out before anything is sent); each later one is new, since a
-// transport may still be reading the one before.
+// transport may still be reading the one before. They are *bytes.Reader,
+// which net/http knows to be in memory: it then writes headers and body
+// in one go.
 func (at *attempt) body() (io.Reader, error) {
 	if at.bodies.Add(1) <= 2 {
 		at.first.Reset(at.call.body)
 		return &at.first, nil
 	}
-	r := new(bodyReader)
-	r.Reset(at.call.body)
-	return r, nil
+	return bytes.NewReader(at.call.body), nil
 }
 
 type attemptKey struct{}
