@@ -73,17 +73,18 @@ func TestNewClientFromEnv(t *testing.T) {
 	require.ErrorIs(t, err, ErrInvalidOption)
 	require.Contains(t, err.Error(), "CHECKOUT_BASE_URL, CHECKOUT_MERCHANT_ID, CHECKOUT_API_KEY")
 
-	srv := newRecorder(t, reply{status: 200, body: `{"order_id":"o1","status":"NEW"}`})
-	t.Setenv(EnvBaseURL, srv.URL)
-	t.Setenv(EnvMerchantID, testMerchant)
-	t.Setenv(EnvAPIKey, testKey)
-	c, err := NewClientFromEnv()
+	hc := gockHTTPClient(t)
+	t.Setenv(EnvBaseURL, gockBase+"\n")
+	t.Setenv(EnvMerchantID, " "+testMerchant)
+	t.Setenv(EnvAPIKey, testKey+"\n")
+	c, err := NewClientFromEnv(WithHTTPClient(hc))
 	require.NoError(t, err)
+	gock.New(gockBase).Get("^/orders/o1$").
+		MatchHeader("Authorization", "^"+regexpQuote(testAuth)+"$").
+		MatchHeader("X-Merchantid", "^"+testMerchant+"$").
+		Reply(200).JSON(map[string]any{"order_id": "o1", "status": "NEW"})
 	_, err = c.GetOrder(context.Background(), "o1")
 	require.NoError(t, err)
-	got := srv.last(t)
-	require.Equal(t, testAuth, got.Header.Get("Authorization"))
-	require.Equal(t, testMerchant, got.Header.Get("X-Merchantid"))
 
 	t.Setenv(EnvBaseURL, "http://api.example.com")
 	_, err = NewClientFromEnv()
@@ -118,25 +119,53 @@ func TestClientFormattingHidesKey(t *testing.T) {
 	require.Equal(t, "[REDACTED]", fmt.Sprintf("%#v", c.cred))
 }
 
-// Wire contract of the four calls, with anchored gock matchers.
-func TestWireContractGock(t *testing.T) {
-	defer gock.Off()
+// gockBase is the base URL of the gock tests: gock answers, nothing is
+// sent.
+const gockBase = "https://api.example.com"
+
+// gockHTTPClient returns an http.Client whose requests gock answers, for
+// the wire-contract tests of single calls. gock's mocks are process-wide,
+// so these tests never run in parallel. At the end of the test every mock
+// must have been used and no request may have gone unmatched.
+func gockHTTPClient(t *testing.T) *http.Client {
+	t.Helper()
 	hc := &http.Client{}
 	gock.InterceptClient(hc)
-	defer gock.RestoreClient(hc)
-	c, err := NewClient(testMerchant, testKey, WithBaseURL("https://api.example.com/v1"), WithHTTPClient(hc),
-		WithRetry(RetryPolicy{}))
+	t.Cleanup(func() {
+		defer gock.OffAll()
+		defer gock.RestoreClient(hc)
+		if !gock.IsDone() {
+			t.Errorf("%d gock mocks were not used", len(gock.Pending()))
+		}
+		if gock.HasUnmatchedRequest() {
+			t.Errorf("requests matched no gock mock: %d", len(gock.GetUnmatchedRequests()))
+		}
+	})
+	return hc
+}
+
+// newGockClient is a client without retries whose requests gock answers.
+func newGockClient(t *testing.T, base string, opts ...Option) *Client {
+	t.Helper()
+	c, err := NewClient(testMerchant, testKey,
+		append([]Option{WithBaseURL(base), WithHTTPClient(gockHTTPClient(t)), WithRetry(RetryPolicy{})}, opts...)...)
 	require.NoError(t, err)
+	return c
+}
+
+// Wire contract of the four calls, with anchored gock matchers.
+func TestWireContractGock(t *testing.T) {
+	c := newGockClient(t, gockBase+"/v1")
 	ctx := context.Background()
 	common := func(r *gock.Request) *gock.Request {
-		return r.MatchHeader("Authorization", "^"+testAuth+"$").
+		return r.MatchHeader("Authorization", "^"+regexpQuote(testAuth)+"$").
 			MatchHeader("X-Merchantid", "^"+testMerchant+"$").
 			MatchHeader("User-Agent", "^checkout-go/")
 	}
 
 	sessBody, err := baseSession().encode()
 	require.NoError(t, err)
-	common(gock.New("https://api.example.com").Post("^/v1/session$")).
+	common(gock.New(gockBase).Post("^/v1/session$")).
 		MatchType("json").AddMatcher(exactType("application/json")).
 		BodyString("^" + regexpQuote(string(sessBody)) + "$").
 		AddMatcher(func(r *http.Request, _ *gock.Request) (bool, error) { return r.Header.Get("Version") == "", nil }).
@@ -147,7 +176,7 @@ func TestWireContractGock(t *testing.T) {
 
 	form, err := fullOrder().form()
 	require.NoError(t, err)
-	common(gock.New("https://api.example.com").Post("^/v1/orders$")).
+	common(gock.New(gockBase).Post("^/v1/orders$")).
 		MatchType("url").AddMatcher(exactType("application/x-www-form-urlencoded")).
 		MatchHeader("Version", "^2023-06-30$").
 		BodyString("^" + regexpQuote(form.Encode()) + "$").
@@ -156,14 +185,14 @@ func TestWireContractGock(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "CREATED", o.Status)
 
-	common(gock.New("https://api.example.com").Get("^/v1/orders/HD-1707740261$")).
+	common(gock.New(gockBase).Get("^/v1/orders/HD-1707740261$")).
 		MatchHeader("Version", "^2023-06-30$").
 		Reply(200).JSON(map[string]any{"status": "CHARGED", "order_id": "HD-1707740261", "amount": 1499})
 	st, err := c.GetOrder(ctx, "HD-1707740261")
 	require.NoError(t, err)
 	require.Equal(t, Amount("1499.00"), st.Amount)
 
-	common(gock.New("https://api.example.com").Post("^/v1/orders/HD-1707740261/refunds$")).
+	common(gock.New(gockBase).Post("^/v1/orders/HD-1707740261/refunds$")).
 		MatchType("url").AddMatcher(exactType("application/x-www-form-urlencoded")).
 		BodyString("^amount=10.00&unique_request_id=rf-1$").
 		Reply(200).JSON(map[string]any{"status": "CHARGED", "order_id": "HD-1707740261", "refunded": true})
@@ -171,13 +200,89 @@ func TestWireContractGock(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, st.Refunded)
 
-	common(gock.New("https://api.example.com").Get("^/v1/orders/missing$")).
+	common(gock.New(gockBase).Get("^/v1/orders/missing$")).
 		Reply(400).JSON(map[string]any{"status": "NOT_FOUND", "error_code": "order_not_found", "error_message": "Order not found"})
 	_, err = c.GetOrder(ctx, "missing")
 	require.ErrorIs(t, err, ErrNotFound)
+}
 
-	require.True(t, gock.IsDone(), "pending mocks: %d", len(gock.Pending()))
-	require.False(t, gock.HasUnmatchedRequest())
+// exactHeaders matches a request whose headers are exactly want: the same
+// names, each with exactly one value, equal to want's (no regular
+// expressions, so nothing is left unanchored).
+func exactHeaders(want map[string]string) gock.MatchFunc {
+	return func(r *http.Request, _ *gock.Request) (bool, error) {
+		if len(r.Header) != len(want) {
+			return false, nil
+		}
+		for name, v := range want {
+			if got := r.Header.Values(name); len(got) != 1 || got[0] != v {
+				return false, nil
+			}
+		}
+		return true, nil
+	}
+}
+
+// Each call sends exactly the headers the service expects, with the
+// client-wide and per-call options applied: no more, no fewer, one value
+// each.
+func TestRequestHeadersGock(t *testing.T) {
+	c := newGockClient(t, gockBase, WithUserAgent("shop/1.4"), WithAPIVersion("2024-02-01"))
+	ctx := context.Background()
+	base := func(contentType string, extra map[string]string) map[string]string {
+		h := map[string]string{
+			"Authorization": testAuth,
+			"X-Merchantid":  testMerchant,
+			"Accept":        "application/json",
+			"User-Agent":    "shop/1.4 checkout-go/" + SDKVersion,
+		}
+		if contentType != "" {
+			h["Content-Type"] = contentType
+		}
+		for k, v := range extra {
+			h[k] = v
+		}
+		return h
+	}
+	const jsonType, formType = "application/json", "application/x-www-form-urlencoded"
+	for _, tt := range []struct {
+		name   string
+		method string
+		path   string
+		want   map[string]string
+		call   func() error
+	}{
+		{"session without version", "POST", "/session", base(jsonType, map[string]string{"X-Routing-Id": "cust-7"}),
+			func() error { _, err := c.CreateSession(ctx, baseSession(), WithRoutingID("cust-7")); return err }},
+		{"session with a per-call version", "POST", "/session", base(jsonType, map[string]string{"Version": "2025-01-31"}),
+			func() error { _, err := c.CreateSession(ctx, baseSession(), WithAPIVersion("2025-01-31")); return err }},
+		{"order with the client's version", "POST", "/orders", base(formType, map[string]string{"Version": "2024-02-01", "X-Shop": "blue"}),
+			func() error { _, err := c.CreateOrder(ctx, fullOrder(), WithHeader("x-shop", "blue")); return err }},
+		{"get order", "GET", "/orders/o1", base("", map[string]string{"Version": "2025-01-31", "X-Routing-Id": "cust-7"}),
+			func() error {
+				_, err := c.GetOrder(ctx, "o1", WithAPIVersion("2025-01-31"), WithRoutingID("cust-7"))
+				return err
+			}},
+		{"refund", "POST", "/orders/o1/refunds", base(formType, map[string]string{"Version": "2024-02-01"}),
+			func() error {
+				_, err := c.Refund(ctx, "o1", &RefundRequest{UniqueRequestID: "r", Amount: "1.00"})
+				return err
+			}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			reply := map[string]any{"status": "NEW", "order_id": "o1", "sdk_payload": map[string]any{}}
+			mock := gock.New(gockBase)
+			if tt.method == http.MethodGet {
+				mock.Get("^" + regexpQuote(tt.path) + "$")
+			} else {
+				mock.Post("^" + regexpQuote(tt.path) + "$")
+			}
+			mock.AddMatcher(exactHeaders(tt.want)).
+				Reply(200).JSON(reply)
+			require.NoError(t, tt.call())
+			require.True(t, gock.IsDone(), "the request carried other headers than %v", tt.want)
+		})
+	}
 }
 
 // exactType matches the Content-Type header exactly (gock's own header
@@ -267,8 +372,7 @@ func TestNilAndZeroClient(t *testing.T) {
 
 // One call carries at most one routing id, whatever the option order.
 func TestRoutingIDOnce(t *testing.T) {
-	srv := newRecorder(t, reply{status: 200, body: `{"order_id":"o"}`})
-	c := newTestClient(t, srv.URL)
+	c := newGockClient(t, gockBase)
 	ctx := context.Background()
 	for name, opts := range map[string][]RequestOption{
 		"routing then header": {WithRoutingID("a"), WithHeader("X-Routing-Id", "b")},
@@ -281,11 +385,17 @@ func TestRoutingIDOnce(t *testing.T) {
 		require.ErrorIs(t, err, ErrInvalidOption, name)
 		require.Contains(t, err.Error(), "WithRoutingID", name)
 	}
-	require.Zero(t, srv.count.Load(), "nothing was sent")
+	// gockHTTPClient fails the test if any of those was sent.
 
+	gock.New(gockBase).Get("^/orders/o$").
+		MatchHeader("X-Routing-Id", "^a$").
+		MatchHeader("X-Other", "^1$").
+		AddMatcher(func(r *http.Request, _ *gock.Request) (bool, error) {
+			return len(r.Header.Values("X-Routing-Id")) == 1, nil
+		}).
+		Reply(200).JSON(map[string]any{"order_id": "o"})
 	_, err := c.GetOrder(ctx, "o", WithRoutingID("a"), WithHeader("X-Other", "1"))
 	require.NoError(t, err)
-	require.Equal(t, []string{"a"}, srv.requests[0].Header.Values("X-Routing-Id"))
 }
 
 // Methods called on nil pointers return errors instead of panicking: a nil
@@ -307,6 +417,7 @@ func TestNilReceivers(t *testing.T) {
 		"OrderStatus":    (*OrderStatus)(nil),
 		"Refund":         (*Refund)(nil),
 		"Amount":         (*Amount)(nil),
+		"APIError":       (*APIError)(nil),
 	} {
 		t.Run(name, func(t *testing.T) {
 			for _, in := range []string{`{}`, `null`, `"1.00"`} {

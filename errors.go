@@ -1,26 +1,29 @@
 package checkout
 
 import (
+	"bytes"
+	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
 	"unicode"
 
-	"github.com/payorch/checkout-go/internal/lenient"
 	"github.com/payorch/checkout-go/validation"
 )
 
 // ValidationError lists every problem found in a request before anything was
-// sent. Each Problem's Path is the JSON path of the field as the service
+// sent; it matches [ErrInvalidRequest]. Each [Problem]'s Path is the JSON path of the field as the service
 // spells it ("mandate.max_amount", "payment_filter.options[0].cardFilters[1]").
 // It is the same type for every package of the SDK, so one errors.As catches
 // the problems of a session request and of the filters inside it.
 type ValidationError = validation.Error
 
-// Problem is one entry of a ValidationError: a JSON path and what is wrong
+// Problem is one entry of a [ValidationError]: a JSON path and what is wrong
 // there.
 type Problem = validation.Problem
 
@@ -31,8 +34,9 @@ type sentinel string
 // Error returns the sentinel's message.
 func (s sentinel) Error() string { return string(s) }
 
-// Sentinel errors an *APIError matches with errors.Is, by HTTP status and by
-// the service's own status field.
+// Sentinel errors to match with errors.Is. An [*APIError] matches one of the
+// first six by its HTTP status and the service's own status field; a
+// [*ValidationError] matches [ErrInvalidRequest].
 const (
 	// ErrUnauthorized matches HTTP 401: the API key or merchant id was refused.
 	ErrUnauthorized = sentinel("checkout: unauthorized")
@@ -45,19 +49,19 @@ const (
 	// ErrInvalidRequest: the order itself exists.
 	ErrNotFound = sentinel("checkout: not found")
 	// ErrInvalidRequest matches the other 4xx responses except 429: the
-	// service refused the request's content.
-	// A *ValidationError (a request refused before it was sent) matches it
-	// too.
+	// service refused the request's content. A [*ValidationError] (a
+	// request refused before it was sent) matches it too.
 	ErrInvalidRequest = validation.ErrInvalidRequest
 	// ErrRateLimited matches HTTP 429.
 	ErrRateLimited = sentinel("checkout: rate limited")
 	// ErrServer matches HTTP 5xx.
 	ErrServer = sentinel("checkout: server error")
-	// ErrInvalidOption is matched by every error about a client Option or a
-	// per-call RequestOption (NewClient and the calls return it; none panics).
+	// ErrInvalidOption is matched by every error about a client [Option] or
+	// a per-call [RequestOption] ([NewClient] and the calls return it; none
+	// panics).
 	ErrInvalidOption = sentinel("checkout: invalid option")
 	// ErrInvalidClient is matched by the error every method of a nil
-	// *Client, or of a Client not made by NewClient (the zero value),
+	// *Client, or of a [Client] not made by [NewClient] (the zero value),
 	// returns instead of panicking. Nothing is sent.
 	ErrInvalidClient = sentinel("checkout: client is nil or not made by NewClient")
 )
@@ -76,62 +80,210 @@ const maxMessage = 200
 //
 // Every field is optional and holds the service's text unchanged; a body
 // that is not JSON (a proxy's HTML page) leaves them empty and is kept in
-// Body. Error() and %#v never show the client's API key (see Error). Match kinds of failure with
-// errors.Is and the sentinels (ErrNotFound, ErrRateLimited, …).
+// Body. Error() and %#v never show the client's API key (see
+// [APIError.Error]). Match kinds of failure with errors.Is and the sentinels
+// ([ErrNotFound], [ErrRateLimited], …).
 type APIError struct {
 	// HTTPStatus is the response status code.
-	HTTPStatus int
-	// Status is the body's "status" ("ERROR", "Bad Request", "NOT_FOUND", …).
-	Status string
-	// StatusID is the body's "status_id", 0 when absent.
-	StatusID int
-	// ErrorCode is the body's "error_code".
-	ErrorCode string
-	// ErrorMessage is the body's "error_message" (or, when absent, the
+	HTTPStatus int `json:"-"`
+	// Status is the body's status ("ERROR", "Bad Request", "NOT_FOUND", …).
+	Status string `json:"status,omitempty"`
+	// StatusID is the body's status_id, 0 when absent. The service sends
+	// it as a number or as text ("-1"); both are read.
+	StatusID int `json:"status_id,omitempty"`
+	// ErrorCode is the body's error_code.
+	ErrorCode string `json:"error_code,omitempty"`
+	// ErrorMessage is the body's error_message (or, when absent, the
 	// developer message of error_info).
-	ErrorMessage string
-	// UserMessage is a message meant for the customer: "user_message" of the
+	ErrorMessage string `json:"error_message,omitempty"`
+	// UserMessage is a message meant for the customer: user_message of the
 	// body or of error_info.
-	UserMessage string
-	// Info is the body's "error_info", nil when absent.
-	Info *ErrorInfo
+	UserMessage string `json:"user_message,omitempty"`
+	// Info is the body's error_info, nil when absent or not an object.
+	Info *ErrorInfo `json:"error_info,omitempty"`
 	// RetryAfter is the delay the service asked for with a Retry-After header
 	// (429, 503), zero when none.
-	RetryAfter time.Duration
+	RetryAfter time.Duration `json:"-"`
 	// Operation names the call that failed: "create session", "create order",
 	// "get order" or "refund".
-	Operation string
+	Operation string `json:"-"`
 	// Body is the response body as received (at most 64 KiB). It is never
 	// part of Error().
-	Body []byte
+	Body []byte `json:"-"`
 
 	// cred is the credential of the client that received the reply, used by
 	// Error() to scrub it; nil for an APIError built by hand.
 	cred *credential
 }
 
-// ErrorInfo is the "error_info" object of an error body.
+// ErrorInfo is the error_info object of an error body: the service's
+// details, such as the request id to quote to its support and the request
+// fields it refused.
 type ErrorInfo struct {
 	// Code is error_info.code, for example "INVALID_INPUT" or "UNAUTHORIZED".
-	Code string
+	Code string `json:"code,omitempty"`
 	// Category is error_info.category, for example "USER_ERROR".
-	Category string
+	Category string `json:"category,omitempty"`
 	// RequestID is error_info.request_id: quote it to the service's support.
-	RequestID string
+	RequestID string `json:"request_id,omitempty"`
 	// DeveloperMessage is error_info.developer_message.
-	DeveloperMessage string
+	DeveloperMessage string `json:"developer_message,omitempty"`
 	// UserMessage is error_info.user_message.
-	UserMessage string
+	UserMessage string `json:"user_message,omitempty"`
 	// Fields lists the request fields the service refused.
-	Fields []FieldError
+	Fields []FieldError `json:"fields,omitempty"`
 }
 
 // FieldError is one element of error_info.fields.
 type FieldError struct {
 	// FieldName is field_name, the request key the service refused.
-	FieldName string
+	FieldName string `json:"field_name,omitempty"`
 	// Reason is why.
-	Reason string
+	Reason string `json:"reason,omitempty"`
+}
+
+// UnmarshalJSON decodes an error body of the service into e as the client
+// does: a value of an unexpected JSON type (an error_info of "FILTERED", a
+// number where text is expected) is skipped, status_id may be a number or
+// text ("-1"), and a missing error_message or user_message is filled from
+// error_info's developer_message or user_message. Only malformed JSON is an
+// error. HTTPStatus, RetryAfter, Operation and Body are not in the body and
+// are left as they are.
+func (e *APIError) UnmarshalJSON(data []byte) error {
+	if e == nil {
+		return errors.New("checkout: APIError.UnmarshalJSON on nil pointer")
+	}
+	type plain APIError
+	// The two keys the service sends in more than one JSON type shadow the
+	// fields of plain and are read by hand.
+	w := struct {
+		*plain
+		StatusID json.RawMessage `json:"status_id"`
+		Info     json.RawMessage `json:"error_info"`
+	}{plain: (*plain)(e)}
+	if err := skipTypeErrors(json.Unmarshal(data, &w)); err != nil {
+		return err
+	}
+	if w.StatusID != nil {
+		e.StatusID = wholeNumber(w.StatusID)
+	}
+	if w.Info != nil {
+		e.Info = nil
+		if v := bytes.TrimSpace(w.Info); len(v) > 0 && v[0] == '{' {
+			e.Info = new(ErrorInfo)
+			_ = skipTypeErrors(json.Unmarshal(v, e.Info))
+		}
+	}
+	if e.Info != nil {
+		if e.UserMessage == "" {
+			e.UserMessage = e.Info.UserMessage
+		}
+		if e.ErrorMessage == "" {
+			e.ErrorMessage = e.Info.DeveloperMessage
+		}
+	}
+	return nil
+}
+
+// skipTypeErrors drops the error encoding/json reports for a value of the
+// wrong JSON type: it has skipped that value and decoded all the others.
+func skipTypeErrors(err error) error {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return nil
+	}
+	return err
+}
+
+// wholeNumber reads a JSON number, or text holding one, with no fractional
+// part ("-1", -1, 1.0); anything else is 0.
+func wholeNumber(raw json.RawMessage) int {
+	raw = bytes.TrimSpace(raw)
+	text := string(raw)
+	if len(raw) > 0 && raw[0] == '"' {
+		if json.Unmarshal(raw, &text) != nil {
+			return 0
+		}
+		text = strings.TrimSpace(text)
+	}
+	if n, err := strconv.ParseInt(text, 10, 64); err == nil {
+		return int(n)
+	}
+	if f, err := strconv.ParseFloat(text, 64); err == nil && f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+		return int(f)
+	}
+	return 0
+}
+
+// TransportError is a call that got no usable reply from the service: the
+// connection could not be made or broke, the TLS handshake failed, the call
+// timed out or its context ended, or the reply could not be read. Unlike an
+// [*APIError] it carries no status: the service said nothing readable.
+//
+// MaybeDelivered says what to do next. When it is false nothing reached the
+// service, so the call had no effect and may be sent again as it is. When it
+// is true the service may have acted: before sending a create or a refund
+// again, ask [Client.GetOrder] (see "After a failed write" at [Client]).
+//
+// errors.Is(err, context.DeadlineExceeded) and errors.Is(err,
+// context.Canceled) see through it, and errors.As reaches the cause (a
+// *net.OpError, a net.Error whose Timeout reports a timeout, an x509 error).
+type TransportError struct {
+	// Op names the call that failed: "create session", "create order",
+	// "get order" or "refund".
+	Op string
+	// Method is the HTTP method of the call ("POST").
+	Method string
+	// Path is the endpoint's path below the base URL, escaped, without
+	// query ("/orders/ord_1/refunds").
+	Path string
+	// Attempts is how many times the request was tried (more than 1 when
+	// the client retried under its RetryPolicy).
+	Attempts int
+	// MaybeDelivered reports whether the request may have reached the
+	// service: request headers were written, a connection was in use when
+	// the failure came so that it cannot be known, or a reply began to
+	// arrive. A reply of 429 or 503 to an earlier attempt does not count:
+	// the service says with it that it did not act on the request.
+	MaybeDelivered bool
+	// Err is the cause.
+	Err error
+
+	// idempotent marks a call that changes nothing (GetOrder), for which
+	// Error() gives no advice about resending.
+	idempotent bool
+}
+
+// Error returns one line: "checkout: <op>: <method> <path>: " and the
+// cause, and, when the request may have reached the service and the call
+// is a write, the advice to check with GetOrder before resending.
+func (e *TransportError) Error() string {
+	if e == nil {
+		return "checkout: <nil *TransportError>"
+	}
+	var where, tries, advice string
+	cause := "transport failure"
+	if s := strings.TrimSpace(e.Method + " " + e.Path); s != "" {
+		where = s + ": "
+	}
+	if e.Attempts > 1 {
+		tries = "after " + strconv.Itoa(e.Attempts) + " attempts: "
+	}
+	if e.Err != nil {
+		cause = oneLine(e.Err.Error(), 5*maxMessage)
+	}
+	if e.MaybeDelivered && !e.idempotent && e.Method != http.MethodGet && e.Method != http.MethodHead {
+		advice = " (may have reached the service; check with GetOrder before resending)"
+	}
+	return "checkout: " + cmp.Or(e.Op, "request") + ": " + where + tries + cause + advice
+}
+
+// Unwrap returns the cause, so errors.Is and errors.As see through e.
+func (e *TransportError) Unwrap() error {
+	if e == nil {
+		return nil
+	}
+	return e.Err
 }
 
 // minSecretLen is the shortest API key that Error() scrubs from the
@@ -300,30 +452,6 @@ func oneLine(s string, max int) string {
 	return b.String()
 }
 
-// errorWire is the lenient shape of every published error body.
-type errorWire struct {
-	Status       lenient.String                `json:"status"`
-	StatusID     lenient.Int                   `json:"status_id"`
-	ErrorCode    lenient.String                `json:"error_code"`
-	ErrorMessage lenient.String                `json:"error_message"`
-	UserMessage  lenient.String                `json:"user_message"`
-	ErrorInfo    lenient.Object[errorInfoWire] `json:"error_info"`
-}
-
-type errorInfoWire struct {
-	Code             lenient.String                `json:"code"`
-	Category         lenient.String                `json:"category"`
-	RequestID        lenient.String                `json:"request_id"`
-	DeveloperMessage lenient.String                `json:"developer_message"`
-	UserMessage      lenient.String                `json:"user_message"`
-	Fields           lenient.Array[fieldErrorWire] `json:"fields"`
-}
-
-type fieldErrorWire struct {
-	FieldName lenient.String `json:"field_name"`
-	Reason    lenient.String `json:"reason"`
-}
-
 // decodeAPIError builds the APIError of a non-2xx response. It never fails:
 // a body that is not a JSON object leaves the decoded fields empty.
 func decodeAPIError(op string, status int, header http.Header, body []byte, now time.Time) *APIError {
@@ -337,36 +465,10 @@ func decodeAPIError(op string, status int, header http.Header, body []byte, now 
 			e.RetryAfter = d
 		}
 	}
-	var w errorWire
-	trimmed := strings.TrimSpace(string(body))
-	if !strings.HasPrefix(trimmed, "{") || json.Unmarshal(body, &w) != nil {
+	if trimmed := bytes.TrimSpace(body); len(trimmed) == 0 || trimmed[0] != '{' {
 		return e
 	}
-	e.Status = string(w.Status)
-	e.StatusID = int(w.StatusID)
-	e.ErrorCode = string(w.ErrorCode)
-	e.ErrorMessage = string(w.ErrorMessage)
-	e.UserMessage = string(w.UserMessage)
-	if w.ErrorInfo.Present {
-		wi := w.ErrorInfo.V
-		info := &ErrorInfo{
-			Code:             string(wi.Code),
-			Category:         string(wi.Category),
-			RequestID:        string(wi.RequestID),
-			DeveloperMessage: string(wi.DeveloperMessage),
-			UserMessage:      string(wi.UserMessage),
-		}
-		for _, f := range wi.Fields {
-			info.Fields = append(info.Fields, FieldError{FieldName: string(f.FieldName), Reason: string(f.Reason)})
-		}
-		e.Info = info
-		if e.UserMessage == "" {
-			e.UserMessage = info.UserMessage
-		}
-		if e.ErrorMessage == "" {
-			e.ErrorMessage = info.DeveloperMessage
-		}
-	}
+	_ = json.Unmarshal(body, e)
 	return e
 }
 
