@@ -333,14 +333,13 @@ func (r *SessionRequest) encode() ([]byte, error) {
 	o.str("first_name", r.FirstName, false)
 	o.str("last_name", r.LastName, false)
 	if r.PaymentFilter != nil {
-		// Appended in place: json.Marshal would re-scan the filter's own
-		// MarshalJSON output, which costs several times the encoding.
+		// MarshalJSON directly: json.Marshal would re-scan its output.
 		o.key("payment_filter")
-		b, err := r.PaymentFilter.AppendJSON(o.b)
+		b, err := r.PaymentFilter.MarshalJSON()
 		if err != nil {
 			return nil, fmt.Errorf("encode payment_filter: %w", err)
 		}
-		o.b = b
+		o.b = append(o.b, b...)
 	}
 	o.str("sdk_udf", string(r.EMI), false)
 	if len(r.ProductSummary) > 0 {
