@@ -16,9 +16,11 @@ import (
 // The fluent methods of Filter say one behaviour each. Each changes the
 // filter in place and returns it, so calls chain, and a call on its own
 // line (f.Hide(Wallet)) works too; a call on a nil *Filter starts from
-// New(). Building costs time in proportion to what is added: nothing is
-// copied per call. Values are added as given: a code passed twice is sent
-// twice, which the service takes.
+// New(). Nothing is copied per call: a call costs time in proportion to
+// what it adds and to the option blocks and card or UPI filters of its
+// type it looks through (one block per payment method type), so building
+// is linear in what is built. Values are added as given: a code passed
+// twice is sent twice, which the service takes.
 //
 // The fluent methods keep one option block per payment method type (the
 // service honours only the first block of a type) and merge each call into
