@@ -28,7 +28,7 @@ func TestSessionEncodeGoldenBuilders(t *testing.T) {
 			r.PaymentFilter = paymentfilter.New().Hide(paymentfilter.Wallet) // DESIGN §4: the chain is the model
 		}},
 		{"session_only_upi_nocost_emi.json", func(r *SessionRequest) {
-			r.PaymentFilter = paymentfilter.Only(paymentfilter.UPI).EMI(emi.New().OnlyNoCost()).Filter()
+			r.PaymentFilter = paymentfilter.Only(paymentfilter.UPI).EMI(emi.New().OnlyNoCost())
 			r.EMI = emi.Show
 		}},
 		{"session_card_upi_locks_mandate.json", func(r *SessionRequest) {
@@ -39,8 +39,7 @@ func TestSessionEncodeGoldenBuilders(t *testing.T) {
 				HideBINRanges(bins).
 				HideUPIHandles("@ybl").
 				HideUPIApps("com.phonepe.app").
-				HideMandateMethods(paymentfilter.NB, "NB_HDFC").
-				Filter()
+				HideMandateMethods(paymentfilter.DefaultMandatePrefix, paymentfilter.NB, "NB_HDFC")
 			r.ProductSummary = ps.New().EmptyLine().Divider(1, "#E0E0E0")
 			r.Mandate = &Mandate{
 				Option:    MandateOptional,

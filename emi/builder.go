@@ -1,66 +1,30 @@
 package emi
 
 import (
-	"slices"
 	"strconv"
 
 	"github.com/payorch/checkout-go/internal/valid"
-	"github.com/payorch/checkout-go/internal/wire"
 )
 
 // New returns empty Options, to extend with the fluent methods, for example
-// emi.New().OnlyNoCost().
+// emi.New().OnlyNoCost(). It is &Options{}.
 //
-// The fluent methods of Options build it one call per behaviour of spec
-// §2.5. Each returns a new *Options and leaves its receiver untouched, so a
-// half-built value can be shared and extended in several directions
-// without aliasing surprises; a nil receiver is New(). Extending one value
-// from several goroutines at once is safe.
+// The fluent methods of Options say one behaviour each. Each changes the
+// options in place and returns them, so calls chain, and a call on its own
+// line works too; a call on a nil *Options starts from New(). Nothing is
+// copied per call.
 //
 // A call that cannot be carried out, such as Disable(Plan(9)) or
-// EnableGroup(NoCost, Instrument(7)), changes no option and is recorded in
-// the returned Options (and every Options made from it, Clone included; a
-// decoded or hand-written Options has none): Validate, Build and Err report
-// it as a *ValidationError, for example
+// EnableGroup(NoCost, Instrument(7)), changes no option and is recorded
+// (unexported, copied by Clone, never encoded; a decoded or hand-written
+// Options has none): Validate reports it first, for example
 // "emiOptions: Disable(Plan(9)): unknown plan 9: want Standard, LowCost or
-// NoCost". It is never dropped silently, and never encoded.
+// NoCost". It is never dropped silently.
 func New() *Options { return &Options{} }
 
-// Options returns a deep copy of o (see Clone), not validated; the calls
-// the fluent methods rejected stay with it, so its Validate reports them.
-// It is kept so that chains ending in .Options() read as before.
-func (o *Options) Options() *Options {
-	if o == nil {
-		return New()
-	}
-	return o.Clone()
-}
-
-// Err returns the fluent calls that were rejected (an unknown Plan or
-// Instrument), as a *ValidationError whose paths start at "emiOptions", or
-// nil when there were none. It does not validate the options: Validate and
-// Build do both.
-func (o *Options) Err() error {
-	if o == nil || len(o.problems) == 0 {
-		return nil
-	}
-	return &ValidationError{Problems: slices.Clone(o.problems)}
-}
-
-// Build returns a deep copy of o, or the *ValidationError of Validate:
-// first the rejected fluent calls (see Err), then the problems of the
-// options themselves.
-func (o *Options) Build() (*Options, error) {
-	c := o.Options()
-	if err := c.Validate(); err != nil {
-		return nil, err
-	}
-	return c, nil
-}
-
-// reject records a problem at path for call. o must be a fresh copy.
+// reject records a problem at path for call.
 func (o *Options) reject(path, call, msg string) {
-	o.problems = append(slices.Clip(o.problems), valid.Problem{Path: path, Message: call + ": " + msg})
+	o.problems = append(o.problems, valid.Problem{Path: path, Message: call + ": " + msg})
 }
 
 // checkPlan records an unknown plan and reports whether p is known.
@@ -68,7 +32,7 @@ func (o *Options) checkPlan(call string, p Plan) bool {
 	if o.sub(p) != nil {
 		return true
 	}
-	o.reject("emiOptions", call, "unknown plan "+strconv.Itoa(int(p))+": want Standard, LowCost or NoCost")
+	o.reject(rootPath, call, "unknown plan "+strconv.Itoa(int(p))+": want Standard, LowCost or NoCost")
 	return false
 }
 
@@ -79,7 +43,7 @@ func (o *Options) checkGroup(call string, p Plan, in Instrument) bool {
 		return false
 	}
 	if in.Key() == unknownGroup {
-		o.reject(valid.Join("emiOptions", p.Key()), call,
+		o.reject(valid.Join(rootPath, p.Key()), call,
 			"unknown instrument "+strconv.Itoa(int(in))+": want Credit, Debit or Cardless")
 		return false
 	}
@@ -105,58 +69,61 @@ func groupCall(name string, p Plan, in Instrument) string {
 	return name + "(" + p.goName() + ", " + in.goName() + ")"
 }
 
-// OnlyEMI sets showOnlyEmi true: EMI becomes the only visible instrument
-// (spec §2.5, "show only EMI").
+// OnlyEMI sets showOnlyEmi true: EMI becomes the only visible instrument.
 func (o *Options) OnlyEMI() *Options {
-	n := o.clone()
+	if o == nil {
+		o = New()
+	}
 	t := true
-	n.ShowOnlyEMI = &t
-	return n
+	o.ShowOnlyEMI = &t
+	return o
 }
 
-// OnlyNoCost shows only no-cost EMI, as spec §2.5 describes it: standardEmi
-// and lowCostEmi disabled, noCostEmi enabled and showOnlyEmi true. (The
-// service's published sample of this behaviour leaves showOnlyEmi out; build
-// that shape with Disable(Standard, LowCost).Enable(NoCost).)
+// OnlyNoCost shows only no-cost EMI, as the service describes it:
+// standardEmi and lowCostEmi disabled, noCostEmi enabled and showOnlyEmi
+// true. (The service's published sample of this behaviour leaves
+// showOnlyEmi out; build that shape with Disable(Standard,
+// LowCost).Enable(NoCost).)
 func (o *Options) OnlyNoCost() *Options {
 	return o.Disable(Standard, LowCost).Enable(NoCost).OnlyEMI()
 }
 
-// Enable sets enable true on the given plan types, adding them when absent
-// ("any combination of the three types by enable flags", spec §2.5).
+// Enable sets enable true on the given plan types, adding them when absent:
+// any combination of the three types by enable flags.
 func (o *Options) Enable(plans ...Plan) *Options {
 	return o.setPlans(true, plans)
 }
 
 // Disable sets enable false on the given plan types, adding them when
-// absent. Groups already inside a disabled plan type are kept; Validate
-// reports them, since they no longer have an effect.
+// absent. Groups already inside a disabled plan type are kept as they are.
 func (o *Options) Disable(plans ...Plan) *Options {
 	return o.setPlans(false, plans)
 }
 
 func (o *Options) setPlans(enable bool, plans []Plan) *Options {
+	if o == nil {
+		o = New()
+	}
 	name := "Disable"
 	if enable {
 		name = "Enable"
 	}
-	n := o.clone()
 	for _, p := range plans {
-		if !n.checkPlan(planCall(name, plans), p) {
+		if !o.checkPlan(planCall(name, plans), p) {
 			continue
 		}
-		s := n.sub(p)
+		s := o.sub(p)
 		if *s == nil {
 			*s = &SubFilter{}
 		}
 		(*s).Enable = enable
 	}
-	return n
+	return o
 }
 
 // DisableGroup sets enable false on group in of plan type p, for example
-// DisableGroup(NoCost, Credit) hides credit-card EMI inside no-cost EMI
-// (spec §2.5). An absent plan type is added enabled.
+// DisableGroup(NoCost, Credit) hides credit-card EMI inside no-cost EMI. An
+// absent plan type is added enabled.
 func (o *Options) DisableGroup(p Plan, in Instrument) *Options {
 	return o.setGroup(groupCall("DisableGroup", p, in), p, in, false)
 }
@@ -168,11 +135,13 @@ func (o *Options) EnableGroup(p Plan, in Instrument) *Options {
 }
 
 func (o *Options) setGroup(call string, p Plan, in Instrument, enable bool) *Options {
-	n := o.clone()
-	if g := n.group(call, p, in); g != nil {
+	if o == nil {
+		o = New()
+	}
+	if g := o.group(call, p, in); g != nil {
 		g.Enable = enable
 	}
-	return n
+	return o
 }
 
 // group returns group in of plan p, adding an enabled plan type and an
@@ -196,18 +165,18 @@ func (o *Options) group(call string, p Plan, in Instrument) *Group {
 	return *g
 }
 
-// RemoveIssuers removes every plan of the given issuers (SVC_<BANK>) from
-// group in of plan type p: an issuerFilter with enable false inside an
-// enabled group (spec §2.5). For the Credit and Debit groups the filter
-// matches paymentMethodType CARD, paymentMethod CARD, as the service's
-// samples do.
+// RemoveIssuers removes every plan of the given issuers (such as
+// "SVC_ICICI", with the issuer prefix of the deployment) from group in of
+// plan type p: an issuerFilter with enable false inside an enabled group.
+// For the Credit and Debit groups the filter matches paymentMethodType
+// CARD, paymentMethod CARD, as the service's samples do.
 func (o *Options) RemoveIssuers(p Plan, in Instrument, issuers ...string) *Options {
 	return o.addFilter(groupCall("RemoveIssuers", p, in), p, in, Filter{Enable: true, IssuerFilter: &IssuerFilter{Issuers: issuers}})
 }
 
-// RemoveTenures removes the given tenure ranges of one issuer (SVC_<BANK>)
-// from group in of plan type p, for example RemoveTenures(NoCost, Credit,
-// "SVC_ICICI", Months(9, 12)) (spec §2.5).
+// RemoveTenures removes the given tenure ranges of one issuer from group
+// in of plan type p, for example RemoveTenures(NoCost, Credit, "SVC_ICICI",
+// Months(9, 12)).
 func (o *Options) RemoveTenures(p Plan, in Instrument, issuer string, tenures ...TenureRange) *Options {
 	return o.addFilter(groupCall("RemoveTenures", p, in), p, in, Filter{Enable: true, IssuerFilter: &IssuerFilter{Issuers: []string{issuer}, Tenures: tenures}})
 }
@@ -220,10 +189,12 @@ func (o *Options) AddFilter(p Plan, in Instrument, f Filter) *Options {
 }
 
 func (o *Options) addFilter(call string, p Plan, in Instrument, f Filter) *Options {
-	n := o.clone()
-	g := n.group(call, p, in)
+	if o == nil {
+		o = New()
+	}
+	g := o.group(call, p, in)
 	if g == nil {
-		return n
+		return o
 	}
 	f = *f.Clone()
 	if in == Credit || in == Debit {
@@ -235,86 +206,5 @@ func (o *Options) addFilter(call string, p Plan, in Instrument, f Filter) *Optio
 		}
 	}
 	g.Filters = append(g.Filters, f)
-	return n
-}
-
-// clone returns a deep copy of o to change, New() for nil.
-func (o *Options) clone() *Options {
-	if o == nil {
-		return New()
-	}
-	return o.Clone()
-}
-
-// Clone returns a deep copy of o (nil for nil), with the calls the fluent
-// methods rejected (see Err).
-func (o *Options) Clone() *Options {
-	if o == nil {
-		return nil
-	}
-	c := &Options{
-		problems:    slices.Clip(o.problems),
-		StandardEMI: o.StandardEMI.Clone(),
-		LowCostEMI:  o.LowCostEMI.Clone(),
-		NoCostEMI:   o.NoCostEMI.Clone(),
-		Extra:       wire.CloneExtra(o.Extra),
-	}
-	if o.ShowOnlyEMI != nil {
-		v := *o.ShowOnlyEMI
-		c.ShowOnlyEMI = &v
-	}
-	return c
-}
-
-// Clone returns a deep copy of s (nil for nil).
-func (s *SubFilter) Clone() *SubFilter {
-	if s == nil {
-		return nil
-	}
-	return &SubFilter{
-		Enable:   s.Enable,
-		Credit:   s.Credit.Clone(),
-		Debit:    s.Debit.Clone(),
-		Cardless: s.Cardless.Clone(),
-		Extra:    wire.CloneExtra(s.Extra),
-	}
-}
-
-// Clone returns a deep copy of g (nil for nil).
-func (g *Group) Clone() *Group {
-	if g == nil {
-		return nil
-	}
-	c := &Group{Enable: g.Enable, Extra: wire.CloneExtra(g.Extra)}
-	if g.Filters != nil {
-		c.Filters = make([]Filter, len(g.Filters))
-		for i := range g.Filters {
-			c.Filters[i] = *g.Filters[i].Clone()
-		}
-	}
-	return c
-}
-
-// Clone returns a deep copy of f (nil for nil).
-func (f *Filter) Clone() *Filter {
-	if f == nil {
-		return nil
-	}
-	c := *f
-	c.IssuerFilter = f.IssuerFilter.Clone()
-	c.Extra = wire.CloneExtra(f.Extra)
-	return &c
-}
-
-// Clone returns a deep copy of f (nil for nil).
-func (f *IssuerFilter) Clone() *IssuerFilter {
-	if f == nil {
-		return nil
-	}
-	return &IssuerFilter{
-		Issuers: slices.Clone(f.Issuers),
-		Tenures: slices.Clone(f.Tenures),
-		Enable:  f.Enable,
-		Extra:   wire.CloneExtra(f.Extra),
-	}
+	return o
 }

@@ -10,44 +10,53 @@ import (
 	"github.com/payorch/checkout-go/internal/wiretest"
 )
 
-// TestBuilderImmutable: extending shared Options leaves them as they were,
-// and a copy made by Options does not alias them.
-func TestBuilderImmutable(t *testing.T) {
+// TestBuilderInPlace: a fluent call changes its receiver and returns it;
+// Clone gives a copy to extend another way that shares nothing.
+func TestBuilderInPlace(t *testing.T) {
+	o := emi.New()
+	o.RemoveTenures(emi.NoCost, emi.Credit, "SVC_ICICI", emi.Months(9, 12))
+	require.Same(t, o, o.OnlyEMI(), "the receiver is returned")
+	require.Equal(t, `{"noCostEmi":{"enable":true,"credit":{"enable":true,"filters":[{"enable":true,"paymentMethodType":"CARD","paymentMethod":"CARD","issuerFilter":{"issuers":["SVC_ICICI"],"tenures":["9::12"],"enable":false}}]}},"showOnlyEmi":true}`,
+		wiretest.JSONString(t, o))
+
 	base := emi.New().RemoveTenures(emi.NoCost, emi.Credit, "SVC_ICICI", emi.Months(9, 12))
-	before := wiretest.JSONString(t, base.Options())
-
-	a := base.RemoveIssuers(emi.NoCost, emi.Credit, "SVC_HDFC")
-	b := base.DisableGroup(emi.NoCost, emi.Debit).OnlyEMI()
-	require.Equal(t, before, wiretest.JSONString(t, base.Options()))
+	before := wiretest.JSONString(t, base)
+	a := base.Clone().RemoveIssuers(emi.NoCost, emi.Credit, "SVC_HDFC")
+	b := base.Clone().DisableGroup(emi.NoCost, emi.Debit).OnlyEMI()
+	require.Equal(t, before, wiretest.JSONString(t, base))
 	require.Equal(t, `{"noCostEmi":{"enable":true,"credit":{"enable":true,"filters":[{"enable":true,"paymentMethodType":"CARD","paymentMethod":"CARD","issuerFilter":{"issuers":["SVC_ICICI"],"tenures":["9::12"],"enable":false}},{"enable":true,"paymentMethodType":"CARD","paymentMethod":"CARD","issuerFilter":{"issuers":["SVC_HDFC"],"enable":false}}]}}}`,
-		wiretest.JSONString(t, a.Options()))
+		wiretest.JSONString(t, a))
 	require.Equal(t, `{"noCostEmi":{"enable":true,"credit":{"enable":true,"filters":[{"enable":true,"paymentMethodType":"CARD","paymentMethod":"CARD","issuerFilter":{"issuers":["SVC_ICICI"],"tenures":["9::12"],"enable":false}}]},"debit":{"enable":false}},"showOnlyEmi":true}`,
-		wiretest.JSONString(t, b.Options()))
+		wiretest.JSONString(t, b))
 
-	o := base.Options()
-	o.NoCostEMI.Credit.Filters[0].IssuerFilter.Tenures[0] = emi.Months(1, 2)
-	o.NoCostEMI.Enable = false
-	require.Equal(t, before, wiretest.JSONString(t, base.Options()))
+	c := base.Clone()
+	c.NoCostEMI.Credit.Filters[0].IssuerFilter.Tenures[0] = emi.Months(1, 2)
+	c.NoCostEMI.Enable = false
+	require.Equal(t, before, wiretest.JSONString(t, base))
 
 	tenures := []emi.TenureRange{emi.Months(3, 6)}
-	c := emi.New().RemoveTenures(emi.Standard, emi.Debit, "SVC_SBI", tenures...)
+	d := emi.New().RemoveTenures(emi.Standard, emi.Debit, "SVC_SBI", tenures...)
 	tenures[0] = emi.Months(1, 1)
-	require.Contains(t, wiretest.JSONString(t, c.Options()), `"3::6"`)
+	require.Contains(t, wiretest.JSONString(t, d), `"3::6"`)
 }
 
 // TestBuilderNilReceiver: the fluent methods on a nil *Options start from
-// New(), and Build of nothing is an error (emiOptions that set nothing).
+// New(); empty Options are valid (the service's own samples send {}).
 func TestBuilderNilReceiver(t *testing.T) {
 	var b *emi.Options
-	require.Equal(t, wiretest.JSONString(t, emi.New().OnlyEMI().Options()), wiretest.JSONString(t, b.OnlyEMI().Options()))
-	_, err := b.Build()
-	require.ErrorContains(t, err, "emiOptions: sets nothing")
+	require.Equal(t, emi.New().OnlyEMI(), b.OnlyEMI())
+	require.Equal(t, emi.New().Enable(emi.NoCost), b.Enable(emi.NoCost))
+	require.Equal(t, emi.New().DisableGroup(emi.NoCost, emi.Credit), b.DisableGroup(emi.NoCost, emi.Credit))
+	require.Equal(t, emi.New().RemoveIssuers(emi.NoCost, emi.Credit, "SVC_X"), b.RemoveIssuers(emi.NoCost, emi.Credit, "SVC_X"))
+	require.Nil(t, b)
+	require.NoError(t, emi.New().Validate())
+	require.Equal(t, `{}`, wiretest.JSONString(t, emi.New()))
 }
 
 // TestBuilderKeepsGroupsAcrossPlanToggles: enabling or disabling a plan type
 // keeps what is inside it.
 func TestBuilderKeepsGroupsAcrossPlanToggles(t *testing.T) {
-	o := emi.New().DisableGroup(emi.NoCost, emi.Credit).OnlyNoCost().Options()
+	o := emi.New().DisableGroup(emi.NoCost, emi.Credit).OnlyNoCost()
 	require.Equal(t, `{"standardEmi":{"enable":false},"lowCostEmi":{"enable":false},"noCostEmi":{"enable":true,"credit":{"enable":false}},"showOnlyEmi":true}`,
 		wiretest.JSONString(t, o))
 }
@@ -59,14 +68,14 @@ func TestPlanAndInstrumentKeys(t *testing.T) {
 }
 
 // TestBuilderRejectsUnknownPlanOrInstrument: a call naming an unknown Plan or
-// Instrument changes nothing, and the builder keeps it: Build and Err report
-// it with the call as written, never a silent fix-up.
+// Instrument changes nothing, and the builder keeps it: Validate reports it
+// with the call as written, never a silent fix-up.
 func TestBuilderRejectsUnknownPlanOrInstrument(t *testing.T) {
 	tests := []struct {
 		name     string
 		b        *emi.Options
-		options  string        // Options(): the accepted calls only
-		problems []emi.Problem // Build(), in order
+		options  string        // the JSON: the accepted calls only
+		problems []emi.Problem // Validate, in order
 	}{
 		{
 			name:    "unknown plan before a valid one",
@@ -90,7 +99,6 @@ func TestBuilderRejectsUnknownPlanOrInstrument(t *testing.T) {
 			options: `{}`,
 			problems: []emi.Problem{
 				{Path: "emiOptions.noCostEmi", Message: "EnableGroup(NoCost, Instrument(7)): unknown instrument 7: want Credit, Debit or Cardless"},
-				{Path: "emiOptions", Message: "sets nothing: leave emiOptions out"},
 			},
 		},
 		{
@@ -114,51 +122,40 @@ func TestBuilderRejectsUnknownPlanOrInstrument(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			require.Equal(t, tt.options, wiretest.JSONString(t, tt.b.Options()))
+			require.Equal(t, tt.options, wiretest.JSONString(t, tt.b))
 
-			o, err := tt.b.Build()
-			require.Nil(t, o)
 			var ve *emi.ValidationError
-			require.ErrorAs(t, err, &ve)
+			require.ErrorAs(t, tt.b.Validate(), &ve)
 			require.Equal(t, tt.problems, ve.Problems)
 
-			err = tt.b.Err()
-			require.ErrorAs(t, err, &ve)
-			require.Equal(t, tt.problems[0], ve.Problems[0], "Err reports the rejected calls")
-
-			// The problem stays with every Options made from this one,
-			// and Validate reports it (the copy made by Options too).
-			_, err = tt.b.Enable(emi.Standard).Build()
-			require.ErrorContains(t, err, tt.problems[0].Message)
-			require.ErrorAs(t, tt.b.Options().Validate(), &ve)
-			require.Equal(t, tt.problems, ve.Problems)
+			// The problem stays with a Clone, and with later calls.
 			require.ErrorAs(t, tt.b.Clone().Validate(), &ve)
 			require.Equal(t, tt.problems, ve.Problems)
+			require.ErrorContains(t, tt.b.Clone().Enable(emi.Standard).Validate(), tt.problems[0].Message)
 
 			// Decoded from its JSON, the options have no call history.
 			var d emi.Options
 			require.NoError(t, json.Unmarshal([]byte(tt.options), &d))
-			require.NoError(t, d.Err())
+			require.NoError(t, d.Validate())
 		})
 	}
 }
 
-// TestBuilderProblemsDoNotLeak: a problem recorded on one branch of shared
-// Options is not seen by its base or by a sibling branch.
+// TestBuilderProblemsDoNotLeak: a problem recorded on a clone of shared
+// Options is not seen by the original or another clone.
 func TestBuilderProblemsDoNotLeak(t *testing.T) {
-	// Three problems: an appended list would have spare capacity here.
 	base := emi.New().Enable(emi.NoCost).Disable(emi.Plan(7), emi.Plan(8), emi.Plan(9))
-	a := base.Enable(emi.Plan(5))
-	b := base.Enable(emi.Plan(6))
+	a := base.Clone().Enable(emi.Plan(5))
+	b := base.Clone().Enable(emi.Plan(6))
 	last := func(b *emi.Options) string {
 		var ve *emi.ValidationError
-		require.ErrorAs(t, b.Err(), &ve)
+		require.ErrorAs(t, b.Validate(), &ve)
 		return ve.Problems[len(ve.Problems)-1].Message
 	}
 	require.Contains(t, last(base), "Plan(9)")
 	require.Contains(t, last(a), "Enable(Plan(5))")
 	require.Contains(t, last(b), "Enable(Plan(6))")
-	require.NoError(t, emi.New().Enable(emi.NoCost).Err())
+	require.NoError(t, emi.New().Enable(emi.NoCost).Validate())
 }
 
 // TestBuilderAnyCombinationOfTypes: every combination of the three EMI plan
@@ -187,24 +184,22 @@ func TestBuilderAnyCombinationOfTypes(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			if want == "" {
-				_, err := emi.New().Enable(on...).Disable(off...).Build()
-				require.ErrorContains(t, err, "emiOptions: sets nothing")
-				return
+				want = "{}"
+			} else {
+				want = "{" + want[1:] + "}"
 			}
-			want = "{" + want[1:] + "}"
-			for _, b := range []*emi.Options{emi.New().Enable(on...).Disable(off...), emi.New().Disable(off...).Enable(on...)} {
-				o, err := b.Build()
-				require.NoError(t, err)
+			for _, o := range []*emi.Options{emi.New().Enable(on...).Disable(off...), emi.New().Disable(off...).Enable(on...)} {
+				require.NoError(t, o.Validate())
 				require.Equal(t, want, wiretest.JSONString(t, o))
 			}
 			seen++
 		})
 	}
-	require.Equal(t, 26, seen)
+	require.Equal(t, 27, seen)
 
 	// A later call on the same type wins.
-	require.Equal(t, `{"noCostEmi":{"enable":false}}`, wiretest.JSONString(t, emi.New().Enable(emi.NoCost).Disable(emi.NoCost).Options()))
-	require.Equal(t, `{"noCostEmi":{"enable":true}}`, wiretest.JSONString(t, emi.New().Disable(emi.NoCost).Enable(emi.NoCost).Options()))
+	require.Equal(t, `{"noCostEmi":{"enable":false}}`, wiretest.JSONString(t, emi.New().Enable(emi.NoCost).Disable(emi.NoCost)))
+	require.Equal(t, `{"noCostEmi":{"enable":true}}`, wiretest.JSONString(t, emi.New().Disable(emi.NoCost).Enable(emi.NoCost)))
 }
 
 // TestBuilderRemoveInEveryGroup: RemoveIssuers and RemoveTenures work in
@@ -220,8 +215,8 @@ func TestBuilderRemoveInEveryGroup(t *testing.T) {
 				if in != emi.Cardless {
 					card = `"paymentMethodType":"CARD","paymentMethod":"CARD",`
 				}
-				o, err := emi.New().RemoveIssuers(p, in, "SVC_HDFC", "SVC_SBI").RemoveTenures(p, in, "SVC_ICICI", emi.Months(3, 6), emi.Months(9, 12)).Build()
-				require.NoError(t, err)
+				o := emi.New().RemoveIssuers(p, in, "SVC_HDFC", "SVC_SBI").RemoveTenures(p, in, "SVC_ICICI", emi.Months(3, 6), emi.Months(9, 12))
+				require.NoError(t, o.Validate())
 				require.Equal(t, `{"`+p.Key()+`":{"enable":true,"`+in.Key()+`":{"enable":true,"filters":[`+
 					`{"enable":true,`+card+`"issuerFilter":{"issuers":["SVC_HDFC","SVC_SBI"],"enable":false}},`+
 					`{"enable":true,`+card+`"issuerFilter":{"issuers":["SVC_ICICI"],"tenures":["3::6","9::12"],"enable":false}}]}}}`,

@@ -1,10 +1,11 @@
-// Package emi models EMI filtering of the hosted checkout (spec §2.5): the
-// sdk_udf visibility switch (Visibility) and payment_filter.emiOptions
-// (Options). Options is the model and its own fluent builder: New returns
-// an empty *Options and every method (one per behaviour the spec lists)
-// returns a new *Options, leaving its receiver untouched:
+// Package emi models which EMI (pay in instalments) plans the hosted
+// checkout offers: the coarse sdk_udf switch of the session request
+// ([Visibility]) and the fine-grained payment_filter.emiOptions
+// ([Options]). Options is the model and its own fluent builder: [New]
+// returns an empty *Options, and each method (one per behaviour the service
+// documents) changes it in place and returns it, so calls chain:
 //
-//	emi.New().OnlyEMI()                                     // showOnlyEmi true
+//	emi.New().OnlyEMI()                                     // EMI is all the checkout shows
 //	emi.New().OnlyNoCost()                                  // no-cost EMI only
 //	emi.New().Enable(emi.Standard, emi.NoCost).Disable(emi.LowCost)
 //	emi.New().DisableGroup(emi.NoCost, emi.Credit)          // no credit-card no-cost EMI
@@ -14,16 +15,17 @@
 // The types are plain structs: they encode with the service's exact,
 // case-sensitive keys and decode what the service's samples send, keeping
 // keys the SDK does not model in Extra so that decoding then encoding gives
-// the same JSON. Validate reports every problem with its JSON path, starting
-// at "emiOptions".
+// the same JSON. [Options.Validate] reports every problem with its JSON
+// path, starting at "emiOptions".
 package emi
 
 import (
 	"encoding/json"
+	"reflect"
 	"strconv"
 
+	"github.com/payorch/checkout-go/internal/tagjson"
 	"github.com/payorch/checkout-go/internal/valid"
-	"github.com/payorch/checkout-go/internal/wire"
 )
 
 // ValidationError is the error of Validate: every problem with its JSON path.
@@ -33,9 +35,9 @@ type ValidationError = valid.Error
 // Problem is one reason a value cannot be sent: a JSON path and a message.
 type Problem = valid.Problem
 
-// Visibility is the session request's sdk_udf value (spec §2.5), the coarse
-// EMI switch. It needs an account-level configuration by the service
-// operator. The zero value means "not sent".
+// Visibility is the session request's sdk_udf value, the coarse EMI switch:
+// show EMI, hide it, or show it without the CARD method. The service
+// operator must enable it for the account. The zero value means "not sent".
 type Visibility string
 
 // The sdk_udf values, exactly as the service spells them (case sensitive).
@@ -59,27 +61,25 @@ func (v Visibility) Valid() bool {
 	return false
 }
 
-// Validate reports an unknown or mis-cased visibility at path "sdk_udf". The
-// zero value is valid: it means sdk_udf is not sent.
+// Validate reports, at path "sdk_udf", a known value written in another
+// case, such as "showemi": the service matches values case-exactly, so it
+// would not see it. Other values pass (the service may know more), and the
+// zero value means sdk_udf is not sent.
 func (v Visibility) Validate() error {
-	if v == "" || v.Valid() {
-		return nil
+	if m := tagjson.FoldMatch(v, Show, Hide, ShowWithoutCards); m != "" {
+		return tagjson.Problem("sdk_udf", "unknown EMI visibility "+quote(string(v))+": values are case sensitive, did you mean "+quote(string(m))+"?")
 	}
-	msg := "unknown EMI visibility " + quote(string(v)) + ": want showEMI, hideEMI or ShowEMIWithoutCards (case sensitive)"
-	for _, w := range []Visibility{Show, Hide, ShowWithoutCards} {
-		if wire.FoldMatch([]string{string(w)}, string(v)) != "" {
-			msg = "unknown EMI visibility " + quote(string(v)) + ": values are case sensitive, did you mean " + quote(string(w)) + "?"
-		}
-	}
-	return &valid.Error{Problems: []valid.Problem{{Path: "sdk_udf", Message: msg}}}
+	return nil
 }
 
-// MethodType is a paymentMethodType value (spec §2.3, and emiFilter in
-// §2.5). paymentfilter.MethodType is the same type, so one value serves the
+// MethodType is a paymentMethodType value: a kind of payment instrument.
+// paymentfilter.MethodType is the same type, so one value serves the
 // options of a payment filter and its EMI refinements.
 type MethodType string
 
 // The paymentMethodType values, exactly as the service spells them.
+// Validate lets other values through (the service may know more types),
+// except these in another case.
 const (
 	// Card is CARD: cards.
 	Card MethodType = "CARD"
@@ -97,12 +97,17 @@ const (
 	Cash MethodType = "CASH"
 )
 
-// MethodTypes returns every paymentMethodType value in the spec's order.
+// walletsOld is the older spelling of WALLET in the service's documents,
+// which the service takes too.
+const walletsOld MethodType = "WALLETS"
+
+// MethodTypes returns every paymentMethodType value above, in the order the
+// service documents them.
 func MethodTypes() []MethodType {
 	return []MethodType{Card, UPI, Wallet, NB, ConsumerFinance, Reward, Cash}
 }
 
-// Valid reports whether t is one of the spec's values (case sensitive). The
+// Valid reports whether t is one of the values above (case sensitive). The
 // zero value is not Valid.
 func (t MethodType) Valid() bool {
 	switch t {
@@ -112,101 +117,194 @@ func (t MethodType) Valid() bool {
 	return false
 }
 
-// Validate reports a missing, unknown or mis-cased value at path
-// "paymentMethodType" (callers place it under their object's path).
+// Validate reports, at path "paymentMethodType" (callers place it under
+// their object's path), a missing value or a known value written in
+// another case, such as "card": the service matches values case-exactly,
+// so it would not see it. Other values pass: the service may know more
+// types.
 func (t MethodType) Validate() error {
-	if t.Valid() {
-		return nil
-	}
-	msg := "unknown payment method type " + quote(string(t)) + ": want one of CARD, UPI, WALLET, NB, CONSUMER_FINANCE, REWARD, CASH"
 	if t == "" {
-		msg = "missing: want one of CARD, UPI, WALLET, NB, CONSUMER_FINANCE, REWARD, CASH"
+		return tagjson.Problem(methodTypeKey, "missing: want one of CARD, UPI, WALLET, NB, CONSUMER_FINANCE, REWARD, CASH")
 	}
-	for _, w := range MethodTypes() {
-		if wire.FoldMatch([]string{string(w)}, string(t)) != "" {
-			msg = "unknown payment method type " + quote(string(t)) + ": values are case sensitive, did you mean " + quote(string(w)) + "?"
-		}
+	known := [...]MethodType{Card, UPI, Wallet, NB, ConsumerFinance, Reward, Cash, walletsOld}
+	if m := tagjson.FoldMatch(t, known[:]...); m != "" {
+		return tagjson.Problem(methodTypeKey, "unknown payment method type "+quote(string(t))+": values are case sensitive, did you mean "+quote(string(m))+"?")
 	}
-	return &valid.Error{Problems: []valid.Problem{{Path: "paymentMethodType", Message: msg}}}
+	return nil
 }
 
-// Options is payment_filter.emiOptions (spec §2.5). Each plan type left nil
-// is not sent and keeps the service's default. It is a plain value: safe for
-// concurrent reads (Validate, encoding, the fluent methods), not for
-// concurrent writes. Clone makes an independent copy. New starts a fluent
-// chain whose every step is a new *Options (see New); a struct literal
-// works as well. (The method that sets showOnlyEmi is OnlyEMI: the field
-// ShowOnlyEMI takes the name.)
+// Options is payment_filter.emiOptions: which EMI plans the checkout
+// offers. Each plan type left nil is not sent and keeps the service's
+// default. Reading it from several goroutines (Validate, encoding) is safe;
+// the fluent methods change it, so use [Options.Clone] to give each
+// goroutine its own. (The method that sets showOnlyEmi is OnlyEMI: the
+// field ShowOnlyEMI takes the name.)
 type Options struct {
 	// StandardEMI is standardEmi: standard EMI plans.
-	StandardEMI *SubFilter `json:"standardEmi,omitempty"`
+	StandardEMI *SubFilter `json:"standardEmi,omitzero"`
 	// LowCostEMI is lowCostEmi: low cost EMI plans.
-	LowCostEMI *SubFilter `json:"lowCostEmi,omitempty"`
+	LowCostEMI *SubFilter `json:"lowCostEmi,omitzero"`
 	// NoCostEMI is noCostEmi: no cost EMI plans.
-	NoCostEMI *SubFilter `json:"noCostEmi,omitempty"`
+	NoCostEMI *SubFilter `json:"noCostEmi,omitzero"`
 	// ShowOnlyEMI is showOnlyEmi: true makes EMI the only visible instrument.
-	ShowOnlyEMI *bool `json:"showOnlyEmi,omitempty"`
+	ShowOnlyEMI *bool `json:"showOnlyEmi,omitzero"`
 	// Extra holds keys the SDK does not model, sent unchanged after the
 	// modelled ones (sorted). Decoding fills it so nothing is lost.
 	Extra map[string]json.RawMessage `json:"-"`
 
-	// problems are the fluent calls rejected (see Err), in call order.
-	// Shared between copies: only ever appended to through a clip.
+	// problems are the fluent calls that could not be carried out (see
+	// New), in call order.
 	problems []valid.Problem
 }
 
-// SubFilter is an EmiSubFilter (spec §2.5): the standardEmi, lowCostEmi or
-// noCostEmi object.
+// rootPath is where the paths of Validate and of decoding problems start:
+// the key of the options in payment_filter.
+const rootPath = "emiOptions"
+
+// optionsObject and the others are the keys the types declare in their
+// json tags, read once. The types below Options only add their Extra keys
+// in MarshalJSON, so a tree without any is encoded in one pass (see
+// WithPlain).
+var (
+	optionsObject = tagjson.ObjectOf[Options]().WithPlain(
+		reflect.TypeFor[SubFilter](), reflect.TypeFor[Group](), reflect.TypeFor[Filter](), reflect.TypeFor[IssuerFilter]())
+	subFilterObject = tagjson.ObjectOf[SubFilter]().WithPlain(
+		reflect.TypeFor[Group](), reflect.TypeFor[Filter](), reflect.TypeFor[IssuerFilter]())
+	groupObject   = tagjson.ObjectOf[Group]().WithPlain(reflect.TypeFor[Filter](), reflect.TypeFor[IssuerFilter]())
+	filterObject  = issuerFilters(tagjson.ObjectOf[Filter]()).WithPlain(reflect.TypeFor[IssuerFilter]())
+	issuerObject  = tagjson.ObjectOf[IssuerFilter]()
+	methodTypeKey = filterObject.Key("PaymentMethodType")
+)
+
+// MarshalJSON encodes o with the service's keys: the plan types that are
+// set, showOnlyEmi when set, then Extra.
+func (o Options) MarshalJSON() ([]byte, error) {
+	type plain Options
+	return optionsObject.Marshal((*plain)(&o), o.Extra)
+}
+
+// UnmarshalJSON decodes emiOptions. It is strict about what it models
+// (case-exact keys, JSON types, required enable flags) and keeps every
+// other key in Extra. Errors are a *ValidationError at the JSON path from
+// "emiOptions"; null leaves o unchanged.
+func (o *Options) UnmarshalJSON(data []byte) error {
+	return optionsObject.Unmarshal(data, o, rootPath)
+}
+
+// SubFilter is an EMI plan type: the standardEmi, lowCostEmi or noCostEmi
+// object.
 type SubFilter struct {
 	// Enable is enable (required): enables or disables this EMI type.
 	Enable bool `json:"enable"`
 	// Credit is credit: credit-card plans within this EMI type.
-	Credit *Group `json:"credit,omitempty"`
+	Credit *Group `json:"credit,omitzero"`
 	// Debit is debit: debit-card plans within this EMI type.
-	Debit *Group `json:"debit,omitempty"`
+	Debit *Group `json:"debit,omitzero"`
 	// Cardless is cardless: cardless plans within this EMI type.
-	Cardless *Group `json:"cardless,omitempty"`
+	Cardless *Group `json:"cardless,omitzero"`
 	// Extra holds keys the SDK does not model (see Options.Extra).
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Group is the credit, debit or cardless object of an EmiSubFilter.
+// MarshalJSON encodes s with the service's keys, then Extra.
+func (s SubFilter) MarshalJSON() ([]byte, error) {
+	type plain SubFilter
+	return subFilterObject.Marshal((*plain)(&s), s.Extra)
+}
+
+// UnmarshalJSON decodes an EMI plan type (see [Options.UnmarshalJSON]);
+// paths in errors are relative to it.
+func (s *SubFilter) UnmarshalJSON(data []byte) error {
+	return subFilterObject.Unmarshal(data, s, "")
+}
+
+// Group is the credit, debit or cardless object of an EMI plan type.
 type Group struct {
 	// Enable is enable (required): enables or disables this group.
 	Enable bool `json:"enable"`
 	// Filters is filters: refinements (emiFilter objects).
-	Filters []Filter `json:"filters,omitempty"`
+	Filters []Filter `json:"filters,omitzero"`
 	// Extra holds keys the SDK does not model (see Options.Extra).
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Filter is an emiFilter (spec §2.5): one refinement inside a Group.
+// MarshalJSON encodes g with the service's keys, then Extra; filters is
+// sent when it is non-nil (an empty decoded list is sent back as []).
+func (g Group) MarshalJSON() ([]byte, error) {
+	type plain Group
+	return groupObject.Marshal((*plain)(&g), g.Extra)
+}
+
+// UnmarshalJSON decodes a credit, debit or cardless group (see
+// [Options.UnmarshalJSON]); paths in errors are relative to the group.
+func (g *Group) UnmarshalJSON(data []byte) error {
+	return groupObject.Unmarshal(data, g, "")
+}
+
+// Filter is an emiFilter: one refinement inside a Group, matching plans by
+// payment method and issuer.
 type Filter struct {
 	// Enable is enable (required): enables or disables the plans matched.
 	Enable bool `json:"enable"`
 	// PaymentMethodType is paymentMethodType (optional, case sensitive).
-	PaymentMethodType MethodType `json:"paymentMethodType,omitempty"`
+	PaymentMethodType MethodType `json:"paymentMethodType,omitzero"`
 	// PaymentMethod is paymentMethod (optional): the payment method whose
 	// plans are matched, a single string as the samples send it.
-	PaymentMethod string `json:"paymentMethod,omitempty"`
+	PaymentMethod string `json:"paymentMethod,omitzero"`
 	// IssuerFilter is issuerFilter (optional). Decoding also accepts the
-	// field table's spelling issuerFilters; encoding always writes
-	// issuerFilter, as the samples do.
-	IssuerFilter *IssuerFilter `json:"issuerFilter,omitempty"`
+	// spelling issuerFilters of the service's field table; encoding always
+	// writes issuerFilter, as the service's samples do.
+	IssuerFilter *IssuerFilter `json:"issuerFilter,omitzero"`
 	// Extra holds keys the SDK does not model (see Options.Extra).
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// IssuerFilter is the issuerFilter object of an emiFilter (spec §2.5).
+// issuerFilters makes o accept the plural spelling of the issuer filter's
+// key.
+func issuerFilters(o *tagjson.Object) *tagjson.Object {
+	k := o.Key("IssuerFilter")
+	return o.WithAlias(k+"s", k)
+}
+
+// MarshalJSON encodes f with the service's keys (issuerFilter, singular),
+// then Extra.
+func (f Filter) MarshalJSON() ([]byte, error) {
+	type plain Filter
+	return filterObject.Marshal((*plain)(&f), f.Extra)
+}
+
+// UnmarshalJSON decodes an emiFilter, accepting issuerFilters for
+// issuerFilter (both in one object is an error); paths in errors are
+// relative to the filter.
+func (f *Filter) UnmarshalJSON(data []byte) error {
+	return filterObject.Unmarshal(data, f, "")
+}
+
+// IssuerFilter is the issuerFilter object of an emiFilter: the plans of
+// some issuers, or of some of their tenures.
 type IssuerFilter struct {
-	// Issuers is issuers: issuer codes written SVC_<BANK>.
-	Issuers []string `json:"issuers,omitempty"`
+	// Issuers is issuers: issuer codes, written SVC_<BANK> in the service's
+	// documents; deployments use their own prefix, such as JP_<BANK>.
+	Issuers []string `json:"issuers,omitzero"`
 	// Tenures is tenures: tenure ranges in months, written "<from>::<to>".
-	Tenures []TenureRange `json:"tenures,omitempty"`
+	Tenures []TenureRange `json:"tenures,omitzero"`
 	// Enable is enable (required): false removes the matched plans.
 	Enable bool `json:"enable"`
 	// Extra holds keys the SDK does not model (see Options.Extra).
 	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON encodes f with the service's keys, then Extra; issuers and
+// tenures are sent when non-nil.
+func (f IssuerFilter) MarshalJSON() ([]byte, error) {
+	type plain IssuerFilter
+	return issuerObject.Marshal((*plain)(&f), f.Extra)
+}
+
+// UnmarshalJSON decodes an issuerFilter (see [Options.UnmarshalJSON]). A
+// tenure that is not a well-formed range is kept for Validate to report.
+func (f *IssuerFilter) UnmarshalJSON(data []byte) error {
+	return issuerObject.Unmarshal(data, f, "")
 }
 
 // Plan names one of the three EMI plan types of emiOptions, for the fluent
@@ -216,12 +314,12 @@ type Plan int
 // The EMI plan types. Any other Plan value is unknown: the fluent methods
 // of Options reject it (see New).
 const (
-	// Standard is standardEmi.
-	Standard Plan = iota + 1 // wire key "standardEmi"
-	// LowCost is lowCostEmi.
-	LowCost // wire key "lowCostEmi"
-	// NoCost is noCostEmi.
-	NoCost // wire key "noCostEmi"
+	// Standard is standardEmi: standard EMI plans.
+	Standard Plan = iota + 1
+	// LowCost is lowCostEmi: low cost EMI plans.
+	LowCost
+	// NoCost is noCostEmi: no cost EMI plans.
+	NoCost
 )
 
 // unknownPlan and unknownGroup are the keys of unknown Plan and Instrument
@@ -235,11 +333,11 @@ const (
 func (p Plan) Key() string {
 	switch p {
 	case Standard:
-		return "standardEmi"
+		return optionsObject.Key("StandardEMI")
 	case LowCost:
-		return "lowCostEmi"
+		return optionsObject.Key("LowCostEMI")
 	case NoCost:
-		return "noCostEmi"
+		return optionsObject.Key("NoCostEMI")
 	}
 	return unknownPlan
 }
@@ -268,22 +366,22 @@ type Instrument int
 // fluent methods of Options reject it (see New).
 const (
 	// Credit is credit: credit-card plans.
-	Credit Instrument = iota + 1 // wire key "credit"
+	Credit Instrument = iota + 1
 	// Debit is debit: debit-card plans.
-	Debit // wire key "debit"
+	Debit
 	// Cardless is cardless: cardless plans.
-	Cardless // wire key "cardless"
+	Cardless
 )
 
 // Key returns the wire key of in ("credit", "debit", "cardless").
 func (in Instrument) Key() string {
 	switch in {
 	case Credit:
-		return "credit"
+		return subFilterObject.Key("Credit")
 	case Debit:
-		return "debit"
+		return subFilterObject.Key("Debit")
 	case Cardless:
-		return "cardless"
+		return subFilterObject.Key("Cardless")
 	}
 	return unknownGroup
 }

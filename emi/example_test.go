@@ -7,10 +7,9 @@ import (
 	"github.com/payorch/checkout-go/emi"
 )
 
-// show shows the emiOptions the builder sends, or why it cannot be sent.
-func show(b *emi.Options) {
-	o, err := b.Build()
-	if err != nil {
+// show shows the emiOptions sent, or why they cannot be sent.
+func show(o *emi.Options) {
+	if err := o.Validate(); err != nil {
 		fmt.Println("error:", err)
 		return
 	}
@@ -18,21 +17,21 @@ func show(b *emi.Options) {
 	fmt.Println(string(out))
 }
 
-// Show only EMI (spec §2.5).
+// Show only EMI.
 func ExampleOptions_OnlyEMI() {
 	show(emi.New().OnlyEMI())
 	// Output:
 	// {"showOnlyEmi":true}
 }
 
-// Show only no-cost EMI (spec §2.5).
+// Show only no-cost EMI.
 func ExampleOptions_OnlyNoCost() {
 	show(emi.New().OnlyNoCost())
 	// Output:
 	// {"standardEmi":{"enable":false},"lowCostEmi":{"enable":false},"noCostEmi":{"enable":true},"showOnlyEmi":true}
 }
 
-// Any combination of the three EMI types, by enable flags (spec §2.5).
+// Any combination of the three EMI types, by enable flags.
 func ExampleOptions_Enable() {
 	show(emi.New().Enable(emi.Standard, emi.NoCost).Disable(emi.LowCost))
 	show(emi.New().Disable(emi.Standard, emi.LowCost, emi.NoCost))
@@ -41,21 +40,21 @@ func ExampleOptions_Enable() {
 	// {"standardEmi":{"enable":false},"lowCostEmi":{"enable":false},"noCostEmi":{"enable":false}}
 }
 
-// Hide credit-card EMI inside no-cost EMI (spec §2.5).
+// Hide credit-card EMI inside no-cost EMI.
 func ExampleOptions_DisableGroup() {
 	show(emi.New().DisableGroup(emi.NoCost, emi.Credit))
 	// Output:
 	// {"noCostEmi":{"enable":true,"credit":{"enable":false}}}
 }
 
-// Remove an issuer's plans (spec §2.5).
+// Remove an issuer's plans.
 func ExampleOptions_RemoveIssuers() {
 	show(emi.New().RemoveIssuers(emi.NoCost, emi.Credit, "SVC_ICICI"))
 	// Output:
 	// {"noCostEmi":{"enable":true,"credit":{"enable":true,"filters":[{"enable":true,"paymentMethodType":"CARD","paymentMethod":"CARD","issuerFilter":{"issuers":["SVC_ICICI"],"enable":false}}]}}}
 }
 
-// Remove certain tenure ranges of an issuer (spec §2.5).
+// Remove certain tenure ranges of an issuer.
 func ExampleOptions_RemoveTenures() {
 	show(emi.New().RemoveTenures(emi.NoCost, emi.Credit, "SVC_ICICI", emi.Months(9, 12)))
 	// Output:
@@ -71,20 +70,21 @@ func ExampleVisibility_Validate() {
 	// checkout: validate: invalid request: sdk_udf: unknown EMI visibility "showemi": values are case sensitive, did you mean "showEMI"?
 }
 
-// Validate names each problem by its JSON path.
+// Validate names each problem by its JSON path. Issuers may have any
+// prefix: deployments of the service use their own.
 func ExampleOptions_Validate() {
-	o := emi.New().RemoveTenures(emi.Standard, emi.Debit, "HDFC", emi.Months(12, 6)).Options()
+	o := emi.New().RemoveTenures(emi.Standard, emi.Debit, "JP_HDFC", emi.Months(12, 6)).
+		AddFilter(emi.Standard, emi.Cardless, emi.Filter{PaymentMethodType: "consumer_finance"})
 	fmt.Println(o.Validate())
 	// Output:
-	// checkout: validate: invalid request: emiOptions.standardEmi.debit.filters[0].issuerFilter.issuers[0]: issuer "HDFC" must be written SVC_<BANK> in capitals, for example "SVC_HDFC"; emiOptions.standardEmi.debit.filters[0].issuerFilter.tenures[0]: tenure range "12::6" has from greater than to
+	// checkout: validate: invalid request: emiOptions.standardEmi.debit.filters[0].issuerFilter.tenures[0]: tenure range "12::6" has from greater than to; emiOptions.standardEmi.cardless.filters[0].paymentMethodType: unknown payment method type "consumer_finance": values are case sensitive, did you mean "CONSUMER_FINANCE"?
 }
 
 // A call naming an unknown plan type changes nothing and is reported by
-// Build (and Err), never ignored.
-func ExampleOptions_Err() {
-	b := emi.New().Disable(emi.Plan(9)).Enable(emi.NoCost)
-	_, err := b.Build()
-	fmt.Println(err)
+// Validate, never ignored.
+func ExampleOptions_Validate_rejectedCall() {
+	o := emi.New().Disable(emi.Plan(9)).Enable(emi.NoCost)
+	fmt.Println(o.Validate())
 	// Output:
 	// checkout: validate: invalid request: emiOptions: Disable(Plan(9)): unknown plan 9: want Standard, LowCost or NoCost
 }

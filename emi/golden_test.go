@@ -48,7 +48,7 @@ func behaviours() []struct {
 func TestGolden(t *testing.T) {
 	for _, b := range behaviours() {
 		t.Run(b.name, func(t *testing.T) {
-			wiretest.GoldenBuild(t, b.golden, b.build.Build)
+			wiretest.GoldenBuild(t, b.golden, func() (*emi.Options, error) { return b.build, b.build.Validate() })
 		})
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/payorch/checkout-go/internal/valid"
 )
 
-// TenureRange is one element of issuerFilter.tenures (spec §2.5): a range of
+// TenureRange is one element of issuerFilter.tenures: a range of
 // EMI tenures in months, written "<from>::<to>" on the wire ("9::12").
 //
 // A TenureRange decoded from text that is not a well-formed range keeps that

@@ -1,24 +1,26 @@
 package emi
 
 import (
+	"github.com/payorch/checkout-go/internal/tagjson"
 	"github.com/payorch/checkout-go/internal/valid"
-	"github.com/payorch/checkout-go/internal/wire"
 )
 
-// paymentFilterKeys are the keys of the enclosing payment_filter objects, so
-// that one put inside emiOptions by mistake is named as misplaced.
-var paymentFilterKeys = []string{
-	"allowDefaultOptions", "options", "emiOptions", "paymentMethods", "cardFilters", "upiFilters",
-	"cardBrands", "cardBins", "cardTypes", "cardSubTypes", "cardBanks",
-	"cardBrand", "cardBin", "cardType", "cardSubType", "upiType", "upiMethods",
-}
-
-// Validate checks o against the spec (§2.5) and reports every problem with
-// its JSON path, starting at "emiOptions" (for example
+// Validate reports what the service would refuse or could not make sense
+// of, every problem with its JSON path from "emiOptions" (for example
 // "emiOptions.noCostEmi.credit.filters[0].issuerFilter.tenures[1]"). A nil
-// *Options is valid: it is not sent. The error is a *ValidationError; it
-// lists first the fluent calls that were rejected (see Err), then the
-// problems of the options themselves.
+// *Options is valid: it is not sent. The error is a *ValidationError.
+//
+// It refuses: a fluent call that could not be carried out (see [New]),
+// first; a known paymentMethodType written in another case; a tenure range
+// that is not "<from>::<to>" in months with from at least 1 and not above
+// to; showOnlyEmi true while standard, low cost and no cost EMI are all
+// disabled (nothing would be visible); and an Extra key that is a modelled
+// key, is not JSON or is a modelled key in another case.
+//
+// It lets through what the service takes: empty options ({} appears in the
+// service's own samples), issuers with any prefix, unknown method types,
+// empty lists, groups inside a disabled plan type, and keys the SDK does
+// not model. Validate takes time in proportion to the size of the options.
 func (o *Options) Validate() error {
 	if o == nil {
 		return nil
@@ -27,16 +29,11 @@ func (o *Options) Validate() error {
 	for _, p := range o.problems {
 		c.Add(p.Path, p.Message)
 	}
-	o.validate(&c, "emiOptions")
+	o.validate(&c)
 	return c.Err()
 }
 
-func (o *Options) validate(c *valid.Collector, path string) {
-	elsewhere := append(allKeys(), paymentFilterKeys...)
-	if o.StandardEMI == nil && o.LowCostEMI == nil && o.NoCostEMI == nil && o.ShowOnlyEMI == nil && len(o.Extra) == 0 {
-		c.Add(path, "sets nothing: leave emiOptions out")
-		return
-	}
+func (o *Options) validate(c *valid.Collector) {
 	allOff := true
 	for _, p := range []Plan{Standard, LowCost, NoCost} {
 		s := *o.sub(p)
@@ -44,101 +41,55 @@ func (o *Options) validate(c *valid.Collector, path string) {
 			allOff = false
 		}
 		if s != nil {
-			s.validate(c, valid.Join(path, p.Key()), p.Key(), elsewhere)
+			s.validate(c, valid.Join(rootPath, p.Key()))
 		}
 	}
 	if o.ShowOnlyEMI != nil && *o.ShowOnlyEMI && allOff {
-		c.Add(valid.Join(path, "showOnlyEmi"), "nothing would be visible: showOnlyEmi is true but standard, low cost and no cost EMI are all disabled")
+		c.Add(valid.Join(rootPath, optionsObject.Key("ShowOnlyEMI")),
+			"nothing would be visible: showOnlyEmi is true but standard, low cost and no cost EMI are all disabled")
 	}
-	wire.CheckExtra(c, path, o.Extra, optionsKeys, nil, elsewhere, "emiOptions")
+	optionsObject.CheckExtra(c, rootPath, o.Extra, rootPath, allKeys)
 }
 
-func (s *SubFilter) validate(c *valid.Collector, path, key string, elsewhere []string) {
+func (s *SubFilter) validate(c *valid.Collector, path string) {
 	for _, in := range []Instrument{Credit, Debit, Cardless} {
-		g := *s.group(in)
-		if g == nil {
-			continue
+		if g := *s.group(in); g != nil {
+			g.validate(c, valid.Join(path, in.Key()))
 		}
-		gp := valid.Join(path, in.Key())
-		if !s.Enable {
-			c.Add(gp, "has no effect while "+key+".enable is false")
-		}
-		g.validate(c, gp, in.Key(), elsewhere)
 	}
-	wire.CheckExtra(c, path, s.Extra, subFilterKeys, nil, elsewhere, "an EMI plan type ("+key+")")
+	subFilterObject.CheckExtra(c, path, s.Extra, "an EMI plan type", allKeys)
 }
 
-func (g *Group) validate(c *valid.Collector, path, key string, elsewhere []string) {
-	fp := valid.Join(path, "filters")
-	switch {
-	case g.Filters != nil && len(g.Filters) == 0:
-		c.Add(fp, "empty list: leave filters out")
-	case len(g.Filters) > 0 && !g.Enable:
-		c.Add(fp, "has no effect while "+key+".enable is false")
-	}
+func (g *Group) validate(c *valid.Collector, path string) {
+	fp := valid.Join(path, groupObject.Key("Filters"))
 	for i := range g.Filters {
-		g.Filters[i].validate(c, valid.Index(fp, i), elsewhere)
+		g.Filters[i].validate(c, valid.Index(fp, i))
 	}
-	wire.CheckExtra(c, path, g.Extra, groupKeys, nil, elsewhere, "an EMI group ("+key+")")
+	groupObject.CheckExtra(c, path, g.Extra, "an EMI group", allKeys)
 }
 
-func (f *Filter) validate(c *valid.Collector, path string, elsewhere []string) {
+func (f *Filter) validate(c *valid.Collector, path string) {
 	if f.PaymentMethodType != "" {
 		c.Merge(path, f.PaymentMethodType.Validate())
 	}
-	if f.PaymentMethodType == "" && f.PaymentMethod == "" && f.IssuerFilter == nil {
-		c.Add(path, "names no plans: give paymentMethodType, paymentMethod or issuerFilter")
-	}
 	if f.IssuerFilter != nil {
-		f.IssuerFilter.validate(c, valid.Join(path, "issuerFilter"), elsewhere)
+		f.IssuerFilter.validate(c, valid.Join(path, filterObject.Key("IssuerFilter")))
 	}
-	wire.CheckExtra(c, path, f.Extra, filterKeys, filterAliases, elsewhere, "an emiFilter")
+	filterObject.CheckExtra(c, path, f.Extra, "an emiFilter", allKeys)
 }
 
-func (f *IssuerFilter) validate(c *valid.Collector, path string, elsewhere []string) {
-	if len(f.Issuers) == 0 && len(f.Tenures) == 0 {
-		c.Add(path, "names no issuer or tenure: give issuers, tenures or both")
-	}
-	ip := valid.Join(path, "issuers")
-	if f.Issuers != nil && len(f.Issuers) == 0 {
-		c.Add(ip, "empty list: leave issuers out")
-	}
-	for i, is := range f.Issuers {
-		if !validIssuer(is) {
-			c.Add(valid.Index(ip, i), "issuer "+quote(is)+" must be written SVC_<BANK> in capitals, for example \"SVC_HDFC\"")
-		}
-		for j := 0; j < i; j++ {
-			if f.Issuers[j] == is {
-				c.Add(valid.Index(ip, i), "issuer "+quote(is)+" is listed twice")
-				break
-			}
-		}
-	}
-	tp := valid.Join(path, "tenures")
-	if f.Tenures != nil && len(f.Tenures) == 0 {
-		c.Add(tp, "empty list: leave tenures out")
-	}
+func (f *IssuerFilter) validate(c *valid.Collector, path string) {
 	for i, t := range f.Tenures {
-		c.Merge(valid.Index(tp, i), t.Validate())
-	}
-	wire.CheckExtra(c, path, f.Extra, issuerFilterKeys, nil, elsewhere, "an issuerFilter")
-}
-
-// validIssuer reports whether s is SVC_<BANK>: the prefix, then capitals,
-// digits and underscores.
-func validIssuer(s string) bool {
-	const prefix = "SVC_"
-	if len(s) <= len(prefix) || s[:len(prefix)] != prefix {
-		return false
-	}
-	for i := len(prefix); i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_') {
-			return false
+		if err := t.Validate(); err != nil {
+			c.Merge(valid.Index(valid.Join(path, issuerObject.Key("Tenures")), i), err)
 		}
 	}
-	return true
+	issuerObject.CheckExtra(c, path, f.Extra, "an issuerFilter", allKeys)
 }
+
+// allKeys are the keys of every object of emiOptions, to name a key put in
+// the wrong object.
+var allKeys = tagjson.KeysOf(optionsObject, subFilterObject, groupObject, filterObject, issuerObject)
 
 // quote wraps s in double quotes for a message, showing it as it is.
 func quote(s string) string { return `"` + s + `"` }

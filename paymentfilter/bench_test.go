@@ -3,7 +3,11 @@ package paymentfilter_test
 import (
 	"encoding/json"
 	"reflect"
+	"strconv"
+	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 
 	"github.com/payorch/checkout-go/emi"
 	pf "github.com/payorch/checkout-go/paymentfilter"
@@ -21,9 +25,9 @@ func largestFilter() *pf.Filter {
 			CardSubTypes: []string{"BUSINESS", "EMPLOYEE_CARD"}, CardBanks: []string{"SBI", "ICICI"}}).
 		HideUPIHandles("@ybl", "@okhdfcbank", "@paytm").
 		HideUPIApps("PHONEPE", "GPAY", "PAYTM", "CRED").
-		ShowMandateMethods(pf.NB, "NB_HDFC", "NB_SBI", "NB_ICICI", "NB_AXIS").
-		ShowMandateMethods(pf.Wallet, "PAYTM", "MOBIKWIK").
-		ShowMandateMethods(pf.ConsumerFinance, "LAZYPAY", "SIMPL").
+		ShowMandateMethods("", pf.NB, "NB_HDFC", "NB_SBI", "NB_ICICI", "NB_AXIS").
+		ShowMandateMethods("", pf.Wallet, "PAYTM", "MOBIKWIK").
+		ShowMandateMethods("", pf.ConsumerFinance, "LAZYPAY", "SIMPL").
 		Hide(pf.Cash, pf.Reward).
 		EMI(emi.New().
 			Enable(emi.Standard, emi.LowCost).
@@ -31,8 +35,7 @@ func largestFilter() *pf.Filter {
 			RemoveTenures(emi.NoCost, emi.Credit, "SVC_ICICI", emi.Months(9, 12), emi.Months(18, 24)).
 			RemoveIssuers(emi.NoCost, emi.Credit, "SVC_HDFC", "SVC_SBI").
 			RemoveTenures(emi.Standard, emi.Debit, "SVC_AXIS", emi.Months(3, 6)).
-			AddFilter(emi.Standard, emi.Cardless, emi.Filter{Enable: false, PaymentMethodType: emi.ConsumerFinance, PaymentMethod: "LAZYPAY"})).
-		Filter()
+			AddFilter(emi.Standard, emi.Cardless, emi.Filter{Enable: false, PaymentMethodType: emi.ConsumerFinance, PaymentMethod: "LAZYPAY"}))
 }
 
 // asMap returns the same filter as the plain way builds it: nested
@@ -50,85 +53,46 @@ func asMap(tb testing.TB, f *pf.Filter) map[string]any {
 	return m
 }
 
-// The plain encoding/json way with the same struct shape and tags, for the
-// record of why the package has its own encoder.
-type (
-	plainFilter struct {
-		AllowDefaultOptions bool          `json:"allowDefaultOptions"`
-		Options             []plainOption `json:"options"`
-		EMIOptions          *emi.Options  `json:"emiOptions,omitempty"`
-	}
-	plainOption struct {
-		PaymentMethodType string            `json:"paymentMethodType"`
-		Enable            bool              `json:"enable"`
-		PaymentMethods    []string          `json:"paymentMethods,omitempty"`
-		CardFilters       []plainCardFilter `json:"cardFilters,omitempty"`
-		UPIFilters        []plainUPIFilter  `json:"upiFilters,omitempty"`
-	}
-	plainCardFilter struct {
-		Enable       bool          `json:"enable"`
-		CardBrands   []string      `json:"cardBrands,omitempty"`
-		CardBins     []pf.BINRange `json:"cardBins,omitempty"`
-		CardTypes    []pf.CardType `json:"cardTypes,omitempty"`
-		CardSubTypes []string      `json:"cardSubTypes,omitempty"`
-		CardBanks    []string      `json:"cardBanks,omitempty"`
-	}
-	plainUPIFilter struct {
-		UPIType    pf.UPIType `json:"upiType,omitempty"`
-		Enable     bool       `json:"enable"`
-		UPIMethods []string   `json:"upiMethods,omitempty"`
-	}
-)
-
-func asPlain(f *pf.Filter) *plainFilter {
-	p := &plainFilter{AllowDefaultOptions: f.AllowDefaultOptions, EMIOptions: f.EMIOptions}
-	for _, o := range f.Options {
-		po := plainOption{PaymentMethodType: string(o.PaymentMethodType), Enable: o.Enable, PaymentMethods: o.PaymentMethods}
-		for _, c := range o.CardFilters {
-			po.CardFilters = append(po.CardFilters, plainCardFilter{c.Enable, c.CardBrands, c.CardBins, c.CardTypes, c.CardSubTypes, c.CardBanks})
-		}
-		for _, u := range o.UPIFilters {
-			po.UPIFilters = append(po.UPIFilters, plainUPIFilter{u.UPIType, u.Enable, u.UPIMethods})
-		}
-		p.Options = append(p.Options, po)
-	}
-	return p
-}
-
 // TestBenchmarkInputsAgree: the benchmarks encode the same JSON tree, and the
 // largest filter is valid.
 func TestBenchmarkInputsAgree(t *testing.T) {
 	f := largestFilter()
-	if err := f.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	typed, err := json.Marshal(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, f.Validate())
+	typed, err := f.MarshalJSON()
+	require.NoError(t, err)
+	std, err := json.Marshal(f)
+	require.NoError(t, err)
+	require.Equal(t, string(typed), string(std))
 	fromMap, err := json.Marshal(asMap(t, f))
-	if err != nil {
-		t.Fatal(err)
-	}
-	plain, err := json.Marshal(asPlain(f))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var a, b, c any
-	_ = json.Unmarshal(typed, &a)
-	_ = json.Unmarshal(fromMap, &b)
-	_ = json.Unmarshal(plain, &c)
-	if !reflect.DeepEqual(a, b) || !reflect.DeepEqual(a, c) {
-		t.Fatalf("benchmark inputs differ:\n%s\n%s\n%s", typed, fromMap, plain)
-	}
-	if string(typed) != string(plain) {
-		t.Fatalf("the hand-written encoder differs from encoding/json:\n%s\n%s", typed, plain)
-	}
+	require.NoError(t, err)
+	var a, b any
+	require.NoError(t, json.Unmarshal(typed, &a))
+	require.NoError(t, json.Unmarshal(fromMap, &b))
+	require.True(t, reflect.DeepEqual(a, b), "benchmark inputs differ:\n%s\n%s", typed, fromMap)
+}
+
+// TestEncodingOnePassOrPerLevel: a filter without Extra keys below the top
+// is encoded in one encoding/json pass; one Extra key deep down makes every
+// level above it encode itself. Both give the same bytes but for that key.
+func TestEncodingOnePassOrPerLevel(t *testing.T) {
+	f := largestFilter()
+	onePass, err := json.Marshal(f)
+	require.NoError(t, err)
+
+	deep := f.Clone()
+	deep.EMIOptions.NoCostEMI.Credit.Filters[1].IssuerFilter.Extra = map[string]json.RawMessage{"zz": json.RawMessage(`1`)}
+	deep.Options[0].Extra = map[string]json.RawMessage{"display": json.RawMessage(`true`)}
+	perLevel, err := json.Marshal(deep)
+	require.NoError(t, err)
+	require.Equal(t, 1, strings.Count(string(perLevel), `,"zz":1}`))
+	require.Equal(t, 1, strings.Count(string(perLevel), `,"display":true}`))
+	stripped := strings.Replace(strings.Replace(string(perLevel), `,"zz":1}`, `}`, 1), `,"display":true}`, `}`, 1)
+	require.Equal(t, string(onePass), stripped)
 }
 
 // BenchmarkFilterMarshal encodes the largest realistic filter, typed, with
-// the SDK's encoder (MarshalJSON, the same bytes AppendJSON writes into an
-// enclosing body).
+// encoding/json: MarshalJSON, which is what a request encoder embedding the
+// filter calls.
 func BenchmarkFilterMarshal(b *testing.B) {
 	f := largestFilter()
 	b.ReportAllocs()
@@ -152,10 +116,8 @@ func BenchmarkFilterMarshalMap(b *testing.B) {
 }
 
 // BenchmarkFilterMarshalStdlib encodes the typed filter through
-// json.Marshal, as a struct embedding *Filter is encoded: encoding/json
-// re-scans (compacts) the output of every MarshalJSON, which costs more than
-// the encoder itself. An enclosing encoder that splices AppendJSON's output
-// avoids it.
+// json.Marshal(f): encoding/json re-scans (compacts) what MarshalJSON
+// returns, which costs about as much as the encoding itself.
 func BenchmarkFilterMarshalStdlib(b *testing.B) {
 	f := largestFilter()
 	b.ReportAllocs()
@@ -166,15 +128,52 @@ func BenchmarkFilterMarshalStdlib(b *testing.B) {
 	}
 }
 
-// BenchmarkFilterMarshalPlainStruct encodes the same JSON from plain structs
-// with tags and no custom encoder (which could not keep Extra keys or empty
-// decoded lists): the plain encoding/json way.
-func BenchmarkFilterMarshalPlainStruct(b *testing.B) {
-	p := asPlain(largestFilter())
+// BenchmarkFilterUnmarshal decodes the largest realistic filter.
+func BenchmarkFilterUnmarshal(b *testing.B) {
+	data, err := json.Marshal(largestFilter())
+	if err != nil {
+		b.Fatal(err)
+	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := json.Marshal(p); err != nil {
+		var f pf.Filter
+		if err := json.Unmarshal(data, &f); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// hugeFilter hides n wallet codes and n BIN ranges, and removes n EMI
+// issuers and n tenure ranges.
+func hugeFilter(n int) *pf.Filter {
+	codes := make([]string, n)
+	bins := make([]pf.BINRange, n)
+	issuers := make([]string, n)
+	tenures := make([]emi.TenureRange, n)
+	for i := range n {
+		codes[i] = "W" + strconv.Itoa(i)
+		bins[i] = pf.BINRange{From: strconv.Itoa(400000 + i), To: strconv.Itoa(400000 + i + 9)}
+		issuers[i] = "SVC_B" + strconv.Itoa(i)
+		tenures[i] = emi.Months(i+1, i+3)
+	}
+	return pf.New().HideMethods(pf.Wallet, codes...).HideBINRanges(bins...).
+		EMI(emi.New().RemoveIssuers(emi.NoCost, emi.Credit, issuers...).RemoveTenures(emi.NoCost, emi.Debit, "SVC_X", tenures...))
+}
+
+// BenchmarkFilterValidate validates filters hiding 1,000 and 10,000 method
+// codes and BIN ranges (and as many EMI issuers and tenures): the time per
+// element stays flat.
+func BenchmarkFilterValidate(b *testing.B) {
+	for _, n := range []int{1_000, 10_000} {
+		f := hugeFilter(n)
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := f.Validate(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*4*n), "ns/element")
+		})
 	}
 }

@@ -8,33 +8,27 @@ import (
 	"github.com/payorch/checkout-go/internal/valid"
 )
 
-// BINRange is one element of cardFilter.cardBins (spec §2.3): a range of card
-// BINs written "<from_bin>::<to_bin>" on the wire ("459000::460000").
+// BINRange is one element of cardFilter.cardBins: a range of card BINs
+// (the leading digits of a card number), written "<from_bin>::<to_bin>" on
+// the wire ("459000::460000").
 //
 // From and To are kept as text so that leading zeros and length survive. A
 // BINRange decoded from text that is not a well-formed range keeps that
 // text, is sent back unchanged and is reported by Validate; assign a new
-// value (a literal, ParseBINRange) to replace it.
+// value (a literal, [ParseBINRange]) to replace it.
 type BINRange struct {
-	// From is the first BIN of the range: 6 to 19 decimal digits.
+	// From is the first BIN of the range: decimal digits, usually 6 or 8.
 	From string
-	// To is the last BIN of the range: as many digits as From, not below it.
+	// To is the last BIN of the range: decimal digits, not below From.
 	To string
 
 	raw       string // the decoded text when it did not parse
 	malformed bool
 }
 
-// BIN lengths: an issuer identification number has at least 6 digits
-// (ISO/IEC 7812) and a card number at most 19.
-const (
-	minBINDigits = 6
-	maxBINDigits = 19
-)
-
-// ParseBINRange parses "<from>::<to>" strictly: both sides 6 to 19 decimal
-// digits of the same length, from not above to. What it accepts, String
-// gives back unchanged.
+// ParseBINRange parses "<from>::<to>": both sides decimal digits (of any
+// length the service takes: 6 and 8 digits are usual), from not above to
+// as numbers. What it accepts, String gives back unchanged.
 func ParseBINRange(s string) (BINRange, error) {
 	from, to, ok := strings.Cut(s, "::")
 	if !ok {
@@ -49,21 +43,26 @@ func ParseBINRange(s string) (BINRange, error) {
 
 // problem checks the parts of r; "" when r can be sent.
 func (r BINRange) problem() string {
-	for _, side := range []struct{ name, v string }{{"from", r.From}, {"to", r.To}} {
+	for _, side := range [2]struct{ name, v string }{{"from", r.From}, {"to", r.To}} {
 		if !digits(side.v) {
 			return "BIN range " + strconv.Quote(r.String()) + ": " + side.name + " must be decimal digits"
 		}
-		if len(side.v) < minBINDigits || len(side.v) > maxBINDigits {
-			return "BIN range " + strconv.Quote(r.String()) + ": " + side.name + " must have 6 to 19 digits"
-		}
 	}
-	if len(r.From) != len(r.To) {
-		return "BIN range " + strconv.Quote(r.String()) + ": from and to must have the same number of digits"
-	}
-	if r.From > r.To { // same length, digits only: text order is numeric order
+	if numericLess(r.To, r.From) {
 		return "BIN range " + strconv.Quote(r.String()) + ": from is greater than to"
 	}
 	return ""
+}
+
+// numericLess reports whether the decimal digits a stand for a smaller
+// number than b.
+func numericLess(a, b string) bool {
+	a = strings.TrimLeft(a, "0")
+	b = strings.TrimLeft(b, "0")
+	if len(a) != len(b) {
+		return len(a) < len(b)
+	}
+	return a < b
 }
 
 func digits(s string) bool {
@@ -101,7 +100,7 @@ func (r BINRange) MarshalText() ([]byte, error) {
 // Validate reports it.
 func (r *BINRange) UnmarshalText(text []byte) error {
 	if r == nil {
-		return errors.New("BINRange: UnmarshalText on a nil pointer")
+		return errors.New("paymentfilter: BINRange.UnmarshalText on a nil pointer")
 	}
 	p, err := ParseBINRange(string(text))
 	if err != nil {
@@ -112,8 +111,9 @@ func (r *BINRange) UnmarshalText(text []byte) error {
 	return nil
 }
 
-// Validate reports why r cannot be sent. The problem has an empty path (the
-// caller knows where r sits).
+// Validate reports why r cannot be sent: text that is not a range, a side
+// that is not decimal digits, or from greater than to. The problem has an
+// empty path (the caller knows where r sits).
 func (r BINRange) Validate() error {
 	var msg string
 	if r.malformed {

@@ -2,6 +2,8 @@ package paymentfilter_test
 
 import (
 	"encoding/json"
+	"runtime"
+	"strconv"
 	"sync"
 	"testing"
 
@@ -12,64 +14,132 @@ import (
 	pf "github.com/payorch/checkout-go/paymentfilter"
 )
 
-// TestBuilderImmutable: a half-built filter shared by two extensions is
-// not changed by either, and a copy made by Filter does not alias it.
-func TestBuilderImmutable(t *testing.T) {
+// TestBuilderInPlace: a fluent call changes its receiver and returns it, so
+// a call on its own line works; Clone gives a copy that shares nothing.
+func TestBuilderInPlace(t *testing.T) {
+	f := pf.New()
+	f.HideCardTypes(pf.Credit)
+	f.HideUPIHandles("@ybl")
+	require.Same(t, f, f.Hide(pf.Wallet), "the receiver is returned")
+	require.Equal(t, `{"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardTypes":["CREDIT"]}]},{"paymentMethodType":"UPI","enable":true,"upiFilters":[{"upiType":"COLLECT","enable":false,"upiMethods":["@ybl"]}]},{"paymentMethodType":"WALLET","enable":false}]}`,
+		wiretest.JSONString(t, f))
+
+	// A half-built filter extended two ways: Clone first.
 	base := pf.New().HideCardTypes(pf.Credit).HideUPIHandles("@ybl")
-	before := wiretest.JSONString(t, base.Filter())
-
-	a := base.HideCardTypes(pf.Debit).HideUPIHandles("@paytm")
-	b := base.HideBINRanges(pf.BINRange{From: "459000", To: "460000"}).Hide(pf.Wallet)
-
-	require.Equal(t, before, wiretest.JSONString(t, base.Filter()))
+	before := wiretest.JSONString(t, base)
+	a := base.Clone().HideCardTypes(pf.Debit).HideUPIHandles("@paytm")
+	b := base.Clone().HideBINRanges(pf.BINRange{From: "459000", To: "460000"}).Hide(pf.Wallet)
+	require.Equal(t, before, wiretest.JSONString(t, base))
 	require.Equal(t, `{"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardTypes":["CREDIT","DEBIT"]}]},{"paymentMethodType":"UPI","enable":true,"upiFilters":[{"upiType":"COLLECT","enable":false,"upiMethods":["@ybl","@paytm"]}]}]}`,
-		wiretest.JSONString(t, a.Filter()))
+		wiretest.JSONString(t, a))
 	require.Equal(t, `{"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardTypes":["CREDIT"]},{"enable":false,"cardBins":["459000::460000"]}]},{"paymentMethodType":"UPI","enable":true,"upiFilters":[{"upiType":"COLLECT","enable":false,"upiMethods":["@ybl"]}]},{"paymentMethodType":"WALLET","enable":false}]}`,
-		wiretest.JSONString(t, b.Filter()))
+		wiretest.JSONString(t, b))
 
-	// Changing a copy made by Filter leaves the original alone.
-	f := base.Filter()
-	f.Options[0].CardFilters[0].CardTypes[0] = pf.Debit
-	f.Options[1].UPIFilters[0].UPIMethods = append(f.Options[1].UPIFilters[0].UPIMethods, "@x")
-	require.Equal(t, before, wiretest.JSONString(t, base.Filter()))
+	// Changing a copy made by Clone leaves the original alone.
+	c := base.Clone()
+	c.Options[0].CardFilters[0].CardTypes[0] = pf.Debit
+	c.Options[1].UPIFilters[0].UPIMethods = append(c.Options[1].UPIFilters[0].UPIMethods, "@x")
+	require.Equal(t, before, wiretest.JSONString(t, base))
 
 	// Changing the caller's slice after the call leaves the filter alone.
 	handles := []string{"@ybl"}
-	c := pf.New().HideUPIHandles(handles...)
+	d := pf.New().HideUPIHandles(handles...).HideMethods(pf.Wallet, handles...)
 	handles[0] = "@changed"
-	require.Contains(t, wiretest.JSONString(t, c.Filter()), `"@ybl"`)
+	require.NotContains(t, wiretest.JSONString(t, d), `"@changed"`)
 }
 
-// TestBuilderConcurrent: one filter extended from many goroutines (run with
-// -race).
+// TestBuilderConcurrent: clones of one filter extended from many goroutines
+// (run with -race).
 func TestBuilderConcurrent(t *testing.T) {
 	base := pf.New().HideCardTypes(pf.Credit).EMI(emi.New().OnlyNoCost())
 	var wg sync.WaitGroup
 	out := make([]string, 16)
 	for i := range out {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			f, err := base.HideCardBrands("VISA").Build()
-			if err == nil {
+		f := base.Clone()
+		wg.Go(func() {
+			f.HideCardBrands("VISA")
+			if f.Validate() == nil {
 				b, _ := json.Marshal(f)
 				out[i] = string(b)
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	for _, o := range out {
 		require.Equal(t, out[0], o)
 	}
 	require.Contains(t, out[0], `"cardBrands":["VISA"]`)
+	require.NotContains(t, wiretest.JSONString(t, base), "VISA")
 }
 
 // TestBuilderNilReceiver: the fluent methods on a nil *Filter start from
 // New().
 func TestBuilderNilReceiver(t *testing.T) {
 	var b *pf.Filter
-	require.Equal(t, wiretest.JSONString(t, pf.New().Hide(pf.Cash).Filter()), wiretest.JSONString(t, b.Hide(pf.Cash).Filter()))
-	require.Equal(t, `{"allowDefaultOptions":true,"options":[]}`, wiretest.JSONString(t, b.Filter()))
+	require.Equal(t, pf.New().Hide(pf.Cash), b.Hide(pf.Cash))
+	require.Equal(t, pf.New().HideUPIApps("GPAY"), b.HideUPIApps("GPAY"))
+	require.Equal(t, pf.New().EMI(emi.New()), b.EMI(emi.New()))
+	require.Nil(t, b, "the nil pointer itself stays nil")
+}
+
+// TestBuilderLinear: building costs memory in proportion to what is
+// built. Each call used to copy the whole filter, so the bytes allocated
+// per call grew with the chain (quadratic in all); now a call allocates
+// what it adds and the amortised growth of the lists, so a chain 16 times
+// longer costs about the same per call.
+func TestBuilderLinear(t *testing.T) {
+	perCall := func(n int) float64 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		chain(n)
+		runtime.ReadMemStats(&after)
+		return float64(after.TotalAlloc-before.TotalAlloc) / float64(n)
+	}
+	perCall(100) // warm up
+	small, large := perCall(1_000), perCall(16_000)
+	require.Less(t, large, 2*small+64, "bytes per call: %.0f for 1,000 calls, %.0f for 16,000", small, large)
+	require.Less(t, large, 400.0, "bytes per call")
+
+	f := chain(10_000)
+	require.Equal(t, 3, len(f.Options), "one block per type")
+	require.Equal(t, 2_500, len(f.Options[0].PaymentMethods))
+	require.Equal(t, 2, len(f.Options[1].CardFilters), "one card filter per criterion")
+	require.Equal(t, 2_500, len(f.Options[1].CardFilters[0].CardBins))
+	require.Equal(t, 2_500, len(f.Options[2].UPIFilters[0].UPIMethods))
+	require.NoError(t, f.Validate())
+}
+
+// chain builds a filter with n fluent calls: method codes, BIN ranges, UPI
+// apps and card brands in turn.
+func chain(n int) *pf.Filter {
+	f := pf.New()
+	for i := range n {
+		switch i % 4 {
+		case 0:
+			f.HideMethods(pf.Wallet, "W"+strconv.Itoa(i))
+		case 1:
+			f.HideBINRanges(pf.BINRange{From: "400000", To: strconv.Itoa(400000 + i)})
+		case 2:
+			f.HideUPIApps("APP" + strconv.Itoa(i))
+		default:
+			f.HideCardBrands("B" + strconv.Itoa(i))
+		}
+	}
+	return f
+}
+
+// BenchmarkFilterChain builds filters by chains of 1,000 and 10,000 calls:
+// the time per call stays flat.
+func BenchmarkFilterChain(b *testing.B) {
+	for _, n := range []int{1_000, 10_000} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				chain(n)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/call")
+		})
+	}
 }
 
 // TestBuilderMerges: one option block per type; calls that one block can
@@ -82,8 +152,11 @@ func TestBuilderMerges(t *testing.T) {
 	}{
 		{"hide twice", pf.New().Hide(pf.Cash, pf.Cash).Hide(pf.Cash),
 			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"CASH","enable":false}]}`},
-		{"methods merge without repeats", pf.New().HideMethods(pf.Wallet, "PAYTM").HideMethods(pf.Wallet, "SIMPL", "PAYTM"),
-			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false,"paymentMethods":["PAYTM","SIMPL"]}]}`},
+		{"methods merge, each value as given", pf.New().HideMethods(pf.Wallet, "PAYTM").HideMethods(pf.Wallet, "SIMPL", "PAYTM"),
+			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false,"paymentMethods":["PAYTM","SIMPL","PAYTM"]}]}`},
+		{"WALLETS, as decoded, is the WALLET block", decodedFilter(t, `{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLETS","enable":false,"paymentMethods":["PAYTM"]}]}`).
+			HideMethods(pf.Wallet, "SIMPL").Hide(pf.Cash),
+			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLETS","enable":false,"paymentMethods":["PAYTM","SIMPL"]},{"paymentMethodType":"CASH","enable":false}]}`},
 		{"only cards, but not credit", pf.Only(pf.Card).HideCardTypes(pf.Credit),
 			`{"allowDefaultOptions":false,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardTypes":["CREDIT"]}]}]}`},
 		{"different criteria stay separate filters", pf.New().HideCardBrands("AMEX").HideCardBanks("SBI").HideCardBrands("DINERS"),
@@ -92,8 +165,10 @@ func TestBuilderMerges(t *testing.T) {
 			`{"allowDefaultOptions":false,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":true,"cardTypes":["DEBIT"]},{"enable":false,"cardBrands":["RUPAY"]}]}]}`},
 		{"show after card filters keeps one block", pf.New().HideCardTypes(pf.Credit).Show(pf.Card),
 			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardTypes":["CREDIT"]}]}]}`},
-		{"mandate codes merge", pf.Only().ShowMandateMethods(pf.NB, "NB_HDFC").ShowMandateMethods(pf.NB, "NB_SBI"),
+		{"mandate codes merge", pf.Only().ShowMandateMethods("", pf.NB, "NB_HDFC").ShowMandateMethods("", pf.NB, "NB_SBI"),
 			`{"allowDefaultOptions":false,"options":[{"paymentMethodType":"NB","enable":true,"paymentMethods":["NB_HDFC","SVC_HDFC","NB_SBI","SVC_SBI"]}]}`},
+		{"mandate codes of a deployment's prefix", pf.New().HideMandateMethods("JP_", pf.Wallet, "PAYTM").HideMandateMethods("JP_", pf.Wallet, "MOBIKWIK"),
+			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false,"paymentMethods":["PAYTM","JP_PAYTM","MOBIKWIK","JP_MOBIKWIK"]}]}`},
 		{"UPI apps on only UPI", pf.Only(pf.UPI).HideUPIApps("GPAY"),
 			`{"allowDefaultOptions":false,"options":[{"paymentMethodType":"UPI","enable":true,"upiFilters":[{"upiType":"INTENT","enable":false,"upiMethods":["GPAY"]}]}]}`},
 		{"EMI is replaced, not merged", pf.New().EMI(emi.New().OnlyEMI()).EMI(emi.New().Disable(emi.Standard)),
@@ -101,25 +176,31 @@ func TestBuilderMerges(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			require.NoError(t, tt.build.Err())
-			f, err := tt.build.Build()
-			require.NoError(t, err)
-			require.Equal(t, tt.want, wiretest.JSONString(t, f))
+			require.NoError(t, tt.build.Validate())
+			require.Equal(t, tt.want, wiretest.JSONString(t, tt.build))
 		})
 	}
 }
 
+// decodedFilter decodes a payment_filter written as JSON.
+func decodedFilter(t *testing.T, s string) *pf.Filter {
+	t.Helper()
+	var f pf.Filter
+	require.NoError(t, json.Unmarshal([]byte(s), &f))
+	return &f
+}
+
 // TestBuilderContradictions: a call that one option block cannot express
-// together with the block of its type is a conflict. Validate, Build and
-// Err name the call and what that block does, at that block (not the duplicate
-// block the user never wrote); the filter keeps the call as a second block,
-// and a copy made by Filter or Clone keeps the conflict: nothing is dropped.
+// together with the block of its type is a conflict. Validate names the
+// call and what that block does, at that block (not the duplicate block the
+// user never wrote); the filter keeps the call as a second block, and a
+// copy made by Clone keeps the conflict: nothing is dropped.
 func TestBuilderContradictions(t *testing.T) {
 	tests := []struct {
 		name    string
 		build   *pf.Filter
-		want    string     // Filter()
-		problem pf.Problem // the one problem of Build and Err
+		want    string     // the JSON
+		problem pf.Problem // the one problem of Validate
 	}{
 		{"show after hide", pf.New().Hide(pf.Wallet).Show(pf.Wallet),
 			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false},{"paymentMethodType":"WALLET","enable":true}]}`,
@@ -133,7 +214,7 @@ func TestBuilderContradictions(t *testing.T) {
 		{"methods after hiding the whole type", pf.New().Hide(pf.Wallet).HideMethods(pf.Wallet, "PAYTM"),
 			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false},{"paymentMethodType":"WALLET","enable":false,"paymentMethods":["PAYTM"]}]}`,
 			pf.Problem{Path: "payment_filter.options[0]", Message: `HideMethods(WALLET, "PAYTM") conflicts with the WALLET block, which hides WALLET as a whole (enable: false, no paymentMethods): one block cannot also hide listed methods`}},
-		{"show some after hiding some", pf.New().HideMandateMethods(pf.Wallet, "PAYTM").ShowMethods(pf.Wallet, "SIMPL"),
+		{"show some after hiding some", pf.New().HideMandateMethods("", pf.Wallet, "PAYTM").ShowMethods(pf.Wallet, "SIMPL"),
 			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false,"paymentMethods":["PAYTM","SVC_PAYTM"]},{"paymentMethodType":"WALLET","enable":true,"paymentMethods":["SIMPL"]}]}`,
 			pf.Problem{Path: "payment_filter.options[0]", Message: `ShowMethods(WALLET, "SIMPL") conflicts with the WALLET block, which hides the listed WALLET methods (enable: false, paymentMethods "PAYTM", "SVC_PAYTM"): one block cannot also show listed methods`}},
 		{"UPI apps on hidden UPI", pf.New().Hide(pf.UPI).HideUPIApps("PHONEPE", "GPAY"),
@@ -157,36 +238,28 @@ func TestBuilderContradictions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			require.Equal(t, tt.want, wiretest.JSONString(t, tt.build.Filter()))
+			require.Equal(t, tt.want, wiretest.JSONString(t, tt.build))
 
-			_, err := tt.build.Build()
-			var ve *pf.ValidationError
-			require.ErrorAs(t, err, &ve)
-			require.Equal(t, []pf.Problem{tt.problem}, ve.Problems, "the conflict, and not also the duplicate block it explains")
-
-			require.ErrorAs(t, tt.build.Err(), &ve)
-			require.Equal(t, []pf.Problem{tt.problem}, ve.Problems)
-
-			// The filter itself, and the copies Filter and Clone make,
-			// report the conflict too (the client validates before sending).
-			for _, f := range []*pf.Filter{tt.build, tt.build.Filter(), tt.build.Clone()} {
+			// The filter itself, and the copy Clone makes, report the
+			// conflict (the client validates before sending).
+			for _, f := range []*pf.Filter{tt.build, tt.build.Clone()} {
+				var ve *pf.ValidationError
 				require.ErrorAs(t, f.Validate(), &ve)
-				require.Equal(t, []pf.Problem{tt.problem}, ve.Problems)
+				require.Equal(t, []pf.Problem{tt.problem}, ve.Problems, "the conflict, and not also the duplicate block it explains")
 			}
 
 			// Decoded from its JSON, it is a hand-made filter: the
 			// duplicate block is what Validate reports.
 			var d pf.Filter
 			require.NoError(t, json.Unmarshal([]byte(tt.want), &d))
-			require.NoError(t, d.Err())
 			require.ErrorContains(t, d.Validate(), "duplicate option block")
+			require.NotContains(t, d.Validate().Error(), "conflicts with")
 
 			// With the conflicting block removed by hand, there is no
 			// conflict left to report.
 			// (In every case here the conflicting block is the last.)
-			fixed := tt.build.Filter()
+			fixed := tt.build.Clone()
 			fixed.Options = fixed.Options[:len(fixed.Options)-1]
-			require.NoError(t, fixed.Err())
 			if err := fixed.Validate(); err != nil {
 				require.NotContains(t, err.Error(), "conflicts with")
 			}
@@ -194,53 +267,57 @@ func TestBuilderContradictions(t *testing.T) {
 	}
 }
 
-// TestBuilderProblemsStayOnTheirBranch: a conflict recorded on one branch of
-// a shared filter is not seen by its base or a sibling.
+// TestBuilderProblemsStayOnTheirBranch: a conflict recorded on a clone of a
+// filter is not seen by the filter or another clone.
 func TestBuilderProblemsStayOnTheirBranch(t *testing.T) {
-	// Three conflicts: an appended list would have spare capacity here.
 	base := pf.New().Hide(pf.Wallet, pf.NB, pf.Cash).Show(pf.Wallet, pf.NB, pf.Cash)
-	a := base.Hide(pf.UPI).Show(pf.UPI)
-	b := base.Hide(pf.Card).HideCardTypes(pf.Debit)
+	a := base.Clone().Hide(pf.UPI).Show(pf.UPI)
+	b := base.Clone().Hide(pf.Card).HideCardTypes(pf.Debit)
 	last := func(b *pf.Filter) string {
 		var ve *pf.ValidationError
-		require.ErrorAs(t, b.Err(), &ve)
+		require.ErrorAs(t, b.Validate(), &ve)
 		return ve.Problems[len(ve.Problems)-1].Message
 	}
 	require.Contains(t, last(base), "Show(WALLET, NB, CASH) conflicts with the CASH block, which hides CASH as a whole")
 	require.Contains(t, last(a), "Show(UPI) conflicts with the UPI block, which hides UPI as a whole")
 	require.Contains(t, last(b), "HideCardTypes(DEBIT) conflicts with the CARD block, which hides CARD as a whole")
-	require.NoError(t, pf.New().Hide(pf.Wallet).Err())
+	require.NoError(t, pf.New().Hide(pf.Wallet).Validate())
 }
 
-// TestBuilderEMIProblems: the rejected calls of the emi.Options given to EMI
-// reach Validate, Build and Err under payment_filter.emiOptions; a later
-// EMI call replaces them with the options.
+// TestBuilderEMIProblems: the calls the emi.Options given to EMI could not
+// carry out reach Validate under payment_filter.emiOptions; a later EMI
+// call replaces them with the options.
 func TestBuilderEMIProblems(t *testing.T) {
 	b := pf.New().Hide(pf.Wallet).EMI(emi.New().Disable(emi.Plan(9)).Enable(emi.NoCost))
 	want := []pf.Problem{{Path: "payment_filter.emiOptions", Message: "Disable(Plan(9)): unknown plan 9: want Standard, LowCost or NoCost"}}
-	_, err := b.Build()
 	var ve *pf.ValidationError
-	require.ErrorAs(t, err, &ve)
+	require.ErrorAs(t, b.Validate(), &ve)
 	require.Equal(t, want, ve.Problems)
-	require.ErrorAs(t, b.Err(), &ve)
-	require.Equal(t, want, ve.Problems)
-	require.ErrorAs(t, b.Filter().Validate(), &ve)
-	require.Equal(t, want, ve.Problems, "the client's validation before sending reports them too")
+	require.ErrorAs(t, b.Clone().Validate(), &ve)
+	require.Equal(t, want, ve.Problems, "a clone carries them too")
 	require.Equal(t, `{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false}],"emiOptions":{"noCostEmi":{"enable":true}}}`,
-		wiretest.JSONString(t, b.Filter()))
+		wiretest.JSONString(t, b))
 
-	f, err := b.EMI(emi.New().Enable(emi.NoCost)).Build()
-	require.NoError(t, err)
+	b.EMI(emi.New().Enable(emi.NoCost))
+	require.NoError(t, b.Validate())
 	require.Equal(t, `{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false}],"emiOptions":{"noCostEmi":{"enable":true}}}`,
-		wiretest.JSONString(t, f))
+		wiretest.JSONString(t, b))
 }
 
-// TestMandateCodes: the doubled codes of spec §2.3.
+// TestMandateCodes: the doubled codes of mandate flows (spec §2.3), with
+// the default SVC_ prefix or a deployment's own.
 func TestMandateCodes(t *testing.T) {
-	require.Equal(t, []string{"NB_HDFC", "SVC_HDFC", "NB_SBI", "SVC_SBI"}, pf.MandateCodes(pf.NB, "NB_HDFC", "NB_SBI"))
-	require.Equal(t, []string{"PAYTM", "SVC_PAYTM"}, pf.MandateCodes(pf.Wallet, "PAYTM"))
-	require.Equal(t, []string{"LAZYPAY", "SVC_LAZYPAY"}, pf.MandateCodes(pf.ConsumerFinance, "LAZYPAY"))
-	require.Empty(t, pf.MandateCodes(pf.NB))
+	require.Equal(t, []string{"NB_HDFC", "SVC_HDFC", "NB_SBI", "SVC_SBI"}, pf.MandateCodes("", pf.NB, "NB_HDFC", "NB_SBI"))
+	require.Equal(t, []string{"PAYTM", "SVC_PAYTM"}, pf.MandateCodes(pf.DefaultMandatePrefix, pf.Wallet, "PAYTM"))
+	require.Equal(t, []string{"LAZYPAY", "SVC_LAZYPAY"}, pf.MandateCodes("", pf.ConsumerFinance, "LAZYPAY"))
+	require.Equal(t, []string{"NB_HDFC", "JP_HDFC"}, pf.MandateCodes("JP_", pf.NB, "NB_HDFC"))
+	require.Equal(t, []string{"PAYTM", "JP_PAYTM"}, pf.MandateCodes("JP_", pf.Wallet, "PAYTM"))
+	require.Equal(t, []string{"HDFC", "SVC_HDFC"}, pf.MandateCodes("", pf.NB, "HDFC"), "a code is never rewritten")
+	require.Empty(t, pf.MandateCodes("", pf.NB))
+
+	f := pf.Only().ShowMandateMethods("JP_", pf.NB, "NB_HDFC")
+	require.Equal(t, `{"allowDefaultOptions":false,"options":[{"paymentMethodType":"NB","enable":true,"paymentMethods":["NB_HDFC","JP_HDFC"]}]}`, wiretest.JSONString(t, f))
+	require.NoError(t, f.Validate(), "any prefix passes")
 }
 
 // TestEnums: Valid accepts exactly the wire values; zero values are never

@@ -52,6 +52,18 @@ func TestDecodeEncode(t *testing.T) {
 		{"mis-cased values are kept for Validate",
 			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"wallet","enable":false}]}`,
 			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"wallet","enable":false}]}`},
+		{"the older spelling WALLETS is kept as given",
+			`{"allowDefaultOptions":false,"options":[{"paymentMethodType":"UPI","enable":true},{"paymentMethodType":"WALLETS","enable":true}]}`,
+			`{"allowDefaultOptions":false,"options":[{"paymentMethodType":"UPI","enable":true},{"paymentMethodType":"WALLETS","enable":true}]}`},
+		{"a mis-cased key is not matched to the field, even beside it",
+			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false,"Enable":true,"PaymentMethods":["X"]}]}`,
+			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false,"Enable":true,"PaymentMethods":["X"]}]}`},
+		{"a method code with a comma is kept",
+			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","paymentMethods":["LAZYPAY,SIMPL"],"enable":false}]}`,
+			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false,"paymentMethods":["LAZYPAY,SIMPL"]}]}`},
+		{"empty emiOptions are kept",
+			`{"allowDefaultOptions":false,"options":[{"paymentMethodType":"UPI","enable":true}],"emiOptions":{}}`,
+			`{"allowDefaultOptions":false,"options":[{"paymentMethodType":"UPI","enable":true}],"emiOptions":{}}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -88,13 +100,23 @@ func TestDecodeErrors(t *testing.T) {
 		{"EMI sub filter missing enable", `{"allowDefaultOptions":true,"options":[],"emiOptions":{"noCostEmi":{"credit":{"enable":false}}}}`, "payment_filter.emiOptions.noCostEmi.enable", "missing required key"},
 		{"EMI paymentMethod as a list", `{"allowDefaultOptions":true,"options":[],"emiOptions":{"noCostEmi":{"enable":true,"credit":{"enable":true,"filters":[{"enable":true,"paymentMethod":["CARD"]}]}}}}`, "payment_filter.emiOptions.noCostEmi.credit.filters[0].paymentMethod", "must be a string, got an array"},
 		{"emiOptions not an object", `{"allowDefaultOptions":true,"options":[],"emiOptions":true}`, "payment_filter.emiOptions", "must be a JSON object"},
+		{"EMI key mis-cased beside its required key", `{"allowDefaultOptions":true,"options":[],"emiOptions":{"noCostEmi":{"Enable":true}}}`, "payment_filter.emiOptions.noCostEmi.enable", `found "Enable"`},
+		{"option not an object", `{"allowDefaultOptions":true,"options":[{"paymentMethodType":"CASH","enable":false},"CARD"]}`, "payment_filter.options[1]", "must be a JSON object, got a string"},
+		{"card type not a string", `{"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false},{"enable":false,"cardTypes":["DEBIT",{}]}]}]}`, "payment_filter.options[0].cardFilters[1].cardTypes[1]", "must be a string, got an object"},
+		{"tenures not a list", `{"allowDefaultOptions":true,"options":[],"emiOptions":{"noCostEmi":{"enable":true,"credit":{"enable":true,"filters":[{"enable":true,"issuerFilter":{"tenures":"9::12","enable":false}}]}}}}`, "payment_filter.emiOptions.noCostEmi.credit.filters[0].issuerFilter.tenures", "must be an array, got a string"},
+		{"not JSON", `{"allowDefaultOptions":true,`, "", "unexpected end of JSON input"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var f pf.Filter
 			err := json.Unmarshal([]byte(tt.in), &f)
 			require.Error(t, err)
+			if tt.path == "" { // encoding/json's own syntax error
+				require.ErrorContains(t, err, tt.fragment)
+				return
+			}
 			wiretest.RequireProblem(t, err, tt.path, tt.fragment)
+			require.Equal(t, pf.Filter{}, f, "an error leaves the value")
 		})
 	}
 }
@@ -102,7 +124,7 @@ func TestDecodeErrors(t *testing.T) {
 // TestDecodeNullKeepsValue: null decodes to nothing without touching the
 // destination, as encoding/json does for other types.
 func TestDecodeNullKeepsValue(t *testing.T) {
-	f := pf.New().Hide(pf.Cash).Filter()
+	f := pf.New().Hide(pf.Cash)
 	require.NoError(t, json.Unmarshal([]byte(`null`), f))
 	require.Equal(t, pf.Cash, f.Options[0].PaymentMethodType)
 
@@ -129,10 +151,28 @@ func TestEncodeEmptyFilter(t *testing.T) {
 // TestEncodeExtraNotJSON: a hand-set Extra value that is not JSON fails to
 // encode instead of producing a broken body.
 func TestEncodeExtraNotJSON(t *testing.T) {
-	f := pf.New().Hide(pf.Cash).Filter()
+	f := pf.New().Hide(pf.Cash)
 	f.Extra = map[string]json.RawMessage{"x": json.RawMessage(`{`)}
 	_, err := json.Marshal(f)
 	require.Error(t, err)
+	f.Extra = nil
+	f.Options[0].Extra = map[string]json.RawMessage{"x": json.RawMessage(`{`)}
+	_, err = json.Marshal(f)
+	require.Error(t, err, "below the top too")
+}
+
+// TestEncodeExtraOverModelledKey: an Extra key that a field declares (or
+// an accepted spelling of one) is not sent a second time; Validate reports
+// it.
+func TestEncodeExtraOverModelledKey(t *testing.T) {
+	f := pf.New().AddCardFilter(pf.CardFilter{CardTypes: []pf.CardType{pf.Credit},
+		Extra: map[string]json.RawMessage{"cardTypes": json.RawMessage(`["DEBIT"]`), "cardType": json.RawMessage(`["DEBIT"]`), "x": json.RawMessage(`1`)}})
+	require.Equal(t, `{"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardTypes":["CREDIT"],"x":1}]}]}`,
+		wiretest.JSONString(t, f))
+	var ve *pf.ValidationError
+	require.ErrorAs(t, f.Validate(), &ve)
+	require.True(t, ve.Has("payment_filter.options[0].cardFilters[0].cardType"))
+	require.True(t, ve.Has("payment_filter.options[0].cardFilters[0].cardTypes"))
 }
 
 // TestBINRange: parsing, printing, and the malformed text kept.
@@ -144,7 +184,7 @@ func TestBINRange(t *testing.T) {
 	require.NoError(t, r.Validate())
 
 	for _, bad := range []string{"", "459000", "459000::", "::460000", "459000:460000", "460000::459000", "459001::459000", "45a000::460000",
-		"4590::4600", "459000::4600000", " 459000::460000", "459000::460000::470000", "-459000::460000", "12345678901234567890::12345678901234567890"} {
+		" 459000::460000", "459000::460000::470000", "-459000::460000", "4600000::460000", "46000000::4599999", "٤٥٩٠٠٠::٤٦٠٠٠٠"} {
 		_, err := pf.ParseBINRange(bad)
 		require.Error(t, err, bad)
 		var d pf.BINRange
@@ -153,7 +193,10 @@ func TestBINRange(t *testing.T) {
 		require.Equal(t, bad, d.String())
 		require.Error(t, d.Validate(), bad)
 	}
-	for _, good := range []string{"459000::459000", "000000::000000", "40000000::49999999", "4000000000000000000::4999999999999999999"} {
+	// Other lengths than six digits pass: the service takes eight-digit
+	// BINs, and sides of different lengths compare as numbers.
+	for _, good := range []string{"459000::459000", "000000::000000", "40000000::49999999", "4000000000000000000::4999999999999999999",
+		"4590::4600", "459000::4600000", "0459::460", "12345678901234567890::12345678901234567890", "4::4"} {
 		r, err := pf.ParseBINRange(good)
 		require.NoError(t, err, good)
 		require.Equal(t, good, r.String())
@@ -173,20 +216,6 @@ func TestDecodeRequiredNull(t *testing.T) {
 		require.Equal(t, path, ve.Problems[0].Path)
 		require.Equal(t, "required, got null", ve.Problems[0].Message)
 	}
-}
-
-// TestAppendJSON: AppendJSON appends the MarshalJSON bytes; nil is null.
-func TestAppendJSON(t *testing.T) {
-	f := pf.New().Hide(pf.Cash).Filter()
-	want, err := f.MarshalJSON()
-	require.NoError(t, err)
-	got, err := f.AppendJSON([]byte(`{"payment_filter":`))
-	require.NoError(t, err)
-	require.Equal(t, `{"payment_filter":`+string(want), string(got))
-	var none *pf.Filter
-	got, err = none.AppendJSON(nil)
-	require.NoError(t, err)
-	require.Equal(t, "null", string(got))
 }
 
 // TestWireKeys: a filter that sets every field encodes exactly the keys of

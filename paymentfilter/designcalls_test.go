@@ -26,18 +26,17 @@ var _ *paymentfilter.Filter = paymentfilter.New().HideCardTypes(paymentfilter.Cr
 	HideBINRanges(paymentfilter.BINRange{From: "459000", To: "460000"}).
 	HideUPIApps("PHONEPE").HideUPIHandles("@ybl").
 	HideMethods(paymentfilter.Wallet, "PAYTM").
-	HideMandateMethods(paymentfilter.NB, "NB_HDFC").
+	HideMandateMethods(paymentfilter.DefaultMandatePrefix, paymentfilter.NB, "NB_HDFC").
 	EMI(emi.New().OnlyNoCost())
 
-// The README's chain, ending in .Filter().
+// The README's chain.
 var _ *paymentfilter.Filter = paymentfilter.New().
 	Hide(paymentfilter.Wallet).
 	HideCardTypes(paymentfilter.Credit).
-	EMI(emi.New().DisableGroup(emi.NoCost, emi.Credit)).
-	Filter()
+	EMI(emi.New().DisableGroup(emi.NoCost, emi.Credit))
 
 // TestDesignCallSites: the DESIGN.md call sites are values of the model and
-// encode as such, with encoding/json directly (no Filter or Build step).
+// encode as such, with encoding/json directly (there is no finishing step).
 func TestDesignCallSites(t *testing.T) {
 	tests := []struct {
 		name string
@@ -67,12 +66,13 @@ func TestDesignCallSites(t *testing.T) {
 			require.Equal(t, tt.want, string(out))
 		})
 	}
-	// What a chain gives is what Filter and Build give.
-	f := paymentfilter.New().Hide(paymentfilter.Wallet).HideCardTypes(paymentfilter.Credit)
-	built, err := f.Build()
-	require.NoError(t, err)
-	require.Equal(t, wiretest.JSONString(t, f), wiretest.JSONString(t, built))
-	require.Equal(t, wiretest.JSONString(t, f), wiretest.JSONString(t, f.Filter()))
+	// A call on its own line is not lost (it used to return a changed
+	// copy and leave f alone).
+	f := paymentfilter.New()
+	f.Hide(paymentfilter.Wallet)
+	f.HideCardTypes(paymentfilter.Credit)
+	require.Equal(t, `{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false},{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardTypes":["CREDIT"]}]}]}`,
+		wiretest.JSONString(t, f))
 	require.NoError(t, f.Validate())
 }
 
@@ -84,7 +84,7 @@ func TestFluentCallsOnHandWrittenFilter(t *testing.T) {
 	f := hand.HideCardTypes(paymentfilter.Credit)
 	require.Equal(t, `{"allowDefaultOptions":false,"options":[{"paymentMethodType":"NB","enable":true},{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardTypes":["CREDIT"]}]}]}`,
 		wiretest.JSONString(t, f), "allowDefaultOptions stays as written")
-	require.Len(t, hand.Options, 1, "the receiver is left alone")
+	require.Same(t, hand, f, "the receiver is the filter extended")
 
 	g := f.Hide(paymentfilter.NB)
 	var ve *paymentfilter.ValidationError
@@ -95,23 +95,22 @@ func TestFluentCallsOnHandWrittenFilter(t *testing.T) {
 }
 
 // TestConflictsAfterHandEdits: blocks removed by hand between fluent calls
-// do not let two branches share their conflicts (run with -race), and each
-// conflict is worded from the block as it now stands.
+// take their conflicts with them, clones extended from several goroutines
+// keep their own (run with -race), and each conflict is worded from the
+// block as it now stands.
 func TestConflictsAfterHandEdits(t *testing.T) {
-	base := paymentfilter.New().Hide(paymentfilter.Wallet, paymentfilter.NB, paymentfilter.Cash)
-	cut := base.Filter()
-	cut.Options = cut.Options[:1] // WALLET only; the array still has room for three.
+	base := paymentfilter.New().Hide(paymentfilter.Wallet, paymentfilter.NB, paymentfilter.Cash).Show(paymentfilter.NB)
+	require.ErrorContains(t, base.Validate(), "Show(NB) conflicts")
+	base.Options = base.Options[:1] // WALLET only; the array still has room for four.
+	require.NoError(t, base.Validate(), "the conflicting block was cut, and its conflict with it")
 	var wg sync.WaitGroup
 	got := make([]error, 2)
 	for i, t := range []paymentfilter.MethodType{paymentfilter.NB, paymentfilter.Cash} {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			got[i] = cut.Hide(t).Show(t).Err()
-		}()
+		f := base.Clone()
+		wg.Go(func() { got[i] = f.Hide(t).Show(t).Validate() })
 	}
 	wg.Wait()
 	require.ErrorContains(t, got[0], "payment_filter.options[1]: Show(NB) conflicts with the NB block, which hides NB as a whole (enable: false, ")
 	require.ErrorContains(t, got[1], "payment_filter.options[1]: Show(CASH) conflicts with the CASH block, which hides CASH as a whole (enable: false, ")
-	require.NoError(t, cut.Err())
+	require.NoError(t, base.Validate())
 }

@@ -9,10 +9,9 @@ import (
 	"github.com/payorch/checkout-go/paymentfilter"
 )
 
-// show prints the JSON the builder sends, or why it cannot be sent.
-func show(b *paymentfilter.Filter) {
-	f, err := b.Build()
-	if err != nil {
+// show prints the JSON the filter sends, or why it cannot be sent.
+func show(f *paymentfilter.Filter) {
+	if err := f.Validate(); err != nil {
 		fmt.Println("error:", err)
 		return
 	}
@@ -24,7 +23,7 @@ func show(b *paymentfilter.Filter) {
 	fmt.Println(string(out))
 }
 
-// Hide a whole method type (spec §2.4): works for CARD, WALLET, NB, CASH and
+// Hide a whole method type: works for CARD, WALLET, NB, CASH and
 // the other types.
 func ExampleFilter_Hide() {
 	show(paymentfilter.New().Hide(paymentfilter.Wallet))
@@ -36,14 +35,14 @@ func ExampleFilter_Hide() {
 	// {"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":false},{"paymentMethodType":"CASH","enable":false}]}
 }
 
-// Show only UPI (spec §2.4).
+// Show only UPI.
 func ExampleOnly() {
 	show(paymentfilter.Only(paymentfilter.UPI))
 	// Output:
 	// {"allowDefaultOptions":false,"options":[{"paymentMethodType":"UPI","enable":true}]}
 }
 
-// Hide specific UPI collect handles and intent apps (spec §2.4).
+// Hide specific UPI collect handles and intent apps.
 func ExampleFilter_HideUPIHandles() {
 	show(paymentfilter.New().
 		HideUPIHandles("@ybl", "@okhdfcbank").
@@ -52,25 +51,28 @@ func ExampleFilter_HideUPIHandles() {
 	// {"allowDefaultOptions":true,"options":[{"paymentMethodType":"UPI","enable":true,"upiFilters":[{"upiType":"COLLECT","enable":false,"upiMethods":["@ybl","@okhdfcbank"]},{"upiType":"INTENT","enable":false,"upiMethods":["PHONEPE","GPAY","PAYTM"]}]}]}
 }
 
-// Hide credit cards (spec §2.4).
+// Hide credit cards.
 func ExampleFilter_HideCardTypes() {
 	show(paymentfilter.New().HideCardTypes(paymentfilter.Credit))
 	// Output:
 	// {"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardTypes":["CREDIT"]}]}]}
 }
 
-// Hide BIN ranges (spec §2.4).
+// Hide BIN ranges.
 func ExampleFilter_HideBINRanges() {
 	show(paymentfilter.New().HideBINRanges(paymentfilter.BINRange{From: "459000", To: "460000"}))
 	// Output:
 	// {"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardBins":["459000::460000"]}]}]}
 }
 
-// Hide specific wallets (spec §2.4).
+// Hide specific wallets. The service's own sample sends the codes as one
+// string with a comma, which passes too.
 func ExampleFilter_HideMethods() {
 	show(paymentfilter.New().HideMethods(paymentfilter.Wallet, "LAZYPAY", "SIMPL"))
+	show(paymentfilter.New().HideMethods(paymentfilter.Wallet, "LAZYPAY,SIMPL"))
 	// Output:
 	// {"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false,"paymentMethods":["LAZYPAY","SIMPL"]}]}
+	// {"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false,"paymentMethods":["LAZYPAY,SIMPL"]}]}
 }
 
 // Show only some cards: a card filter that combines criteria.
@@ -84,27 +86,27 @@ func ExampleFilter_AddCardFilter() {
 	// {"allowDefaultOptions":false,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":true,"cardBrands":["VISA"],"cardTypes":["CREDIT"]}]}]}
 }
 
-// Mandate flows pass each NB, WALLET or CONSUMER_FINANCE method twice (spec
-// §2.3).
+// Mandate flows pass each NB, WALLET or CONSUMER_FINANCE method twice: the
+// plain code and the code with the deployment's prefix (SVC_ by default).
 func ExampleFilter_ShowMandateMethods() {
-	show(paymentfilter.Only().ShowMandateMethods(paymentfilter.NB, "NB_HDFC"))
-	show(paymentfilter.New().HideMandateMethods(paymentfilter.Wallet, "PAYTM"))
+	show(paymentfilter.Only().ShowMandateMethods(paymentfilter.DefaultMandatePrefix, paymentfilter.NB, "NB_HDFC"))
+	show(paymentfilter.New().HideMandateMethods("JP_", paymentfilter.Wallet, "PAYTM"))
 	// Output:
 	// {"allowDefaultOptions":false,"options":[{"paymentMethodType":"NB","enable":true,"paymentMethods":["NB_HDFC","SVC_HDFC"]}]}
-	// {"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false,"paymentMethods":["PAYTM","SVC_PAYTM"]}]}
+	// {"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false,"paymentMethods":["PAYTM","JP_PAYTM"]}]}
 }
 
 // The doubled codes on their own.
 func ExampleMandateCodes() {
-	fmt.Println(paymentfilter.MandateCodes(paymentfilter.NB, "NB_HDFC"))
-	fmt.Println(paymentfilter.MandateCodes(paymentfilter.ConsumerFinance, "LAZYPAY"))
+	fmt.Println(paymentfilter.MandateCodes(paymentfilter.DefaultMandatePrefix, paymentfilter.NB, "NB_HDFC"))
+	fmt.Println(paymentfilter.MandateCodes("JP_", paymentfilter.ConsumerFinance, "LAZYPAY"))
 	// Output:
 	// [NB_HDFC SVC_HDFC]
-	// [LAZYPAY SVC_LAZYPAY]
+	// [LAZYPAY JP_LAZYPAY]
 }
 
-// EMI filters ride in the payment filter (spec §2.5): show only EMI, only
-// no-cost EMI, or hide credit-card EMI inside no-cost EMI.
+// EMI filters ride in the payment filter: show only EMI, only no-cost EMI,
+// or hide credit-card EMI inside no-cost EMI.
 func ExampleFilter_EMI() {
 	show(paymentfilter.New().EMI(emi.New().OnlyEMI()))
 	show(paymentfilter.New().EMI(emi.New().OnlyNoCost()))
@@ -115,10 +117,12 @@ func ExampleFilter_EMI() {
 	// {"allowDefaultOptions":true,"options":[],"emiOptions":{"standardEmi":{"enable":true},"lowCostEmi":{"enable":true},"noCostEmi":{"enable":true,"credit":{"enable":false}}}}
 }
 
-// A half-built filter can be shared: each extension is a new value.
+// The fluent methods change the filter in place, so a call on its own line
+// counts; Clone gives a copy to extend another way.
 func ExampleNew() {
-	noCredit := paymentfilter.New().HideCardTypes(paymentfilter.Credit)
-	show(noCredit.Hide(paymentfilter.Wallet))
+	noCredit := paymentfilter.New()
+	noCredit.HideCardTypes(paymentfilter.Credit)
+	show(noCredit.Clone().Hide(paymentfilter.Wallet))
 	show(noCredit)
 	// Output:
 	// {"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardTypes":["CREDIT"]}]},{"paymentMethodType":"WALLET","enable":false}]}
@@ -155,10 +159,10 @@ func ExampleFilter_Validate() {
 // A call that the block of its type cannot express as well is reported
 // with the call named and what that block does, at the block the service
 // would honour.
-func ExampleFilter_Err() {
+func ExampleFilter_Validate_conflict() {
 	b := paymentfilter.Only(paymentfilter.Wallet).HideMethods(paymentfilter.Wallet, "PAYTM")
 	var ve *paymentfilter.ValidationError
-	if errors.As(b.Err(), &ve) {
+	if errors.As(b.Validate(), &ve) {
 		for _, p := range ve.Problems {
 			fmt.Println(p)
 		}

@@ -1,12 +1,10 @@
-// Package paymentfilter models payment locking (spec §2.2–2.4): the
-// payment_filter object of a session request, which restricts the payment
-// instruments the hosted checkout shows, and carries the EMI filter of
-// package emi.
+// Package paymentfilter models payment locking: the payment_filter object of
+// a session request, which chooses the payment instruments the hosted
+// checkout shows, and carries the EMI filter of package emi.
 //
-// Filter is the model and its own fluent builder. New and Only return a
-// *Filter, and every method reads like a line of the behaviour table of
-// spec §2.4, returning a new *Filter (a deep copy) and leaving its receiver
-// untouched:
+// [Filter] is the model and its own fluent builder. [New] and [Only] return
+// a *Filter, and each method changes that filter in place and returns it, so
+// calls chain and a call on its own line works too:
 //
 //	paymentfilter.New().Hide(paymentfilter.Wallet)              // hide a whole type
 //	paymentfilter.Only(paymentfilter.UPI)                       // show only UPI
@@ -14,33 +12,33 @@
 //	paymentfilter.New().HideCardTypes(paymentfilter.Credit)     // hide credit cards
 //	paymentfilter.New().HideBINRanges(paymentfilter.BINRange{From: "459000", To: "460000"})
 //	paymentfilter.New().HideMethods(paymentfilter.Wallet, "LAZYPAY", "SIMPL")
-//	paymentfilter.New().EMI(emi.New().OnlyNoCost())             // spec §2.5
+//	paymentfilter.New().EMI(emi.New().OnlyNoCost())             // EMI plans
 //
-// so a chain goes straight into a session request or a struct literal:
+// The value is ready as it is: it goes straight into a session request or a
+// struct literal, and there is no finishing call:
 //
 //	checkout.SessionRequest{PaymentFilter: paymentfilter.New().Hide(paymentfilter.Wallet)}
 //	paymentfilter.Filter{AllowDefaultOptions: true, EMIOptions: emi.New().OnlyNoCost()}
 //
-// A chain keeps no record of its calls, only of the calls it could not
-// carry out, so one without such problems is reflect.DeepEqual to the
-// literal of what it builds: New().EMI(emi.New().OnlyNoCost()) to the
-// literal above.
+// A chain records nothing but the calls it could not carry out, so a chain
+// without such calls equals the struct literal of what it builds.
+// [Filter.Clone] gives an independent copy of a half-built filter to extend
+// in two ways.
 //
-// Build validates a copy; Validate, which the client calls before sending,
-// reports first the fluent calls that conflict (see New) or that the
-// emi.Options given to EMI rejected. The structs encode with the service's
-// exact, case-sensitive keys and decode the service's published samples
-// (including the singular card keys of the field table), keeping keys the
-// SDK does not model in Extra so that decoding then encoding gives the same
-// JSON.
-// Validate reports every problem with its JSON path, starting at
-// "payment_filter".
+// [Filter.Validate], which the client calls before sending, reports the
+// conflicting calls first, then every problem of the filter with its JSON
+// path from "payment_filter". The types encode with the service's exact,
+// case-sensitive keys and decode the service's published samples (the
+// singular card keys of its field table too), keeping keys the SDK does not
+// model in Extra, so that decoding then encoding gives the same JSON.
 package paymentfilter
 
 import (
 	"encoding/json"
+	"reflect"
 
 	"github.com/payorch/checkout-go/emi"
+	"github.com/payorch/checkout-go/internal/tagjson"
 	"github.com/payorch/checkout-go/internal/valid"
 )
 
@@ -51,127 +49,260 @@ type ValidationError = valid.Error
 // Problem is one reason a value cannot be sent: a JSON path and a message.
 type Problem = valid.Problem
 
-// Filter is the payment_filter object of a session request (spec §2.2). It
-// is a plain value: safe for concurrent reads (Validate, encoding, the
-// fluent methods), not for concurrent writes. Clone makes an independent
-// copy. New and Only start a fluent chain whose every step is a new
-// *Filter (see New); a struct literal works as well.
+// Filter is the payment_filter object of a session request: which payment
+// options the checkout screen shows. Reading it from several goroutines
+// (Validate, encoding) is safe; the fluent methods change it, so use
+// [Filter.Clone] to give each goroutine its own.
 type Filter struct {
 	// AllowDefaultOptions is allowDefaultOptions, always sent. true: every
 	// default option stays visible besides the filtered ones; false: only
 	// the options enabled here are shown.
 	AllowDefaultOptions bool `json:"allowDefaultOptions"`
-	// Options is options, always sent ([] when empty): one block per
-	// payment method type (the service honours only the first block of a
-	// type, so Validate rejects duplicates).
-	Options []Option `json:"options"`
-	// EMIOptions is emiOptions (spec §2.5), sent when set.
-	EMIOptions *emi.Options `json:"emiOptions,omitempty"`
+	// Options is options, always sent ([] when empty; the one exception is
+	// a decoded filter that had no options, sent back without it while
+	// Options stays empty): one block per payment method type, since the
+	// service honours only the first block of a type.
+	Options []Option `json:"options,omitzero"`
+	// EMIOptions is emiOptions, the EMI plans shown (see [emi.Options]),
+	// sent when set.
+	EMIOptions *emi.Options `json:"emiOptions,omitzero"`
 	// Extra holds keys the SDK does not model, sent unchanged after the
 	// modelled ones (sorted). Decoding fills it so nothing is lost.
 	Extra map[string]json.RawMessage `json:"-"`
 
 	// conflicts are the conflicting fluent calls, in call order, nil when
-	// there are none. Shared between copies: only ever appended to through
-	// a clip.
+	// there are none.
 	conflicts []conflict
 	// optionsAbsent records that the decoded object had no options key:
 	// while Options stays empty, it is not sent back either.
 	optionsAbsent bool
 }
 
-// Option is one element of payment_filter.options (spec §2.3).
+// rootPath is where the paths of Validate and of decoding problems start:
+// the session request's name for the filter.
+const rootPath = "payment_filter"
+
+// filterObject and the others are the keys the types declare in their json
+// tags, read once.
+// The types below Filter whose MarshalJSON only adds their Extra keys can
+// be encoded in one pass while they have none (see WithPlain).
+var (
+	filterObject = tagjson.ObjectOf[Filter]().WithRooted("EMIOptions").WithPlain(
+		reflect.TypeFor[Option](), reflect.TypeFor[CardFilter](), reflect.TypeFor[UPIFilter](),
+		reflect.TypeFor[emi.Options](), reflect.TypeFor[emi.SubFilter](), reflect.TypeFor[emi.Group](),
+		reflect.TypeFor[emi.Filter](), reflect.TypeFor[emi.IssuerFilter]())
+	optionObject = tagjson.ObjectOf[Option]().WithPlain(reflect.TypeFor[CardFilter](), reflect.TypeFor[UPIFilter]())
+	cardObject   = singulars(tagjson.ObjectOf[CardFilter]())
+	upiObject    = tagjson.ObjectOf[UPIFilter]()
+)
+
+// MarshalJSON encodes f with the service's exact keys: allowDefaultOptions
+// and options always ([] when empty, except for a decoded filter that had
+// none, see Options), emiOptions when set, then Extra.
+func (f Filter) MarshalJSON() ([]byte, error) {
+	type plain Filter
+	p := plain(f)
+	switch {
+	case p.Options == nil && !f.optionsAbsent:
+		p.Options = []Option{}
+	case len(p.Options) == 0 && f.optionsAbsent:
+		p.Options = nil
+	}
+	return filterObject.Marshal(&p, f.Extra)
+}
+
+// UnmarshalJSON decodes a payment_filter object. It is strict about what
+// it models (case-exact keys, JSON types, the required allowDefaultOptions
+// and enable flags), keeps every other key in Extra, and accepts the
+// singular card keys and issuerFilters, sent back in their usual spelling.
+// A BIN or tenure range that is not well formed is kept for Validate to
+// report. Errors are a *ValidationError at the JSON path from
+// "payment_filter"; null leaves f unchanged.
+func (f *Filter) UnmarshalJSON(data []byte) error {
+	if f == nil {
+		return tagjson.Problem(rootPath, "cannot decode into a nil pointer")
+	}
+	var v Filter
+	if err := filterObject.Unmarshal(data, &v, rootPath); err != nil || tagjson.IsNull(data) {
+		return err
+	}
+	// options is required by the service's field table but absent from
+	// published samples that carry only emiOptions: absent (or null)
+	// decodes as empty and is left out again while Options stays empty.
+	v.optionsAbsent = v.Options == nil
+	*f = v
+	return nil
+}
+
+// Option is one element of payment_filter.options: what to show or hide of
+// one payment method type.
 //
-// Keys the spec does not list, such as display and displayMessage of the
+// Keys the SDK does not model, such as display and displayMessage of the
 // service's published schema (grey out an option with a message), are kept
 // in Extra.
 type Option struct {
 	// PaymentMethodType is paymentMethodType (required, case sensitive).
 	PaymentMethodType MethodType `json:"paymentMethodType"`
-	// Enable is enable (required): false hides the type (or the named
+	// Enable is enable (required): false hides the type (or the listed
 	// methods), true shows it. It must be true for CARD and UPI when they
 	// carry card or UPI filters.
 	Enable bool `json:"enable"`
 	// PaymentMethods is paymentMethods: the method codes the lock applies
-	// to. It has no effect on CARD and UPI. For mandate flows of NB, WALLET
-	// and CONSUMER_FINANCE each code is passed twice (see MandateCodes).
-	PaymentMethods []string `json:"paymentMethods,omitempty"`
+	// to. It has no effect on CARD and UPI. Mandate flows of NB, WALLET and
+	// CONSUMER_FINANCE pass each code twice (see [MandateCodes]).
+	PaymentMethods []string `json:"paymentMethods,omitzero"`
 	// CardFilters is cardFilters: considered only for CARD.
-	CardFilters []CardFilter `json:"cardFilters,omitempty"`
+	CardFilters []CardFilter `json:"cardFilters,omitzero"`
 	// UPIFilters is upiFilters: considered only for UPI.
-	UPIFilters []UPIFilter `json:"upiFilters,omitempty"`
+	UPIFilters []UPIFilter `json:"upiFilters,omitzero"`
 	// Extra holds keys the SDK does not model (see Filter.Extra).
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// CardFilter is a cardFilter (spec §2.3). It encodes the plural keys the
-// service accepts (cardBrands, cardBins, cardTypes, cardSubTypes,
-// cardBanks) and decodes the singular spellings of the spec's field table
-// too (cardBrand, cardBin, cardType, cardSubType, cardBank). The lists of
-// one filter combine: {cardBrands: [VISA], cardTypes: [CREDIT]} matches VISA
-// credit cards.
+// MarshalJSON encodes o with the service's exact keys, then Extra. Lists
+// are sent when non-nil (an empty decoded list is sent back as []).
+func (o Option) MarshalJSON() ([]byte, error) {
+	type plain Option
+	return optionObject.Marshal((*plain)(&o), o.Extra)
+}
+
+// UnmarshalJSON decodes an option (see [Filter.UnmarshalJSON]); paths in
+// errors are relative to the option.
+func (o *Option) UnmarshalJSON(data []byte) error {
+	return optionObject.Unmarshal(data, o, "")
+}
+
+// CardFilter is a cardFilter: which cards of the CARD option to show or
+// hide. It encodes the plural keys the service accepts (cardBrands,
+// cardBins, cardTypes, cardSubTypes, cardBanks) and decodes the singular
+// spellings of the service's field table too (cardBrand, cardBin, cardType,
+// cardSubType, cardBank). The lists of one filter combine: {cardBrands:
+// [VISA], cardTypes: [CREDIT]} matches VISA credit cards.
 type CardFilter struct {
-	// Enable is enable (required): false disables, true enables the cards
+	// Enable is enable (required): false hides, true shows the cards
 	// matched.
 	Enable bool `json:"enable"`
 	// CardBrands is cardBrands: card network brand codes, such as "VISA".
-	CardBrands []string `json:"cardBrands,omitempty"`
+	CardBrands []string `json:"cardBrands,omitzero"`
 	// CardBins is cardBins: BIN ranges, written "<from>::<to>".
-	CardBins []BINRange `json:"cardBins,omitempty"`
+	CardBins []BINRange `json:"cardBins,omitzero"`
 	// CardTypes is cardTypes: DEBIT, CREDIT.
-	CardTypes []CardType `json:"cardTypes,omitempty"`
+	CardTypes []CardType `json:"cardTypes,omitzero"`
 	// CardSubTypes is cardSubTypes: such as BUSINESS, EMPLOYEE_CARD.
-	CardSubTypes []string `json:"cardSubTypes,omitempty"`
+	CardSubTypes []string `json:"cardSubTypes,omitzero"`
 	// CardBanks is cardBanks: issuing bank names.
-	CardBanks []string `json:"cardBanks,omitempty"`
+	CardBanks []string `json:"cardBanks,omitzero"`
 	// Extra holds keys the SDK does not model (see Filter.Extra).
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// UPIFilter is a upiFilter (spec §2.3).
+// singulars makes o accept, for each list key (the keys but enable, which
+// all end in s), the singular spelling of the service's field table.
+func singulars(o *tagjson.Object) *tagjson.Object {
+	for _, k := range o.Keys() {
+		if one, ok := cutPlural(k); ok {
+			o.WithAlias(one, k)
+		}
+	}
+	return o
+}
+
+func cutPlural(k string) (string, bool) {
+	if len(k) > 1 && k[len(k)-1] == 's' {
+		return k[:len(k)-1], true
+	}
+	return "", false
+}
+
+// MarshalJSON encodes c with the plural keys the service accepts, then
+// Extra.
+func (c CardFilter) MarshalJSON() ([]byte, error) {
+	type plain CardFilter
+	return cardObject.Marshal((*plain)(&c), c.Extra)
+}
+
+// UnmarshalJSON decodes a cardFilter, accepting the singular keys (both
+// spellings of one key in one object is an error); paths in errors are
+// relative to the card filter.
+func (c *CardFilter) UnmarshalJSON(data []byte) error {
+	return cardObject.Unmarshal(data, c, "")
+}
+
+// UPIFilter is a upiFilter: which UPI apps or collect handles of the UPI
+// option to show or hide.
 type UPIFilter struct {
 	// UPIType is upiType: COLLECT or INTENT; it says what UPIMethods are.
-	UPIType UPIType `json:"upiType,omitempty"`
-	// Enable is enable (required): false disables, true enables the
-	// methods matched.
+	UPIType UPIType `json:"upiType,omitzero"`
+	// Enable is enable (required): false hides, true shows the methods
+	// matched.
 	Enable bool `json:"enable"`
 	// UPIMethods is upiMethods: for COLLECT, VPA handle suffixes "@<handle>";
 	// for INTENT, UPI app identifiers.
-	UPIMethods []string `json:"upiMethods,omitempty"`
+	UPIMethods []string `json:"upiMethods,omitzero"`
 	// Extra holds keys the SDK does not model (see Filter.Extra).
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MethodType is a paymentMethodType value (spec §2.3). It is the same type
-// as emi.MethodType, so one value serves the options and the EMI filters.
+// MarshalJSON encodes u with the service's exact keys, then Extra.
+func (u UPIFilter) MarshalJSON() ([]byte, error) {
+	type plain UPIFilter
+	return upiObject.Marshal((*plain)(&u), u.Extra)
+}
+
+// UnmarshalJSON decodes a upiFilter (see [Filter.UnmarshalJSON]); paths in
+// errors are relative to the UPI filter.
+func (u *UPIFilter) UnmarshalJSON(data []byte) error {
+	return upiObject.Unmarshal(data, u, "")
+}
+
+// MethodType is a paymentMethodType value. It is the same type as
+// [emi.MethodType], so one value serves the options and the EMI filters.
 type MethodType = emi.MethodType
 
 // The paymentMethodType values, exactly as the service spells them.
+// Validate lets other values through (the service may know more types),
+// except a known value in another case, such as "card".
 const (
-	// Card is CARD.
+	// Card is CARD: cards.
 	Card = emi.Card
 	// UPI is UPI.
 	UPI = emi.UPI
-	// Wallet is WALLET.
+	// Wallet is WALLET: wallets. The service's older documents spell it
+	// WALLETS: a decoded WALLETS is kept as it is and sent back as it is,
+	// and counts as WALLET for the one-block-per-type rule, for the rule
+	// that something stays visible, and for the block a fluent call on
+	// Wallet extends.
 	Wallet = emi.Wallet
-	// NB is NB (net banking).
+	// NB is NB: net banking.
 	NB = emi.NB
-	// ConsumerFinance is CONSUMER_FINANCE.
+	// ConsumerFinance is CONSUMER_FINANCE: consumer finance (pay later).
 	ConsumerFinance = emi.ConsumerFinance
-	// Reward is REWARD.
+	// Reward is REWARD: reward points.
 	Reward = emi.Reward
-	// Cash is CASH.
+	// Cash is CASH: cash on delivery.
 	Cash = emi.Cash
 )
 
-// CardType is a cardTypes value (spec §2.3).
+// walletsOld is the older spelling of WALLET in the service's documents.
+const walletsOld MethodType = "WALLETS"
+
+// sameType returns the type t stands for: WALLET for WALLETS, t otherwise.
+func sameType(t MethodType) MethodType {
+	if t == walletsOld {
+		return Wallet
+	}
+	return t
+}
+
+// CardType is a cardTypes value.
 type CardType string
 
-// The cardTypes values, exactly as the service spells them.
+// The cardTypes values, exactly as the service spells them. Validate lets
+// other values through, except these in another case.
 const (
-	// Credit is CREDIT.
+	// Credit is CREDIT: credit cards.
 	Credit CardType = "CREDIT"
-	// Debit is DEBIT.
+	// Debit is DEBIT: debit cards.
 	Debit CardType = "DEBIT"
 )
 
@@ -179,10 +310,11 @@ const (
 // value is not Valid.
 func (t CardType) Valid() bool { return t == Credit || t == Debit }
 
-// UPIType is a upiType value (spec §2.3).
+// UPIType is a upiType value: what the upiMethods of a UPI filter are.
 type UPIType string
 
-// The upiType values, exactly as the service spells them.
+// The upiType values, exactly as the service spells them. Validate lets
+// other values through, except these in another case.
 const (
 	// Collect is COLLECT: the customer types a VPA; upiMethods are handles.
 	Collect UPIType = "COLLECT"

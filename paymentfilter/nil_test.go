@@ -1,6 +1,7 @@
 package paymentfilter_test
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -18,7 +19,6 @@ func TestNilAndZeroValues(t *testing.T) {
 		wantErr bool
 	}{
 		{"nil Filter Validate (not sent)", func() error { return (*pf.Filter)(nil).Validate() }, false},
-		{"nil Filter AppendJSON", func() error { _, err := (*pf.Filter)(nil).AppendJSON(nil); return err }, false},
 		{"nil Clones", func() error {
 			_, _, _, _ = (*pf.Filter)(nil).Clone(), (*pf.Option)(nil).Clone(), (*pf.CardFilter)(nil).Clone(), (*pf.UPIFilter)(nil).Clone()
 			_, _, _, _, _ = (*emi.Options)(nil).Clone(), (*emi.SubFilter)(nil).Clone(), (*emi.Group)(nil).Clone(), (*emi.Filter)(nil).Clone(), (*emi.IssuerFilter)(nil).Clone()
@@ -36,15 +36,18 @@ func TestNilAndZeroValues(t *testing.T) {
 		{"zero Filter MarshalJSON", func() error { _, err := pf.Filter{}.MarshalJSON(); return err }, false},
 		{"zero Option MarshalJSON", func() error { _, err := pf.Option{}.MarshalJSON(); return err }, false},
 		{"zero BINRange Validate", func() error { return pf.BINRange{}.Validate() }, true},
-		{"nil Filter Build", func() error { _, err := (*pf.Filter)(nil).Build(); return err }, false},
-		{"nil emi.Options given to EMI (emiOptions not sent)", func() error { _, err := pf.New().EMI((*emi.Options)(nil)).Build(); return err }, false},
-		{"empty emi.Options given to EMI", func() error { _, err := pf.New().EMI(emi.New()).Build(); return err }, true},
-		{"nil Filter fluent calls", func() error { _, err := (*pf.Filter)(nil).Hide(pf.Cash).HideUPIApps("GPAY").Build(); return err }, false},
+		{"nil emi.Options given to EMI (emiOptions not sent)", func() error { return pf.New().EMI((*emi.Options)(nil)).Validate() }, false},
+		{"empty emi.Options given to EMI (the service takes {})", func() error { return pf.New().EMI(emi.New()).Validate() }, false},
+		{"nil Filter fluent calls", func() error { return (*pf.Filter)(nil).Hide(pf.Cash).HideUPIApps("GPAY").Validate() }, false},
+		{"nil Filter fluent calls on cards", func() error {
+			return (*pf.Filter)(nil).AddCardFilter(pf.CardFilter{CardBrands: []string{"VISA"}}).Validate()
+		}, false},
+		{"nil Filter mandate calls", func() error { return (*pf.Filter)(nil).HideMandateMethods("", pf.Wallet, "PAYTM").Validate() }, false},
 		{"nil Filter Validate (not sent)", func() error { return (*pf.Filter)(nil).Validate() }, false},
-		{"nil Filter Err", func() error { return (*pf.Filter)(nil).Err() }, false},
-		{"nil emi Options fluent calls", func() error { _, err := (*emi.Options)(nil).OnlyNoCost().Build(); return err }, false},
+		{"nil emi Options fluent calls", func() error { return (*emi.Options)(nil).OnlyNoCost().Validate() }, false},
+		{"nil emi Options other fluent calls", func() error { return (*emi.Options)(nil).RemoveIssuers(emi.NoCost, emi.Credit, "JP_HDFC").Validate() }, false},
 		{"nil emi Options Validate (not sent)", func() error { return (*emi.Options)(nil).Validate() }, false},
-		{"nil emi Options AppendJSON", func() error { _, err := (*emi.Options)(nil).AppendJSON(nil); return err }, false},
+		{"nil emi Options MarshalJSON", func() error { _, err := json.Marshal((*emi.Options)(nil)); return err }, false},
 		{"nil emi Options UnmarshalJSON", func() error { return (*emi.Options)(nil).UnmarshalJSON([]byte(`{}`)) }, true},
 		{"nil emi SubFilter UnmarshalJSON", func() error { return (*emi.SubFilter)(nil).UnmarshalJSON([]byte(`{"enable":true}`)) }, true},
 		{"nil emi Group UnmarshalJSON", func() error { return (*emi.Group)(nil).UnmarshalJSON([]byte(`{"enable":true}`)) }, true},

@@ -1,7 +1,7 @@
 // Command filters prints the payment_filter JSON of every payment locking
-// behaviour of spec §2.4 and every EMI behaviour of spec §2.5, each under a
-// one-line caption, as the fluent methods of packages paymentfilter and emi make
-// it. It is documentation you can run:
+// behaviour and every EMI behaviour the service documents, each under a
+// one-line caption, as the fluent methods of packages paymentfilter and emi
+// make it. It is documentation you can run:
 //
 //	go run ./examples/filters
 package main
@@ -23,7 +23,7 @@ func main() {
 	}
 }
 
-// behaviour is one row of the spec's behaviour tables.
+// behaviour is one row of the service's behaviour tables.
 type behaviour struct {
 	caption string
 	filter  *paymentfilter.Filter
@@ -32,7 +32,7 @@ type behaviour struct {
 func behaviours() []behaviour {
 	bins := paymentfilter.BINRange{From: "459000", To: "460000"}
 	return []behaviour{
-		// Spec §2.4: payment locking.
+		// Payment locking.
 		{"Hide a whole method type: cards", paymentfilter.New().Hide(paymentfilter.Card)},
 		{"Hide a whole method type: wallets", paymentfilter.New().Hide(paymentfilter.Wallet)},
 		{"Hide a whole method type: net banking", paymentfilter.New().Hide(paymentfilter.NB)},
@@ -43,12 +43,16 @@ func behaviours() []behaviour {
 		{"Hide credit cards", paymentfilter.New().HideCardTypes(paymentfilter.Credit)},
 		{"Hide BIN ranges", paymentfilter.New().HideBINRanges(bins)},
 		{"Hide specific wallets", paymentfilter.New().HideMethods(paymentfilter.Wallet, "LAZYPAY", "SIMPL")},
-		// Spec §2.3: mandate flows pass each method twice.
-		{"Mandate: show only HDFC net banking", paymentfilter.Only().ShowMandateMethods(paymentfilter.NB, "NB_HDFC")},
-		{"Mandate: hide the PAYTM wallet", paymentfilter.New().HideMandateMethods(paymentfilter.Wallet, "PAYTM")},
+		// Mandate flows pass each method twice: the plain code and the
+		// code with the deployment's prefix (SVC_ in the service's
+		// interface document).
+		{"Mandate: show only HDFC net banking",
+			paymentfilter.Only().ShowMandateMethods(paymentfilter.DefaultMandatePrefix, paymentfilter.NB, "NB_HDFC")},
+		{"Mandate: hide the PAYTM wallet",
+			paymentfilter.New().HideMandateMethods(paymentfilter.DefaultMandatePrefix, paymentfilter.Wallet, "PAYTM")},
 		{"Mandate: show only one consumer finance provider",
-			paymentfilter.Only().ShowMandateMethods(paymentfilter.ConsumerFinance, "LAZYPAY")},
-		// Spec §2.5: EMI filter.
+			paymentfilter.Only().ShowMandateMethods(paymentfilter.DefaultMandatePrefix, paymentfilter.ConsumerFinance, "LAZYPAY")},
+		// EMI plans.
 		{"Show only EMI", paymentfilter.New().EMI(emi.New().OnlyEMI())},
 		{"Show only no-cost EMI", paymentfilter.New().EMI(emi.New().OnlyNoCost())},
 		{"EMI types by enable flags: standard and no-cost, not low-cost",
@@ -67,11 +71,10 @@ func behaviours() []behaviour {
 // JSON. It stops at the first filter that does not validate.
 func run(w io.Writer) error {
 	for _, b := range behaviours() {
-		f, err := b.filter.Build()
-		if err != nil {
+		if err := b.filter.Validate(); err != nil {
 			return fmt.Errorf("%s: %w", b.caption, err)
 		}
-		out, err := json.Marshal(f)
+		out, err := json.Marshal(b.filter)
 		if err != nil {
 			return fmt.Errorf("%s: %w", b.caption, err)
 		}
@@ -79,7 +82,7 @@ func run(w io.Writer) error {
 			return err
 		}
 	}
-	// The coarse EMI switch is the session request's sdk_udf (spec §2.5).
+	// The coarse EMI switch is the session request's sdk_udf.
 	for _, v := range []struct {
 		caption string
 		value   emi.Visibility

@@ -73,14 +73,11 @@ func run(ctx context.Context, w io.Writer, env func(string) string) error {
 
 	// 1. A checkout session: hide wallets and credit cards, no credit-card
 	// plans inside no-cost EMI, and a two-line product summary.
-	filter, err := paymentfilter.New().
+	// (CreateSession validates the filter before sending.)
+	filter := paymentfilter.New().
 		Hide(paymentfilter.Wallet).
 		HideCardTypes(paymentfilter.Credit).
-		EMI(emi.New().DisableGroup(emi.NoCost, emi.Credit)).
-		Build()
-	if err != nil {
-		return fmt.Errorf("build the payment filter: %w", err)
-	}
+		EMI(emi.New().DisableGroup(emi.NoCost, emi.Credit))
 	summary := productsummary.New().
 		Line(productsummary.Text{Text: "Running shoes", FontType: productsummary.Bold}, productsummary.Space{Weight: 1}, productsummary.Text{Text: "₹1,499.00"}).
 		Divider(1, "#D6C190")
