@@ -1,10 +1,14 @@
 package checkout_test
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"sort"
 	"strings"
@@ -13,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	checkout "github.com/payorch/checkout-go"
+	"github.com/payorch/checkout-go/checkouttest"
 	"github.com/payorch/checkout-go/internal/conformance"
 )
 
@@ -250,4 +255,56 @@ func TestVerifyReturnPublishedExample(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, checkout.ReturnRedirect{OrderID: "order_id_007", Status: "CHARGED", StatusID: 21,
 		Params: url.Values{"order_id": {"order_id_007"}, "status": {"CHARGED"}, "status_id": {"21"}}}, r)
+}
+
+// The shop's return handler: the redirect tells it which order the customer
+// comes back from; the order status from the service decides what happens.
+func ExampleVerifyReturn() {
+	const responseKey = "resp_key_from_dashboard"
+	fake := checkouttest.NewServer(checkouttest.Config{MerchantID: "shop", APIKey: "test_key", ResponseKey: responseKey})
+	defer fake.Close()
+	client, err := checkout.NewClient("shop", "test_key", checkout.WithBaseURL(fake.URL))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+
+	returnHandler := func(w http.ResponseWriter, r *http.Request) {
+		ret, err := checkout.VerifyReturn(r.URL.Query(), responseKey)
+		if err != nil {
+			http.Error(w, "this link is not valid", http.StatusBadRequest)
+			return
+		}
+		st, err := client.GetOrder(r.Context(), ret.OrderID) // fulfil on this, never on the redirect alone
+		if err != nil {
+			http.Error(w, "please refresh in a moment", http.StatusServiceUnavailable)
+			return
+		}
+		fmt.Fprintf(w, "order %s: %s", st.OrderID, st.Status)
+	}
+	shop := httptest.NewServer(http.HandlerFunc(returnHandler))
+	defer shop.Close()
+
+	// The customer pays and the payment page sends the browser back.
+	_, err = client.CreateOrder(context.Background(), &checkout.OrderRequest{
+		OrderID: "ord_77", Amount: "499.00", ReturnURL: shop.URL + "/payment/return"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	_ = fake.Pay("ord_77")
+	redirect, _ := fake.ReturnURL("ord_77")
+	for _, u := range []string{redirect, strings.Replace(redirect, "status=CHARGED", "status=AUTHORIZATION_FAILED", 1)} {
+		resp, err := http.Get(u)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		fmt.Println(resp.StatusCode, strings.TrimSpace(string(body)))
+	}
+	// Output:
+	// 200 order ord_77: CHARGED
+	// 400 this link is not valid
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/google/uuid"
 )
 
-// Actions of the session request (spec §1, §2.1).
+// Actions of the session request.
 const (
 	actionPaymentPage       = "paymentPage"
 	actionQuickPay          = "quickPay"
@@ -24,7 +24,7 @@ const (
 	keyGatewayRef = "metadata.SERVICE:gateway_reference_id"
 )
 
-// sessionChecks are the keys of the session request (spec §2.1) and how
+// sessionChecks are the keys of the session request and how
 // each is checked; required ones are handled per action in handleSession.
 var sessionChecks = map[string]func(*problems, string, any){
 	"order_id":               nonEmptyString,
@@ -59,7 +59,7 @@ var sessionChecks = map[string]func(*problems, string, any){
 func checkAmountString(p *problems, path string, v any) {
 	s, ok := v.(string)
 	if !ok {
-		p.bad(path, "must be a JSON string holding a decimal (spec §2.1), got "+jsonKind(v))
+		p.bad(path, "must be a JSON string holding a decimal, got "+jsonKind(v))
 		return
 	}
 	if _, err := parseAmount(s); err != nil {
@@ -95,7 +95,7 @@ func checkWebhookURLField(p *problems, path string, v any) {
 }
 
 // checkMiscased reports keys that differ from a known key only by case
-// (the service would not read them, spec §7), and nested objects where the
+// (the service would not read them), and nested objects where the
 // spec has flat dotted keys.
 func checkMiscased[V any](p *problems, keys []string, known map[string]V) {
 	for _, k := range keys {
@@ -124,7 +124,7 @@ func requireKeys[V any](p *problems, m map[string]V, keys ...string) {
 func (s *Server) handleSession(w http.ResponseWriter, r *http.Request, body []byte, _ string) {
 	p := &problems{}
 	if mt := mediaType(r); mt != "application/json" {
-		p.bad("Content-Type", fmt.Sprintf("must be application/json for /session (spec §4.1), got %q", r.Header.Get("Content-Type")))
+		p.bad("Content-Type", fmt.Sprintf("must be application/json for /session, got %q", r.Header.Get("Content-Type")))
 		p.write(w)
 		return
 	}
@@ -163,7 +163,7 @@ func (s *Server) handleSession(w http.ResponseWriter, r *http.Request, body []by
 	case actionPaymentManagement:
 		for _, k := range []string{"order_id", "amount"} {
 			if _, ok := m[k]; ok {
-				p.bad(k, "must be absent for action paymentManagement (spec §2.1)")
+				p.bad(k, "must be absent for action paymentManagement")
 			}
 		}
 	}
@@ -303,7 +303,7 @@ func (s *Server) upsertOrder(p *problems, o *order) *order {
 	return o
 }
 
-// orderFormKeys are the form keys of POST /orders (spec §2.7) and how each
+// orderFormKeys are the form keys of POST /orders and how each
 // is checked; metadata.<GATEWAY>:<key> and udf1…udf10 are accepted too.
 var orderFormKeys = map[string]func(*problems, string, string){
 	"order_id":       nonEmptyForm,
@@ -370,7 +370,7 @@ func formEnum(values ...string) func(*problems, string, string) {
 // spelled with their exact case.
 func parseForm(p *problems, r *http.Request, body []byte, known map[string]func(*problems, string, string)) url.Values {
 	if mt := mediaType(r); mt != "application/x-www-form-urlencoded" {
-		p.bad("Content-Type", fmt.Sprintf("must be application/x-www-form-urlencoded (spec §4.2), got %q", r.Header.Get("Content-Type")))
+		p.bad("Content-Type", fmt.Sprintf("must be application/x-www-form-urlencoded, got %q", r.Header.Get("Content-Type")))
 		return nil
 	}
 	form, err := url.ParseQuery(string(body))
@@ -402,7 +402,7 @@ func (s *Server) handleCreateOrder(w http.ResponseWriter, r *http.Request, body 
 		p.bad("version", "header is sent more than once")
 	default:
 		if err := checkVersion(vers[0]); err != nil {
-			p.bad("version", "header "+err.Error()+" (spec §9)")
+			p.bad("version", "header "+err.Error())
 		}
 	}
 	form := parseForm(p, r, body, orderFormKeys)
@@ -475,7 +475,7 @@ func (s *Server) handleCreateOrder(w http.ResponseWriter, r *http.Request, body 
 	writeJSON(w, http.StatusOK, resp)
 }
 
-// createOrderResponse follows spec §2.8 and conformance/orders/order_create_*.json.
+// createOrderResponse has the shape of the published order-create replies.
 type createOrderResponse struct {
 	Status       string       `json:"status"`
 	StatusID     int          `json:"status_id"`
@@ -500,7 +500,7 @@ type clientAuth struct {
 func optionalVersion(p *problems, r *http.Request) {
 	if vers := r.Header.Values("version"); len(vers) > 0 {
 		if err := checkVersion(vers[0]); err != nil || len(vers) > 1 {
-			p.bad("version", "header must be one date YYYY-MM-DD (spec §9)")
+			p.bad("version", "header must be one date YYYY-MM-DD")
 		}
 	}
 }
