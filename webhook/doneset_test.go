@@ -106,8 +106,8 @@ func TestMemoryDeduplicatorAgainstModel(t *testing.T) {
 // TestMemoryDeduplicatorMillionIDs measures what a million remembered
 // events cost: the bound is 64 MiB.
 func TestMemoryDeduplicatorMillionIDs(t *testing.T) {
-	if testing.Short() {
-		t.Skip("allocates a million records; run without -short")
+	if testing.Short() || raceEnabled {
+		t.Skip("a single-goroutine measurement of a million records: it runs without -short and -race")
 	}
 	const ids = 1_000_000
 	ctx := context.Background()
