@@ -3,6 +3,7 @@ package checkouttest_test
 import (
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -638,29 +639,22 @@ func TestPathEscapedOrderID(t *testing.T) {
 	require.Equal(t, []string{"version"}, r.fieldNames())
 }
 
-type fakeTB struct {
-	fatal    string
-	cleanups []func()
-}
-
-func (f *fakeTB) Helper()                           {}
-func (f *fakeTB) Fatalf(format string, args ...any) { f.fatal = fmt.Sprintf(format, args...) }
-func (f *fakeTB) Cleanup(fn func())                 { f.cleanups = append(f.cleanups, fn) }
-
-func TestStart(t *testing.T) {
-	tb := &fakeTB{}
-	s := checkouttest.Start(tb, checkouttest.Config{MerchantID: merchantID, APIKey: apiKey})
-	require.NotNil(t, s)
-	require.Empty(t, tb.fatal)
-	require.Len(t, tb.cleanups, 1)
+// A fake on a listener of the caller's (the checkout command's --addr)
+// serves there, and Close closes that listener.
+func TestNewServerOnListener(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := l.Addr().String()
+	s := checkouttest.NewServer(checkouttest.Config{MerchantID: merchantID, APIKey: apiKey, Listener: l})
+	require.Equal(t, "http://"+addr, s.URL)
 	require.Equal(t, 200, postOrder(t, s, orderForm("ord_start")).status)
-	tb.cleanups[0]()
-	require.ErrorIs(t, s.Pay("ord_start"), checkouttest.ErrClosed, "the cleanup closes the server")
-
-	bad := &fakeTB{}
-	require.Nil(t, checkouttest.Start(bad, checkouttest.Config{}))
-	require.Contains(t, bad.fatal, "MerchantID")
-	require.Empty(t, bad.cleanups)
+	s.Close()
+	require.ErrorIs(t, s.Pay("ord_start"), checkouttest.ErrClosed)
+	_, err = net.Dial("tcp", addr)
+	require.Error(t, err, "the listener is closed")
+	l2, err := net.Listen("tcp", addr)
+	require.NoError(t, err, "the address is free again")
+	require.NoError(t, l2.Close())
 }
 
 func TestNoSecretsInFormatting(t *testing.T) {

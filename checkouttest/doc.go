@@ -3,19 +3,19 @@
 // loopback address and returns a *Server whose URL a checkout.Client can use
 // with no credentials and no network.
 //
-// The fake checks the wire format strictly, as the service's interface
-// document (spec) allows, not the Go types of any client:
+// The fake checks the wire format as strictly as the service does, not the
+// Go types of any client:
 //
 //   - every call needs "Authorization: Basic base64(<api key>:)" (the form
-//     without the colon is accepted too, spec §5.1) and the right
-//     x-merchantid, else 401 with the service's access_denied body;
-//   - POST /session (spec §2.1, §4.1) must be application/json with the
-//     required fields of its action, case-exact payment_filter keys and
-//     values (spec §2.2–2.5, with the plural card keys the service accepts),
-//     an exact sdk_udf value and flat dotted keys ("metadata.webhook_url");
-//   - POST /orders (spec §2.7, §4.2) must be form-encoded, carry a
-//     YYYY-MM-DD "version" header, and well-formed
-//     payment_collection_link_details when links are asked for;
+//     without the colon is accepted too) and the right x-merchantid, else
+//     401 with the service's access_denied body;
+//   - POST /session must be application/json with the required fields of
+//     its action, case-exact payment_filter keys and values (with the plural
+//     card keys the service accepts), an exact sdk_udf value and flat dotted
+//     keys ("metadata.webhook_url");
+//   - POST /orders must be form-encoded, carry a YYYY-MM-DD "version"
+//     header, and well-formed payment_collection_link_details when links
+//     are asked for;
 //   - GET /orders/{order_id} answers the order status, an unknown order is
 //     HTTP 400 with status NOT_FOUND as the service does;
 //   - POST /orders/{order_id}/refunds (form unique_request_id, amount)
@@ -29,23 +29,32 @@
 // PayWith and Fail finish an order's transaction, RefundCompleted and
 // RefundFailed finish a refund, and each of them sends the matching webhook
 // (ORDER_SUCCEEDED, ORDER_FAILED, ORDER_REFUNDED, ORDER_REFUND_FAILED) when
-// the event is enabled in Config.Webhook.Events (spec §6.1.3). Webhooks go
-// to the order's metadata.webhook_url, else to Config.Webhook.URL, always
-// with the configured Basic credentials and custom headers (spec §5.5), and
-// are re-sent after every non-200 reply until a 200 or
-// Config.Webhook.MaxAttempts (spec §6.1.4). Deliveries, recorded requests
-// (Authorization redacted) and order state can be inspected; InjectFault
-// makes the next requests to a path fail with a status, a delay or a
-// dropped connection.
+// the event is enabled in the webhook configuration. Webhooks go to the
+// order's metadata.webhook_url, else to the configured URL, always with the
+// configured Basic credentials and custom headers, and are re-sent after
+// every non-200 reply until a 200 or MaxAttempts. The webhook configuration
+// can be set or changed after the fake starts (SetWebhook), for a receiver
+// that needs the fake's URL first. ReturnURL gives the signed redirect to an
+// order's return_url, for testing a return handler that calls
+// checkout.VerifyReturn. Deliveries, recorded requests (Authorization
+// redacted) and order state can be inspected; InjectFault makes the next
+// requests to a path fail with a status, a delay or a dropped connection.
 //
 // In a test:
 //
-//	s := checkouttest.Start(t, checkouttest.Config{MerchantID: "shop", APIKey: "test_key",
-//		Webhook: checkouttest.WebhookConfig{URL: receiver.URL, Username: "shop", Password: "hook-secret"}})
+//	s := checkouttest.NewServer(checkouttest.Config{MerchantID: "shop", APIKey: "test_key"})
+//	t.Cleanup(s.Close)
+//	receiver := httptest.NewServer(verifier.Handler(onEvent)) // may need s.URL first
+//	t.Cleanup(receiver.Close)
+//	_ = s.SetWebhook(checkouttest.WebhookConfig{URL: receiver.URL, Username: "shop", Password: "hook-secret"})
 //	c, _ := checkout.NewClient("shop", "test_key", checkout.WithBaseURL(s.URL))
 //	… c.CreateSession(ctx, req) …
 //	s.Pay(req.OrderID)                  // ORDER_SUCCEEDED reaches the receiver
 //	s.WaitDeliveries(ctx)               // every delivery notified or given up
+//
+// Programs not written in Go drive the same fake through the checkout
+// command (checkout fake, checkout trigger) and the control endpoints under
+// ControlPrefix, which exist only in the fake.
 //
 // A Server is safe for concurrent use by many goroutines and holds all its
 // state itself; tests may run in parallel, each with its own Server. Close

@@ -90,11 +90,7 @@ func Example() {
 // gives a 500 on order creation one attempt only.
 func ExampleServer_InjectFault() {
 	ctx := context.Background()
-	fake, err := checkouttest.New(checkouttest.Config{MerchantID: "shop", APIKey: "test_key"})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
+	fake := checkouttest.NewServer(checkouttest.Config{MerchantID: "shop", APIKey: "test_key"})
 	defer fake.Close()
 	client, err := checkout.NewClient("shop", "test_key", checkout.WithBaseURL(fake.URL),
 		checkout.WithRetry(checkout.RetryPolicy{MaxRetries: 2, MinWait: time.Millisecond, MaxWait: 10 * time.Millisecond}))
@@ -163,4 +159,46 @@ func ExampleServer_Deliveries() {
 	// ORDER_SUCCEEDED ord_9 notified: true
 	// ORDER_SUCCEEDED ord_9 notified: true
 	// attempts: 3 receiver calls: 3
+}
+
+// The shop's server often needs the fake's URL before it can start (its
+// client is built from it), so the fake starts first and the webhook URL is
+// set once the shop listens.
+func ExampleServer_SetWebhook() {
+	fake := checkouttest.NewServer(checkouttest.Config{MerchantID: "shop", APIKey: "test_key"})
+	defer fake.Close()
+
+	client, err := checkout.NewClient("shop", "test_key", checkout.WithBaseURL(fake.URL))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	v, err := webhook.NewVerifier(webhook.Config{Username: "shop", Password: "hook-secret", AllowAnySource: true})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	paid := make(chan string, 1)
+	shop := httptest.NewServer(v.Handler(func(ctx context.Context, ev *webhook.Event) error {
+		st, err := client.GetOrder(ctx, ev.OrderID()) // the shop confirms with the service
+		if err != nil {
+			return err
+		}
+		paid <- st.OrderID + " " + st.Status
+		return nil
+	}))
+	defer shop.Close()
+
+	if err := fake.SetWebhook(checkouttest.WebhookConfig{URL: shop.URL, Username: "shop", Password: "hook-secret"}); err != nil {
+		fmt.Println(err)
+		return
+	}
+	if _, err := client.CreateOrder(context.Background(), &checkout.OrderRequest{OrderID: "ord_5", Amount: "10.00"}); err != nil {
+		fmt.Println(err)
+		return
+	}
+	_ = fake.Pay("ord_5")
+	fmt.Println(<-paid)
+	// Output:
+	// ord_5 CHARGED
 }

@@ -78,8 +78,7 @@ func TestFaults(t *testing.T) {
 }
 
 func TestCloseEndsInjectedDelay(t *testing.T) {
-	s, err := checkouttest.New(checkouttest.Config{MerchantID: merchantID, APIKey: apiKey})
-	require.NoError(t, err)
+	s := checkouttest.NewServer(checkouttest.Config{MerchantID: merchantID, APIKey: apiKey})
 	require.NoError(t, s.InjectFault(checkouttest.Fault{Path: "/orders/*", Delay: time.Hour}))
 	done := make(chan int)
 	go func() {

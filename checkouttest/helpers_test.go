@@ -28,8 +28,7 @@ func newServer(t *testing.T, cfg checkouttest.Config) *checkouttest.Server {
 	if cfg.APIKey == "" {
 		cfg.APIKey = apiKey
 	}
-	s, err := checkouttest.New(cfg)
-	require.NoError(t, err)
+	s := checkouttest.NewServer(cfg)
 	t.Cleanup(s.Close)
 	return s
 }

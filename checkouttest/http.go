@@ -15,7 +15,7 @@ import (
 	"github.com/google/uuid"
 )
 
-// maxBody bounds request bodies; the service's limits are not shown (spec §8).
+// maxBody bounds request bodies; the service does not publish its limits.
 const maxBody = 1 << 20
 
 // Request is one request the fake received, recorded before it was checked.
@@ -76,6 +76,15 @@ func (s *Server) Count(method, path string) int {
 }
 
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	if rest, ok := strings.CutPrefix(r.URL.EscapedPath(), ControlPrefix); ok {
+		parts, ok := splitPath(rest)
+		if !ok {
+			writeJSON(w, http.StatusBadRequest, controlError{"malformed path"})
+			return
+		}
+		s.serveControl(w, r, parts)
+		return
+	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
 	if err != nil {
 		writeError(w, http.StatusBadRequest, errBody{Status: "Bad Request", ErrorCode: "INVALID_REQUEST", ErrorMessage: "could not read the request body"})
@@ -111,21 +120,15 @@ func redact(h http.Header) http.Header {
 	return c
 }
 
-// route dispatches a checked-in request. Paths (spec §4): /session,
+// route dispatches a checked-in request. Paths: /session,
 // /orders, /orders/{order_id}, /orders/{order_id}/refunds; the payment page
 // and collection links the fake hands out are served without auth, as a
 // browser would load them.
 func (s *Server) route(w http.ResponseWriter, r *http.Request, body []byte) {
-	// Split the escaped path so that an order id holding "/" (sent as %2F)
-	// stays one segment.
-	parts := strings.Split(strings.TrimPrefix(r.URL.EscapedPath(), "/"), "/")
-	for i, p := range parts {
-		u, err := url.PathUnescape(p)
-		if err != nil {
-			writeError(w, http.StatusBadRequest, errBody{Status: "Bad Request", ErrorCode: "INVALID_REQUEST", ErrorMessage: "malformed path"})
-			return
-		}
-		parts[i] = u
+	parts, ok := splitPath(strings.TrimPrefix(r.URL.EscapedPath(), "/"))
+	if !ok {
+		writeError(w, http.StatusBadRequest, errBody{Status: "Bad Request", ErrorCode: "INVALID_REQUEST", ErrorMessage: "malformed path"})
+		return
 	}
 	if len(parts) == 3 && parts[0] == "orders" && parts[2] == "payment-page" || len(parts) == 3 && parts[0] == "links" {
 		s.serveLinkPage(w, r, parts)
@@ -158,7 +161,21 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, body []byte) {
 	handle(w, r, body, orderID)
 }
 
-// authorized checks Authorization (spec §5.1: Basic with the API key as the
+// splitPath splits an escaped path at "/" and unescapes each segment, so
+// that an order id holding "/" (sent as %2F) stays one segment.
+func splitPath(escaped string) ([]string, bool) {
+	parts := strings.Split(escaped, "/")
+	for i, p := range parts {
+		u, err := url.PathUnescape(p)
+		if err != nil {
+			return nil, false
+		}
+		parts[i] = u
+	}
+	return parts, true
+}
+
+// authorized checks Authorization (Basic with the API key as the
 // user; with or without the trailing colon) and x-merchantid, both in
 // constant time, and answers 401 like the service when either is wrong.
 func (s *Server) authorized(w http.ResponseWriter, r *http.Request) bool {
@@ -183,7 +200,7 @@ func (s *Server) authorized(w http.ResponseWriter, r *http.Request) bool {
 
 // parseBasic decodes "Basic base64(user[:pass])". The scheme is
 // case-insensitive (RFC 7617); a value without a colon is the user alone,
-// which is how the spec (§5.1) writes the API key header.
+// which is how the service's documentation writes the API key header.
 func parseBasic(h string) (user, pass string, ok bool) {
 	scheme, cred, found := strings.Cut(h, " ")
 	if !found || !strings.EqualFold(scheme, "Basic") {

@@ -11,16 +11,15 @@ import (
 )
 
 // Order statuses the fake uses: the "status" of the order status, with its
-// "status_id". The spec names CREATED and STARTED (§3); the others are the
+// "status_id". CREATED and STARTED are documented; the others are the
 // service's published samples' (conformance/orders/).
 const (
-	// StatusCreated (status_id 1) is a new order made by POST /orders
-	// (spec §2.8).
+	// StatusCreated (status_id 1) is a new order made by POST /orders.
 	StatusCreated = "CREATED"
 	// StatusNew (status_id 10) is a new order made by POST /session.
 	StatusNew = "NEW"
 	// StatusStarted (status_id 20) is an order whose payment was tried with
-	// a gateway reference id no configuration holds (spec §7).
+	// a gateway reference id no configuration holds.
 	StatusStarted = "STARTED"
 	// StatusCharged (status_id 21) is an order paid by Pay or PayWith.
 	StatusCharged = "CHARGED"
@@ -32,7 +31,7 @@ const (
 var statusIDs = map[string]int{StatusCreated: 1, StatusNew: 10, StatusStarted: 20, StatusCharged: 21, StatusAuthorizationFailed: 27}
 
 // Refund statuses: the "status" of an element of the order status's
-// "refunds" (spec §4.4 names the refund calls; the shape is the samples').
+// "refunds", as in the service's published samples.
 const (
 	// RefundPending is a refund just made by POST
 	// /orders/{order_id}/refunds.
@@ -139,12 +138,12 @@ type Order struct {
 	Raw json.RawMessage
 }
 
-// CollectionLink is one payment collection link (spec §2.8). The URL is
+// CollectionLink is one payment collection link (QR or intent). The URL is
 // served by the fake until ExpiresAt (410 Gone after), and carries the
 // expiry as its expires_at query parameter.
 type CollectionLink struct {
 	// URL is the link POST /orders answered under
-	// links.payment_collection_links (spec §2.8).
+	// links.payment_collection_links.
 	URL string
 	// ExpiresAt is when the link stops working: the order's creation plus
 	// the link's expiry_in_mins, to the second.

@@ -26,7 +26,8 @@ type Payment struct {
 // Pay charges the order with a card, as a customer completing the checkout
 // would: the order becomes CHARGED (status_id 21) and ORDER_SUCCEEDED is
 // sent. When the order names a gateway reference id that no Gateway holds,
-// the transaction stays STARTED and no ORDER_* event is sent (spec §7).
+// the transaction stays STARTED and no ORDER_* event is sent, as with the
+// service.
 // It fails with ErrUnknownOrder, with ErrInvalidTransition unless the order
 // is CREATED, NEW, STARTED or AUTHORIZATION_FAILED, and with ErrClosed.
 func (s *Server) Pay(orderID string) error { return s.PayWith(orderID, Payment{}) }
@@ -89,7 +90,7 @@ func (s *Server) attempt(orderID string, p Payment, final string) error {
 		}
 	}
 	if !routed {
-		// Spec §7: the reference id matches no configuration; the
+		// The reference id matches no configuration; the
 		// transaction cannot be processed and stays STARTED.
 		t.gateway, t.gatewayID, t.status = "", 0, StatusStarted
 		o.status = StatusStarted
@@ -214,13 +215,14 @@ type Delivery struct {
 	// OrderID is the merchant's order id the event is about.
 	OrderID string
 	// URL is where the event is sent: the order's metadata.webhook_url,
-	// else WebhookConfig.URL (spec §6.1.6); "" when neither is set.
+	// else WebhookConfig.URL; "" when neither is set.
 	URL string
 	// Body is the exact JSON sent.
 	Body []byte
 	// Attempts are the tries so far, oldest first.
 	Attempts []Attempt
-	// Notified is the flag of spec §3: true once the receiver replied 200.
+	// Notified is the service's notified flag: true once the receiver
+	// replied 200.
 	Notified bool
 	// Done is true when no further attempt will be made: notified, out of
 	// attempts, stopped by Close, or never possible (Err says why).
@@ -297,7 +299,7 @@ func (s *Server) startLocked(se *sentEvent) {
 }
 
 // Resend delivers an event that was already sent once more, as the
-// service does on rare network trouble (spec §6.1.5).
+// service does on rare network trouble.
 func (s *Server) Resend(eventID string) error {
 	if !s.started() {
 		return ErrNotStarted
@@ -368,11 +370,14 @@ func (s *Server) deliver(d *delivery) {
 }
 
 // send makes one attempt with the credentials and headers configured now
-// (spec §5.2, §5.4, §5.5, §6.1.2).
+// (Basic credentials, custom headers).
 func (s *Server) send(d *delivery) Attempt {
+	s.mu.Lock()
+	slots := s.slots // SetWebhook may replace it; release into the one taken from
+	s.mu.Unlock()
 	select {
-	case s.slots <- struct{}{}:
-		defer func() { <-s.slots }()
+	case slots <- struct{}{}:
+		defer func() { <-slots }()
 	case <-s.ctx.Done():
 		return Attempt{Time: s.now(), Err: "stopped by Close"}
 	}

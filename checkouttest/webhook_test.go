@@ -291,13 +291,18 @@ func TestWebhookCredentialsFixedInDashboard(t *testing.T) {
 	require.Equal(t, 200, postOrder(t, s, orderForm("ord_c1")).status)
 	require.NoError(t, s.Pay("ord_c1"))
 	require.Eventually(t, func() bool { return rc.calls.Load() >= 2 }, 30*time.Second, time.Millisecond)
-	require.NoError(t, s.SetWebhookCredentials("shopuser", "right"))
+	fixed := s.Webhook()
+	require.Equal(t, "wrong", fixed.Password)
+	fixed.Username, fixed.Password = "shopuser", "right"
+	require.NoError(t, s.SetWebhook(fixed))
 	wait(t, s)
 	d := s.Deliveries()[0]
 	require.True(t, d.Notified)
 	require.Equal(t, 401, d.Attempts[0].StatusCode)
 	require.Equal(t, 200, d.Attempts[len(d.Attempts)-1].StatusCode)
-	require.Error(t, s.SetWebhookCredentials("shop.user", "x"), "spec §5.2 characters")
+	fixed.Username = "shop.user"
+	require.ErrorContains(t, s.SetWebhook(fixed), "Username", "a character the dashboard refuses")
+	require.Equal(t, "shopuser", s.Webhook().Username, "a refused configuration changes nothing")
 }
 
 func TestCloseStopsDeliveries(t *testing.T) {
@@ -305,8 +310,7 @@ func TestCloseStopsDeliveries(t *testing.T) {
 	cfg := webhookConfig(rc.URL)
 	cfg.MaxAttempts = 1 << 20 // still re-sending when Close comes, however slow the machine
 	cfg.RetryInterval = time.Millisecond
-	s, err := checkouttest.New(checkouttest.Config{MerchantID: merchantID, APIKey: apiKey, Webhook: cfg})
-	require.NoError(t, err)
+	s := checkouttest.NewServer(checkouttest.Config{MerchantID: merchantID, APIKey: apiKey, Webhook: cfg})
 	require.Equal(t, 200, postOrder(t, s, orderForm("ord_x1")).status)
 	require.NoError(t, s.Pay("ord_x1"))
 	require.Eventually(t, func() bool { return rc.calls.Load() >= 3 }, 30*time.Second, time.Millisecond)
@@ -395,14 +399,14 @@ func TestConfigErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			c := ok
 			tt.change(&c)
-			s, err := checkouttest.New(c)
-			require.Nil(t, s)
+			err := c.Validate()
 			require.ErrorContains(t, err, tt.want)
+			require.PanicsWithError(t, err.Error(), func() { checkouttest.NewServer(c) })
 		})
 	}
-	_, err := checkouttest.New(checkouttest.Config{MerchantID: "m", APIKey: "k", Gateways: []checkouttest.Gateway{
+	err := (checkouttest.Config{MerchantID: "m", APIKey: "k", Gateways: []checkouttest.Gateway{
 		{Name: "PAYU", ReferenceID: "a"}, {Name: "RAZORPAY", ReferenceID: "a"}, {Name: "PAYU", ReferenceID: "a"},
-	}})
+	}}).Validate()
 	require.ErrorIs(t, err, checkouttest.ErrDuplicateReference)
 	require.ErrorContains(t, err, "Gateways[2]")
 }
@@ -414,8 +418,7 @@ func TestCloseLeavesNoGoroutines(t *testing.T) {
 	cfg.MaxAttempts = 1 << 20 // still re-sending when Close comes, however slow the machine
 	cfg.RetryInterval = 2 * time.Millisecond
 	cfg.Duplicates = 3
-	s, err := checkouttest.New(checkouttest.Config{MerchantID: merchantID, APIKey: apiKey, Webhook: cfg})
-	require.NoError(t, err)
+	s := checkouttest.NewServer(checkouttest.Config{MerchantID: merchantID, APIKey: apiKey, Webhook: cfg})
 	client := &http.Client{Transport: &http.Transport{}}
 	for i := range 20 {
 		id := fmt.Sprintf("ord_leak_%d", i)
@@ -450,11 +453,13 @@ func TestNewServerLikeHTTPTest(t *testing.T) {
 
 	// A bad configuration is a programming error: NewServer panics with an
 	// error naming the field, as httptest.NewServer panics when it cannot
-	// listen; New returns the same error.
+	// listen; Config.Validate returns the same error first.
 	bad := checkouttest.Config{MerchantID: "m"}
-	_, err := checkouttest.New(bad)
+	err := bad.Validate()
 	require.ErrorContains(t, err, "APIKey")
-	require.PanicsWithError(t, "checkouttest: "+err.Error(), func() { checkouttest.NewServer(bad) })
+	require.True(t, strings.HasPrefix(err.Error(), "checkouttest: config: "), err.Error())
+	require.PanicsWithError(t, err.Error(), func() { checkouttest.NewServer(bad) })
+	require.NoError(t, checkouttest.Config{MerchantID: "m", APIKey: "k"}.Validate())
 }
 
 // TestConcurrentUse hammers one server from many goroutines (run with
@@ -580,7 +585,10 @@ func TestZeroServer(t *testing.T) {
 				_, err := s.Order("o")
 				require.ErrorIs(t, err, checkouttest.ErrNotStarted)
 				require.ErrorIs(t, s.AddGateway(checkouttest.Gateway{Name: "PAYU", ReferenceID: "a"}), checkouttest.ErrNotStarted)
-				require.ErrorIs(t, s.SetWebhookCredentials("u", "p"), checkouttest.ErrNotStarted)
+				require.ErrorIs(t, s.SetWebhook(checkouttest.WebhookConfig{}), checkouttest.ErrNotStarted)
+				require.Zero(t, s.Webhook())
+				_, err = s.ReturnURL("o")
+				require.ErrorIs(t, err, checkouttest.ErrNotStarted)
 				require.ErrorIs(t, s.InjectFault(checkouttest.Fault{Path: "/orders", Status: 503}), checkouttest.ErrNotStarted)
 				require.ErrorIs(t, s.WaitDeliveries(context.Background()), checkouttest.ErrNotStarted)
 				require.Nil(t, s.Requests())

@@ -14,7 +14,7 @@ import (
 )
 
 // This file checks request bodies against the spec, strictly: keys and enum
-// values are case sensitive (spec §2.2, §7), unknown keys inside
+// values are case sensitive, unknown keys inside
 // payment_filter are refused, and every problem is reported at its JSON path.
 
 // decodeJSON parses data as one JSON value with numbers kept as json.Number.
@@ -62,7 +62,7 @@ func checkObject(p *problems, path string, v any, fields map[string]field) {
 	}
 }
 
-// singularCardKeys are the spec table's card filter spellings (§2.3); the
+// singularCardKeys are the documented field table's card filter spellings; the
 // service accepts the plural ones (conformance/README.md).
 var singularCardKeys = map[string]string{
 	"cardBrand": "cardBrands", "cardBin": "cardBins", "cardType": "cardTypes", "cardSubType": "cardSubTypes",
@@ -166,7 +166,7 @@ func objectOf(fields map[string]field) func(*problems, string, any) {
 }
 
 // rangeString checks "<from>::<to>" with digits on both sides, from <= to
-// (BIN ranges §2.3, tenure ranges §2.5).
+// (BIN ranges, EMI tenure ranges).
 func rangeString(what string) func(*problems, string, any) {
 	return func(p *problems, path string, v any) {
 		s, ok := v.(string)
@@ -201,7 +201,7 @@ func allDigits(s string) bool {
 
 var methodTypes = []string{"CARD", "UPI", "WALLET", "NB", "CONSUMER_FINANCE", "REWARD", "CASH"}
 
-// paymentFilterFields is payment_filter (spec §2.2–2.5) with the plural card
+// paymentFilterFields is payment_filter with the plural card
 // keys and the singular issuerFilter the service reads.
 var paymentFilterFields = func() map[string]field {
 	strings := arrayOf(isString)
@@ -260,7 +260,7 @@ var paymentFilterFields = func() map[string]field {
 }()
 
 // checkOptions checks payment_filter.options: each option's keys, then the
-// rules between them (spec §2.3): CARD and UPI must be enabled when they
+// rules between them: CARD and UPI must be enabled when they
 // carry filters; card filters belong to CARD, UPI filters to UPI;
 // paymentMethods has no effect on CARD and UPI; and one block per method
 // type, since the service honours only the first. The service ignores the
@@ -289,25 +289,25 @@ func checkOptions(option map[string]field) func(*problems, string, any) {
 			}
 			switch {
 			case hasCard && t != "CARD":
-				p.bad(valid.Join(op, "cardFilters"), "is considered only when paymentMethodType is CARD (spec §2.3)")
+				p.bad(valid.Join(op, "cardFilters"), "is considered only when paymentMethodType is CARD")
 			case hasUPI && t != "UPI":
-				p.bad(valid.Join(op, "upiFilters"), "is considered only when paymentMethodType is UPI (spec §2.3)")
+				p.bad(valid.Join(op, "upiFilters"), "is considered only when paymentMethodType is UPI")
 			case (hasCard || hasUPI) && !enabled:
-				p.bad(valid.Join(op, "enable"), "must be true when "+t+" carries filters (spec §2.3)")
+				p.bad(valid.Join(op, "enable"), "must be true when "+t+" carries filters")
 			}
 			if hasMethods && (t == "CARD" || t == "UPI") {
-				p.bad(valid.Join(op, "paymentMethods"), "is ignored when paymentMethodType is "+t+" (spec §2.3); use cardFilters or upiFilters")
+				p.bad(valid.Join(op, "paymentMethods"), "is ignored when paymentMethodType is "+t+"; use cardFilters or upiFilters")
 			}
 		}
 	}
 }
 
-// checkProductSummary checks the product_summary string (spec §2.6): JSON
+// checkProductSummary checks the product_summary string: JSON
 // text of an array of lines, each an array of items with a known type.
 func checkProductSummary(p *problems, path string, v any) {
 	s, ok := v.(string)
 	if !ok {
-		p.bad(path, "must be a JSON string holding the array (spec §2.6), got "+jsonKind(v))
+		p.bad(path, "must be a JSON string holding the array, got "+jsonKind(v))
 		return
 	}
 	doc, err := decodeJSON([]byte(s))
@@ -339,21 +339,21 @@ func checkProductSummary(p *problems, path string, v any) {
 			case "space", "text", "image", "toggleimage", "toggleImage":
 			case "divider":
 				if n, ok := m["thickness"].(json.Number); !ok || n.String() == "0" || strings.HasPrefix(n.String(), "-") {
-					p.bad(valid.Join(ip, "thickness"), "is required and must be a positive number (spec §2.6)")
+					p.bad(valid.Join(ip, "thickness"), "is required and must be a positive number")
 				}
 			case "background":
 				if c, ok := m["color"].(string); !ok || c == "" {
-					p.bad(valid.Join(ip, "color"), "is required (spec §2.6)")
+					p.bad(valid.Join(ip, "color"), "is required")
 				}
 			default:
-				p.bad(valid.Join(ip, "type"), fmt.Sprintf("%q is not an item type of spec §2.6", t))
+				p.bad(valid.Join(ip, "type"), fmt.Sprintf("%q is not a product summary item type", t))
 			}
 		}
 	}
 }
 
 // parseAmount reads a decimal amount with at most two decimal places
-// (spec §2.1) into minor units. It must be positive.
+// into minor units. It must be positive.
 func parseAmount(s string) (int64, error) {
 	whole, frac, hasDot := strings.Cut(s, ".")
 	if !allDigits(whole) || hasDot && (len(frac) == 0 || len(frac) > 2 || !allDigits(frac)) {
@@ -394,7 +394,7 @@ func checkAbsoluteURL(p *problems, path, s string) {
 	}
 }
 
-// checkVersion checks the version header: a date YYYY-MM-DD (spec §9).
+// checkVersion checks the version header: a date YYYY-MM-DD.
 func checkVersion(v string) error {
 	if len(v) != len("2006-01-02") {
 		return fmt.Errorf("%q is not a date YYYY-MM-DD", v)
@@ -405,7 +405,7 @@ func checkVersion(v string) error {
 	return nil
 }
 
-// linkDetails is payment_collection_link_details (spec §2.7) once checked:
+// linkDetails is payment_collection_link_details once checked:
 // lifetime in minutes per requested method (PAY, QR).
 type linkDetails map[string]int
 
@@ -429,7 +429,7 @@ func parseLinkDetails(p *problems, raw string) linkDetails {
 			"expiry_in_mins": {required: true, check: func(p *problems, path string, v any) {
 				s, ok := v.(string)
 				if !ok {
-					p.bad(path, "must be a JSON string of minutes (sent as text, spec §2.7), got "+jsonKind(v))
+					p.bad(path, "must be a JSON string of minutes (sent as text), got "+jsonKind(v))
 					return
 				}
 				if n, err := strconv.Atoi(s); err != nil || n <= 0 || !allDigits(s) {

@@ -139,7 +139,9 @@ func TestWrongCredentialsAreResentUntilFixed(t *testing.T) {
 	fixes := map[string]func(t *testing.T, s *checkouttest.Server, h *swappable){
 		"merchant fixes its verifier": func(t *testing.T, _ *checkouttest.Server, h *swappable) {},
 		"dashboard credentials fixed": func(t *testing.T, s *checkouttest.Server, _ *swappable) {
-			require.NoError(t, s.SetWebhookCredentials(hookUser, hookPass))
+			wh := s.Webhook()
+			wh.Username, wh.Password = hookUser, hookPass
+			require.NoError(t, s.SetWebhook(wh))
 		},
 	}
 	for name, fix := range fixes {

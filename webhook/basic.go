@@ -6,7 +6,7 @@ import (
 )
 
 // parseBasic extracts the credentials of an "Authorization: Basic ..."
-// header value (RFC 7617, spec §5.2): the scheme name in any case, one or
+// header value (RFC 7617): the scheme name in any case, one or
 // more spaces, then standard base64 (with padding) of "user:password". The
 // user ends at the first colon; the password may hold colons. Anything else,
 // including invalid base64 and a missing colon, is ok == false. It never
@@ -34,7 +34,7 @@ func parseBasic(h string) (user, pass string, ok bool) {
 }
 
 // BasicAuthorization returns the Authorization header value the service
-// sends for these credentials (spec §5.2): "Basic " + base64(user:password).
+// sends for these credentials: "Basic " + base64(user:password).
 // It is what NewTestRequest uses, and what a fake sender needs.
 func BasicAuthorization(username, password string) string {
 	return "Basic " + base64.StdEncoding.EncodeToString([]byte(username+":"+password))

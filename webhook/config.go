@@ -34,17 +34,17 @@ const DefaultDuplicateWait = 10 * time.Second
 type Config struct {
 	// Username is the webhook username configured in the dashboard; the
 	// service sends it as the user-id of "Authorization: Basic
-	// base64(username:password)" (spec §5.2). Required; it must pass
+	// base64(username:password)". Required; it must pass
 	// ValidateUsername.
 	Username string
 
 	// Password is the webhook password configured in the dashboard, the
-	// second half of the Basic credentials (spec §5.2). Required. It is
-	// kept only as a SHA-256 digest, compared in constant time (§5.3), and
+	// second half of the Basic credentials. Required. It is
+	// kept only as a SHA-256 digest, compared in constant time, and
 	// never printed.
 	Password string
 
-	// Sources are the addresses webhooks may come from (spec §5.6): use
+	// Sources are the addresses webhooks may come from: use
 	// ProductionSources or SandboxSources, possibly extended. Required
 	// unless AllowAnySource is set. IPv4-mapped IPv6 prefixes are accepted
 	// and matched as IPv4.
@@ -64,22 +64,21 @@ type Config struct {
 	// would let the client's own X-Forwarded-For entries decide.
 	TrustedProxies []netip.Prefix
 
-	// Headers are the custom webhook headers configured in the dashboard
-	// (spec §5.4), name to value. Each must arrive exactly once with exactly
-	// this value. A name may not be Authorization in any case.
+	// Headers are the custom webhook headers configured in the dashboard,
+	// name to value. Each must arrive exactly once with exactly this value. A name may not be Authorization in any case.
 	Headers map[string]string
 
 	// MaxBodyBytes bounds the body; 0 means DefaultMaxBodyBytes.
 	MaxBodyBytes int64
 
-	// Decrypter opens encrypted bodies ({"JWT": "..."}, spec §6.1.7). When
+	// Decrypter opens encrypted bodies ({"JWT": "..."}). When
 	// nil such a body is refused with ErrNoDecrypter (Handler: 500, so the
 	// service keeps re-sending until the merchant configures one). Plain
 	// JSON bodies are always accepted, so a receiver stays backward
 	// compatible while JWT webhooks are being switched on.
 	Decrypter Decrypter
 
-	// Deduplicator remembers which events were processed (spec §6.1.5).
+	// Deduplicator remembers which events were processed.
 	// Nil means a NewMemoryDeduplicator with its defaults, private to the
 	// Verifier. Use a shared one (Redis, SQL) when several instances serve
 	// the webhook URL.
@@ -89,7 +88,7 @@ type Config struct {
 	// first delivery of the same event, still running, to finish (see
 	// Handler): 0 means DefaultDuplicateWait; a negative value means do
 	// not wait, reply 409 at once. When the wait ends first the reply is
-	// 409 and the service re-sends later (spec §6.1.4). Keep it below the
+	// 409 and the service re-sends later. Keep it below the
 	// sender's timeout.
 	DuplicateWait time.Duration
 
@@ -106,13 +105,13 @@ type Config struct {
 	Realm string
 }
 
-// forbiddenUsernameChars are the characters spec §5.2 forbids in the
+// forbiddenUsernameChars are the characters the dashboard refuses in the
 // webhook username, plus ':' which Basic authentication cannot carry in a
-// user-id (RFC 7617 §2).
+// user-id (RFC 7617).
 const forbiddenUsernameChars = "@!#$%&'*+-/=?^_.{|}~`:"
 
 // ValidateUsername reports whether u can be the webhook username configured
-// in the dashboard (spec §5.2): not empty, none of the characters
+// in the dashboard: not empty, none of the characters
 // @ ! # $ % & ' * + - / = ? ^ _ . { | } ~ and the backtick, no ':' (which
 // Basic authentication cannot carry, RFC 7617) and no control or space
 // characters. The error is a *ValidationError at path "Username".
@@ -124,7 +123,7 @@ func ValidateUsername(u string) error {
 
 func validateUsername(c *valid.Collector, u string) {
 	if u == "" {
-		c.Add("Username", "required (spec §5.2)")
+		c.Add("Username", "required")
 		return
 	}
 	var bad []string
@@ -136,7 +135,7 @@ func validateUsername(c *valid.Collector, u string) {
 		}
 	}
 	if len(bad) > 0 {
-		c.Add("Username", "must not contain "+strings.Join(bad, ", ")+" (spec §5.2)")
+		c.Add("Username", "must not contain "+strings.Join(bad, ", "))
 	}
 }
 
@@ -146,13 +145,13 @@ func (c Config) Validate() error {
 	var col valid.Collector
 	validateUsername(&col, c.Username)
 	if c.Password == "" {
-		col.Add("Password", "required (spec §5.2)")
+		col.Add("Password", "required")
 	}
 	switch {
 	case c.AllowAnySource && len(c.Sources) > 0:
 		col.Add("AllowAnySource", "set either Sources or AllowAnySource, not both")
 	case !c.AllowAnySource && len(c.Sources) == 0:
-		col.Add("Sources", "required: use ProductionSources or SandboxSources (spec §5.6), or set AllowAnySource")
+		col.Add("Sources", "required: use ProductionSources or SandboxSources, or set AllowAnySource")
 	}
 	for i, p := range c.Sources {
 		if _, ok := normalizePrefix(p); !ok {
@@ -191,7 +190,7 @@ func (c Config) Validate() error {
 		case !validHeaderName(name):
 			col.Add(path, "not a valid HTTP header name")
 		case strings.EqualFold(name, "Authorization"):
-			col.Add(path, "the name must not be Authorization (spec §5.4)")
+			col.Add(path, "the name must not be Authorization")
 		}
 		canonical[cn] = true
 		v := c.Headers[name]

@@ -36,8 +36,8 @@ func (s DedupState) String() string {
 }
 
 // Deduplicator remembers which events were processed, so that a duplicate
-// delivery (spec §6.1.5) does not run the merchant's function twice and a
-// failed one is processed again when the service re-sends it (§6.1.4).
+// delivery does not run the merchant's function twice and a
+// failed one is processed again when the service re-sends it.
 //
 // The contract, per key:
 //   - Begin atomically claims the key: exactly one of any number of
@@ -92,7 +92,7 @@ type DedupWaiter interface {
 // Defaults of NewMemoryDeduplicator.
 const (
 	// DefaultDedupTTL is how long a processed key is remembered: 72 hours
-	// (the spec does not say how long the service keeps re-sending, §6.1.4).
+	// (the service does not say how long it keeps re-sending).
 	DefaultDedupTTL = 72 * time.Hour
 	// DefaultDedupMaxEntries bounds the processed keys remembered: 100,000.
 	DefaultDedupMaxEntries = 100_000
@@ -113,9 +113,14 @@ type MemoryDedupConfig struct {
 
 // MemoryDeduplicator is the default Deduplicator: one process's memory,
 // bounded in size, with a TTL. It is safe for concurrent use. Use a shared
-// store instead when several processes serve the webhook URL. The zero
-// value is ready to use, with the defaults; a nil *MemoryDeduplicator
-// answers every Begin, Done and Abandon with an error (Handler: 500).
+// store instead (package webhook/redisdedup) when several processes serve
+// the webhook URL. The zero value is ready to use, with the defaults; a nil
+// *MemoryDeduplicator answers every Begin, Done and Abandon with an error
+// (Handler: 500).
+//
+// A processed key costs about 35 bytes whatever its length (a 128-bit
+// digest of it is kept, not the key): a million remembered events take
+// about 35 MB.
 type MemoryDeduplicator struct {
 	ttl time.Duration
 	max int
@@ -123,22 +128,7 @@ type MemoryDeduplicator struct {
 
 	mu       sync.Mutex
 	inFlight map[string]chan struct{} // closed on release; nil until someone waits
-	done     map[string]doneRecord    // key -> its live record
-	// queue holds the processed keys in Done order, which is also expiry
-	// order since the TTL is fixed; queue[head:] are the records not yet
-	// forgotten. A key recorded again, or found expired by Begin, leaves a
-	// stale record behind, recognised because its seq is not the map's.
-	// Stale records are dropped when they outnumber the live ones, so the
-	// queue stays within about twice MaxEntries whatever the callers do.
-	queue []doneRecord
-	head  int
-	seq   uint64 // numbers the records
-}
-
-type doneRecord struct {
-	key     string
-	expires int64 // Unix nanoseconds
-	seq     uint64
+	done     doneSet
 }
 
 // NewMemoryDeduplicator returns an empty MemoryDeduplicator. Negative sizes
@@ -153,12 +143,11 @@ func NewMemoryDeduplicator(cfg MemoryDedupConfig) *MemoryDeduplicator {
 // *MemoryDeduplicator.
 const errNilDeduplicator = sentinel("webhook: nil *MemoryDeduplicator (use NewMemoryDeduplicator)")
 
-// init gives a zero MemoryDeduplicator its maps and defaults. d.mu must be
+// init gives a zero MemoryDeduplicator its map and defaults. d.mu must be
 // held.
 func (d *MemoryDeduplicator) init() {
 	if d.inFlight == nil {
 		d.inFlight = make(map[string]chan struct{})
-		d.done = make(map[string]doneRecord)
 	}
 	if d.ttl <= 0 {
 		d.ttl = DefaultDedupTTL
@@ -166,6 +155,7 @@ func (d *MemoryDeduplicator) init() {
 	if d.max <= 0 {
 		d.max = DefaultDedupMaxEntries
 	}
+	d.max = min(d.max, maxDoneEntries)
 	if d.now == nil {
 		d.now = time.Now
 	}
@@ -176,18 +166,18 @@ func (d *MemoryDeduplicator) Begin(_ context.Context, key string) (DedupState, e
 	if d == nil {
 		return 0, errNilDeduplicator
 	}
+	k := digest(key)
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.init()
-	now := d.now().UnixNano()
 	if _, ok := d.inFlight[key]; ok {
 		return DedupInFlight, nil
 	}
-	if rec, ok := d.done[key]; ok {
-		if now < rec.expires {
+	if rec, ok := d.done.lookup(k); ok {
+		if d.now().UnixNano() < rec.expires {
 			return DedupDone, nil
 		}
-		delete(d.done, key) // its queue record is now stale
+		d.done.forget(k) // its record is now stale
 	}
 	d.inFlight[key] = nil
 	return DedupNew, nil
@@ -225,65 +215,23 @@ func (d *MemoryDeduplicator) Done(_ context.Context, key string) error {
 	if d == nil {
 		return errNilDeduplicator
 	}
+	k := digest(key)
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.init()
 	now := d.now().UnixNano()
 	d.release(key)
 	// Forget expired keys, then the oldest, to stay within bounds.
-	for d.head < len(d.queue) && d.queue[d.head].expires <= now {
-		d.pop()
+	for r, ok := d.done.oldest(); ok && r.expires <= now; r, ok = d.done.oldest() {
+		d.done.pop()
 	}
-	delete(d.done, key) // a re-recorded key leaves a stale record
-	for len(d.done) >= d.max {
-		d.pop()
+	d.done.forget(k) // a re-recorded key leaves a stale record
+	for d.done.n >= d.max {
+		d.done.pop()
 	}
-	d.seq++
-	rec := doneRecord{key: key, expires: now + int64(d.ttl), seq: d.seq}
-	d.done[key] = rec
-	d.queue = append(d.queue, rec)
-	if len(d.queue)-d.head > 2*len(d.done)+64 {
-		d.dropStale()
-	}
+	d.done.add(k, now+int64(d.ttl))
+	d.done.tidy()
 	return nil
-}
-
-// live reports whether r is the record the map holds for its key.
-func (d *MemoryDeduplicator) live(r doneRecord) bool {
-	cur, ok := d.done[r.key]
-	return ok && cur.seq == r.seq
-}
-
-// dropStale keeps only the live records, in order, at the queue's start.
-// It runs when stale records outnumber live ones (plus a margin), so its
-// cost is amortised over as many Done calls as it removes records.
-func (d *MemoryDeduplicator) dropStale() {
-	n := 0
-	for _, r := range d.queue[d.head:] {
-		if d.live(r) {
-			d.queue[n] = r
-			n++
-		}
-	}
-	clear(d.queue[n:])
-	d.queue = d.queue[:n]
-	d.head = 0
-}
-
-// pop forgets the oldest record, and compacts the queue now and then.
-func (d *MemoryDeduplicator) pop() {
-	r := d.queue[d.head]
-	d.queue[d.head] = doneRecord{}
-	d.head++
-	if d.live(r) {
-		delete(d.done, r.key)
-	}
-	if d.head >= 1024 && d.head*2 >= len(d.queue) {
-		n := copy(d.queue, d.queue[d.head:])
-		clear(d.queue[n:])
-		d.queue = d.queue[:n]
-		d.head = 0
-	}
 }
 
 // Abandon releases key so that the next delivery is processed.
@@ -305,5 +253,5 @@ func (d *MemoryDeduplicator) Len() (done, inFlight int) {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return len(d.done), len(d.inFlight)
+	return d.done.n, len(d.inFlight)
 }

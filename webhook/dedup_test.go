@@ -146,7 +146,7 @@ func TestMemoryDeduplicatorStaleRecords(t *testing.T) {
 	}
 	done, _ = d.Len()
 	require.Equal(t, 100, done)
-	require.LessOrEqual(t, len(d.queue), 2*1024+100)
+	require.LessOrEqual(t, len(d.done.recs), 2*1024+100)
 	st, _ = d.Begin(ctx, "k4999")
 	require.Equal(t, DedupDone, st)
 	st, _ = d.Begin(ctx, "k4899")
@@ -163,7 +163,7 @@ func TestMemoryDeduplicatorQueueBounded(t *testing.T) {
 	d := NewMemoryDeduplicator(MemoryDedupConfig{TTL: time.Hour, MaxEntries: 10, Now: clk.Now})
 	for i := 0; i < 10_000; i++ {
 		require.NoError(t, d.Done(ctx, "same"))
-		require.LessOrEqual(t, len(d.queue)-d.head, 2*10+64+1, "after %d re-records", i)
+		require.LessOrEqual(t, len(d.done.recs)-d.done.head, 2*10+64+1, "after %d re-records", i)
 	}
 	st, _ := d.Begin(ctx, "same")
 	require.Equal(t, DedupDone, st, "dropping stale records keeps the live one")
@@ -177,9 +177,9 @@ func TestMemoryDeduplicatorQueueBounded(t *testing.T) {
 		require.Equal(t, DedupNew, st)
 		require.NoError(t, d.Done(ctx, k))
 		clk.Add(2 * time.Hour) // every record expires before the next Done
-		require.LessOrEqual(t, len(d.queue)-d.head, 2*10+64+1)
+		require.LessOrEqual(t, len(d.done.recs)-d.done.head, 2*10+64+1)
 	}
-	require.LessOrEqual(t, cap(d.queue), 4096, "the backing array does not grow without bound")
+	require.LessOrEqual(t, cap(d.done.recs), 4096, "the backing array does not grow without bound")
 }
 
 // TestMemoryDeduplicatorZeroAndNil: the zero value works with the

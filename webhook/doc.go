@@ -1,14 +1,14 @@
-// Package webhook receives the service's webhooks safely (spec §5.2–5.6,
-// §6.1): it checks where a request comes from, its Basic credentials and
-// custom headers, bounds and decodes the body (plain JSON or the encrypted
-// {"JWT": "..."} envelope of §6.1.7), and hands each event to the merchant's
+// Package webhook receives the service's webhooks safely: it checks where a
+// request comes from, its Basic credentials and custom headers, bounds and
+// decodes the body (plain JSON or the encrypted {"JWT": "..."} envelope),
+// and hands each event to the merchant's
 // function exactly once.
 //
 // A receiver is built from a Config:
 //
 //	v, err := webhook.NewVerifier(webhook.Config{
-//		Username: user, Password: pass,          // the dashboard's webhook credentials (§5.2)
-//		Sources:  webhook.ProductionSources,   // the service's fixed addresses (§5.6)
+//		Username: user, Password: pass,          // the dashboard's webhook credentials
+//		Sources:  webhook.ProductionSources,   // the service's fixed addresses
 //	})
 //	if err != nil {
 //		return err
@@ -23,12 +23,12 @@
 // the custom headers, the body size and the body, and returns a sentinel
 // error for each failure; Handler turns those into status codes the service
 // understands. The service re-sends every notification that does not get a
-// 200 reply (§6.1.4, and the notified flag of §3), so a 500 is the safe answer
+// 200 reply, so a 500 is the safe answer
 // whenever the merchant's side cannot take the event right now: nothing is
 // lost, the event comes again.
 //
 // ProductionSources and SandboxSources are package variables, so that they
-// can be written straight into a Config (DESIGN §5); treat them as
+// can be written straight into a Config; treat them as
 // read-only. NewVerifier copies every list and map it is given, so no later
 // change (to them or to a Config) reaches a Verifier; every Verifier is
 // independent and safe for concurrent use.

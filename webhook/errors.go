@@ -25,18 +25,18 @@ const (
 	// ErrNotConfigured: the Verifier was not made by NewVerifier.
 	ErrNotConfigured = sentinel("webhook: verifier not configured (use NewVerifier)")
 
-	// ErrForbiddenSource: the client address is not in Config.Sources
-	// (spec §5.6), or could not be determined (fail closed). Handler: 403.
+	// ErrForbiddenSource: the client address is not in Config.Sources, or
+	// could not be determined (fail closed). Handler: 403.
 	ErrForbiddenSource = sentinel("webhook: source address not allowed")
 
-	// ErrMethodNotAllowed: the request is not a POST (spec §6.1.2). Handler: 405.
+	// ErrMethodNotAllowed: the request is not a POST. Handler: 405.
 	ErrMethodNotAllowed = sentinel("webhook: method not allowed")
 
-	// ErrUnauthorized: the Basic credentials are missing, malformed or wrong
-	// (spec §5.2–5.3). Handler: 401 with WWW-Authenticate.
+	// ErrUnauthorized: the Basic credentials are missing, malformed or
+	// wrong. Handler: 401 with WWW-Authenticate.
 	ErrUnauthorized = sentinel("webhook: unauthorized")
 
-	// ErrHeaderMismatch: a configured custom header (spec §5.4) is missing,
+	// ErrHeaderMismatch: a configured custom header is missing,
 	// repeated or has another value. Handler: 401.
 	ErrHeaderMismatch = sentinel("webhook: custom header mismatch")
 
@@ -48,7 +48,7 @@ const (
 	// (not a JSON object, no event_name, a broken JWT envelope). Handler: 400.
 	ErrMalformedBody = sentinel("webhook: malformed body")
 
-	// ErrEncrypted: the body is an encrypted envelope (spec §6.1.7). Every
+	// ErrEncrypted: the body is an encrypted envelope. Every
 	// failure to open one wraps it: ErrNoDecrypter, ErrDecrypt, ErrSignature.
 	// ParseEvent returns it as is for an envelope.
 	ErrEncrypted = sentinel("webhook: encrypted payload")

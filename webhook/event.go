@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// Event is one webhook notification (spec §6.1). The service documents the
+// Event is one webhook notification. The service documents the
 // envelope (id, event_name, date_created, content) but not the payload of
 // each event: the object under content varies ("order", "txn", "mandate",
 // "notification", ...) and unknown event names are normal. Content is kept
@@ -44,7 +44,7 @@ type Event struct {
 	Raw []byte
 
 	// Encrypted reports that the event arrived in a JWT envelope
-	// (spec §6.1.7) and was decrypted.
+	// and was decrypted.
 	Encrypted bool
 
 	// sub is what Kind, Field, OrderID, Status and DecodeContent read,
@@ -57,7 +57,7 @@ type Event struct {
 }
 
 // Event names seen in the service's published samples. The list is not
-// complete (the spec does not publish one, §6.1); Event.Name holds whatever
+// complete (the service does not publish one); Event.Name holds whatever
 // the service sent.
 const (
 	// OrderSucceeded is the "event_name" ORDER_SUCCEEDED: an order was paid;
@@ -132,7 +132,7 @@ const (
 )
 
 // wireBody is every top-level key a webhook body may have: the plain event
-// envelope, the JWT envelope of spec §6.1.7, and the JSON-serialised JWE
+// envelope, the {"JWT": "..."} envelope, and the JSON-serialised JWE
 // (header, encryptedKey, iv, encryptedPayload, tag) the service uses on its
 // encrypted API responses.
 type wireBody struct {
@@ -283,7 +283,7 @@ func (e *Event) OrderID() string {
 
 // Status returns the "status" of the object the event is about, e.g.
 // "CHARGED" for an order, "AUTHORIZATION_FAILED" for a transaction, "ACTIVE"
-// for a mandate. The spec does not list the statuses (§3).
+// for a mandate. The service does not list the statuses.
 func (e *Event) Status() string {
 	if e == nil {
 		return ""
@@ -354,7 +354,7 @@ func printable(s string) bool {
 	return true
 }
 
-// MarshalJSON encodes the event as the service's envelope (spec §6.1):
+// MarshalJSON encodes the event as the service's envelope:
 // "id" (omitted when empty), "event_name", "date_created" (RFC 3339, UTC;
 // omitted when zero) and "content" as held. It is built from the fields,
 // so a changed field is reflected; Raw and Encrypted are not encoded.

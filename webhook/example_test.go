@@ -93,9 +93,9 @@ func ExampleNewVerifier_failClosed() {
 		}
 	}
 	// Output:
-	// Username: must not contain '.' (spec §5.2)
-	// Password: required (spec §5.2)
-	// Sources: required: use ProductionSources or SandboxSources (spec §5.6), or set AllowAnySource
+	// Username: must not contain '.'
+	// Password: required
+	// Sources: required: use ProductionSources or SandboxSources, or set AllowAnySource
 }
 
 // Encrypted webhooks (spec §6.1.7): the body is {"JWT": "<compact JWE>"}.

@@ -13,8 +13,7 @@ import (
 
 // Handler returns an http.Handler that verifies each delivery, runs fn once
 // per event, and replies so that the service re-sends exactly what was not
-// processed (spec §6.1.4–5; the notified flag of §3 is TRUE only after a
-// 200):
+// processed (the service marks an event notified only after a 200):
 //
 //	403 source not allowed (ErrForbiddenSource)
 //	405 not a POST (ErrMethodNotAllowed), with Allow: POST
@@ -31,7 +30,7 @@ import (
 //	500 fn returned an error or panicked, or the Deduplicator failed
 //	200 fn succeeded, or the event was processed before (fn not called)
 //
-// Concurrent deliveries of one event run fn once (spec §6.1.5). A duplicate
+// Concurrent deliveries of one event run fn once. A duplicate
 // that arrives while the first delivery is running waits for it, at most
 // Config.DuplicateWait and only while its own request's context lives:
 //

@@ -7,7 +7,7 @@ import (
 )
 
 // ProductionSources holds the addresses the service sends production
-// webhooks from (spec §5.6), one /32 prefix each, in the spec's order:
+// webhooks from, one /32 prefix each, in the order the service lists them:
 //
 //	webhook.Config{Username: u, Password: p, Sources: webhook.ProductionSources}
 //
@@ -19,8 +19,8 @@ var ProductionSources = hostPrefixes(
 	"40.192.89.124", "40.192.88.11", "18.61.131.193",
 )
 
-// SandboxSources holds the addresses the service sends sandbox webhooks from
-// (spec §5.6). Like ProductionSources it is read-only by convention and
+// SandboxSources holds the addresses the service sends sandbox webhooks
+// from. Like ProductionSources it is read-only by convention and
 // copied by NewVerifier.
 var SandboxSources = hostPrefixes("13.235.85.36", "3.6.2.61", "18.61.18.92")
 

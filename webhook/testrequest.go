@@ -12,8 +12,8 @@ import (
 
 // NewTestRequest builds the request the service would send to a receiver
 // configured with cfg, carrying body: a POST with Content-Type
-// application/json, the Basic credentials of cfg (spec §5.2), every custom
-// header of cfg (§5.4), and a RemoteAddr inside the first of cfg.Sources
+// application/json, the Basic credentials of cfg, every custom
+// header of cfg, and a RemoteAddr inside the first of cfg.Sources
 // (192.0.2.1, a documentation address, when there are none). Give it to a
 // Handler through httptest.NewRecorder, or to Verify, in a merchant's tests:
 //

@@ -18,7 +18,7 @@ import (
 	"github.com/payorch/checkout-go/internal/valid"
 )
 
-// Verifier checks webhook requests against a Config (spec §5.2–5.6) and
+// Verifier checks webhook requests against a Config and
 // decodes their events. Make one with NewVerifier; the zero value refuses
 // everything (ErrNotConfigured). It is immutable and safe for concurrent
 // use. It keeps only SHA-256 digests of the credentials and header values,
@@ -99,15 +99,15 @@ func NewVerifier(cfg Config) (*Verifier, error) {
 // the first failure is returned wrapped around its sentinel:
 //
 //  1. source address (ErrForbiddenSource): the peer, or X-Forwarded-For
-//     when the peer is a trusted proxy, must be in Config.Sources (§5.6);
-//  2. method (ErrMethodNotAllowed): POST (§6.1.2);
+//     when the peer is a trusted proxy, must be in Config.Sources;
+//  2. method (ErrMethodNotAllowed): POST;
 //  3. Basic credentials (ErrUnauthorized): both parts compared in constant
-//     time, both always compared (§5.3);
-//  4. custom headers (ErrHeaderMismatch), compared in constant time (§5.4);
+//     time, both always compared;
+//  4. custom headers (ErrHeaderMismatch), compared in constant time;
 //  5. body size (ErrBodyTooLarge), read through a limit;
 //  6. body: a plain event, or an encrypted envelope opened with
 //     Config.Decrypter (ErrMalformedBody, ErrNoDecrypter, ErrDecrypt,
-//     ErrSignature; §6.1.7).
+//     ErrSignature).
 //
 // Verify reads and closes r.Body. It does not deduplicate: Handler does.
 // A nil or zero Verifier returns ErrNotConfigured, and a nil r
@@ -164,7 +164,7 @@ func (v *Verifier) checkCredentials(h http.Header) error {
 	}
 	// Compare digests, so that neither the length nor the content of the
 	// configured values shows in the timing, and compare both parts even
-	// when the first differs (spec §5.3).
+	// when the first differs.
 	uh := sha256.Sum256([]byte(user))
 	ph := sha256.Sum256([]byte(pass))
 	match := subtle.ConstantTimeCompare(uh[:], v.userHash[:]) & subtle.ConstantTimeCompare(ph[:], v.passHash[:])
@@ -274,7 +274,7 @@ func (v *Verifier) decode(body []byte) (*Event, error) {
 }
 
 // envelopeToken recognises the encrypted envelopes: {"JWT": "<compact
-// JWE>"} (spec §6.1.7), and the JSON-serialised JWE {header, encryptedKey,
+// JWE>"}, and the JSON-serialised JWE {header, encryptedKey,
 // iv, encryptedPayload, tag} the service uses on its encrypted API
 // responses, which is rebuilt into compact form. A body mixing an envelope
 // with event keys is malformed.

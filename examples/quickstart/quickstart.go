@@ -46,8 +46,7 @@ func run(ctx context.Context, w io.Writer, env func(string) string) error {
 	if live {
 		p.step("Using the environment at %s (merchant %s)", base, mid)
 	} else {
-		var err error
-		fake, err = checkouttest.New(checkouttest.Config{
+		fake = checkouttest.NewServer(checkouttest.Config{
 			MerchantID: fakeMerchantID,
 			APIKey:     fakeAPIKey,
 			Webhook: checkouttest.WebhookConfig{
@@ -57,9 +56,6 @@ func run(ctx context.Context, w io.Writer, env func(string) string) error {
 				RetryInterval: 200 * time.Millisecond,
 			},
 		})
-		if err != nil {
-			return fmt.Errorf("start the fake service: %w", err)
-		}
 		defer fake.Close()
 		base, mid, key = fake.URL, fakeMerchantID, fakeAPIKey
 		p.step("Started the embedded fake service (checkouttest) at %s", fake.URL)

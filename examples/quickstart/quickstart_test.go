@@ -121,8 +121,7 @@ func TestRunAgainstTheFake(t *testing.T) {
 // the quickstart must use it through the three variables and skip the
 // fake-only steps.
 func TestRunAgainstAnEnvironment(t *testing.T) {
-	env, err := checkouttest.New(checkouttest.Config{MerchantID: "live_shop", APIKey: "live_key"})
-	require.NoError(t, err)
+	env := checkouttest.NewServer(checkouttest.Config{MerchantID: "live_shop", APIKey: "live_key"})
 	defer env.Close()
 	vars := map[string]string{checkout.EnvBaseURL: env.URL, checkout.EnvMerchantID: "live_shop", checkout.EnvAPIKey: "live_key"}
 	var out bytes.Buffer
@@ -151,8 +150,7 @@ func TestRunFailsClearly(t *testing.T) {
 	err := run(ctx, &bytes.Buffer{}, func(k string) string { return partial[k] })
 	require.ErrorContains(t, err, "set all of CHECKOUT_BASE_URL, CHECKOUT_MERCHANT_ID and CHECKOUT_API_KEY")
 
-	env, err := checkouttest.New(checkouttest.Config{MerchantID: "live_shop", APIKey: "live_key"})
-	require.NoError(t, err)
+	env := checkouttest.NewServer(checkouttest.Config{MerchantID: "live_shop", APIKey: "live_key"})
 	defer env.Close()
 	wrong := map[string]string{checkout.EnvBaseURL: env.URL, checkout.EnvMerchantID: "live_shop", checkout.EnvAPIKey: "not_the_key"}
 	err = run(ctx, &bytes.Buffer{}, func(k string) string { return wrong[k] })

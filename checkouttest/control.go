@@ -1,0 +1,166 @@
+package checkouttest
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// ControlPrefix is the path under which the fake serves its control
+// endpoints. They exist only in the fake, never in the service: they let a
+// program that is not written in Go (the checkout command's trigger, a
+// mobile app's test suite) do what Pay, Fail and RefundCompleted do. They
+// need no credentials, are not recorded by Requests and are not subject to
+// InjectFault:
+//
+//	GET  /__checkouttest/health                        200 {"status":"ok"}
+//	POST /__checkouttest/orders/{order_id}/pay         Pay
+//	POST /__checkouttest/orders/{order_id}/fail        Fail
+//	POST /__checkouttest/orders/{order_id}/refund      RefundCompleted (every pending refund,
+//	                                                   or ?unique_request_id=…)
+//	POST /__checkouttest/orders/{order_id}/refund-fail RefundFailed (likewise)
+//
+// A POST waits (at most ControlWait) until the webhooks it sent are
+// delivered or given up, and replies 200 with a ControlResult; an unknown
+// order is 404, a transition the order cannot make 409, anything else 400.
+// Error replies are {"error": "..."}.
+const ControlPrefix = "/__checkouttest/"
+
+// ControlWait bounds how long a control POST waits for its webhooks.
+const ControlWait = 60 * time.Second
+
+// ControlResult is the JSON reply of a control POST.
+type ControlResult struct {
+	// OrderID is the merchant's order id.
+	OrderID string `json:"order_id"`
+	// Status and StatusID are the order's status after the action.
+	Status   string `json:"status"`
+	StatusID int    `json:"status_id"`
+	// ReturnURL is the signed redirect to the order's return_url (see
+	// Server.ReturnURL); omitted when the order has no return_url or the
+	// fake no response key.
+	ReturnURL string `json:"return_url,omitempty"`
+	// Deliveries are the webhook deliveries the action started, as they
+	// ended (or stood when the wait ran out).
+	Deliveries []ControlDelivery `json:"deliveries"`
+}
+
+// ControlDelivery is one webhook delivery in a ControlResult.
+type ControlDelivery struct {
+	EventID   string `json:"event_id"`
+	EventName string `json:"event_name"`
+	// URL is where the event was sent; "" when no webhook URL is set.
+	URL string `json:"url"`
+	// Notified is true once the receiver replied 200.
+	Notified bool `json:"notified"`
+	// Attempts is how many times it was sent; LastStatus the HTTP status of
+	// the last reply (0 when none came).
+	Attempts   int `json:"attempts"`
+	LastStatus int `json:"last_status"`
+	// Error says why it ended without a 200, if it did.
+	Error string `json:"error,omitempty"`
+}
+
+type controlError struct {
+	Error string `json:"error"`
+}
+
+// serveControl answers the control endpoints; parts is the path after
+// ControlPrefix, split and unescaped.
+func (s *Server) serveControl(w http.ResponseWriter, r *http.Request, parts []string) {
+	if len(parts) == 1 && parts[0] == "health" {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			writeJSON(w, http.StatusMethodNotAllowed, controlError{"use GET"})
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+		return
+	}
+	if len(parts) != 3 || parts[0] != "orders" || parts[1] == "" {
+		writeJSON(w, http.StatusNotFound, controlError{"no such control endpoint: " + r.URL.Path})
+		return
+	}
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		writeJSON(w, http.StatusMethodNotAllowed, controlError{"use POST"})
+		return
+	}
+	orderID := parts[1]
+	var ids []string
+	if id := r.URL.Query().Get("unique_request_id"); id != "" {
+		ids = []string{id}
+	}
+	var act func() error
+	switch parts[2] {
+	case "pay":
+		act = func() error { return s.Pay(orderID) }
+	case "fail":
+		act = func() error { return s.Fail(orderID) }
+	case "refund":
+		act = func() error { return s.RefundCompleted(orderID, ids...) }
+	case "refund-fail":
+		act = func() error { return s.RefundFailed(orderID, ids...) }
+	default:
+		writeJSON(w, http.StatusNotFound, controlError{"unknown action " + strings.ToValidUTF8(parts[2], "?") + ": use pay, fail, refund or refund-fail"})
+		return
+	}
+	s.mu.Lock()
+	from := len(s.deliveries)
+	s.mu.Unlock()
+	if err := act(); err != nil {
+		status := http.StatusBadRequest
+		switch {
+		case errors.Is(err, ErrUnknownOrder):
+			status = http.StatusNotFound
+		case errors.Is(err, ErrInvalidTransition), errors.Is(err, ErrUnknownRefund):
+			status = http.StatusConflict
+		case errors.Is(err, ErrClosed):
+			status = http.StatusServiceUnavailable
+		}
+		writeJSON(w, status, controlError{err.Error()})
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), ControlWait)
+	defer cancel()
+	res := ControlResult{OrderID: orderID, Deliveries: s.awaitDeliveries(ctx, from, orderID)}
+	if o, err := s.Order(orderID); err == nil {
+		res.Status, res.StatusID = o.Status, o.StatusID
+	}
+	res.ReturnURL, _ = s.ReturnURL(orderID)
+	writeJSON(w, http.StatusOK, res)
+}
+
+// awaitDeliveries waits until the deliveries of orderID started at index
+// from or later are done, or ctx ends, and returns them.
+func (s *Server) awaitDeliveries(ctx context.Context, from int, orderID string) []ControlDelivery {
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		out := []ControlDelivery{}
+		done := true
+		s.mu.Lock()
+		for _, d := range s.deliveries[from:] {
+			if d.OrderID != orderID {
+				continue
+			}
+			cd := ControlDelivery{EventID: d.EventID, EventName: d.EventName, URL: d.URL, Notified: d.Notified, Attempts: len(d.Attempts), Error: d.Err}
+			if n := len(d.Attempts); n > 0 {
+				cd.LastStatus = d.Attempts[n-1].StatusCode
+			}
+			out = append(out, cd)
+			done = done && d.Done
+		}
+		s.mu.Unlock()
+		if done {
+			return out
+		}
+		select {
+		case <-tick.C:
+		case <-ctx.Done():
+			return out
+		}
+	}
+}

@@ -1,0 +1,178 @@
+package checkouttest_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	checkout "github.com/payorch/checkout-go"
+	"github.com/payorch/checkout-go/checkouttest"
+)
+
+// The receiver often needs the fake's URL before it can start, so the
+// webhook is configured after the fake is up: events go to the new URL with
+// the new credentials, headers and events.
+func TestSetWebhookAfterStart(t *testing.T) {
+	s := newServer(t, checkouttest.Config{})
+	require.Equal(t, checkouttest.DefaultMaxAttempts, s.Webhook().MaxAttempts, "defaults are filled in")
+	require.Empty(t, s.Webhook().URL)
+
+	require.Equal(t, 200, postOrder(t, s, orderForm("ord_before")).status)
+	require.NoError(t, s.Pay("ord_before"))
+	wait(t, s)
+	require.Equal(t, "no webhook URL: set Config.Webhook.URL or the order's metadata.webhook_url", s.Deliveries()[0].Err)
+
+	rc := newReceiver(t, always(200))
+	wh := webhookConfig(rc.URL)
+	wh.Headers = map[string]string{"X-Shop": "s1"}
+	wh.Events = []string{checkouttest.EventOrderSucceeded, checkouttest.EventOrderRefunded}
+	require.NoError(t, s.SetWebhook(wh))
+	wh.Headers["X-Shop"] = "changed by the caller afterwards"
+	got := s.Webhook()
+	require.Equal(t, rc.URL, got.URL)
+	require.Equal(t, map[string]string{"X-Shop": "s1"}, got.Headers, "the fake keeps its own copy")
+
+	require.Equal(t, 200, postOrder(t, s, orderForm("ord_after")).status)
+	require.NoError(t, s.Pay("ord_after"))
+	wait(t, s)
+	reqs := rc.requests()
+	require.Len(t, reqs, 1)
+	require.Equal(t, "s1", reqs[0].header.Get("X-Shop"))
+	require.Equal(t, basic(wh.Username+":"+wh.Password), reqs[0].header.Get("Authorization"))
+	var body map[string]any
+	require.NoError(t, json.Unmarshal(reqs[0].body, &body))
+	require.Equal(t, checkouttest.EventOrderSucceeded, body["event_name"])
+
+	// ORDER_FAILED is no longer enabled: nothing is sent.
+	require.Equal(t, 200, postOrder(t, s, orderForm("ord_failed")).status)
+	require.NoError(t, s.Fail("ord_failed"))
+	wait(t, s)
+	require.Len(t, rc.requests(), 1)
+
+	// A bad configuration is refused whole and changes nothing.
+	err := s.SetWebhook(checkouttest.WebhookConfig{URL: "http://shop.example/h", Headers: map[string]string{"Authorization": "x"}})
+	require.ErrorContains(t, err, "URL")
+	require.ErrorContains(t, err, "Headers[Authorization]")
+	require.Equal(t, rc.URL, s.Webhook().URL)
+
+	s.Close()
+	require.ErrorIs(t, s.SetWebhook(wh), checkouttest.ErrClosed)
+}
+
+func TestReturnURLSignedForVerifyReturn(t *testing.T) {
+	const responseKey = "resp_key_7Hq"
+	s := newServer(t, checkouttest.Config{ResponseKey: responseKey})
+	form := orderForm("ord ret/1+ü")
+	form.Set("return_url", "https://shop.example/back?cart=c 9&lang=hi")
+	require.Equal(t, 200, postOrder(t, s, form).status)
+
+	u, err := s.ReturnURL("ord ret/1+ü")
+	require.NoError(t, err)
+	require.True(t, strings.HasPrefix(u, "https://shop.example/back?"), u)
+	require.Contains(t, u, "signature_algorithm=HMAC-SHA256")
+	require.Regexp(t, `signature=[^&]*%25`, u, "the signature is escaped twice, as the service sends it")
+	parsed, err := url.Parse(u)
+	require.NoError(t, err)
+	r, err := checkout.VerifyReturn(parsed.Query(), responseKey)
+	require.NoError(t, err)
+	require.Equal(t, "ord ret/1+ü", r.OrderID)
+	require.Equal(t, checkouttest.StatusCreated, r.Status)
+	require.Equal(t, 1, r.StatusID)
+	require.Equal(t, "c 9", r.Params.Get("cart"), "the merchant's own parameters are kept and signed")
+
+	require.NoError(t, s.Pay("ord ret/1+ü"))
+	u, err = s.ReturnURL("ord ret/1+ü")
+	require.NoError(t, err)
+	parsed, _ = url.Parse(u)
+	r, err = checkout.VerifyReturn(parsed.Query(), responseKey)
+	require.NoError(t, err)
+	require.Equal(t, checkouttest.StatusCharged, r.Status)
+	require.Equal(t, 21, r.StatusID)
+	_, err = checkout.VerifyReturn(parsed.Query(), "another key")
+	require.ErrorIs(t, err, checkout.ErrReturnSignatureMismatch)
+
+	_, err = s.ReturnURL("ord_none")
+	require.ErrorIs(t, err, checkouttest.ErrUnknownOrder)
+	require.Equal(t, 200, postOrder(t, s, orderForm("ord_noreturn")).status)
+	_, err = s.ReturnURL("ord_noreturn")
+	require.ErrorIs(t, err, checkouttest.ErrNoReturnURL)
+
+	unkeyed := newServer(t, checkouttest.Config{})
+	require.Equal(t, 200, postOrder(t, unkeyed, form).status)
+	_, err = unkeyed.ReturnURL("ord ret/1+ü")
+	require.ErrorIs(t, err, checkouttest.ErrNoReturnURL)
+}
+
+func control(t *testing.T, s *checkouttest.Server, method, path string) (int, map[string]any) {
+	t.Helper()
+	r := send(t, method, s.URL+checkouttest.ControlPrefix+path, nil, nil)
+	require.Equal(t, "application/json", strings.Split(r.header.Get("Content-Type"), ";")[0])
+	return r.status, r.json
+}
+
+func TestControlEndpoints(t *testing.T) {
+	rc := newReceiver(t, func(n int64, _ *http.Request) int {
+		if n == 1 {
+			return 503 // the first attempt fails: the control reply waits for the re-send
+		}
+		return 200
+	})
+	cfg := webhookConfig(rc.URL)
+	cfg.RetryInterval = 10 * time.Millisecond
+	s := newServer(t, checkouttest.Config{Webhook: cfg, ResponseKey: "rk"})
+
+	status, body := control(t, s, http.MethodGet, "health")
+	require.Equal(t, 200, status)
+	require.Equal(t, "ok", body["status"])
+
+	form := orderForm("ord/c1")
+	form.Set("return_url", "https://shop.example/r")
+	require.Equal(t, 200, postOrder(t, s, form).status)
+	status, body = control(t, s, http.MethodPost, "orders/ord%2Fc1/pay")
+	require.Equal(t, 200, status, body)
+	require.Equal(t, "CHARGED", body["status"])
+	require.EqualValues(t, 21, body["status_id"])
+	ds := body["deliveries"].([]any)
+	require.Len(t, ds, 1)
+	d := ds[0].(map[string]any)
+	require.Equal(t, checkouttest.EventOrderSucceeded, d["event_name"])
+	require.Equal(t, true, d["notified"])
+	require.EqualValues(t, 2, d["attempts"])
+	require.EqualValues(t, 200, d["last_status"])
+	ret, err := url.Parse(body["return_url"].(string))
+	require.NoError(t, err)
+	_, err = checkout.VerifyReturn(ret.Query(), "rk")
+	require.NoError(t, err)
+
+	status, body = control(t, s, http.MethodPost, "orders/ord%2Fc1/pay")
+	require.Equal(t, 409, status)
+	require.Contains(t, body["error"], "invalid transition")
+	status, _ = control(t, s, http.MethodPost, "orders/nope/fail")
+	require.Equal(t, 404, status)
+	status, body = control(t, s, http.MethodPost, "orders/ord%2Fc1/refund")
+	require.Equal(t, 409, status, "nothing to refund yet")
+	require.Contains(t, body["error"], "no pending refund")
+	require.Equal(t, 200, postRefund(t, s, "ord/c1", "rf_1", "5.00").status)
+	status, body = control(t, s, http.MethodPost, "orders/ord%2Fc1/refund?unique_request_id=rf_1")
+	require.Equal(t, 200, status, body)
+	require.Equal(t, checkouttest.EventOrderRefunded, body["deliveries"].([]any)[0].(map[string]any)["event_name"])
+	o, err := s.Order("ord/c1")
+	require.NoError(t, err)
+	require.Equal(t, "SUCCESS", o.Refunds[0].Status)
+
+	status, _ = control(t, s, http.MethodGet, "orders/ord%2Fc1/pay")
+	require.Equal(t, 405, status)
+	status, _ = control(t, s, http.MethodPost, "orders/ord%2Fc1/explode")
+	require.Equal(t, 404, status)
+	status, _ = control(t, s, http.MethodPost, "elsewhere")
+	require.Equal(t, 404, status)
+
+	for _, r := range s.Requests() {
+		require.False(t, strings.HasPrefix(r.Path, checkouttest.ControlPrefix), "control calls are not recorded: %s", r.Path)
+	}
+}

@@ -1,0 +1,128 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+
+	checkout "github.com/payorch/checkout-go"
+	"github.com/payorch/checkout-go/checkouttest"
+	"github.com/payorch/checkout-go/validation"
+)
+
+const fakeHelp = `Usage: checkout fake [flags]
+
+Runs the SDK's fake of the payment service (package checkouttest) as a
+standalone HTTP server until Ctrl-C or SIGTERM, then shuts down gracefully:
+requests being served finish, webhook deliveries stop.
+
+Point any client at it: the base URL is printed when it starts. Requests
+need "Authorization: Basic base64(<api key>:)" and "x-merchantid". Orders are
+paid, failed or refunded with "checkout trigger" (or the fake-only endpoints
+under /__checkouttest/), and the webhook goes to the order's
+metadata.webhook_url, else to --webhook-url, with the Basic credentials
+--webhook-user/--webhook-password. Webhook URLs must be https, or http on a
+loopback address.
+
+Flags:
+`
+
+func fakeCommand() command {
+	return command{name: "fake", setup: func(fs *flag.FlagSet, env func(string) string) func(context.Context, []string, io.Writer, io.Writer) int {
+		ef := newEnvFlags(fs, env)
+		addr := ef.String("addr", "CHECKOUT_FAKE_ADDR", "127.0.0.1:8080", "`host:port` to listen on")
+		merchantID := ef.String("merchant-id", checkout.EnvMerchantID, "", "merchant id every request must carry in x-merchantid (required)")
+		apiKey := ef.String("api-key", checkout.EnvAPIKey, "", "API key of the Basic Authorization header (required)")
+		hookURL := ef.String("webhook-url", "CHECKOUT_WEBHOOK_URL", "", "`URL` receiving the webhooks of orders without their own metadata.webhook_url")
+		hookUser := ef.String("webhook-user", "CHECKOUT_WEBHOOK_USER", "", "username of the Basic credentials sent with webhooks")
+		hookPass := ef.String("webhook-password", "CHECKOUT_WEBHOOK_PASSWORD", "", "password of the Basic credentials sent with webhooks")
+		hookHeaders := ef.String("webhook-headers", "CHECKOUT_WEBHOOK_HEADERS", "", "custom webhook headers, `Name=value,Other=value`")
+		responseKey := ef.String("response-key", "CHECKOUT_RESPONSE_KEY", "", "response key signing the redirects to return_url (checkout.VerifyReturn)")
+		fs.Usage = func() {
+			fmt.Fprint(fs.Output(), fakeHelp)
+			fs.PrintDefaults()
+		}
+		return func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+			if err := ef.apply(); err != nil {
+				return usageError(fs, stderr, "%v", err)
+			}
+			if len(args) > 0 {
+				return usageError(fs, stderr, "unexpected argument %q", args[0])
+			}
+			headers, err := parseHeaders(*hookHeaders)
+			if err != nil {
+				return usageError(fs, stderr, "--webhook-headers: %v", err)
+			}
+			cfg := checkouttest.Config{
+				MerchantID: *merchantID, APIKey: *apiKey, ResponseKey: *responseKey,
+				Webhook: checkouttest.WebhookConfig{URL: *hookURL, Username: *hookUser, Password: *hookPass, Headers: headers},
+			}
+			if err := cfg.Validate(); err != nil {
+				return usageError(fs, stderr, "%s", configProblems(err))
+			}
+			l, err := net.Listen("tcp", *addr)
+			if err != nil {
+				fmt.Fprintf(stderr, "checkout fake: %v\n", err)
+				return exitFail
+			}
+			cfg.Listener = l
+			fake := checkouttest.NewServer(cfg)
+			fmt.Fprintf(stdout, "checkout fake: serving merchant %s at %s\n", cfg.MerchantID, fake.URL)
+			fmt.Fprintf(stdout, "  base URL:  %s (%s)\n", fake.URL, checkout.EnvBaseURL)
+			if cfg.Webhook.URL != "" {
+				fmt.Fprintf(stdout, "  webhooks:  %s\n", cfg.Webhook.URL)
+			} else {
+				fmt.Fprintf(stdout, "  webhooks:  to each order's metadata.webhook_url only (no --webhook-url)\n")
+			}
+			fmt.Fprintf(stdout, "  control:   checkout trigger pay|fail|refund --order ID --fake %s\n", fake.URL)
+			fmt.Fprintf(stdout, "  stop with Ctrl-C\n")
+			<-ctx.Done()
+			fmt.Fprintf(stdout, "checkout fake: shutting down\n")
+			fake.Close()
+			return exitOK
+		}
+	}}
+}
+
+// parseHeaders reads "Name=value,Other=value".
+func parseHeaders(s string) (map[string]string, error) {
+	items := list(s)
+	if len(items) == 0 {
+		return nil, nil
+	}
+	h := make(map[string]string, len(items))
+	for _, it := range items {
+		name, value, ok := strings.Cut(it, "=")
+		if !ok || strings.TrimSpace(name) == "" {
+			return nil, fmt.Errorf("%q is not Name=value", it)
+		}
+		h[strings.TrimSpace(name)] = value
+	}
+	return h, nil
+}
+
+// configProblems words the problems of a checkouttest.Config with the
+// flags behind its fields, so the message speaks the command's language.
+func configProblems(err error) string {
+	var ve *validation.Error
+	if !errors.As(err, &ve) {
+		return err.Error()
+	}
+	flags := strings.NewReplacer(
+		"MerchantID", "--merchant-id", "APIKey", "--api-key",
+		"Webhook.URL", "--webhook-url", "Webhook.Username", "--webhook-user", "Webhook.Password", "--webhook-password",
+		"Webhook.Headers", "--webhook-headers",
+	)
+	var b strings.Builder
+	for i, p := range ve.Problems {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(flags.Replace(p.Path) + " " + p.Message)
+	}
+	return b.String()
+}

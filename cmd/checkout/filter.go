@@ -1,0 +1,194 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/payorch/checkout-go/paymentfilter"
+)
+
+const filterHelp = `Usage: checkout filter [flags]
+
+Prints the JSON of the payment filter (a session request's payment_filter)
+that the flags describe, checked as the SDK checks it before sending. Lists
+are comma-separated; every flag but --only may be repeated, and they apply in
+the order given. Method types: CARD, UPI, WALLET, NB, CONSUMER_FINANCE,
+REWARD, CASH.
+
+  checkout filter --hide WALLET,NB --hide-card-types CREDIT
+  checkout filter --only UPI --hide-upi-handles @ybl
+  checkout filter --hide-methods WALLET:PAYTM,PHONEPE --hide-bins 459000::460000
+
+Exit status 1 when the SDK refuses the filter (its problems are printed).
+
+Flags:
+`
+
+func filterCommand() command {
+	return command{name: "filter", setup: func(fs *flag.FlagSet, _ func(string) string) func(context.Context, []string, io.Writer, io.Writer) int {
+		var (
+			only    []paymentfilter.MethodType
+			ops     []func(*paymentfilter.Filter) *paymentfilter.Filter
+			compact bool
+		)
+		types := func(s string) ([]paymentfilter.MethodType, error) {
+			var out []paymentfilter.MethodType
+			for _, t := range list(s) {
+				out = append(out, paymentfilter.MethodType(t))
+			}
+			if len(out) == 0 {
+				return nil, errors.New("no method type given")
+			}
+			return out, nil
+		}
+		strs := func(s string) ([]string, error) {
+			out := list(s)
+			if len(out) == 0 {
+				return nil, errors.New("empty list")
+			}
+			return out, nil
+		}
+		// op declares a flag whose value, parsed by parse, becomes a step
+		// of the chain.
+		op := func(name, help string, step func(f *paymentfilter.Filter, v string) (*paymentfilter.Filter, error)) {
+			fs.Func(name, help, func(v string) error {
+				if _, err := step(paymentfilter.New(), v); err != nil { // refuse bad syntax at once
+					return err
+				}
+				ops = append(ops, func(f *paymentfilter.Filter) *paymentfilter.Filter { f, _ = step(f, v); return f })
+				return nil
+			})
+		}
+		fs.Func("only", "show only these method `types` (the filter starts from paymentfilter.Only)", func(v string) error {
+			if only != nil {
+				return errors.New("give --only once")
+			}
+			t, err := types(v)
+			only = t
+			return err
+		})
+		op("hide", "hide these method `types`", func(f *paymentfilter.Filter, v string) (*paymentfilter.Filter, error) {
+			t, err := types(v)
+			if err != nil {
+				return nil, err
+			}
+			return f.Hide(t...), nil
+		})
+		op("show", "show these method `types`", func(f *paymentfilter.Filter, v string) (*paymentfilter.Filter, error) {
+			t, err := types(v)
+			if err != nil {
+				return nil, err
+			}
+			return f.Show(t...), nil
+		})
+		methods := func(hide bool) func(*paymentfilter.Filter, string) (*paymentfilter.Filter, error) {
+			return func(f *paymentfilter.Filter, v string) (*paymentfilter.Filter, error) {
+				t, codes, ok := strings.Cut(v, ":")
+				if !ok || strings.TrimSpace(t) == "" || len(list(codes)) == 0 {
+					return nil, fmt.Errorf("%q is not TYPE:CODE,CODE", v)
+				}
+				if hide {
+					return f.HideMethods(paymentfilter.MethodType(strings.TrimSpace(t)), list(codes)...), nil
+				}
+				return f.ShowMethods(paymentfilter.MethodType(strings.TrimSpace(t)), list(codes)...), nil
+			}
+		}
+		op("hide-methods", "hide these payment methods of one type, `TYPE:CODE,CODE` (WALLET:PAYTM,PHONEPE)", methods(true))
+		op("show-methods", "show these payment methods of one type, `TYPE:CODE,CODE`", methods(false))
+		cardTypes := func(hide bool) func(*paymentfilter.Filter, string) (*paymentfilter.Filter, error) {
+			return func(f *paymentfilter.Filter, v string) (*paymentfilter.Filter, error) {
+				items, err := strs(v)
+				if err != nil {
+					return nil, err
+				}
+				var ct []paymentfilter.CardType
+				for _, s := range items {
+					ct = append(ct, paymentfilter.CardType(s))
+				}
+				if hide {
+					return f.HideCardTypes(ct...), nil
+				}
+				return f.ShowCardTypes(ct...), nil
+			}
+		}
+		op("hide-card-types", "hide these card `types` (CREDIT, DEBIT)", cardTypes(true))
+		op("show-card-types", "show only these card `types`", cardTypes(false))
+		stringsOp := func(apply func(*paymentfilter.Filter, ...string) *paymentfilter.Filter) func(*paymentfilter.Filter, string) (*paymentfilter.Filter, error) {
+			return func(f *paymentfilter.Filter, v string) (*paymentfilter.Filter, error) {
+				items, err := strs(v)
+				if err != nil {
+					return nil, err
+				}
+				return apply(f, items...), nil
+			}
+		}
+		op("hide-card-brands", "hide these card `brands` (VISA, MASTERCARD, …)", stringsOp((*paymentfilter.Filter).HideCardBrands))
+		op("show-card-brands", "show only these card `brands`", stringsOp((*paymentfilter.Filter).ShowCardBrands))
+		op("hide-card-banks", "hide the cards of these issuing `banks`", stringsOp((*paymentfilter.Filter).HideCardBanks))
+		op("hide-upi-handles", "hide these UPI `handles` (@ybl, …)", stringsOp((*paymentfilter.Filter).HideUPIHandles))
+		op("show-upi-handles", "show only these UPI `handles`", stringsOp((*paymentfilter.Filter).ShowUPIHandles))
+		op("hide-upi-apps", "hide these UPI `apps` (PHONEPE, …)", stringsOp((*paymentfilter.Filter).HideUPIApps))
+		op("show-upi-apps", "show only these UPI `apps`", stringsOp((*paymentfilter.Filter).ShowUPIApps))
+		bins := func(hide bool) func(*paymentfilter.Filter, string) (*paymentfilter.Filter, error) {
+			return func(f *paymentfilter.Filter, v string) (*paymentfilter.Filter, error) {
+				items, err := strs(v)
+				if err != nil {
+					return nil, err
+				}
+				var ranges []paymentfilter.BINRange
+				for _, s := range items {
+					r, err := paymentfilter.ParseBINRange(s)
+					if err != nil {
+						return nil, err
+					}
+					ranges = append(ranges, r)
+				}
+				if hide {
+					return f.HideBINRanges(ranges...), nil
+				}
+				return f.ShowBINRanges(ranges...), nil
+			}
+		}
+		op("hide-bins", "hide cards in these BIN `ranges`, FROM::TO (459000::460000)", bins(true))
+		op("show-bins", "show only cards in these BIN `ranges`", bins(false))
+		fs.BoolVar(&compact, "compact", false, "print the JSON on one line")
+		fs.Usage = func() {
+			fmt.Fprint(fs.Output(), filterHelp)
+			fs.PrintDefaults()
+		}
+		return func(_ context.Context, args []string, stdout, stderr io.Writer) int {
+			if len(args) > 0 {
+				return usageError(fs, stderr, "unexpected argument %q", args[0])
+			}
+			f := paymentfilter.New()
+			if only != nil {
+				f = paymentfilter.Only(only...)
+			}
+			for _, step := range ops {
+				f = step(f)
+			}
+			if err := f.Validate(); err != nil {
+				fmt.Fprintf(stderr, "checkout filter: %v\n", err)
+				return exitFail
+			}
+			var out []byte
+			var err error
+			if compact {
+				out, err = json.Marshal(f)
+			} else {
+				out, err = json.MarshalIndent(f, "", "  ")
+			}
+			if err != nil {
+				fmt.Fprintf(stderr, "checkout filter: %v\n", err)
+				return exitFail
+			}
+			_, _ = stdout.Write(append(out, '\n'))
+			return exitOK
+		}
+	}}
+}

@@ -1,0 +1,115 @@
+// Command checkout runs the SDK's fake of the payment service as a
+// standalone server, drives it, and prints payment filters, for mobile
+// developers and test suites not written in Go.
+//
+//	go install github.com/payorch/checkout-go/cmd/checkout@latest
+//
+//	checkout fake --addr 127.0.0.1:8080 --merchant-id shop --api-key test_key \
+//	    --webhook-url http://127.0.0.1:3000/webhooks --webhook-user shop --webhook-password secret
+//	checkout trigger pay --order ord_1          # pay, fail or refund an order; the webhook is delivered
+//	checkout filter --hide WALLET --hide-card-types CREDIT
+//
+// Every command takes --help. Flags can also be given as environment
+// variables (named in each command's help); a flag wins over its variable.
+// The exit status is 0 on success, 1 on failure and 2 on a usage error.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// Exit statuses.
+const (
+	exitOK    = 0
+	exitFail  = 1
+	exitUsage = 2
+)
+
+const usage = `checkout: the checkout-go SDK's command line
+
+Usage:
+  checkout fake [flags]                     run the fake payment service until Ctrl-C or SIGTERM
+  checkout trigger pay|fail|refund [flags]  move an order of a running fake; its webhook is delivered
+  checkout filter [flags]                   print the JSON of a payment filter
+  checkout help [command]                   show this text, or a command's flags
+
+Run "checkout <command> --help" for a command's flags and environment variables.
+Exit status: 0 success, 1 failure, 2 usage error.
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr, os.Getenv)
+	stop()
+	os.Exit(code)
+}
+
+// command is one subcommand: its flags and what it does once they are
+// parsed.
+type command struct {
+	name string
+	// setup declares the flags on fs and returns the function to run.
+	setup func(fs *flag.FlagSet, env func(string) string) func(ctx context.Context, args []string, stdout, stderr io.Writer) int
+}
+
+func commands() []command { return []command{fakeCommand(), triggerCommand(), filterCommand()} }
+
+// run is the whole program; env reads the environment.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer, env func(string) string) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitUsage
+	}
+	name, rest := args[0], args[1:]
+	switch name {
+	case "-h", "-help", "--help":
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	case "help":
+		if len(rest) == 0 {
+			fmt.Fprint(stdout, usage)
+			return exitOK
+		}
+		name, rest = rest[0], []string{"--help"}
+	}
+	for _, c := range commands() {
+		if c.name != name {
+			continue
+		}
+		fs := flag.NewFlagSet("checkout "+c.name, flag.ContinueOnError)
+		fs.SetOutput(stderr)
+		do := c.setup(fs, env)
+		// Flags may follow the command's own words ("trigger pay --order x").
+		var words []string
+		for len(rest) > 0 && !isFlag(rest[0]) {
+			words, rest = append(words, rest[0]), rest[1:]
+		}
+		if err := fs.Parse(rest); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				fs.SetOutput(stdout)
+				fs.Usage()
+				return exitOK
+			}
+			return exitUsage // the flag package printed the error and the usage
+		}
+		return do(ctx, append(words, fs.Args()...), stdout, stderr)
+	}
+	fmt.Fprintf(stderr, "checkout: unknown command %q\n\n%s", name, usage)
+	return exitUsage
+}
+
+func isFlag(s string) bool { return len(s) > 1 && s[0] == '-' }
+
+// usageError prints a usage problem of fs's command and returns exitUsage.
+func usageError(fs *flag.FlagSet, stderr io.Writer, format string, args ...any) int {
+	fmt.Fprintf(stderr, "%s: %s\n", fs.Name(), fmt.Sprintf(format, args...))
+	fmt.Fprintf(stderr, "Run \"%s --help\" for its flags.\n", fs.Name())
+	return exitUsage
+}

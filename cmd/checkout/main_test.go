@@ -1,0 +1,348 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	checkout "github.com/payorch/checkout-go"
+	"github.com/payorch/checkout-go/paymentfilter"
+	"github.com/payorch/checkout-go/webhook"
+)
+
+// bin is the command, built once by TestMain with go build.
+var bin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "checkout-cli-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	bin = filepath.Join(dir, "checkout")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "go build: %v\n%s", err, out)
+		_ = os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	code := m.Run()
+	_ = os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+type result struct {
+	code           int
+	stdout, stderr string
+}
+
+// cli runs the built command with args and env (added to a clean
+// environment) and waits for it.
+func cli(t *testing.T, env []string, args ...string) result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()}, env...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		code = exit.ExitCode()
+	} else {
+		require.NoError(t, err)
+	}
+	return result{code, stdout.String(), stderr.String()}
+}
+
+func TestHelpOnEveryCommand(t *testing.T) {
+	for _, args := range [][]string{{"--help"}, {"-h"}, {"help"}} {
+		r := cli(t, nil, args...)
+		require.Equal(t, 0, r.code, args)
+		require.Contains(t, r.stdout, "checkout fake [flags]")
+		require.Contains(t, r.stdout, "checkout trigger pay|fail|refund")
+		require.Empty(t, r.stderr)
+	}
+	for cmd, want := range map[string][]string{
+		"fake":    {"-addr", "-merchant-id", "CHECKOUT_MERCHANT_ID", "-api-key", "CHECKOUT_API_KEY", "-webhook-url", "-webhook-user", "-webhook-password", "-response-key"},
+		"trigger": {"-order", "-fake", "CHECKOUT_FAKE_URL", "pay", "fail", "refund"},
+		"filter":  {"-hide", "-only", "-hide-card-types", "-hide-upi-handles", "-hide-bins"},
+	} {
+		for _, args := range [][]string{{cmd, "--help"}, {cmd, "-h"}, {"help", cmd}} {
+			r := cli(t, nil, args...)
+			require.Equal(t, 0, r.code, args)
+			require.Contains(t, r.stdout, "Usage: checkout "+cmd)
+			for _, w := range want {
+				require.Contains(t, r.stdout, w, args)
+			}
+		}
+	}
+}
+
+func TestUsageErrorsExit2(t *testing.T) {
+	for name, tc := range map[string]struct {
+		env  []string
+		args []string
+		want string
+	}{
+		"no command":             {args: nil, want: "Usage:"},
+		"unknown command":        {args: []string{"serve"}, want: `unknown command "serve"`},
+		"unknown flag":           {args: []string{"filter", "--bogus"}, want: "flag provided but not defined: -bogus"},
+		"fake without ids":       {args: []string{"fake"}, want: "--merchant-id is required"},
+		"fake with a bad URL":    {args: []string{"fake", "--merchant-id", "m", "--api-key", "k", "--webhook-url", "http://shop.example/h"}, want: "--webhook-url"},
+		"fake with bad headers":  {args: []string{"fake", "--merchant-id", "m", "--api-key", "k", "--webhook-headers", "X-Shop"}, want: "Name=value"},
+		"fake with an argument":  {env: []string{"CHECKOUT_MERCHANT_ID=m", "CHECKOUT_API_KEY=k"}, args: []string{"fake", "now"}, want: `unexpected argument "now"`},
+		"trigger without action": {args: []string{"trigger", "--order", "o"}, want: "name one action"},
+		"trigger bad action":     {args: []string{"trigger", "explode", "--order", "o"}, want: `unknown action "explode"`},
+		"trigger without order":  {args: []string{"trigger", "pay"}, want: "--order is required"},
+		"trigger bad fake URL":   {args: []string{"trigger", "pay", "--order", "o", "--fake", "127.0.0.1:8080"}, want: "is not an http(s) URL"},
+		"filter bad BIN range":   {args: []string{"filter", "--hide-bins", "4590"}, want: "malformed BIN range"},
+		"filter bad methods":     {args: []string{"filter", "--hide-methods", "PAYTM"}, want: "TYPE:CODE,CODE"},
+		"filter two --only":      {args: []string{"filter", "--only", "UPI", "--only", "CARD"}, want: "give --only once"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			r := cli(t, tc.env, tc.args...)
+			require.Equal(t, 2, r.code, r.stderr)
+			require.Contains(t, r.stderr, tc.want)
+			require.Empty(t, r.stdout)
+		})
+	}
+}
+
+func TestFilterPrintsTheBuildersJSON(t *testing.T) {
+	r := cli(t, nil, "filter", "--hide", "WALLET,NB", "--hide-card-types", "CREDIT", "--hide-upi-handles", "@ybl",
+		"--hide-methods", "CONSUMER_FINANCE:LAZYPAY,SIMPL", "--hide-bins", "459000::460000")
+	require.Equal(t, 0, r.code, r.stderr)
+	f := paymentfilter.New()
+	f = f.Hide(paymentfilter.Wallet, paymentfilter.NB)
+	f = f.HideCardTypes(paymentfilter.Credit)
+	f = f.HideUPIHandles("@ybl")
+	f = f.HideMethods(paymentfilter.ConsumerFinance, "LAZYPAY", "SIMPL")
+	f = f.HideBINRanges(paymentfilter.BINRange{From: "459000", To: "460000"})
+	want, err := json.Marshal(f)
+	require.NoError(t, err)
+	require.JSONEq(t, string(want), r.stdout)
+	require.Contains(t, r.stdout, "\n  \"options\"", "indented by default")
+
+	r = cli(t, nil, "filter", "--only", "UPI", "--hide-upi-handles", "@ybl", "--compact")
+	require.Equal(t, 0, r.code, r.stderr)
+	require.Equal(t, 1, strings.Count(r.stdout, "\n"), "one line")
+	var got struct {
+		AllowDefaultOptions bool `json:"allowDefaultOptions"`
+		Options             []struct {
+			PaymentMethodType string `json:"paymentMethodType"`
+			Enable            bool   `json:"enable"`
+			UPIFilters        []struct {
+				UPIType    string   `json:"upiType"`
+				Enable     bool     `json:"enable"`
+				UPIMethods []string `json:"upiMethods"`
+			} `json:"upiFilters"`
+		} `json:"options"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &got))
+	require.False(t, got.AllowDefaultOptions, "only UPI")
+	require.Len(t, got.Options, 1)
+	require.Equal(t, "UPI", got.Options[0].PaymentMethodType)
+	require.True(t, got.Options[0].Enable)
+	require.Equal(t, []string{"@ybl"}, got.Options[0].UPIFilters[0].UPIMethods)
+	require.False(t, got.Options[0].UPIFilters[0].Enable)
+
+	// A filter the SDK refuses (a hidden CARD cannot carry card filters).
+	r = cli(t, nil, "filter", "--hide", "CARD", "--hide-card-types", "CREDIT")
+	require.Equal(t, 1, r.code)
+	require.True(t, strings.HasPrefix(r.stderr, "checkout filter: "), r.stderr)
+	require.Empty(t, r.stdout)
+}
+
+// syncBuffer is a bytes.Buffer a process writes while the test reads.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
+
+func freeAddr(t *testing.T) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := l.Addr().String()
+	require.NoError(t, l.Close())
+	return addr
+}
+
+// startFake runs "checkout fake" and waits until it answers.
+func startFake(t *testing.T, env []string, args ...string) (base string, cmd *exec.Cmd, stdout, stderr *syncBuffer) {
+	t.Helper()
+	addr := freeAddr(t)
+	cmd = exec.Command(bin, append([]string{"fake", "--addr", addr}, args...)...)
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH")}, env...)
+	stdout, stderr = &syncBuffer{}, &syncBuffer{}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+		}
+	})
+	base = "http://" + addr
+	require.Eventually(t, func() bool {
+		resp, err := http.Get(base + "/__checkouttest/health")
+		if err != nil {
+			return false
+		}
+		resp.Body.Close()
+		return resp.StatusCode == 200
+	}, 20*time.Second, 20*time.Millisecond, "the fake did not start: %s %s", stdout, stderr)
+	return base, cmd, stdout, stderr
+}
+
+// call makes a request to the fake as a client not written in Go would.
+func call(t *testing.T, method, u string, form url.Values) map[string]any {
+	t.Helper()
+	req, err := http.NewRequest(method, u, strings.NewReader(form.Encode()))
+	require.NoError(t, err)
+	req.SetBasicAuth("cli_key", "")
+	req.Header.Set("x-merchantid", "cli_shop")
+	req.Header.Set("version", "2023-06-30")
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	require.Equal(t, 200, resp.StatusCode, string(body))
+	var m map[string]any
+	require.NoError(t, json.Unmarshal(body, &m))
+	return m
+}
+
+// A standalone fake, driven from outside: orders are made over HTTP, the
+// trigger command moves them, the webhooks reach the test's receiver with
+// the configured credentials, and SIGTERM stops the fake cleanly.
+func TestFakeTriggerWebhook(t *testing.T) {
+	const hookUser, hookPass, responseKey = "clishop", "hook pass 1", "resp_key_cli"
+	v, err := webhook.NewVerifier(webhook.Config{Username: hookUser, Password: hookPass,
+		Sources: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}})
+	require.NoError(t, err)
+	events := make(chan *webhook.Event, 16)
+	receiver := httptest.NewServer(v.Handler(func(_ context.Context, ev *webhook.Event) error { events <- ev; return nil }))
+	defer receiver.Close()
+	refusing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(500) }))
+	defer refusing.Close()
+
+	// The API key and the webhook password come from the environment.
+	base, fake, fakeOut, _ := startFake(t,
+		[]string{"CHECKOUT_API_KEY=cli_key", "CHECKOUT_WEBHOOK_PASSWORD=" + hookPass},
+		"--merchant-id", "cli_shop", "--webhook-url", receiver.URL, "--webhook-user", hookUser, "--response-key", responseKey)
+	require.Contains(t, fakeOut.String(), "serving merchant cli_shop at "+base)
+	fakeEnv := []string{"CHECKOUT_FAKE_URL=" + base}
+
+	call(t, http.MethodPost, base+"/orders", url.Values{"order_id": {"cli/1"}, "amount": {"10.00"}, "return_url": {"https://shop.example/back"}})
+	r := cli(t, fakeEnv, "trigger", "pay", "--order", "cli/1")
+	require.Equal(t, 0, r.code, r.stderr)
+	require.Contains(t, r.stdout, "order cli/1: CHARGED (status_id 21)")
+	require.Contains(t, r.stdout, "webhook ORDER_SUCCEEDED evt_")
+	require.Contains(t, r.stdout, "delivered to "+receiver.URL)
+	ev := <-events
+	require.Equal(t, "ORDER_SUCCEEDED", ev.Name)
+	require.Equal(t, "cli/1", ev.OrderID())
+
+	// The printed redirect is signed with the response key.
+	i := strings.Index(r.stdout, "return_url redirect: ")
+	require.GreaterOrEqual(t, i, 0, r.stdout)
+	ret, err := url.Parse(strings.TrimSpace(strings.SplitN(r.stdout[i+len("return_url redirect: "):], "\n", 2)[0]))
+	require.NoError(t, err)
+	rr, err := checkout.VerifyReturn(ret.Query(), responseKey)
+	require.NoError(t, err)
+	require.Equal(t, "CHARGED", rr.Status)
+
+	// refund: the merchant asks for it over the API, the trigger completes it.
+	call(t, http.MethodPost, base+"/orders/"+url.PathEscape("cli/1")+"/refunds", url.Values{"unique_request_id": {"rf_1"}, "amount": {"4.00"}})
+	r = cli(t, nil, "trigger", "refund", "--order", "cli/1", "--fake", base, "--json")
+	require.Equal(t, 0, r.code, r.stderr)
+	var res struct {
+		Status     string `json:"status"`
+		Deliveries []struct {
+			EventName string `json:"event_name"`
+			Notified  bool   `json:"notified"`
+		} `json:"deliveries"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &res))
+	require.Equal(t, "CHARGED", res.Status)
+	require.Equal(t, "ORDER_REFUNDED", res.Deliveries[0].EventName)
+	require.True(t, res.Deliveries[0].Notified)
+	require.Equal(t, "ORDER_REFUNDED", (<-events).Name)
+
+	// fail, on an order with its own webhook URL that keeps answering 500:
+	// the move happens, the trigger says the webhook was not taken.
+	call(t, http.MethodPost, base+"/orders", url.Values{"order_id": {"cli_2"}, "amount": {"5.00"}, "metadata.webhook_url": {refusing.URL}})
+	r = cli(t, fakeEnv, "trigger", "fail", "--order", "cli_2")
+	require.Equal(t, 1, r.code, r.stdout)
+	require.Contains(t, r.stdout, "order cli_2: AUTHORIZATION_FAILED (status_id 27)")
+	require.Contains(t, r.stderr, "webhook ORDER_FAILED")
+	require.Contains(t, r.stderr, "not acknowledged: last status 500")
+
+	// The fake refuses what the order cannot do.
+	r = cli(t, fakeEnv, "trigger", "pay", "--order", "cli/1")
+	require.Equal(t, 1, r.code)
+	require.Contains(t, r.stderr, "invalid transition")
+	r = cli(t, fakeEnv, "trigger", "pay", "--order", "nope")
+	require.Equal(t, 1, r.code)
+	require.Contains(t, r.stderr, "unknown order")
+	r = cli(t, []string{"CHECKOUT_FAKE_URL=http://" + freeAddr(t)}, "trigger", "pay", "--order", "x")
+	require.Equal(t, 1, r.code)
+	require.Contains(t, r.stderr, "is the fake running?")
+
+	// SIGTERM: a clean stop with status 0.
+	require.NoError(t, fake.Process.Signal(syscall.SIGTERM))
+	waited := make(chan error, 1)
+	go func() { waited <- fake.Wait() }()
+	select {
+	case err := <-waited:
+		require.NoError(t, err, "exit status 0")
+	case <-time.After(30 * time.Second):
+		t.Fatal("the fake did not stop after SIGTERM")
+	}
+	require.Contains(t, fakeOut.String(), "checkout fake: shutting down")
+	_, err = http.Get(base + "/__checkouttest/health")
+	require.Error(t, err, "the port is closed")
+}
+
+func TestFakeStopsOnInterruptAndReportsBusyPort(t *testing.T) {
+	env := []string{"CHECKOUT_MERCHANT_ID=m", "CHECKOUT_API_KEY=k"}
+	_, fake, _, _ := startFake(t, env)
+	require.NoError(t, fake.Process.Signal(os.Interrupt))
+	require.NoError(t, fake.Wait(), "exit status 0 after Ctrl-C")
+
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer l.Close()
+	r := cli(t, env, "fake", "--addr", l.Addr().String())
+	require.Equal(t, 1, r.code)
+	require.Contains(t, r.stderr, "address already in use")
+}

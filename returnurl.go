@@ -1,0 +1,145 @@
+package checkout
+
+import (
+	"crypto/hmac"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/payorch/checkout-go/internal/returnsign"
+)
+
+// Errors of VerifyReturn; match them with errors.Is. Their messages never
+// hold the response key.
+const (
+	// ErrReturnSignatureMissing: the redirect has no signature parameter,
+	// so nothing in it can be trusted.
+	ErrReturnSignatureMissing = sentinel("checkout: verify return: the redirect has no signature")
+	// ErrReturnAlgorithmUnknown: signature_algorithm is missing or is not
+	// HMAC-SHA256, the only algorithm the service signs redirects with.
+	ErrReturnAlgorithmUnknown = sentinel("checkout: verify return: unknown signature algorithm")
+	// ErrReturnSignatureMismatch: the signature is not the one the response
+	// key gives for these parameters: the redirect was altered, forged, or
+	// checked with another merchant's (or environment's) key.
+	ErrReturnSignatureMismatch = sentinel("checkout: verify return: signature does not match")
+)
+
+// ReturnAlgorithm is the signature_algorithm of the redirects VerifyReturn
+// accepts.
+const ReturnAlgorithm = returnsign.Algorithm
+
+// ReturnRedirect is what VerifyReturn read from a redirect whose signature
+// it checked.
+type ReturnRedirect struct {
+	// OrderID is order_id, the merchant's order id.
+	OrderID string
+	// Status is status, for example "CHARGED" or "AUTHORIZATION_FAILED".
+	Status string
+	// StatusID is status_id (21 for CHARGED); 0 when it is absent or not
+	// a number.
+	StatusID int
+	// Params are all the signed parameters: everything in the query but
+	// signature and signature_algorithm, including any the merchant put in
+	// its own return_url.
+	Params url.Values
+}
+
+// VerifyReturn checks the redirect that brings the customer's browser back
+// to the merchant's return_url after a payment,
+//
+//	return_url?order_id=…&status=CHARGED&status_id=21&signature=…&signature_algorithm=HMAC-SHA256
+//
+// and returns its order id and status. Pass the query as a handler sees it,
+// r.URL.Query(), and the response key from the service's dashboard.
+//
+// The signature is recomputed as the service computes it (HMAC-SHA256 under
+// the response key over the other parameters sorted by key, each written
+// QueryEscape(key)=QueryEscape(value), joined with "&", that string
+// query-escaped once more, then base64) and compared in constant time. The
+// service escapes the signature once more than the other parameters; it is
+// accepted that way or already unescaped. A redirect without a signature
+// (ErrReturnSignatureMissing), with another algorithm
+// (ErrReturnAlgorithmUnknown), with a wrong signature or with a parameter
+// given twice (ErrReturnSignatureMismatch) is refused.
+//
+// The redirect is only a hint for what to show the customer: it passes
+// through the browser, arrives late or never, and a valid one can be
+// replayed. Decide fulfilment with [Client.GetOrder] (or the webhook), as the
+// service advises: check the order's status and amount there.
+func VerifyReturn(query url.Values, responseKey string) (ReturnRedirect, error) {
+	if responseKey == "" {
+		return ReturnRedirect{}, errors.New("checkout: verify return: the response key is empty")
+	}
+	sigs := query[returnsign.SignatureParam]
+	if len(sigs) == 0 || sigs[0] == "" {
+		return ReturnRedirect{}, ErrReturnSignatureMissing
+	}
+	algs := query[returnsign.AlgorithmParam]
+	if len(algs) != 1 || !strings.EqualFold(algs[0], returnsign.Algorithm) {
+		if len(algs) == 0 || algs[0] == "" {
+			return ReturnRedirect{}, fmt.Errorf("%w: signature_algorithm is missing", ErrReturnAlgorithmUnknown)
+		}
+		return ReturnRedirect{}, fmt.Errorf("%w: %q (want %s)", ErrReturnAlgorithmUnknown, clipText(strings.Join(algs, ","), 40), returnsign.Algorithm)
+	}
+	if len(sigs) > 1 {
+		return ReturnRedirect{}, fmt.Errorf("%w: signature is given %d times", ErrReturnSignatureMismatch, len(sigs))
+	}
+	params := make(url.Values, len(query))
+	for k, v := range query {
+		if k == returnsign.SignatureParam || k == returnsign.AlgorithmParam {
+			continue
+		}
+		if len(v) != 1 {
+			// Signed once, read twice: a handler reading the other value
+			// would trust what the signature does not cover.
+			return ReturnRedirect{}, fmt.Errorf("%w: parameter %q is given %d times", ErrReturnSignatureMismatch, clipText(k, 40), len(v))
+		}
+		params[k] = []string{v[0]}
+	}
+	if !signatureMatches(sigs[0], returnsign.MAC(params, responseKey)) {
+		return ReturnRedirect{}, ErrReturnSignatureMismatch
+	}
+	r := ReturnRedirect{OrderID: params.Get("order_id"), Status: params.Get("status"), Params: params}
+	if id, err := strconv.Atoi(params.Get("status_id")); err == nil {
+		r.StatusID = id
+	}
+	return r, nil
+}
+
+// signatureMatches compares the received signature with mac in constant
+// time. The service sends it escaped once more than the other parameters
+// ("…%253D" in the URL, "…%3D" in r.URL.Query()); a framework that
+// unescaped it again, or turned its "+" into spaces, hands over the plain
+// base64 or that with spaces. Each reading is tried; only the MAC accepts.
+func signatureMatches(got string, mac []byte) bool {
+	candidates := [3]string{got, strings.ReplaceAll(got, " ", "+")}
+	if u, err := url.QueryUnescape(got); err == nil {
+		candidates[2] = u
+	}
+	ok := false
+	for _, c := range candidates {
+		if c == "" {
+			continue
+		}
+		b, err := base64.StdEncoding.DecodeString(c)
+		if err != nil {
+			continue
+		}
+		if hmac.Equal(b, mac) {
+			ok = true
+		}
+	}
+	return ok
+}
+
+// clipText shortens text from the query before it goes into an error
+// message.
+func clipText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}

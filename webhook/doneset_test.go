@@ -1,0 +1,141 @@
+package webhook
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// dedupModel is the MemoryDeduplicator's contract written the plain way:
+// whole keys in a map, records in a list. The real one keeps digests in an
+// open-addressing index over a compacted record queue; both must answer
+// every call alike.
+type dedupModel struct {
+	ttl      int64
+	max      int
+	inFlight map[string]bool
+	done     map[string]int64 // key -> expiry
+	order    []string         // live keys, oldest record first
+}
+
+func (m *dedupModel) begin(key string, now int64) DedupState {
+	if m.inFlight[key] {
+		return DedupInFlight
+	}
+	if exp, ok := m.done[key]; ok {
+		if now < exp {
+			return DedupDone
+		}
+		m.drop(key)
+	}
+	m.inFlight[key] = true
+	return DedupNew
+}
+
+func (m *dedupModel) drop(key string) {
+	delete(m.done, key)
+	for i, k := range m.order {
+		if k == key {
+			m.order = append(m.order[:i], m.order[i+1:]...)
+			return
+		}
+	}
+}
+
+func (m *dedupModel) finish(key string, now int64) {
+	delete(m.inFlight, key)
+	for len(m.order) > 0 && m.done[m.order[0]] <= now {
+		m.drop(m.order[0])
+	}
+	m.drop(key)
+	for len(m.order) >= m.max {
+		m.drop(m.order[0])
+	}
+	m.done[key] = now + m.ttl
+	m.order = append(m.order, key)
+}
+
+func TestMemoryDeduplicatorAgainstModel(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		keys, max, ops int
+		ttl            time.Duration
+	}{
+		{keys: 40, max: 7, ops: 60_000, ttl: time.Minute},
+		{keys: 6000, max: 2500, ops: 60_000, ttl: time.Hour},
+		{keys: 300, max: 100_000, ops: 60_000, ttl: 30 * time.Second}, // the TTL, not the bound, forgets
+	} {
+		t.Run(fmt.Sprint(tc.keys, "/", tc.max), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(1, uint64(tc.keys)))
+			clk := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+			d := NewMemoryDeduplicator(MemoryDedupConfig{TTL: tc.ttl, MaxEntries: tc.max, Now: clk.Now})
+			m := &dedupModel{ttl: int64(tc.ttl), max: tc.max, inFlight: map[string]bool{}, done: map[string]int64{}}
+			for i := range tc.ops {
+				key := fmt.Sprint("evt_", rng.IntN(tc.keys))
+				now := clk.Now().UnixNano()
+				switch r := rng.IntN(10); {
+				case r < 6:
+					got, err := d.Begin(ctx, key)
+					require.NoError(t, err)
+					require.Equal(t, m.begin(key, now), got, "op %d: Begin(%s)", i, key)
+				case r < 8 || m.inFlight[key]:
+					// Done also without a Begin: a re-record of a live key.
+					require.NoError(t, d.Done(ctx, key))
+					m.finish(key, now)
+				default:
+					require.NoError(t, d.Abandon(ctx, key))
+					delete(m.inFlight, key)
+				}
+				done, inFlight := d.Len()
+				require.Equal(t, len(m.done), done, "op %d", i)
+				require.Equal(t, len(m.inFlight), inFlight, "op %d", i)
+				if rng.IntN(4) == 0 {
+					clk.Add(time.Duration(rng.IntN(int(tc.ttl / 50))))
+				}
+			}
+			require.LessOrEqual(t, len(d.done.recs)-d.done.head, 2*len(m.done)+64+1024)
+		})
+	}
+}
+
+// TestMemoryDeduplicatorMillionIDs measures what a million remembered
+// events cost: the bound is 64 MiB.
+func TestMemoryDeduplicatorMillionIDs(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("a single-goroutine measurement of a million records: it runs without -short and -race")
+	}
+	const ids = 1_000_000
+	ctx := context.Background()
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	d := NewMemoryDeduplicator(MemoryDedupConfig{MaxEntries: ids})
+	key := []byte("id:ORDER_SUCCEEDED:evt_V2_00000000000000000000000000000000")
+	for i := range ids {
+		// Event ids as the service writes them, 56-byte keys.
+		n := i
+		for j := len(key) - 1; n > 0; j-- {
+			key[j] = "0123456789abcdef"[n%16]
+			n /= 16
+		}
+		if st, _ := d.Begin(ctx, string(key)); st != DedupNew {
+			t.Fatalf("id %d: %v", i, st)
+		}
+		_ = d.Done(ctx, string(key))
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	done, _ := d.Len()
+	require.Equal(t, ids, done)
+	st, _ := d.Begin(ctx, "id:ORDER_SUCCEEDED:evt_V2_00000000000000000000000000000000")
+	require.Equal(t, DedupDone, st, "the first id is still remembered")
+	used := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+	t.Logf("1,000,000 distinct ids: %.1f MiB on the heap, %.1f bytes per id (bound 64 MiB)", float64(used)/(1<<20), float64(used)/ids)
+	require.Less(t, used, int64(64<<20))
+	runtime.KeepAlive(d)
+}

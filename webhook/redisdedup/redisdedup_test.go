@@ -1,0 +1,193 @@
+package redisdedup_test
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/payorch/checkout-go/webhook"
+	"github.com/payorch/checkout-go/webhook/redisdedup"
+)
+
+func newDedup(t *testing.T, cfg redisdedup.Config) *redisdedup.Deduplicator {
+	t.Helper()
+	if cfg.Prefix == "" {
+		cfg.Prefix = testPrefix()
+	}
+	d, err := redisdedup.New(cfg)
+	require.NoError(t, err)
+	return d
+}
+
+// Two replicas share one Redis: a claim, a release and a record made by
+// one are seen by the other.
+func TestStatesAcrossReplicas(t *testing.T) {
+	ctx := context.Background()
+	addr := redisAddr(t)
+	prefix := testPrefix()
+	a := newDedup(t, redisdedup.Config{Client: newClient(t, addr), Prefix: prefix})
+	b := newDedup(t, redisdedup.Config{Client: newClient(t, addr), Prefix: prefix})
+
+	st, err := a.Begin(ctx, "id:ORDER_SUCCEEDED:evt_1")
+	require.NoError(t, err)
+	require.Equal(t, webhook.DedupNew, st)
+	st, err = b.Begin(ctx, "id:ORDER_SUCCEEDED:evt_1")
+	require.NoError(t, err)
+	require.Equal(t, webhook.DedupInFlight, st, "the other replica sees the claim")
+
+	require.NoError(t, a.Abandon(ctx, "id:ORDER_SUCCEEDED:evt_1"))
+	st, err = b.Begin(ctx, "id:ORDER_SUCCEEDED:evt_1")
+	require.NoError(t, err)
+	require.Equal(t, webhook.DedupNew, st, "released: the re-send is processed")
+	require.NoError(t, b.Done(ctx, "id:ORDER_SUCCEEDED:evt_1"))
+	for _, d := range []*redisdedup.Deduplicator{a, b} {
+		st, err = d.Begin(ctx, "id:ORDER_SUCCEEDED:evt_1")
+		require.NoError(t, err)
+		require.Equal(t, webhook.DedupDone, st)
+	}
+
+	// Abandon without a claim of this process does nothing.
+	require.NoError(t, a.Abandon(ctx, "id:ORDER_SUCCEEDED:evt_1"))
+	st, _ = b.Begin(ctx, "id:ORDER_SUCCEEDED:evt_1")
+	require.Equal(t, webhook.DedupDone, st)
+
+	// A different prefix is a different receiver.
+	other := newDedup(t, redisdedup.Config{Client: newClient(t, addr)})
+	st, err = other.Begin(ctx, "id:ORDER_SUCCEEDED:evt_1")
+	require.NoError(t, err)
+	require.Equal(t, webhook.DedupNew, st)
+}
+
+func TestTTLAndLease(t *testing.T) {
+	ctx := context.Background()
+	addr := redisAddr(t)
+	prefix := testPrefix()
+	a := newDedup(t, redisdedup.Config{Client: newClient(t, addr), Prefix: prefix, TTL: 300 * time.Millisecond, Lease: 300 * time.Millisecond})
+	b := newDedup(t, redisdedup.Config{Client: newClient(t, addr), Prefix: prefix, TTL: 300 * time.Millisecond, Lease: 300 * time.Millisecond})
+
+	st, _ := a.Begin(ctx, "done-key")
+	require.Equal(t, webhook.DedupNew, st)
+	require.NoError(t, a.Done(ctx, "done-key"))
+	st, _ = b.Begin(ctx, "done-key")
+	require.Equal(t, webhook.DedupDone, st)
+
+	// A replica that crashed mid-function never ends its claim: the lease does.
+	st, _ = a.Begin(ctx, "crashed")
+	require.Equal(t, webhook.DedupNew, st)
+	st, _ = b.Begin(ctx, "crashed")
+	require.Equal(t, webhook.DedupInFlight, st)
+
+	time.Sleep(450 * time.Millisecond)
+	st, _ = b.Begin(ctx, "done-key")
+	require.Equal(t, webhook.DedupNew, st, "forgotten after the TTL")
+	st, _ = b.Begin(ctx, "crashed")
+	require.Equal(t, webhook.DedupNew, st, "the lease ended; b owns it now")
+
+	// a comes back late and fails: it must not release b's claim.
+	require.NoError(t, a.Abandon(ctx, "crashed"))
+	st, _ = newDedup(t, redisdedup.Config{Client: newClient(t, addr), Prefix: prefix}).Begin(ctx, "crashed")
+	require.Equal(t, webhook.DedupInFlight, st, "b's claim survives a's Abandon")
+}
+
+func TestRefusesForeignValues(t *testing.T) {
+	ctx := context.Background()
+	addr := redisAddr(t)
+	c := newClient(t, addr)
+	prefix := testPrefix()
+	require.NoError(t, c.Set(ctx, prefix+"k", "something else", time.Minute).Err())
+	d := newDedup(t, redisdedup.Config{Client: c, Prefix: prefix})
+	_, err := d.Begin(ctx, "k")
+	require.ErrorContains(t, err, "redisdedup: begin: ")
+	require.ErrorContains(t, err, "did not write")
+}
+
+func TestConfig(t *testing.T) {
+	_, err := redisdedup.New(redisdedup.Config{TTL: -1, Lease: -1, Timeout: -1})
+	require.EqualError(t, err, "redisdedup: config: Client is required; TTL may not be negative; Lease may not be negative; Timeout may not be negative")
+
+	var nilD *redisdedup.Deduplicator
+	require.NotPanics(t, func() {
+		_, err := nilD.Begin(context.Background(), "k")
+		require.Error(t, err)
+		require.Error(t, nilD.Done(context.Background(), "k"))
+		require.Error(t, nilD.Abandon(context.Background(), "k"))
+	})
+}
+
+// A Redis that is down, or that accepts connections and never answers,
+// turns every delivery into a 500 within the Timeout: the merchant's
+// function does not run and the service re-sends.
+func TestRedisUnreachableOrHung(t *testing.T) {
+	hung, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = hung.Close() })
+	var (
+		mu    sync.Mutex
+		conns []net.Conn // read nothing, answer nothing
+	)
+	t.Cleanup(func() {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range conns {
+			_ = c.Close()
+		}
+	})
+	go func() {
+		for {
+			c, err := hung.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns = append(conns, c)
+			mu.Unlock()
+		}
+	}()
+	down, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	downAddr := down.Addr().String()
+	require.NoError(t, down.Close()) // nothing listens there now
+
+	for name, addr := range map[string]string{"down": downAddr, "hung": hung.Addr().String()} {
+		t.Run(name, func(t *testing.T) {
+			d := newDedup(t, redisdedup.Config{Client: newClient(t, addr), Timeout: 300 * time.Millisecond})
+			var calls atomic.Int32
+			cfg := verifierConfig(d)
+			h, err := webhook.NewVerifier(cfg)
+			require.NoError(t, err)
+			handler := h.Handler(func(context.Context, *webhook.Event) error { calls.Add(1); return nil })
+			start := time.Now()
+			rec := httptest.NewRecorder()
+			handler.ServeHTTP(rec, webhook.NewTestRequest(cfg, eventBody(1)))
+			require.Equal(t, http.StatusInternalServerError, rec.Code)
+			require.Zero(t, calls.Load(), "the function never runs without a claim")
+			require.Less(t, time.Since(start), 5*time.Second, "bounded by the Timeout, not by go-redis's own")
+			_, err = d.Begin(context.Background(), "k")
+			require.ErrorContains(t, err, "redisdedup: begin: ")
+		})
+	}
+}
+
+func verifierConfig(d webhook.Deduplicator) webhook.Config {
+	return webhook.Config{
+		Username: "shopuser", Password: "hook password",
+		Sources:      []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32"), netip.MustParsePrefix("::1/128")},
+		Deduplicator: d,
+	}
+}
+
+// eventBody is an ORDER_SUCCEEDED webhook body for event number n.
+func eventBody(n int) []byte {
+	id := strconv.Itoa(n)
+	return []byte(`{"id":"evt_V2_` + id + `","event_name":"ORDER_SUCCEEDED","date_created":"2026-01-02T10:00:00Z",` +
+		`"content":{"order":{"order_id":"ord_` + id + `","status":"CHARGED","status_id":21,"amount":10.0}}}`)
+}
