@@ -21,9 +21,11 @@ const (
 	// holds no RSA key of the right kind, or a key the request could not be
 	// signed or encrypted with.
 	ErrKey = sentinel("checkout: unusable RSA key")
-	// ErrEnvelope matches a successful reply that is not an encrypted
-	// envelope at all, such as plain JSON where the JWE+JWS mode expects a
-	// sealed reply. Nothing of it is decoded.
+	// ErrEnvelope matches a successful reply in the wrong form for the
+	// client's mode: one that is not an encrypted envelope at all, such as
+	// plain JSON where the JWE+JWS mode expects a sealed reply, or a sealed
+	// reply to a client without WithJWE (the account has the mode switched
+	// on). Nothing of it is decoded.
 	ErrEnvelope = sentinel("checkout: reply is not an encrypted envelope")
 	// ErrDecrypt matches an encrypted reply that does not decrypt with the
 	// merchant key: another recipient, a refused algorithm or key id, or a
@@ -249,6 +251,13 @@ func isSealed(body []byte) bool {
 		return false
 	}
 	return jose.IsEnvelope(body)
+}
+
+// sealedInBasicMode is the error for a sealed 2xx reply to a client
+// without WithJWE: it would otherwise decode as an empty value.
+func sealedInBasicMode(op string) error {
+	return &JOSEError{Op: op, Kind: ErrEnvelope,
+		Detail: "reply: the reply is encrypted: the account uses the JWE+JWS mode; configure the client with WithJWE"}
 }
 
 // String describes the configuration without key material. The methods

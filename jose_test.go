@@ -1053,6 +1053,28 @@ func TestJWEGetOrderRetries(t *testing.T) {
 	require.Equal(t, `{"order_id":"o/1"}`, string(p))
 }
 
+// A client without WithJWE refuses a sealed 2xx reply instead of decoding
+// it as an empty order, and says what to configure.
+func TestBasicModeRefusesSealedReply(t *testing.T) {
+	for name, body := range map[string][]byte{
+		"envelope": svcReply{}.seal(t, v4StatusReply),
+		"JWT form": svcReply{jwtForm: true}.seal(t, v4StatusReply),
+	} {
+		rec := newRecorder(t, reply{status: 200, body: string(body)})
+		st, err := newTestClient(t, rec.URL).GetOrder(context.Background(), "o/1")
+		require.Nil(t, st, name)
+		require.ErrorIs(t, err, ErrEnvelope, name)
+		require.ErrorContains(t, err, "checkout: get order: reply: the reply is encrypted")
+		require.ErrorContains(t, err, "WithJWE")
+		require.Equal(t, "/orders/o%2F1", rec.last(t).RequestURI)
+	}
+	// A plain reply naming the keys in a value is still plain.
+	rec := newRecorder(t, reply{status: 200, body: `{"order_id":"o","description":"\"JWT\" and \"encryptedPayload\""}`})
+	st, err := newTestClient(t, rec.URL).GetOrder(context.Background(), "o")
+	require.NoError(t, err)
+	require.Equal(t, "o", st.OrderID)
+}
+
 // The debug log of the JWE+JWS calls names method, host, /v4 path, status
 // and attempt, and never holds a body (sealed or not), a key, a header
 // value or the API key; their errors hold none of those either.

@@ -215,6 +215,9 @@ func (c *Client) do(ctx context.Context, cl *call, opts []RequestOption) ([]byte
 	if j != nil {
 		return j.open(cl.op, data)
 	}
+	if isSealed(data) {
+		return nil, sealedInBasicMode(cl.op)
+	}
 	return data, nil
 }
 
