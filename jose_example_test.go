@@ -8,6 +8,22 @@ import (
 	"github.com/payorch/checkout-go/checkouttest"
 )
 
+// newJWEClient makes a client of the JWE+JWS mode from the key id and the
+// PEM files of the service's dashboard.
+func newJWEClient(baseURL, merchantID, apiKey, keyID string, merchantPEM, servicePEM []byte) (*checkout.Client, error) {
+	merchantKey, err := checkout.ParseRSAPrivateKeyPEM(merchantPEM) // PKCS#1 or PKCS#8
+	if err != nil {
+		return nil, err
+	}
+	serviceKey, err := checkout.ParseRSAPublicKeyPEM(servicePEM) // PKIX, PKCS#1 or a certificate
+	if err != nil {
+		return nil, err
+	}
+	return checkout.NewClient(merchantID, apiKey,
+		checkout.WithBaseURL(baseURL),
+		checkout.WithJWE(keyID, merchantKey, serviceKey))
+}
+
 // An account with encrypted API calls switched on: the client signs and
 // encrypts CreateSession, GetOrder and Refund with the merchant's key pair
 // and reads the service's replies only once they decrypt and verify. Here
@@ -18,21 +34,8 @@ func ExampleWithJWE() {
 	defer fake.Close()
 	keys := fake.JWE() // the key id and the PEM files the dashboard gives
 
-	// In production: os.ReadFile("merchant_private_key.pem") and
-	// os.ReadFile("service_public_key.pem").
-	merchantKey, err := checkout.ParseRSAPrivateKeyPEM(keys.MerchantKeyPEM)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	serviceKey, err := checkout.ParseRSAPublicKeyPEM(keys.ServiceKeyPEM)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	c, err := checkout.NewClient("shop", "test_key",
-		checkout.WithBaseURL(fake.URL),
-		checkout.WithJWE(keys.KeyID, merchantKey, serviceKey))
+	// In production: the base URL, and os.ReadFile of the PEM files.
+	c, err := newJWEClient(fake.URL, "shop", "test_key", keys.KeyID, keys.MerchantKeyPEM, keys.ServiceKeyPEM)
 	if err != nil {
 		fmt.Println(err)
 		return
