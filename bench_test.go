@@ -305,3 +305,101 @@ func BenchmarkCreateSessionInMemory(b *testing.B) {
 func BenchmarkCreateSessionRawHTTPInMemory(b *testing.B) {
 	benchRaw(b, "https://api.example.com", &http.Client{Transport: &cannedTransport{}})
 }
+
+// The JWE+JWS benchmarks are BenchmarkCreateSession and its InMemory twin
+// in the JWE+JWS mode, against a service that answers with benchSessionReply
+// sealed once (it does no cryptography per call). Set beside
+// BenchmarkRSAOperations/all, the cryptography of one call done with go-jose
+// alone, they show what the SDK adds over a Basic call plus the RSA
+// operations:
+//
+//	go test -run '^$' -bench 'CreateSession(JWE)?(InMemory)?$|RSAOperations/all' -benchtime=500x -count=3 .
+
+// sealedTransport answers every request with reply without any network,
+// keeping the last body it read.
+type sealedTransport struct {
+	reply []byte
+	mu    sync.Mutex
+	last  []byte
+}
+
+func (t *sealedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	body, err := io.ReadAll(r.Body)
+	r.Body.Close()
+	if err != nil {
+		return nil, err
+	}
+	t.mu.Lock()
+	t.last = body
+	t.mu.Unlock()
+	return &http.Response{
+		Status: "200 OK", StatusCode: http.StatusOK, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+		Header:        http.Header{"Content-Type": {"application/json"}, "Content-Length": {strconv.Itoa(len(t.reply))}},
+		ContentLength: int64(len(t.reply)),
+		Body:          io.NopCloser(bytes.NewReader(t.reply)),
+		Request:       r,
+	}, nil
+}
+
+// requireSealedBody fails b unless the JWE+JWS mode seals exactly the body
+// Basic mode sends (opened by go-jose alone, as the service would).
+func requireSealedBody(b *testing.B, sealed []byte) {
+	b.Helper()
+	plain, err := svcOpenErr(sealed)
+	require.NoError(b, err)
+	want, err := benchRequest().encode()
+	require.NoError(b, err)
+	require.Equal(b, string(want), string(plain))
+}
+
+// benchJWE runs CreateSession in the JWE+JWS mode against base, through hc
+// when it is not nil; last returns the last body the service read.
+func benchJWE(b *testing.B, base string, hc *http.Client, last func() []byte) {
+	opts := []Option{WithBaseURL(base), WithJWE(testKID, merchantRSA(), &serviceRSA().PublicKey)}
+	if hc != nil {
+		opts = append(opts, WithHTTPClient(hc))
+	}
+	c, err := NewClient(testMerchant, testKey, opts...)
+	require.NoError(b, err)
+	req := benchRequest()
+	ctx := context.Background()
+	s, err := c.CreateSession(ctx, req)
+	require.NoError(b, err)
+	require.Equal(b, benchSessionReply, string(s.Raw))
+	requireSealedBody(b, last())
+	b.ReportAllocs()
+	for b.Loop() {
+		s, err := c.CreateSession(ctx, req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(s.SDKPayload) == 0 {
+			b.Fatal("no payload")
+		}
+	}
+}
+
+func BenchmarkCreateSessionJWE(b *testing.B) {
+	reply := svcReply{}.seal(b, benchSessionReply)
+	var mu sync.Mutex
+	var last []byte
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		last = body
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(reply)
+	}))
+	b.Cleanup(srv.Close)
+	benchJWE(b, srv.URL, nil, func() []byte { mu.Lock(); defer mu.Unlock(); return last })
+}
+
+func BenchmarkCreateSessionJWEInMemory(b *testing.B) {
+	rt := &sealedTransport{reply: svcReply{}.seal(b, benchSessionReply)}
+	benchJWE(b, "https://api.example.com", &http.Client{Transport: rt}, func() []byte {
+		rt.mu.Lock()
+		defer rt.mu.Unlock()
+		return rt.last
+	})
+}

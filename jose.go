@@ -1,11 +1,13 @@
 package checkout
 
 import (
+	"bytes"
 	"crypto/rsa"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"strings"
 
 	"github.com/payorch/checkout-go/internal/jose"
@@ -19,9 +21,11 @@ const (
 	// holds no RSA key of the right kind, or a key the request could not be
 	// signed or encrypted with.
 	ErrKey = sentinel("checkout: unusable RSA key")
-	// ErrEnvelope matches a successful reply that is not an encrypted
-	// envelope at all, such as plain JSON where the JWE+JWS mode expects a
-	// sealed reply. Nothing of it is decoded.
+	// ErrEnvelope matches a successful reply in the wrong form for the
+	// client's mode: one that is not an encrypted envelope at all, such as
+	// plain JSON where the JWE+JWS mode expects a sealed reply, or a sealed
+	// reply to a client without WithJWE (the account has the mode switched
+	// on). Nothing of it is decoded.
 	ErrEnvelope = sentinel("checkout: reply is not an encrypted envelope")
 	// ErrDecrypt matches an encrypted reply that does not decrypt with the
 	// merchant key: another recipient, a refused algorithm or key id, or a
@@ -131,7 +135,11 @@ func ParseRSAPublicKeyPEM(pemBytes []byte) (*rsa.PublicKey, error) {
 // tools send) and its signature verified with the service key before it is
 // decoded into the same types as without this option, so
 // Session.SDKPayload still holds the service's exact bytes. Error replies
-// are plain JSON and decode into *APIError as usual.
+// are plain JSON and decode into *APIError as usual; should one come
+// sealed, it is opened first when it opens, else its HTTP status alone
+// speaks. The calls keep their other headers, the version header of
+// GetOrder and Refund included, and their retry rules: only the order
+// status read is retried after an ambiguous failure.
 //
 // Key id: the service uses the one key id for both directions, so the
 // encrypted reply's "kid" must be present and equal keyID, and the
@@ -195,9 +203,62 @@ func (j *jweConfig) open(op string, body []byte) ([]byte, error) {
 	return plain, nil
 }
 
+// orderStatusQuery is the body of /v4/order-status, which replaces
+// GET /orders/{order_id} in the JWE+JWS mode.
+type orderStatusQuery struct {
+	OrderID string `json:"order_id"`
+}
+
+// sealCall returns cl in its JWE+JWS form: a POST of the sealed JSON body
+// to cl.jwePath, with the call's other settings.
+func (j *jweConfig) sealCall(cl *call) (*call, error) {
+	plain := cl.body
+	if cl.jweBody != nil {
+		var err error
+		if plain, err = marshalNoEscape(cl.jweBody); err != nil {
+			return nil, fmt.Errorf("checkout: %s: encode request: %w", cl.op, err)
+		}
+	}
+	body, err := j.seal(cl.op, plain)
+	if err != nil {
+		return nil, err
+	}
+	sealed := *cl
+	sealed.method, sealed.path, sealed.body, sealed.contentType = http.MethodPost, cl.jwePath, body, "application/json"
+	return &sealed, nil
+}
+
+// openError returns the body of an error reply to decode: the service
+// writes them as plain JSON, but one that comes sealed is opened when it
+// opens. One that does not stays as it came: the HTTP status alone then
+// says what failed, and nothing unverified is read from it.
+func (j *jweConfig) openError(op string, body []byte) []byte {
+	if !isSealed(body) {
+		return body
+	}
+	if plain, err := j.open(op, body); err == nil {
+		return plain
+	}
+	return body
+}
+
 // isSealed reports whether body looks like an encrypted envelope, so a
-// client in Basic mode can say why it cannot read such a reply.
-func isSealed(body []byte) bool { return jose.IsEnvelope(body) }
+// client in Basic mode can say why it cannot read such a reply. Plain
+// replies, which hold neither envelope key, are told apart without
+// parsing them.
+func isSealed(body []byte) bool {
+	if !bytes.Contains(body, []byte(`"encryptedPayload"`)) && !bytes.Contains(body, []byte(`"JWT"`)) {
+		return false
+	}
+	return jose.IsEnvelope(body)
+}
+
+// sealedInBasicMode is the error for a sealed 2xx reply to a client
+// without WithJWE: it would otherwise decode as an empty value.
+func sealedInBasicMode(op string) error {
+	return &JOSEError{Op: op, Kind: ErrEnvelope,
+		Detail: "reply: the reply is encrypted: the account uses the JWE+JWS mode; configure the client with WithJWE"}
+}
 
 // String describes the configuration without key material. The methods
 // have value receivers so that a copy prints redacted too.

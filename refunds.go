@@ -15,14 +15,14 @@ import (
 )
 
 // RefundRequest refunds part or all of an order ([Client.Refund]), sent as
-// a form.
+// a form, or as JSON in the JWE+JWS mode ([WithJWE]).
 type RefundRequest struct {
 	// UniqueRequestID is your id of this refund (unique_request_id,
 	// required). Reuse it when retrying the same refund: the service
 	// refunds an id once.
-	UniqueRequestID string `url:"unique_request_id" check:"required"`
+	UniqueRequestID string `url:"unique_request_id" json:"unique_request_id" check:"required"`
 	// Amount is the sum to refund (amount, required), more than 0.
-	Amount Amount `url:"amount" check:"required,amount"`
+	Amount Amount `url:"amount" json:"amount" check:"required,amount"`
 }
 
 var (
@@ -126,5 +126,5 @@ func (c *Client) Refund(ctx context.Context, orderID string, req *RefundRequest,
 	if err != nil {
 		return nil, fmt.Errorf("checkout: %s: %w", op, err)
 	}
-	return send(ctx, c, postForm(op, path+"/refunds", form), opts, decodeReply[OrderStatus])
+	return send(ctx, c, postForm(op, path+"/refunds", form).withJWE("/v4"+path+"/refunds", req), opts, decodeReply[OrderStatus])
 }

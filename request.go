@@ -31,6 +31,20 @@ type call struct {
 	contentType string
 	versioned   bool // send the client's version header
 	idempotent  bool // may be retried after an ambiguous failure
+	// jwePath is the call's path in the JWE+JWS mode (WithJWE), where it
+	// is a POST of the sealed JSON body there; "" for a call that mode
+	// leaves as it is.
+	jwePath string
+	// jweBody is the value whose JSON is sealed in that mode; nil seals
+	// body, which is JSON already.
+	jweBody any
+}
+
+// withJWE gives the call its form in the JWE+JWS mode: path, and the value
+// whose JSON is sealed (nil: the call's body).
+func (cl *call) withJWE(path string, body any) *call {
+	cl.jwePath, cl.jweBody = path, body
+	return cl
 }
 
 // attempt tracks one call across its attempts, for CheckRetry and logging.
@@ -94,10 +108,12 @@ func (c *Client) buildHeaders() {
 	}
 }
 
-// do sends the call through the one request path: options, headers,
-// go-retryablehttp with our retry policy, body reading and error decoding. It
-// returns the body of a 2xx response; a non-2xx reply is an *APIError and a
-// failed exchange a *TransportError.
+// do sends the call through the one request path: options, sealing in the
+// JWE+JWS mode, headers, go-retryablehttp with our retry policy, body
+// reading, opening in that mode and error decoding. It returns the body of
+// a 2xx response (in the JWE+JWS mode the JSON the service signed); a
+// non-2xx reply is an *APIError, a failed exchange a *TransportError and a
+// reply that cannot be opened a *JOSEError.
 func (c *Client) do(ctx context.Context, cl *call, opts []RequestOption) ([]byte, error) {
 	if err := c.usable(cl.op); err != nil {
 		return nil, err
@@ -116,6 +132,18 @@ func (c *Client) do(ctx context.Context, cl *call, opts []RequestOption) ([]byte
 		if err := o.applyRequest(rc); err != nil {
 			return nil, fmt.Errorf("checkout: %s: %w", cl.op, err)
 		}
+	}
+	// j is the JWE+JWS configuration when this call is sealed, else nil.
+	j := c.jwe
+	if cl.jwePath == "" {
+		j = nil
+	}
+	if j != nil {
+		sealed, err := j.sealCall(cl)
+		if err != nil {
+			return nil, err
+		}
+		cl = sealed
 	}
 	at := &attempt{c: c, call: cl}
 	at.trace.GotConn = func(httptrace.GotConnInfo) { at.gotConn.Store(true) }
@@ -136,7 +164,9 @@ func (c *Client) do(ctx context.Context, cl *call, opts []RequestOption) ([]byte
 			h[k] = vs
 		}
 	}
-	h["Authorization"] = c.hdr.authorization
+	if j == nil { // the signature authenticates a sealed call (see WithJWE)
+		h["Authorization"] = c.hdr.authorization
+	}
 	h["X-Merchantid"] = c.hdr.merchantID
 	h["Accept"] = c.hdr.accept
 	h["User-Agent"] = c.hdr.userAgent
@@ -177,7 +207,16 @@ func (c *Client) do(ctx context.Context, cl *call, opts []RequestOption) ([]byte
 		return nil, at.transportError(fmt.Errorf("read response: %w", err))
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		if j != nil {
+			data = j.openError(cl.op, data)
+		}
 		return nil, c.apiError(cl.op, resp, data)
+	}
+	if j != nil {
+		return j.open(cl.op, data)
+	}
+	if isSealed(data) {
+		return nil, sealedInBasicMode(cl.op)
 	}
 	return data, nil
 }

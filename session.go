@@ -293,6 +293,6 @@ func (c *Client) CreateSession(ctx context.Context, req *SessionRequest, opts ..
 	if err != nil {
 		return nil, valid.ForOp(op, err)
 	}
-	cl := &call{op: op, method: "POST", path: "/session", body: body, contentType: "application/json"}
+	cl := &call{op: op, method: "POST", path: "/session", body: body, contentType: "application/json", jwePath: "/v4/session"}
 	return send(ctx, c, cl, opts, decodeReply[Session])
 }

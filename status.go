@@ -139,6 +139,6 @@ func (c *Client) GetOrder(ctx context.Context, orderID string, opts ...RequestOp
 	if err != nil {
 		return nil, valid.ForOp(op, err)
 	}
-	cl := &call{op: op, method: "GET", path: path, versioned: true, idempotent: true}
+	cl := &call{op: op, method: "GET", path: path, versioned: true, idempotent: true, jwePath: "/v4/order-status", jweBody: &orderStatusQuery{OrderID: orderID}}
 	return send(ctx, c, cl, opts, decodeReply[OrderStatus])
 }

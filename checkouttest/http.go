@@ -134,6 +134,10 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, body []byte) {
 		s.serveLinkPage(w, r, parts)
 		return
 	}
+	if len(parts) > 1 && parts[0] == "v4" { // the JWE+JWS calls (v4.go)
+		s.serveV4(w, r, body, parts[1:])
+		return
+	}
 	var handle func(http.ResponseWriter, *http.Request, []byte, string)
 	method := ""
 	orderID := ""

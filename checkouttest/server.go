@@ -74,6 +74,8 @@ type Server struct {
 	sent       map[string]*sentEvent
 	pending    int
 	idle       chan struct{}
+
+	v4 v4State // keys of the JWE+JWS calls (v4.go)
 }
 
 // NewServer starts a fake and returns it running, like httptest.NewServer:
