@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -200,7 +201,7 @@ func requireTyped(t *testing.T, where string, v reflect.Value, raw any) {
 		require.Equal(t, reflect.Slice, v.Kind(), where)
 		require.Equal(t, len(x), v.Len(), where)
 		for i := range x {
-			requireTyped(t, where+"["+string(rune('0'+i))+"]", v.Index(i), x[i])
+			requireTyped(t, where+"["+strconv.Itoa(i)+"]", v.Index(i), x[i])
 		}
 	case string:
 		switch {
