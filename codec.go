@@ -3,8 +3,13 @@ package checkout
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"reflect"
+	"strings"
+	"sync"
+	"unicode"
+
+	"github.com/payorch/checkout-go/internal/tags"
 )
 
 // What the request and reply types share on the wire.
@@ -27,17 +32,101 @@ type replyType[T any] interface {
 	decode(body []byte) error
 }
 
-// decodeReply reads a successful reply, which must be a JSON object: any
-// other body is an error, never an empty value.
+// decodeReply reads a successful reply, which must be a JSON object that
+// looks like a T: a reply of another shape is an error, never an empty
+// value. What identifies a T is declared beside its wire keys: the fields
+// tagged reply:"identifies" (for an order status: order_id, id and status),
+// or, in a type that tags none, any of its json fields. A reply holding
+// none of them is refused. (An encrypted envelope never gets here: the
+// request path refuses it with [ErrEnvelope].)
 func decodeReply[T any, P replyType[T]](body []byte) (*T, error) {
-	if kindOf(body) != "object" {
-		return nil, errors.New("decode response: not a JSON object")
+	if k := kindOf(body); k != "object" {
+		switch k {
+		case "nothing":
+			k = "empty"
+		case "null":
+		default:
+			k = "a JSON " + k
+		}
+		return nil, fmt.Errorf("decode response: the reply is %s, not a JSON object", k)
 	}
 	v := P(new(T))
-	if err := v.decode(body); err != nil {
+	err := v.decode(body)
+	if err == nil {
+		err = identified(reflect.ValueOf(v).Elem())
+	}
+	if err != nil {
 		return nil, err
 	}
 	return v, nil
+}
+
+// identity is what identifies a reply type: the fields whose presence says
+// a body is one, their keys, and the type's name in plain words.
+type identity struct {
+	fields [][]int
+	keys   []string
+	name   string
+}
+
+var identities sync.Map // reflect.Type → *identity
+
+// identityOf reads, once per type, the fields of struct type t tagged
+// reply:"identifies", or all its json fields when it tags none.
+func identityOf(t reflect.Type) *identity {
+	if id, ok := identities.Load(t); ok {
+		return id.(*identity)
+	}
+	id := &identity{name: typeWords(t.Name())}
+	all := &identity{}
+	for _, f := range tags.Fields(t, "json") {
+		all.fields, all.keys = append(all.fields, f.Index), append(all.keys, f.Key)
+		if t.FieldByIndex(f.Index).Tag.Get("reply") == "identifies" {
+			id.fields, id.keys = append(id.fields, f.Index), append(id.keys, f.Key)
+		}
+	}
+	if len(id.fields) == 0 {
+		id.fields, id.keys = all.fields, all.keys
+	}
+	got, _ := identities.LoadOrStore(t, id)
+	return got.(*identity)
+}
+
+// identified reports an error when the decoded reply v (a struct) has none
+// of the fields that identify its type set.
+func identified(v reflect.Value) error {
+	id := identityOf(v.Type())
+	for _, index := range id.fields {
+		if f, err := v.FieldByIndexErr(index); err == nil && !f.IsZero() {
+			return nil
+		}
+	}
+	if len(id.keys) == 0 {
+		return nil
+	}
+	return fmt.Errorf("decode response: the reply is not %s %s: it has none of %s",
+		article(id.name), id.name, strings.Join(id.keys, ", "))
+}
+
+// typeWords writes a Go type name in lower-case words: "OrderStatus" is
+// "order status".
+func typeWords(name string) string {
+	var b strings.Builder
+	for i, r := range name {
+		if i > 0 && unicode.IsUpper(r) {
+			b.WriteByte(' ')
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return b.String()
+}
+
+// article is "an" before a vowel, else "a".
+func article(word string) string {
+	if word != "" && strings.ContainsRune("aeiou", rune(word[0])) {
+		return "an"
+	}
+	return "a"
 }
 
 // kindOf names the kind of a JSON value by its first byte: "object",

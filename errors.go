@@ -2,7 +2,6 @@ package checkout
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -43,8 +42,9 @@ const (
 	// ErrForbidden matches HTTP 403.
 	ErrForbidden = sentinel("checkout: forbidden")
 	// ErrNotFound matches HTTP 404 and any 4xx error whose status is
-	// "NOT_FOUND" (the service reports an unknown order as HTTP 400 with
-	// that status). Other missing things inside a known order, such as a
+	// "NOT_FOUND" or whose status_id is 40 (the service reports an unknown
+	// order as HTTP 400 with that status; [APIError.OrderID] names the
+	// order). Other missing things inside a known order, such as a
 	// transaction (a 400 whose error_info.code is RESOURCE_NOT_FOUND), are
 	// ErrInvalidRequest: the order itself exists.
 	ErrNotFound = sentinel("checkout: not found")
@@ -101,11 +101,17 @@ type APIError struct {
 	UserMessage string `json:"user_message,omitempty"`
 	// Info is the body's error_info, nil when absent or not an object.
 	Info *ErrorInfo `json:"error_info,omitempty"`
+	// OrderID is the order the error is about: the body's order_id (the
+	// service names the order in its order-not-found reply), else the
+	// order id the call was made with ([Client.GetOrder], [Client.Refund],
+	// [Client.RefundTransaction] by order); empty for calls about no one
+	// order.
+	OrderID string `json:"order_id,omitempty"`
 	// RetryAfter is the delay the service asked for with a Retry-After header
 	// (429, 503), zero when none.
 	RetryAfter time.Duration `json:"-"`
-	// Operation names the call that failed: "create session", "create order",
-	// "get order" or "refund".
+	// Operation names the call that failed as its error string does:
+	// "create session", "get order", "refund", "refund transaction", ….
 	Operation string `json:"-"`
 	// Body is the response body as received (at most 64 KiB). It is never
 	// part of Error().
@@ -215,77 +221,6 @@ func wholeNumber(raw json.RawMessage) int {
 	return 0
 }
 
-// TransportError is a call that got no usable reply from the service: the
-// connection could not be made or broke, the TLS handshake failed, the call
-// timed out or its context ended, or the reply could not be read. Unlike an
-// [*APIError] it carries no status: the service said nothing readable.
-//
-// MaybeDelivered says what to do next. When it is false nothing reached the
-// service, so the call had no effect and may be sent again as it is. When it
-// is true the service may have acted: before sending a create or a refund
-// again, ask [Client.GetOrder] (see "After a failed write" at [Client]).
-//
-// errors.Is(err, context.DeadlineExceeded) and errors.Is(err,
-// context.Canceled) see through it, and errors.As reaches the cause (a
-// *net.OpError, a net.Error whose Timeout reports a timeout, an x509 error).
-type TransportError struct {
-	// Op names the call that failed: "create session", "create order",
-	// "get order" or "refund".
-	Op string
-	// Method is the HTTP method of the call ("POST").
-	Method string
-	// Path is the endpoint's path below the base URL, escaped, without
-	// query ("/orders/ord_1/refunds").
-	Path string
-	// Attempts is how many times the request was tried (more than 1 when
-	// the client retried under its RetryPolicy).
-	Attempts int
-	// MaybeDelivered reports whether the request may have reached the
-	// service: request headers were written, a connection was in use when
-	// the failure came so that it cannot be known, or a reply began to
-	// arrive. A reply of 429 or 503 to an earlier attempt does not count:
-	// the service says with it that it did not act on the request.
-	MaybeDelivered bool
-	// Err is the cause.
-	Err error
-
-	// idempotent marks a call that changes nothing (GetOrder), for which
-	// Error() gives no advice about resending.
-	idempotent bool
-}
-
-// Error returns one line: "checkout: <op>: <method> <path>: " and the
-// cause, and, when the request may have reached the service and the call
-// is a write, the advice to check with GetOrder before resending.
-func (e *TransportError) Error() string {
-	if e == nil {
-		return "checkout: <nil *TransportError>"
-	}
-	var where, tries, advice string
-	cause := "transport failure"
-	if s := strings.TrimSpace(e.Method + " " + e.Path); s != "" {
-		where = s + ": "
-	}
-	if e.Attempts > 1 {
-		tries = "after " + strconv.Itoa(e.Attempts) + " attempts: "
-	}
-	if e.Err != nil {
-		cause = oneLine(e.Err.Error(), 5*maxMessage)
-	}
-	if e.MaybeDelivered && !e.idempotent && e.Method != http.MethodGet && e.Method != http.MethodHead {
-		advice = " (may have reached the service; check with GetOrder before resending)"
-	}
-	return "checkout: " + cmp.Or(e.Op, "request") + ": " + where + tries + cause + advice
-}
-
-// Unwrap returns the cause, so errors.Is and errors.As see through e.
-func (e *TransportError) Unwrap() error {
-	if e == nil {
-		return nil
-	}
-	return e.Err
-}
-
 // minSecretLen is the shortest API key that Error() scrubs from the
 // service's messages. A shorter "key" (such as "k" or "key" in a test) is
 // no secret, and replacing its text would garble ordinary words.
@@ -339,7 +274,7 @@ func (e *APIError) GoString() string {
 		fmt.Fprintf(&b, ", Info:&checkout.ErrorInfo{Code:%s, Category:%s, RequestID:%s, DeveloperMessage:%s, UserMessage:%s, Fields:%d}",
 			q(i.Code), q(i.Category), q(i.RequestID), q(i.DeveloperMessage), q(i.UserMessage), len(i.Fields))
 	}
-	fmt.Fprintf(&b, ", RetryAfter:%s, Operation:%s, Body:%d bytes}", e.RetryAfter, q(e.Operation), len(e.Body))
+	fmt.Fprintf(&b, ", OrderID:%s, RetryAfter:%s, Operation:%s, Body:%d bytes}", q(e.OrderID), e.RetryAfter, q(e.Operation), len(e.Body))
 	return b.String()
 }
 
@@ -368,6 +303,9 @@ func (e *APIError) message(line func(s string, max int) string) string {
 	}
 	if msg == "" && e.Info != nil {
 		msg = e.Info.Code
+	}
+	if msg == "" && e.OrderID != "" && e.notFound() {
+		msg = "no order " + strconv.Quote(e.OrderID)
 	}
 	if msg == "" {
 		msg = http.StatusText(e.HTTPStatus)
@@ -410,11 +348,25 @@ func (e *APIError) Is(target error) bool {
 	return false
 }
 
+// statusIDNotFound is the status_id of an order the service does not know.
+const statusIDNotFound = 40
+
 func (e *APIError) notFound() bool {
 	if e.HTTPStatus == http.StatusNotFound {
 		return true
 	}
-	return e.HTTPStatus >= 400 && e.HTTPStatus <= 499 && normStatus(e.Status) == "NOT_FOUND"
+	return e.HTTPStatus >= 400 && e.HTTPStatus <= 499 &&
+		(normStatus(e.Status) == "NOT_FOUND" || e.StatusID == statusIDNotFound)
+}
+
+// aboutOrder gives an *APIError returned by a call about the order
+// orderID that order id, unless its body named one.
+func aboutOrder(err error, orderID string) error {
+	var e *APIError
+	if errors.As(err, &e) && e.OrderID == "" {
+		e.OrderID = orderID
+	}
+	return err
 }
 
 // normStatus upper-cases a status and turns spaces into underscores, so that

@@ -292,8 +292,8 @@ func TestOrderRequestValuesAndJSON(t *testing.T) {
 // them, keep Raw, and encode back to the service's JSON.
 func TestResponsesJSONConformance(t *testing.T) {
 	for _, s := range conformance.Files(t, "orders", "order_status_*.json") {
-		if !s.ValidJSON() {
-			continue // robustness vectors, not golden ones
+		if !s.ValidJSON() || isSealed(s.Data) {
+			continue // robustness vectors and the encrypted envelope, not golden ones
 		}
 		t.Run(s.Name, func(t *testing.T) {
 			want, err := decodeReply[OrderStatus](bytes.TrimSpace(s.Data)) // encoding/json hands over the value without surrounding space

@@ -157,7 +157,7 @@ func TestDebugLogNeverHoldsSecretsOrBodies(t *testing.T) {
 	bad.Amount = "body-marker-bad-amount"
 	_, err = c.CreateOrder(ctx, bad, perCall...)
 	require.Error(t, err)
-	_, err = c.Refund(ctx, "o", &RefundRequest{UniqueRequestID: "body-marker-bad-refund"}, perCall...)
+	_, err = c.Refund(ctx, "o", &RefundRequest{UniqueRequestID: "body-marker-bad-refund", Amount: "0.00"}, perCall...)
 	require.Error(t, err)
 
 	out := buf.String()

@@ -204,7 +204,7 @@ func TestGetOrderEscapesID(t *testing.T) {
 	c := newTestClient(t, srv.URL)
 	st, err := c.GetOrder(context.Background(), "a/b?c d#e")
 	require.NoError(t, err)
-	require.Equal(t, "CHARGED", st.Status)
+	require.Equal(t, StatusCharged, st.Status)
 	got := srv.last(t)
 	require.Equal(t, "GET", got.Method)
 	require.Equal(t, "/orders/a%2Fb%3Fc%20d%23e", got.RequestURI)
@@ -229,7 +229,7 @@ func TestRefundWire(t *testing.T) {
 	require.True(t, st.Refunded)
 	require.Equal(t, Amount("1.00"), st.AmountRefunded)
 	require.Len(t, st.Refunds, 1)
-	require.Equal(t, "PENDING", st.Refunds[0].Status)
+	require.Equal(t, RefundPending, st.Refunds[0].Status)
 	require.Equal(t, Amount("1.00"), st.Refunds[0].Amount)
 	got := srv.last(t)
 	require.Equal(t, "POST", got.Method)
@@ -242,9 +242,10 @@ func TestRefundWire(t *testing.T) {
 		req   *RefundRequest
 		paths []string
 	}{
-		{"o1", &RefundRequest{}, []string{"unique_request_id", "amount"}},
+		{"o1", &RefundRequest{}, []string{"unique_request_id"}},
 		{"o1", &RefundRequest{UniqueRequestID: "r", Amount: "0.00"}, []string{"amount"}},
-		{"o1", &RefundRequest{UniqueRequestID: "r", Amount: "1"}, []string{"amount"}},
+		{"o1", &RefundRequest{UniqueRequestID: "r", Amount: "0"}, []string{"amount"}},
+		{"o1", &RefundRequest{UniqueRequestID: "r", Amount: "-1.00"}, []string{"amount"}},
 		{"", &RefundRequest{UniqueRequestID: "r", Amount: "1.00"}, []string{"order_id"}},
 		{"", nil, []string{"order_id", ""}},
 	} {
@@ -305,24 +306,27 @@ func TestOrderStatusDecodeConformance(t *testing.T) {
 				return
 			}
 			valid++
-			st, err := decodeReply[OrderStatus](s.Data)
-			require.NoError(t, err)
-			o, err := decodeReply[Order](s.Data)
-			require.NoError(t, err)
-
 			dec := json.NewDecoder(strings.NewReader(string(s.Data)))
 			dec.UseNumber()
 			var m map[string]any
 			require.NoError(t, dec.Decode(&m))
-			if _, envelope := m["JWT"]; !envelope { // the v4 reply is an encrypted envelope
-				require.NotEmpty(t, st.OrderID, "every order and refund reply names its order")
-				require.NotEmpty(t, st.Status)
+			if _, envelope := m["JWT"]; envelope { // the v4 reply is an encrypted envelope
+				require.True(t, isSealed(s.Data), "the request path refuses it with ErrEnvelope")
+				_, err := decodeReply[OrderStatus](s.Data)
+				require.ErrorContains(t, err, "none of order_id, id, status")
+				return
 			}
+			st, err := decodeReply[OrderStatus](s.Data)
+			require.NoError(t, err)
+			o, err := decodeReply[Order](s.Data)
+			require.NoError(t, err)
+			require.NotEmpty(t, st.OrderID, "every order and refund reply names its order")
+			require.NotEmpty(t, st.Status)
 			if _, ok := m["amount"]; ok {
 				require.NotEmpty(t, st.Amount)
 			}
 			require.Equal(t, genericString(m["order_id"]), st.OrderID)
-			require.Equal(t, genericString(m["status"]), st.Status)
+			require.Equal(t, genericString(m["status"]), string(st.Status))
 			require.Equal(t, genericString(m["id"]), st.ID)
 			decimalEqual(t, jsonNumber(m["amount"]), st.Amount)
 			decimalEqual(t, jsonNumber(m["amount_refunded"]), st.AmountRefunded)
@@ -340,7 +344,7 @@ func TestOrderStatusDecodeConformance(t *testing.T) {
 			for i, r := range refunds {
 				rm := r.(map[string]any)
 				require.Equal(t, genericString(rm["unique_request_id"]), st.Refunds[i].UniqueRequestID)
-				require.Equal(t, genericString(rm["status"]), st.Refunds[i].Status)
+				require.Equal(t, genericString(rm["status"]), string(st.Refunds[i].Status))
 				decimalEqual(t, jsonNumber(rm["amount"]), st.Refunds[i].Amount)
 			}
 			if dc := genericString(m["date_created"]); dc != "" {
@@ -402,6 +406,7 @@ func FuzzDecodeReplies(f *testing.F) {
 	f.Add([]byte(`{"order_id":1,"amount":"9000","refunds":[null,"x",{"amount":1e2}],"status_id":"21"}`))
 	f.Add([]byte(`{"links":{"payment_collection_links":{"QR":5,"INTENT":null}},"juspay":"FILTERED"}`))
 	f.Add([]byte(`[]`))
+	f.Add([]byte(`{"txn_detail":{"txn_amount_breakup":"[{\"value\":\"1\"}]"},"mandate":{"revokable_by_customer":"true"},"JWT":1}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		if s, err := decodeReply[Session](body); err == nil {
 			if !bytes.Contains(body, s.SDKPayload) || len(s.SDKPayload) == 0 {
@@ -412,6 +417,13 @@ func FuzzDecodeReplies(f *testing.F) {
 			t.Fatal("Raw differs from the body")
 		}
 		_, _ = decodeReply[Order](body)
+		if r, err := decodeReply[Refund](body); err == nil && !bytes.Equal(r.Raw, body) {
+			t.Fatal("Raw differs from the body")
+		}
+		var x Transaction
+		_ = json.Unmarshal(body, &x)
+		var m MandateDetail
+		_ = json.Unmarshal(body, &m)
 	})
 }
 

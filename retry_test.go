@@ -133,13 +133,17 @@ type namedCall struct {
 	call func() error
 }
 
-// postCalls are the three writes (POST) of c with valid requests.
+// postCalls are the writes (POST) of c with valid requests.
 func postCalls(ctx context.Context, c *Client) []namedCall {
 	return []namedCall{
 		{"create session", func() error { _, err := c.CreateSession(ctx, baseSession()); return err }},
 		{"create order", func() error { _, err := c.CreateOrder(ctx, fullOrder()); return err }},
 		{"refund", func() error {
 			_, err := c.Refund(ctx, "o", &RefundRequest{UniqueRequestID: "r", Amount: "1.00"})
+			return err
+		}},
+		{"refund transaction", func() error {
+			_, err := c.RefundTransaction(ctx, &TransactionRefundRequest{UniqueRequestID: "r", TxnID: "t", Amount: "1.00"})
 			return err
 		}},
 	}

@@ -2,10 +2,13 @@ package checkout
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
+	"math/big"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -13,40 +16,246 @@ import (
 	"github.com/payorch/checkout-go/internal/valid"
 )
 
+// Status is the status of an order or of one of its transactions, as the
+// service names it ("CHARGED", "PENDING_VBV", …). Statuses this package has
+// no constant for are kept as the service wrote them.
+type Status string
+
+// The statuses the service documents, with their status_id in the
+// comments ([Status.ID] returns it).
+const (
+	// StatusCreated (1) is an order just created through the order API.
+	StatusCreated Status = "CREATED"
+	// StatusNew (10) is an order no payment has been tried for yet.
+	StatusNew Status = "NEW"
+	// StatusStarted (20) is a payment that began but found no gateway to
+	// go to (for example a gateway reference id that matches no
+	// configured gateway).
+	StatusStarted Status = "STARTED"
+	// StatusCharged (21) is a successful payment: the only status in which
+	// the order is paid.
+	StatusCharged Status = "CHARGED"
+	// StatusServiceDeclined (22) is a payment the service itself refused
+	// (bad input, an offer that did not apply). Deployments of the service
+	// write the name with their own brand ("JUSPAY_DECLINED"), so compare
+	// with [Status.IsServiceDeclined] or status_id 22, not with this
+	// constant.
+	StatusServiceDeclined Status = "SERVICE_DECLINED"
+	// StatusPendingVBV (23) is a payment waiting for the customer's
+	// authentication (3-D Secure, an OTP, the UPI app).
+	StatusPendingVBV Status = "PENDING_VBV"
+	// StatusVBVSuccessful (24) is a payment whose authentication succeeded
+	// and which waits for the bank.
+	StatusVBVSuccessful Status = "VBV_SUCCESSFUL"
+	// StatusAuthorized (25) is a card payment authorised but not captured
+	// (pre-authorisation): it waits for your capture or void.
+	StatusAuthorized Status = "AUTHORIZED"
+	// StatusAuthenticationFailed (26) is a payment whose authentication the
+	// customer did not complete.
+	StatusAuthenticationFailed Status = "AUTHENTICATION_FAILED"
+	// StatusAuthorizationFailed (27) is a payment the bank refused after
+	// authentication.
+	StatusAuthorizationFailed Status = "AUTHORIZATION_FAILED"
+	// StatusAuthorizing (28) is a payment whose outcome the bank has not
+	// given yet.
+	StatusAuthorizing Status = "AUTHORIZING"
+	// StatusCODInitiated (29) is a cash-on-delivery order: the cash is still
+	// to be collected.
+	StatusCODInitiated Status = "COD_INITIATED"
+	// StatusVoided (31) is an authorisation you voided: nothing was taken.
+	StatusVoided Status = "VOIDED"
+	// StatusVoidInitiated (32) is a void the gateway has not confirmed yet.
+	StatusVoidInitiated Status = "VOID_INITIATED"
+	// StatusCaptureInitiated (33) is a capture the gateway has not
+	// confirmed yet.
+	StatusCaptureInitiated Status = "CAPTURE_INITIATED"
+	// StatusCaptureFailed (34) is a capture the gateway refused.
+	StatusCaptureFailed Status = "CAPTURE_FAILED"
+	// StatusVoidFailed (35) is a void the gateway refused.
+	StatusVoidFailed Status = "VOID_FAILED"
+	// StatusAutoRefunded (36) is a payment the service refunded by itself,
+	// for example one that succeeded after the order had been paid.
+	StatusAutoRefunded Status = "AUTO_REFUNDED"
+	// StatusNotFound (40) is the status of the service's reply for an
+	// order it does not know (an [*APIError] matching [ErrNotFound]).
+	StatusNotFound Status = "NOT_FOUND"
+	// StatusPartialCharged is an order paid in part (its status_id is not
+	// published).
+	StatusPartialCharged Status = "PARTIAL_CHARGED"
+)
+
+// statusIDServiceDeclined is the status_id of the service's own refusal,
+// whatever brand its name carries.
+const statusIDServiceDeclined = 22
+
+// ID returns the status_id the service gives s (21 for CHARGED, 22 for any
+// service-declined name), or 0 for a status without a published number.
+func (s Status) ID() int {
+	switch s {
+	case StatusCreated:
+		return 1
+	case StatusNew:
+		return 10
+	case StatusStarted:
+		return 20
+	case StatusCharged:
+		return 21
+	case StatusPendingVBV:
+		return 23
+	case StatusVBVSuccessful:
+		return 24
+	case StatusAuthorized:
+		return 25
+	case StatusAuthenticationFailed:
+		return 26
+	case StatusAuthorizationFailed:
+		return 27
+	case StatusAuthorizing:
+		return 28
+	case StatusCODInitiated:
+		return 29
+	case StatusVoided:
+		return 31
+	case StatusVoidInitiated:
+		return 32
+	case StatusCaptureInitiated:
+		return 33
+	case StatusCaptureFailed:
+		return 34
+	case StatusVoidFailed:
+		return 35
+	case StatusAutoRefunded:
+		return 36
+	case StatusNotFound:
+		return statusIDNotFound
+	}
+	if s.IsServiceDeclined() {
+		return statusIDServiceDeclined
+	}
+	return 0
+}
+
+// Known reports whether s is one of the statuses the service documents
+// (any service-declined name counts). An unknown status is not an error:
+// the service adds statuses; read it as text.
+func (s Status) Known() bool {
+	return s.ID() != 0 || s == StatusPartialCharged
+}
+
+// IsServiceDeclined reports whether s is the service's own refusal of a
+// payment (status_id 22): a name made of the deployment's namespace and
+// "_DECLINED", such as SERVICE_DECLINED or JUSPAY_DECLINED.
+func (s Status) IsServiceDeclined() bool {
+	ns, ok := strings.CutSuffix(string(s), "_DECLINED")
+	if !ok || ns == "" {
+		return false
+	}
+	for _, r := range ns {
+		if (r < 'A' || r > 'Z') && (r < '0' || r > '9') && r != '_' {
+			return false
+		}
+	}
+	return true
+}
+
+// IsFinal reports whether s is a terminal status: asking again will not
+// change it. CHARGED, the failures (AUTHENTICATION_FAILED,
+// AUTHORIZATION_FAILED, service-declined), VOIDED, AUTO_REFUNDED,
+// CAPTURE_FAILED and VOID_FAILED are final. Every other status, and every
+// status this package does not know, may still move: keep polling
+// [Client.GetOrder] or wait for the webhook. AUTHORIZED waits for your
+// capture or void.
+func (s Status) IsFinal() bool {
+	switch s {
+	case StatusCharged, StatusAuthenticationFailed, StatusAuthorizationFailed,
+		StatusVoided, StatusAutoRefunded, StatusCaptureFailed, StatusVoidFailed:
+		return true
+	}
+	return s.IsServiceDeclined()
+}
+
+// String returns the status as the service writes it.
+func (s Status) String() string { return string(s) }
+
 // OrderStatus is an order as [Client.GetOrder] and [Client.Refund] return
-// it. Numbers the service sends as strings, and redacted fields
-// ("FILTERED"), are read leniently; Raw keeps everything, including the many
-// fields not typed here. With encoding/json it decodes as GetOrder does and
-// encodes as Raw.
+// it, and as the order webhooks carry it. Numbers the service sends as
+// strings, and redacted fields ("FILTERED"), are read leniently; Raw keeps
+// everything, including the fields not typed here. With encoding/json it
+// decodes as GetOrder does and encodes as Raw.
+//
+// Before fulfilling an order, check both its status and its amount, as
+// the service advises: [OrderStatus.CheckPaid] does.
 type OrderStatus struct {
 	// OrderID is your id of the order.
-	OrderID string `json:"order_id,omitempty"`
+	OrderID string `json:"order_id,omitempty" reply:"identifies"`
 	// ID is the service's id of the order.
-	ID string `json:"id,omitempty"`
-	// Status is the order's status ("NEW", "CHARGED", "PENDING_VBV", …).
-	Status string `json:"status,omitempty"`
+	ID string `json:"id,omitempty" reply:"identifies"`
+	// Status is the order's status: the highest of its transactions'.
+	Status Status `json:"status,omitempty" reply:"identifies"`
 	// StatusID is the number of the status (21 for CHARGED, …).
 	StatusID int `json:"status_id,omitempty"`
-	// Amount is the order's amount.
+	// Amount is the order's amount as created.
 	Amount Amount `json:"amount,omitempty"`
-	// EffectiveAmount is the amount after offers and discounts.
+	// EffectiveAmount is the amount after offers, add-ons and surcharges.
 	EffectiveAmount Amount `json:"effective_amount,omitempty"`
 	// Currency is the currency code ("INR").
 	Currency string `json:"currency,omitempty"`
-	// Refunded reports whether the order was refunded, in part or in full.
+	// Refunded reports whether the whole order was refunded; it stays
+	// false after a partial refund.
 	Refunded bool `json:"refunded"`
 	// AmountRefunded is the sum refunded so far.
 	AmountRefunded Amount `json:"amount_refunded,omitempty"`
+	// MaxRefundable is the most that can still be refunded
+	// (maximum_eligible_refund_amount), when the service says.
+	MaxRefundable Amount `json:"maximum_eligible_refund_amount,omitempty"`
 	// Refunds are the order's refunds, oldest first.
 	Refunds []Refund `json:"refunds,omitempty"`
-	// TxnID is the id of the latest transaction.
+	// TxnID is your reference of the latest payment attempt
+	// ("<merchant>-<order>-<n>"), which refunds by transaction take.
 	TxnID string `json:"txn_id,omitempty"`
 	// TxnUUID is the service's unique id of the latest transaction.
 	TxnUUID string `json:"txn_uuid,omitempty"`
-	// PaymentMethodType is how the customer paid ("CARD", "UPI", …).
+	// TxnDetail is the latest transaction; nil when there is none.
+	TxnDetail *Transaction `json:"txn_detail,omitempty"`
+	// PaymentGatewayResponse is what the gateway answered for the latest
+	// transaction; nil when there is none.
+	PaymentGatewayResponse *GatewayResponse `json:"payment_gateway_response,omitempty"`
+	// PaymentMethodType is how the customer paid ("CARD", "UPI", "NB",
+	// "WALLET", …).
 	PaymentMethodType string `json:"payment_method_type,omitempty"`
-	// PaymentMethod is the method within its type ("VISA", "NB_HDFC", …).
+	// PaymentMethod is the method within its type ("VISA", "NB_HDFC",
+	// "GOOGLEPAY", …).
 	PaymentMethod string `json:"payment_method,omitempty"`
+	// AuthType is how the payment was authenticated ("THREE_DS", "OTP").
+	AuthType string `json:"auth_type,omitempty"`
+	// Card is the card paid with; nil for other methods or when redacted.
+	Card *CardDetail `json:"card,omitempty"`
+	// UPI is the UPI payment's detail; nil for other methods.
+	UPI *UPIDetail `json:"upi,omitempty"`
+	// PayerVPA is the customer's UPI address (payer_vpa).
+	PayerVPA string `json:"payer_vpa,omitempty"`
+	// PayerAppName is the UPI app the customer paid with.
+	PayerAppName string `json:"payer_app_name,omitempty"`
+	// Wallet is the wallet payment's detail; nil for other methods.
+	Wallet *WalletDetail `json:"wallet,omitempty"`
+	// Mandate is the mandate the order registered or paid with; nil when
+	// none.
+	Mandate *MandateDetail `json:"mandate,omitempty"`
+	// Offers are the offers applied to the payment.
+	Offers []Offer `json:"offers,omitempty"`
+	// Risk is the fraud check's verdict, when one ran.
+	Risk *RiskDetail `json:"risk,omitempty"`
+	// BankErrorCode is the bank's or gateway's code for the latest
+	// transaction (bank_error_code).
+	BankErrorCode string `json:"bank_error_code,omitempty"`
+	// BankErrorMessage is the bank's or gateway's message for it.
+	BankErrorMessage string `json:"bank_error_message,omitempty"`
+	// RespCode is the service's response code for the latest transaction.
+	RespCode string `json:"resp_code,omitempty"`
+	// RespMessage is the service's response message for it.
+	RespMessage string `json:"resp_message,omitempty"`
+	// RespCategory groups the response code ("TECHNICAL_ERROR", …).
+	RespCategory string `json:"resp_category,omitempty"`
 	// CustomerID is your id of the customer.
 	CustomerID string `json:"customer_id,omitempty"`
 	// CustomerEmail is the customer's email address.
@@ -59,15 +268,32 @@ type OrderStatus struct {
 	GatewayID int `json:"gateway_id,omitempty"`
 	// GatewayReferenceID is the gateway account reference the order used.
 	GatewayReferenceID string `json:"gateway_reference_id,omitempty"`
+	// Metadata holds the order's text metadata, such as
+	// "<GATEWAY>:gateway_reference_id" and "payment_page_client_id".
+	// Values that are not text stay in Raw.
+	Metadata map[string]string `json:"metadata,omitempty"`
 	// ReturnURL is where the customer lands after paying.
 	ReturnURL string `json:"return_url,omitempty"`
 	// ProductID is your id of what is sold.
 	ProductID string `json:"product_id,omitempty"`
+	// UDF1 to UDF10 are your own fields of the order, as you sent them.
+	UDF1  string `json:"udf1,omitempty"`
+	UDF2  string `json:"udf2,omitempty"`  // See UDF1.
+	UDF3  string `json:"udf3,omitempty"`  // See UDF1.
+	UDF4  string `json:"udf4,omitempty"`  // See UDF1.
+	UDF5  string `json:"udf5,omitempty"`  // See UDF1.
+	UDF6  string `json:"udf6,omitempty"`  // See UDF1.
+	UDF7  string `json:"udf7,omitempty"`  // See UDF1.
+	UDF8  string `json:"udf8,omitempty"`  // See UDF1.
+	UDF9  string `json:"udf9,omitempty"`  // See UDF1.
+	UDF10 string `json:"udf10,omitempty"` // See UDF1.
 	// PaymentLinks are the links to the hosted payment page.
 	PaymentLinks PaymentLinks `json:"payment_links,omitzero"`
 	// DateCreated is when the order was created; zero when absent or
 	// unreadable.
 	DateCreated time.Time `json:"date_created,omitzero"`
+	// LastUpdated is when the order last changed; zero when absent.
+	LastUpdated time.Time `json:"last_updated,omitzero"`
 	// Raw is the whole reply.
 	Raw json.RawMessage `json:"-"`
 }
@@ -83,8 +309,9 @@ func (s *OrderStatus) decode(body []byte) error {
 	return nil
 }
 
-// UnmarshalJSON decodes an order status reply as GetOrder does; Raw keeps
-// the whole body. JSON null leaves s unchanged.
+// UnmarshalJSON decodes an order status as GetOrder does; Raw keeps the
+// whole body. It also reads the order inside an order webhook's content.
+// JSON null leaves s unchanged.
 func (s *OrderStatus) UnmarshalJSON(data []byte) error {
 	if s == nil {
 		return errNilTarget("OrderStatus")
@@ -109,6 +336,95 @@ func (s OrderStatus) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(s))
 }
 
+// IsPaid reports whether the order is paid: its status is CHARGED. Nothing
+// else counts, not even AUTHORIZED (the money is only held) or
+// COD_INITIATED (the cash is still to come). Before fulfilling, also check
+// the amount: see [OrderStatus.CheckPaid].
+func (s *OrderStatus) IsPaid() bool {
+	return s != nil && s.Status == StatusCharged
+}
+
+// IsFinal reports whether the order's status is terminal (see
+// [Status.IsFinal]); a status whose name this package does not know counts
+// as final when its status_id is the service's own refusal (22).
+func (s *OrderStatus) IsFinal() bool {
+	if s == nil {
+		return false
+	}
+	return s.Status.IsFinal() || (!s.Status.Known() && s.StatusID == statusIDServiceDeclined)
+}
+
+// ErrNotPaid is matched by the error of [OrderStatus.CheckPaid] when the
+// order must not be fulfilled: it is not CHARGED, or its amount is not the
+// one expected.
+const ErrNotPaid = sentinel("checkout: order not paid as expected")
+
+// CheckPaid is the check the service asks for before fulfilling an order:
+// the order must be CHARGED and its amount must equal expected, the amount
+// you asked the customer to pay. Amounts are compared as decimals, never
+// as floats, so "1", "1.0" and "1.00" are equal. It returns nil when the
+// order may be fulfilled; otherwise an error matching [ErrNotPaid] that
+// says what differs.
+//
+//	st, err := client.GetOrder(ctx, orderID)
+//	if err != nil { … }
+//	if err := st.CheckPaid(cart.Total); err != nil {
+//		// do not ship
+//	}
+func (s *OrderStatus) CheckPaid(expected Amount) error {
+	const op = "checkout: check paid: "
+	if s == nil {
+		return notPaid(op + "no order status")
+	}
+	if !s.IsPaid() {
+		return notPaid(fmt.Sprintf("%sorder %q is %s, not CHARGED", op, s.OrderID, cmp.Or(string(s.Status), "without status")))
+	}
+	want, ok := decimal(string(expected))
+	if !ok {
+		return fmt.Errorf("%sexpected amount %q is not a decimal number", op, clip(string(expected)))
+	}
+	got, ok := decimal(string(s.Amount))
+	if !ok {
+		return notPaid(fmt.Sprintf("%sorder %q has no readable amount (%q)", op, s.OrderID, clip(string(s.Amount))))
+	}
+	if got.Cmp(want) != 0 {
+		return notPaid(fmt.Sprintf("%sorder %q amount is %s, expected %s", op, s.OrderID, s.Amount, expected))
+	}
+	return nil
+}
+
+// notPaid is an error of CheckPaid that matches ErrNotPaid.
+type notPaid string
+
+func (e notPaid) Error() string { return string(e) }
+
+// Is matches ErrNotPaid.
+func (notPaid) Is(target error) bool { return target == ErrNotPaid }
+
+// decimal reads decimal text ("1", "1.0", "10.00", "1e3") as an exact
+// number. Exponents beyond ±40 are refused, so a hostile value cannot make
+// a huge number.
+func decimal(s string) (*big.Rat, bool) {
+	s = strings.TrimSpace(s)
+	if !lenient.IsNumber(s) {
+		return nil, false
+	}
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		if exp, err := strconv.Atoi(s[i+1:]); err != nil || exp > 40 || exp < -40 {
+			return nil, false
+		}
+	}
+	return new(big.Rat).SetString(s)
+}
+
+// clip shortens text quoted in an error to 24 bytes.
+func clip(s string) string {
+	if len(s) > 24 {
+		return s[:24] + "…"
+	}
+	return s
+}
+
 // orderPath returns /orders/{order_id} with the id path-escaped, or a
 // validation error.
 func orderPath(orderID string) (string, error) {
@@ -129,7 +445,11 @@ func orderPath(orderID string) (string, error) {
 func orderIDKey() string { return orderNames()["OrderID"] }
 
 // GetOrder reads the order's status, with the version header. The call is
-// idempotent, so it is also retried after timeouts and 500, 502, 504.
+// idempotent, so it is also retried after timeouts and 500, 502, 504. An
+// order the service does not know is an [*APIError] matching [ErrNotFound]
+// whose OrderID is orderID. A successful reply that is not an order status
+// (an encrypted envelope in Basic mode, a body without order_id, id or
+// status) is an error, never an empty value.
 func (c *Client) GetOrder(ctx context.Context, orderID string, opts ...RequestOption) (*OrderStatus, error) {
 	const op = "get order"
 	if err := c.usable(op); err != nil {
@@ -140,5 +460,6 @@ func (c *Client) GetOrder(ctx context.Context, orderID string, opts ...RequestOp
 		return nil, valid.ForOp(op, err)
 	}
 	cl := &call{op: op, method: "GET", path: path, versioned: true, idempotent: true, jwePath: "/v4/order-status", jweBody: &orderStatusQuery{OrderID: orderID}}
-	return send(ctx, c, cl, opts, decodeReply[OrderStatus])
+	st, err := send(ctx, c, cl, opts, decodeReply[OrderStatus])
+	return st, aboutOrder(err, orderID)
 }

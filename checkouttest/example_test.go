@@ -184,7 +184,7 @@ func ExampleServer_SetWebhook() {
 		if err != nil {
 			return err
 		}
-		paid <- st.OrderID + " " + st.Status
+		paid <- st.OrderID + " " + string(st.Status)
 		return nil
 	}))
 	defer shop.Close()

@@ -100,13 +100,13 @@ func TestOrderLinksStatusAndRefund(t *testing.T) {
 
 	st, err := c.GetOrder(ctx, "ord_links")
 	require.NoError(t, err)
-	require.Equal(t, "CREATED", st.Status)
+	require.Equal(t, checkout.StatusCreated, st.Status)
 	require.Equal(t, checkout.Amount("1200.50"), st.Amount)
 
 	require.NoError(t, s.PayWith("ord_links", checkouttest.Payment{MethodType: "UPI"}))
 	st, err = c.GetOrder(ctx, "ord_links")
 	require.NoError(t, err)
-	require.Equal(t, "CHARGED", st.Status)
+	require.Equal(t, checkout.StatusCharged, st.Status)
 	require.Equal(t, 21, st.StatusID)
 	require.Equal(t, "UPI", st.PaymentMethodType)
 	require.NotEmpty(t, st.TxnID)
@@ -116,12 +116,12 @@ func TestOrderLinksStatusAndRefund(t *testing.T) {
 	require.True(t, st.Refunded)
 	require.Equal(t, checkout.Amount("200.50"), st.AmountRefunded)
 	require.Len(t, st.Refunds, 1)
-	require.Equal(t, "PENDING", st.Refunds[0].Status)
+	require.Equal(t, checkout.RefundPending, st.Refunds[0].Status)
 	require.Equal(t, "rf_1", st.Refunds[0].UniqueRequestID)
 	require.NoError(t, s.RefundCompleted("ord_links", "rf_1"))
 	st, err = c.GetOrder(ctx, "ord_links")
 	require.NoError(t, err)
-	require.Equal(t, "SUCCESS", st.Refunds[0].Status)
+	require.Equal(t, checkout.RefundSuccess, st.Refunds[0].Status)
 
 	// More than what is left is refused by the service: a typed error
 	// naming the field.
