@@ -75,9 +75,10 @@ func (*Address) formKeys(key string) []string {
 // metadata.<Gateway>:<Key>, for example {Gateway: "PAYU", Key:
 // "offer_key", Value: "…"}.
 type GatewayMetadata struct {
-	// Gateway is the gateway's code, e.g. "PAYU"; no ":" or ".".
+	// Gateway is the gateway's code, e.g. "PAYU"; not empty, no ":" or "."
+	// (the service could not tell where it ends).
 	Gateway string
-	// Key is the gateway-specific key; no ":".
+	// Key is the gateway-specific key; not empty, no ":".
 	Key string
 	// Value is sent as given.
 	Value string
@@ -117,7 +118,8 @@ const (
 // such as
 // {"supported_payment_methods":["PAY","QR"],"expiry_details":[{"payment_method":"PAY","expiry_in_mins":"30"}]}.
 type CollectionLinks struct {
-	// Links lists the methods wanted, each at most once, in the order sent.
+	// Links lists the methods wanted, in the order sent. Lint advises each
+	// method at most once and only PAY and QR; others are sent as given.
 	Links []CollectionLink
 }
 
@@ -126,8 +128,9 @@ type CollectionLink struct {
 	// Method is CollectionPay or CollectionQR.
 	Method CollectionMethod
 	// Expiry is the link's lifetime from its creation, a whole number of
-	// minutes (sent as expiry_in_mins, text). Zero sends no expiry for this
-	// method and the service's default applies.
+	// minutes (sent as expiry_in_mins, text; Validate refuses a fraction of
+	// a minute, which the text could not carry). Zero sends no expiry for
+	// this method and the service's default applies.
 	Expiry time.Duration
 }
 
@@ -175,31 +178,50 @@ func (l *CollectionLinks) EncodeValues(key string, v *url.Values) error {
 // formKeys returns the keys collection links send under key.
 func (*CollectionLinks) formKeys(key string) []string { return []string{key, collectionFlag} }
 
-// check records the problems of the links at path, their form key.
+// check records what the service cannot be sent as written: a lifetime
+// that is not a whole number of minutes (the form carries whole minutes,
+// so the rest would be dropped).
 func (l *CollectionLinks) check(c *valid.Collector, path string) {
+	l.eachExpiry(path, func(entry string, link CollectionLink) {
+		if link.Expiry%time.Minute != 0 {
+			c.Add(valid.Join(entry, expiryNames()["ExpiryInMins"]), "must be a whole number of minutes")
+		}
+	})
+}
+
+// lint gives the advice on the links at path: no method, an unknown or
+// repeated method, a negative lifetime.
+func (l *CollectionLinks) lint(c *valid.Collector, path string) {
 	methods := valid.Join(path, detailNames()["SupportedPaymentMethods"])
 	if len(l.Links) == 0 {
-		c.Add(methods, "needs at least one of PAY, QR")
+		c.Add(methods, "is empty: ask for PAY, QR or both")
 	}
 	seen := map[CollectionMethod]bool{}
-	expiries := 0 // index of this link's entry in expiry_details
 	for i, link := range l.Links {
-		switch link.Method {
-		case CollectionPay, CollectionQR:
-			if seen[link.Method] {
-				c.Add(valid.Index(methods, i), string(link.Method)+" is given twice")
-			}
-			seen[link.Method] = true
-		default:
-			c.Add(valid.Index(methods, i), "must be PAY or QR")
+		switch {
+		case link.Method != CollectionPay && link.Method != CollectionQR:
+			c.Add(valid.Index(methods, i), fmt.Sprintf("%q is neither %s nor %s", string(link.Method), CollectionPay, CollectionQR))
+		case seen[link.Method]:
+			c.Add(valid.Index(methods, i), string(link.Method)+" is given twice")
 		}
-		if link.Expiry < 0 || link.Expiry%time.Minute != 0 {
-			entry := valid.Index(valid.Join(path, detailNames()["ExpiryDetails"]), expiries)
-			c.Add(valid.Join(entry, expiryNames()["ExpiryInMins"]),
-				"must be a whole number of minutes, more than 0 (or 0 for the service's default)")
+		seen[link.Method] = true
+	}
+	l.eachExpiry(path, func(entry string, link CollectionLink) {
+		if link.Expiry < 0 {
+			c.Add(valid.Join(entry, expiryNames()["ExpiryInMins"]), "is negative")
 		}
-		if link.Expiry != 0 {
-			expiries++
+	})
+}
+
+// eachExpiry calls f with the path of each link's entry in expiry_details,
+// for the links that send one.
+func (l *CollectionLinks) eachExpiry(path string, f func(entry string, link CollectionLink)) {
+	n := 0
+	for _, link := range l.Links {
+		if link.Expiry == 0 {
+			continue
 		}
+		f(valid.Index(valid.Join(path, detailNames()["ExpiryDetails"]), n), link)
+		n++
 	}
 }

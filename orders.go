@@ -23,21 +23,23 @@ import (
 // as a flat JSON object of strings.
 type OrderRequest struct {
 	// OrderID is your unique id of the order (order_id, required).
-	OrderID string `url:"order_id,omitempty" check:"required"`
-	// Amount is the sum to pay (amount, required).
-	Amount Amount `url:"amount,omitempty" check:"required,amount"`
+	OrderID string `url:"order_id,omitempty" check:"required" lint:"id"`
+	// Amount is the sum to pay (amount, required), sent exactly as written
+	// ("1", "1.0", "10.00": see [ParseAmount]).
+	Amount Amount `url:"amount,omitempty" check:"required,amount" lint:"amount"`
 	// Currency is a currency code such as "INR" (currency).
 	Currency string `url:"currency,omitempty"`
 	// CustomerID is your id of the customer (customer_id).
 	CustomerID string `url:"customer_id,omitempty"`
 	// CustomerEmail is the customer's email address (customer_email).
-	CustomerEmail string `url:"customer_email,omitempty"`
+	CustomerEmail string `url:"customer_email,omitempty" lint:"email"`
 	// CustomerPhone is the customer's phone number (customer_phone).
-	CustomerPhone string `url:"customer_phone,omitempty"`
+	CustomerPhone string `url:"customer_phone,omitempty" lint:"phone"`
 	// ProductID is your id of what is sold (product_id).
 	ProductID string `url:"product_id,omitempty"`
 	// ReturnURL is where the customer lands after paying (return_url).
-	ReturnURL string `url:"return_url,omitempty" check:"url"`
+	// Lint advises an absolute https URL.
+	ReturnURL string `url:"return_url,omitempty" lint:"url"`
 	// Description is shown with the payment (description).
 	Description string `url:"description,omitempty"`
 	// BillingAddress is the billing address, sent as the billing_address_*
@@ -51,9 +53,12 @@ type OrderRequest struct {
 	GatewayMetadata GatewayMetadataList `url:"metadata,omitempty"`
 	// SubventionAmount is the part of the amount the merchant bears on an
 	// EMI (metadata.subvention_amount).
-	SubventionAmount Amount `url:"metadata.subvention_amount,omitempty" check:"amount"`
+	SubventionAmount Amount `url:"metadata.subvention_amount,omitempty" check:"amount" lint:"amount"`
 	// GatewayReferenceID picks the gateway account configured under this
-	// reference (metadata.SERVICE:gateway_reference_id), case sensitive.
+	// reference, case sensitive. It is sent as
+	// metadata.<namespace>:gateway_reference_id, in the namespace of the
+	// client ([WithNamespace]; metadata.SERVICE:gateway_reference_id by
+	// default).
 	GatewayReferenceID string `url:"metadata.SERVICE:gateway_reference_id,omitempty"`
 	// WebhookURL sends this order's webhooks to this address instead of the
 	// configured one (metadata.webhook_url). It must be https (http only on
@@ -66,8 +71,9 @@ type OrderRequest struct {
 	// none.
 	CollectionLinks *CollectionLinks `url:"payment_collection_link_details,omitempty"`
 	// Extra carries form fields this type does not model (udf1…udf10, …).
-	// A key a typed field owns, an empty key, a key holding control
-	// characters and text that is not valid UTF-8 are validation errors.
+	// A key a typed field owns and text that is not valid UTF-8 are
+	// validation errors; Lint reports empty keys and keys holding control
+	// characters.
 	Extra map[string]string `url:"-"`
 }
 
@@ -90,24 +96,42 @@ var (
 	})
 )
 
-// Validate reports every problem that would make the service refuse the
-// request, or make the form say something else than the request, as a
-// *ValidationError whose paths are the form keys; nil when there is none.
-// CreateOrder calls it before sending anything.
-func (r *OrderRequest) Validate() error {
+// ownsKey reports whether a typed field owns form key k when namespaced
+// keys are written in namespace ns.
+func ownsKey(keys map[string]bool, k, ns string) bool {
+	if isNamespaced(k) {
+		return ns == DefaultNamespace && keys[k]
+	}
+	if keys[k] {
+		return true
+	}
+	kns, ok := namespaceOf(k)
+	return ok && kns == ns && keys[inNamespace(k, DefaultNamespace)]
+}
+
+// Validate reports what the service refuses, or what the form could not
+// say as the request does, as a *ValidationError whose paths are the form
+// keys; nil when there is none. It refuses: a missing order_id or amount,
+// an amount the service does not take (see [ParseAmount]), a webhook URL
+// that is not https, text that is not valid UTF-8, a gateway metadata entry
+// whose gateway or key is empty or would make the key ambiguous (a ":" or,
+// in the gateway, a "."), two entries or an Extra key writing one form key
+// twice or a key a typed field owns, and a collection link lifetime that is
+// not whole minutes. Everything else passes; [OrderRequest.Lint] gives the
+// advice. It checks the gateway reference key in [DefaultNamespace];
+// CreateOrder checks it in the client's namespace. The work is linear in
+// the size of the request.
+func (r *OrderRequest) Validate() error { return r.validate(DefaultNamespace) }
+
+func (r *OrderRequest) validate(ns string) error {
 	if r == nil {
 		return &ValidationError{Problems: []Problem{{Message: "order request is nil"}}}
 	}
 	var c valid.Collector
 	checkFields(&c, "", reflect.ValueOf(r).Elem(), orderChecks())
-	for _, a := range []struct {
-		name string
-		addr *Address
-	}{{"BillingAddress", r.BillingAddress}, {"ShippingAddress", r.ShippingAddress}} {
-		if a.addr != nil {
-			checkFields(&c, orderNames()[a.name]+addressJoin, reflect.ValueOf(a.addr).Elem(), addressChecks())
-		}
-	}
+	r.eachAddress(func(prefix string, a *Address) {
+		checkFields(&c, prefix, reflect.ValueOf(a).Elem(), addressChecks())
+	})
 	seen := map[string]bool{}
 	for i, m := range r.GatewayMetadata {
 		prefix := orderNames()["GatewayMetadata"]
@@ -115,13 +139,13 @@ func (r *OrderRequest) Validate() error {
 		switch {
 		case !utf8.ValidString(m.Gateway + m.Key + m.Value):
 			c.Add(p, "is not valid UTF-8")
-		case m.Gateway == "" || strings.ContainsAny(m.Gateway, ":.") || strings.TrimSpace(m.Gateway) != m.Gateway:
-			c.Add(p+".Gateway", `must be a gateway code without ":", "." or spaces`)
-		case m.Key == "" || strings.Contains(m.Key, ":") || strings.TrimSpace(m.Key) != m.Key:
-			c.Add(p+".Key", `must be a key without ":" or surrounding spaces`)
+		case m.Gateway == "" || strings.ContainsAny(m.Gateway, ":."):
+			c.Add(p+".Gateway", `must be a gateway code, not empty and without ":" or "."`)
+		case m.Key == "" || strings.Contains(m.Key, ":"):
+			c.Add(p+".Key", `must be a key, not empty and without ":"`)
 		default:
 			k := m.key(prefix)
-			if orderKeys()[k] {
+			if ownsKey(orderKeys(), k, ns) {
 				c.Add(k, "is a typed field of OrderRequest; set it there")
 			} else if seen[k] {
 				c.Add(k, "is given twice")
@@ -132,12 +156,56 @@ func (r *OrderRequest) Validate() error {
 	if r.CollectionLinks != nil {
 		r.CollectionLinks.check(&c, orderNames()["CollectionLinks"])
 	}
-	checkExtra(&c, r.Extra, func(k string) bool { return orderKeys()[k] || seen[k] }, "OrderRequest")
+	checkExtra(&c, r.Extra, func(k string) bool { return ownsKey(orderKeys(), k, ns) || seen[k] }, "OrderRequest")
 	return c.Err()
 }
 
+// eachAddress calls f with the key prefix and value of each address set.
+func (r *OrderRequest) eachAddress(f func(prefix string, a *Address)) {
+	eachAddress(orderNames(), r.BillingAddress, r.ShippingAddress, f)
+}
+
+// eachAddress calls f with the key prefix (from names, the wire keys of the
+// request type's fields) and value of the billing and shipping address,
+// when set.
+func eachAddress(names map[string]string, billing, shipping *Address, f func(prefix string, a *Address)) {
+	if billing != nil {
+		f(names["BillingAddress"]+addressJoin, billing)
+	}
+	if shipping != nil {
+		f(names["ShippingAddress"]+addressJoin, shipping)
+	}
+}
+
+// Lint returns advice on a request Validate lets through, never repeating
+// what Validate refuses; the client never calls it. The advice: amounts not
+// written with two places; an order_id longer than 20 characters or with
+// surrounding spaces; the shape of customer_phone and customer_email; a
+// return_url that is not an absolute https URL; gateway metadata codes or
+// keys with surrounding spaces; collection links with no method, an
+// unknown or repeated one, or a negative lifetime; Extra keys that are
+// empty or hold control characters. nil means no advice.
+func (r *OrderRequest) Lint() []Problem {
+	if r == nil {
+		return nil
+	}
+	var c valid.Collector
+	lintFields(&c, "", reflect.ValueOf(r).Elem(), orderChecks())
+	for i, m := range r.GatewayMetadata {
+		if strings.TrimSpace(m.Gateway) != m.Gateway || strings.TrimSpace(m.Key) != m.Key {
+			c.Add(valid.Index(orderNames()["GatewayMetadata"], i), "has a gateway or key with surrounding spaces, which are sent as part of the key")
+		}
+	}
+	if r.CollectionLinks != nil {
+		r.CollectionLinks.lint(&c, orderNames()["CollectionLinks"])
+	}
+	lintExtraKeys(&c, r.Extra)
+	return problems(&c)
+}
+
 // Values validates the request and returns the form CreateOrder sends: one
-// value per key. A *ValidationError lists every problem, as from Validate.
+// value per key, the gateway reference under [DefaultNamespace]. A
+// *ValidationError lists every problem, as from Validate.
 func (r *OrderRequest) Values() (url.Values, error) {
 	if err := r.Validate(); err != nil {
 		return nil, err
@@ -145,16 +213,35 @@ func (r *OrderRequest) Values() (url.Values, error) {
 	return r.form()
 }
 
-// form returns the request's form values. It assumes Validate passed.
-func (r *OrderRequest) form() (url.Values, error) {
+// form returns the request's form values as Values does, without checking.
+func (r *OrderRequest) form() (url.Values, error) { return r.formIn(DefaultNamespace) }
+
+// formIn returns the request's form values, namespaced keys written in ns.
+// It assumes Validate passed.
+func (r *OrderRequest) formIn(ns string) (url.Values, error) {
 	v, err := query.Values(r)
 	if err != nil {
 		return nil, err
 	}
+	renameNamespaced(v, ns)
 	for k, s := range r.Extra {
 		v[k] = []string{s}
 	}
 	return v, nil
+}
+
+// renameNamespaced moves the namespaced keys of v to namespace ns: the one
+// place a form key is written other than as its tag says.
+func renameNamespaced(v url.Values, ns string) {
+	if ns == DefaultNamespace || ns == "" {
+		return
+	}
+	for k, vs := range v {
+		if isNamespaced(k) {
+			delete(v, k)
+			v[inNamespace(k, ns)] = vs
+		}
+	}
 }
 
 // MarshalJSON returns the form of Values as a flat JSON object of strings
@@ -290,10 +377,10 @@ func (c *Client) CreateOrder(ctx context.Context, req *OrderRequest, opts ...Req
 	if err := c.usable(op); err != nil {
 		return nil, err
 	}
-	if err := req.Validate(); err != nil {
+	if err := req.validate(c.Namespace()); err != nil {
 		return nil, valid.ForOp(op, err)
 	}
-	form, err := req.form()
+	form, err := req.formIn(c.Namespace())
 	if err != nil {
 		return nil, fmt.Errorf("checkout: %s: %w", op, err)
 	}
