@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/google/go-querystring/query"
@@ -287,6 +288,9 @@ type Order struct {
 	// request set ClientAuthToken (juspay.client_auth_token); empty
 	// otherwise.
 	ClientAuthToken string `json:"-"`
+	// ClientAuthTokenExpiry is when ClientAuthToken stops working
+	// (juspay.client_auth_token_expiry); zero when absent or unreadable.
+	ClientAuthTokenExpiry time.Time `json:"-"`
 	// Raw is the whole reply.
 	Raw json.RawMessage `json:"-"`
 }
@@ -306,31 +310,52 @@ type orderFields Order
 // links.payment_collection_links and the token under juspay. Both
 // directions go through it.
 type orderJSON struct {
-	*orderFields
-	Links *orderLinks `json:"links,omitempty"`
-	Token *orderToken `json:"juspay,omitempty"`
+	orderFields             // a value, so that the lenient second decode can reset it
+	Links       *orderLinks `json:"links,omitempty"`
+	tokenHolder
 }
 
 type orderLinks struct {
 	Collection *CollectionLinkURLs `json:"payment_collection_links,omitempty"`
 }
 
-type orderToken struct {
-	ClientAuthToken string `json:"client_auth_token,omitempty"`
+// tokenHolder is the object in which a reply carries a client auth token
+// (orders and customers). It is embedded, so its key is a key of the reply.
+type tokenHolder struct {
+	Token *authToken `json:"juspay,omitempty"`
+}
+
+type authToken struct {
+	ClientAuthToken string    `json:"client_auth_token,omitempty"`
+	Expiry          time.Time `json:"client_auth_token_expiry,omitzero"`
+}
+
+// token returns the token and its expiry, zero when the reply has none.
+func (h tokenHolder) token() (string, time.Time) {
+	if h.Token == nil {
+		return "", time.Time{}
+	}
+	return h.Token.ClientAuthToken, h.Token.Expiry
+}
+
+// holding returns a holder of the token, empty when there is none.
+func holding(token string, expiry time.Time) tokenHolder {
+	if token == "" && expiry.IsZero() {
+		return tokenHolder{}
+	}
+	return tokenHolder{&authToken{token, expiry}}
 }
 
 func (o *Order) decode(body []byte) error {
-	var out Order
-	w := orderJSON{orderFields: (*orderFields)(&out)}
+	var w orderJSON
 	if err := lenient.Unmarshal(body, &w); err != nil {
 		return fmt.Errorf("decode response: %w", err)
 	}
+	out := Order(w.orderFields)
 	if w.Links != nil && w.Links.Collection != nil {
 		out.CollectionLinks = *w.Links.Collection
 	}
-	if w.Token != nil {
-		out.ClientAuthToken = w.Token.ClientAuthToken
-	}
+	out.ClientAuthToken, out.ClientAuthTokenExpiry = w.token()
 	out.Raw = body
 	*o = out
 	return nil
@@ -358,13 +383,11 @@ func (o Order) MarshalJSON() ([]byte, error) {
 	if len(o.Raw) > 0 {
 		return o.Raw, nil
 	}
-	w := orderJSON{orderFields: (*orderFields)(&o)}
+	w := orderJSON{orderFields: orderFields(o)}
 	if o.CollectionLinks != (CollectionLinkURLs{}) {
 		w.Links = &orderLinks{&o.CollectionLinks}
 	}
-	if o.ClientAuthToken != "" {
-		w.Token = &orderToken{o.ClientAuthToken}
-	}
+	w.tokenHolder = holding(o.ClientAuthToken, o.ClientAuthTokenExpiry)
 	return json.Marshal(w)
 }
 

@@ -254,6 +254,7 @@ func TestCreateOrderWire(t *testing.T) {
 	require.Equal(t, "https://pay.example/intent", o.CollectionLinks.Intent)
 	require.Equal(t, "https://pay.example/m", o.PaymentLinks.Mobile)
 	require.Equal(t, "tkn_1", o.ClientAuthToken)
+	require.Equal(t, time.Date(2024, 2, 12, 7, 59, 57, 0, time.UTC), o.ClientAuthTokenExpiry)
 	require.Equal(t, body, string(o.Raw), "Raw is the body as sent")
 
 	got := srv.last(t)
@@ -541,6 +542,19 @@ func TestOrderEncodeValues(t *testing.T) {
 		"options.get_payment_collection_link": {"1"},
 		"payment_collection_link_details":     {`{"supported_payment_methods":["QR"]}`},
 	}, v)
+}
+
+// A reply whose nested parts are mistyped still decodes leniently: before
+// the order's own fields were reached through a pointer, and the lenient
+// second decode failed on it.
+func TestOrderDecodeLenientNested(t *testing.T) {
+	o, err := decodeReply[Order]([]byte(`{"order_id":"o","status_id":"10","juspay":"FILTERED",` +
+		`"links":{"payment_collection_links":{"QR":5,"INTENT":"upi://pay"}}}`))
+	require.NoError(t, err)
+	require.Equal(t, "o", o.OrderID)
+	require.Equal(t, 10, o.StatusID)
+	require.Empty(t, o.ClientAuthToken)
+	require.Equal(t, CollectionLinkURLs{QR: "5", Intent: "upi://pay"}, o.CollectionLinks)
 }
 
 // Validation and advice are linear in the size of the request: 100,000
