@@ -157,6 +157,7 @@ func TestAmountFromMinorNegative(t *testing.T) {
 			r.Mandate = &Mandate{Option: MandateRequired, MaxAmount: a}
 			return r.Validate()
 		}(), "mandate.max_amount"},
+		{"update", (&UpdateOrderRequest{Amount: a}).Validate(), "amount"},
 		{"refund", (&RefundRequest{UniqueRequestID: "r", Amount: a}).Validate(), "amount"},
 	} {
 		var ve *ValidationError

@@ -13,7 +13,8 @@ import (
 
 // Advice: what the service's documents recommend but the service does not
 // refuse, so Validate lets it through and only the Lint methods report it
-// ([SessionRequest.Lint], [OrderRequest.Lint]). Lint is opt-in: call
+// ([SessionRequest.Lint], [OrderRequest.Lint], [UpdateOrderRequest.Lint]).
+// Lint is opt-in: call
 // it in a test or before sending, log what it returns or fail on it; the
 // client never calls it. The rules sit in a field's lint tag:
 //

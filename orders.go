@@ -8,14 +8,12 @@ import (
 	"net/url"
 	"reflect"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf8"
 
 	"github.com/google/go-querystring/query"
 
 	"github.com/payorch/checkout-go/internal/lenient"
-	"github.com/payorch/checkout-go/internal/tags"
 	"github.com/payorch/checkout-go/internal/valid"
 )
 
@@ -82,19 +80,7 @@ var (
 	orderChecks = checksOf[OrderRequest]("url")
 	orderNames  = namesOf[OrderRequest]("url")
 	// orderKeys are the form keys the typed fields of an order request own.
-	orderKeys = sync.OnceValue(func() map[string]bool {
-		out := map[string]bool{}
-		for _, f := range tags.Fields(reflect.TypeFor[OrderRequest](), "url") {
-			keys := []string{f.Key}
-			if fk, ok := reflect.Zero(f.Type).Interface().(interface{ formKeys(string) []string }); ok {
-				keys = fk.formKeys(f.Key)
-			}
-			for _, k := range keys {
-				out[k] = true
-			}
-		}
-		return out
-	})
+	orderKeys = formKeysOf[OrderRequest]()
 )
 
 // ownsKey reports whether a typed field owns form key k when namespaced
