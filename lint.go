@@ -13,10 +13,10 @@ import (
 
 // Advice: what the service's documents recommend but the service does not
 // refuse, so Validate lets it through and only the Lint methods report it
-// ([SessionRequest.Lint], [OrderRequest.Lint], [UpdateOrderRequest.Lint]).
-// Lint is opt-in: call
-// it in a test or before sending, log what it returns or fail on it; the
-// client never calls it. The rules sit in a field's lint tag:
+// ([SessionRequest.Lint], [OrderRequest.Lint], [UpdateOrderRequest.Lint],
+// [CreateCustomerRequest.Lint], [CustomerDetails.Lint]). Lint is opt-in:
+// call it in a test or before sending, log what it returns or fail on it;
+// the client never calls it. The rules sit in a field's lint tag:
 //
 //	amount  an amount is written with two places ("10.00"), without leading zeros
 //	url     an absolute https URL without user information
