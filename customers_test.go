@@ -1,8 +1,10 @@
 package checkout
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"log/slog"
 	"net/http"
 	"testing"
 	"time"
@@ -204,4 +206,16 @@ func TestCustomerJSON(t *testing.T) {
 	require.Empty(t, odd.ClientAuthToken)
 	_, err = decodeReply[Customer]([]byte(`[]`))
 	require.Error(t, err)
+}
+
+// The query of GetCustomer reaches the service but never the log.
+func TestGetCustomerQueryNotLogged(t *testing.T) {
+	srv := newRecorder(t, reply{status: 200, body: customerCreatedReply})
+	var buf bytes.Buffer
+	c := newTestClient(t, srv.URL, WithLogger(slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	_, err := c.GetCustomer(context.Background(), "cst_1", &CustomerQuery{ClientAuthToken: true})
+	require.NoError(t, err)
+	require.Equal(t, "/customers/cst_1?options.get_client_auth_token=true", srv.last(t).RequestURI)
+	require.Contains(t, buf.String(), `"path":"/customers/cst_1"`)
+	require.NotContains(t, buf.String(), "get_client_auth_token")
 }
