@@ -38,8 +38,8 @@ func sessionBodies(t *testing.T) []conformance.Sample {
 	return out
 }
 
-// Every published session request body decodes into SessionRequest and
-// encodes back to the same JSON tree (key order aside): typed keys sent as
+// Every published session request body decodes into SessionRequest,
+// passes Validate and encodes back to the same JSON tree (key order aside): typed keys sent as
 // numbers come back as numbers, older and namespaced keys with their
 // spelling.
 func TestSessionRequestJSONConformance(t *testing.T) {
@@ -48,6 +48,7 @@ func TestSessionRequestJSONConformance(t *testing.T) {
 		t.Run(s.Name, func(t *testing.T) {
 			var r SessionRequest
 			require.NoError(t, json.Unmarshal(s.Data, &r))
+			require.NoError(t, r.Validate(), "a published body passes")
 			out, err := json.Marshal(&r)
 			require.NoError(t, err)
 			want, got := tree(t, s.Data), tree(t, out)
