@@ -12,29 +12,32 @@ import (
 	"github.com/payorch/checkout-go/internal/lenient"
 )
 
-// Amount is a sum of money as the service writes it: decimal text with two
-// places, for example "1499.00". It is never a float64, so no rounding ever
-// happens on the way to the service.
+// Amount is a sum of money as decimal text, written the way the service
+// takes it: digits, then optionally a point and one or two digits ("1",
+// "1.0", "10.00", "1499.50"). It is never a float64, so no rounding ever
+// happens on the way to the service, and a request sends the text exactly
+// as you wrote it.
 //
-// Build one with AmountFromMinor or ParseAmount. Amounts decoded from
-// responses are normalised to two places when that is exact (the service
-// sends 9000, 1 or "100.0"); any other decimal is kept as sent.
+// Build one with [AmountFromMinor] or [ParseAmount], or write the text
+// yourself. Two places ("10.00") is the form the service's documents use;
+// other forms pass Validate and are reported by the Lint methods only.
+// Amounts decoded from replies are normalised to two places when that is
+// exact (the service sends 9000, 1 or "100.0"); any other decimal is kept
+// as sent.
 type Amount string
 
-// maxMinorDigits keeps the minor units of an amount inside an int64.
-const maxMinorDigits = 18
-
-// errAmountSyntax is the message used when an amount is not decimal text
-// with two places.
-var errAmountSyntax = errors.New(`must be a non-negative decimal with exactly two places, like "10.00"`)
+// maxIntDigits keeps the minor units of an amount inside an int64.
+const maxIntDigits = 16
 
 // AmountFromMinor returns the amount of minor units (paise, cents) as
 // decimal text with two places: AmountFromMinor(12345) is "123.45".
 //
-// A negative minor gives the same text with a leading minus sign
-// (AmountFromMinor(-5) is "-0.05"), as a reply's negative amount reads. No
-// request takes such an amount: ParseAmount, Amount.Minor and every
-// Validate reject it, so check the sign before building a request amount.
+// It returns a single value so that it reads well inside a struct literal.
+// A negative minor is an error that surfaces where it can name the field:
+// the text gets a leading minus sign (AmountFromMinor(-5) is "-0.05", the
+// way a reply's negative figure reads), which every Validate refuses at the
+// field's path ("amount: must not be negative"), and which [Amount.Minor]
+// and [ParseAmount] refuse too. So a negative amount is never sent.
 func AmountFromMinor(minor int64) Amount {
 	neg := minor < 0
 	u := uint64(minor)
@@ -52,10 +55,12 @@ func AmountFromMinor(minor int64) Amount {
 	return Amount(s)
 }
 
-// ParseAmount checks that s is a non-negative decimal with exactly two places
-// and no leading zeros ("0.50", "99.50", "1499.00") and returns it as an
-// Amount. "99.5", "99", "1e3", "-1.00" and "099.00" are errors: the SDK never
-// guesses what an amount meant.
+// ParseAmount checks that s is an amount the service takes (digits, then
+// optionally a point and one or two digits: "10", "10.5", "10.00") and
+// returns it unchanged as an Amount. A negative amount, more than two
+// places ("1.005"), an exponent ("1e3"), a sign, spaces, a point without
+// digits on both sides (".5", "5.") and more than 16 digits before the
+// point are errors: the SDK never guesses what an amount meant.
 func ParseAmount(s string) (Amount, error) {
 	if _, err := minorUnits(s); err != nil {
 		return "", err
@@ -63,30 +68,64 @@ func ParseAmount(s string) (Amount, error) {
 	return Amount(s), nil
 }
 
-// Minor returns the amount in minor units: Amount("123.45").Minor() is 12345.
-// It fails when the amount is not in the form ParseAmount accepts.
+// Minor returns the amount in minor units: Amount("123.45").Minor() is
+// 12345 and Amount("10").Minor() is 1000. It fails on what ParseAmount
+// refuses, a negative amount included.
 func (a Amount) Minor() (int64, error) { return minorUnits(string(a)) }
 
 // String returns the decimal text.
 func (a Amount) String() string { return string(a) }
 
-func minorUnits(s string) (int64, error) {
-	dot := strings.IndexByte(s, '.')
-	if dot < 1 || len(s)-dot-1 != 2 || dot > maxMinorDigits-2 {
-		return 0, &amountError{s}
+// places returns the number of digits after the point of a valid amount.
+func (a Amount) places() int {
+	if dot := strings.IndexByte(string(a), '.'); dot >= 0 {
+		return len(a) - dot - 1
 	}
-	if s[0] == '0' && dot > 1 {
-		return 0, &amountError{s}
+	return 0
+}
+
+// amountProblem says why s is not an amount the service takes, in the
+// words of a problem at the amount's path; "" when it is one.
+func amountProblem(s string) string {
+	if rest, neg := strings.CutPrefix(s, "-"); neg && unsignedProblem(rest) == "" {
+		return "must not be negative"
+	}
+	return unsignedProblem(s)
+}
+
+// unsignedProblem is amountProblem without the sign.
+func unsignedProblem(s string) string {
+	intPart, frac, hasDot := strings.Cut(s, ".")
+	switch {
+	case !allDigits(intPart) || (hasDot && !allDigits(frac)):
+		return `must be decimal text: digits, then optionally a point and one or two digits, like "10.00" or "10"`
+	case len(frac) > 2:
+		return "must have at most two decimal places"
+	case len(intPart) > maxIntDigits:
+		return "must have at most 16 digits before the point"
+	}
+	return ""
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func minorUnits(s string) (int64, error) {
+	if msg := amountProblem(s); msg != "" {
+		return 0, &amountError{text: s, msg: msg}
+	}
+	intPart, frac, _ := strings.Cut(s, ".")
+	for len(frac) < 2 {
+		frac += "0"
 	}
 	var v int64
-	for i := 0; i < len(s); i++ {
-		if i == dot {
-			continue
-		}
-		c := s[i]
-		if c < '0' || c > '9' {
-			return 0, &amountError{s}
-		}
+	for _, c := range intPart + frac {
 		v = v*10 + int64(c-'0')
 	}
 	return v, nil
@@ -94,14 +133,14 @@ func minorUnits(s string) (int64, error) {
 
 // amountError reports a malformed amount without echoing more than a short
 // prefix of it.
-type amountError struct{ text string }
+type amountError struct{ text, msg string }
 
 func (e *amountError) Error() string {
 	t := e.text
 	if len(t) > 24 {
 		t = t[:24] + "…"
 	}
-	return "amount " + strconv.Quote(t) + " " + errAmountSyntax.Error()
+	return "checkout: amount: " + strconv.Quote(t) + " " + e.msg
 }
 
 // UnmarshalJSON accepts the amount as a JSON string or number and normalises

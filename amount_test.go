@@ -25,18 +25,32 @@ func TestAmountFromMinor(t *testing.T) {
 }
 
 func TestParseAmount(t *testing.T) {
-	for _, s := range []string{"0.00", "0.50", "99.50", "1499.00", "1000000.01", "9999999999999999.99"} {
-		a, err := ParseAmount(s)
-		require.NoError(t, err, s)
-		require.Equal(t, Amount(s), a)
+	for _, tt := range []struct {
+		s     string
+		minor int64
+	}{
+		{"0.00", 0}, {"0.50", 50}, {"99.50", 9950}, {"1499.00", 149900}, {"1000000.01", 100000001},
+		{"9999999999999999.99", 999999999999999999}, {"1", 100}, {"1.0", 100}, {"10.00", 1000}, {"99.5", 9950},
+		{"100", 10000}, {"099.00", 9900}, {"0", 0},
+	} {
+		a, err := ParseAmount(tt.s)
+		require.NoError(t, err, tt.s)
+		require.Equal(t, Amount(tt.s), a, "kept as written")
 		m, err := a.Minor()
 		require.NoError(t, err)
-		require.Equal(t, a, AmountFromMinor(m), "round trip of %s", s)
+		require.Equal(t, tt.minor, m, tt.s)
 	}
-	for _, s := range []string{"", "99.5", "99", "99.", ".50", "99.500", "1e3", "-1.00", "+1.00", "099.00", "00.50",
-		"1,000.00", " 1.00", "1.00 ", "1.0O", "NaN", "Inf", "99999999999999999.99", "1.-1"} {
-		_, err := ParseAmount(s)
-		require.Error(t, err, "%q", s)
+	for _, tt := range []struct{ s, msg string }{
+		{"", "decimal text"}, {"99.", "decimal text"}, {".50", "decimal text"}, {"99.500", "at most two decimal places"},
+		{"1.005", "at most two decimal places"}, {"1e3", "decimal text"}, {"-1.00", "must not be negative"},
+		{"-5", "must not be negative"}, {"+1.00", "decimal text"}, {"1,000.00", "decimal text"}, {" 1.00", "decimal text"},
+		{"1.00 ", "decimal text"}, {"1.0O", "decimal text"}, {"NaN", "decimal text"}, {"Inf", "decimal text"},
+		{"99999999999999999.99", "at most 16 digits"}, {"1.-1", "decimal text"}, {"--1", "decimal text"},
+	} {
+		_, err := ParseAmount(tt.s)
+		require.Error(t, err, "%q", tt.s)
+		require.Contains(t, err.Error(), tt.msg, "%q", tt.s)
+		require.True(t, strings.HasPrefix(err.Error(), "checkout: amount: "), err.Error())
 		require.NotContains(t, err.Error(), "\n")
 	}
 }
@@ -61,7 +75,7 @@ func TestAmountUnmarshalJSON(t *testing.T) {
 }
 
 func FuzzParseAmount(f *testing.F) {
-	for _, s := range []string{"0.00", "99.5", "1499.00", "-1.00", "1e3", "9999999999999999.99"} {
+	for _, s := range []string{"0.00", "99.5", "1499.00", "-1.00", "1e3", "9999999999999999.99", "1", "07.1", "00.00"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -76,7 +90,10 @@ func FuzzParseAmount(f *testing.F) {
 		if m < 0 {
 			t.Fatalf("negative minor units from %q", s)
 		}
-		if AmountFromMinor(m) != a {
+		if !sameDecimal(t, s, string(AmountFromMinor(m))) {
+			t.Fatalf("round trip %q -> %d -> %q changed the value", s, m, AmountFromMinor(m))
+		}
+		if a.places() == 2 && (s[0] != '0' || s[1] == '.') && AmountFromMinor(m) != a {
 			t.Fatalf("round trip %q -> %d -> %q", s, m, AmountFromMinor(m))
 		}
 		if f, err := strconv.ParseFloat(s, 64); err != nil || f < 0 {
@@ -116,19 +133,35 @@ func sameDecimal(t *testing.T, a, b string) bool {
 	return ok1 && ok2 && x.Cmp(y) == 0
 }
 
-// A negative minor amount gives text with a minus sign, which ParseAmount
-// and Validate reject, as the doc comment says.
+// A negative minor amount gives text with a minus sign, which Minor,
+// ParseAmount and every Validate refuse, the latter at the field's path.
 func TestAmountFromMinorNegative(t *testing.T) {
 	a := AmountFromMinor(-5)
 	require.Equal(t, Amount("-0.05"), a)
 	require.Equal(t, Amount("-123.45"), AmountFromMinor(-12345))
 	_, err := ParseAmount(string(a))
-	require.Error(t, err)
+	require.ErrorContains(t, err, "must not be negative")
 	_, err = a.Minor()
-	require.Error(t, err)
-	r := fullOrder()
-	r.Amount = a
-	var ve *ValidationError
-	require.ErrorAs(t, r.Validate(), &ve)
-	require.Equal(t, "amount", ve.Problems[0].Path)
+	require.ErrorContains(t, err, "must not be negative")
+
+	for _, tc := range []struct {
+		name string
+		err  error
+		path string
+	}{
+		{"order", func() error { r := fullOrder(); r.Amount = a; return r.Validate() }(), "amount"},
+		{"subvention", func() error { r := fullOrder(); r.SubventionAmount = a; return r.Validate() }(), "metadata.subvention_amount"},
+		{"session", func() error { r := baseSession(); r.Amount = a; return r.Validate() }(), "amount"},
+		{"mandate", func() error {
+			r := baseSession()
+			r.Mandate = &Mandate{Option: MandateRequired, MaxAmount: a}
+			return r.Validate()
+		}(), "mandate.max_amount"},
+		{"update", (&UpdateOrderRequest{Amount: a}).Validate(), "amount"},
+		{"refund", (&RefundRequest{UniqueRequestID: "r", Amount: a}).Validate(), "amount"},
+	} {
+		var ve *ValidationError
+		require.ErrorAs(t, tc.err, &ve, tc.name)
+		require.Equal(t, []Problem{{Path: tc.path, Message: "must not be negative"}}, ve.Problems, tc.name)
+	}
 }

@@ -9,30 +9,34 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/payorch/checkout-go/internal/tags"
 	"github.com/payorch/checkout-go/internal/valid"
 )
 
-// The checks every request type shares. A field's rules sit in its `check`
-// tag beside its wire key, so a problem is reported under the key the
-// service knows without the key being written out again:
+// The checks every request type shares. A field's rules sit in tags beside
+// its wire key, so a problem is reported under the key the service knows
+// without the key being written out again. The check tag holds what
+// Validate refuses, because the service refuses it or because the request
+// could not be sent as written:
 //
 //	required  the text must not be blank
-//	amount    when set, the text must be an amount Validate accepts
-//	url       when set, an absolute http(s) URL
-//	webhook   when set, an https URL (http only on a loopback address)
+//	amount    when set, an amount the service takes (see ParseAmount)
+//	webhook   when set, an https URL (http only on a loopback address): the
+//	          service delivers webhooks to HTTPS endpoints only
 //
-// Every text field, whatever its tag, must be valid UTF-8: encoding would
+// The lint tag holds advice, which only the Lint methods report (lint.go).
+// Every text field, whatever its tags, must be valid UTF-8: encoding would
 // silently replace the bad bytes.
 
 // fieldCheck is one text field of a request type and its rules.
 type fieldCheck struct {
 	key   string
 	index []int
-	rules string
+	rules string // the check tag
+	lints string // the lint tag
+	alias string // the alias tag: an older key decoding accepts
 }
 
 // checksOf returns, once per process, the text fields of struct type T
@@ -43,7 +47,9 @@ func checksOf[T any](tag string) func() []fieldCheck {
 		var out []fieldCheck
 		for _, f := range tags.Fields(t, tag) {
 			if f.Type.Kind() == reflect.String {
-				out = append(out, fieldCheck{key: f.Key, index: f.Index, rules: t.FieldByIndex(f.Index).Tag.Get("check")})
+				sf := t.FieldByIndex(f.Index)
+				out = append(out, fieldCheck{key: f.Key, index: f.Index,
+					rules: sf.Tag.Get("check"), lints: sf.Tag.Get("lint"), alias: sf.Tag.Get("alias")})
 			}
 		}
 		return out
@@ -67,10 +73,8 @@ func checkFields(c *valid.Collector, prefix string, v reflect.Value, checks []fi
 			case s == "":
 			case rule == "amount":
 				checkAmount(c, path, Amount(s))
-			case rule == "url":
-				checkURL(c, path, s, false)
 			case rule == "webhook":
-				checkURL(c, path, s, true)
+				checkWebhookURL(c, path, s)
 			}
 		}
 		if !utf8.ValidString(s) {
@@ -93,24 +97,22 @@ func namesOf[T any](tag string) func() map[string]string {
 	})
 }
 
-// checkAmount records a problem when a is not decimal text with two places.
+// checkAmount records a problem when a is not an amount the service takes.
 func checkAmount(c *valid.Collector, path string, a Amount) {
-	if _, err := a.Minor(); err != nil {
-		c.Add(path, errAmountSyntax.Error())
+	if msg := amountProblem(string(a)); msg != "" {
+		c.Add(path, msg)
 	}
 }
 
-// checkURL records a problem when s is not an absolute http(s) URL; with
-// secure, plain http is accepted only on a loopback host.
-func checkURL(c *valid.Collector, path, s string, secure bool) {
+// checkWebhookURL records a problem when s is not an absolute https URL
+// (http is accepted on a loopback host, for tests).
+func checkWebhookURL(c *valid.Collector, path, s string) {
 	u, err := url.Parse(s)
 	switch {
 	case err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http"):
-		c.Add(path, "must be an absolute http(s) URL")
-	case u.User != nil:
-		c.Add(path, "must not carry user information")
-	case secure && u.Scheme != "https" && !isLoopback(u.Hostname()):
-		c.Add(path, "must be https (http only on a loopback address)")
+		c.Add(path, "must be an absolute https URL")
+	case u.Scheme != "https" && !isLoopback(u.Hostname()):
+		c.Add(path, "must be https (http only on a loopback address): the service delivers webhooks to HTTPS endpoints only")
 	}
 }
 
@@ -162,21 +164,15 @@ func checkExtra[V any](c *valid.Collector, extra map[string]V, typed func(string
 }
 
 // checkExtraKey records a problem when k cannot be sent as a top-level key
-// of Extra: empty, not valid UTF-8 (encoding would replace the bad bytes) or
-// holding control characters (NUL, newline, …). It reports whether k is
-// usable.
+// of Extra as written: a key that is not valid UTF-8 (encoding would replace
+// the bad bytes). It reports whether k is usable. Empty keys and keys
+// holding control characters can be sent; Lint reports them.
 func checkExtraKey(c *valid.Collector, k string) bool {
-	switch {
-	case k == "":
-		c.Add("", "Extra has an empty key")
-	case !utf8.ValidString(k):
+	if !utf8.ValidString(k) {
 		c.Add(strconv.Quote(k), "Extra key is not valid UTF-8")
-	case strings.IndexFunc(k, unicode.IsControl) >= 0:
-		c.Add(strconv.Quote(k), "Extra key holds control characters")
-	default:
-		return true
+		return false
 	}
-	return false
+	return true
 }
 
 // maxExtraDepth bounds the walk of walkUTF8 (a cyclic value would fail to

@@ -115,6 +115,7 @@ type Client struct {
 	userAgent  string
 	hdr        *headerValues // behind a pointer: it holds the Authorization value
 	rc         *retryablehttp.Client
+	namespace  string     // WithNamespace; "" means DefaultNamespace
 	jwe        *jweConfig // WithJWE: keys of the JWE+JWS mode (jose.go); nil in Basic mode
 }
 

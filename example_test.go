@@ -97,8 +97,9 @@ func ExampleClient_CreateSession() {
 func ExampleValidationError() {
 	c, _ := checkout.NewClient("merchant_42", "sk_test_key", checkout.WithBaseURL("https://api.example.com"))
 	_, err := c.CreateSession(context.Background(), &checkout.SessionRequest{
-		Action:        checkout.PaymentManagement,
+		Action:        checkout.PaymentPage,
 		OrderID:       "ord_1001",
+		Amount:        "10.005",
 		CustomerID:    "cust_42",
 		CustomerPhone: "9876543210",
 		Extra:         map[string]any{"udf1": "campaign-7", "customer_email": "x@example.com"},
@@ -110,8 +111,8 @@ func ExampleValidationError() {
 		}
 	}
 	// Output:
-	// order_id: must be empty for paymentManagement
-	// customer_email: is required
+	// customer_email: is required for paymentPage
+	// amount: must have at most two decimal places
 	// payment_page_client_id: is required
 	// customer_email: is a typed field of SessionRequest; set it there, not in Extra
 }
@@ -219,17 +220,19 @@ func ExampleAmountFromMinor() {
 }
 
 func ExampleParseAmount() {
-	for _, s := range []string{"99.50", "99.5", "1e3"} {
+	for _, s := range []string{"99.50", "99.5", "100", "1.005", "1e3"} {
 		a, err := checkout.ParseAmount(s)
 		fmt.Printf("%q %v\n", a, err != nil)
 	}
-	minor, _ := checkout.Amount("1499.00").Minor()
+	minor, _ := checkout.Amount("1499.5").Minor()
 	fmt.Println(minor)
 	// Output:
 	// "99.50" false
+	// "99.5" false
+	// "100" false
 	// "" true
 	// "" true
-	// 149900
+	// 149950
 }
 
 func ExampleWithHeader() {

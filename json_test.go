@@ -15,25 +15,14 @@ import (
 	"github.com/payorch/checkout-go/internal/conformance"
 )
 
-// numbersAsStrings decodes JSON into a generic tree with every top-level
-// number turned into its text, the one normalisation
-// SessionRequest.UnmarshalJSON documents for typed keys.
-func numbersAsStrings(t *testing.T, data []byte, typed func(string) bool) map[string]any {
+// tree decodes JSON into a generic tree, numbers kept as their text.
+func tree(t *testing.T, data []byte) map[string]any {
 	t.Helper()
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var m map[string]any
 	require.NoError(t, dec.Decode(&m))
-	for k, v := range m {
-		if n, ok := v.(json.Number); ok && typed(k) {
-			m[k] = string(n)
-		}
-	}
 	return m
-}
-
-func tree(t *testing.T, data []byte) map[string]any {
-	return numbersAsStrings(t, data, func(string) bool { return false })
 }
 
 // sessionBodies are the published session request bodies.
@@ -49,18 +38,20 @@ func sessionBodies(t *testing.T) []conformance.Sample {
 	return out
 }
 
-// Every published session request body decodes into SessionRequest and
-// encodes back to the same JSON tree (key order aside; typed keys sent as
-// numbers come back as strings with the same text).
+// Every published session request body decodes into SessionRequest,
+// passes Validate and encodes back to the same JSON tree (key order aside): typed keys sent as
+// numbers come back as numbers, older and namespaced keys with their
+// spelling.
 func TestSessionRequestJSONConformance(t *testing.T) {
 	bodies := sessionBodies(t)
 	for _, s := range bodies {
 		t.Run(s.Name, func(t *testing.T) {
 			var r SessionRequest
 			require.NoError(t, json.Unmarshal(s.Data, &r))
+			require.NoError(t, r.Validate(), "a published body passes")
 			out, err := json.Marshal(&r)
 			require.NoError(t, err)
-			want, got := numbersAsStrings(t, s.Data, sessionKey), tree(t, out)
+			want, got := tree(t, s.Data), tree(t, out)
 			if ps, ok := want["product_summary"].(string); ok {
 				// The JSON text inside is rewritten by productsummary: the
 				// same array, compared as such.
@@ -85,7 +76,10 @@ func TestSessionRequestUnmarshalFields(t *testing.T) {
 	}
 	var r SessionRequest
 	require.NoError(t, json.Unmarshal(data[0].Data, &r))
-	require.Equal(t, Action("enach"), r.Action, "kept as sent; Validate reports it")
+	require.Equal(t, Action("enach"), r.Action, "kept as sent")
+	require.NoError(t, r.Validate(), "an action the SDK does not know passes")
+	require.Equal(t, []Problem{{Path: "action", Message: `"enach" is not an action this SDK knows (paymentPage, quickPay, paymentManagement): only what every action needs was checked`}},
+		r.Lint())
 	require.Equal(t, Amount("10.00"), r.Amount)
 	require.Equal(t, &Mandate{
 		Option: MandateRequired, MaxAmount: "1000.00",
@@ -152,8 +146,8 @@ func TestSessionRequestUnmarshalErrors(t *testing.T) {
 		{`{"product_summary":[[{"type":"space"}]]}`, "product_summary"},
 		{`{"payment_filter":"FILTERED"}`, "payment_filter"},
 		{`{"mandate.start_date":"-62135596800"}`, "mandate.start_date"},
-		{`{"udf\u0000":"x"}`, `"udf\x00"`},
-		{`{"":"x"}`, ""},
+		{`{"mandate_max_amount":false}`, "mandate_max_amount"},
+		{`{"metadata.JUSPAY:gateway_reference_id":["x"]}`, "metadata.JUSPAY:gateway_reference_id"},
 	} {
 		r := SessionRequest{OrderID: "keep"}
 		err := json.Unmarshal([]byte(tc.body), &r)
@@ -167,6 +161,60 @@ func TestSessionRequestUnmarshalErrors(t *testing.T) {
 	require.ErrorAs(t, json.Unmarshal([]byte("{\"udf1\":\"a\xffb\"}"), &r), &ve)
 	require.ErrorAs(t, r.UnmarshalJSON([]byte(`[1]`)), &ve)
 	require.NoError(t, r.UnmarshalJSON([]byte(`null`)))
+
+	// Keys the service would not use, but which JSON can carry, decode into
+	// Extra; Lint points at them.
+	require.NoError(t, json.Unmarshal([]byte(`{"udf\u0000":"x","":"y"}`), &r))
+	require.Equal(t, map[string]any{"udf\x00": "x", "": "y"}, r.Extra)
+	require.Equal(t, []Problem{{Path: "", Message: "Extra has an empty key"}, {Path: `"udf\x00"`, Message: "Extra key holds control characters"}},
+		r.Lint())
+}
+
+// Older and namespaced spellings decode into the typed field and encode
+// back as read; values given as JSON numbers stay numbers while the field
+// keeps the value read, and the client's namespace decides what is sent.
+func TestSessionRequestSpellings(t *testing.T) {
+	body := `{"amount":100,"mandate_max_amount":"1000","options.create_mandate":"REQUIRED",` +
+		`"metadata.JUSPAY:gateway_reference_id":"payu_test","customer_phone":9876543210}`
+	var r SessionRequest
+	require.NoError(t, json.Unmarshal([]byte(body), &r))
+	require.Equal(t, Amount("100"), r.Amount)
+	require.Equal(t, Amount("1000"), r.MaxAmount)
+	require.Equal(t, "payu_test", r.GatewayReferenceID)
+	require.Equal(t, "9876543210", r.CustomerPhone)
+	require.Nil(t, r.Extra)
+	out, err := json.Marshal(&r)
+	require.NoError(t, err)
+	require.JSONEq(t, body, string(out))
+
+	r.Amount, r.MaxAmount = "250.00", "2000.00"
+	out, err = json.Marshal(&r)
+	require.NoError(t, err)
+	require.JSONEq(t, `{"amount":"250.00","mandate.max_amount":"2000.00","options.create_mandate":"REQUIRED",`+
+		`"metadata.JUSPAY:gateway_reference_id":"payu_test","customer_phone":9876543210}`, string(out),
+		"a changed value is written as the tags say")
+
+	for ns, key := range map[string]string{"": "metadata.JUSPAY:gateway_reference_id", DefaultNamespace: "metadata.SERVICE:gateway_reference_id",
+		"ACME": "metadata.ACME:gateway_reference_id"} {
+		sent, err := r.encodeIn(ns)
+		require.NoError(t, err)
+		m := tree(t, sent)
+		require.Equal(t, "payu_test", m[key], "namespace %q: %s", ns, sent)
+		require.Len(t, m, 5, "one gateway key only: %s", sent)
+	}
+
+	// With the own key present, another spelling is an unknown key: the
+	// older one goes to Extra, another namespace is refused by Validate as
+	// a second gateway reference.
+	require.NoError(t, json.Unmarshal([]byte(`{"mandate.max_amount":"5","mandate_max_amount":"6",`+
+		`"metadata.SERVICE:gateway_reference_id":"a","metadata.JUSPAY:gateway_reference_id":"b"}`), &r))
+	require.Equal(t, Amount("5"), r.MaxAmount)
+	require.Equal(t, "a", r.GatewayReferenceID)
+	require.Equal(t, map[string]any{"mandate_max_amount": "6", "metadata.JUSPAY:gateway_reference_id": "b"}, r.Extra)
+	var ve *ValidationError
+	require.ErrorAs(t, r.Validate(), &ve)
+	require.True(t, ve.Has("metadata.JUSPAY:gateway_reference_id"))
+	require.False(t, ve.Has("mandate_max_amount"))
 }
 
 // A product_summary or payment_filter that cannot be decoded is reported at
@@ -203,8 +251,10 @@ func TestSessionRequestUnmarshalNestedPaths(t *testing.T) {
 	}
 }
 
-// Extra values with invalid UTF-8 anywhere inside, and keys that are empty
-// or hold control characters, are reported by Validate and MarshalJSON.
+// Extra values with invalid UTF-8 anywhere inside, and keys that are not
+// valid UTF-8 or that a typed field owns, are refused by Validate and
+// MarshalJSON; keys that are empty or hold control characters can be sent
+// and only Lint reports them.
 func TestSessionExtraChecked(t *testing.T) {
 	for _, tc := range []struct {
 		extra map[string]any
@@ -217,10 +267,9 @@ func TestSessionExtraChecked(t *testing.T) {
 		{map[string]any{"udf1": []string{"a", "b\xc0"}}, "udf1[1]", "not valid UTF-8"},
 		{map[string]any{"udf1": json.RawMessage("\"\xff\"")}, "udf1", "not valid UTF-8"},
 		{map[string]any{"udf1": &struct{ Name string }{"\xff"}}, "udf1.Name", "not valid UTF-8"},
-		{map[string]any{"bad\x00key": "v"}, `"bad\x00key"`, "control characters"},
-		{map[string]any{"bad\nkey": "v"}, `"bad\nkey"`, "control characters"},
-		{map[string]any{"": "v"}, "", "empty key"},
+		{map[string]any{"\xffkey": "v"}, `"\xffkey"`, "not valid UTF-8"},
 		{map[string]any{"order_id": "v"}, "order_id", "typed field"},
+		{map[string]any{"metadata.ACME:gateway_reference_id": "v"}, "metadata.ACME:gateway_reference_id", "typed field"},
 	} {
 		r := baseSession()
 		r.Extra = tc.extra
@@ -232,9 +281,30 @@ func TestSessionExtraChecked(t *testing.T) {
 			require.Contains(t, ve.Problems[0].Message, tc.msg)
 		}
 	}
+	for _, tc := range []struct {
+		extra map[string]any
+		path  string
+		msg   string
+	}{
+		{map[string]any{"bad\x00key": "v"}, `"bad\x00key"`, "control characters"},
+		{map[string]any{"bad\nkey": "v"}, `"bad\nkey"`, "control characters"},
+		{map[string]any{"": "v"}, "", "empty key"},
+	} {
+		r := baseSession()
+		r.Extra = tc.extra
+		require.NoError(t, r.Validate())
+		body, err := json.Marshal(r)
+		require.NoError(t, err)
+		require.Equal(t, "v", tree(t, body)[sortedKeys(tc.extra)[0]], "sent as given")
+		lint := r.Lint()
+		require.Len(t, lint, 1, "%v", lint)
+		require.Equal(t, tc.path, lint[0].Path)
+		require.Contains(t, lint[0].Message, tc.msg)
+	}
 	r := baseSession()
 	r.Extra = map[string]any{"udf1": map[string]any{"x": []any{"ok", json.Number("1")}}, "udf2": "ü"}
 	require.NoError(t, r.Validate())
+	require.Nil(t, r.Lint())
 }
 
 func TestOrderExtraChecked(t *testing.T) {
@@ -242,22 +312,30 @@ func TestOrderExtraChecked(t *testing.T) {
 		extra map[string]string
 		path  string
 		msg   string
+		lint  bool // advice only: Validate passes
 	}{
-		{map[string]string{"udf1": "a\xffb"}, "udf1", "not valid UTF-8"},
-		{map[string]string{"udf\x001": "v"}, `"udf\x001"`, "control characters"},
-		{map[string]string{"udf\x7f": "v"}, `"udf\x7f"`, "control characters"},
-		{map[string]string{"\xff": "v"}, `"\xff"`, "not valid UTF-8"},
-		{map[string]string{"": "v"}, "", "empty key"},
+		{map[string]string{"udf1": "a\xffb"}, "udf1", "not valid UTF-8", false},
+		{map[string]string{"\xff": "v"}, `"\xff"`, "not valid UTF-8", false},
+		{map[string]string{"amount": "5"}, "amount", "typed field", false},
+		{map[string]string{"udf\x001": "v"}, `"udf\x001"`, "control characters", true},
+		{map[string]string{"udf\x7f": "v"}, `"udf\x7f"`, "control characters", true},
+		{map[string]string{"": "v"}, "", "empty key", true},
 	} {
 		r := fullOrder()
 		r.Extra = tc.extra
-		var ve *ValidationError
-		require.ErrorAs(t, r.Validate(), &ve)
-		require.Len(t, ve.Problems, 1, "%v", ve)
-		require.Equal(t, tc.path, ve.Problems[0].Path)
-		require.Contains(t, ve.Problems[0].Message, tc.msg)
-		_, err := r.Values()
-		require.ErrorAs(t, err, &ve)
+		got := r.Lint()
+		if !tc.lint {
+			var ve *ValidationError
+			require.ErrorAs(t, r.Validate(), &ve)
+			_, err := r.Values()
+			require.ErrorAs(t, err, &ve)
+			got = ve.Problems
+		} else {
+			require.NoError(t, r.Validate())
+		}
+		require.Len(t, got, 1, "%v", got)
+		require.Equal(t, tc.path, got[0].Path)
+		require.Contains(t, got[0].Message, tc.msg)
 	}
 }
 

@@ -23,7 +23,7 @@ func optErr(format string, args ...any) error {
 
 // Option configures a [Client] in [NewClient]: [WithBaseURL],
 // [WithHTTPClient], [WithAPIVersion], [WithRetry], [WithLogger],
-// [WithUserAgent]. An invalid option makes NewClient fail with an error
+// [WithUserAgent], [WithNamespace]. An invalid option makes NewClient fail with an error
 // matching [ErrInvalidOption].
 type Option interface {
 	applyClient(*Client) error
@@ -191,6 +191,34 @@ func WithUserAgent(ua string) Option {
 		c.userAgent = ua + " " + c.userAgent
 		return nil
 	})
+}
+
+// WithNamespace sets the namespace of the service's own keys in the
+// requests: the part between "metadata." and ":" of the gateway reference
+// key, which [SessionRequest.GatewayReferenceID] and
+// [OrderRequest.GatewayReferenceID] are sent under. The default is
+// [DefaultNamespace], as the interface document writes it
+// (metadata.SERVICE:gateway_reference_id); a deployment uses its own, for
+// example WithNamespace("JUSPAY") sends metadata.JUSPAY:gateway_reference_id.
+// It must not be empty nor hold ".", ":", spaces or control characters.
+// Decoding a request body accepts the key in any namespace.
+func WithNamespace(ns string) Option {
+	return optionFunc(func(c *Client) error {
+		if !validNamespace(ns) {
+			return optErr("namespace %q is empty or holds \".\", \":\", spaces or control characters", short(ns))
+		}
+		c.namespace = ns
+		return nil
+	})
+}
+
+// Namespace returns the namespace the client writes the service's own keys
+// in: the one given to [WithNamespace], or [DefaultNamespace].
+func (c *Client) Namespace() string {
+	if c == nil || c.namespace == "" {
+		return DefaultNamespace
+	}
+	return c.namespace
 }
 
 // reservedHeader reports the headers the client sets, which cannot be

@@ -7,16 +7,13 @@ import (
 	"fmt"
 	"net/url"
 	"reflect"
-	"strconv"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf8"
 
 	"github.com/google/go-querystring/query"
 
 	"github.com/payorch/checkout-go/internal/lenient"
-	"github.com/payorch/checkout-go/internal/tags"
 	"github.com/payorch/checkout-go/internal/valid"
 )
 
@@ -25,21 +22,23 @@ import (
 // as a flat JSON object of strings.
 type OrderRequest struct {
 	// OrderID is your unique id of the order (order_id, required).
-	OrderID string `url:"order_id,omitempty" check:"required"`
-	// Amount is the sum to pay (amount, required).
-	Amount Amount `url:"amount,omitempty" check:"required,amount"`
+	OrderID string `url:"order_id,omitempty" check:"required" lint:"id"`
+	// Amount is the sum to pay (amount, required), sent exactly as written
+	// ("1", "1.0", "10.00": see [ParseAmount]).
+	Amount Amount `url:"amount,omitempty" check:"required,amount" lint:"amount"`
 	// Currency is a currency code such as "INR" (currency).
 	Currency string `url:"currency,omitempty"`
 	// CustomerID is your id of the customer (customer_id).
 	CustomerID string `url:"customer_id,omitempty"`
 	// CustomerEmail is the customer's email address (customer_email).
-	CustomerEmail string `url:"customer_email,omitempty"`
+	CustomerEmail string `url:"customer_email,omitempty" lint:"email"`
 	// CustomerPhone is the customer's phone number (customer_phone).
-	CustomerPhone string `url:"customer_phone,omitempty"`
+	CustomerPhone string `url:"customer_phone,omitempty" lint:"phone"`
 	// ProductID is your id of what is sold (product_id).
 	ProductID string `url:"product_id,omitempty"`
 	// ReturnURL is where the customer lands after paying (return_url).
-	ReturnURL string `url:"return_url,omitempty" check:"url"`
+	// Lint advises an absolute https URL.
+	ReturnURL string `url:"return_url,omitempty" lint:"url"`
 	// Description is shown with the payment (description).
 	Description string `url:"description,omitempty"`
 	// BillingAddress is the billing address, sent as the billing_address_*
@@ -53,9 +52,12 @@ type OrderRequest struct {
 	GatewayMetadata GatewayMetadataList `url:"metadata,omitempty"`
 	// SubventionAmount is the part of the amount the merchant bears on an
 	// EMI (metadata.subvention_amount).
-	SubventionAmount Amount `url:"metadata.subvention_amount,omitempty" check:"amount"`
+	SubventionAmount Amount `url:"metadata.subvention_amount,omitempty" check:"amount" lint:"amount"`
 	// GatewayReferenceID picks the gateway account configured under this
-	// reference (metadata.SERVICE:gateway_reference_id), case sensitive.
+	// reference, case sensitive. It is sent as
+	// metadata.<namespace>:gateway_reference_id, in the namespace of the
+	// client ([WithNamespace]; metadata.SERVICE:gateway_reference_id by
+	// default).
 	GatewayReferenceID string `url:"metadata.SERVICE:gateway_reference_id,omitempty"`
 	// WebhookURL sends this order's webhooks to this address instead of the
 	// configured one (metadata.webhook_url). It must be https (http only on
@@ -68,234 +70,55 @@ type OrderRequest struct {
 	// none.
 	CollectionLinks *CollectionLinks `url:"payment_collection_link_details,omitempty"`
 	// Extra carries form fields this type does not model (udf1…udf10, …).
-	// A key a typed field owns, an empty key, a key holding control
-	// characters and text that is not valid UTF-8 are validation errors.
+	// A key a typed field owns and text that is not valid UTF-8 are
+	// validation errors; Lint reports empty keys and keys holding control
+	// characters.
 	Extra map[string]string `url:"-"`
-}
-
-// Address is a billing or shipping address of an order. Each field is sent
-// under the address's key and its own, joined by an underscore:
-// billing_address_city.
-type Address struct {
-	// FirstName is the first name (first_name).
-	FirstName string `url:"first_name,omitempty"`
-	// LastName is the last name (last_name).
-	LastName string `url:"last_name,omitempty"`
-	// Line1 is the first address line (line1).
-	Line1 string `url:"line1,omitempty"`
-	// Line2 is the second address line (line2).
-	Line2 string `url:"line2,omitempty"`
-	// Line3 is the third address line (line3).
-	Line3 string `url:"line3,omitempty"`
-	// City is the city (city).
-	City string `url:"city,omitempty"`
-	// State is the state or region (state).
-	State string `url:"state,omitempty"`
-	// Country is the country's name (country).
-	Country string `url:"country,omitempty"`
-	// PostalCode is the postal code (postal_code).
-	PostalCode string `url:"postal_code,omitempty"`
-	// Phone is a phone number for this address (phone).
-	Phone string `url:"phone,omitempty"`
-	// CountryCodeISO is the ISO 3166 country code, e.g. "IND"
-	// (country_code_iso).
-	CountryCodeISO string `url:"country_code_iso,omitempty"`
-}
-
-var addressChecks = checksOf[Address]("url")
-
-// addressJoin joins an address's key and its fields' keys.
-const addressJoin = "_"
-
-// EncodeValues adds the address's fields to v under key_<field key>; it
-// lets go-querystring encode an OrderRequest.
-func (a *Address) EncodeValues(key string, v *url.Values) error {
-	fields, err := query.Values(a)
-	for k, vs := range fields {
-		(*v)[key+addressJoin+k] = vs
-	}
-	return err
-}
-
-// formKeys returns the keys an address sends under key.
-func (*Address) formKeys(key string) []string {
-	var out []string
-	for _, f := range tags.Fields(reflect.TypeFor[Address](), "url") {
-		out = append(out, key+addressJoin+f.Key)
-	}
-	return out
-}
-
-// GatewayMetadata is one value passed to a gateway, sent as
-// metadata.<Gateway>:<Key>, for example {Gateway: "PAYU", Key:
-// "offer_key", Value: "…"}.
-type GatewayMetadata struct {
-	// Gateway is the gateway's code, e.g. "PAYU"; no ":" or ".".
-	Gateway string
-	// Key is the gateway-specific key; no ":".
-	Key string
-	// Value is sent as given.
-	Value string
-}
-
-// GatewayMetadataList is the gateway metadata of an order, in order.
-type GatewayMetadataList []GatewayMetadata
-
-// EncodeValues adds each entry to v as key.<Gateway>:<Key>; it lets
-// go-querystring encode an OrderRequest.
-func (l GatewayMetadataList) EncodeValues(key string, v *url.Values) error {
-	for _, m := range l {
-		(*v)[m.key(key)] = []string{m.Value}
-	}
-	return nil
-}
-
-// formKeys returns no keys: the entries' keys are checked one by one.
-func (GatewayMetadataList) formKeys(string) []string { return nil }
-
-func (m GatewayMetadata) key(prefix string) string { return prefix + "." + m.Gateway + ":" + m.Key }
-
-// CollectionMethod names a payment collection link in a request.
-type CollectionMethod string
-
-// The collection link methods. The reply names the PAY link INTENT.
-const (
-	// CollectionPay asks for the UPI intent link (Order.CollectionLinks.Intent).
-	CollectionPay CollectionMethod = "PAY"
-	// CollectionQR asks for the UPI QR link (Order.CollectionLinks.QR).
-	CollectionQR CollectionMethod = "QR"
-)
-
-// CollectionLinks asks for payment collection links: links the customer
-// pays through without the checkout screen. It sends
-// options.get_payment_collection_link=1 and, under its own key, JSON text
-// such as
-// {"supported_payment_methods":["PAY","QR"],"expiry_details":[{"payment_method":"PAY","expiry_in_mins":"30"}]}.
-type CollectionLinks struct {
-	// Links lists the methods wanted, each at most once, in the order sent.
-	Links []CollectionLink
-}
-
-// CollectionLink is one method of CollectionLinks.
-type CollectionLink struct {
-	// Method is CollectionPay or CollectionQR.
-	Method CollectionMethod
-	// Expiry is the link's lifetime from its creation, a whole number of
-	// minutes (sent as expiry_in_mins, text). Zero sends no expiry for this
-	// method and the service's default applies.
-	Expiry time.Duration
-}
-
-// collectionFlag is the form key that turns collection links on.
-const collectionFlag = "options.get_payment_collection_link"
-
-// collectionDetails is the JSON text CollectionLinks sends.
-type collectionDetails struct {
-	SupportedPaymentMethods []CollectionMethod `json:"supported_payment_methods"`
-	ExpiryDetails           []expiryDetail     `json:"expiry_details,omitempty"`
-}
-
-type expiryDetail struct {
-	PaymentMethod CollectionMethod `json:"payment_method"`
-	ExpiryInMins  string           `json:"expiry_in_mins"`
-}
-
-var (
-	detailNames = namesOf[collectionDetails]("json")
-	expiryNames = namesOf[expiryDetail]("json")
-)
-
-// EncodeValues adds the links' JSON text to v under key, and the key that
-// turns collection links on; it lets go-querystring encode an OrderRequest.
-func (l *CollectionLinks) EncodeValues(key string, v *url.Values) error {
-	d := collectionDetails{SupportedPaymentMethods: make([]CollectionMethod, 0, len(l.Links))}
-	for _, link := range l.Links {
-		d.SupportedPaymentMethods = append(d.SupportedPaymentMethods, link.Method)
-		if link.Expiry > 0 {
-			d.ExpiryDetails = append(d.ExpiryDetails, expiryDetail{
-				PaymentMethod: link.Method,
-				ExpiryInMins:  strconv.FormatInt(int64(link.Expiry/time.Minute), 10),
-			})
-		}
-	}
-	text, err := json.Marshal(d)
-	if err != nil {
-		return fmt.Errorf("encode %s: %w", key, err)
-	}
-	v.Set(collectionFlag, "1")
-	v.Set(key, string(text))
-	return nil
-}
-
-// formKeys returns the keys collection links send under key.
-func (*CollectionLinks) formKeys(key string) []string { return []string{key, collectionFlag} }
-
-// check records the problems of the links at path, their form key.
-func (l *CollectionLinks) check(c *valid.Collector, path string) {
-	methods := valid.Join(path, detailNames()["SupportedPaymentMethods"])
-	if len(l.Links) == 0 {
-		c.Add(methods, "needs at least one of PAY, QR")
-	}
-	seen := map[CollectionMethod]bool{}
-	expiries := 0 // index of this link's entry in expiry_details
-	for i, link := range l.Links {
-		switch link.Method {
-		case CollectionPay, CollectionQR:
-			if seen[link.Method] {
-				c.Add(valid.Index(methods, i), string(link.Method)+" is given twice")
-			}
-			seen[link.Method] = true
-		default:
-			c.Add(valid.Index(methods, i), "must be PAY or QR")
-		}
-		if link.Expiry < 0 || link.Expiry%time.Minute != 0 {
-			entry := valid.Index(valid.Join(path, detailNames()["ExpiryDetails"]), expiries)
-			c.Add(valid.Join(entry, expiryNames()["ExpiryInMins"]),
-				"must be a whole number of minutes, more than 0 (or 0 for the service's default)")
-		}
-		if link.Expiry != 0 {
-			expiries++
-		}
-	}
 }
 
 var (
 	orderChecks = checksOf[OrderRequest]("url")
 	orderNames  = namesOf[OrderRequest]("url")
 	// orderKeys are the form keys the typed fields of an order request own.
-	orderKeys = sync.OnceValue(func() map[string]bool {
-		out := map[string]bool{}
-		for _, f := range tags.Fields(reflect.TypeFor[OrderRequest](), "url") {
-			keys := []string{f.Key}
-			if fk, ok := reflect.Zero(f.Type).Interface().(interface{ formKeys(string) []string }); ok {
-				keys = fk.formKeys(f.Key)
-			}
-			for _, k := range keys {
-				out[k] = true
-			}
-		}
-		return out
-	})
+	orderKeys = formKeysOf[OrderRequest]()
 )
 
-// Validate reports every problem that would make the service refuse the
-// request, or make the form say something else than the request, as a
-// *ValidationError whose paths are the form keys; nil when there is none.
-// CreateOrder calls it before sending anything.
-func (r *OrderRequest) Validate() error {
+// ownsKey reports whether a typed field owns form key k when namespaced
+// keys are written in namespace ns.
+func ownsKey(keys map[string]bool, k, ns string) bool {
+	if isNamespaced(k) {
+		return ns == DefaultNamespace && keys[k]
+	}
+	if keys[k] {
+		return true
+	}
+	kns, ok := namespaceOf(k)
+	return ok && kns == ns && keys[inNamespace(k, DefaultNamespace)]
+}
+
+// Validate reports what the service refuses, or what the form could not
+// say as the request does, as a *ValidationError whose paths are the form
+// keys; nil when there is none. It refuses: a missing order_id or amount,
+// an amount the service does not take (see [ParseAmount]), a webhook URL
+// that is not https, text that is not valid UTF-8, a gateway metadata entry
+// whose gateway or key is empty or would make the key ambiguous (a ":" or,
+// in the gateway, a "."), two entries or an Extra key writing one form key
+// twice or a key a typed field owns, and a collection link lifetime that is
+// not whole minutes. Everything else passes; [OrderRequest.Lint] gives the
+// advice. It checks the gateway reference key in [DefaultNamespace];
+// CreateOrder checks it in the client's namespace. The work is linear in
+// the size of the request.
+func (r *OrderRequest) Validate() error { return r.validate(DefaultNamespace) }
+
+func (r *OrderRequest) validate(ns string) error {
 	if r == nil {
 		return &ValidationError{Problems: []Problem{{Message: "order request is nil"}}}
 	}
 	var c valid.Collector
 	checkFields(&c, "", reflect.ValueOf(r).Elem(), orderChecks())
-	for _, a := range []struct {
-		name string
-		addr *Address
-	}{{"BillingAddress", r.BillingAddress}, {"ShippingAddress", r.ShippingAddress}} {
-		if a.addr != nil {
-			checkFields(&c, orderNames()[a.name]+addressJoin, reflect.ValueOf(a.addr).Elem(), addressChecks())
-		}
-	}
+	r.eachAddress(func(prefix string, a *Address) {
+		checkFields(&c, prefix, reflect.ValueOf(a).Elem(), addressChecks())
+	})
 	seen := map[string]bool{}
 	for i, m := range r.GatewayMetadata {
 		prefix := orderNames()["GatewayMetadata"]
@@ -303,13 +126,13 @@ func (r *OrderRequest) Validate() error {
 		switch {
 		case !utf8.ValidString(m.Gateway + m.Key + m.Value):
 			c.Add(p, "is not valid UTF-8")
-		case m.Gateway == "" || strings.ContainsAny(m.Gateway, ":.") || strings.TrimSpace(m.Gateway) != m.Gateway:
-			c.Add(p+".Gateway", `must be a gateway code without ":", "." or spaces`)
-		case m.Key == "" || strings.Contains(m.Key, ":") || strings.TrimSpace(m.Key) != m.Key:
-			c.Add(p+".Key", `must be a key without ":" or surrounding spaces`)
+		case m.Gateway == "" || strings.ContainsAny(m.Gateway, ":."):
+			c.Add(p+".Gateway", `must be a gateway code, not empty and without ":" or "."`)
+		case m.Key == "" || strings.Contains(m.Key, ":"):
+			c.Add(p+".Key", `must be a key, not empty and without ":"`)
 		default:
 			k := m.key(prefix)
-			if orderKeys()[k] {
+			if ownsKey(orderKeys(), k, ns) {
 				c.Add(k, "is a typed field of OrderRequest; set it there")
 			} else if seen[k] {
 				c.Add(k, "is given twice")
@@ -320,12 +143,56 @@ func (r *OrderRequest) Validate() error {
 	if r.CollectionLinks != nil {
 		r.CollectionLinks.check(&c, orderNames()["CollectionLinks"])
 	}
-	checkExtra(&c, r.Extra, func(k string) bool { return orderKeys()[k] || seen[k] }, "OrderRequest")
+	checkExtra(&c, r.Extra, func(k string) bool { return ownsKey(orderKeys(), k, ns) || seen[k] }, "OrderRequest")
 	return c.Err()
 }
 
+// eachAddress calls f with the key prefix and value of each address set.
+func (r *OrderRequest) eachAddress(f func(prefix string, a *Address)) {
+	eachAddress(orderNames(), r.BillingAddress, r.ShippingAddress, f)
+}
+
+// eachAddress calls f with the key prefix (from names, the wire keys of the
+// request type's fields) and value of the billing and shipping address,
+// when set.
+func eachAddress(names map[string]string, billing, shipping *Address, f func(prefix string, a *Address)) {
+	if billing != nil {
+		f(names["BillingAddress"]+addressJoin, billing)
+	}
+	if shipping != nil {
+		f(names["ShippingAddress"]+addressJoin, shipping)
+	}
+}
+
+// Lint returns advice on a request Validate lets through, never repeating
+// what Validate refuses; the client never calls it. The advice: amounts not
+// written with two places; an order_id longer than 20 characters or with
+// surrounding spaces; the shape of customer_phone and customer_email; a
+// return_url that is not an absolute https URL; gateway metadata codes or
+// keys with surrounding spaces; collection links with no method, an
+// unknown or repeated one, or a negative lifetime; Extra keys that are
+// empty or hold control characters. nil means no advice.
+func (r *OrderRequest) Lint() []Problem {
+	if r == nil {
+		return nil
+	}
+	var c valid.Collector
+	lintFields(&c, "", reflect.ValueOf(r).Elem(), orderChecks())
+	for i, m := range r.GatewayMetadata {
+		if strings.TrimSpace(m.Gateway) != m.Gateway || strings.TrimSpace(m.Key) != m.Key {
+			c.Add(valid.Index(orderNames()["GatewayMetadata"], i), "has a gateway or key with surrounding spaces, which are sent as part of the key")
+		}
+	}
+	if r.CollectionLinks != nil {
+		r.CollectionLinks.lint(&c, orderNames()["CollectionLinks"])
+	}
+	lintExtraKeys(&c, r.Extra)
+	return problems(&c)
+}
+
 // Values validates the request and returns the form CreateOrder sends: one
-// value per key. A *ValidationError lists every problem, as from Validate.
+// value per key, the gateway reference under [DefaultNamespace]. A
+// *ValidationError lists every problem, as from Validate.
 func (r *OrderRequest) Values() (url.Values, error) {
 	if err := r.Validate(); err != nil {
 		return nil, err
@@ -333,16 +200,35 @@ func (r *OrderRequest) Values() (url.Values, error) {
 	return r.form()
 }
 
-// form returns the request's form values. It assumes Validate passed.
-func (r *OrderRequest) form() (url.Values, error) {
+// form returns the request's form values as Values does, without checking.
+func (r *OrderRequest) form() (url.Values, error) { return r.formIn(DefaultNamespace) }
+
+// formIn returns the request's form values, namespaced keys written in ns.
+// It assumes Validate passed.
+func (r *OrderRequest) formIn(ns string) (url.Values, error) {
 	v, err := query.Values(r)
 	if err != nil {
 		return nil, err
 	}
+	renameNamespaced(v, ns)
 	for k, s := range r.Extra {
 		v[k] = []string{s}
 	}
 	return v, nil
+}
+
+// renameNamespaced moves the namespaced keys of v to namespace ns: the one
+// place a form key is written other than as its tag says.
+func renameNamespaced(v url.Values, ns string) {
+	if ns == DefaultNamespace || ns == "" {
+		return
+	}
+	for k, vs := range v {
+		if isNamespaced(k) {
+			delete(v, k)
+			v[inNamespace(k, ns)] = vs
+		}
+	}
 }
 
 // MarshalJSON returns the form of Values as a flat JSON object of strings
@@ -388,6 +274,9 @@ type Order struct {
 	// request set ClientAuthToken (juspay.client_auth_token); empty
 	// otherwise.
 	ClientAuthToken string `json:"-"`
+	// ClientAuthTokenExpiry is when ClientAuthToken stops working
+	// (juspay.client_auth_token_expiry); zero when absent or unreadable.
+	ClientAuthTokenExpiry time.Time `json:"-"`
 	// Raw is the whole reply.
 	Raw json.RawMessage `json:"-"`
 }
@@ -407,31 +296,52 @@ type orderFields Order
 // links.payment_collection_links and the token under juspay. Both
 // directions go through it.
 type orderJSON struct {
-	*orderFields
-	Links *orderLinks `json:"links,omitempty"`
-	Token *orderToken `json:"juspay,omitempty"`
+	orderFields             // a value, so that the lenient second decode can reset it
+	Links       *orderLinks `json:"links,omitempty"`
+	tokenHolder
 }
 
 type orderLinks struct {
 	Collection *CollectionLinkURLs `json:"payment_collection_links,omitempty"`
 }
 
-type orderToken struct {
-	ClientAuthToken string `json:"client_auth_token,omitempty"`
+// tokenHolder is the object in which a reply carries a client auth token
+// (orders and customers). It is embedded, so its key is a key of the reply.
+type tokenHolder struct {
+	Token *authToken `json:"juspay,omitempty"`
+}
+
+type authToken struct {
+	ClientAuthToken string    `json:"client_auth_token,omitempty"`
+	Expiry          time.Time `json:"client_auth_token_expiry,omitzero"`
+}
+
+// token returns the token and its expiry, zero when the reply has none.
+func (h tokenHolder) token() (string, time.Time) {
+	if h.Token == nil {
+		return "", time.Time{}
+	}
+	return h.Token.ClientAuthToken, h.Token.Expiry
+}
+
+// holding returns a holder of the token, empty when there is none.
+func holding(token string, expiry time.Time) tokenHolder {
+	if token == "" && expiry.IsZero() {
+		return tokenHolder{}
+	}
+	return tokenHolder{&authToken{token, expiry}}
 }
 
 func (o *Order) decode(body []byte) error {
-	var out Order
-	w := orderJSON{orderFields: (*orderFields)(&out)}
+	var w orderJSON
 	if err := lenient.Unmarshal(body, &w); err != nil {
 		return fmt.Errorf("decode response: %w", err)
 	}
+	out := Order(w.orderFields)
 	if w.Links != nil && w.Links.Collection != nil {
 		out.CollectionLinks = *w.Links.Collection
 	}
-	if w.Token != nil {
-		out.ClientAuthToken = w.Token.ClientAuthToken
-	}
+	out.ClientAuthToken, out.ClientAuthTokenExpiry = w.token()
 	out.Raw = body
 	*o = out
 	return nil
@@ -459,13 +369,11 @@ func (o Order) MarshalJSON() ([]byte, error) {
 	if len(o.Raw) > 0 {
 		return o.Raw, nil
 	}
-	w := orderJSON{orderFields: (*orderFields)(&o)}
+	w := orderJSON{orderFields: orderFields(o)}
 	if o.CollectionLinks != (CollectionLinkURLs{}) {
 		w.Links = &orderLinks{&o.CollectionLinks}
 	}
-	if o.ClientAuthToken != "" {
-		w.Token = &orderToken{o.ClientAuthToken}
-	}
+	w.tokenHolder = holding(o.ClientAuthToken, o.ClientAuthTokenExpiry)
 	return json.Marshal(w)
 }
 
@@ -478,10 +386,10 @@ func (c *Client) CreateOrder(ctx context.Context, req *OrderRequest, opts ...Req
 	if err := c.usable(op); err != nil {
 		return nil, err
 	}
-	if err := req.Validate(); err != nil {
+	if err := req.validate(c.Namespace()); err != nil {
 		return nil, valid.ForOp(op, err)
 	}
-	form, err := req.form()
+	form, err := req.formIn(c.Namespace())
 	if err != nil {
 		return nil, fmt.Errorf("checkout: %s: %w", op, err)
 	}

@@ -5,14 +5,17 @@ import (
 	"context"
 	"encoding/json"
 	"math/big"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-querystring/query"
+	"gopkg.in/h2non/gock.v1"
 
 	"github.com/payorch/checkout-go/internal/conformance"
 	"github.com/stretchr/testify/require"
@@ -118,8 +121,12 @@ func TestOrderValidate(t *testing.T) {
 	}{
 		{"valid", func(*OrderRequest) {}, nil},
 		{"empty", func(r *OrderRequest) { *r = OrderRequest{} }, []string{"order_id", "amount"}},
-		{"bad amounts", func(r *OrderRequest) { r.Amount, r.SubventionAmount = "1499", "5.5" },
+		{"bad amounts", func(r *OrderRequest) { r.Amount, r.SubventionAmount = "1499.005", "-5.50" },
 			[]string{"amount", "metadata.subvention_amount"}},
+		{"amounts the service takes", func(r *OrderRequest) { r.Amount, r.SubventionAmount = "1499", "5.5" }, nil},
+		{"metadata with spaces is sent as given", func(r *OrderRequest) {
+			r.GatewayMetadata = []GatewayMetadata{{Gateway: " PAYU", Key: "k ", Value: "v"}}
+		}, nil},
 		{"http webhook", func(r *OrderRequest) { r.WebhookURL = "http://example.com/h" }, []string{"metadata.webhook_url"}},
 		{"metadata without gateway", func(r *OrderRequest) {
 			r.GatewayMetadata = []GatewayMetadata{{Key: "k", Value: "v"}, {Gateway: "PAYU", Key: "a:b"}}
@@ -130,19 +137,13 @@ func TestOrderValidate(t *testing.T) {
 		{"metadata shadows typed gateway reference", func(r *OrderRequest) {
 			r.GatewayMetadata = []GatewayMetadata{{Gateway: "SERVICE", Key: "gateway_reference_id", Value: "x"}}
 		}, []string{"metadata.SERVICE:gateway_reference_id"}},
-		{"collection links empty", func(r *OrderRequest) { r.CollectionLinks = &CollectionLinks{} },
-			[]string{"payment_collection_link_details.supported_payment_methods"}},
-		{"collection links bad", func(r *OrderRequest) {
+		{"collection links empty are sent", func(r *OrderRequest) { r.CollectionLinks = &CollectionLinks{} }, nil},
+		{"collection links: only a fraction of a minute is refused", func(r *OrderRequest) {
 			r.CollectionLinks = &CollectionLinks{Links: []CollectionLink{
 				{Method: "INTENT"}, {Method: CollectionQR, Expiry: 90 * time.Second}, {Method: CollectionQR},
 				{Method: CollectionPay, Expiry: -time.Minute},
 			}}
-		}, []string{
-			"payment_collection_link_details.supported_payment_methods[0]",
-			"payment_collection_link_details.expiry_details[0].expiry_in_mins",
-			"payment_collection_link_details.supported_payment_methods[2]",
-			"payment_collection_link_details.expiry_details[1].expiry_in_mins",
-		}},
+		}, []string{"payment_collection_link_details.expiry_details[0].expiry_in_mins"}},
 		{"extra takes a typed key left empty", func(r *OrderRequest) {
 			r.BillingAddress, r.CollectionLinks = nil, nil
 			r.Extra = map[string]string{"billing_address_city": "x", "options.get_payment_collection_link": "0"}
@@ -158,6 +159,84 @@ func TestOrderValidate(t *testing.T) {
 			requireProblemPaths(t, r.Validate(), tt.paths)
 		})
 	}
+}
+
+// The advice of OrderRequest.Lint, on requests Validate lets through.
+func TestOrderLint(t *testing.T) {
+	require.Nil(t, fullOrder().Lint())
+	require.Nil(t, (*OrderRequest)(nil).Lint())
+	tests := []struct {
+		name   string
+		mutate func(r *OrderRequest)
+		paths  []string
+	}{
+		{"amounts", func(r *OrderRequest) { r.Amount, r.SubventionAmount = "1499", "05.5" },
+			[]string{"amount", "metadata.subvention_amount", "metadata.subvention_amount"}},
+		{"order id", func(r *OrderRequest) { r.OrderID = " order-with-a-long-name-1 " }, []string{"order_id", "order_id"}},
+		{"customer", func(r *OrderRequest) { r.CustomerEmail, r.CustomerPhone = "asha.example.com", "+91 98765 43210" },
+			[]string{"customer_email", "customer_phone"}},
+		{"return url", func(r *OrderRequest) { r.ReturnURL = "http://shop.example.com/r" }, []string{"return_url"}},
+		{"relative return url", func(r *OrderRequest) { r.ReturnURL = "/r" }, []string{"return_url"}},
+		{"return url with user", func(r *OrderRequest) { r.ReturnURL = "https://u:p@shop.example.com/r" }, []string{"return_url"}},
+		{"metadata spaces", func(r *OrderRequest) { r.GatewayMetadata[1].Gateway = "RAZORPAY " }, []string{"metadata[1]"}},
+		{"collection links", func(r *OrderRequest) {
+			r.CollectionLinks = &CollectionLinks{Links: []CollectionLink{
+				{Method: "INTENT"}, {Method: CollectionQR}, {Method: CollectionQR}, {Method: CollectionPay, Expiry: -time.Minute},
+			}}
+		}, []string{
+			"payment_collection_link_details.supported_payment_methods[0]",
+			"payment_collection_link_details.supported_payment_methods[2]",
+			"payment_collection_link_details.expiry_details[0].expiry_in_mins",
+		}},
+		{"no collection link", func(r *OrderRequest) { r.CollectionLinks = &CollectionLinks{} },
+			[]string{"payment_collection_link_details.supported_payment_methods"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := fullOrder()
+			tt.mutate(r)
+			require.NoError(t, r.Validate(), "advice only")
+			var got []string
+			for _, p := range r.Lint() {
+				require.NotEmpty(t, p.Message)
+				got = append(got, p.Path)
+			}
+			require.Equal(t, tt.paths, got, "%v", r.Lint())
+		})
+	}
+}
+
+// With a namespace, the gateway reference travels under it, and gateway
+// metadata naming the same key in that namespace is refused while the
+// default namespace's key is then an ordinary gateway entry.
+func TestOrderNamespace(t *testing.T) {
+	r := fullOrder()
+	v, err := r.formIn("JUSPAY")
+	require.NoError(t, err)
+	require.Equal(t, "payu_test", v.Get("metadata.JUSPAY:gateway_reference_id"))
+	_, stale := v["metadata.SERVICE:gateway_reference_id"]
+	require.False(t, stale)
+	def, err := r.form()
+	require.NoError(t, err)
+	require.Len(t, v, len(def), "one key renamed, none added or lost")
+
+	r.GatewayMetadata = []GatewayMetadata{{Gateway: "JUSPAY", Key: "gateway_reference_id", Value: "x"}}
+	requireProblemPaths(t, r.validate("JUSPAY"), []string{"metadata.JUSPAY:gateway_reference_id"})
+	require.NoError(t, r.Validate(), "in the default namespace it is an ordinary gateway entry")
+	r.GatewayMetadata = []GatewayMetadata{{Gateway: "SERVICE", Key: "gateway_reference_id", Value: "x"}}
+	require.NoError(t, r.validate("JUSPAY"))
+	r.GatewayMetadata = nil
+	r.Extra = map[string]string{"metadata.JUSPAY:gateway_reference_id": "y"}
+	requireProblemPaths(t, r.validate("JUSPAY"), []string{"metadata.JUSPAY:gateway_reference_id"})
+
+	srv := newRecorder(t, reply{status: 200, body: `{"status":"NEW","order_id":"HD-1707740261"}`})
+	c := newTestClient(t, srv.URL, WithNamespace("JUSPAY"))
+	require.Equal(t, "JUSPAY", c.Namespace())
+	_, err = c.CreateOrder(context.Background(), fullOrder())
+	require.NoError(t, err)
+	sent, err := url.ParseQuery(string(srv.last(t).Body))
+	require.NoError(t, err)
+	require.Equal(t, v, sent)
 }
 
 func TestCreateOrderWire(t *testing.T) {
@@ -177,6 +256,7 @@ func TestCreateOrderWire(t *testing.T) {
 	require.Equal(t, "https://pay.example/intent", o.CollectionLinks.Intent)
 	require.Equal(t, "https://pay.example/m", o.PaymentLinks.Mobile)
 	require.Equal(t, "tkn_1", o.ClientAuthToken)
+	require.Equal(t, time.Date(2024, 2, 12, 7, 59, 57, 0, time.UTC), o.ClientAuthTokenExpiry)
 	require.Equal(t, body, string(o.Raw), "Raw is the body as sent")
 
 	got := srv.last(t)
@@ -246,6 +326,7 @@ func TestRefundWire(t *testing.T) {
 		{"o1", &RefundRequest{UniqueRequestID: "r", Amount: "0.00"}, []string{"amount"}},
 		{"o1", &RefundRequest{UniqueRequestID: "r", Amount: "0"}, []string{"amount"}},
 		{"o1", &RefundRequest{UniqueRequestID: "r", Amount: "-1.00"}, []string{"amount"}},
+		{"o1", &RefundRequest{UniqueRequestID: "r", Amount: "1.005"}, []string{"amount"}},
 		{"", &RefundRequest{UniqueRequestID: "r", Amount: "1.00"}, []string{"order_id"}},
 		{"", nil, []string{"order_id", ""}},
 	} {
@@ -431,13 +512,13 @@ func TestCreateOrderValidationSendsNothing(t *testing.T) {
 	srv := newRecorder(t)
 	c := newTestClient(t, srv.URL)
 	r := fullOrder()
-	r.Amount = "1499"
-	r.CollectionLinks = &CollectionLinks{Links: []CollectionLink{{Method: "INTENT"}}}
+	r.Amount = "1499.999"
+	r.CollectionLinks = &CollectionLinks{Links: []CollectionLink{{Method: "INTENT", Expiry: 30 * time.Second}}}
 	_, err := c.CreateOrder(context.Background(), r)
 	var ve *ValidationError
 	require.ErrorAs(t, err, &ve)
 	require.True(t, ve.Has("amount"))
-	require.True(t, ve.Has("payment_collection_link_details.supported_payment_methods[0]"))
+	require.True(t, ve.Has("payment_collection_link_details.expiry_details[0].expiry_in_mins"))
 	_, err = c.CreateOrder(context.Background(), nil)
 	require.ErrorAs(t, err, &ve)
 	require.Zero(t, srv.count.Load())
@@ -476,4 +557,132 @@ func TestOrderEncodeValues(t *testing.T) {
 		"options.get_payment_collection_link": {"1"},
 		"payment_collection_link_details":     {`{"supported_payment_methods":["QR"]}`},
 	}, v)
+}
+
+// A reply whose nested parts are mistyped still decodes leniently: before
+// the order's own fields were reached through a pointer, and the lenient
+// second decode failed on it.
+func TestOrderDecodeLenientNested(t *testing.T) {
+	o, err := decodeReply[Order]([]byte(`{"order_id":"o","status_id":"10","juspay":"FILTERED",` +
+		`"links":{"payment_collection_links":{"QR":5,"INTENT":"upi://pay"}}}`))
+	require.NoError(t, err)
+	require.Equal(t, "o", o.OrderID)
+	require.Equal(t, 10, o.StatusID)
+	require.Empty(t, o.ClientAuthToken)
+	require.Equal(t, CollectionLinkURLs{QR: "5", Intent: "upi://pay"}, o.CollectionLinks)
+}
+
+// gockHeaders are the headers every call of a gock test client sends
+// (no options), with contentType and extra.
+func gockHeaders(contentType string, extra map[string]string) map[string]string {
+	h := map[string]string{
+		"Authorization": testAuth,
+		"X-Merchantid":  testMerchant,
+		"Accept":        "application/json",
+		"User-Agent":    "checkout-go/" + SDKVersion,
+	}
+	if contentType != "" {
+		h["Content-Type"] = contentType
+	}
+	for k, v := range extra {
+		h[k] = v
+	}
+	return h
+}
+
+// UpdateOrder posts the form to /orders/{order_id} with the version header
+// and reads the reply as the order's status, as the service publishes it.
+func TestUpdateOrderGock(t *testing.T) {
+	sample := conformance.Files(t, "orders", "order_update_response.json")[0].Data
+	c := newGockClient(t, gockBase, WithAPIVersion("2024-02-01"))
+	gock.New(gockBase).Post("^/orders/").
+		AddMatcher(func(r *http.Request, _ *gock.Request) (bool, error) {
+			return r.URL.EscapedPath() == "/orders/JPAYNEW%2F035" && r.URL.RawQuery == "", nil
+		}).
+		AddMatcher(exactHeaders(gockHeaders("application/x-www-form-urlencoded", map[string]string{"Version": "2024-02-01"}))).
+		BodyString("^" + regexpQuote("amount=90&shipping_address_city=Pune&shipping_address_postal_code=411001&udf1=gift") + "$").
+		Reply(200).BodyString(string(sample))
+	st, err := c.UpdateOrder(context.Background(), "JPAYNEW/035", &UpdateOrderRequest{
+		Amount:          "90",
+		ShippingAddress: &Address{City: "Pune", PostalCode: "411001"},
+		Extra:           map[string]string{"udf1": "gift"},
+	})
+	require.NoError(t, err)
+	require.Equal(t, "JPAYNEW035", st.OrderID)
+	require.Equal(t, "ordeh_4b9501d714624eretry677i", st.ID)
+	require.EqualValues(t, "NEW", st.Status)
+	require.EqualValues(t, 10, st.StatusID)
+	require.Equal(t, Amount("90.00"), st.Amount)
+	require.Equal(t, Amount("3.00"), st.EffectiveAmount)
+	require.Equal(t, "cst_wiqou3224", st.CustomerID)
+	require.Equal(t, "INR", st.Currency)
+	require.False(t, st.Refunded)
+	require.Equal(t, time.Date(2021, 9, 10, 9, 24, 6, 0, time.UTC), st.DateCreated)
+	require.Equal(t, "https://api.juspay.in/merchant/pay/ordeh_4b9501d7146243ac8a9d9c4a42ed7b59", st.PaymentLinks.Web)
+	require.Equal(t, string(sample), string(st.Raw))
+}
+
+func TestUpdateOrderValidationAndRetries(t *testing.T) {
+	srv := newRecorder(t, reply{status: 502, body: `{"status":"ERROR"}`})
+	c := newTestClient(t, srv.URL)
+	ctx := context.Background()
+	for _, tt := range []struct {
+		id    string
+		req   *UpdateOrderRequest
+		paths []string
+	}{
+		{"o1", &UpdateOrderRequest{Amount: "1.005"}, []string{"amount"}},
+		{"o1", &UpdateOrderRequest{Amount: AmountFromMinor(-100)}, []string{"amount"}},
+		{"o1", &UpdateOrderRequest{BillingAddress: &Address{City: "\xff"}, ShippingAddress: &Address{State: "\xfe"}},
+			[]string{"billing_address_city", "shipping_address_state"}},
+		{"o1", &UpdateOrderRequest{Extra: map[string]string{"amount": "5", "billing_address_city": "x", "udf1": "ok"}},
+			[]string{"amount", "billing_address_city"}},
+		{"", &UpdateOrderRequest{Amount: "1"}, []string{"order_id"}},
+		{"..", nil, []string{"order_id", ""}},
+	} {
+		_, err := c.UpdateOrder(ctx, tt.id, tt.req)
+		requireProblemPaths(t, err, tt.paths)
+		require.ErrorContains(t, err, "checkout: update order: invalid request")
+	}
+	require.Zero(t, srv.count.Load(), "nothing is sent when validation fails")
+
+	_, err := c.UpdateOrder(ctx, "o1", &UpdateOrderRequest{Amount: "1"})
+	require.ErrorIs(t, err, ErrServer)
+	require.EqualValues(t, 1, srv.count.Load(), "a write is not resent after it may have reached the service")
+	require.Equal(t, "amount=1", string(srv.last(t).Body))
+
+	require.Equal(t, []Problem{{Path: "", Message: "changes nothing: set the amount, an address or udf fields"}},
+		(&UpdateOrderRequest{}).Lint())
+	require.Equal(t, []string{"amount"}, problemPaths((&UpdateOrderRequest{Amount: "90"}).Lint()))
+	require.Nil(t, (&UpdateOrderRequest{Amount: "90.00"}).Lint())
+}
+
+func problemPaths(ps []Problem) []string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, p.Path)
+	}
+	return out
+}
+
+// Validation and advice are linear in the size of the request: 100,000
+// gateway metadata entries and Extra keys take well under a second (a
+// quadratic check would take minutes), and a duplicate at the very end is
+// still found.
+func TestOrderValidateLinear(t *testing.T) {
+	const n = 100_000
+	r := fullOrder()
+	r.Extra = make(map[string]string, n)
+	for i := range n {
+		k := "k" + strconv.Itoa(i)
+		r.GatewayMetadata = append(r.GatewayMetadata, GatewayMetadata{Gateway: "PAYU", Key: k, Value: "v"})
+		r.Extra["udf_"+k] = "v"
+	}
+	start := time.Now()
+	require.NoError(t, r.Validate())
+	require.Nil(t, r.Lint())
+	require.Less(t, time.Since(start), 5*time.Second)
+
+	r.GatewayMetadata = append(r.GatewayMetadata, GatewayMetadata{Gateway: "PAYU", Key: "k0", Value: "again"})
+	requireProblemPaths(t, r.Validate(), []string{"metadata.PAYU:k0"})
 }

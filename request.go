@@ -27,6 +27,7 @@ type call struct {
 	op          string // "create session", …
 	method      string
 	path        string // escaped path below the base URL, starting with "/"
+	query       string // encoded query without "?", or ""; never logged
 	body        []byte // encoded once; nil for GET
 	contentType string
 	versioned   bool // send the client's version header
@@ -154,7 +155,11 @@ func (c *Client) do(ctx context.Context, cl *call, opts []RequestOption) ([]byte
 	if cl.body != nil {
 		body = retryablehttp.ReaderFunc(at.body)
 	}
-	req, err := retryablehttp.NewRequestWithContext(ctx, cl.method, c.baseURL+cl.path, body)
+	target := c.baseURL + cl.path
+	if cl.query != "" {
+		target += "?" + cl.query
+	}
+	req, err := retryablehttp.NewRequestWithContext(ctx, cl.method, target, body)
 	if err != nil {
 		return nil, fmt.Errorf("checkout: %s: build request: %w", cl.op, err)
 	}

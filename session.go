@@ -20,7 +20,10 @@ import (
 // Action selects the checkout screen a session opens: the request's action.
 type Action string
 
-// The actions a session request takes, spelled as the service expects.
+// The actions this SDK knows, spelled as the service expects. The service
+// takes others too (such as "enach", with a "service" key in
+// [SessionRequest.Extra]); Validate lets any action through and checks an
+// unknown one only for what every action needs.
 const (
 	// PaymentPage opens the checkout screen for a payment.
 	PaymentPage Action = "paymentPage"
@@ -31,13 +34,15 @@ const (
 	PaymentManagement Action = "paymentManagement"
 )
 
-// Valid reports whether a is one of PaymentPage, QuickPay, PaymentManagement.
-func (a Action) Valid() bool {
+// Known reports whether a is one of PaymentPage, QuickPay,
+// PaymentManagement. Other actions are sent as given.
+func (a Action) Known() bool {
 	return a == PaymentPage || a == QuickPay || a == PaymentManagement
 }
 
 // MandateOption says whether the checkout screen sets up a mandate: the
-// session request's options.create_mandate.
+// session request's options.create_mandate. Values other than the constants
+// are sent as given; Lint reports them.
 type MandateOption string
 
 // The values of MandateOption.
@@ -53,16 +58,18 @@ const (
 // debit the customer again later. Its fields travel as flat top-level keys
 // of the session request.
 type Mandate struct {
-	// Option is sent as options.create_mandate (required).
-	Option MandateOption `json:"options.create_mandate,omitempty" check:"required"`
-	// MaxAmount is the most one debit may take, sent as mandate.max_amount
-	// (required).
-	MaxAmount Amount `json:"mandate.max_amount,omitempty" check:"required,amount"`
+	// Option is sent as options.create_mandate. Without it the service
+	// sets up no mandate and the other keys have no effect (Lint says so).
+	Option MandateOption `json:"options.create_mandate,omitempty"`
+	// MaxAmount is the most one debit may take, sent as mandate.max_amount;
+	// required with Option. A body with the older spelling
+	// mandate_max_amount decodes into it and encodes back the same way.
+	MaxAmount Amount `json:"mandate.max_amount,omitempty" check:"amount" lint:"amount" alias:"mandate_max_amount"`
 	// StartDate is when the mandate starts, sent as mandate.start_date in
 	// Unix seconds as text ("1644420442"). The zero time is not sent.
 	StartDate time.Time `json:"-"`
 	// EndDate is when the mandate ends, sent as mandate.end_date like
-	// StartDate; it must be after StartDate when both are set.
+	// StartDate; Lint advises it to be after StartDate.
 	EndDate time.Time `json:"-"`
 }
 
@@ -72,26 +79,29 @@ type Mandate struct {
 // reads such a body back.
 type SessionRequest struct {
 	// OrderID is your unique id of the order (order_id): required for
-	// PaymentPage and QuickPay, must be empty for PaymentManagement.
-	OrderID string `json:"order_id,omitempty"`
+	// PaymentPage and QuickPay; PaymentManagement takes none (Lint says so
+	// when it is set).
+	OrderID string `json:"order_id,omitempty" lint:"id"`
 	// Amount is the sum to pay (amount): required for PaymentPage and
-	// QuickPay, must be empty for PaymentManagement.
-	Amount Amount `json:"amount,omitempty" check:"amount"`
+	// QuickPay; PaymentManagement takes none. Any amount the service takes
+	// ("1", "1.0", "10.00") is sent exactly as written.
+	Amount Amount `json:"amount,omitempty" check:"amount" lint:"amount"`
 	// CustomerID is your id of the customer (customer_id, required).
 	CustomerID string `json:"customer_id,omitempty" check:"required"`
-	// CustomerPhone is the customer's phone number (customer_phone,
-	// required).
-	CustomerPhone string `json:"customer_phone,omitempty" check:"required"`
-	// CustomerEmail is the customer's email address (customer_email,
-	// required).
-	CustomerEmail string `json:"customer_email,omitempty" check:"required"`
+	// CustomerPhone is the customer's phone number (customer_phone):
+	// required for PaymentPage and QuickPay.
+	CustomerPhone string `json:"customer_phone,omitempty" lint:"phone"`
+	// CustomerEmail is the customer's email address (customer_email):
+	// required for PaymentPage and QuickPay.
+	CustomerEmail string `json:"customer_email,omitempty" lint:"email"`
 	// PaymentPageClientID names the checkout configuration to show
 	// (payment_page_client_id, required).
 	PaymentPageClientID string `json:"payment_page_client_id,omitempty" check:"required"`
 	// Action is the screen to open (action, required).
 	Action Action `json:"action,omitempty"`
 	// ReturnURL is where the customer lands after paying (return_url).
-	ReturnURL string `json:"return_url,omitempty" check:"url"`
+	// Lint advises an absolute https URL.
+	ReturnURL string `json:"return_url,omitempty" lint:"url"`
 	// Description is shown with the payment (description).
 	Description string `json:"description,omitempty"`
 	// FirstName is the customer's first name (first_name).
@@ -112,90 +122,148 @@ type SessionRequest struct {
 	// fields through Mandate (promoted fields of a nil Mandate panic).
 	*Mandate
 	// GatewayReferenceID picks the gateway account configured under this
-	// reference (metadata.SERVICE:gateway_reference_id); it must match the
-	// reference exactly.
+	// reference; it must match the reference exactly. It is sent as
+	// metadata.<namespace>:gateway_reference_id, in the namespace of the
+	// client ([WithNamespace]; metadata.SERVICE:gateway_reference_id by
+	// default), and decoded from that key in any namespace.
 	GatewayReferenceID string `json:"metadata.SERVICE:gateway_reference_id,omitempty"`
 	// WebhookURL sends this order's webhooks to this address instead of the
 	// configured one (metadata.webhook_url). It must be https (http only on
 	// a loopback address).
 	WebhookURL string `json:"metadata.webhook_url,omitempty" check:"webhook"`
 	// Extra carries keys this type does not model (udf1…udf10, currency,
-	// mobile_country_code, …), sent as top-level keys after the typed ones.
-	// A key a typed field owns is a validation error, never a silent
-	// override.
+	// mobile_country_code, the "service" of an enach action, …), sent as
+	// top-level keys after the typed ones. A key a typed field owns (the
+	// gateway reference key in any namespace included) is a validation
+	// error, never a silent override.
 	Extra map[string]any `json:"-"`
+
+	// spelled is how a decoded body wrote typed fields whose spelling
+	// MarshalJSON would otherwise change (session_json.go).
+	spelled []spelling
 }
 
-// Validate reports every problem that would make the service refuse the
-// request, or make the body say something else than the request, as a
-// *ValidationError whose paths are the body's keys; nil when there is none.
-// CreateSession calls it before sending anything.
+// Validate reports what the service refuses, or what the body could not
+// say as the request does, as a *ValidationError whose paths are the body's
+// keys; nil when there is none. CreateSession calls it before sending
+// anything. It refuses: a missing action, customer_id or
+// payment_page_client_id; for PaymentPage and QuickPay a missing order_id,
+// amount, customer_phone or customer_email; an amount the service does not
+// take (see [ParseAmount]); a mandate option without mandate.max_amount; a
+// webhook URL that is not https; text that is not valid UTF-8; an Extra key
+// a typed field owns or a value that cannot be encoded; and what the
+// payment filter, EMI switch and product summary refuse. Everything else
+// passes, unknown actions and enum values included; [SessionRequest.Lint]
+// gives the advice. The work is linear in the size of the request.
 func (r *SessionRequest) Validate() error {
 	if r == nil {
 		return &ValidationError{Problems: []Problem{{Message: "session request is nil"}}}
 	}
 	var c valid.Collector
-	switch {
-	case r.Action == "":
-		c.Add(sessionNames()["Action"], "is required")
-	case !r.Action.Valid():
-		c.Add(sessionNames()["Action"], fmt.Sprintf("must be %s, %s or %s", PaymentPage, QuickPay, PaymentManagement))
-	case r.Action == PaymentManagement:
-		if r.OrderID != "" {
-			c.Add(sessionNames()["OrderID"], "must be empty for "+string(r.Action))
-		}
-		if r.Amount != "" {
-			c.Add(sessionNames()["Amount"], "must be empty for "+string(r.Action))
-		}
-	default:
+	names := sessionNames()
+	switch r.Action {
+	case "":
+		c.Add(names["Action"], "is required")
+	case PaymentPage, QuickPay:
+		// Every published body of these actions carries all four.
 		if strings.TrimSpace(r.OrderID) == "" {
-			c.Add(sessionNames()["OrderID"], "is required for "+string(r.Action))
+			c.Add(names["OrderID"], "is required for "+string(r.Action))
 		}
 		if r.Amount == "" {
-			c.Add(sessionNames()["Amount"], "is required for "+string(r.Action))
+			c.Add(names["Amount"], "is required for "+string(r.Action))
+		}
+		if strings.TrimSpace(r.CustomerPhone) == "" {
+			c.Add(names["CustomerPhone"], "is required for "+string(r.Action))
+		}
+		if strings.TrimSpace(r.CustomerEmail) == "" {
+			c.Add(names["CustomerEmail"], "is required for "+string(r.Action))
 		}
 	}
 	w := r.wire()
 	checkFields(&c, "", reflect.ValueOf(&w).Elem(), sessionChecks())
 	if r.PaymentFilter != nil {
 		if err := r.PaymentFilter.Validate(); err != nil {
-			mergeProblems(&c, sessionNames()["PaymentFilter"], err)
+			mergeProblems(&c, names["PaymentFilter"], err)
 		}
 	}
 	if r.EMI != "" {
 		if err := r.EMI.Validate(); err != nil {
-			mergeProblems(&c, sessionNames()["EMI"], err)
+			mergeProblems(&c, names["EMI"], err)
 		}
 	}
 	if w.ProductSummary != nil {
 		if err := r.ProductSummary.Validate(); err != nil {
-			mergeProblems(&c, sessionNames()["ProductSummary"], err)
+			mergeProblems(&c, names["ProductSummary"], err)
 		}
 	}
-	if m := r.Mandate; m != nil {
-		checkMandate(&c, m)
+	if m := r.Mandate; m != nil && m.Option != "" && m.MaxAmount == "" {
+		c.Add(names["MaxAmount"], "is required with "+names["Option"])
 	}
-	checkExtra(&c, r.Extra, sessionKey, "SessionRequest")
+	checkExtra(&c, r.Extra, sessionOwns, "SessionRequest")
 	return c.Err()
 }
 
-// checkMandate records what the field checks of a Mandate do not cover: the
-// option's value and the dates.
-func checkMandate(c *valid.Collector, m *Mandate) {
-	switch m.Option {
-	case "", MandateRequired, MandateOptional:
-	default:
-		c.Add(sessionNames()["Option"], fmt.Sprintf("must be %s or %s", MandateRequired, MandateOptional))
+// Lint returns advice on a request Validate lets through: what the
+// service's documents recommend, or what is probably a mistake though the
+// service takes it. It never repeats what Validate refuses, and the client
+// never calls it; call it yourself (in a test, or before sending) to log
+// the advice or fail on it. The advice: an action the SDK does not know;
+// order_id or amount set for PaymentManagement; amounts not written with
+// two places; an order_id longer than 20 characters or with surrounding
+// spaces; the shape of customer_phone and customer_email; a return_url
+// that is not an absolute https URL; a mandate without its option, with an
+// unknown option, a maximum below 1.00 (which the service refuses), or
+// dates before 1970 or out of order; Extra keys that are empty or hold
+// control characters. nil means no advice.
+func (r *SessionRequest) Lint() []Problem {
+	if r == nil {
+		return nil
 	}
-	start, end := sessionNames()["StartDate"], sessionNames()["EndDate"]
+	var c valid.Collector
+	names := sessionNames()
+	switch {
+	case r.Action == PaymentManagement:
+		if r.OrderID != "" {
+			c.Add(names["OrderID"], "is set, but "+string(PaymentManagement)+" takes no order")
+		}
+		if r.Amount != "" {
+			c.Add(names["Amount"], "is set, but "+string(PaymentManagement)+" takes no amount")
+		}
+	case r.Action != "" && !r.Action.Known():
+		c.Add(names["Action"], fmt.Sprintf("%q is not an action this SDK knows (%s, %s, %s): only what every action needs was checked",
+			string(r.Action), PaymentPage, QuickPay, PaymentManagement))
+	}
+	w := r.wire()
+	lintFields(&c, "", reflect.ValueOf(&w).Elem(), sessionChecks())
+	if m := r.Mandate; m != nil {
+		lintMandate(&c, m)
+	}
+	lintExtraKeys(&c, r.Extra)
+	return problems(&c)
+}
+
+// lintMandate gives the advice on a mandate.
+func lintMandate(c *valid.Collector, m *Mandate) {
+	names := sessionNames()
+	switch m.Option {
+	case MandateRequired, MandateOptional:
+	case "":
+		c.Add(names["Option"], "is not set: without it the service sets up no mandate and the other mandate keys have no effect")
+	default:
+		c.Add(names["Option"], fmt.Sprintf("%q is neither %s nor %s", string(m.Option), MandateRequired, MandateOptional))
+	}
+	if minor, err := m.MaxAmount.Minor(); err == nil && minor < 100 {
+		c.Add(names["MaxAmount"], "is below 1.00, which the service refuses for a mandate")
+	}
+	start, end := names["StartDate"], names["EndDate"]
 	if !m.StartDate.IsZero() && m.StartDate.Unix() <= 0 {
-		c.Add(start, "must be after 1970-01-01")
+		c.Add(start, "is not after 1970-01-01")
 	}
 	if !m.EndDate.IsZero() && m.EndDate.Unix() <= 0 {
-		c.Add(end, "must be after 1970-01-01")
+		c.Add(end, "is not after 1970-01-01")
 	}
 	if !m.StartDate.IsZero() && !m.EndDate.IsZero() && !m.EndDate.After(m.StartDate) {
-		c.Add(end, "must be after "+start)
+		c.Add(end, "is not after "+start)
 	}
 }
 
@@ -289,7 +357,7 @@ func (c *Client) CreateSession(ctx context.Context, req *SessionRequest, opts ..
 	if err := req.Validate(); err != nil {
 		return nil, valid.ForOp(op, err)
 	}
-	body, err := req.encode()
+	body, err := req.encodeIn(c.Namespace())
 	if err != nil {
 		return nil, valid.ForOp(op, err)
 	}

@@ -49,7 +49,8 @@ func (r *SessionRequest) wire() sessionJSON {
 var (
 	sessionChecks = checksOf[sessionJSON]("json")
 	sessionNames  = namesOf[sessionJSON]("json")
-	// sessionKeys are the keys the typed fields of a session request own.
+	// sessionKeys are the keys the typed fields of a session request own,
+	// as their tags write them.
 	sessionKeys = sync.OnceValue(func() map[string]tags.Field {
 		out := map[string]tags.Field{}
 		for _, f := range tags.Fields(reflect.TypeFor[sessionJSON](), "json") {
@@ -57,9 +58,105 @@ var (
 		}
 		return out
 	})
+	// sessionAliases are the other keys decoding reads into typed text
+	// fields: the older spellings of their alias tags. The namespaced keys
+	// (sessionNamespaced) are recognised in any namespace.
+	sessionAliases = sync.OnceValue(func() map[string]tags.Field {
+		out := map[string]tags.Field{}
+		for _, fc := range sessionChecks() {
+			if fc.alias != "" {
+				out[fc.alias] = sessionKeys()[fc.key]
+			}
+		}
+		return out
+	})
+	sessionNamespaced = sync.OnceValue(func() []tags.Field {
+		var out []tags.Field
+		for k, f := range sessionKeys() {
+			if isNamespaced(k) {
+				out = append(out, f)
+			}
+		}
+		return out
+	})
 )
 
+// sessionKey reports whether the tag of a typed field writes k.
 func sessionKey(k string) bool { _, ok := sessionKeys()[k]; return ok }
+
+// sessionOwns reports whether a typed field owns k: its tag writes it, or
+// it is a namespaced key written in another namespace.
+func sessionOwns(k string) bool {
+	_, ok := otherNamespace(k)
+	return sessionKey(k) || ok
+}
+
+// otherNamespace returns the typed field whose namespaced key k is, written
+// in a namespace other than DefaultNamespace.
+func otherNamespace(k string) (tags.Field, bool) {
+	for _, f := range sessionNamespaced() {
+		if sameKeyOtherNamespace(k, f.Key) {
+			return f, true
+		}
+	}
+	return tags.Field{}, false
+}
+
+// spelling is how a decoded body wrote one typed text field when
+// MarshalJSON would write it otherwise: under an older key
+// (mandate_max_amount), in another namespace
+// (metadata.JUSPAY:gateway_reference_id) or as a JSON number ("amount":
+// 100). MarshalJSON writes it back the same way while the field still holds
+// the value that was read; CreateSession writes namespaced keys in the
+// client's namespace.
+type spelling struct {
+	index      []int           // the field in sessionJSON
+	key        string          // the key as the body wrote it
+	raw        json.RawMessage // the value as the body wrote it
+	value      string          // the field's text read from raw
+	namespaced bool
+}
+
+// member is one key and its encoded value, appended to the body.
+type member struct {
+	key string
+	raw []byte
+}
+
+// respelled returns a copy of r whose fields that are written in another
+// spelling (see spelling) or in namespace ns are empty, and those fields as
+// members to append. ns "" keeps the decoded spelling of namespaced keys;
+// any other value writes them in ns.
+func (r *SessionRequest) respelled(ns string) (*SessionRequest, []member) {
+	cp := *r
+	if cp.Mandate != nil {
+		m := *cp.Mandate
+		cp.Mandate = &m
+	}
+	w := sessionJSON{sessionFields: (*sessionFields)(&cp)}
+	wv := reflect.ValueOf(&w).Elem()
+	var tail []member
+	for _, s := range r.spelled {
+		f, err := wv.FieldByIndexErr(s.index)
+		if err != nil || f.String() != s.value || (s.namespaced && ns != "") {
+			continue
+		}
+		tail = append(tail, member{s.key, s.raw})
+		f.SetString("")
+	}
+	if ns != "" && ns != DefaultNamespace {
+		for _, nf := range sessionNamespaced() {
+			f, err := wv.FieldByIndexErr(nf.Index)
+			if err != nil || f.String() == "" {
+				continue
+			}
+			v, _ := marshalNoEscape(f.String()) // a string always encodes
+			tail = append(tail, member{inNamespace(nf.Key, ns), v})
+			f.SetString("")
+		}
+	}
+	return &cp, tail
+}
 
 // checkEncodable records the problems that would make the encoded body
 // differ from the request: text that is not valid UTF-8 (encoding would
@@ -73,18 +170,23 @@ func (r *SessionRequest) checkEncodable(c *valid.Collector) {
 			c.Add(fc.key, "is not valid UTF-8")
 		}
 	}
-	checkExtra(c, r.Extra, sessionKey, "SessionRequest")
+	checkExtra(c, r.Extra, sessionOwns, "SessionRequest")
 }
 
 // MarshalJSON returns the JSON body CreateSession sends: the service's flat
 // keys, product_summary as a JSON string holding the array, mandate dates as
 // Unix seconds in text, then the Extra keys, sorted; empty fields are left
-// out. json.Marshal escapes <, > and & in strings of what it returns (the
-// same JSON value; the client itself sends them unescaped). It does not run
-// Validate, so an incomplete request can be stored, but it fails with a
-// *ValidationError when the body could not say what the request says: text
-// that is not valid UTF-8, or an Extra key that is empty, holds control
-// characters or belongs to a typed field.
+// out. A request read by UnmarshalJSON is written back as it was read:
+// typed values given as JSON numbers stay numbers, and older or
+// namespaced keys (mandate_max_amount,
+// metadata.JUSPAY:gateway_reference_id) keep their spelling while the
+// field keeps its value; CreateSession itself writes the gateway reference
+// in the client's namespace ([WithNamespace]). json.Marshal escapes <, >
+// and & in strings of what it returns (the same JSON value; the client
+// itself sends them unescaped). It does not run Validate, so an incomplete
+// request can be stored, but it fails with a *ValidationError when the body
+// could not say what the request says: text that is not valid UTF-8, or an
+// Extra key that is not valid UTF-8 or belongs to a typed field.
 func (r SessionRequest) MarshalJSON() ([]byte, error) {
 	var c valid.Collector
 	r.checkEncodable(&c)
@@ -94,15 +196,34 @@ func (r SessionRequest) MarshalJSON() ([]byte, error) {
 	return r.encode()
 }
 
-// encode returns the body without checking it (CreateSession has run
-// Validate). An Extra value that cannot be encoded is a *ValidationError.
-func (r *SessionRequest) encode() ([]byte, error) {
-	w := r.wire()
+// encode returns the body without checking it, as MarshalJSON writes it.
+func (r *SessionRequest) encode() ([]byte, error) { return r.encodeIn("") }
+
+// encodeIn returns the body without checking it (CreateSession has run
+// Validate), writing namespaced keys in ns ("" keeps a decoded body's
+// spelling, else DefaultNamespace). An Extra value that cannot be encoded is
+// a *ValidationError.
+func (r *SessionRequest) encodeIn(ns string) ([]byte, error) {
+	src, tail := r, []member(nil)
+	if len(r.spelled) > 0 || (ns != "" && ns != DefaultNamespace) {
+		src, tail = r.respelled(ns)
+	}
+	w := src.wire()
 	body, err := marshalNoEscape(&w)
-	if err != nil || len(r.Extra) == 0 {
+	if err != nil || (len(tail) == 0 && len(r.Extra) == 0) {
 		return body, err
 	}
 	body = body[:len(body)-1] // reopen the object
+	add := func(key string, v []byte) {
+		if len(body) > 1 {
+			body = append(body, ',')
+		}
+		k, _ := marshalNoEscape(key) // a string always encodes
+		body = append(append(append(body, k...), ':'), v...)
+	}
+	for _, m := range tail {
+		add(m.key, m.raw)
+	}
 	var c valid.Collector
 	for _, k := range sortedKeys(r.Extra) {
 		v, err := marshalNoEscape(r.Extra[k])
@@ -110,11 +231,7 @@ func (r *SessionRequest) encode() ([]byte, error) {
 			c.Add(k, "value cannot be encoded as JSON: "+err.Error())
 			continue
 		}
-		if len(body) > 1 {
-			body = append(body, ',')
-		}
-		key, _ := marshalNoEscape(k) // a string always encodes
-		body = append(append(append(body, key...), ':'), v...)
+		add(k, v)
 	}
 	if err := c.Err(); err != nil {
 		return nil, err
@@ -126,11 +243,14 @@ func (r *SessionRequest) encode() ([]byte, error) {
 // as the service's published samples show it: every key the typed fields do
 // not own goes to Extra (numbers kept as json.Number, so their text is
 // unchanged). It does not run Validate and changes no value: an amount such
-// as "1.0" stays "1.0". A typed text key given as a JSON number keeps the
-// number's text ("amount": 100 reads as "100"). A typed key given as
-// anything else (null, a boolean, an object), a mandate date that is not
-// canonical decimal seconds, invalid UTF-8, an Extra key that is empty or
-// holds control characters, or a malformed payment_filter or
+// as "1.0" stays "1.0", and a typed text key given as a JSON number keeps
+// the number's text ("amount": 100 reads as "100") and is written back as a
+// number. The older spelling mandate_max_amount reads into
+// Mandate.MaxAmount when mandate.max_amount is absent, and the gateway
+// reference key is read in any namespace (metadata.JUSPAY:…) when the
+// default one is absent; both are written back as read. A typed key given
+// as anything else (null, a boolean, an object), a mandate date that is not
+// canonical decimal seconds, invalid UTF-8, or a malformed payment_filter or
 // product_summary is a *ValidationError naming the key, or inside
 // payment_filter and product_summary the exact path of the offending value
 // ("payment_filter.options[1].enable", "product_summary[1][1].type"). A
@@ -163,25 +283,35 @@ func (r *SessionRequest) UnmarshalJSON(data []byte) error {
 	)
 	w := sessionJSON{sessionFields: (*sessionFields)(&out)}
 	wv := reflect.ValueOf(&w).Elem()
+	read := map[string]bool{} // typed fields read from another spelling
 	for _, k := range sortedKeys(members) {
-		if f, ok := sessionKeys()[k]; ok {
-			decodeMember(&c, k, members[k], fieldAt(wv, f.Index))
+		raw := bytes.TrimSpace(members[k])
+		f, typed := sessionKeys()[k]
+		respelled := false
+		if !typed {
+			f, respelled = otherSpelling(k, members, read)
+			typed = respelled
+		}
+		if !typed {
+			dec := json.NewDecoder(bytes.NewReader(raw))
+			dec.UseNumber()
+			var v any
+			if err := dec.Decode(&v); err != nil {
+				c.Add(k, "cannot be decoded: "+err.Error())
+				continue
+			}
+			if out.Extra == nil {
+				out.Extra = make(map[string]any, len(members))
+			}
+			out.Extra[k] = v
 			continue
 		}
-		if !checkExtraKey(&c, k) {
-			continue
+		field := fieldAt(wv, f.Index)
+		decodeMember(&c, k, raw, field)
+		if field.Kind() == reflect.String && (respelled || kindOf(raw) != "string") {
+			out.spelled = append(out.spelled, spelling{index: f.Index, key: k, raw: bytes.Clone(raw),
+				value: field.String(), namespaced: isNamespaced(f.Key)})
 		}
-		dec := json.NewDecoder(bytes.NewReader(members[k]))
-		dec.UseNumber()
-		var v any
-		if err := dec.Decode(&v); err != nil {
-			c.Add(k, "cannot be decoded: "+err.Error())
-			continue
-		}
-		if out.Extra == nil {
-			out.Extra = make(map[string]any, len(members))
-		}
-		out.Extra[k] = v
 	}
 	if err := c.Err(); err != nil {
 		return err
@@ -195,6 +325,24 @@ func (r *SessionRequest) UnmarshalJSON(data []byte) error {
 	}
 	*r = out
 	return nil
+}
+
+// otherSpelling returns the typed field k writes in another spelling (an
+// alias, or a namespaced key in another namespace), when the body does not
+// also hold the field's own key and no other spelling of it was read.
+func otherSpelling(k string, members map[string]json.RawMessage, read map[string]bool) (tags.Field, bool) {
+	f, ok := sessionAliases()[k]
+	if !ok {
+		f, ok = otherNamespace(k)
+	}
+	if !ok || read[f.Key] {
+		return tags.Field{}, false
+	}
+	if _, own := members[f.Key]; own {
+		return tags.Field{}, false
+	}
+	read[f.Key] = true
+	return f, true
 }
 
 // fieldAt returns the field at index in v, allocating the embedded

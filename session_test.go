@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -118,29 +119,43 @@ func TestSessionValidate(t *testing.T) {
 	}{
 		{"valid", func(*SessionRequest) {}, nil},
 		{"missing everything", func(r *SessionRequest) { *r = SessionRequest{} },
-			[]string{"action", "customer_id", "customer_phone", "customer_email", "payment_page_client_id"}},
-		{"unknown action", func(r *SessionRequest) { r.Action = "enach" }, []string{"action"}},
-		{"wrong case action", func(r *SessionRequest) { r.Action = "PaymentPage" }, []string{"action"}},
-		{"paymentPage without order and amount", func(r *SessionRequest) { r.OrderID, r.Amount = "", "" },
-			[]string{"order_id", "amount"}},
+			[]string{"action", "customer_id", "payment_page_client_id"}},
+		{"paymentPage without its fields", func(r *SessionRequest) {
+			r.OrderID, r.Amount, r.CustomerPhone, r.CustomerEmail = "", "", " ", ""
+		}, []string{"order_id", "amount", "customer_phone", "customer_email"}},
 		{"quickPay without amount", func(r *SessionRequest) { r.Action, r.Amount = QuickPay, "" }, []string{"amount"}},
-		{"paymentManagement with order and amount", func(r *SessionRequest) { r.Action = PaymentManagement },
-			[]string{"order_id", "amount"}},
-		{"amount one place", func(r *SessionRequest) { r.Amount = "99.5" }, []string{"amount"}},
+		{"unknown action passes", func(r *SessionRequest) { r.Action = "enach" }, nil},
+		{"unknown action needs only what every action needs", func(r *SessionRequest) {
+			r.Action, r.OrderID, r.Amount, r.CustomerPhone, r.CustomerEmail = "enach", "", "", "", ""
+		}, nil},
+		{"unknown action still needs the client id", func(r *SessionRequest) {
+			r.Action, r.PaymentPageClientID = "PaymentPage", ""
+		}, []string{"payment_page_client_id"}},
+		{"guest paymentManagement", func(r *SessionRequest) {
+			*r = SessionRequest{CustomerID: "customer", PaymentPageClientID: "clientId", Action: PaymentManagement}
+		}, nil},
+		{"paymentManagement with order and amount is sent", func(r *SessionRequest) { r.Action = PaymentManagement }, nil},
+		{"amounts the service takes", func(r *SessionRequest) { r.Amount = "99.5" }, nil},
+		{"amount without places", func(r *SessionRequest) { r.Amount = "100" }, nil},
+		{"amount three places", func(r *SessionRequest) { r.Amount = "99.505" }, []string{"amount"}},
 		{"amount float text", func(r *SessionRequest) { r.Amount = "1e2" }, []string{"amount"}},
+		{"amount negative", func(r *SessionRequest) { r.Amount = AmountFromMinor(-500) }, []string{"amount"}},
 		{"blank customer", func(r *SessionRequest) { r.CustomerID = "  " }, []string{"customer_id"}},
-		{"relative return url", func(r *SessionRequest) { r.ReturnURL = "/back" }, []string{"return_url"}},
+		{"relative return url is sent", func(r *SessionRequest) { r.ReturnURL = "/back" }, nil},
 		{"http webhook", func(r *SessionRequest) { r.WebhookURL = "http://shop.example.com/hook" },
 			[]string{"metadata.webhook_url"}},
+		{"relative webhook", func(r *SessionRequest) { r.WebhookURL = "/hook" }, []string{"metadata.webhook_url"}},
 		{"loopback http webhook is fine", func(r *SessionRequest) { r.WebhookURL = "http://127.0.0.1:8080/hook" }, nil},
-		{"mandate without option and amount", func(r *SessionRequest) { r.Mandate = &Mandate{} },
-			[]string{"options.create_mandate", "mandate.max_amount"}},
-		{"mandate bad option", func(r *SessionRequest) { r.Mandate = &Mandate{Option: "required", MaxAmount: "1.00"} },
-			[]string{"options.create_mandate"}},
-		{"mandate end before start", func(r *SessionRequest) {
+		{"mandate option without amount", func(r *SessionRequest) { r.Mandate = &Mandate{Option: MandateRequired} },
+			[]string{"mandate.max_amount"}},
+		{"mandate keys without option are sent", func(r *SessionRequest) { r.Mandate = &Mandate{MaxAmount: "5"} }, nil},
+		{"mandate unknown option", func(r *SessionRequest) { r.Mandate = &Mandate{Option: "required", MaxAmount: "1.00"} }, nil},
+		{"mandate bad amount", func(r *SessionRequest) { r.Mandate = &Mandate{Option: MandateOptional, MaxAmount: "1,000"} },
+			[]string{"mandate.max_amount"}},
+		{"mandate end before start is sent", func(r *SessionRequest) {
 			r.Mandate = &Mandate{Option: MandateOptional, MaxAmount: "1000.00",
 				StartDate: time.Unix(1646234827, 0), EndDate: time.Unix(1644420442, 0)}
-		}, []string{"mandate.end_date"}},
+		}, nil},
 		{"extra collides with typed key", func(r *SessionRequest) {
 			r.Extra = map[string]any{"order_id": "x", "metadata.webhook_url": "https://a", "udf1": "ok"}
 		}, []string{"metadata.webhook_url", "order_id"}},
@@ -148,7 +163,7 @@ func TestSessionValidate(t *testing.T) {
 			r.Action, r.OrderID, r.Amount = PaymentManagement, "", ""
 			r.Extra = map[string]any{"order_id": "sneaky"}
 		}, []string{"order_id"}},
-		{"extra empty key", func(r *SessionRequest) { r.Extra = map[string]any{"": 1} }, []string{""}},
+		{"extra empty key is sent", func(r *SessionRequest) { r.Extra = map[string]any{"": 1} }, nil},
 		{"bad product summary", func(r *SessionRequest) {
 			r.ProductSummary = new(ps.Summary{ps.Line{ps.Divider{}}})
 		}, []string{"product_summary[0][0].thickness"}},
@@ -160,6 +175,121 @@ func TestSessionValidate(t *testing.T) {
 			requireProblemPaths(t, r.Validate(), tt.paths)
 		})
 	}
+}
+
+// The advice of SessionRequest.Lint, on requests Validate lets through.
+func TestSessionLint(t *testing.T) {
+	require.Nil(t, baseSession().Lint())
+	require.Nil(t, (*SessionRequest)(nil).Lint())
+	tests := []struct {
+		name   string
+		mutate func(r *SessionRequest)
+		paths  []string
+	}{
+		{"unknown action", func(r *SessionRequest) { r.Action = "enach" }, []string{"action"}},
+		{"paymentManagement with order and amount", func(r *SessionRequest) { r.Action = PaymentManagement },
+			[]string{"order_id", "amount"}},
+		{"amount one place", func(r *SessionRequest) { r.Amount = "1.0" }, []string{"amount"}},
+		{"amount with leading zeros", func(r *SessionRequest) { r.Amount = "0100.00" }, []string{"amount"}},
+		{"order id", func(r *SessionRequest) { r.OrderID = " testing-order-one" }, []string{"order_id"}},
+		{"customer", func(r *SessionRequest) { r.CustomerEmail, r.CustomerPhone = "a@b", "98-76" },
+			[]string{"customer_phone", "customer_email"}},
+		{"return url", func(r *SessionRequest) { r.ReturnURL = "shop.example.com" }, []string{"return_url"}},
+		{"mandate", func(r *SessionRequest) {
+			r.Mandate = &Mandate{MaxAmount: "0.5", StartDate: time.Unix(-5, 0), EndDate: time.Unix(-10, 0)}
+		}, []string{"mandate.max_amount", "options.create_mandate", "mandate.max_amount",
+			"mandate.start_date", "mandate.end_date", "mandate.end_date"}},
+		{"mandate option", func(r *SessionRequest) { r.Mandate = &Mandate{Option: "required", MaxAmount: "1.00"} },
+			[]string{"options.create_mandate"}},
+		{"extra keys", func(r *SessionRequest) { r.Extra = map[string]any{"": 1, "a\tb": 2} }, []string{"", `"a\tb"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := baseSession()
+			tt.mutate(r)
+			require.NoError(t, r.Validate(), "advice only")
+			var got []string
+			for _, p := range r.Lint() {
+				require.NotEmpty(t, p.Message)
+				got = append(got, p.Path)
+			}
+			require.Equal(t, tt.paths, got, "%v", r.Lint())
+		})
+	}
+}
+
+// The bodies of the service's published examples pass Validate and encode
+// back to the same JSON: decoding keeps what they say, however they spell
+// it.
+func TestSessionPublishedBodiesPass(t *testing.T) {
+	samples := append(conformance.Files(t, "session", "*.body.json"), conformance.Files(t, "payment_links", "*request*.json")...)
+	checked := 0
+	for _, s := range samples {
+		t.Run(s.Name, func(t *testing.T) {
+			if s.Negative() {
+				t.Skip("flagged as not valid JSON")
+			}
+			var r SessionRequest
+			require.NoError(t, json.Unmarshal(s.Data, &r))
+			require.NoError(t, r.Validate())
+			out, err := json.Marshal(&r)
+			require.NoError(t, err)
+			require.JSONEq(t, string(s.Data), string(out))
+			sent, err := r.encodeIn(DefaultNamespace)
+			require.NoError(t, err)
+			require.JSONEq(t, string(s.Data), string(sent), "what CreateSession sends")
+			checked++
+		})
+	}
+	require.GreaterOrEqual(t, checked, 12)
+}
+
+// Published bodies reach the service as published: the enach action with
+// its service key, the guest paymentManagement body, amounts as numbers and
+// "1.0", the older mandate_max_amount.
+func TestCreateSessionSendsPublishedBodies(t *testing.T) {
+	srv := newRecorder(t, reply{status: 200, body: `{"status":"NEW","sdk_payload":{"requestId":"r"}}`})
+	c := newTestClient(t, srv.URL)
+	for _, name := range []string{"session_request_enach_mandate_required.body.json",
+		"session_request_payment_management_minimal.body.json", "session_request_basic.body.json"} {
+		body := conformance.Files(t, "session", name)[0].Data
+		var r SessionRequest
+		require.NoError(t, json.Unmarshal(body, &r))
+		_, err := c.CreateSession(context.Background(), &r)
+		require.NoError(t, err, name)
+		require.JSONEq(t, string(body), string(srv.last(t).Body), name)
+	}
+	body := conformance.Files(t, "payment_links", "session_payment_link_request.body.json")[0].Data
+	var r SessionRequest
+	require.NoError(t, json.Unmarshal(body, &r))
+	_, err := c.CreateSession(context.Background(), &r)
+	require.NoError(t, err)
+	require.JSONEq(t, string(body), string(srv.last(t).Body))
+	require.Contains(t, string(srv.last(t).Body), `"amount":100,`)
+	require.Contains(t, string(srv.last(t).Body), `"mandate_max_amount":"1000"`)
+}
+
+// WithNamespace moves the gateway reference key of the session body; the
+// key is the tag's, renamed, and written once.
+func TestCreateSessionNamespace(t *testing.T) {
+	srv := newRecorder(t, reply{status: 200, body: `{"status":"NEW","sdk_payload":{"requestId":"r"}}`})
+	c := newTestClient(t, srv.URL, WithNamespace("JUSPAY"))
+	r := baseSession()
+	r.GatewayReferenceID = "payu_test"
+	_, err := c.CreateSession(context.Background(), r)
+	require.NoError(t, err)
+	var m map[string]any
+	require.NoError(t, json.Unmarshal(srv.last(t).Body, &m))
+	require.Equal(t, "payu_test", m["metadata.JUSPAY:gateway_reference_id"])
+	require.NotContains(t, m, "metadata.SERVICE:gateway_reference_id")
+	require.Equal(t, "payu_test", r.GatewayReferenceID, "the request is not changed")
+
+	for _, ns := range []string{"", "A.B", "A:B", "A B", "A\x00"} {
+		_, err := NewClient(testMerchant, testKey, WithBaseURL(srv.URL), WithNamespace(ns))
+		require.ErrorIs(t, err, ErrInvalidOption, "%q", ns)
+	}
+	def := newTestClient(t, srv.URL)
+	require.Equal(t, DefaultNamespace, def.Namespace())
 }
 
 func TestSessionExtraNotEncodable(t *testing.T) {
@@ -177,7 +307,7 @@ func TestSessionExtraNotEncodable(t *testing.T) {
 func TestCreateSessionValidationSendsNothing(t *testing.T) {
 	srv := newRecorder(t)
 	c := newTestClient(t, srv.URL)
-	_, err := c.CreateSession(context.Background(), &SessionRequest{Action: PaymentPage, Amount: "5"})
+	_, err := c.CreateSession(context.Background(), &SessionRequest{Action: PaymentPage, Amount: "5.001"})
 	var ve *ValidationError
 	require.ErrorAs(t, err, &ve)
 	require.True(t, ve.Has("order_id"))
@@ -342,4 +472,22 @@ func TestInvalidUTF8IsAProblemNotAFixUp(t *testing.T) {
 	require.ErrorAs(t, err, &ve)
 	require.True(t, ve.Has("billing_address_city"))
 	require.True(t, ve.Has("udf1"))
+}
+
+// Validation and advice are linear in the size of the request: 100,000
+// Extra keys, some holding nested values, take well under a second.
+func TestSessionValidateLinear(t *testing.T) {
+	const n = 100_000
+	r := baseSession()
+	r.Extra = make(map[string]any, n)
+	for i := range n {
+		r.Extra["udf_"+strconv.Itoa(i)] = map[string]any{"a": []any{"x", json.Number("1")}}
+	}
+	start := time.Now()
+	require.NoError(t, r.Validate())
+	require.Nil(t, r.Lint())
+	t.Logf("Validate and Lint of %d Extra keys: %v", n, time.Since(start))
+	require.Less(t, time.Since(start), 5*time.Second)
+	r.Extra["metadata.ACME:gateway_reference_id"] = "x"
+	requireProblemPaths(t, r.Validate(), []string{"metadata.ACME:gateway_reference_id"})
 }

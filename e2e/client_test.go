@@ -190,8 +190,8 @@ func TestValidationSendsNothing(t *testing.T) {
 	c := newClient(t, s)
 	ctx := ctxT(t)
 
-	pm := session("ord_pm", checkout.PaymentManagement)
-	pm.OrderID = "ord_pm"
+	threePlaces := session("ord_3", checkout.PaymentPage)
+	threePlaces.Amount = "10.005"
 	badFilter := &paymentfilter.Filter{AllowDefaultOptions: true, Options: []paymentfilter.Option{
 		{PaymentMethodType: "card", Enable: false},
 	}}
@@ -207,7 +207,7 @@ func TestValidationSendsNothing(t *testing.T) {
 		call func() error
 		path string
 	}{
-		{"order_id on paymentManagement", func() error { _, err := c.CreateSession(ctx, pm); return err }, "order_id"},
+		{"amount with three places", func() error { _, err := c.CreateSession(ctx, threePlaces); return err }, "amount"},
 		{"mis-cased method type", func() error { _, err := c.CreateSession(ctx, withFilter); return err }, "payment_filter.options[0].paymentMethodType"},
 		{"mis-cased sdk_udf", func() error { _, err := c.CreateSession(ctx, badUdf); return err }, "sdk_udf"},
 		{"order without amount", func() error { _, err := c.CreateOrder(ctx, noAmount); return err }, "amount"},
