@@ -31,6 +31,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/payorch/checkout-go/internal/tags"
 	"github.com/payorch/checkout-go/internal/valid"
 )
 
@@ -62,46 +63,45 @@ var (
 	textDecoder = reflect.TypeFor[encoding.TextUnmarshaler]()
 )
 
-// ObjectOf reads the json tags of struct type T. Fields tagged "-" and
-// unexported fields are not keys; a field named Extra of type
-// map[string]json.RawMessage receives the keys no other field declares.
-// T must be a struct type: ObjectOf panics otherwise, when the package
-// using it is initialised.
+// ObjectOf reads the json tags of struct type T (through package tags, as
+// encoding/json reads them). Fields tagged "-" and unexported fields are
+// not keys; a field named Extra of type map[string]json.RawMessage and
+// tagged "-" receives the keys no other field declares. T must be a struct
+// type without embedded structs: ObjectOf panics otherwise, when the
+// package using it is initialised.
 func ObjectOf[T any]() *Object {
 	t := reflect.TypeFor[T]()
 	if t.Kind() != reflect.Struct {
 		panic("tagjson: ObjectOf of non-struct type " + t.String())
 	}
 	o := &Object{typ: t, byKey: map[string]int{}, extra: -1}
-	for i := range t.NumField() {
-		sf := t.Field(i)
-		if !sf.IsExported() {
-			continue
+	for _, tf := range tags.Fields(t, "json") {
+		if len(tf.Index) != 1 {
+			panic("tagjson: " + t.String() + " embeds the struct holding " + tf.Name)
 		}
-		tag := sf.Tag.Get("json")
-		if tag == "-" {
-			if sf.Name == "Extra" && sf.Type == rawMapType {
-				o.extra = i
-			}
-			continue
-		}
-		name, opts, _ := strings.Cut(tag, ",")
-		if name == "" {
-			name = sf.Name
-		}
-		omit := false
-		for opt := range strings.SplitSeq(opts, ",") {
-			omit = omit || opt == "omitempty" || opt == "omitzero"
-		}
-		kind := sf.Type.Kind()
-		o.byKey[name] = len(o.fields)
+		omit := tf.Has("omitempty") || tf.Has("omitzero")
+		kind := tf.Type.Kind()
+		o.byKey[tf.Key] = len(o.fields)
 		o.fields = append(o.fields, field{
-			key: name, goName: sf.Name, index: i, typ: sf.Type,
+			key: tf.Key, goName: tf.Name, index: tf.Index[0], typ: tf.Type,
 			required: !omit && (kind == reflect.Bool || kind == reflect.String),
 			omitted:  omit,
 		})
 	}
+	if sf, ok := t.FieldByName("Extra"); ok && sf.Type == rawMapType && len(sf.Index) == 1 && !o.declares(sf.Name) {
+		o.extra = sf.Index[0]
+	}
 	return o
+}
+
+// declares reports whether the field named goName has a key.
+func (o *Object) declares(goName string) bool {
+	for _, f := range o.fields {
+		if f.goName == goName {
+			return true
+		}
+	}
+	return false
 }
 
 // WithAlias makes decoding accept other as a spelling of key (which must
