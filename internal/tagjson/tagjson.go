@@ -424,19 +424,6 @@ func KeysOf(objs ...*Object) []string {
 	return keys
 }
 
-// CloneExtra returns a deep copy of an Extra map (nil for nil), so that a
-// Clone shares no bytes with the value it copied.
-func CloneExtra(m map[string]json.RawMessage) map[string]json.RawMessage {
-	if m == nil {
-		return nil
-	}
-	c := maps.Clone(m)
-	for k, v := range c {
-		c[k] = slices.Clone(v)
-	}
-	return c
-}
-
 // FoldMatch returns the first of known equal to s ignoring case but not
 // equal to it, or "": the value s was surely meant to be, in a service
 // that matches values case-exactly.
