@@ -278,20 +278,18 @@ func marshalItem(it Item) ([]byte, error) {
 // the decode succeeds.
 func unmarshalItem[T Item](data []byte, dst *T) error {
 	var zero T
-	if dst == nil {
-		return errNilTarget(string(zero.Kind()) + " item")
-	}
-	it, err := decodeItem(data, alone)
-	if err != nil {
-		return err
-	}
-	v, ok := it.(T)
-	if !ok {
-		return &DecodeError{Path: typeKeyName, Line: -1, Item: -1,
-			Message: "item type " + string(it.Kind()) + " cannot be read into a " + string(zero.Kind()) + " item"}
-	}
-	*dst = v
-	return nil
+	return decodeInto(dst, string(zero.Kind())+" item", func() (T, error) {
+		it, err := decodeItem(data, alone)
+		if err != nil {
+			return zero, err
+		}
+		v, ok := it.(T)
+		if !ok {
+			return zero, &DecodeError{Path: typeKeyName, Line: -1, Item: -1,
+				Message: "item type " + string(it.Kind()) + " cannot be read into a " + string(zero.Kind()) + " item"}
+		}
+		return v, nil
+	})
 }
 
 // concrete turns a pointer to one of the six kinds into its value, and a

@@ -22,6 +22,7 @@
 package tagjson
 
 import (
+	"bytes"
 	"encoding"
 	"encoding/json"
 	"errors"
@@ -174,7 +175,7 @@ func Problem(path, message string) error {
 // IsNull reports whether data is the JSON literal null (blank space around
 // it allowed).
 func IsNull(data []byte) bool {
-	return strings.TrimSpace(string(data)) == "null"
+	return string(bytes.TrimSpace(data)) == "null"
 }
 
 // Unmarshal is the body of an UnmarshalJSON method: it decodes the JSON
@@ -312,8 +313,8 @@ func want(t reflect.Type) string {
 // array", "a string", "a boolean", "null", "a number", or "nothing" when
 // data is blank. It looks at the first byte only.
 func KindOf(data []byte) string {
-	s := strings.TrimSpace(string(data))
-	if s == "" {
+	s := bytes.TrimSpace(data)
+	if len(s) == 0 {
 		return "nothing"
 	}
 	switch s[0] {
