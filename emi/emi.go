@@ -65,8 +65,8 @@ func (v Visibility) Valid() bool {
 // would not see it. Other values pass (the service may know more), and the
 // zero value means sdk_udf is not sent.
 func (v Visibility) Validate() error {
-	if m := tagjson.FoldMatch(v, Show, Hide, ShowWithoutCards); m != "" {
-		return tagjson.Problem("sdk_udf", "unknown EMI visibility "+quote(string(v))+": values are case sensitive, did you mean "+quote(string(m))+"?")
+	if msg := tagjson.CaseMistake("EMI visibility", v, Show, Hide, ShowWithoutCards); msg != "" {
+		return tagjson.Problem("sdk_udf", msg)
 	}
 	return nil
 }
@@ -126,8 +126,8 @@ func (t MethodType) Validate() error {
 		return tagjson.Problem(methodTypeKey, "missing: want one of CARD, UPI, WALLET, NB, CONSUMER_FINANCE, REWARD, CASH")
 	}
 	known := [...]MethodType{Card, UPI, Wallet, NB, ConsumerFinance, Reward, Cash, walletsOld}
-	if m := tagjson.FoldMatch(t, known[:]...); m != "" {
-		return tagjson.Problem(methodTypeKey, "unknown payment method type "+quote(string(t))+": values are case sensitive, did you mean "+quote(string(m))+"?")
+	if msg := tagjson.CaseMistake("payment method type", t, known[:]...); msg != "" {
+		return tagjson.Problem(methodTypeKey, msg)
 	}
 	return nil
 }

@@ -425,13 +425,15 @@ func KeysOf(objs ...*Object) []string {
 	return keys
 }
 
-// FoldMatch returns the first of known equal to s ignoring case but not
-// equal to it, or "": the value s was surely meant to be, in a service
-// that matches values case-exactly.
-func FoldMatch[S ~string](s S, known ...S) S {
+// CaseMistake returns, when s is one of known written in another case,
+// the message saying so, such as `unknown card type "credit": values are
+// case sensitive, did you mean "CREDIT"?` (what names the kind of value),
+// and "" otherwise: the service matches values case-exactly, so it would
+// not see s, while a value it may know but the SDK does not passes.
+func CaseMistake[S ~string](what string, s S, known ...S) string {
 	for _, k := range known {
 		if k != s && strings.EqualFold(string(k), string(s)) {
-			return k
+			return "unknown " + what + " " + quote(string(s)) + ": values are case sensitive, did you mean " + quote(string(k)) + "?"
 		}
 	}
 	return ""

@@ -162,10 +162,10 @@ func TestCheckExtra(t *testing.T) {
 	}, ve.Problems)
 }
 
-func TestFoldMatch(t *testing.T) {
-	require.Equal(t, "CARD", tagjson.FoldMatch("card", "UPI", "CARD"))
-	require.Equal(t, "", tagjson.FoldMatch("CARD", "UPI", "CARD"), "the value itself is no mistake")
-	require.Equal(t, "", tagjson.FoldMatch("CRYPTO", "UPI", "CARD"))
+func TestCaseMistake(t *testing.T) {
+	require.Equal(t, `unknown type "card": values are case sensitive, did you mean "CARD"?`, tagjson.CaseMistake("type", "card", "UPI", "CARD"))
+	require.Equal(t, "", tagjson.CaseMistake("type", "CARD", "UPI", "CARD"), "the value itself is no mistake")
+	require.Equal(t, "", tagjson.CaseMistake("type", "CRYPTO", "UPI", "CARD"))
 }
 
 func TestKindOf(t *testing.T) {
