@@ -14,11 +14,7 @@ import (
 
 // TestDecodeEncode: what decoding accepts and how it is sent back.
 func TestDecodeEncode(t *testing.T) {
-	tests := []struct {
-		name string
-		in   string
-		out  string
-	}{
+	wiretest.RunEncodings[pf.Filter](t, []wiretest.Encoding{
 		{"singular card keys are sent back plural",
 			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardBrand":["VISA"],"cardBin":["459000::460000"],"cardType":["CREDIT"],"cardSubType":["BUSINESS"],"cardBank":["SBI"]}]}]}`,
 			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardBrands":["VISA"],"cardBins":["459000::460000"],"cardTypes":["CREDIT"],"cardSubTypes":["BUSINESS"],"cardBanks":["SBI"]}]}]}`},
@@ -64,27 +60,12 @@ func TestDecodeEncode(t *testing.T) {
 		{"empty emiOptions are kept",
 			`{"allowDefaultOptions":false,"options":[{"paymentMethodType":"UPI","enable":true}],"emiOptions":{}}`,
 			`{"allowDefaultOptions":false,"options":[{"paymentMethodType":"UPI","enable":true}],"emiOptions":{}}`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var f pf.Filter
-			require.NoError(t, json.Unmarshal([]byte(tt.in), &f))
-			out, err := json.Marshal(f)
-			require.NoError(t, err)
-			require.Equal(t, tt.out, string(out))
-			// MarshalJSON alone gives the same bytes as json.Marshal.
-			direct, err := f.MarshalJSON()
-			require.NoError(t, err)
-			require.Equal(t, tt.out, string(direct))
-		})
-	}
+	})
 }
 
 // TestDecodeErrors: shapes decoding refuses, with the JSON path.
 func TestDecodeErrors(t *testing.T) {
-	tests := []struct {
-		name, in, path, fragment string
-	}{
+	wiretest.RunRefusals[pf.Filter](t, []wiretest.Refusal{
 		{"not an object", `"{\"allowDefaultOptions\":true}"`, "payment_filter", "must be a JSON object, got a string"},
 		{"missing allowDefaultOptions", `{"options":[]}`, "payment_filter.allowDefaultOptions", `missing required key "allowDefaultOptions"`},
 		{"mis-cased allowDefaultOptions", `{"AllowDefaultOptions":true,"options":[]}`, "payment_filter.allowDefaultOptions", `found "AllowDefaultOptions"`},
@@ -105,20 +86,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"card type not a string", `{"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false},{"enable":false,"cardTypes":["DEBIT",{}]}]}]}`, "payment_filter.options[0].cardFilters[1].cardTypes[1]", "must be a string, got an object"},
 		{"tenures not a list", `{"allowDefaultOptions":true,"options":[],"emiOptions":{"noCostEmi":{"enable":true,"credit":{"enable":true,"filters":[{"enable":true,"issuerFilter":{"tenures":"9::12","enable":false}}]}}}}`, "payment_filter.emiOptions.noCostEmi.credit.filters[0].issuerFilter.tenures", "must be an array, got a string"},
 		{"not JSON", `{"allowDefaultOptions":true,`, "", "unexpected end of JSON input"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var f pf.Filter
-			err := json.Unmarshal([]byte(tt.in), &f)
-			require.Error(t, err)
-			if tt.path == "" { // encoding/json's own syntax error
-				require.ErrorContains(t, err, tt.fragment)
-				return
-			}
-			wiretest.RequireProblem(t, err, tt.path, tt.fragment)
-			require.Equal(t, pf.Filter{}, f, "an error leaves the value")
-		})
-	}
+	})
 }
 
 // TestDecodeNullKeepsValue: null decodes to nothing without touching the

@@ -18,15 +18,16 @@ type recorder struct {
 	failed bool
 }
 
-// require reports through Errorf and stops through FailNow: both are
-// recorded here instead of failing the real test, and FailNow ends the
-// helper's goroutine as testing's own does.
+// require reports through Errorf and stops through FailNow, the fuzz
+// checks through Fatalf: all are recorded here instead of failing the real
+// test, and FailNow ends the helper's goroutine as testing's own does.
 func (r *recorder) Helper()               {}
 func (r *recorder) Errorf(string, ...any) { r.failed = true }
 func (r *recorder) FailNow() {
 	r.failed = true
 	runtime.Goexit()
 }
+func (r *recorder) Fatalf(string, ...any) { r.FailNow() }
 
 func fails(t *testing.T, f func(tb testing.TB)) bool {
 	t.Helper()
