@@ -22,7 +22,9 @@ package emi
 import (
 	"encoding/json"
 	"reflect"
+	"slices"
 
+	"github.com/payorch/checkout-go/internal/deepcopy"
 	"github.com/payorch/checkout-go/internal/tagjson"
 	"github.com/payorch/checkout-go/internal/valid"
 )
@@ -190,6 +192,17 @@ func (o *Options) UnmarshalJSON(data []byte) error {
 	return optionsObject.Unmarshal(data, o, rootPath)
 }
 
+// Clone returns a deep copy of o (nil for nil), with the calls the fluent
+// methods could not carry out (see [New]): half-built options to extend in
+// another direction, or to hand to another goroutine.
+func (o *Options) Clone() *Options {
+	c := deepcopy.Of(o)
+	if c != nil {
+		c.problems = slices.Clone(o.problems)
+	}
+	return c
+}
+
 // SubFilter is an EMI plan type: the standardEmi, lowCostEmi or noCostEmi
 // object.
 type SubFilter struct {
@@ -217,6 +230,9 @@ func (s *SubFilter) UnmarshalJSON(data []byte) error {
 	return subFilterObject.Unmarshal(data, s, "")
 }
 
+// Clone returns a deep copy of s (nil for nil).
+func (s *SubFilter) Clone() *SubFilter { return deepcopy.Of(s) }
+
 // Group is the credit, debit or cardless object of an EMI plan type.
 type Group struct {
 	// Enable is enable (required): enables or disables this group.
@@ -239,6 +255,9 @@ func (g Group) MarshalJSON() ([]byte, error) {
 func (g *Group) UnmarshalJSON(data []byte) error {
 	return groupObject.Unmarshal(data, g, "")
 }
+
+// Clone returns a deep copy of g (nil for nil).
+func (g *Group) Clone() *Group { return deepcopy.Of(g) }
 
 // Filter is an emiFilter: one refinement inside a Group, matching plans by
 // payment method and issuer.
@@ -279,6 +298,9 @@ func (f *Filter) UnmarshalJSON(data []byte) error {
 	return filterObject.Unmarshal(data, f, "")
 }
 
+// Clone returns a deep copy of f (nil for nil).
+func (f *Filter) Clone() *Filter { return deepcopy.Of(f) }
+
 // IssuerFilter is the issuerFilter object of an emiFilter: the plans of
 // some issuers, or of some of their tenures.
 type IssuerFilter struct {
@@ -305,3 +327,6 @@ func (f IssuerFilter) MarshalJSON() ([]byte, error) {
 func (f *IssuerFilter) UnmarshalJSON(data []byte) error {
 	return issuerObject.Unmarshal(data, f, "")
 }
+
+// Clone returns a deep copy of f (nil for nil).
+func (f *IssuerFilter) Clone() *IssuerFilter { return deepcopy.Of(f) }
