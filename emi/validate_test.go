@@ -2,7 +2,6 @@ package emi_test
 
 import (
 	"encoding/json"
-	"errors"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -15,12 +14,7 @@ import (
 // with a message saying what is wrong.
 func TestValidateRejects(t *testing.T) {
 	f := false
-	tests := []struct {
-		name     string
-		options  func(t *testing.T) *emi.Options
-		path     string
-		fragment string
-	}{
+	wiretest.RunRejections(t, []wiretest.Rejection[*emi.Options]{
 		{"tenure from above to", func(*testing.T) *emi.Options {
 			return emi.New().RemoveTenures(emi.NoCost, emi.Credit, "SVC_ICICI", emi.Months(3, 6), emi.Months(12, 9))
 		}, "emiOptions.noCostEmi.credit.filters[0].issuerFilter.tenures[1]", "from greater than to"},
@@ -48,12 +42,7 @@ func TestValidateRejects(t *testing.T) {
 		{"Extra overriding a modelled key", func(*testing.T) *emi.Options {
 			return &emi.Options{ShowOnlyEMI: &f, Extra: map[string]json.RawMessage{"showOnlyEmi": json.RawMessage(`true`)}}
 		}, "emiOptions.showOnlyEmi", "is a modelled key"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			wiretest.RequireProblemAt(t, tt.options(t).Validate(), tt.path, tt.fragment)
-		})
-	}
+	})
 }
 
 // TestValidateAccepts: nil is not sent, and good options pass, including
@@ -108,10 +97,6 @@ func TestVisibility(t *testing.T) {
 	}
 	for v, fragment := range tests {
 		require.False(t, v.Valid(), v)
-		var ve *emi.ValidationError
-		require.True(t, errors.As(v.Validate(), &ve), v)
-		require.Len(t, ve.Problems, 1)
-		require.Equal(t, "sdk_udf", ve.Problems[0].Path)
-		require.Contains(t, ve.Problems[0].Message, fragment)
+		wiretest.RequireProblem(t, v.Validate(), "sdk_udf", fragment)
 	}
 }

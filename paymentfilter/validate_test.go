@@ -34,12 +34,7 @@ func TestValidateRejects(t *testing.T) {
 	upiOpt := func(uf ...pf.UPIFilter) pf.Option {
 		return pf.Option{PaymentMethodType: pf.UPI, Enable: true, UPIFilters: uf}
 	}
-	tests := []struct {
-		name     string
-		filter   func(t *testing.T) *pf.Filter
-		path     string
-		fragment string
-	}{
+	tests := []wiretest.Rejection[*pf.Filter]{
 		{"mis-cased method type", func(*testing.T) *pf.Filter {
 			return &pf.Filter{AllowDefaultOptions: true, Options: []pf.Option{{PaymentMethodType: "wallet"}}}
 		}, "payment_filter.options[0].paymentMethodType", `did you mean "WALLET"`},
@@ -159,11 +154,7 @@ func TestValidateRejects(t *testing.T) {
 		}, "payment_filter.options[0].displayMessage", "not valid JSON"},
 	}
 	require.GreaterOrEqual(t, len(tests), 25)
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			wiretest.RequireProblemAt(t, tt.filter(t).Validate(), tt.path, tt.fragment)
-		})
-	}
+	wiretest.RunRejections(t, tests)
 }
 
 // TestValidateAccepts: good filters, including the grey-out keys of the

@@ -79,6 +79,23 @@ func RequireRefused[T any](tb testing.TB, in, path, fragment string) {
 	require.Equal(tb, *new(T), v, "an error leaves the value")
 }
 
+// Rejection is one row of a table of values Validate refuses: the value
+// Build makes (from JSON through Decode, when only decoding can make it)
+// gets, among any others, a problem at Path whose message holds Fragment.
+// Like Encoding, it names an unnamed struct type.
+type Rejection[T any] = struct {
+	Name           string
+	Build          func(t *testing.T) T
+	Path, Fragment string
+}
+
+// RunRejections checks each row in a subtest (see RequireProblemAt).
+func RunRejections[T interface{ Validate() error }](t *testing.T, rows []Rejection[T]) {
+	for _, r := range rows {
+		t.Run(r.Name, func(t *testing.T) { RequireProblemAt(t, r.Build(t).Validate(), r.Path, r.Fragment) })
+	}
+}
+
 // RequireProblemAt checks that err is a *valid.Error with, among any
 // others, a problem at path whose message holds fragment.
 func RequireProblemAt(tb testing.TB, err error, path, fragment string) {

@@ -149,3 +149,11 @@ func TestCheckStable(t *testing.T) {
 	require.False(t, fails(t, func(tb testing.TB) { CheckStable[box](tb, []byte(`[`)) }), "what does not decode is no failure")
 	require.True(t, fails(t, func(tb testing.TB) { CheckStable[drifting](tb, []byte(`{"n":1}`)) }), "unstable")
 }
+
+// TestRunTables runs each table helper on a row that holds: the rows'
+// checks are RequireRefused, RequireProblemAt and Reencode, tested above.
+func TestRunTables(t *testing.T) {
+	RunEncodings[box](t, []Encoding{{"number", `{"n":1}`, `{"n":1}`}})
+	RunRefusals[box](t, []Refusal{{"not JSON", `{`, "", "unexpected end"}})
+	RunRejections(t, []Rejection[*box]{{"negative", func(*testing.T) *box { return &box{N: -1} }, "n", "negative"}})
+}
