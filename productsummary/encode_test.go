@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/payorch/checkout-go/internal/wiretest"
 	ps "github.com/payorch/checkout-go/productsummary"
 )
 
@@ -130,11 +131,9 @@ func TestMarshalErrors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := tc.s.MarshalText()
-			var ve *ps.ValidationError
-			require.ErrorAs(t, err, &ve)
-			require.Equal(t, []ps.Problem{{Path: tc.path, Message: ve.Problems[0].Message}}, ve.Problems)
-			require.Contains(t, ve.Problems[0].Message, tc.msg)
+			wiretest.RequireProblem(t, err, tc.path, tc.msg)
 
+			var ve *ps.ValidationError
 			_, err = json.Marshal(tc.s)
 			require.ErrorAs(t, err, &ve, "json.Marshal passes the typed error through")
 
