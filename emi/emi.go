@@ -54,20 +54,16 @@ const (
 
 // Valid reports whether v is one of the three sdk_udf values. The zero value
 // is not a wire value, so it is not Valid (but Validate accepts it: not sent).
-func (v Visibility) Valid() bool {
-	switch v {
-	case Show, Hide, ShowWithoutCards:
-		return true
-	}
-	return false
-}
+func (v Visibility) Valid() bool { return slices.Contains(visibilities[:], v) }
+
+var visibilities = [...]Visibility{Show, Hide, ShowWithoutCards}
 
 // Validate reports, at path "sdk_udf", a known value written in another
 // case, such as "showemi": the service matches values case-exactly, so it
 // would not see it. Other values pass (the service may know more), and the
 // zero value means sdk_udf is not sent.
 func (v Visibility) Validate() error {
-	if msg := tagjson.CaseMistake("EMI visibility", v, Show, Hide, ShowWithoutCards); msg != "" {
+	if msg := tagjson.CaseMistake("EMI visibility", v, visibilities[:]...); msg != "" {
 		return tagjson.Problem("sdk_udf", msg)
 	}
 	return nil
@@ -102,21 +98,21 @@ const (
 // which the service takes too.
 const walletsOld MethodType = "WALLETS"
 
+var (
+	// methodTypes are the values above, in the order the service
+	// documents them.
+	methodTypes = [...]MethodType{Card, UPI, Wallet, NB, ConsumerFinance, Reward, Cash}
+	// methodSpellings are the spellings the service takes.
+	methodSpellings = append(methodTypes[:len(methodTypes):len(methodTypes)], walletsOld)
+)
+
 // MethodTypes returns every paymentMethodType value above, in the order the
 // service documents them.
-func MethodTypes() []MethodType {
-	return []MethodType{Card, UPI, Wallet, NB, ConsumerFinance, Reward, Cash}
-}
+func MethodTypes() []MethodType { return slices.Clone(methodTypes[:]) }
 
 // Valid reports whether t is one of the values above (case sensitive). The
 // zero value is not Valid.
-func (t MethodType) Valid() bool {
-	switch t {
-	case Card, UPI, Wallet, NB, ConsumerFinance, Reward, Cash:
-		return true
-	}
-	return false
-}
+func (t MethodType) Valid() bool { return slices.Contains(methodTypes[:], t) }
 
 // Validate reports, at path "paymentMethodType" (callers place it under
 // their object's path), a missing value or a known value written in
@@ -127,8 +123,7 @@ func (t MethodType) Validate() error {
 	if t == "" {
 		return tagjson.Problem(methodTypeKey, "missing: want one of CARD, UPI, WALLET, NB, CONSUMER_FINANCE, REWARD, CASH")
 	}
-	known := [...]MethodType{Card, UPI, Wallet, NB, ConsumerFinance, Reward, Cash, walletsOld}
-	if msg := tagjson.CaseMistake("payment method type", t, known[:]...); msg != "" {
+	if msg := tagjson.CaseMistake("payment method type", t, methodSpellings...); msg != "" {
 		return tagjson.Problem(methodTypeKey, msg)
 	}
 	return nil

@@ -89,20 +89,21 @@ func ObjectOf[T any]() *Object {
 			omitted:  omit,
 		})
 	}
-	if sf, ok := t.FieldByName("Extra"); ok && sf.Type == rawMapType && len(sf.Index) == 1 && !o.declares(sf.Name) {
+	if sf, ok := t.FieldByName("Extra"); ok && sf.Type == rawMapType && len(sf.Index) == 1 && o.find(sf.Name) < 0 {
 		o.extra = sf.Index[0]
 	}
 	return o
 }
 
-// declares reports whether the field named goName has a key.
-func (o *Object) declares(goName string) bool {
-	for _, f := range o.fields {
+// find returns the index in o.fields of the field named goName (its Go
+// name), or -1 when it has no key.
+func (o *Object) find(goName string) int {
+	for i, f := range o.fields {
 		if f.goName == goName {
-			return true
+			return i
 		}
 	}
-	return false
+	return -1
 }
 
 // WithAlias makes decoding accept other as a spelling of key (which must
@@ -122,13 +123,12 @@ func (o *Object) WithAlias(other, key string) *Object {
 // key, as emi.Options does from "emiOptions", so that they are not put
 // under the key a second time. It returns o.
 func (o *Object) WithRooted(goName string) *Object {
-	for i := range o.fields {
-		if o.fields[i].goName == goName {
-			o.fields[i].rooted = true
-			return o
-		}
+	i := o.find(goName)
+	if i < 0 {
+		panic("tagjson: no field " + goName)
 	}
-	panic("tagjson: no field " + goName)
+	o.fields[i].rooted = true
+	return o
 }
 
 // Keys returns the declared keys in field order.
@@ -145,12 +145,11 @@ func (o *Object) Keys() []string {
 // type has no such field: a mistake in the package's own code, found when
 // it is initialised or first tested.
 func (o *Object) Key(goName string) string {
-	for _, f := range o.fields {
-		if f.goName == goName {
-			return f.key
-		}
+	i := o.find(goName)
+	if i < 0 {
+		panic("tagjson: " + o.typ.String() + " has no field " + goName + " with a key")
 	}
-	panic("tagjson: " + o.typ.String() + " has no field " + goName + " with a key")
+	return o.fields[i].key
 }
 
 // modelled reports whether k is a declared key or an accepted spelling of
