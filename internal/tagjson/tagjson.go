@@ -2,8 +2,8 @@
 // declaration of its wire keys, and still decode strictly and keep the keys
 // it does not model:
 //
-//   - [ObjectOf] reads the keys of a struct type from its json tags, with
-//     reflection, once.
+//   - [ObjectOf] reads the keys of a struct type from its json tags,
+//     through package tags (the SDK's one reader of tags), once.
 //   - [Object.Unmarshal] decodes one JSON object into such a struct with
 //     encoding/json, field by field, so that keys match case-exactly
 //     (encoding/json alone would fill enable from "Enable"), accepted other
@@ -15,7 +15,8 @@
 //     after the declared ones, sorted.
 //   - [Object.CheckExtra] reports the Extra keys that cannot be meant: a
 //     declared key set through Extra, a value that is not JSON, a declared
-//     key in the wrong case.
+//     key in the wrong case; [CaseMistake] words a known value written in
+//     the wrong case.
 //
 // The payment_filter and emiOptions models (packages paymentfilter and emi)
 // are built on it; nothing here knows a wire key of the service.
