@@ -22,8 +22,9 @@ package emi
 import (
 	"encoding/json"
 	"reflect"
-	"strconv"
+	"slices"
 
+	"github.com/payorch/checkout-go/internal/deepcopy"
 	"github.com/payorch/checkout-go/internal/tagjson"
 	"github.com/payorch/checkout-go/internal/valid"
 )
@@ -53,21 +54,17 @@ const (
 
 // Valid reports whether v is one of the three sdk_udf values. The zero value
 // is not a wire value, so it is not Valid (but Validate accepts it: not sent).
-func (v Visibility) Valid() bool {
-	switch v {
-	case Show, Hide, ShowWithoutCards:
-		return true
-	}
-	return false
-}
+func (v Visibility) Valid() bool { return slices.Contains(visibilities[:], v) }
+
+var visibilities = [...]Visibility{Show, Hide, ShowWithoutCards}
 
 // Validate reports, at path "sdk_udf", a known value written in another
 // case, such as "showemi": the service matches values case-exactly, so it
 // would not see it. Other values pass (the service may know more), and the
 // zero value means sdk_udf is not sent.
 func (v Visibility) Validate() error {
-	if m := tagjson.FoldMatch(v, Show, Hide, ShowWithoutCards); m != "" {
-		return tagjson.Problem("sdk_udf", "unknown EMI visibility "+quote(string(v))+": values are case sensitive, did you mean "+quote(string(m))+"?")
+	if msg := tagjson.CaseMistake("EMI visibility", v, visibilities[:]...); msg != "" {
+		return tagjson.Problem("sdk_udf", msg)
 	}
 	return nil
 }
@@ -101,21 +98,21 @@ const (
 // which the service takes too.
 const walletsOld MethodType = "WALLETS"
 
+var (
+	// methodTypes are the values above, in the order the service
+	// documents them.
+	methodTypes = [...]MethodType{Card, UPI, Wallet, NB, ConsumerFinance, Reward, Cash}
+	// methodSpellings are the spellings the service takes.
+	methodSpellings = append(methodTypes[:len(methodTypes):len(methodTypes)], walletsOld)
+)
+
 // MethodTypes returns every paymentMethodType value above, in the order the
 // service documents them.
-func MethodTypes() []MethodType {
-	return []MethodType{Card, UPI, Wallet, NB, ConsumerFinance, Reward, Cash}
-}
+func MethodTypes() []MethodType { return slices.Clone(methodTypes[:]) }
 
 // Valid reports whether t is one of the values above (case sensitive). The
 // zero value is not Valid.
-func (t MethodType) Valid() bool {
-	switch t {
-	case Card, UPI, Wallet, NB, ConsumerFinance, Reward, Cash:
-		return true
-	}
-	return false
-}
+func (t MethodType) Valid() bool { return slices.Contains(methodTypes[:], t) }
 
 // Validate reports, at path "paymentMethodType" (callers place it under
 // their object's path), a missing value or a known value written in
@@ -126,9 +123,8 @@ func (t MethodType) Validate() error {
 	if t == "" {
 		return tagjson.Problem(methodTypeKey, "missing: want one of CARD, UPI, WALLET, NB, CONSUMER_FINANCE, REWARD, CASH")
 	}
-	known := [...]MethodType{Card, UPI, Wallet, NB, ConsumerFinance, Reward, Cash, walletsOld}
-	if m := tagjson.FoldMatch(t, known[:]...); m != "" {
-		return tagjson.Problem(methodTypeKey, "unknown payment method type "+quote(string(t))+": values are case sensitive, did you mean "+quote(string(m))+"?")
+	if msg := tagjson.CaseMistake("payment method type", t, methodSpellings...); msg != "" {
+		return tagjson.Problem(methodTypeKey, msg)
 	}
 	return nil
 }
@@ -191,6 +187,17 @@ func (o *Options) UnmarshalJSON(data []byte) error {
 	return optionsObject.Unmarshal(data, o, rootPath)
 }
 
+// Clone returns a deep copy of o (nil for nil), with the calls the fluent
+// methods could not carry out (see [New]): half-built options to extend in
+// another direction, or to hand to another goroutine.
+func (o *Options) Clone() *Options {
+	c := deepcopy.Of(o)
+	if c != nil {
+		c.problems = slices.Clone(o.problems)
+	}
+	return c
+}
+
 // SubFilter is an EMI plan type: the standardEmi, lowCostEmi or noCostEmi
 // object.
 type SubFilter struct {
@@ -218,6 +225,9 @@ func (s *SubFilter) UnmarshalJSON(data []byte) error {
 	return subFilterObject.Unmarshal(data, s, "")
 }
 
+// Clone returns a deep copy of s (nil for nil).
+func (s *SubFilter) Clone() *SubFilter { return deepcopy.Of(s) }
+
 // Group is the credit, debit or cardless object of an EMI plan type.
 type Group struct {
 	// Enable is enable (required): enables or disables this group.
@@ -240,6 +250,9 @@ func (g Group) MarshalJSON() ([]byte, error) {
 func (g *Group) UnmarshalJSON(data []byte) error {
 	return groupObject.Unmarshal(data, g, "")
 }
+
+// Clone returns a deep copy of g (nil for nil).
+func (g *Group) Clone() *Group { return deepcopy.Of(g) }
 
 // Filter is an emiFilter: one refinement inside a Group, matching plans by
 // payment method and issuer.
@@ -280,6 +293,9 @@ func (f *Filter) UnmarshalJSON(data []byte) error {
 	return filterObject.Unmarshal(data, f, "")
 }
 
+// Clone returns a deep copy of f (nil for nil).
+func (f *Filter) Clone() *Filter { return deepcopy.Of(f) }
+
 // IssuerFilter is the issuerFilter object of an emiFilter: the plans of
 // some issuers, or of some of their tenures.
 type IssuerFilter struct {
@@ -307,124 +323,5 @@ func (f *IssuerFilter) UnmarshalJSON(data []byte) error {
 	return issuerObject.Unmarshal(data, f, "")
 }
 
-// Plan names one of the three EMI plan types of emiOptions, for the fluent
-// methods of Options.
-type Plan int
-
-// The EMI plan types. Any other Plan value is unknown: the fluent methods
-// of Options reject it (see New).
-const (
-	// Standard is standardEmi: standard EMI plans.
-	Standard Plan = iota + 1
-	// LowCost is lowCostEmi: low cost EMI plans.
-	LowCost
-	// NoCost is noCostEmi: no cost EMI plans.
-	NoCost
-)
-
-// unknownPlan and unknownGroup are the keys of unknown Plan and Instrument
-// values; neither is a wire key.
-const (
-	unknownPlan  = "unknownPlan"
-	unknownGroup = "unknownGroup"
-)
-
-// Key returns the wire key of p ("standardEmi", "lowCostEmi", "noCostEmi").
-func (p Plan) Key() string {
-	switch p {
-	case Standard:
-		return optionsObject.Key("StandardEMI")
-	case LowCost:
-		return optionsObject.Key("LowCostEMI")
-	case NoCost:
-		return optionsObject.Key("NoCostEMI")
-	}
-	return unknownPlan
-}
-
-// goName spells p as Go code names it: "NoCost", or "Plan(9)" when unknown.
-func (p Plan) goName() string {
-	switch p {
-	case Standard:
-		return "Standard"
-	case LowCost:
-		return "LowCost"
-	case NoCost:
-		return "NoCost"
-	}
-	return "Plan(" + strconv.Itoa(int(p)) + ")"
-}
-
-// String returns the wire key of p.
-func (p Plan) String() string { return p.Key() }
-
-// Instrument names one of the groups of an EmiSubFilter, for the fluent
-// methods of Options.
-type Instrument int
-
-// The groups of an EmiSubFilter. Any other Instrument value is unknown: the
-// fluent methods of Options reject it (see New).
-const (
-	// Credit is credit: credit-card plans.
-	Credit Instrument = iota + 1
-	// Debit is debit: debit-card plans.
-	Debit
-	// Cardless is cardless: cardless plans.
-	Cardless
-)
-
-// Key returns the wire key of in ("credit", "debit", "cardless").
-func (in Instrument) Key() string {
-	switch in {
-	case Credit:
-		return subFilterObject.Key("Credit")
-	case Debit:
-		return subFilterObject.Key("Debit")
-	case Cardless:
-		return subFilterObject.Key("Cardless")
-	}
-	return unknownGroup
-}
-
-// goName spells in as Go code names it: "Credit", or "Instrument(7)" when
-// unknown.
-func (in Instrument) goName() string {
-	switch in {
-	case Credit:
-		return "Credit"
-	case Debit:
-		return "Debit"
-	case Cardless:
-		return "Cardless"
-	}
-	return "Instrument(" + strconv.Itoa(int(in)) + ")"
-}
-
-// String returns the wire key of in.
-func (in Instrument) String() string { return in.Key() }
-
-// sub returns the address of the field of o that holds plan p.
-func (o *Options) sub(p Plan) **SubFilter {
-	switch p {
-	case Standard:
-		return &o.StandardEMI
-	case LowCost:
-		return &o.LowCostEMI
-	case NoCost:
-		return &o.NoCostEMI
-	}
-	return nil
-}
-
-// group returns the address of the field of s that holds group in.
-func (s *SubFilter) group(in Instrument) **Group {
-	switch in {
-	case Credit:
-		return &s.Credit
-	case Debit:
-		return &s.Debit
-	case Cardless:
-		return &s.Cardless
-	}
-	return nil
-}
+// Clone returns a deep copy of f (nil for nil).
+func (f *IssuerFilter) Clone() *IssuerFilter { return deepcopy.Of(f) }

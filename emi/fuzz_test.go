@@ -1,10 +1,10 @@
 package emi_test
 
 import (
-	"encoding/json"
 	"testing"
 
 	"github.com/payorch/checkout-go/emi"
+	"github.com/payorch/checkout-go/internal/wiretest"
 )
 
 // FuzzParseTenureRange: what ParseTenureRange accepts prints back unchanged
@@ -15,25 +15,12 @@ func FuzzParseTenureRange(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		r, err := emi.ParseTenureRange(s)
-		var d emi.TenureRange
-		if uerr := d.UnmarshalText([]byte(s)); uerr != nil {
-			t.Fatalf("UnmarshalText(%q): %v", s, uerr)
-		}
-		if d.String() != s {
-			t.Fatalf("UnmarshalText(%q) then String gives %q", s, d.String())
-		}
-		if err == nil {
-			if r.String() != s || r.Validate() != nil || d != r || r.From < 1 || r.From > r.To {
-				t.Fatalf("accepted %q but it does not round-trip or validate: %+v", s, r)
-			}
-			return
-		}
-		if !d.Malformed() || d.Validate() == nil {
-			t.Fatalf("refused %q (%v) but the decoded value is not reported", s, err)
-		}
+		wiretest.CheckRange(t, s, emi.ParseTenureRange, soundTenures)
 	})
 }
+
+// soundTenures reports whether r is a range of months the service takes.
+func soundTenures(r emi.TenureRange) bool { return r.From >= 1 && r.From <= r.To }
 
 // FuzzOptionsDecode: decoding never panics; what decodes re-encodes stably.
 func FuzzOptionsDecode(f *testing.F) {
@@ -45,23 +32,5 @@ func FuzzOptionsDecode(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		var a emi.Options
-		if err := json.Unmarshal(data, &a); err != nil {
-			return
-		}
-		_ = a.Validate()
-		out1, err := json.Marshal(a)
-		if err != nil {
-			t.Fatalf("decoded %q but cannot encode it: %v", data, err)
-		}
-		var b emi.Options
-		if err := json.Unmarshal(out1, &b); err != nil {
-			t.Fatalf("cannot decode own output %s: %v", out1, err)
-		}
-		out2, err := json.Marshal(b)
-		if err != nil || string(out1) != string(out2) {
-			t.Fatalf("unstable:\n%s\n%s (%v)", out1, out2, err)
-		}
-	})
+	f.Fuzz(func(t *testing.T, data []byte) { wiretest.CheckStable[emi.Options](t, data) })
 }

@@ -1,7 +1,6 @@
 package emi_test
 
 import (
-	"reflect"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -43,19 +42,7 @@ func literals() map[string]*emi.Options {
 // that literal encodes to the behaviour's golden file. A chain keeps no
 // trace of its calls; only a rejected call (see Err) is recorded.
 func TestChainEqualsLiteral(t *testing.T) {
-	lits := literals()
-	for _, b := range behaviours() {
-		t.Run(b.name, func(t *testing.T) {
-			lit, ok := lits[b.golden]
-			require.True(t, ok, "no literal for %s", b.golden)
-			require.True(t, reflect.DeepEqual(lit, b.build), "reflect.DeepEqual")
-			require.Equal(t, lit, b.build)
-			require.Equal(t, lit, b.build.Clone(), "Clone")
-			require.NoError(t, b.build.Validate())
-			require.Equal(t, string(wiretest.ReadGolden(t, b.golden)), wiretest.JSONString(t, lit)+"\n", "the literal encodes to the golden")
-		})
-	}
-	require.Len(t, lits, len(behaviours()), "a literal per behaviour, no more")
+	wiretest.RunLiterals(t, behaviours(), literals())
 
 	// New() is the zero Options.
 	require.Equal(t, &emi.Options{}, emi.New())

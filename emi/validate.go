@@ -90,6 +90,3 @@ func (f *IssuerFilter) validate(c *valid.Collector, path string) {
 // allKeys are the keys of every object of emiOptions, to name a key put in
 // the wrong object.
 var allKeys = tagjson.KeysOf(optionsObject, subFilterObject, groupObject, filterObject, issuerObject)
-
-// quote wraps s in double quotes for a message, showing it as it is.
-func quote(s string) string { return `"` + s + `"` }

@@ -2,32 +2,19 @@ package emi_test
 
 import (
 	"encoding/json"
-	"errors"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/payorch/checkout-go/emi"
+	"github.com/payorch/checkout-go/internal/wiretest"
 )
-
-func decodeOptions(t *testing.T, s string) *emi.Options {
-	t.Helper()
-	var o emi.Options
-	require.NoError(t, json.Unmarshal([]byte(s), &o))
-	return &o
-}
 
 // TestValidateRejects: each bad emiOptions gets a problem at its JSON path
 // with a message saying what is wrong.
 func TestValidateRejects(t *testing.T) {
 	f := false
-	tests := []struct {
-		name     string
-		options  func(t *testing.T) *emi.Options
-		path     string
-		fragment string
-	}{
+	wiretest.RunRejections(t, []wiretest.Rejection[*emi.Options]{
 		{"tenure from above to", func(*testing.T) *emi.Options {
 			return emi.New().RemoveTenures(emi.NoCost, emi.Credit, "SVC_ICICI", emi.Months(3, 6), emi.Months(12, 9))
 		}, "emiOptions.noCostEmi.credit.filters[0].issuerFilter.tenures[1]", "from greater than to"},
@@ -35,7 +22,7 @@ func TestValidateRejects(t *testing.T) {
 			return emi.New().RemoveTenures(emi.Standard, emi.Debit, "SVC_SBI", emi.Months(0, 3))
 		}, "emiOptions.standardEmi.debit.filters[0].issuerFilter.tenures[0]", "starts below 1 month"},
 		{"malformed tenure decoded", func(t *testing.T) *emi.Options {
-			return decodeOptions(t, `{"lowCostEmi":{"enable":true,"cardless":{"enable":true,"filters":[{"enable":true,"issuerFilter":{"tenures":["3-6"],"enable":false}}]}}}`)
+			return wiretest.Decode[emi.Options](t, `{"lowCostEmi":{"enable":true,"cardless":{"enable":true,"filters":[{"enable":true,"issuerFilter":{"tenures":["3-6"],"enable":false}}]}}}`)
 		}, "emiOptions.lowCostEmi.cardless.filters[0].issuerFilter.tenures[0]", `malformed tenure range "3-6"`},
 		{"method type mis-cased", func(*testing.T) *emi.Options {
 			return emi.New().AddFilter(emi.Standard, emi.Cardless, emi.Filter{PaymentMethodType: "consumer_finance", PaymentMethod: "LAZYPAY"})
@@ -47,34 +34,15 @@ func TestValidateRejects(t *testing.T) {
 			return emi.New().AddFilter(emi.Standard, emi.Cardless, emi.Filter{PaymentMethodType: "wallets"})
 		}, "emiOptions.standardEmi.cardless.filters[0].paymentMethodType", `did you mean "WALLETS"`},
 		{"mis-cased key", func(t *testing.T) *emi.Options {
-			return decodeOptions(t, `{"noCostEmi":{"enable":true},"ShowOnlyEmi":true}`)
+			return wiretest.Decode[emi.Options](t, `{"noCostEmi":{"enable":true},"ShowOnlyEmi":true}`)
 		}, "emiOptions.ShowOnlyEmi", `did you mean "showOnlyEmi"`},
 		{"misplaced key", func(t *testing.T) *emi.Options {
-			return decodeOptions(t, `{"noCostEmi":{"enable":true,"credit":{"enable":true,"filters":[{"enable":true,"issuers":["SVC_HDFC"]}]}}}`)
+			return wiretest.Decode[emi.Options](t, `{"noCostEmi":{"enable":true,"credit":{"enable":true,"filters":[{"enable":true,"issuers":["SVC_HDFC"]}]}}}`)
 		}, "emiOptions.noCostEmi.credit.filters[0].issuers", "does not belong in an emiFilter"},
 		{"Extra overriding a modelled key", func(*testing.T) *emi.Options {
 			return &emi.Options{ShowOnlyEMI: &f, Extra: map[string]json.RawMessage{"showOnlyEmi": json.RawMessage(`true`)}}
 		}, "emiOptions.showOnlyEmi", "is a modelled key"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			err := tt.options(t).Validate()
-			var ve *emi.ValidationError
-			require.True(t, errors.As(err, &ve), "want a *ValidationError, got %v", err)
-			var at []string
-			for _, p := range ve.Problems {
-				if p.Path == tt.path {
-					at = append(at, p.Message)
-				}
-			}
-			require.NotEmpty(t, at, "no problem at %s; got %v", tt.path, err)
-			found := false
-			for _, m := range at {
-				found = found || strings.Contains(m, tt.fragment)
-			}
-			require.True(t, found, "problems at %s are %q; want one containing %q", tt.path, at, tt.fragment)
-		})
-	}
+	})
 }
 
 // TestValidateAccepts: nil is not sent, and good options pass, including
@@ -86,13 +54,13 @@ func TestValidateAccepts(t *testing.T) {
 	var nilOptions *emi.Options
 	require.NoError(t, nilOptions.Validate())
 	for _, b := range behaviours() {
-		require.NoError(t, b.build.Validate(), b.name)
+		require.NoError(t, b.Build.Validate(), b.Name)
 	}
 	tests := map[string]*emi.Options{
 		"tenures":                             emi.New().RemoveTenures(emi.Standard, emi.Credit, "SVC_HDFC", emi.Months(3, 3), emi.Months(6, 9), emi.Months(1, 120)),
-		"an unknown key":                      decodeOptions(t, `{"noCostEmi":{"enable":true},"futureSwitch":"on"}`),
+		"an unknown key":                      wiretest.Decode[emi.Options](t, `{"noCostEmi":{"enable":true},"futureSwitch":"on"}`),
 		"empty options":                       emi.New(),
-		"empty decoded":                       decodeOptions(t, `{}`),
+		"empty decoded":                       wiretest.Decode[emi.Options](t, `{}`),
 		"issuers of any kind":                 emi.New().RemoveIssuers(emi.NoCost, emi.Credit, "JP_HDFC", "ICICI", "SVC_hdfc", "JP_HDFC"),
 		"an issuer filter naming nothing":     emi.New().RemoveIssuers(emi.NoCost, emi.Debit),
 		"a method type the SDK does not know": emi.New().AddFilter(emi.Standard, emi.Cardless, emi.Filter{PaymentMethodType: "BNPL"}),
@@ -101,7 +69,7 @@ func TestValidateAccepts(t *testing.T) {
 		"groups inside a disabled plan type":  emi.New().DisableGroup(emi.NoCost, emi.Credit).Disable(emi.NoCost),
 		"filters inside a disabled group":     emi.New().RemoveIssuers(emi.LowCost, emi.Debit, "SVC_SBI").DisableGroup(emi.LowCost, emi.Debit),
 		"an empty filters list":               {NoCostEMI: &emi.SubFilter{Enable: true, Credit: &emi.Group{Enable: true, Filters: []emi.Filter{}}}},
-		"a misspelt key (the service ignores keys it does not know)": decodeOptions(t, `{"noCostEmi":{"enable":true,"credt":{"enable":false}}}`),
+		"a misspelt key (the service ignores keys it does not know)": wiretest.Decode[emi.Options](t, `{"noCostEmi":{"enable":true,"credt":{"enable":false}}}`),
 	}
 	for name, o := range tests {
 		require.NoError(t, o.Validate(), name)
@@ -129,10 +97,6 @@ func TestVisibility(t *testing.T) {
 	}
 	for v, fragment := range tests {
 		require.False(t, v.Valid(), v)
-		var ve *emi.ValidationError
-		require.True(t, errors.As(v.Validate(), &ve), v)
-		require.Len(t, ve.Problems, 1)
-		require.Equal(t, "sdk_udf", ve.Problems[0].Path)
-		require.Contains(t, ve.Problems[0].Message, fragment)
+		wiretest.RequireProblem(t, v.Validate(), "sdk_udf", fragment)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/payorch/checkout-go/emi"
+	"github.com/payorch/checkout-go/internal/wiretest"
 	pf "github.com/payorch/checkout-go/paymentfilter"
 )
 
@@ -95,24 +96,14 @@ func TestEncodingOnePassOrPerLevel(t *testing.T) {
 // filter calls.
 func BenchmarkFilterMarshal(b *testing.B) {
 	f := largestFilter()
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := f.MarshalJSON(); err != nil {
-			b.Fatal(err)
-		}
-	}
+	wiretest.Bench(b, func() error { _, err := f.MarshalJSON(); return err })
 }
 
 // BenchmarkFilterMarshalMap encodes the same JSON from map[string]any with
 // encoding/json: the baseline.
 func BenchmarkFilterMarshalMap(b *testing.B) {
 	m := asMap(b, largestFilter())
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := json.Marshal(m); err != nil {
-			b.Fatal(err)
-		}
-	}
+	wiretest.Bench(b, func() error { _, err := json.Marshal(m); return err })
 }
 
 // BenchmarkFilterMarshalStdlib encodes the typed filter through
@@ -120,12 +111,7 @@ func BenchmarkFilterMarshalMap(b *testing.B) {
 // returns, which costs about as much as the encoding itself.
 func BenchmarkFilterMarshalStdlib(b *testing.B) {
 	f := largestFilter()
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := json.Marshal(f); err != nil {
-			b.Fatal(err)
-		}
-	}
+	wiretest.Bench(b, func() error { _, err := json.Marshal(f); return err })
 }
 
 // BenchmarkFilterUnmarshal decodes the largest realistic filter.
@@ -134,13 +120,7 @@ func BenchmarkFilterUnmarshal(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.ReportAllocs()
-	for b.Loop() {
-		var f pf.Filter
-		if err := json.Unmarshal(data, &f); err != nil {
-			b.Fatal(err)
-		}
-	}
+	wiretest.Bench(b, func() error { var f pf.Filter; return json.Unmarshal(data, &f) })
 }
 
 // hugeFilter hides n wallet codes and n BIN ranges, and removes n EMI

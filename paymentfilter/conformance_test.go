@@ -32,9 +32,7 @@ var sampleProblems = map[string]string{
 // sent back without options), no key may change case, and Validate must
 // agree with sampleProblems. Samples that are not JSON must fail to decode.
 func TestConformanceRoundTrip(t *testing.T) {
-	var samples []conformance.Sample
-	samples = append(samples, conformance.Files(t, "payment_filter", "*.json")...)
-	samples = append(samples, conformance.Files(t, "emi", "*.json")...)
+	samples := filterSamples(t)
 	roundTripped := 0
 	for _, s := range samples {
 		t.Run(s.Name, func(t *testing.T) {
@@ -77,9 +75,7 @@ func TestConformanceRoundTrip(t *testing.T) {
 // (FRAGMENT, MALFORMED, and the process payload with a bad escape) give an
 // error, from decoding or from Validate, and never a panic.
 func TestConformanceNegativeVectors(t *testing.T) {
-	var samples []conformance.Sample
-	samples = append(samples, conformance.Files(t, "payment_filter", "*.json")...)
-	samples = append(samples, conformance.Files(t, "emi", "*.json")...)
+	samples := filterSamples(t)
 	negatives := 0
 	for _, s := range samples {
 		if !negative(s) {
@@ -100,6 +96,12 @@ func TestConformanceNegativeVectors(t *testing.T) {
 		})
 	}
 	require.GreaterOrEqual(t, negatives, 3)
+}
+
+// filterSamples returns the published samples that carry a payment filter:
+// those of the payment_filter and emi folders.
+func filterSamples(t *testing.T) []conformance.Sample {
+	return append(conformance.Files(t, "payment_filter", "*.json"), conformance.Files(t, "emi", "*.json")...)
 }
 
 // negative reports a negative vector: not JSON, or flagged in capitals in

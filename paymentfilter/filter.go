@@ -36,8 +36,10 @@ package paymentfilter
 import (
 	"encoding/json"
 	"reflect"
+	"slices"
 
 	"github.com/payorch/checkout-go/emi"
+	"github.com/payorch/checkout-go/internal/deepcopy"
 	"github.com/payorch/checkout-go/internal/tagjson"
 	"github.com/payorch/checkout-go/internal/valid"
 )
@@ -134,6 +136,17 @@ func (f *Filter) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
+// Clone returns a deep copy of f (nil for nil), with the conflicts of its
+// fluent calls (see [New]): a half-built filter to extend in another
+// direction, or to hand to another goroutine.
+func (f *Filter) Clone() *Filter {
+	c := deepcopy.Of(f)
+	if c != nil {
+		c.conflicts = slices.Clone(f.conflicts)
+	}
+	return c
+}
+
 // Option is one element of payment_filter.options: what to show or hide of
 // one payment method type.
 //
@@ -171,6 +184,9 @@ func (o Option) MarshalJSON() ([]byte, error) {
 func (o *Option) UnmarshalJSON(data []byte) error {
 	return optionObject.Unmarshal(data, o, "")
 }
+
+// Clone returns a deep copy of o (nil for nil).
+func (o *Option) Clone() *Option { return deepcopy.Of(o) }
 
 // CardFilter is a cardFilter: which cards of the CARD option to show or
 // hide. It encodes the plural keys the service accepts (cardBrands,
@@ -228,6 +244,9 @@ func (c *CardFilter) UnmarshalJSON(data []byte) error {
 	return cardObject.Unmarshal(data, c, "")
 }
 
+// Clone returns a deep copy of c (nil for nil).
+func (c *CardFilter) Clone() *CardFilter { return deepcopy.Of(c) }
+
 // UPIFilter is a upiFilter: which UPI apps or collect handles of the UPI
 // option to show or hide.
 type UPIFilter struct {
@@ -254,6 +273,9 @@ func (u UPIFilter) MarshalJSON() ([]byte, error) {
 func (u *UPIFilter) UnmarshalJSON(data []byte) error {
 	return upiObject.Unmarshal(data, u, "")
 }
+
+// Clone returns a deep copy of u (nil for nil).
+func (u *UPIFilter) Clone() *UPIFilter { return deepcopy.Of(u) }
 
 // MethodType is a paymentMethodType value. It is the same type as
 // [emi.MethodType], so one value serves the options and the EMI filters.

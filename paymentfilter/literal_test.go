@@ -1,7 +1,6 @@
 package paymentfilter_test
 
 import (
-	"reflect"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -75,34 +74,12 @@ func literals() map[string]*pf.Filter {
 	}
 }
 
-// requireLiteral asserts that chain is reflect.DeepEqual (unexported fields
-// included, as testify's require.Equal compares) to lit, and so is the
-// copy Clone makes.
-func requireLiteral(t *testing.T, lit, chain *pf.Filter) {
-	t.Helper()
-	require.True(t, reflect.DeepEqual(lit, chain), "reflect.DeepEqual")
-	require.Equal(t, lit, chain)
-	require.Equal(t, lit, chain.Clone(), "Clone")
-}
-
 // TestChainEqualsLiteral: for every behaviour of spec §2.4 and §2.5 (hide
 // each type, only UPI, UPI apps and handles, credit cards, BIN ranges,
 // specific wallets, mandate codes, with EMI) the fluent chain equals the
 // struct literal a caller would write, and that literal encodes to the
 // behaviour's golden file: a chain keeps no trace of its calls.
-func TestChainEqualsLiteral(t *testing.T) {
-	lits := literals()
-	for _, b := range behaviours() {
-		t.Run(b.name, func(t *testing.T) {
-			lit, ok := lits[b.golden]
-			require.True(t, ok, "no literal for %s", b.golden)
-			requireLiteral(t, lit, b.build)
-			require.Equal(t, string(wiretest.ReadGolden(t, b.golden)), wiretest.JSONString(t, lit)+"\n",
-				"the literal encodes to the golden")
-		})
-	}
-	require.Len(t, lits, len(behaviours()), "a literal per behaviour, no more")
-}
+func TestChainEqualsLiteral(t *testing.T) { wiretest.RunLiterals(t, behaviours(), literals()) }
 
 // TestOtherChainsEqualLiterals: the other chains the tests and DESIGN.md
 // write without a conflict equal their literals too, merges included.
@@ -158,7 +135,7 @@ func TestOtherChainsEqualLiterals(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			requireLiteral(t, tt.lit, tt.chain)
+			wiretest.RequireLiteral(t, tt.lit, tt.chain)
 		})
 	}
 	require.ErrorContains(t, pf.Only().Validate(), "payment_filter", "the one chain here that Validate rejects")

@@ -186,17 +186,16 @@ func (c *CardFilter) validate(col *valid.Collector, path string) {
 		}
 	}
 	for i, t := range c.CardTypes {
-		if m := tagjson.FoldMatch(t, Debit, Credit); m != "" {
-			col.Add(valid.Index(valid.Join(path, cardTypesKey), i),
-				"unknown card type "+strconv.Quote(string(t))+": values are case sensitive, did you mean "+strconv.Quote(string(m))+"?")
+		if msg := tagjson.CaseMistake("card type", t, Debit, Credit); msg != "" {
+			col.Add(valid.Index(valid.Join(path, cardTypesKey), i), msg)
 		}
 	}
 	cardObject.CheckExtra(col, path, c.Extra, "a card filter", allKeys)
 }
 
 func (u *UPIFilter) validate(c *valid.Collector, path string) {
-	if m := tagjson.FoldMatch(u.UPIType, Collect, Intent); m != "" {
-		c.Add(valid.Join(path, upiTypeKey), "unknown UPI type "+strconv.Quote(string(u.UPIType))+": values are case sensitive, did you mean "+strconv.Quote(string(m))+"?")
+	if msg := tagjson.CaseMistake("UPI type", u.UPIType, Collect, Intent); msg != "" {
+		c.Add(valid.Join(path, upiTypeKey), msg)
 	}
 	for i, m := range u.UPIMethods {
 		var msg string

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -16,12 +15,7 @@ import (
 
 // decoded decodes a payment_filter written as JSON, for bad values that only
 // arrive by decoding (malformed ranges, unknown keys).
-func decoded(t *testing.T, s string) *pf.Filter {
-	t.Helper()
-	var f pf.Filter
-	require.NoError(t, json.Unmarshal([]byte(s), &f))
-	return &f
-}
+var decoded = wiretest.Decode[pf.Filter]
 
 func hideAll() []pf.Option {
 	var out []pf.Option
@@ -40,12 +34,7 @@ func TestValidateRejects(t *testing.T) {
 	upiOpt := func(uf ...pf.UPIFilter) pf.Option {
 		return pf.Option{PaymentMethodType: pf.UPI, Enable: true, UPIFilters: uf}
 	}
-	tests := []struct {
-		name     string
-		filter   func(t *testing.T) *pf.Filter
-		path     string
-		fragment string
-	}{
+	tests := []wiretest.Rejection[*pf.Filter]{
 		{"mis-cased method type", func(*testing.T) *pf.Filter {
 			return &pf.Filter{AllowDefaultOptions: true, Options: []pf.Option{{PaymentMethodType: "wallet"}}}
 		}, "payment_filter.options[0].paymentMethodType", `did you mean "WALLET"`},
@@ -165,31 +154,7 @@ func TestValidateRejects(t *testing.T) {
 		}, "payment_filter.options[0].displayMessage", "not valid JSON"},
 	}
 	require.GreaterOrEqual(t, len(tests), 25)
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			err := tt.filter(t).Validate()
-			require.Error(t, err)
-			var ve *pf.ValidationError
-			require.True(t, errors.As(err, &ve))
-			var at []string
-			for _, p := range ve.Problems {
-				if p.Path == tt.path {
-					at = append(at, p.Message)
-				}
-			}
-			require.NotEmpty(t, at, "no problem at %s; got %v", tt.path, err)
-			require.True(t, containsFragment(at, tt.fragment), "problems at %s are %q; want one containing %q", tt.path, at, tt.fragment)
-		})
-	}
-}
-
-func containsFragment(messages []string, fragment string) bool {
-	for _, m := range messages {
-		if strings.Contains(m, fragment) {
-			return true
-		}
-	}
-	return false
+	wiretest.RunRejections(t, tests)
 }
 
 // TestValidateAccepts: good filters, including the grey-out keys of the

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/payorch/checkout-go/internal/wiretest"
 	ps "github.com/payorch/checkout-go/productsummary"
 )
 
@@ -15,12 +16,7 @@ import (
 
 func BenchmarkSummaryMarshalText(b *testing.B) {
 	s := flightTicket()
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := s.MarshalText(); err != nil {
-			b.Fatal(err)
-		}
-	}
+	wiretest.Bench(b, func() error { _, err := s.MarshalText(); return err })
 }
 
 func BenchmarkSummaryMarshalAny(b *testing.B) {
@@ -32,12 +28,7 @@ func BenchmarkSummaryMarshalAny(b *testing.B) {
 	if err := json.Unmarshal(text, &tree); err != nil {
 		b.Fatal(err)
 	}
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := json.Marshal(tree); err != nil {
-			b.Fatal(err)
-		}
-	}
+	wiretest.Bench(b, func() error { _, err := json.Marshal(tree); return err })
 }
 
 // The chain pair builds summaries of 1,000 and 5,000 three-item lines by
@@ -64,20 +55,10 @@ func BenchmarkParse(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := ps.Parse(string(text)); err != nil {
-			b.Fatal(err)
-		}
-	}
+	wiretest.Bench(b, func() error { _, err := ps.Parse(string(text)); return err })
 }
 
 func BenchmarkValidate(b *testing.B) {
 	s := flightTicket()
-	b.ReportAllocs()
-	for b.Loop() {
-		if err := s.Validate(); err != nil {
-			b.Fatal(err)
-		}
-	}
+	wiretest.Bench(b, s.Validate)
 }

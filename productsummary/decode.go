@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/payorch/checkout-go/internal/tagjson"
 	"github.com/payorch/checkout-go/internal/valid"
 )
 
@@ -91,7 +92,7 @@ func (p place) fail(key, msg string, err error) *DecodeError {
 func decodeSummary(data []byte, allowString bool) (Summary, error) {
 	at := place{root: rootPath, line: -1, item: -1}
 	data = bytes.TrimSpace(data)
-	if isNull(data) {
+	if tagjson.IsNull(data) {
 		return nil, at.fail("", "must be a JSON array of lines, got null: leave product_summary out for no summary", nil)
 	}
 	if allowString && len(data) > 0 && data[0] == '"' {
@@ -101,45 +102,39 @@ func decodeSummary(data []byte, allowString bool) (Summary, error) {
 		}
 		return decodeSummary([]byte(text), false)
 	}
-	if len(data) == 0 || data[0] != '[' {
-		return nil, at.fail("", "must be a JSON array of lines"+gotKind(data), nil)
-	}
-	var raws []json.RawMessage
-	if err := json.Unmarshal(data, &raws); err != nil {
-		return nil, at.fail("", "not valid JSON", err)
-	}
-	s := make(Summary, len(raws))
-	for i, raw := range raws {
-		at.line = i
-		l, err := decodeLine(raw, at)
-		if err != nil {
-			return nil, err
-		}
-		s[i] = l
-	}
-	return s, nil
+	return decodeArray(data, at, "must be a JSON array of lines", func(raw json.RawMessage, i int) (Line, error) {
+		return decodeLine(raw, place{root: at.root, line: i, item: -1})
+	})
 }
 
 // decodeLine reads the array of items of the line at p.
 func decodeLine(data []byte, p place) (Line, error) {
+	return decodeArray(data, p, "a line must be a JSON array of items", func(raw json.RawMessage, j int) (Item, error) {
+		return decodeItem(raw, place{root: p.root, line: p.line, item: j})
+	})
+}
+
+// decodeArray reads the JSON array data at p, each element with one, or
+// fails with notArray (and the kind of data found) when data is not an
+// array.
+func decodeArray[T any](data []byte, p place, notArray string, one func(raw json.RawMessage, i int) (T, error)) ([]T, error) {
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 || data[0] != '[' {
-		return nil, p.fail("", "a line must be a JSON array of items"+gotKind(data), nil)
+		return nil, p.fail("", notArray+gotKind(data), nil)
 	}
 	var raws []json.RawMessage
 	if err := json.Unmarshal(data, &raws); err != nil {
 		return nil, p.fail("", "not valid JSON", err)
 	}
-	l := make(Line, len(raws))
-	for j, raw := range raws {
-		p.item = j
-		it, err := decodeItem(raw, p)
+	out := make([]T, len(raws))
+	for i, raw := range raws {
+		v, err := one(raw, i)
 		if err != nil {
 			return nil, err
 		}
-		l[j] = it
+		out[i] = v
 	}
-	return l, nil
+	return out, nil
 }
 
 // decodeItem reads one item at p. Its kind comes from "type"; its keys are
@@ -157,7 +152,7 @@ func decodeItem(data []byte, p place) (Item, error) {
 		return nil, p.fail("", "not valid JSON", err)
 	}
 	rawType, ok := fields[typeKeyName]
-	if !ok || isNull(rawType) {
+	if !ok || tagjson.IsNull(rawType) {
 		return nil, p.fail(typeKeyName, "missing item type", nil)
 	}
 	var typ string
@@ -188,7 +183,7 @@ func decodeItem(data []byte, p place) (Item, error) {
 	for i := range t.fields {
 		f := &t.fields[i]
 		raw, ok := fields[f.key]
-		if !ok || isNull(raw) {
+		if !ok || tagjson.IsNull(raw) {
 			continue
 		}
 		if f.number {
@@ -269,30 +264,6 @@ func isNumber(s string) bool {
 	return json.Valid([]byte(s))
 }
 
-// isNull reports whether raw is the JSON literal null (blank space around
-// it allowed).
-func isNull(raw []byte) bool {
-	return string(bytes.TrimSpace(raw)) == "null"
-}
-
 // gotKind names the JSON kind of raw for an error message, from its first
 // byte (raw need not be valid JSON).
-func gotKind(raw []byte) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return ", got nothing"
-	}
-	switch raw[0] {
-	case '{':
-		return ", got an object"
-	case '[':
-		return ", got an array"
-	case '"':
-		return ", got a string"
-	case 't', 'f':
-		return ", got a boolean"
-	case 'n':
-		return ", got null"
-	}
-	return ", got a number"
-}
+func gotKind(raw []byte) string { return ", got " + tagjson.KindOf(raw) }

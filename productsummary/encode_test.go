@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/payorch/checkout-go/internal/wiretest"
 	ps "github.com/payorch/checkout-go/productsummary"
 )
 
@@ -55,23 +56,38 @@ func TestMarshalMatchesEncodingJSON(t *testing.T) {
 		123456789012345678000, 1e20, 1e21, -1e21, 1.5e300, 1e-6, 9.99999e-7, 1e-7, -1e-7, 0.1 + 0.2,
 		math.MaxFloat64, -math.MaxFloat64, math.SmallestNonzeroFloat64}
 	for _, s := range texts {
-		got, err := json.Marshal(ps.Text{Text: s})
-		require.NoError(t, err)
-		str, err := json.Marshal(s)
-		require.NoError(t, err)
-		require.Equal(t, `{"type":"text","text":`+string(str)+`}`, string(got), "text %q", s)
+		requireTextAsEncodingJSON(t, s)
 	}
 	for _, f := range nums {
-		got, err := json.Marshal(ps.Space{Weight: f})
-		require.NoError(t, err)
-		if f == 0 {
-			require.Equal(t, `{"type":"space"}`, string(got), "0 and -0 are not sent")
-			continue
-		}
-		num, err := json.Marshal(f)
-		require.NoError(t, err)
-		require.Equal(t, `{"type":"space","weight":`+string(num)+`}`, string(got), "number %v", f)
+		requireNumberAsEncodingJSON(t, f)
 	}
+}
+
+// requireTextAsEncodingJSON checks that a Text holding s writes it as
+// encoding/json writes s on its own.
+func requireTextAsEncodingJSON(t testing.TB, s string) {
+	t.Helper()
+	got, err := json.Marshal(ps.Text{Text: s})
+	require.NoError(t, err)
+	str, err := json.Marshal(s)
+	require.NoError(t, err)
+	require.Equal(t, `{"type":"text","text":`+string(str)+`}`, string(got), "text %q", s)
+}
+
+// requireNumberAsEncodingJSON checks that a Space of weight n, a finite
+// number, writes it as encoding/json writes n on its own, and leaves 0 and
+// -0 out (not sent).
+func requireNumberAsEncodingJSON(t testing.TB, n float64) {
+	t.Helper()
+	got, err := json.Marshal(ps.Space{Weight: n})
+	require.NoError(t, err)
+	if n == 0 {
+		require.Equal(t, `{"type":"space"}`, string(got), "0 and -0 are not sent")
+		return
+	}
+	num, err := json.Marshal(n)
+	require.NoError(t, err)
+	require.Equal(t, `{"type":"space","weight":`+string(num)+`}`, string(got), "number %v", n)
 }
 
 func TestMarshalTextEqualsMarshalJSON(t *testing.T) {
@@ -115,11 +131,9 @@ func TestMarshalErrors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := tc.s.MarshalText()
-			var ve *ps.ValidationError
-			require.ErrorAs(t, err, &ve)
-			require.Equal(t, []ps.Problem{{Path: tc.path, Message: ve.Problems[0].Message}}, ve.Problems)
-			require.Contains(t, ve.Problems[0].Message, tc.msg)
+			wiretest.RequireProblem(t, err, tc.path, tc.msg)
 
+			var ve *ps.ValidationError
 			_, err = json.Marshal(tc.s)
 			require.ErrorAs(t, err, &ve, "json.Marshal passes the typed error through")
 

@@ -3,6 +3,8 @@ package productsummary
 import (
 	"reflect"
 	"strings"
+
+	"github.com/payorch/checkout-go/internal/tags"
 )
 
 // Each item field is declared once: its wire key in its json tag, and what
@@ -47,33 +49,25 @@ func (t *itemType) lookup(key string) *field {
 
 var (
 	// typeKeyName is the wire key of an item's kind.
-	typeKeyName = tagName(reflect.TypeFor[typeKey]().Field(0))
+	typeKeyName = tags.Fields(reflect.TypeFor[typeKey](), "json")[0].Key
 
 	// itemTypes holds the six kinds by wire type.
 	itemTypes = describe(Space{}, Text{}, Image{}, ToggleImage{}, Divider{}, Background{})
 )
-
-// tagName returns the key a struct field's json tag gives it.
-func tagName(f reflect.StructField) string {
-	name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-	return name
-}
 
 // describe reads the fields of each kind from its tags.
 func describe(kinds ...Item) map[Kind]*itemType {
 	out := make(map[Kind]*itemType, len(kinds))
 	for _, zero := range kinds {
 		t := &itemType{typ: reflect.TypeOf(zero)}
-		for i := range t.typ.NumField() {
-			sf := t.typ.Field(i)
-			_, opts, _ := strings.Cut(sf.Tag.Get("json"), ",")
+		for _, tf := range tags.Fields(t.typ, "json") {
 			f := field{
-				key:      tagName(sf),
-				index:    i,
-				number:   sf.Type.Kind() == reflect.Float64,
-				optional: strings.Contains(opts, "omitempty"),
+				key:      tf.Key,
+				index:    tf.Index[0],
+				number:   tf.Type.Kind() == reflect.Float64,
+				optional: tf.Has("omitempty"),
 			}
-			for word := range strings.SplitSeq(sf.Tag.Get("check"), ",") {
+			for word := range strings.SplitSeq(tf.Tag.Get("check"), ",") {
 				switch word {
 				case "color":
 					f.color = true

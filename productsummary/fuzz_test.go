@@ -79,7 +79,7 @@ func FuzzDecode(f *testing.F) {
 	})
 }
 
-// FuzzEncode: the hand-written encoder writes strings and numbers exactly as
+// FuzzEncode: an item writes strings and numbers exactly as
 // encoding/json does; a number at 0 (or -0) is not sent.
 func FuzzEncode(f *testing.F) {
 	f.Add("₹ 813.75", 0.7)
@@ -88,25 +88,13 @@ func FuzzEncode(f *testing.F) {
 	f.Add("", math.Copysign(0, -1))
 	f.Add("tab\tnew\nline", 123456789.125)
 	f.Fuzz(func(t *testing.T, s string, n float64) {
-		got, err := json.Marshal(ps.Text{Text: s})
-		require.NoError(t, err)
-		str, err := json.Marshal(s)
-		require.NoError(t, err)
-		require.Equal(t, `{"type":"text","text":`+string(str)+`}`, string(got))
-
-		got, err = json.Marshal(ps.Space{Weight: n})
+		requireTextAsEncodingJSON(t, s)
 		if math.IsNaN(n) || math.IsInf(n, 0) {
+			_, err := json.Marshal(ps.Space{Weight: n})
 			var ve *ps.ValidationError
 			require.ErrorAs(t, err, &ve)
 			return
 		}
-		require.NoError(t, err)
-		if n == 0 {
-			require.Equal(t, `{"type":"space"}`, string(got), "0 and -0 mean not sent")
-			return
-		}
-		num, err := json.Marshal(n)
-		require.NoError(t, err)
-		require.Equal(t, `{"type":"space","weight":`+string(num)+`}`, string(got))
+		requireNumberAsEncodingJSON(t, n)
 	})
 }

@@ -3,6 +3,7 @@ package productsummary
 import (
 	"encoding/json"
 	"reflect"
+	"slices"
 	"strings"
 )
 
@@ -63,7 +64,7 @@ const (
 // Canonical returns the lower-case spelling of a known font type, or f
 // unchanged when it is not one.
 func (f FontType) Canonical() FontType {
-	for _, k := range [...]FontType{Regular, Bold, SemiBold} {
+	for _, k := range fontTypes {
 		if strings.EqualFold(string(f), string(k)) {
 			return k
 		}
@@ -73,13 +74,9 @@ func (f FontType) Canonical() FontType {
 
 // Valid reports whether f is regular, bold or semibold in any letter case:
 // a check a merchant can run, not one [Summary.Validate] makes.
-func (f FontType) Valid() bool {
-	switch f.Canonical() {
-	case Regular, Bold, SemiBold:
-		return true
-	}
-	return false
-}
+func (f FontType) Valid() bool { return slices.Contains(fontTypes[:], f.Canonical()) }
+
+var fontTypes = [...]FontType{Regular, Bold, SemiBold}
 
 // Numbers are plain float64 and 0 means "not sent": the service gives none
 // of an item's numbers a meaningful zero, so the zero value is the absent
@@ -278,20 +275,18 @@ func marshalItem(it Item) ([]byte, error) {
 // the decode succeeds.
 func unmarshalItem[T Item](data []byte, dst *T) error {
 	var zero T
-	if dst == nil {
-		return errNilTarget(string(zero.Kind()) + " item")
-	}
-	it, err := decodeItem(data, alone)
-	if err != nil {
-		return err
-	}
-	v, ok := it.(T)
-	if !ok {
-		return &DecodeError{Path: typeKeyName, Line: -1, Item: -1,
-			Message: "item type " + string(it.Kind()) + " cannot be read into a " + string(zero.Kind()) + " item"}
-	}
-	*dst = v
-	return nil
+	return decodeInto(dst, string(zero.Kind())+" item", func() (T, error) {
+		it, err := decodeItem(data, alone)
+		if err != nil {
+			return zero, err
+		}
+		v, ok := it.(T)
+		if !ok {
+			return zero, &DecodeError{Path: typeKeyName, Line: -1, Item: -1,
+				Message: "item type " + string(it.Kind()) + " cannot be read into a " + string(zero.Kind()) + " item"}
+		}
+		return v, nil
+	})
 }
 
 // concrete turns a pointer to one of the six kinds into its value, and a

@@ -39,6 +39,7 @@ import (
 	"encoding"
 	"encoding/json"
 
+	"github.com/payorch/checkout-go/internal/tagjson"
 	"github.com/payorch/checkout-go/validation"
 )
 
@@ -119,33 +120,17 @@ func (s Summary) MarshalText() ([]byte, error) {
 // sets *s to nil, as encoding/json does for any slice: an absent summary. A
 // string holding "null" is a *DecodeError, as in Parse.
 func (s *Summary) UnmarshalJSON(data []byte) error {
-	if s == nil {
-		return errNilTarget("Summary")
-	}
-	if isNull(data) {
+	if s != nil && tagjson.IsNull(data) {
 		*s = nil
 		return nil
 	}
-	v, err := decodeSummary(data, true)
-	if err != nil {
-		return err
-	}
-	*s = v
-	return nil
+	return decodeInto(s, "Summary", func() (Summary, error) { return decodeSummary(data, true) })
 }
 
 // UnmarshalText reads the JSON text of the array (what MarshalText wrote).
 // The text "null" is a *DecodeError, as in Parse.
 func (s *Summary) UnmarshalText(text []byte) error {
-	if s == nil {
-		return errNilTarget("Summary")
-	}
-	v, err := decodeSummary(text, false)
-	if err != nil {
-		return err
-	}
-	*s = v
-	return nil
+	return decodeInto(s, "Summary", func() (Summary, error) { return decodeSummary(text, false) })
 }
 
 // Clone returns a deep copy of s: changing one never changes the other, so
@@ -191,21 +176,22 @@ func (l Line) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON reads a JSON array of items; error paths start at the line
 // ("[0].type").
 func (l *Line) UnmarshalJSON(data []byte) error {
-	if l == nil {
-		return errNilTarget("Line")
+	return decodeInto(l, "Line", func() (Line, error) { return decodeLine(data, alone) })
+}
+
+// decodeInto sets *dst to what decode reads, leaving *dst unchanged when
+// it fails. A nil dst (what names its type) is a *DecodeError, where
+// encoding/json's own types also fail instead of panicking.
+func decodeInto[T any](dst *T, what string, decode func() (T, error)) error {
+	if dst == nil {
+		return &DecodeError{Line: -1, Item: -1, Message: what + " into a nil pointer"}
 	}
-	v, err := decodeLine(data, alone)
+	v, err := decode()
 	if err != nil {
 		return err
 	}
-	*l = v
+	*dst = v
 	return nil
-}
-
-// errNilTarget is what the Unmarshal methods return when called on a nil
-// pointer, where encoding/json's own types also fail instead of panicking.
-func errNilTarget(what string) error {
-	return &DecodeError{Line: -1, Item: -1, Message: what + " into a nil pointer"}
 }
 
 // Compile-time checks of the encoding interfaces the client and the fake

@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/payorch/checkout-go/internal/wiretest"
 	ps "github.com/payorch/checkout-go/productsummary"
 )
 
@@ -59,13 +60,7 @@ func TestValidateRejects(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			err := (&ps.Summary{okLine, tc.line}).Validate()
-			require.Error(t, err)
-			var ve *ps.ValidationError
-			require.ErrorAs(t, err, &ve)
-			require.Len(t, ve.Problems, 1, "%v", err)
-			require.Equal(t, tc.path, ve.Problems[0].Path)
-			require.Contains(t, ve.Problems[0].Message, tc.msg)
+			wiretest.RequireProblem(t, (&ps.Summary{okLine, tc.line}).Validate(), tc.path, tc.msg)
 		})
 	}
 }

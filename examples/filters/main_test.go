@@ -3,31 +3,21 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/payorch/checkout-go/internal/wiretest"
 	"github.com/payorch/checkout-go/paymentfilter"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/output.txt")
 
 // TestRun: the printed documentation matches testdata/output.txt byte for
 // byte, and every payment_filter in it decodes and validates.
 func TestRun(t *testing.T) {
 	var buf bytes.Buffer
 	require.NoError(t, run(&buf))
-	path := filepath.Join("testdata", "output.txt")
-	if *update {
-		require.NoError(t, os.WriteFile(path, buf.Bytes(), 0o644))
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err)
-	require.Equal(t, string(want), buf.String())
+	wiretest.Golden(t, "output.txt", buf.Bytes())
 
 	blocks := strings.Split(strings.TrimSpace(buf.String()), "\n\n")
 	require.Len(t, blocks, len(behaviours())+3)

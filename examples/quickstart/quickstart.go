@@ -20,8 +20,9 @@ import (
 	"github.com/payorch/checkout-go/webhook"
 )
 
-// The fake's account. The webhook credentials are what a merchant would
-// configure in the dashboard (spec §5.2) and give its Verifier.
+// The fake's account. The webhook credentials are the username, password
+// and custom header a merchant configures in the dashboard, which the
+// service sends with every webhook request, and gives its Verifier.
 const (
 	fakeMerchantID  = "quickstart_shop"
 	fakeAPIKey      = "qs_test_key_4f2a"
@@ -178,7 +179,8 @@ func run(ctx context.Context, w io.Writer, env func(string) string) error {
 		}
 	}
 
-	// 5. The order status call, to be used beside webhooks (spec §6.1.8).
+	// 5. The order status call, used beside webhooks: both are needed, since
+	// the browser's redirect after payment can fail.
 	st, err := client.GetOrder(ctx, order.OrderID)
 	if err != nil {
 		return fmt.Errorf("get order: %w", err)

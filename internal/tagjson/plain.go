@@ -11,7 +11,10 @@ import (
 // calls, so a tree of types that each add their Extra that way is scanned
 // once per level (six levels in an emiOptions); encoding a method-free
 // copy of the type, made by reflection from the same fields and tags,
-// scans nothing twice.
+// scans nothing twice. It is what keeps paymentfilter's
+// BenchmarkFilterMarshal below BenchmarkFilterMarshalMap (the same tree as
+// map[string]any): per level, the largest realistic filter encodes about
+// twice as slowly as the map; in one pass, about three times as fast.
 type plainEncoding struct {
 	typ reflect.Type // the struct type with the fields, tags and layout of the Object's type, no methods
 	// walk lists, for each type in the tree that adds Extra, the fields

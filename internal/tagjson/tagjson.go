@@ -2,8 +2,8 @@
 // declaration of its wire keys, and still decode strictly and keep the keys
 // it does not model:
 //
-//   - [ObjectOf] reads the keys of a struct type from its json tags, with
-//     reflection, once.
+//   - [ObjectOf] reads the keys of a struct type from its json tags,
+//     through package tags (the SDK's one reader of tags), once.
 //   - [Object.Unmarshal] decodes one JSON object into such a struct with
 //     encoding/json, field by field, so that keys match case-exactly
 //     (encoding/json alone would fill enable from "Enable"), accepted other
@@ -15,13 +15,15 @@
 //     after the declared ones, sorted.
 //   - [Object.CheckExtra] reports the Extra keys that cannot be meant: a
 //     declared key set through Extra, a value that is not JSON, a declared
-//     key in the wrong case.
+//     key in the wrong case; [CaseMistake] words a known value written in
+//     the wrong case.
 //
 // The payment_filter and emiOptions models (packages paymentfilter and emi)
 // are built on it; nothing here knows a wire key of the service.
 package tagjson
 
 import (
+	"bytes"
 	"encoding"
 	"encoding/json"
 	"errors"
@@ -31,6 +33,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/payorch/checkout-go/internal/tags"
 	"github.com/payorch/checkout-go/internal/valid"
 )
 
@@ -62,46 +65,46 @@ var (
 	textDecoder = reflect.TypeFor[encoding.TextUnmarshaler]()
 )
 
-// ObjectOf reads the json tags of struct type T. Fields tagged "-" and
-// unexported fields are not keys; a field named Extra of type
-// map[string]json.RawMessage receives the keys no other field declares.
-// T must be a struct type: ObjectOf panics otherwise, when the package
-// using it is initialised.
+// ObjectOf reads the json tags of struct type T (through package tags, as
+// encoding/json reads them). Fields tagged "-" and unexported fields are
+// not keys; a field named Extra of type map[string]json.RawMessage and
+// tagged "-" receives the keys no other field declares. T must be a struct
+// type without embedded structs: ObjectOf panics otherwise, when the
+// package using it is initialised.
 func ObjectOf[T any]() *Object {
 	t := reflect.TypeFor[T]()
 	if t.Kind() != reflect.Struct {
 		panic("tagjson: ObjectOf of non-struct type " + t.String())
 	}
 	o := &Object{typ: t, byKey: map[string]int{}, extra: -1}
-	for i := range t.NumField() {
-		sf := t.Field(i)
-		if !sf.IsExported() {
-			continue
+	for _, tf := range tags.Fields(t, "json") {
+		if len(tf.Index) != 1 {
+			panic("tagjson: " + t.String() + " embeds the struct holding " + tf.Name)
 		}
-		tag := sf.Tag.Get("json")
-		if tag == "-" {
-			if sf.Name == "Extra" && sf.Type == rawMapType {
-				o.extra = i
-			}
-			continue
-		}
-		name, opts, _ := strings.Cut(tag, ",")
-		if name == "" {
-			name = sf.Name
-		}
-		omit := false
-		for opt := range strings.SplitSeq(opts, ",") {
-			omit = omit || opt == "omitempty" || opt == "omitzero"
-		}
-		kind := sf.Type.Kind()
-		o.byKey[name] = len(o.fields)
+		omit := tf.Has("omitempty") || tf.Has("omitzero")
+		kind := tf.Type.Kind()
+		o.byKey[tf.Key] = len(o.fields)
 		o.fields = append(o.fields, field{
-			key: name, goName: sf.Name, index: i, typ: sf.Type,
+			key: tf.Key, goName: tf.Name, index: tf.Index[0], typ: tf.Type,
 			required: !omit && (kind == reflect.Bool || kind == reflect.String),
 			omitted:  omit,
 		})
 	}
+	if sf, ok := t.FieldByName("Extra"); ok && sf.Type == rawMapType && len(sf.Index) == 1 && o.find(sf.Name) < 0 {
+		o.extra = sf.Index[0]
+	}
 	return o
+}
+
+// find returns the index in o.fields of the field named goName (its Go
+// name), or -1 when it has no key.
+func (o *Object) find(goName string) int {
+	for i, f := range o.fields {
+		if f.goName == goName {
+			return i
+		}
+	}
+	return -1
 }
 
 // WithAlias makes decoding accept other as a spelling of key (which must
@@ -121,13 +124,12 @@ func (o *Object) WithAlias(other, key string) *Object {
 // key, as emi.Options does from "emiOptions", so that they are not put
 // under the key a second time. It returns o.
 func (o *Object) WithRooted(goName string) *Object {
-	for i := range o.fields {
-		if o.fields[i].goName == goName {
-			o.fields[i].rooted = true
-			return o
-		}
+	i := o.find(goName)
+	if i < 0 {
+		panic("tagjson: no field " + goName)
 	}
-	panic("tagjson: no field " + goName)
+	o.fields[i].rooted = true
+	return o
 }
 
 // Keys returns the declared keys in field order.
@@ -144,12 +146,11 @@ func (o *Object) Keys() []string {
 // type has no such field: a mistake in the package's own code, found when
 // it is initialised or first tested.
 func (o *Object) Key(goName string) string {
-	for _, f := range o.fields {
-		if f.goName == goName {
-			return f.key
-		}
+	i := o.find(goName)
+	if i < 0 {
+		panic("tagjson: " + o.typ.String() + " has no field " + goName + " with a key")
 	}
-	panic("tagjson: " + o.typ.String() + " has no field " + goName + " with a key")
+	return o.fields[i].key
 }
 
 // modelled reports whether k is a declared key or an accepted spelling of
@@ -174,7 +175,7 @@ func Problem(path, message string) error {
 // IsNull reports whether data is the JSON literal null (blank space around
 // it allowed).
 func IsNull(data []byte) bool {
-	return strings.TrimSpace(string(data)) == "null"
+	return string(bytes.TrimSpace(data)) == "null"
 }
 
 // Unmarshal is the body of an UnmarshalJSON method: it decodes the JSON
@@ -312,8 +313,8 @@ func want(t reflect.Type) string {
 // array", "a string", "a boolean", "null", "a number", or "nothing" when
 // data is blank. It looks at the first byte only.
 func KindOf(data []byte) string {
-	s := strings.TrimSpace(string(data))
-	if s == "" {
+	s := bytes.TrimSpace(data)
+	if len(s) == 0 {
 		return "nothing"
 	}
 	switch s[0] {
@@ -424,26 +425,15 @@ func KeysOf(objs ...*Object) []string {
 	return keys
 }
 
-// CloneExtra returns a deep copy of an Extra map (nil for nil), so that a
-// Clone shares no bytes with the value it copied.
-func CloneExtra(m map[string]json.RawMessage) map[string]json.RawMessage {
-	if m == nil {
-		return nil
-	}
-	c := maps.Clone(m)
-	for k, v := range c {
-		c[k] = slices.Clone(v)
-	}
-	return c
-}
-
-// FoldMatch returns the first of known equal to s ignoring case but not
-// equal to it, or "": the value s was surely meant to be, in a service
-// that matches values case-exactly.
-func FoldMatch[S ~string](s S, known ...S) S {
+// CaseMistake returns, when s is one of known written in another case,
+// the message saying so, such as `unknown card type "credit": values are
+// case sensitive, did you mean "CREDIT"?` (what names the kind of value),
+// and "" otherwise: the service matches values case-exactly, so it would
+// not see s, while a value it may know but the SDK does not passes.
+func CaseMistake[S ~string](what string, s S, known ...S) string {
 	for _, k := range known {
 		if k != s && strings.EqualFold(string(k), string(s)) {
-			return k
+			return "unknown " + what + " " + quote(string(s)) + ": values are case sensitive, did you mean " + quote(string(k)) + "?"
 		}
 	}
 	return ""

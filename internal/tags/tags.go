@@ -24,8 +24,22 @@ type Field struct {
 	Type reflect.Type
 	// Options is what follows the key in the tag ("omitempty", …).
 	Options string
+	// Tag is the field's whole struct tag, for the other keys a caller
+	// reads beside the wire key (such as a check:"…" of its own).
+	Tag reflect.StructTag
 
 	tagged bool
+}
+
+// Has reports whether the tag's options name option ("omitempty",
+// "omitzero", "string", …).
+func (f Field) Has(option string) bool {
+	for o := range strings.SplitSeq(f.Options, ",") {
+		if o == option {
+			return true
+		}
+	}
+	return false
 }
 
 // Fields returns the fields of struct type t (or pointer to one) that the
@@ -74,7 +88,7 @@ func collect(out *[]Field, t reflect.Type, tag string, index []int, seen map[ref
 		if !sf.IsExported() {
 			continue
 		}
-		f := Field{Name: sf.Name, Key: name, Index: idx, Type: sf.Type, Options: opts, tagged: name != ""}
+		f := Field{Name: sf.Name, Key: name, Index: idx, Type: sf.Type, Options: opts, Tag: sf.Tag, tagged: name != ""}
 		if f.Key == "" {
 			f.Key = sf.Name
 		}

@@ -54,7 +54,11 @@ func TestFields(t *testing.T) {
 	fs := Fields(reflect.TypeFor[*request](), "json")
 	require.Equal(t, []string{"id", "Plain", "group.max", "deep"}, keys(fs))
 	require.Equal(t, Field{Name: "Max", Key: "group.max", Index: []int{2, 0}, Type: reflect.TypeFor[string](),
-		Options: "omitempty", tagged: true}, fs[2])
+		Options: "omitempty", Tag: `json:"group.max,omitempty" url:"group_max"`, tagged: true}, fs[2])
+	require.True(t, fs[2].Has("omitempty"))
+	require.False(t, fs[2].Has("omit"), "an option is matched whole")
+	require.False(t, fs[0].Has("string"))
+	require.Equal(t, "group_max", fs[2].Tag.Get("url"), "the whole tag, for the caller's other keys")
 	require.Equal(t, []int{5}, fs[3].Index, "the shallower field wins")
 
 	require.Equal(t, []string{"id", "Plain", "Deep", "Rival"}, keys(Fields(reflect.TypeFor[request](), "url")))

@@ -91,3 +91,14 @@ func RequireProblem(t testing.TB, err error, path, fragment string) {
 	require.Equal(t, path, ve.Problems[0].Path)
 	require.Contains(t, ve.Problems[0].Message, fragment)
 }
+
+// Bench runs op in b's loop and reports allocations; an error from op
+// stops the benchmark.
+func Bench(b *testing.B, op func() error) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := op(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

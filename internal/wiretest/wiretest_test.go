@@ -2,6 +2,7 @@ package wiretest
 
 import (
 	"errors"
+	"flag"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -18,15 +19,16 @@ type recorder struct {
 	failed bool
 }
 
-// require reports through Errorf and stops through FailNow: both are
-// recorded here instead of failing the real test, and FailNow ends the
-// helper's goroutine as testing's own does.
+// require reports through Errorf and stops through FailNow, the fuzz
+// checks through Fatalf: all are recorded here instead of failing the real
+// test, and FailNow ends the helper's goroutine as testing's own does.
 func (r *recorder) Helper()               {}
 func (r *recorder) Errorf(string, ...any) { r.failed = true }
 func (r *recorder) FailNow() {
 	r.failed = true
 	runtime.Goexit()
 }
+func (r *recorder) Fatalf(string, ...any) { r.FailNow() }
 
 func fails(t *testing.T, f func(tb testing.TB)) bool {
 	t.Helper()
@@ -98,4 +100,19 @@ func TestRequireProblem(t *testing.T) {
 	require.True(t, fails(t, func(tb testing.TB) { RequireProblem(tb, two, "x.a", "") }), "two problems")
 	require.True(t, fails(t, func(tb testing.TB) { RequireProblem(tb, errors.New("x.a"), "x.a", "") }), "not a *valid.Error")
 	require.True(t, fails(t, func(tb testing.TB) { RequireProblem(tb, nil, "x.a", "") }), "no error")
+}
+
+func TestBench(t *testing.T) {
+	benchtime := flag.Lookup("test.benchtime").Value
+	old := benchtime.String()
+	require.NoError(t, benchtime.Set("100x"))
+	t.Cleanup(func() { _ = benchtime.Set(old) })
+
+	calls := 0
+	r := testing.Benchmark(func(b *testing.B) { Bench(b, func() error { calls++; return nil }) })
+	require.Positive(t, r.N)
+	require.GreaterOrEqual(t, calls, r.N)
+
+	r = testing.Benchmark(func(b *testing.B) { Bench(b, func() error { return errors.New("broken") }) })
+	require.Zero(t, r.N, "an error stops the benchmark")
 }

@@ -1,0 +1,200 @@
+package wiretest
+
+import (
+	"encoding/json"
+	"errors"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/payorch/checkout-go/internal/conformance"
+	"github.com/payorch/checkout-go/internal/valid"
+)
+
+// Decode decodes the JSON text s into a new T, failing the test when it
+// does not decode: a value that only arrives by decoding (a malformed
+// range, an unknown key).
+func Decode[T any](tb testing.TB, s string) *T {
+	tb.Helper()
+	v := new(T)
+	require.NoError(tb, json.Unmarshal([]byte(s), v))
+	return v
+}
+
+// Reencode decodes in into a T and returns what json.Marshal sends back.
+// When T has a MarshalJSON method, calling it directly must give the same
+// bytes.
+func Reencode[T any](tb testing.TB, in string) string {
+	tb.Helper()
+	v := Decode[T](tb, in)
+	out, err := json.Marshal(v)
+	require.NoError(tb, err)
+	if m, ok := any(v).(json.Marshaler); ok {
+		direct, err := m.MarshalJSON()
+		require.NoError(tb, err)
+		require.Equal(tb, string(out), string(direct), "MarshalJSON alone gives what json.Marshal gives")
+	}
+	return string(out)
+}
+
+// Encoding is one row of a decode table: In, decoded into the model, is
+// sent back as Out. It names an unnamed struct type, so that rows can be
+// written without field names.
+type Encoding = struct{ Name, In, Out string }
+
+// RunEncodings checks each row in a subtest (see Reencode).
+func RunEncodings[T any](t *testing.T, rows []Encoding) {
+	for _, r := range rows {
+		t.Run(r.Name, func(t *testing.T) { require.Equal(t, r.Out, Reencode[T](t, r.In)) })
+	}
+}
+
+// Refusal is one row of a table of inputs decoding refuses: decoding In
+// gives one problem at Path whose message holds Fragment, or, with Path
+// "", encoding/json's own error holding Fragment. Like Encoding, it names
+// an unnamed struct type.
+type Refusal = struct{ Name, In, Path, Fragment string }
+
+// RunRefusals checks each row in a subtest (see RequireRefused).
+func RunRefusals[T any](t *testing.T, rows []Refusal) {
+	for _, r := range rows {
+		t.Run(r.Name, func(t *testing.T) { RequireRefused[T](t, r.In, r.Path, r.Fragment) })
+	}
+}
+
+// RequireRefused checks that decoding in into a T fails as a Refusal row
+// says, and leaves the T as it was.
+func RequireRefused[T any](tb testing.TB, in, path, fragment string) {
+	tb.Helper()
+	var v T
+	err := json.Unmarshal([]byte(in), &v)
+	if path == "" {
+		require.ErrorContains(tb, err, fragment)
+	} else {
+		RequireProblem(tb, err, path, fragment)
+	}
+	require.Equal(tb, *new(T), v, "an error leaves the value")
+}
+
+// Rejection is one row of a table of values Validate refuses: the value
+// Build makes (from JSON through Decode, when only decoding can make it)
+// gets, among any others, a problem at Path whose message holds Fragment.
+// Like Encoding, it names an unnamed struct type.
+type Rejection[T any] = struct {
+	Name           string
+	Build          func(t *testing.T) T
+	Path, Fragment string
+}
+
+// RunRejections checks each row in a subtest (see RequireProblemAt).
+func RunRejections[T interface{ Validate() error }](t *testing.T, rows []Rejection[T]) {
+	for _, r := range rows {
+		t.Run(r.Name, func(t *testing.T) { RequireProblemAt(t, r.Build(t).Validate(), r.Path, r.Fragment) })
+	}
+}
+
+// RequireProblemAt checks that err is a *valid.Error with, among any
+// others, a problem at path whose message holds fragment.
+func RequireProblemAt(tb testing.TB, err error, path, fragment string) {
+	tb.Helper()
+	var ve *valid.Error
+	require.True(tb, errors.As(err, &ve), "want a *ValidationError, got %T %v", err, err)
+	var at []string
+	for _, p := range ve.Problems {
+		if p.Path == path {
+			at = append(at, p.Message)
+		}
+	}
+	require.NotEmpty(tb, at, "no problem at %s; got %v", path, err)
+	for _, m := range at {
+		if strings.Contains(m, fragment) {
+			return
+		}
+	}
+	require.Fail(tb, "no problem with that message", "problems at %s are %q; want one containing %q", path, at, fragment)
+}
+
+// LastProblem returns the message of the last problem of err, which must
+// be a *valid.Error.
+func LastProblem(tb testing.TB, err error) string {
+	tb.Helper()
+	var ve *valid.Error
+	require.ErrorAs(tb, err, &ve)
+	require.NotEmpty(tb, ve.Problems)
+	return ve.Problems[len(ve.Problems)-1].Message
+}
+
+// Model is what the fluent builders make (a *paymentfilter.Filter, an
+// *emi.Options): a value that validates itself and copies itself.
+type Model[T any] interface {
+	Validate() error
+	Clone() T
+}
+
+// Behaviour is one documented behaviour of a builder: what its chain of
+// calls builds, the golden file of the JSON in testdata, and the published
+// sample with the same shape ("<folder>/<file>" among the conformance
+// samples, "" when none has). Like Encoding, it names an unnamed struct
+// type.
+type Behaviour[T any] = struct {
+	Name   string
+	Build  T
+	Golden string
+	Sample string
+}
+
+// RunGoldens checks that each behaviour's build is valid and encodes to
+// its golden file byte for byte.
+func RunGoldens[T Model[T]](t *testing.T, bs []Behaviour[T]) {
+	for _, b := range bs {
+		t.Run(b.Name, func(t *testing.T) {
+			GoldenBuild(t, b.Golden, func() (T, error) { return b.Build, b.Build.Validate() })
+		})
+	}
+}
+
+// RunGoldenShapes checks each golden against the sample showing the same
+// behaviour: the same JSON tree, key order aside, as want finds in the
+// sample's data.
+func RunGoldenShapes[T any](t *testing.T, bs []Behaviour[T], want func(tb testing.TB, sample []byte) any) {
+	for _, b := range bs {
+		if b.Sample == "" {
+			continue
+		}
+		t.Run(b.Name, func(t *testing.T) {
+			dir, file := filepath.Split(b.Sample)
+			samples := conformance.Files(t, filepath.Clean(dir), file)
+			require.Len(t, samples, 1)
+			require.Equal(t, want(t, samples[0].Data), Tree(t, ReadGolden(t, b.Golden)))
+		})
+	}
+}
+
+// RunLiterals checks, for each behaviour, that the struct literal a caller
+// would write (lits, by golden file) is what the chain builds (see
+// RequireLiteral) and encodes to the golden. lits has one literal per
+// behaviour, no more.
+func RunLiterals[T Model[T]](t *testing.T, bs []Behaviour[T], lits map[string]T) {
+	for _, b := range bs {
+		t.Run(b.Name, func(t *testing.T) {
+			lit, ok := lits[b.Golden]
+			require.True(t, ok, "no literal for %s", b.Golden)
+			RequireLiteral(t, lit, b.Build)
+			require.Equal(t, string(ReadGolden(t, b.Golden)), JSONString(t, lit)+"\n", "the literal encodes to the golden")
+		})
+	}
+	require.Len(t, lits, len(bs), "a literal per behaviour, no more")
+}
+
+// RequireLiteral checks that chain is reflect.DeepEqual to lit, unexported
+// fields included (as testify's require.Equal compares), and so is the copy
+// Clone makes: a chain keeps no trace of its calls.
+func RequireLiteral[T Model[T]](tb testing.TB, lit, chain T) {
+	tb.Helper()
+	require.True(tb, reflect.DeepEqual(lit, chain), "reflect.DeepEqual")
+	require.Equal(tb, lit, chain)
+	require.Equal(tb, lit, chain.Clone(), "Clone")
+}
