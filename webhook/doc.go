@@ -14,8 +14,20 @@
 //		return err
 //	}
 //	http.Handle("/webhooks", v.Handler(func(ctx context.Context, ev *webhook.Event) error {
-//		return shop.MarkPaid(ctx, ev.OrderID(), ev.Status())
+//		if ev.Name != webhook.OrderSucceeded {
+//			return nil // acknowledge the events you do not act on
+//		}
+//		order, err := ev.Order() // a *checkout.OrderStatus, as GetOrder returns
+//		if err != nil {
+//			return err
+//		}
+//		return shop.MarkPaid(ctx, order)
 //	}))
+//
+// The content of an event is typed by kind: [Event.Order] (the same
+// [checkout.OrderStatus] that [checkout.Client.GetOrder] returns),
+// [Event.Transaction], [Event.Mandate] and [Event.Refund]. Unknown event
+// names are normal and reach the function like any other.
 //
 // Everything fails closed. NewVerifier refuses a Config without credentials or
 // without an address allow-list (unless AllowAnySource says so explicitly);

@@ -10,18 +10,25 @@ import (
 	"time"
 )
 
-// Event is one webhook notification. The service documents the
-// envelope (id, event_name, date_created, content) but not the payload of
-// each event: the object under content varies ("order", "txn", "mandate",
-// "notification", ...) and unknown event names are normal. Content is kept
-// as the service sent it; the helpers read the common fields from whichever
-// object it holds.
+// Event is one webhook notification: its envelope (id, event_name,
+// date_created) and its content, the object the event is about, nested
+// under a key that names its kind ("order", "txn", "mandate",
+// "notification"). Unknown event names are normal.
 //
-// ParseEvent and Verifier find that object, its order_id and its status once,
-// when they decode the event, so Kind, OrderID and Status cost nothing
-// more per call and Field reads only that object. An Event built by hand,
-// or one whose Content is replaced, is read from Content on each call. An
-// Event may be copied, and its helpers called from several goroutines.
+// The content is typed on demand: [Event.Order] gives the order as the
+// same [checkout.OrderStatus] that [checkout.Client.GetOrder] returns,
+// [Event.Transaction] the payment attempt, [Event.Mandate] the mandate and
+// [Event.Refund] the refund, each with an error naming what is missing
+// when the event carries no such thing. Content stays as the service sent
+// it, and the light helpers Kind, OrderID, Status and Field read single
+// values without decoding the rest.
+//
+// ParseEvent and Verifier find that object, its order_id and its status
+// once, when they decode the event, so Kind, OrderID and Status cost
+// nothing more per call and Field reads only that object. An Event built
+// by hand, or one whose Content is replaced, is read from Content on each
+// call. An Event may be copied, and its methods called from several
+// goroutines.
 type Event struct {
 	// ID is "id", e.g. "evt_V2_b737837102414514ae0e9717a9f2664d". A number
 	// is kept as its decimal text. It may be empty.
@@ -56,78 +63,83 @@ type Event struct {
 	sub subject
 }
 
-// Event names seen in the service's published samples. The list is not
-// complete (the service does not publish one); Event.Name holds whatever
-// the service sent.
+// Event names seen in the service's published samples, one constant for
+// each. The list is not complete (the service does not publish one):
+// Event.Name holds whatever the service sent, and an event without a
+// constant is handled like any other (the content accessors read its
+// shape, not its name).
 const (
-	// OrderSucceeded is the "event_name" ORDER_SUCCEEDED: an order was paid;
-	// content holds "order" (sample webhook_order_succeeded.json).
+	// OrderSucceeded is ORDER_SUCCEEDED: an order was paid. Read the order
+	// with [Event.Order] and check it with [checkout.OrderStatus.CheckPaid]
+	// before fulfilling.
 	OrderSucceeded = "ORDER_SUCCEEDED"
 
-	// OrderFailed is the "event_name" ORDER_FAILED: an order's payment failed;
-	// content holds "order" (webhook_order_failed.json).
+	// OrderFailed is ORDER_FAILED: an order's payment failed; [Event.Order]
+	// says how (its status and the gateway's response).
 	OrderFailed = "ORDER_FAILED"
 
-	// OrderRefunded is the "event_name" ORDER_REFUNDED: a refund of an order
-	// succeeded (webhook_order_refunded.json).
+	// OrderRefunded is ORDER_REFUNDED: a refund of an order succeeded. The
+	// event carries the order with its refunds: see [Event.Refund].
 	OrderRefunded = "ORDER_REFUNDED"
 
-	// OrderRefundFailed is the "event_name" ORDER_REFUND_FAILED: a refund of
-	// an order failed (webhook_order_refund_failed.json).
+	// OrderRefundFailed is ORDER_REFUND_FAILED: a refund of an order failed
+	// ([Event.Refund], [Event.Order]).
 	OrderRefundFailed = "ORDER_REFUND_FAILED"
 
-	// RefundInitiated is the "event_name" REFUND_INITIATED: a refund was
-	// started (webhook_refund_initiate.json).
+	// RefundInitiated is REFUND_INITIATED: a refund was started and is
+	// pending ([Event.Refund], [Event.Order]).
 	RefundInitiated = "REFUND_INITIATED"
 
-	// AutoRefundInitiated is the "event_name" AUTO_REFUND_INITIATED: the
-	// service started refunding a payment on its own
-	// (webhook_auto_refunded_ec_headless.json).
+	// AutoRefundInitiated is AUTO_REFUND_INITIATED: the service started
+	// refunding a payment on its own, for example one that succeeded after
+	// the order had been paid ([Event.Refund], [Event.Order]).
 	AutoRefundInitiated = "AUTO_REFUND_INITIATED"
 
-	// AutoRefundSucceeded is the "event_name" AUTO_REFUND_SUCCEEDED: such an
-	// automatic refund succeeded (webhook_auto_refund_succeeded.json).
+	// AutoRefundSucceeded is AUTO_REFUND_SUCCEEDED: such an automatic
+	// refund succeeded ([Event.Refund], [Event.Order]).
 	AutoRefundSucceeded = "AUTO_REFUND_SUCCEEDED"
 
-	// AutoRefundFailed is the "event_name" AUTO_REFUND_FAILED: such an
-	// automatic refund failed (webhook_auto_refund_failed.json).
+	// AutoRefundFailed is AUTO_REFUND_FAILED: such an automatic refund
+	// failed ([Event.Refund], [Event.Order]).
 	AutoRefundFailed = "AUTO_REFUND_FAILED"
 
-	// TxnCreated is the "event_name" TXN_CREATED: a transaction was created;
-	// the published sample's content holds "order" (webhook_txn_created.json).
+	// TxnCreated is TXN_CREATED: a payment attempt was created. As
+	// published it carries the order, whose latest transaction
+	// [Event.Transaction] returns.
 	TxnCreated = "TXN_CREATED"
 
-	// TxnFailed is the "event_name" TXN_FAILED: a transaction failed; content
-	// holds "txn" (webhook_txn_failed.json).
+	// TxnFailed is TXN_FAILED: a payment attempt failed. It carries the
+	// transaction only ([Event.Transaction]), not the order.
 	TxnFailed = "TXN_FAILED"
 
-	// MandateCreated is the "event_name" MANDATE_CREATED: a mandate was
-	// created; content holds "mandate" (webhook_mandate_created.json).
+	// MandateCreated is MANDATE_CREATED: a mandate was created
+	// ([Event.Mandate]).
 	MandateCreated = "MANDATE_CREATED"
 
-	// MandateActivated is the "event_name" MANDATE_ACTIVATED: a mandate became
-	// active (webhook_mandate_activated.json).
+	// MandateActivated is MANDATE_ACTIVATED: a mandate became active and
+	// can be debited ([Event.Mandate]).
 	MandateActivated = "MANDATE_ACTIVATED"
 
-	// MandateFailed is the "event_name" MANDATE_FAILED: a mandate failed
-	// (webhook_mandate_failed.json).
+	// MandateFailed is MANDATE_FAILED: a mandate's registration failed
+	// ([Event.Mandate]).
 	MandateFailed = "MANDATE_FAILED"
 
-	// MandatePaused is the "event_name" MANDATE_PAUSED: a mandate was paused
-	// (webhook_mandate_paused.json).
+	// MandatePaused is MANDATE_PAUSED: a mandate was paused
+	// ([Event.Mandate]).
 	MandatePaused = "MANDATE_PAUSED"
 
-	// MandateExpired is the "event_name" MANDATE_EXPIRED: a mandate expired
-	// (webhook_mandate_expired.json).
+	// MandateExpired is MANDATE_EXPIRED: a mandate reached its end date
+	// ([Event.Mandate]).
 	MandateExpired = "MANDATE_EXPIRED"
 
-	// NotificationSucceeded is the "event_name" NOTIFICATION_SUCCEEDED: a
-	// notification about a mandate (source_object MANDATE) was delivered;
-	// content holds "notification" (webhook_notification_succeeded.json).
+	// NotificationSucceeded is NOTIFICATION_SUCCEEDED: a notification to the
+	// customer about a mandate debit (a pre-debit SMS, for example) was
+	// delivered. Its content is "notification": read it with
+	// [Event.DecodeContent].
 	NotificationSucceeded = "NOTIFICATION_SUCCEEDED"
 
-	// NotificationFailed is the "event_name" NOTIFICATION_FAILED: such a
-	// notification failed (webhook_notification_failed.json).
+	// NotificationFailed is NOTIFICATION_FAILED: such a notification could
+	// not be delivered ([Event.DecodeContent]).
 	NotificationFailed = "NOTIFICATION_FAILED"
 )
 
@@ -295,10 +307,11 @@ func (e *Event) Status() string {
 }
 
 // DecodeContent unmarshals the object the event is about (see Kind) into v,
-// for example a struct with the fields the merchant needs. Declare fields
-// that may arrive as "FILTERED" or as numbers-in-strings as json.RawMessage
-// or string. It returns ErrMalformedBody when content holds no object
-// (and for a nil Event).
+// for content the typed accessors ([Event.Order], [Event.Transaction],
+// [Event.Mandate], [Event.Refund]) do not cover, such as a notification.
+// Declare fields that may arrive as "FILTERED" or as numbers-in-strings as
+// json.RawMessage or string. It returns ErrMalformedBody when content
+// holds no object (and for a nil Event).
 func (e *Event) DecodeContent(v any) error {
 	if e == nil {
 		return wrap(ErrMalformedBody, "content holds no object")

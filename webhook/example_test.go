@@ -9,12 +9,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 
+	checkout "github.com/payorch/checkout-go"
 	"github.com/payorch/checkout-go/webhook"
 )
 
 // A merchant server's webhook endpoint. The function runs once per event:
 // the re-sent duplicate is acknowledged without calling it again, and a
-// failure answers 500 so that the service re-sends (spec §6.1.4–5).
+// failure answers 500 so that the service re-sends the event later.
 func ExampleVerifier_Handler() {
 	cfg := webhook.Config{
 		Username: "shopwebhooks", // as configured in the dashboard
@@ -61,6 +62,88 @@ func ExampleVerifier_Handler() {
 	// 403 map[ord_1001:true]
 }
 
+// A handler that switches on the event name and reads the typed content:
+// the order of ORDER_SUCCEEDED is the same *checkout.OrderStatus that
+// Client.GetOrder returns, checked with CheckPaid before fulfilling; a
+// refund event gives the refund; other and unknown events are acknowledged.
+func ExampleVerifier_Handler_typedContent() {
+	cfg := webhook.Config{Username: "shopwebhooks", Password: "pw", Sources: webhook.ProductionSources}
+	v, err := webhook.NewVerifier(cfg)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	expected := map[string]checkout.Amount{"ord_1001": "1499.00", "ord_1002": "20.00"} // what each cart asked for
+	h := v.Handler(func(ctx context.Context, ev *webhook.Event) error {
+		switch ev.Name {
+		case webhook.OrderSucceeded:
+			order, err := ev.Order()
+			if err != nil {
+				return err // 500: the service re-sends
+			}
+			if err := order.CheckPaid(expected[order.OrderID]); err != nil {
+				fmt.Println("hold", order.OrderID, "-", err)
+				return nil // paid, but not as expected: hold it for a person
+			}
+			fmt.Println("fulfil", order.OrderID, order.Amount, order.PaymentMethodType, order.TxnDetail.Gateway)
+		case webhook.OrderRefunded:
+			refund, err := ev.Refund()
+			if err != nil {
+				return err
+			}
+			fmt.Println("refunded", ev.OrderID(), refund.UniqueRequestID, refund.Status, refund.Amount)
+		default:
+			fmt.Println("acknowledge", ev.Name)
+		}
+		return nil
+	})
+
+	for _, body := range []string{
+		`{"id":"evt_1","event_name":"ORDER_SUCCEEDED","content":{"order":{"order_id":"ord_1001","status":"CHARGED","status_id":21,
+			"amount":"1499.00","payment_method_type":"CARD","txn_detail":{"txn_id":"shop-ord_1001-1","gateway":"DUMMY","status":"CHARGED"}}}}`,
+		`{"id":"evt_2","event_name":"ORDER_SUCCEEDED","content":{"order":{"order_id":"ord_1002","status":"CHARGED","amount":"2.00"}}}`,
+		`{"id":"evt_3","event_name":"ORDER_REFUNDED","content":{"order":{"order_id":"ord_1001","status":"CHARGED",
+			"refunds":[{"unique_request_id":"rf_1","status":"SUCCESS","amount":"100.00"}]}}}`,
+		`{"id":"evt_4","event_name":"ORDER_GIFTED","content":{"order":{"order_id":"ord_1003"}}}`,
+	} {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, webhook.NewTestRequest(cfg, []byte(body)))
+		fmt.Println(rec.Code)
+	}
+	// Output:
+	// fulfil ord_1001 1499.00 CARD DUMMY
+	// 200
+	// hold ord_1002 - checkout: check paid: order "ord_1002" amount is 2.00, expected 20.00
+	// 200
+	// refunded ord_1001 rf_1 SUCCESS 100.00
+	// 200
+	// acknowledge ORDER_GIFTED
+	// 200
+}
+
+// Order, Transaction, Mandate and Refund read the content by its shape and
+// say what an event lacks.
+func ExampleEvent_Order() {
+	ev, err := webhook.ParseEvent([]byte(`{"id":"evt_5","event_name":"TXN_FAILED","content":{"txn":{"order_id":"ord_7",
+		"txn_id":"shop-ord_7-1","status":"AUTHORIZATION_FAILED","error_message":"Not sufficient funds"}}}`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	if _, err := ev.Order(); errors.Is(err, webhook.ErrNoContent) {
+		fmt.Println(err)
+	}
+	txn, err := ev.Transaction()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(txn.OrderID, txn.TxnID, txn.Status, txn.Status.IsFinal(), txn.ErrorMessage)
+	// Output:
+	// webhook: TXN_FAILED event carries no order (its content holds "txn")
+	// ord_7 shop-ord_7-1 AUTHORIZATION_FAILED true Not sufficient funds
+}
+
 // Verify alone, for a framework with its own routing and reply handling.
 func ExampleVerifier_Verify() {
 	cfg := webhook.Config{Username: "shopwebhooks", Password: "pw", Sources: webhook.SandboxSources}
@@ -98,7 +181,7 @@ func ExampleNewVerifier_failClosed() {
 	// Sources: required: use ProductionSources or SandboxSources, or set AllowAnySource
 }
 
-// Encrypted webhooks (spec §6.1.7): the body is {"JWT": "<compact JWE>"}.
+// Encrypted webhooks: the body is {"JWT": "<compact JWE>"}.
 // In production the keys come from PEM files (NewJWEDecrypterFromPEM); here
 // Seal plays the service.
 func ExampleNewJWEDecrypter() {

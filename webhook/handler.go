@@ -54,6 +54,30 @@ import (
 // (or a waiting duplicate) runs fn again. If marking it done fails after fn
 // succeeded, the reply is still 200 (the work is done; re-running it would
 // be worse) and the failure is logged. A nil fn answers 500 to everything.
+//
+// A typical fn switches on the event name and reads the typed content,
+// acknowledging the events it does not act on:
+//
+//	h := v.Handler(func(ctx context.Context, ev *webhook.Event) error {
+//		switch ev.Name {
+//		case webhook.OrderSucceeded:
+//			order, err := ev.Order() // the same *checkout.OrderStatus GetOrder returns
+//			if err != nil {
+//				return err
+//			}
+//			if err := order.CheckPaid(shop.Total(order.OrderID)); err != nil {
+//				return shop.Flag(ctx, order.OrderID, err) // paid, but not as expected
+//			}
+//			return shop.Fulfil(ctx, order.OrderID)
+//		case webhook.OrderRefunded:
+//			order, err := ev.Order()
+//			if err != nil {
+//				return err
+//			}
+//			return shop.RecordRefunds(ctx, order.OrderID, order.Refunds)
+//		}
+//		return nil // other and unknown events: 200, nothing to do
+//	})
 func (v *Verifier) Handler(fn func(ctx context.Context, ev *Event) error) http.Handler {
 	h := &handler{v: v, fn: fn}
 	if v != nil {

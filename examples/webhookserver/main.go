@@ -1,16 +1,17 @@
 // Command webhookserver is a merchant's webhook receiver built with the
-// webhook package: it accepts the service's notifications (spec §6.1) on
-// POST /webhooks, verifies them (source address, Basic credentials, custom
-// headers, spec §5), and processes each event once.
+// webhook package: it accepts the service's notifications on POST
+// /webhooks, verifies them (source address, Basic credentials, custom
+// headers), reads the order, transaction or refund each carries, and
+// processes each event once.
 //
 // Configuration comes from the environment:
 //
 //	WEBHOOK_USERNAME, WEBHOOK_PASSWORD  the dashboard's webhook credentials (required)
-//	WEBHOOK_ENV            production (default) or sandbox: the source allow-list (§5.6)
+//	WEBHOOK_ENV            production (default) or sandbox: the service's addresses to accept
 //	WEBHOOK_ALLOW_ANY_SOURCE=1  skip the source check (tests, or behind your own gateway)
 //	WEBHOOK_TRUSTED_PROXIES     comma-separated CIDRs whose X-Forwarded-For is believed
-//	WEBHOOK_HEADERS        custom headers, "Name=value,Other=value" (§5.4)
-//	WEBHOOK_JWE_KEY_FILE   PEM private key for encrypted webhooks (§6.1.7), optional
+//	WEBHOOK_HEADERS        custom headers set in the dashboard, "Name=value,Other=value"
+//	WEBHOOK_JWE_KEY_FILE   PEM private key for encrypted ({"JWT": ...}) webhooks, optional
 //	WEBHOOK_JWS_KEY_FILE   PEM public key of the service to verify signed payloads, optional
 //	ADDR                   listen address, default ":8080"
 //
@@ -90,7 +91,7 @@ func newServer(h http.Handler, log *slog.Logger) *http.Server {
 // gracefully: the listener closes at once, idle connections are closed,
 // and deliveries in progress run to their reply for at most grace. Past
 // grace the remaining connections are cut; the service gets no 200 for
-// those deliveries and re-sends them (spec §6.1.4). It returns nil after a
+// those deliveries and re-sends them. It returns nil after a
 // clean stop.
 func serve(ctx context.Context, srv *http.Server, ln net.Listener, grace time.Duration) error {
 	errc := make(chan error, 1)
@@ -126,23 +127,58 @@ func newMux(cfg webhook.Config, log *slog.Logger) (*http.ServeMux, *webhook.Veri
 	return mux, v, nil
 }
 
-// process is the merchant's business logic. Returning an error makes the
-// handler answer 500, and the service re-sends the event later.
+// process is the merchant's business logic: it switches on the event name
+// and reads the typed content (the order is the same *checkout.OrderStatus
+// that Client.GetOrder returns). Returning an error makes the handler
+// answer 500, and the service re-sends the event later.
 func process(log *slog.Logger) func(ctx context.Context, ev *webhook.Event) error {
 	return func(ctx context.Context, ev *webhook.Event) error {
 		switch ev.Name {
 		case webhook.OrderSucceeded:
-			log.InfoContext(ctx, "order paid", "order_id", ev.OrderID(), "status", ev.Status())
-		case webhook.OrderFailed, webhook.TxnFailed:
-			log.InfoContext(ctx, "payment failed", "order_id", ev.OrderID(), "status", ev.Status())
-		case webhook.OrderRefunded, webhook.AutoRefundSucceeded:
-			log.InfoContext(ctx, "refund", "order_id", ev.OrderID(), "status", ev.Status())
+			order, err := ev.Order()
+			if err != nil {
+				return unreadable(ctx, log, ev, err)
+			}
+			// A shop compares the amount with its cart before shipping:
+			// order.CheckPaid(cart.Total).
+			log.InfoContext(ctx, "order paid", "order_id", order.OrderID, "status", string(order.Status),
+				"amount", string(order.Amount), "method", order.PaymentMethodType)
+		case webhook.OrderFailed:
+			order, err := ev.Order()
+			if err != nil {
+				return unreadable(ctx, log, ev, err)
+			}
+			log.InfoContext(ctx, "payment failed", "order_id", order.OrderID, "status", string(order.Status),
+				"bank_error", order.BankErrorMessage)
+		case webhook.TxnFailed:
+			txn, err := ev.Transaction()
+			if err != nil {
+				return unreadable(ctx, log, ev, err)
+			}
+			log.InfoContext(ctx, "payment failed", "order_id", txn.OrderID, "status", string(txn.Status),
+				"txn_id", txn.TxnID, "error", txn.ErrorMessage)
+		case webhook.OrderRefunded, webhook.OrderRefundFailed, webhook.AutoRefundSucceeded, webhook.AutoRefundFailed:
+			refund, err := ev.Refund()
+			if err != nil {
+				return unreadable(ctx, log, ev, err)
+			}
+			log.InfoContext(ctx, "refund", "order_id", ev.OrderID(), "unique_request_id", refund.UniqueRequestID,
+				"status", string(refund.Status), "amount", string(refund.Amount))
 		default:
-			// Unknown events are normal (§6.1): acknowledge them.
+			// Unknown events are normal: the service adds events. Acknowledge them.
 			log.InfoContext(ctx, "event", "name", ev.Name, "kind", ev.Kind())
 		}
 		return nil
 	}
+}
+
+// unreadable logs an event whose content is missing or unreadable and
+// acknowledges it: a re-send would bring the same body. Confirm the order
+// with Client.GetOrder instead.
+func unreadable(ctx context.Context, log *slog.Logger, ev *webhook.Event, err error) error {
+	log.ErrorContext(ctx, "event content unreadable; confirm the order with GetOrder",
+		"name", ev.Name, "order_id", ev.OrderID(), "error", err)
+	return nil
 }
 
 // configFromEnv builds a webhook.Config from environment variables.

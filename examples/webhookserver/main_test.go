@@ -215,3 +215,29 @@ func TestServeReturnsListenerErrors(t *testing.T) {
 	require.Error(t, err)
 	require.NotErrorIs(t, err, http.ErrServerClosed)
 }
+
+// TestProcessReadsTypedContent: each event kind is read through its typed
+// accessor; content that is missing is logged and acknowledged.
+func TestProcessReadsTypedContent(t *testing.T) {
+	var logs bytes.Buffer
+	fn := process(slog.New(slog.NewJSONHandler(&logs, nil)))
+	for _, tc := range []struct{ body, want string }{
+		{`{"event_name":"ORDER_SUCCEEDED","content":{"order":{"order_id":"o1","status":"CHARGED","amount":"10.00","payment_method_type":"UPI"}}}`,
+			`"msg":"order paid","order_id":"o1","status":"CHARGED","amount":"10.00","method":"UPI"`},
+		{`{"event_name":"ORDER_FAILED","content":{"order":{"order_id":"o2","status":"AUTHORIZATION_FAILED","bank_error_message":"declined"}}}`,
+			`"msg":"payment failed","order_id":"o2","status":"AUTHORIZATION_FAILED","bank_error":"declined"`},
+		{`{"event_name":"TXN_FAILED","content":{"txn":{"order_id":"o3","txn_id":"m-o3-1","status":"AUTHENTICATION_FAILED","error_message":"no OTP"}}}`,
+			`"msg":"payment failed","order_id":"o3","status":"AUTHENTICATION_FAILED","txn_id":"m-o3-1","error":"no OTP"`},
+		{`{"event_name":"ORDER_REFUNDED","content":{"order":{"order_id":"o4","refunds":[{"unique_request_id":"rf_4","status":"SUCCESS","amount":"5.00"}]}}}`,
+			`"msg":"refund","order_id":"o4","unique_request_id":"rf_4","status":"SUCCESS","amount":"5.00"`},
+		{`{"event_name":"MANDATE_PAUSED","content":{"mandate":{"mandate_id":"m1"}}}`,
+			`"msg":"event","name":"MANDATE_PAUSED","kind":"mandate"`},
+		{`{"event_name":"ORDER_SUCCEEDED","content":{"txn":{"order_id":"o5"}}}`,
+			`"msg":"event content unreadable; confirm the order with GetOrder","name":"ORDER_SUCCEEDED","order_id":"o5","error":"webhook: ORDER_SUCCEEDED event carries no order (its content holds \"txn\")"`},
+	} {
+		ev, err := webhook.ParseEvent([]byte(tc.body))
+		require.NoError(t, err)
+		require.NoError(t, fn(context.Background(), ev), "acknowledged")
+		require.Contains(t, logs.String(), tc.want)
+	}
+}

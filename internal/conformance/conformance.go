@@ -61,6 +61,31 @@ func Dir(tb testing.TB, sub string) string {
 	return d
 }
 
+// Folders returns the names of the sample folders ("emi", "errors", …),
+// sorted, so that a test can check it covers every sample, including those
+// of a folder added later. The test is skipped when the samples are absent.
+func Folders(tb testing.TB) []string {
+	tb.Helper()
+	root := Root()
+	if root == "" {
+		tb.Skipf("conformance samples not found: expected ../shared/conformance beside the module root (or set %s); skipping", EnvVar)
+	}
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		tb.Fatalf("read %s: %v", root, err)
+	}
+	var out []string
+	for _, e := range entries {
+		if e.IsDir() {
+			out = append(out, e.Name())
+		}
+	}
+	if len(out) == 0 {
+		tb.Fatalf("conformance folder %s has no sample folders", root)
+	}
+	return out
+}
+
 // Sample is one published sample file.
 type Sample struct {
 	Name string // file name, e.g. "order_create_response.json"

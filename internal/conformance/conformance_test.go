@@ -29,6 +29,10 @@ func TestFilesAndDir(t *testing.T) {
 	write("c_TRUNCATED.json", `{"order_`)
 	t.Setenv(EnvVar, dir)
 
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "errors"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "README.md"), []byte("not a folder"), 0o644))
+	require.Equal(t, []string{"errors", "orders"}, Folders(t), "folders only, sorted")
+
 	require.Equal(t, filepath.Join(dir, "orders"), Dir(t, "orders"))
 	files := Files(t, "orders", "*")
 	names := make([]string, len(files))

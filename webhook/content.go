@@ -1,0 +1,252 @@
+package webhook
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	checkout "github.com/payorch/checkout-go"
+)
+
+// The typed content of an event. The service nests the object an event is
+// about under one key of "content": "order" for the order events
+// (ORDER_SUCCEEDED, ORDER_FAILED, the refund events and, as published,
+// TXN_CREATED), "txn" for TXN_FAILED, "mandate" for the mandate events and
+// "notification" for the notification events. The accessors below read
+// that shape, not the event name, so they work the same on an event this
+// package has no constant for.
+
+// ErrNoContent is matched (with errors.Is) by the error of [Event.Order],
+// [Event.Transaction], [Event.Mandate] and [Event.Refund] when the event
+// does not carry what was asked for, such as the order of a MANDATE_CREATED
+// event. It is not a fault of the delivery: answer it as your handler
+// answers any event it does not act on.
+const ErrNoContent = sentinel("webhook: event carries no such content")
+
+// ContentError is the error of [Event.Order], [Event.Transaction],
+// [Event.Mandate] and [Event.Refund]. It names the event and what it lacks:
+//
+//	webhook: MANDATE_CREATED event carries no order (its content holds "mandate")
+//
+// errors.Is(err, ErrNoContent) holds when the content is absent;
+// errors.Is(err, ErrMalformedBody) holds when it is there but does not
+// decode (Err says why).
+type ContentError struct {
+	// Event is the event's name (event_name).
+	Event string
+	// Want is what was asked for: "order", "transaction", "mandate" or
+	// "refund".
+	Want string
+	// Holds is the key of the object the content holds instead ("txn",
+	// "notification", …; see [Event.Kind]), or "" when it holds none.
+	Holds string
+	// Err is why the content did not decode; nil when it is absent.
+	Err error
+}
+
+// Error returns one line naming the event and what it lacks.
+func (e *ContentError) Error() string {
+	if e == nil {
+		return "webhook: <nil *ContentError>"
+	}
+	name := clip(e.Event, 64)
+	if name == "" {
+		name = "unnamed"
+	}
+	if e.Err != nil {
+		return fmt.Sprintf("webhook: %s event: its %s does not decode: %v", name, e.Want, e.Err)
+	}
+	holds := "no object"
+	if e.Holds != "" {
+		holds = fmt.Sprintf("%q", clip(e.Holds, 32))
+	}
+	return fmt.Sprintf("webhook: %s event carries no %s (its content holds %s)", name, e.Want, holds)
+}
+
+// Is matches ErrNoContent when the content is absent and ErrMalformedBody
+// when it does not decode.
+func (e *ContentError) Is(target error) bool {
+	if e == nil {
+		return false
+	}
+	if e.Err != nil {
+		return target == ErrMalformedBody
+	}
+	return target == ErrNoContent
+}
+
+// Unwrap returns Err, the decoding error, or nil.
+func (e *ContentError) Unwrap() error {
+	if e == nil {
+		return nil
+	}
+	return e.Err
+}
+
+// Order returns the order the event carries (content.order) as the same
+// [checkout.OrderStatus] that [checkout.Client.GetOrder] returns, with its
+// status, amount, latest transaction, refunds and Raw. The order events
+// (ORDER_SUCCEEDED, ORDER_FAILED), the refund events (ORDER_REFUNDED,
+// REFUND_INITIATED, AUTO_REFUND_…) and TXN_CREATED carry one. Before
+// fulfilling, check it as the service advises:
+//
+//	order, err := ev.Order()
+//	if err != nil {
+//		return err
+//	}
+//	if err := order.CheckPaid(expected); err != nil {
+//		// do not ship
+//	}
+//
+// An event without an order is a [*ContentError] matching [ErrNoContent].
+func (e *Event) Order() (*checkout.OrderStatus, error) {
+	obj, holds := e.contentObject("order")
+	if obj == nil {
+		return nil, e.lacks("order", holds)
+	}
+	var st checkout.OrderStatus
+	if err := json.Unmarshal(obj, &st); err != nil {
+		return nil, e.undecodable("order", err)
+	}
+	return &st, nil
+}
+
+// Transaction returns the payment attempt the event is about: the
+// transaction of TXN_FAILED (content.txn), or, for an event that carries
+// the order (TXN_CREATED as published, the order events), the order's
+// latest transaction (its txn_detail). In the second case the order's own
+// fields (payment method, card, gateway response) are not copied into it:
+// read them from [Event.Order]. An event with neither is a
+// [*ContentError] matching [ErrNoContent].
+func (e *Event) Transaction() (*checkout.Transaction, error) {
+	obj, holds := e.contentObject("txn")
+	if obj == nil {
+		obj = objectMember(e.orderObject(), "txn_detail")
+	}
+	if obj == nil {
+		return nil, e.lacks("transaction", holds)
+	}
+	var x checkout.Transaction
+	if err := json.Unmarshal(obj, &x); err != nil {
+		return nil, e.undecodable("transaction", err)
+	}
+	return &x, nil
+}
+
+// Mandate returns the mandate the event is about: the mandate of the
+// mandate events (MANDATE_CREATED, MANDATE_ACTIVATED, …: content.mandate),
+// or, for an event that carries an order which registered or paid with a
+// mandate, that order's mandate. A notification event names its mandate
+// only by id: read it with DecodeContent. An event with no mandate is a
+// [*ContentError] matching [ErrNoContent].
+func (e *Event) Mandate() (*checkout.MandateDetail, error) {
+	obj, holds := e.contentObject("mandate")
+	if obj == nil {
+		obj = objectMember(e.orderObject(), "mandate")
+	}
+	if obj == nil {
+		return nil, e.lacks("mandate", holds)
+	}
+	var m checkout.MandateDetail
+	if err := json.Unmarshal(obj, &m); err != nil {
+		return nil, e.undecodable("mandate", err)
+	}
+	return &m, nil
+}
+
+// Refund returns the refund the event is about. The service's refund events
+// (ORDER_REFUNDED, ORDER_REFUND_FAILED, REFUND_INITIATED, AUTO_REFUND_…)
+// carry the whole order with all its refunds; Refund returns the one
+// created last (by its created time; among equal or missing times, the
+// last listed), or content.refund when the service sends a refund on its
+// own. An order can
+// have several refunds, and an event may be about an earlier one: to act on
+// each, range over the Refunds of [Event.Order] and match your
+// UniqueRequestID. An event with no refund is a [*ContentError] matching
+// [ErrNoContent].
+func (e *Event) Refund() (*checkout.Refund, error) {
+	if obj, _ := e.contentObject("refund"); obj != nil {
+		var r checkout.Refund
+		if err := json.Unmarshal(obj, &r); err != nil {
+			return nil, e.undecodable("refund", err)
+		}
+		return &r, nil
+	}
+	list := member(e.orderObject(), "refunds")
+	if len(list) == 0 || list[0] != '[' {
+		return nil, e.lacks("refund", e.Kind())
+	}
+	var refunds []checkout.Refund
+	if err := json.Unmarshal(list, &refunds); err != nil {
+		return nil, e.undecodable("refund", err)
+	}
+	latest := -1
+	for i := range refunds {
+		if latest < 0 || !refunds[i].Created.Before(refunds[latest].Created) {
+			latest = i
+		}
+	}
+	if latest < 0 {
+		return nil, e.lacks("refund", e.Kind())
+	}
+	return &refunds[latest], nil
+}
+
+// content returns Content when it is a JSON object (checked once when the
+// event was decoded, else here), or nil.
+func (e *Event) content() json.RawMessage {
+	if e == nil {
+		return nil
+	}
+	c := e.Content
+	if e.sub.from(c) {
+		return c
+	}
+	c = bytes.TrimSpace(c)
+	if len(c) == 0 || c[0] != '{' || !json.Valid(c) {
+		return nil
+	}
+	return c
+}
+
+// contentObject returns the object under content.key, or nil and the kind
+// the content holds instead.
+func (e *Event) contentObject(key string) (obj json.RawMessage, holds string) {
+	if obj = objectMember(e.content(), key); obj != nil {
+		return obj, key
+	}
+	return nil, e.Kind()
+}
+
+// orderObject returns the object under content.order, or nil.
+func (e *Event) orderObject() json.RawMessage {
+	return objectMember(e.content(), "order")
+}
+
+// objectMember returns the value of obj's member name when it is a JSON
+// object, else nil. obj must be valid JSON (or nil).
+func objectMember(obj json.RawMessage, name string) json.RawMessage {
+	if len(obj) == 0 {
+		return nil
+	}
+	v := member(obj, name)
+	if len(v) == 0 || v[0] != '{' {
+		return nil
+	}
+	return v
+}
+
+func (e *Event) name() string {
+	if e == nil {
+		return ""
+	}
+	return e.Name
+}
+
+func (e *Event) lacks(want, holds string) error {
+	return &ContentError{Event: e.name(), Want: want, Holds: holds}
+}
+
+func (e *Event) undecodable(want string, err error) error {
+	return &ContentError{Event: e.name(), Want: want, Holds: e.Kind(), Err: err}
+}

@@ -1,0 +1,287 @@
+package webhook
+
+import (
+	"encoding/json"
+	"errors"
+	"math/big"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	checkout "github.com/payorch/checkout-go"
+	"github.com/payorch/checkout-go/internal/conformance"
+)
+
+// Every published event gives its content typed by the kind its sample
+// nests it under, and the other accessors say what is missing.
+func TestContentAccessorsOnSamples(t *testing.T) {
+	kinds := map[string]int{}
+	for _, s := range conformance.Files(t, "webhooks", "*") {
+		if !s.ValidJSON() {
+			continue // robustness vectors: TestConformanceWebhooks
+		}
+		t.Run(s.Name, func(t *testing.T) {
+			ev, err := ParseEvent(s.Data)
+			require.NoError(t, err)
+			m := generic(t, s.Data)
+			kind, obj := subjectOf(m)
+			kinds[kind]++
+
+			order, oerr := ev.Order()
+			txn, terr := ev.Transaction()
+			mandate, merr := ev.Mandate()
+			refund, rerr := ev.Refund()
+			switch kind {
+			case "order":
+				require.NoError(t, oerr)
+				require.Equal(t, text(obj["order_id"]), order.OrderID)
+				require.Equal(t, text(obj["status"]), string(order.Status))
+				require.Equal(t, text(obj["id"]), order.ID)
+				sameAmount(t, text(obj["amount"]), order.Amount)
+				require.Equal(t, order.Status.ID(), order.StatusID, "status and status_id agree")
+				require.JSONEq(t, mustJSON(t, obj), string(order.Raw))
+				if td, ok := obj["txn_detail"].(map[string]any); ok {
+					require.NoError(t, terr)
+					require.Equal(t, text(td["txn_id"]), txn.TxnID)
+					require.Equal(t, order.TxnDetail.TxnID, txn.TxnID)
+				} else {
+					require.ErrorIs(t, terr, ErrNoContent)
+				}
+				if md, ok := obj["mandate"].(map[string]any); ok {
+					require.NoError(t, merr)
+					require.Equal(t, text(md["mandate_id"]), mandate.MandateID)
+				} else {
+					require.ErrorIs(t, merr, ErrNoContent)
+				}
+				if rs, ok := obj["refunds"].([]any); ok && len(rs) > 0 {
+					require.NoError(t, rerr)
+					last := rs[len(rs)-1].(map[string]any)
+					require.Equal(t, text(last["unique_request_id"]), refund.UniqueRequestID)
+					require.Equal(t, text(last["status"]), string(refund.Status))
+					require.Equal(t, order.Refunds[len(order.Refunds)-1], *refund)
+				} else {
+					require.ErrorIs(t, rerr, ErrNoContent)
+				}
+			case "txn":
+				require.NoError(t, terr)
+				require.Equal(t, text(obj["txn_id"]), txn.TxnID)
+				require.Equal(t, text(obj["order_id"]), txn.OrderID)
+				require.Equal(t, text(obj["status"]), string(txn.Status))
+				require.Equal(t, text(obj["error_message"]), txn.ErrorMessage)
+				require.ErrorIs(t, oerr, ErrNoContent)
+				require.ErrorIs(t, merr, ErrNoContent)
+				require.ErrorIs(t, rerr, ErrNoContent)
+			case "mandate":
+				require.NoError(t, merr)
+				require.Equal(t, text(obj["mandate_id"]), mandate.MandateID)
+				require.Equal(t, text(obj["status"]), mandate.Status)
+				require.Equal(t, text(obj["order_id"]), mandate.OrderID)
+				sameAmount(t, text(obj["max_amount"]), mandate.MaxAmount)
+				require.ErrorIs(t, oerr, ErrNoContent)
+				require.ErrorIs(t, terr, ErrNoContent)
+				require.ErrorIs(t, rerr, ErrNoContent)
+			case "notification":
+				for _, err := range []error{oerr, terr, merr, rerr} {
+					require.ErrorIs(t, err, ErrNoContent)
+					require.ErrorContains(t, err, `its content holds "notification"`)
+				}
+			default:
+				t.Fatalf("a sample nests its content under %q: teach the accessors", kind)
+			}
+			for _, err := range []error{oerr, terr, merr, rerr} {
+				if err != nil {
+					var ce *ContentError
+					require.ErrorAs(t, err, &ce)
+					require.Equal(t, ev.Name, ce.Event)
+					require.Equal(t, kind, ce.Holds)
+					require.NotErrorIs(t, err, ErrMalformedBody)
+				}
+			}
+		})
+	}
+	require.Equal(t, map[string]int{"order": 14, "txn": 1, "mandate": 6, "notification": 3}, kinds,
+		"the published samples nest their content under these keys")
+}
+
+func TestContentErrors(t *testing.T) {
+	ev, err := ParseEvent([]byte(`{"id":"e1","event_name":"MANDATE_CREATED","content":{"mandate":{"mandate_id":"m1"}}}`))
+	require.NoError(t, err)
+	_, err = ev.Order()
+	require.EqualError(t, err, `webhook: MANDATE_CREATED event carries no order (its content holds "mandate")`)
+	require.ErrorIs(t, err, ErrNoContent)
+	var ce *ContentError
+	require.ErrorAs(t, err, &ce)
+	require.Equal(t, ContentError{Event: "MANDATE_CREATED", Want: "order", Holds: "mandate"}, *ce)
+	require.NoError(t, ce.Unwrap())
+
+	_, err = ev.Refund()
+	require.EqualError(t, err, `webhook: MANDATE_CREATED event carries no refund (its content holds "mandate")`)
+	_, err = ev.Transaction()
+	require.EqualError(t, err, `webhook: MANDATE_CREATED event carries no transaction (its content holds "mandate")`)
+
+	for _, body := range []string{
+		`{"event_name":"X"}`,
+		`{"event_name":"X","content":null}`,
+		`{"event_name":"X","content":"FILTERED"}`,
+		`{"event_name":"X","content":{"order":"FILTERED","mandate":null,"txn":[]}}`,
+		`{"event_name":"X","content":{}}`,
+	} {
+		ev, err := ParseEvent([]byte(body))
+		require.NoError(t, err, body)
+		_, err = ev.Order()
+		require.EqualError(t, err, `webhook: X event carries no order (its content holds no object)`, body)
+		_, err = ev.Transaction()
+		require.ErrorIs(t, err, ErrNoContent, body)
+		_, err = ev.Mandate()
+		require.ErrorIs(t, err, ErrNoContent, body)
+		_, err = ev.Refund()
+		require.ErrorIs(t, err, ErrNoContent, body)
+	}
+
+	// An order without refunds, or whose refunds are redacted, has none.
+	for _, refunds := range []string{``, `,"refunds":[]`, `,"refunds":"FILTERED"`, `,"refunds":null`} {
+		ev, err := ParseEvent([]byte(`{"event_name":"ORDER_REFUNDED","content":{"order":{"order_id":"o1"` + refunds + `}}}`))
+		require.NoError(t, err)
+		_, err = ev.Refund()
+		require.EqualError(t, err, `webhook: ORDER_REFUNDED event carries no refund (its content holds "order")`, refunds)
+	}
+
+	// Content that is there but cannot be read is a malformed body, not
+	// an absent one.
+	ev, err = ParseEvent([]byte(`{"event_name":"ORDER_REFUNDED","content":{"order":{"order_id":"o1","refunds":["FILTERED"]}}}`))
+	require.NoError(t, err)
+	_, err = ev.Refund()
+	require.ErrorIs(t, err, ErrMalformedBody)
+	require.NotErrorIs(t, err, ErrNoContent)
+	require.ErrorContains(t, err, "webhook: ORDER_REFUNDED event: its refund does not decode: ")
+	require.ErrorAs(t, err, &ce)
+	require.Error(t, ce.Unwrap())
+
+	// Sender-chosen names are clipped in messages.
+	long := make([]byte, 500)
+	for i := range long {
+		long[i] = 'N'
+	}
+	ev = &Event{Name: string(long), Content: json.RawMessage(`{}`)}
+	_, err = ev.Order()
+	require.Less(t, len(err.Error()), 150)
+
+	var nilEvent *Event
+	require.NotPanics(t, func() {
+		_, err := nilEvent.Order()
+		require.EqualError(t, err, `webhook: unnamed event carries no order (its content holds no object)`)
+		_, err = nilEvent.Transaction()
+		require.ErrorIs(t, err, ErrNoContent)
+		_, err = nilEvent.Mandate()
+		require.ErrorIs(t, err, ErrNoContent)
+		_, err = nilEvent.Refund()
+		require.ErrorIs(t, err, ErrNoContent)
+		var nilErr *ContentError
+		require.Equal(t, "webhook: <nil *ContentError>", nilErr.Error())
+		require.False(t, nilErr.Is(ErrNoContent))
+		require.NoError(t, nilErr.Unwrap())
+	})
+}
+
+// The accessors read the content's shape, not the event name: an event
+// this package has no constant for works the same.
+func TestContentOfUnknownEvent(t *testing.T) {
+	ev, err := ParseEvent([]byte(`{"id":"e9","event_name":"ORDER_PARTIALLY_CHARGED","content":{"order":{"order_id":"o9","status":"PARTIAL_CHARGED","amount":"10.50","txn_detail":{"txn_id":"m-o9-1","status":"CHARGED"}}}}`))
+	require.NoError(t, err)
+	order, err := ev.Order()
+	require.NoError(t, err)
+	require.Equal(t, checkout.StatusPartialCharged, order.Status)
+	sameAmount(t, "10.50", order.Amount)
+	require.False(t, order.IsPaid())
+	txn, err := ev.Transaction()
+	require.NoError(t, err)
+	require.Equal(t, "m-o9-1", txn.TxnID)
+	require.Equal(t, checkout.StatusCharged, txn.Status)
+	require.Equal(t, "o9", ev.OrderID())
+	require.Equal(t, "PARTIAL_CHARGED", ev.Status())
+
+	// A refund sent on its own, as content.refund.
+	ev, err = ParseEvent([]byte(`{"event_name":"REFUND_SUCCEEDED","content":{"refund":{"unique_request_id":"r1","status":"SUCCESS","amount":5,"order_id":"o9"}}}`))
+	require.NoError(t, err)
+	r, err := ev.Refund()
+	require.NoError(t, err)
+	require.Equal(t, "r1", r.UniqueRequestID)
+	require.Equal(t, checkout.RefundSuccess, r.Status)
+	sameAmount(t, "5", r.Amount)
+	_, err = ev.Order()
+	require.EqualError(t, err, `webhook: REFUND_SUCCEEDED event carries no order (its content holds "refund")`)
+}
+
+// With several refunds, Refund is the one created last, whatever their
+// order in the list; equal or missing times keep the last listed.
+func TestContentRefundLatest(t *testing.T) {
+	body := `{"event_name":"ORDER_REFUNDED","content":{"order":{"order_id":"o1","refunds":[
+		{"unique_request_id":"r2","status":"PENDING","created":"2023-08-10T07:30:00Z"},
+		{"unique_request_id":"r1","status":"SUCCESS","created":"2023-08-10T07:22:01Z"}]}}}`
+	ev, err := ParseEvent([]byte(body))
+	require.NoError(t, err)
+	r, err := ev.Refund()
+	require.NoError(t, err)
+	require.Equal(t, "r2", r.UniqueRequestID)
+	require.Equal(t, time.Date(2023, 8, 10, 7, 30, 0, 0, time.UTC), r.Created)
+	order, err := ev.Order()
+	require.NoError(t, err)
+	require.Len(t, order.Refunds, 2, "every refund is on the order")
+
+	ev, err = ParseEvent([]byte(`{"event_name":"ORDER_REFUNDED","content":{"order":{"refunds":[{"unique_request_id":"a"},{"unique_request_id":"b"}]}}}`))
+	require.NoError(t, err)
+	r, err = ev.Refund()
+	require.NoError(t, err)
+	require.Equal(t, "b", r.UniqueRequestID)
+}
+
+// An Event built by hand, or whose Content is replaced after decoding, is
+// read from its Content.
+func TestContentHandBuiltAndReplaced(t *testing.T) {
+	ev := &Event{Name: OrderSucceeded, Content: json.RawMessage(` {"order":{"order_id":"h1","status":"CHARGED","amount":"1.00"}} `)}
+	order, err := ev.Order()
+	require.NoError(t, err)
+	require.Equal(t, "h1", order.OrderID)
+	require.NoError(t, order.CheckPaid("1"))
+
+	ev.Content = json.RawMessage(`{"order":{"order_id":"h1"`) // not JSON
+	_, err = ev.Order()
+	require.ErrorIs(t, err, ErrNoContent)
+
+	parsed, err := ParseEvent([]byte(`{"event_name":"TXN_FAILED","content":{"txn":{"txn_id":"t1"}}}`))
+	require.NoError(t, err)
+	parsed.Content = json.RawMessage(`{"mandate":{"mandate_id":"m2","status":"ACTIVE"}}`)
+	m, err := parsed.Mandate()
+	require.NoError(t, err)
+	require.Equal(t, "m2", m.MandateID)
+	_, err = parsed.Transaction()
+	require.ErrorIs(t, err, ErrNoContent)
+}
+
+// The typed content of a parsed event does not share memory with the body:
+// the caller may reuse its buffer.
+func TestContentIsCopied(t *testing.T) {
+	body := []byte(`{"event_name":"ORDER_SUCCEEDED","content":{"order":{"order_id":"c1","status":"CHARGED"}}}`)
+	ev, err := ParseEvent(body)
+	require.NoError(t, err)
+	order, err := ev.Order()
+	require.NoError(t, err)
+	for i := range body {
+		body[i] = 'x'
+	}
+	require.Equal(t, "c1", order.OrderID)
+	require.Equal(t, `{"order_id":"c1","status":"CHARGED"}`, string(order.Raw))
+	require.True(t, errors.Is(&ContentError{Err: errors.New("x")}, ErrMalformedBody))
+}
+
+// sameAmount compares amounts as decimals: the service writes 8, "8" or
+// "8.00" for the same sum.
+func sameAmount(t *testing.T, want string, got checkout.Amount) {
+	t.Helper()
+	w, ok := new(big.Rat).SetString(want)
+	require.True(t, ok, "want %q is a decimal", want)
+	g, ok := new(big.Rat).SetString(string(got))
+	require.True(t, ok, "got %q is a decimal", got)
+	require.Zero(t, w.Cmp(g), "amount %q, want %q", got, want)
+}
