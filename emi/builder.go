@@ -18,8 +18,8 @@ import (
 // EnableGroup(NoCost, Instrument(7)), changes no option and is recorded
 // (unexported, copied by Clone, never encoded; a decoded or hand-written
 // Options has none): Validate reports it first, for example
-// "emiOptions: Disable(Plan(9)): unknown plan 9: want Standard, LowCost or
-// NoCost". It is never dropped silently.
+// emiOptions: Disable(Plan(9)): unknown plan 9: want Standard, LowCost or
+// NoCost. It is never dropped silently.
 func New() *Options { return &Options{} }
 
 // reject records a problem at path for call.

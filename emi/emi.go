@@ -16,7 +16,7 @@
 // case-sensitive keys and decode what the service's samples send, keeping
 // keys the SDK does not model in Extra so that decoding then encoding gives
 // the same JSON. [Options.Validate] reports every problem with its JSON
-// path, starting at "emiOptions".
+// path, starting at the emiOptions key.
 package emi
 
 import (
@@ -182,7 +182,7 @@ func (o Options) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes emiOptions. It is strict about what it models
 // (case-exact keys, JSON types, required enable flags) and keeps every
 // other key in Extra. Errors are a *ValidationError at the JSON path from
-// "emiOptions"; null leaves o unchanged.
+// the emiOptions key; null leaves o unchanged.
 func (o *Options) UnmarshalJSON(data []byte) error {
 	return optionsObject.Unmarshal(data, o, rootPath)
 }

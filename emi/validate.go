@@ -6,8 +6,8 @@ import (
 )
 
 // Validate reports what the service would refuse or could not make sense
-// of, every problem with its JSON path from "emiOptions" (for example
-// "emiOptions.noCostEmi.credit.filters[0].issuerFilter.tenures[1]"). A nil
+// of, every problem with its JSON path from the emiOptions key (for
+// example emiOptions.noCostEmi.credit.filters[0].issuerFilter.tenures[1]). A nil
 // *Options is valid: it is not sent. The error is a *ValidationError.
 //
 // It refuses: a fluent call that could not be carried out (see [New]),

@@ -121,7 +121,7 @@ func (o *Object) WithAlias(other, key string) *Object {
 
 // WithRooted marks the field named goName (its Go name) as one whose type
 // reports decode problems with paths that already start at the field's
-// key, as emi.Options does from "emiOptions", so that they are not put
+// key, as emi.Options does from its emiOptions key, so that they are not put
 // under the key a second time. It returns o.
 func (o *Object) WithRooted(goName string) *Object {
 	i := o.find(goName)
