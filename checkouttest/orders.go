@@ -117,7 +117,9 @@ type Order struct {
 	Currency string
 	// WebhookURL is the order's metadata.webhook_url, if any.
 	WebhookURL string
-	// GatewayReferenceID is metadata.SERVICE:gateway_reference_id, if any.
+	// GatewayReferenceID is metadata.SERVICE:gateway_reference_id, if any
+	// (a session body's in any namespace, as checkout.SessionRequest reads
+	// it).
 	GatewayReferenceID string
 	// Gateway is the gateway of the latest payment attempt ("gateway" of
 	// the txn_detail), "" before any attempt.
@@ -128,9 +130,11 @@ type Order struct {
 	// for example "CHARGED", "AUTHORIZATION_FAILED" or "STARTED"; "" before
 	// any attempt.
 	TxnStatus string
-	// Metadata holds the request's metadata.* keys without the prefix (the
-	// gateway reference id is GatewayReferenceID), plus
-	// "<GATEWAY>:gateway_reference_id" once a payment was routed.
+	// Metadata holds the request's metadata.* keys that the client's
+	// request types do not model, without the prefix ("PAYU:offer_key"; the
+	// webhook URL and the gateway reference id are WebhookURL and
+	// GatewayReferenceID), plus "<GATEWAY>:gateway_reference_id" once a
+	// payment was routed.
 	Metadata map[string]string
 	// CollectionLinks are the payment collection links by response key (QR,
 	// INTENT), with the expiry asked for by expiry_in_mins.
