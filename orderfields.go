@@ -2,7 +2,9 @@ package checkout
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
 	"net/url"
 	"reflect"
 	"strconv"
@@ -172,6 +174,54 @@ func (l *CollectionLinks) EncodeValues(key string, v *url.Values) error {
 	}
 	v.Set(collectionFlag, "1")
 	v.Set(key, string(text))
+	return nil
+}
+
+// UnmarshalText reads back the JSON text EncodeValues writes under
+// payment_collection_link_details: one link per supported method, in
+// order, each with the lifetime its expiry details give (whole minutes, as
+// text). It lets a fake of the service, or a test, read a form as the
+// service does; methods and lifetimes are kept as sent ([OrderRequest.Lint]
+// gives the advice). Text that is not that JSON object, a lifetime that is
+// not whole minutes in text, or an expiry for a method the text does not
+// list is a *ValidationError whose paths are the text's keys.
+func (l *CollectionLinks) UnmarshalText(text []byte) error {
+	var d collectionDetails
+	if err := json.Unmarshal(text, &d); err != nil {
+		p := Problem{Message: "is not JSON text: " + err.Error()}
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			p = Problem{Path: te.Field, Message: "cannot be a JSON " + te.Value}
+		}
+		return &ValidationError{Problems: []Problem{p}}
+	}
+	out := CollectionLinks{Links: make([]CollectionLink, 0, len(d.SupportedPaymentMethods))}
+	timed := make([]bool, len(d.SupportedPaymentMethods))
+	for _, m := range d.SupportedPaymentMethods {
+		out.Links = append(out.Links, CollectionLink{Method: m})
+	}
+	var c valid.Collector
+	for i, e := range d.ExpiryDetails {
+		entry := valid.Index(detailNames()["ExpiryDetails"], i)
+		mins, err := strconv.ParseInt(e.ExpiryInMins, 10, 64)
+		if err != nil || mins > math.MaxInt64/int64(time.Minute) || mins < math.MinInt64/int64(time.Minute) {
+			c.Add(valid.Join(entry, expiryNames()["ExpiryInMins"]), strconv.Quote(e.ExpiryInMins)+" is not a whole number of minutes")
+			continue
+		}
+		j := 0
+		for j < len(out.Links) && (out.Links[j].Method != e.PaymentMethod || timed[j]) {
+			j++
+		}
+		if j == len(out.Links) {
+			c.Add(valid.Join(entry, expiryNames()["PaymentMethod"]), strconv.Quote(string(e.PaymentMethod))+" has no link of its own in "+detailNames()["SupportedPaymentMethods"])
+			continue
+		}
+		out.Links[j].Expiry, timed[j] = time.Duration(mins)*time.Minute, true
+	}
+	if err := c.Err(); err != nil {
+		return err
+	}
+	*l = out
 	return nil
 }
 

@@ -3,27 +3,44 @@
 // loopback address and returns a *Server whose URL a checkout.Client can use
 // with no credentials and no network.
 //
-// The fake checks the wire format as strictly as the service does, not the
-// Go types of any client:
+// The fake accepts exactly what the client accepts: it reads each request
+// body into the request type of package checkout that the client sends it
+// from (json.Unmarshal into checkout.SessionRequest; a form into
+// checkout.OrderRequest, checkout.RefundRequest, …, by the same url tags)
+// and refuses it when, and only when, that type's Validate does. So bodies
+// copied from the service's documentation (an amount of "1.0", the enach
+// action with its extra keys, a guest paymentManagement) pass, and a test
+// that the fake accepts a request shows that the client would send it.
+// What the service does beyond validation, the fake does too:
 //
 //   - every call needs "Authorization: Basic base64(<api key>:)" (the form
 //     without the colon is accepted too) and the right x-merchantid, else
 //     401 with the service's access_denied body;
-//   - POST /session must be application/json with the required fields of
-//     its action, case-exact payment_filter keys and values (with the plural
-//     card keys the service accepts), an exact sdk_udf value and flat dotted
-//     keys ("metadata.webhook_url");
-//   - POST /orders must be form-encoded, carry a YYYY-MM-DD "version"
-//     header, and well-formed payment_collection_link_details when links
-//     are asked for;
-//   - GET /orders/{order_id} answers the order status, an unknown order is
-//     HTTP 400 with status NOT_FOUND as the service does;
-//   - POST /orders/{order_id}/refunds (form unique_request_id, amount)
-//     refunds a charged order, never more than was paid.
+//   - POST /session (application/json) answers an sdk_payload and, for a
+//     payment, makes the order; the same order_id with another amount is
+//     refused;
+//   - POST /orders (a form with a YYYY-MM-DD "version" header) makes an
+//     order, with QR and intent collection links when asked;
+//   - GET /orders/{order_id} answers the order status; POST
+//     /orders/{order_id} changes an unpaid order (a new amount, udf
+//     fields); an unknown order is HTTP 400 with status NOT_FOUND,
+//     status_id 40 and the order_id, as the service answers;
+//   - POST /orders/{order_id}/refunds refunds a charged order (the whole
+//     rest when the amount is left out), never more than was paid; POST
+//     /refunds refunds by txn_id, or by order_id with a refund_type such as
+//     INSTANT, and answers the refund alone;
+//   - POST /customers, GET /customers/{id} and POST /customers/{id} keep
+//     customers, found by the service's id or the merchant's
+//     object_reference_id;
+//   - /v4/session, /v4/order-status and /v4/orders/{order_id}/refunds serve
+//     the JWE+JWS mode: bodies signed and encrypted with the fake's own key
+//     pair, which Server.JWE returns for checkout.WithJWE.
 //
-// Bad requests get HTTP 400 with the service's error body whose
-// error_info.fields name every offending path, for example
-// "payment_filter.options[0].cardFilters[0].cardTypes[0]".
+// Bad requests get HTTP 400 with the service's error bodies: "Mandatory
+// fields are missing" when a required key is absent, else INVALID_REQUEST;
+// error_info.fields names every offending path, as the client's
+// checkout.ValidationError does, for example
+// "payment_filter.options[0].cardFilters[0].cardBins[1]".
 //
 // Test helpers play the parts a test cannot reach through the API: Pay,
 // PayWith and Fail finish an order's transaction, RefundCompleted and
@@ -49,12 +66,17 @@
 //	_ = s.SetWebhook(checkouttest.WebhookConfig{URL: receiver.URL, Username: "shop", Password: "hook-secret"})
 //	c, _ := checkout.NewClient("shop", "test_key", checkout.WithBaseURL(s.URL))
 //	… c.CreateSession(ctx, req) …
+//	// or, in the JWE+JWS mode:
+//	k := s.JWE()
+//	c, _ = checkout.NewClient("shop", "test_key", checkout.WithBaseURL(s.URL),
+//		checkout.WithJWE(k.KeyID, k.MerchantKey, k.ServiceKey))
 //	s.Pay(req.OrderID)                  // ORDER_SUCCEEDED reaches the receiver
 //	s.WaitDeliveries(ctx)               // every delivery notified or given up
 //
 // Programs not written in Go drive the same fake through the checkout
 // command (checkout fake, checkout trigger) and the control endpoints under
-// ControlPrefix, which exist only in the fake.
+// ControlPrefix, which exist only in the fake; checkout fake
+// --jwe-keys-dir writes the JWE+JWS keys to files for them.
 //
 // A Server is safe for concurrent use by many goroutines and holds all its
 // state itself; tests may run in parallel, each with its own Server. Close

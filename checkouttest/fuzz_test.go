@@ -59,6 +59,10 @@ func FuzzAnyRequest(f *testing.F) {
 	f.Add("GET", "/orders/%2F", "basic aw==", "", []byte(nil))
 	f.Add("GET", "/links/qr/x", "", "", []byte(nil))
 	f.Add("POST", "/session", "Basic", "application/json; charset=\"", []byte(`{}`))
+	f.Add("POST", "/refunds", "Basic azo=", "application/x-www-form-urlencoded", []byte("unique_request_id=r&txn_id=t&refund_type=INSTANT"))
+	f.Add("POST", "/orders/o", "Basic azo=", "application/x-www-form-urlencoded", []byte("amount=1&billing_address_city=X&udf1=y"))
+	f.Add("POST", "/customers", "Basic azo=", "application/x-www-form-urlencoded", []byte("object_reference_id=c&mobile_number=1&options.get_client_auth_token=true"))
+	f.Add("GET", "/customers/c?options.get_client_auth_token=maybe", "Basic azo=", "", []byte(nil))
 	s := fuzzServer(f)
 	f.Fuzz(func(t *testing.T, method, target, auth, contentType string, body []byte) {
 		req, err := http.NewRequest(method, "http://127.0.0.1"+target, bytes.NewReader(body))

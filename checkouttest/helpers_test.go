@@ -111,6 +111,15 @@ func postOrder(t *testing.T, s *checkouttest.Server, form url.Values) reply {
 	return send(t, http.MethodPost, s.URL+"/orders", h, []byte(form.Encode()))
 }
 
+// postForm posts form to path with the headers of a correct call.
+func postForm(t *testing.T, s *checkouttest.Server, path string, form url.Values) reply {
+	t.Helper()
+	h := authHeaders()
+	h.Set("Content-Type", "application/x-www-form-urlencoded")
+	h.Set("version", version)
+	return send(t, http.MethodPost, s.URL+path, h, []byte(form.Encode()))
+}
+
 func getOrder(t *testing.T, s *checkouttest.Server, id string) reply {
 	t.Helper()
 	return send(t, http.MethodGet, s.URL+"/orders/"+url.PathEscape(id), authHeaders(), nil)

@@ -120,10 +120,11 @@ func redact(h http.Header) http.Header {
 	return c
 }
 
-// route dispatches a checked-in request. Paths: /session,
-// /orders, /orders/{order_id}, /orders/{order_id}/refunds; the payment page
-// and collection links the fake hands out are served without auth, as a
-// browser would load them.
+// route dispatches a checked-in request to the service's calls: /session,
+// /orders, /orders/{order_id} (GET the status, POST an update),
+// /orders/{order_id}/refunds, /refunds, /customers and /customers/{id}
+// (GET, POST an update). The payment page and collection links the fake
+// hands out are served without auth, as a browser would load them.
 func (s *Server) route(w http.ResponseWriter, r *http.Request, body []byte) {
 	parts, ok := splitPath(strings.TrimPrefix(r.URL.EscapedPath(), "/"))
 	if !ok {
@@ -138,18 +139,24 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, body []byte) {
 		s.serveV4(w, r, body, parts[1:])
 		return
 	}
-	var handle func(http.ResponseWriter, *http.Request, []byte, string)
-	method := ""
-	orderID := ""
+	type handler = func(http.ResponseWriter, *http.Request, []byte, string)
+	var methods map[string]handler
+	id := ""
 	switch {
 	case len(parts) == 1 && parts[0] == "session":
-		method, handle = http.MethodPost, s.handleSession
+		methods = map[string]handler{http.MethodPost: s.handleSession}
 	case len(parts) == 1 && parts[0] == "orders":
-		method, handle = http.MethodPost, s.handleCreateOrder
+		methods = map[string]handler{http.MethodPost: s.handleCreateOrder}
 	case len(parts) == 2 && parts[0] == "orders" && parts[1] != "":
-		method, handle, orderID = http.MethodGet, s.handleGetOrder, parts[1]
+		methods, id = map[string]handler{http.MethodGet: s.handleGetOrder, http.MethodPost: s.handleUpdateOrder}, parts[1]
 	case len(parts) == 3 && parts[0] == "orders" && parts[1] != "" && parts[2] == "refunds":
-		method, handle, orderID = http.MethodPost, s.handleRefund, parts[1]
+		methods, id = map[string]handler{http.MethodPost: s.handleRefund}, parts[1]
+	case len(parts) == 1 && parts[0] == "refunds":
+		methods = map[string]handler{http.MethodPost: s.handleTxnRefund}
+	case len(parts) == 1 && parts[0] == "customers":
+		methods = map[string]handler{http.MethodPost: s.handleCreateCustomer}
+	case len(parts) == 2 && parts[0] == "customers" && parts[1] != "":
+		methods, id = map[string]handler{http.MethodGet: s.handleGetCustomer, http.MethodPost: s.handleUpdateCustomer}, parts[1]
 	default:
 		writeError(w, http.StatusNotFound, errBody{Status: "error", ErrorCode: "not_found", ErrorMessage: "no such endpoint: " + r.URL.Path})
 		return
@@ -157,12 +164,14 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, body []byte) {
 	if !s.authorized(w, r) {
 		return
 	}
-	if r.Method != method {
-		w.Header().Set("Allow", method)
-		writeError(w, http.StatusMethodNotAllowed, errBody{Status: "error", ErrorCode: "method_not_allowed", ErrorMessage: r.Method + " is not allowed here; use " + method})
+	handle := methods[r.Method]
+	if handle == nil {
+		allow := strings.Join(sortedKeys(methods), ", ")
+		w.Header().Set("Allow", allow)
+		writeError(w, http.StatusMethodNotAllowed, errBody{Status: "error", ErrorCode: "method_not_allowed", ErrorMessage: r.Method + " is not allowed here; use " + allow})
 		return
 	}
-	handle(w, r, body, orderID)
+	handle(w, r, body, id)
 }
 
 // splitPath splits an escaped path at "/" and unescapes each segment, so
@@ -235,6 +244,7 @@ type errBody struct {
 	ErrorCode    string     `json:"error_code"`
 	ErrorMessage string     `json:"error_message,omitempty"`
 	StatusID     *int       `json:"status_id,omitempty"`
+	OrderID      string     `json:"order_id,omitempty"`
 	ErrorInfo    *errorInfo `json:"error_info,omitempty"`
 }
 
@@ -346,16 +356,21 @@ func fields(ps []problem) []errorField {
 	return out
 }
 
-// writeNotFound answers an unknown order the service's way: HTTP 400 with
-// status NOT_FOUND.
+// writeNotFound answers an unknown order the service's way: HTTP 400
+// with status NOT_FOUND, status_id 40 and the order's id.
 func writeNotFound(w http.ResponseWriter, orderID string) {
-	minus1 := -1
+	notFound := statusIDNotFound
 	msg := fmt.Sprintf("Order with id = %q does not exist", orderID)
 	writeError(w, http.StatusBadRequest, errBody{
 		Status:       "NOT_FOUND",
 		ErrorCode:    "NOT_FOUND",
 		ErrorMessage: msg,
-		StatusID:     &minus1,
+		StatusID:     &notFound,
+		OrderID:      orderID,
 		ErrorInfo:    &errorInfo{Category: "USER_ERROR", DeveloperMessage: msg, UserMessage: "Order not found.", Code: "RESOURCE_NOT_FOUND"},
 	})
 }
+
+// statusIDNotFound is the status_id of the service's order-not-found
+// reply.
+const statusIDNotFound = 40

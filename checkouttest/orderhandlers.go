@@ -4,103 +4,22 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"strings"
 	"time"
+
+	checkout "github.com/payorch/checkout-go"
 )
 
-// orderFormKeys are the form keys of POST /orders and how each
-// is checked; metadata.<GATEWAY>:<key> and udf1…udf10 are accepted too.
-var orderFormKeys = map[string]func(*problems, string, string){
-	"order_id":       nonEmptyForm,
-	"amount":         amountForm,
-	"currency":       func(p *problems, k, v string) { checkCurrency(p, k, v) },
-	"customer_id":    nil,
-	"customer_email": nil,
-	"customer_phone": nil,
-	"product_id":     nil,
-	"return_url": func(p *problems, k, v string) {
-		if v != "" {
-			checkAbsoluteURL(p, k, v)
-		}
-	},
-	"description":                         nil,
-	"billing_address_first_name":          nil,
-	"billing_address_last_name":           nil,
-	"billing_address_line1":               nil,
-	"billing_address_line2":               nil,
-	"billing_address_line3":               nil,
-	"billing_address_city":                nil,
-	"billing_address_state":               nil,
-	"billing_address_country":             nil,
-	"billing_address_postal_code":         nil,
-	"billing_address_phone":               nil,
-	"billing_address_country_code_iso":    nil,
-	"shipping_address_first_name":         nil,
-	"shipping_address_last_name":          nil,
-	"shipping_address_line1":              nil,
-	"shipping_address_line2":              nil,
-	"shipping_address_line3":              nil,
-	"shipping_address_city":               nil,
-	"shipping_address_state":              nil,
-	"shipping_address_postal_code":        nil,
-	"shipping_address_phone":              nil,
-	"shipping_address_country_code_iso":   nil,
-	"shipping_address_country":            nil,
-	"metadata.subvention_amount":          amountForm,
-	keyGatewayRef:                         nonEmptyForm,
-	keyWebhookURL:                         func(p *problems, k, v string) { checkWebhookURLField(p, k, v) },
-	"options.get_client_auth_token":       formEnum("true", "false"),
-	"options.get_payment_collection_link": formEnum("1", "0", "true", "false"),
-	"payment_collection_link_details":     nil, // parsed in handleCreateOrder
-}
+// defaultLinkExpiry is the lifetime of a collection link whose request
+// gives none.
+const defaultLinkExpiry = 15 * time.Minute
 
-func nonEmptyForm(p *problems, k, v string) {
-	if v == "" {
-		p.bad(k, "may not be empty")
-	}
-}
-
-func amountForm(p *problems, k, v string) {
-	if _, err := parseAmount(v); err != nil {
-		p.bad(k, err.Error())
-	}
-}
-
-func formEnum(values ...string) func(*problems, string, string) {
-	check := enum(values...)
-	return func(p *problems, k, v string) { check(p, k, v) }
-}
-
-// parseForm checks a form body: well-formed, each key once, known keys
-// spelled with their exact case.
-func parseForm(p *problems, r *http.Request, body []byte, known map[string]func(*problems, string, string)) url.Values {
-	if mt := mediaType(r); mt != "application/x-www-form-urlencoded" {
-		p.bad("Content-Type", fmt.Sprintf("must be application/x-www-form-urlencoded, got %q", r.Header.Get("Content-Type")))
-		return nil
-	}
-	form, err := url.ParseQuery(string(body))
-	if err != nil {
-		p.bad("body", "is not a well-formed form: "+err.Error())
-		return nil
-	}
-	keys := sortedKeys(form)
-	for _, k := range keys {
-		if len(form[k]) > 1 {
-			p.bad(k, fmt.Sprintf("is sent %d times", len(form[k])))
-			continue
-		}
-		if check := known[k]; check != nil {
-			check(p, k, form.Get(k))
-		}
-	}
-	checkMiscased(p, keys, known)
-	return form
-}
-
+// handleCreateOrder serves POST /orders. The form is read into a
+// checkout.OrderRequest and refused exactly when its Validate refuses it;
+// the version header, the content type and a repeated order_id with
+// another amount are the service's own checks.
 func (s *Server) handleCreateOrder(w http.ResponseWriter, r *http.Request, body []byte, _ string) {
 	p := &problems{}
-	vers := r.Header.Values("version")
-	switch {
+	switch vers := r.Header.Values("version"); {
 	case len(vers) == 0:
 		p.miss("version")
 	case len(vers) > 1:
@@ -110,74 +29,74 @@ func (s *Server) handleCreateOrder(w http.ResponseWriter, r *http.Request, body 
 			p.bad("version", "header "+err.Error())
 		}
 	}
-	form := parseForm(p, r, body, orderFormKeys)
-	if form == nil {
-		p.write(w)
-		return
-	}
-	requireKeys(p, form, "order_id", "amount")
-	wantLinks := form.Get("options.get_payment_collection_link") == "1" || form.Get("options.get_payment_collection_link") == "true"
-	var details linkDetails
-	if raw, ok := form["payment_collection_link_details"]; ok && len(raw) == 1 {
-		details = parseLinkDetails(p, raw[0])
-	} else if wantLinks {
-		p.miss("payment_collection_link_details")
-	}
+	var req checkout.OrderRequest
+	readForm(p, r, body, &req)
 	if !p.empty() {
 		p.write(w)
 		return
 	}
 	now := s.now()
-	amount, _ := parseAmount(form.Get("amount"))
+	amount, _ := req.Amount.Minor() // Validate let it through, so it reads
 	o := &order{
-		orderID: form.Get("order_id"), amount: amount, currency: form.Get("currency"),
-		customerID: form.Get("customer_id"), customerEmail: form.Get("customer_email"), customerPhone: form.Get("customer_phone"),
-		productID: form.Get("product_id"), returnURL: form.Get("return_url"), description: form.Get("description"),
-		webhookURL: form.Get(keyWebhookURL), gatewayRef: form.Get(keyGatewayRef),
+		orderID: req.OrderID, amount: amount, currency: req.Currency,
+		customerID: req.CustomerID, customerEmail: req.CustomerEmail, customerPhone: req.CustomerPhone,
+		productID: req.ProductID, returnURL: req.ReturnURL, description: req.Description,
+		webhookURL: req.WebhookURL, gatewayRef: req.GatewayReferenceID,
 		status: StatusCreated, created: now, udf: map[string]string{}, metadata: map[string]string{},
 	}
-	for k := range form {
-		if strings.HasPrefix(k, "metadata.") && k != keyGatewayRef {
-			o.metadata[strings.TrimPrefix(k, "metadata.")] = form.Get(k)
-		} else if isUDF(k) {
-			o.udf[k] = form.Get(k)
-		}
-	}
+	o.keep(req.Extra)
 	got := s.upsertOrder(p, o)
 	if got == nil {
 		p.write(w)
 		return
 	}
 	s.mu.Lock()
-	if got == o && wantLinks {
-		o.links = map[string]CollectionLink{}
-		for method, mins := range details {
-			key, kind := "QR", "qr"
-			if method == "PAY" {
-				key, kind = "INTENT", "intent"
-			}
-			exp := now.Add(time.Duration(mins) * time.Minute).UTC().Truncate(time.Second)
-			o.links[key] = CollectionLink{
-				URL:       s.URL + "/links/" + kind + "/" + url.PathEscape(o.id) + "?expires_at=" + url.QueryEscape(exp.Format(time.RFC3339)),
-				ExpiresAt: exp,
-			}
-		}
+	if got == o && req.CollectionLinks != nil {
+		o.links = s.collectionLinks(o, req.CollectionLinks, now)
 	}
 	resp := createOrderResponse{
 		Status: got.status, StatusID: statusIDs[got.status], ID: got.id, OrderID: got.orderID,
 		PaymentLinks: s.paymentLinks(got),
 	}
-	if wantLinks && len(got.links) > 0 {
+	if req.CollectionLinks != nil && len(got.links) > 0 {
 		resp.Links = &orderLinks{PaymentCollectionLinks: map[string]string{}}
 		for k, l := range got.links {
 			resp.Links.PaymentCollectionLinks[k] = l.URL
 		}
 	}
-	if form.Get("options.get_client_auth_token") == "true" {
+	if req.ClientAuthToken {
 		resp.ClientAuth = &clientAuth{Token: got.clientAuthToken, Expiry: s.timestamp(got.clientTokenExpiry)}
 	}
 	s.mu.Unlock()
 	writeJSON(w, http.StatusOK, resp)
+}
+
+// collectionLinks makes the links asked for: the PAY method's link is
+// answered as INTENT, QR as QR; a method the service does not know makes
+// none, and a link without a positive lifetime lives defaultLinkExpiry.
+func (s *Server) collectionLinks(o *order, req *checkout.CollectionLinks, now time.Time) map[string]CollectionLink {
+	out := map[string]CollectionLink{}
+	for _, l := range req.Links {
+		var key, kind string
+		switch l.Method {
+		case checkout.CollectionPay:
+			key, kind = "INTENT", "intent"
+		case checkout.CollectionQR:
+			key, kind = "QR", "qr"
+		default:
+			continue
+		}
+		life := l.Expiry
+		if life <= 0 {
+			life = defaultLinkExpiry
+		}
+		exp := now.Add(life).UTC().Truncate(time.Second)
+		out[key] = CollectionLink{
+			URL:       s.URL + "/links/" + kind + "/" + url.PathEscape(o.id) + "?expires_at=" + url.QueryEscape(exp.Format(time.RFC3339)),
+			ExpiresAt: exp,
+		}
+	}
+	return out
 }
 
 // createOrderResponse has the shape of the published order-create replies.
@@ -200,8 +119,16 @@ type clientAuth struct {
 	Expiry string `json:"client_auth_token_expiry"`
 }
 
-// optionalVersion checks the version header of the calls where the spec
-// does not ask for one: absent is fine, present must be one date.
+// checkVersion checks the version header: a date YYYY-MM-DD.
+func checkVersion(v string) error {
+	if _, err := time.Parse(time.DateOnly, v); err != nil || len(v) != len(time.DateOnly) {
+		return fmt.Errorf("%q is not a date YYYY-MM-DD", v)
+	}
+	return nil
+}
+
+// optionalVersion checks the version header of the calls where the
+// service does not ask for one: absent is fine, present must be one date.
 func optionalVersion(p *problems, r *http.Request) {
 	if vers := r.Header.Values("version"); len(vers) > 0 {
 		if err := checkVersion(vers[0]); err != nil || len(vers) > 1 {
@@ -230,26 +157,19 @@ func (s *Server) handleGetOrder(w http.ResponseWriter, r *http.Request, _ []byte
 	writeJSON(w, http.StatusOK, v)
 }
 
-var refundFormKeys = map[string]func(*problems, string, string){
-	"unique_request_id": nonEmptyForm,
-	"amount":            amountForm,
-}
-
-func (s *Server) handleRefund(w http.ResponseWriter, r *http.Request, body []byte, orderID string) {
+// handleUpdateOrder serves POST /orders/{order_id}: the form is read into
+// a checkout.UpdateOrderRequest and refused exactly when its Validate
+// refuses it. A new amount, udf1…udf10 and metadata.<key> change the
+// order; the reply is the order status. A charged order is not changed.
+func (s *Server) handleUpdateOrder(w http.ResponseWriter, r *http.Request, body []byte, orderID string) {
 	p := &problems{}
 	optionalVersion(p, r)
-	form := parseForm(p, r, body, refundFormKeys)
-	if form == nil {
-		p.write(w)
-		return
-	}
-	requireKeys(p, form, "unique_request_id", "amount")
+	var req checkout.UpdateOrderRequest
+	readForm(p, r, body, &req)
 	if !p.empty() {
 		p.write(w)
 		return
 	}
-	amount, _ := parseAmount(form.Get("amount"))
-	id := form.Get("unique_request_id")
 	s.mu.Lock()
 	o := s.orders[orderID]
 	if o == nil {
@@ -257,29 +177,16 @@ func (s *Server) handleRefund(w http.ResponseWriter, r *http.Request, body []byt
 		writeNotFound(w, orderID)
 		return
 	}
-	if o.status != StatusCharged {
+	if o.status == StatusCharged {
 		s.mu.Unlock()
-		writeError(w, http.StatusBadRequest, errBody{
-			Status: "ERROR", ErrorCode: "No txn Found", ErrorMessage: "No successfull txn found for given order_id ",
-			ErrorInfo: &errorInfo{DeveloperMessage: "No successfull txn found for given order_id",
-				UserMessage: "Cannot process your request as no transaction found for this order.", Code: "RESOURCE_NOT_FOUND"},
-		})
-		return
-	}
-	for _, rf := range o.refunds {
-		if rf.uniqueRequestID == id {
-			p.bad("unique_request_id", fmt.Sprintf("a refund with unique_request_id %q already exists", id))
-		}
-	}
-	if left := o.amount - o.refunded(); amount > left && p.empty() {
-		p.bad("amount", fmt.Sprintf("refund of %s exceeds the refundable amount %s", amountText(amount), amountText(left)))
-	}
-	if !p.empty() {
-		s.mu.Unlock()
+		p.bad("order_id", fmt.Sprintf("order %q is already %s and cannot be changed", orderID, StatusCharged))
 		p.write(w)
 		return
 	}
-	o.refunds = append(o.refunds, &refund{uniqueRequestID: id, amount: amount, status: RefundPending, created: s.now()})
+	if req.Amount != "" {
+		o.amount, _ = req.Amount.Minor() // Validate let it through, so it reads
+	}
+	o.keep(req.Extra)
 	v := s.view(o)
 	s.mu.Unlock()
 	writeJSON(w, http.StatusOK, v)

@@ -4,10 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/google/uuid"
+
+	checkout "github.com/payorch/checkout-go"
 )
 
 // Order statuses the fake uses: the "status" of the order status, with its
@@ -89,6 +92,8 @@ type refund struct {
 	status          string
 	created         time.Time
 	ref             string
+	txnID           string // the transaction refunded
+	refundType      string // STANDARD, INSTANT, …
 }
 
 // Order is a snapshot of an order's state in the fake.
@@ -112,7 +117,9 @@ type Order struct {
 	Currency string
 	// WebhookURL is the order's metadata.webhook_url, if any.
 	WebhookURL string
-	// GatewayReferenceID is metadata.SERVICE:gateway_reference_id, if any.
+	// GatewayReferenceID is metadata.SERVICE:gateway_reference_id, if any
+	// (a session body's in any namespace, as checkout.SessionRequest reads
+	// it).
 	GatewayReferenceID string
 	// Gateway is the gateway of the latest payment attempt ("gateway" of
 	// the txn_detail), "" before any attempt.
@@ -123,9 +130,11 @@ type Order struct {
 	// for example "CHARGED", "AUTHORIZATION_FAILED" or "STARTED"; "" before
 	// any attempt.
 	TxnStatus string
-	// Metadata holds the request's metadata.* keys without the prefix (the
-	// gateway reference id is GatewayReferenceID), plus
-	// "<GATEWAY>:gateway_reference_id" once a payment was routed.
+	// Metadata holds the request's metadata.* keys that the client's
+	// request types do not model, without the prefix ("PAYU:offer_key"; the
+	// webhook URL and the gateway reference id are WebhookURL and
+	// GatewayReferenceID), plus "<GATEWAY>:gateway_reference_id" once a
+	// payment was routed.
 	Metadata map[string]string
 	// CollectionLinks are the payment collection links by response key (QR,
 	// INTENT), with the expiry asked for by expiry_in_mins.
@@ -207,6 +216,18 @@ func (o *order) refunded() int64 {
 		}
 	}
 	return n
+}
+
+// amountText is minor units as decimal text with two places ("25.50").
+func amountText(minor int64) string { return string(checkout.AmountFromMinor(minor)) }
+
+// amountNumber writes minor units as the JSON number the service's
+// replies use: 2, 9000, 12.5.
+func amountNumber(minor int64) json.Number {
+	if minor%100 == 0 {
+		return json.Number(strconv.FormatInt(minor/100, 10))
+	}
+	return json.Number(strings.TrimSuffix(fmt.Sprintf("%d.%02d", minor/100, minor%100), "0"))
 }
 
 func newID(prefix string) string {
@@ -362,7 +383,7 @@ func (s *Server) view(o *order) orderView {
 	for _, r := range o.refunds {
 		rv := refundView{
 			ID: r.uniqueRequestID, Amount: amountNumber(r.amount), UniqueRequestID: r.uniqueRequestID, Ref: r.ref,
-			Created: s.timestamp(r.created), Status: r.status, InitiatedBy: "API", RefundType: "STANDARD",
+			Created: s.timestamp(r.created), Status: r.status, InitiatedBy: "API", RefundType: r.refundType,
 			SentToGateway: r.status != RefundPending,
 		}
 		if o.txn != nil {

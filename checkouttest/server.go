@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	checkout "github.com/payorch/checkout-go"
 	"github.com/payorch/checkout-go/internal/valid"
 )
 
@@ -68,6 +69,7 @@ type Server struct {
 	slots      chan struct{} // one per webhook request in flight; replaced by SetWebhook
 	gateways   []Gateway
 	orders     map[string]*order
+	customers  map[string]*checkout.Customer // by the service's id
 	requests   []Request
 	faults     []*faultState
 	deliveries []*delivery
@@ -118,6 +120,7 @@ func NewServer(cfg Config) *Server {
 		slots:       make(chan struct{}, wh.MaxConcurrent),
 		gateways:    append([]Gateway(nil), cfg.Gateways...),
 		orders:      make(map[string]*order),
+		customers:   make(map[string]*checkout.Customer),
 		sent:        make(map[string]*sentEvent),
 	}
 	s.ts = httptest.NewUnstartedServer(http.HandlerFunc(s.serveHTTP))

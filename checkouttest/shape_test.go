@@ -3,6 +3,7 @@ package checkouttest_test
 import (
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"sort"
 	"strings"
 	"testing"
@@ -134,13 +135,28 @@ func TestShapesMatchTheSamples(t *testing.T) {
 	known["order_expiry"] = true         // idem
 	requireSubset(t, paths(t, sess.body, "sdk_payload.payload"), known)
 
+	require.Equal(t, 200, postOrder(t, s, orderForm("ord_shape_u")).status)
+	updated := postForm(t, s, "/orders/ord_shape_u", url.Values{"amount": {"90"}, "udf1": {"x"}})
+	require.Equal(t, 200, updated.status, string(updated.body))
+	updateKeys := union(t, "orders", "order_update_response.json", "")
+	for p := range orderStatus {
+		updateKeys[p] = true
+	}
+	requireSubset(t, paths(t, updated.body), updateKeys)
+
+	txnRefund := postForm(t, s, "/refunds", url.Values{"unique_request_id": {"rf_txn"}, "order_id": {"ord_shape"}, "amount": {"1.00"}, "refund_type": {"INSTANT"}})
+	require.Equal(t, 200, txnRefund.status, string(txnRefund.body))
+	requireSubset(t, paths(t, txnRefund.body), union(t, "refunds", "refund_[bi]*_response.json", ""))
+
 	errorKeys := union(t, "errors", "*.json", "")
+	errorKeys["order_id"] = true // the published order-not-found reply: {"status_id": 40, "status": "NOT_FOUND", "order_id": …}
 	for _, r := range []reply{
 		postSession(t, s, map[string]any{}),
 		postSession(t, s, map[string]any{"action": "x"}),
 		getOrder(t, s, "ord_none"),
 		send(t, http.MethodGet, s.URL+"/orders/x", nil, nil),
 		postRefund(t, s, "ord_shape", "rf_big", "99999.00"),
+		postForm(t, s, "/refunds", url.Values{"unique_request_id": {"rf_none"}, "txn_id": {"txn_none"}}),
 	} {
 		require.GreaterOrEqual(t, r.status, 400)
 		requireSubset(t, paths(t, r.body), errorKeys)

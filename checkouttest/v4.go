@@ -12,10 +12,14 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
+	"reflect"
 	"sync"
 
+	checkout "github.com/payorch/checkout-go"
 	"github.com/payorch/checkout-go/internal/jose"
+	"github.com/payorch/checkout-go/internal/tags"
+	"github.com/payorch/checkout-go/internal/valid"
+	"github.com/payorch/checkout-go/validation"
 )
 
 // This file serves the JWE+JWS calls of the service: /v4/session,
@@ -202,19 +206,14 @@ type v4Request struct {
 func (s *Server) v4OrderStatus(w http.ResponseWriter, r *http.Request, body []byte, _ string) {
 	p := &problems{}
 	var q v4Request
-	doc, err := decodeJSON(body)
-	_, isObj := doc.(map[string]any)
-	switch {
+	key := wireKey[v4Request]("json", "OrderID")
+	switch err := decodeObject(body, &q); {
 	case err != nil:
-		p.bad("body", "is not JSON: "+err.Error())
-	case !isObj:
-		p.bad("body", "must be a JSON object, got "+jsonKind(doc))
-	case json.Unmarshal(body, &q) != nil:
-		p.bad("order_id", "must be a string")
+		p.refuse(err, jsonDoc(body))
 	case q.OrderID == nil:
-		p.miss("order_id")
+		p.miss(key)
 	case *q.OrderID == "":
-		p.bad("order_id", "may not be empty")
+		p.bad(key, "may not be empty")
 	}
 	if !p.empty() {
 		p.write(w)
@@ -223,34 +222,45 @@ func (s *Server) v4OrderStatus(w http.ResponseWriter, r *http.Request, body []by
 	s.handleGetOrder(w, r, nil, *q.OrderID)
 }
 
-// v4Refund serves /v4/orders/{order_id}/refunds: the refund's fields come
-// as a JSON object (strings, or numbers for the amount) and are checked
-// like the form of the Basic call.
-func (s *Server) v4Refund(w http.ResponseWriter, r *http.Request, body []byte, orderID string) {
-	p := &problems{}
-	doc, err := decodeJSON(body)
-	m, isObj := doc.(map[string]any)
-	if err != nil || !isObj {
-		p.bad("body", "must be a JSON object")
+// v4Refund serves /v4/orders/{order_id}/refunds: the refund comes as the
+// JSON of a checkout.RefundRequest and is refused exactly when its
+// Validate refuses it, as the form of the Basic call is.
+func (s *Server) v4Refund(w http.ResponseWriter, _ *http.Request, body []byte, orderID string) {
+	var req checkout.RefundRequest
+	err := decodeObject(body, &req)
+	if err == nil {
+		err = req.Validate()
+	}
+	if err != nil {
+		p := &problems{}
+		p.refuse(err, jsonDoc(body))
 		p.write(w)
 		return
 	}
-	form := url.Values{}
-	for _, k := range sortedKeys(m) {
-		switch v := m[k].(type) {
-		case string:
-			form.Set(k, v)
-		case json.Number:
-			form.Set(k, v.String())
-		default:
-			p.bad(k, "must be a string, got "+jsonKind(v))
+	s.refundOrder(w, orderID, &req)
+}
+
+// decodeObject reads a JSON object into the struct dst points to, key by
+// key as its json tags name them, so that a value of the wrong type is a
+// *validation.Error at its key. Other keys are ignored, as the service
+// ignores keys it does not read.
+func decodeObject(body []byte, dst any) error {
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(body, &members); err != nil || members == nil {
+		msg := "must be a JSON object"
+		if err != nil {
+			msg += ": " + err.Error()
+		}
+		return &validation.Error{Problems: []validation.Problem{{Message: msg}}}
+	}
+	v := reflect.ValueOf(dst).Elem()
+	var c valid.Collector
+	for _, f := range tags.Fields(v.Type(), "json") {
+		if raw, ok := members[f.Key]; ok {
+			if err := json.Unmarshal(raw, v.FieldByIndex(f.Index).Addr().Interface()); err != nil {
+				c.Add(f.Key, err.Error())
+			}
 		}
 	}
-	if !p.empty() {
-		p.write(w)
-		return
-	}
-	fr := r.Clone(r.Context())
-	fr.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	s.handleRefund(w, fr, []byte(form.Encode()), orderID)
+	return c.Err()
 }

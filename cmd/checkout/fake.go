@@ -6,8 +6,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
+	"os"
+	"path/filepath"
 	"strings"
+	"sync"
 
 	checkout "github.com/payorch/checkout-go"
 	"github.com/payorch/checkout-go/checkouttest"
@@ -28,6 +32,13 @@ metadata.webhook_url, else to --webhook-url, with the Basic credentials
 --webhook-user/--webhook-password. Webhook URLs must be https, or http on a
 loopback address.
 
+The fake also serves the JWE+JWS mode (/v4/session, /v4/order-status,
+/v4/orders/{order_id}/refunds) with a key pair of its own, made at start.
+--jwe-keys-dir DIR writes what a client of that mode needs into DIR:
+merchant_private.pem (the merchant's private key, PKCS#8), service_public.pem
+(the service's public key, PKIX) and key_id (the key id); the key id is
+printed too.
+
 Flags:
 `
 
@@ -42,6 +53,7 @@ func fakeCommand() command {
 		hookPass := ef.String("webhook-password", "CHECKOUT_WEBHOOK_PASSWORD", "", "password of the Basic credentials sent with webhooks")
 		hookHeaders := ef.String("webhook-headers", "CHECKOUT_WEBHOOK_HEADERS", "", "custom webhook headers, `Name=value,Other=value`")
 		responseKey := ef.String("response-key", "CHECKOUT_RESPONSE_KEY", "", "response key signing the redirects to return_url (checkout.VerifyReturn)")
+		jweDir := ef.String("jwe-keys-dir", "CHECKOUT_FAKE_JWE_KEYS_DIR", "", "`directory` to write the JWE+JWS mode's keys and key id into (made if missing)")
 		fs.Usage = func() {
 			fmt.Fprint(fs.Output(), fakeHelp)
 			fs.PrintDefaults()
@@ -69,14 +81,32 @@ func fakeCommand() command {
 				fmt.Fprintf(stderr, "checkout fake: %v\n", err)
 				return exitFail
 			}
-			cfg.Listener = l
+			// With --jwe-keys-dir, no connection is taken before the key files
+			// are written: a script that waits for the port finds them.
+			gate := &gatedListener{Listener: l, open: make(chan struct{})}
+			cfg.Listener = gate
+			if *jweDir == "" {
+				gate.Open()
+			}
 			fake := checkouttest.NewServer(cfg)
+			var kid string
+			if *jweDir != "" {
+				if kid, err = writeJWEKeys(*jweDir, fake.JWE()); err != nil {
+					fake.Close()
+					fmt.Fprintf(stderr, "checkout fake: --jwe-keys-dir: %v\n", err)
+					return exitFail
+				}
+				gate.Open()
+			}
 			fmt.Fprintf(stdout, "checkout fake: serving merchant %s at %s\n", cfg.MerchantID, fake.URL)
 			fmt.Fprintf(stdout, "  base URL:  %s (%s)\n", fake.URL, checkout.EnvBaseURL)
 			if cfg.Webhook.URL != "" {
 				fmt.Fprintf(stdout, "  webhooks:  %s\n", cfg.Webhook.URL)
 			} else {
 				fmt.Fprintf(stdout, "  webhooks:  to each order's metadata.webhook_url only (no --webhook-url)\n")
+			}
+			if kid != "" {
+				fmt.Fprintf(stdout, "  JWE+JWS:   key id %s, keys in %s (%s, %s)\n", kid, *jweDir, merchantKeyFile, serviceKeyFile)
 			}
 			fmt.Fprintf(stdout, "  control:   checkout trigger pay|fail|refund --order ID --fake %s\n", fake.URL)
 			fmt.Fprintf(stdout, "  stop with Ctrl-C\n")
@@ -86,6 +116,64 @@ func fakeCommand() command {
 			return exitOK
 		}
 	}}
+}
+
+// gatedListener takes no connection until Open (or Close) is called.
+type gatedListener struct {
+	net.Listener
+	open chan struct{}
+	once sync.Once
+}
+
+// Open lets connections in.
+func (g *gatedListener) Open() { g.once.Do(func() { close(g.open) }) }
+
+// Accept waits for Open, then accepts as the listener does.
+func (g *gatedListener) Accept() (net.Conn, error) {
+	<-g.open
+	return g.Listener.Accept()
+}
+
+// Close opens the gate, so that a waiting Accept returns, and closes the
+// listener.
+func (g *gatedListener) Close() error {
+	g.Open()
+	return g.Listener.Close()
+}
+
+// The files --jwe-keys-dir writes.
+const (
+	merchantKeyFile = "merchant_private.pem"
+	serviceKeyFile  = "service_public.pem"
+	keyIDFile       = "key_id"
+)
+
+// writeJWEKeys writes the fake's JWE+JWS keys into dir, the private key
+// readable by the owner only, and returns the key id.
+func writeJWEKeys(dir string, k checkouttest.JWEKeys) (string, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", err
+	}
+	for _, f := range []struct {
+		name string
+		data []byte
+		mode os.FileMode
+	}{
+		{merchantKeyFile, k.MerchantKeyPEM, 0o600},
+		{serviceKeyFile, k.ServiceKeyPEM, 0o644},
+		{keyIDFile, []byte(k.KeyID + "\n"), 0o644},
+	} {
+		path := filepath.Join(dir, f.name)
+		// A file that exists keeps its mode through WriteFile: set it first,
+		// so the private key is never readable by others.
+		if err := os.Chmod(path, f.mode); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return "", err
+		}
+		if err := os.WriteFile(path, f.data, f.mode); err != nil {
+			return "", err
+		}
+	}
+	return k.KeyID, nil
 }
 
 // parseHeaders reads "Name=value,Other=value".

@@ -6,6 +6,7 @@
 //
 //	checkout fake --addr 127.0.0.1:8080 --merchant-id shop --api-key test_key \
 //	    --webhook-url http://127.0.0.1:3000/webhooks --webhook-user shop --webhook-password secret
+//	checkout fake --jwe-keys-dir ./keys ...     # also: the JWE+JWS keys and key id, as files for your client
 //	checkout trigger pay --order ord_1          # pay, fail or refund an order; the webhook is delivered
 //	checkout filter --hide WALLET --hide-card-types CREDIT
 //

@@ -84,7 +84,7 @@ func TestHelpOnEveryCommand(t *testing.T) {
 		require.Empty(t, r.stderr)
 	}
 	for cmd, want := range map[string][]string{
-		"fake":    {"-addr", "-merchant-id", "CHECKOUT_MERCHANT_ID", "-api-key", "CHECKOUT_API_KEY", "-webhook-url", "-webhook-user", "-webhook-password", "-response-key"},
+		"fake":    {"-addr", "-merchant-id", "CHECKOUT_MERCHANT_ID", "-api-key", "CHECKOUT_API_KEY", "-webhook-url", "-webhook-user", "-webhook-password", "-response-key", "-jwe-keys-dir", "CHECKOUT_FAKE_JWE_KEYS_DIR"},
 		"trigger": {"-order", "-fake", "CHECKOUT_FAKE_URL", "pay", "fail", "refund"},
 		"filter":  {"-hide", "-only", "-hide-card-types", "-hide-upi-handles", "-hide-bins"},
 	} {
@@ -331,6 +331,56 @@ func TestFakeTriggerWebhook(t *testing.T) {
 	require.Contains(t, fakeOut.String(), "checkout fake: shutting down")
 	_, err = http.Get(base + "/__checkouttest/health")
 	require.Error(t, err, "the port is closed")
+}
+
+// A client not written in Go reads the fake's JWE+JWS keys from files;
+// here the SDK's own PEM readers stand in for it, and a session and an
+// order status go through the /v4 calls of the standalone fake.
+func TestFakeWritesJWEKeys(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "keys")
+	base, _, out, _ := startFake(t, []string{"CHECKOUT_MERCHANT_ID=jwe_shop", "CHECKOUT_API_KEY=jwe_key"}, "--jwe-keys-dir", dir)
+
+	kid, err := os.ReadFile(filepath.Join(dir, "key_id"))
+	require.NoError(t, err)
+	keyID := strings.TrimSpace(string(kid))
+	require.True(t, strings.HasPrefix(keyID, "key_"), keyID)
+	require.Contains(t, out.String(), "JWE+JWS:   key id "+keyID+", keys in "+dir)
+	priv, err := os.ReadFile(filepath.Join(dir, "merchant_private.pem"))
+	require.NoError(t, err)
+	fi, err := os.Stat(filepath.Join(dir, "merchant_private.pem"))
+	require.NoError(t, err)
+	require.Equal(t, os.FileMode(0o600), fi.Mode().Perm(), "the private key is the owner's alone")
+	pub, err := os.ReadFile(filepath.Join(dir, "service_public.pem"))
+	require.NoError(t, err)
+
+	merchantKey, err := checkout.ParseRSAPrivateKeyPEM(priv)
+	require.NoError(t, err)
+	serviceKey, err := checkout.ParseRSAPublicKeyPEM(pub)
+	require.NoError(t, err)
+	c, err := checkout.NewClient("jwe_shop", "jwe_key", checkout.WithBaseURL(base), checkout.WithJWE(keyID, merchantKey, serviceKey))
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	sess, err := c.CreateSession(ctx, &checkout.SessionRequest{OrderID: "ord_jwe", Amount: "1.0", CustomerID: "c1",
+		CustomerPhone: "9876543210", CustomerEmail: "a@example.com", PaymentPageClientID: "shop", Action: checkout.PaymentPage})
+	require.NoError(t, err)
+	require.Equal(t, "ord_jwe", sess.OrderID)
+	st, err := c.GetOrder(ctx, "ord_jwe")
+	require.NoError(t, err)
+	require.Equal(t, checkout.Amount("1.00"), st.Amount)
+
+	// A key from elsewhere is refused by the same fake.
+	other, err := checkout.NewClient("jwe_shop", "jwe_key", checkout.WithBaseURL(base), checkout.WithJWE("key_other", merchantKey, serviceKey))
+	require.NoError(t, err)
+	_, err = other.GetOrder(ctx, "ord_jwe")
+	require.ErrorIs(t, err, checkout.ErrUnauthorized)
+
+	// A directory that cannot be made: status 1, nothing served.
+	file := filepath.Join(t.TempDir(), "file")
+	require.NoError(t, os.WriteFile(file, nil, 0o600))
+	r := cli(t, []string{"CHECKOUT_MERCHANT_ID=m", "CHECKOUT_API_KEY=k"}, "fake", "--addr", freeAddr(t), "--jwe-keys-dir", filepath.Join(file, "keys"))
+	require.Equal(t, 1, r.code)
+	require.Contains(t, r.stderr, "--jwe-keys-dir")
 }
 
 func TestFakeStopsOnInterruptAndReportsBusyPort(t *testing.T) {

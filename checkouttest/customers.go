@@ -1,0 +1,141 @@
+package checkouttest
+
+import (
+	"net/http"
+	"reflect"
+	"time"
+
+	checkout "github.com/payorch/checkout-go"
+)
+
+// The customer calls: the customer object the service keeps for a
+// merchant. Each form is read into the request type of package checkout
+// and refused exactly when its Validate refuses it; each reply is a
+// checkout.Customer as the service writes one.
+
+// customerLocked returns the customer whose id or object_reference_id is
+// id, nil when there is none. Called with s.mu held.
+func (s *Server) customerLocked(id string) *checkout.Customer {
+	if c := s.customers[id]; c != nil {
+		return c
+	}
+	for _, c := range s.customers {
+		if c.ObjectReferenceID == id {
+			return c
+		}
+	}
+	return nil
+}
+
+// handleCreateCustomer serves POST /customers.
+func (s *Server) handleCreateCustomer(w http.ResponseWriter, r *http.Request, body []byte, _ string) {
+	p := &problems{}
+	var req checkout.CreateCustomerRequest
+	readForm(p, r, body, &req)
+	if !p.empty() {
+		p.write(w)
+		return
+	}
+	now := s.now().UTC().Truncate(time.Second)
+	s.mu.Lock()
+	if s.customerLocked(req.ObjectReferenceID) != nil {
+		s.mu.Unlock()
+		writeError(w, http.StatusBadRequest, errBody{
+			Status: "invalid_request_error", ErrorCode: "unique",
+			ErrorMessage: "Customer with given object reference id already exist for your account.",
+			ErrorInfo: &errorInfo{Category: "USER_ERROR", DeveloperMessage: "Customer account with given object reference already exists.",
+				UserMessage: "Already exists.", Code: "ALREADY_EXISTS"},
+		})
+		return
+	}
+	c := &checkout.Customer{
+		ID: newID("cst_"), Object: "customer", ObjectReferenceID: req.ObjectReferenceID,
+		DateCreated: now, LastUpdated: now,
+	}
+	setDetails(c, req.CustomerDetails)
+	s.customers[c.ID] = c
+	reply := *c
+	s.mu.Unlock()
+	s.writeCustomer(w, reply, req.ClientAuthToken)
+}
+
+// handleGetCustomer serves GET /customers/{id}, by the service's id or the
+// merchant's object_reference_id; the query may ask for a client auth
+// token.
+func (s *Server) handleGetCustomer(w http.ResponseWriter, r *http.Request, _ []byte, id string) {
+	var q checkout.CustomerQuery
+	if err := decodeForm(r.URL.Query(), &q); err != nil {
+		p := &problems{}
+		p.refuse(err, formDoc(r.URL.Query()))
+		p.write(w)
+		return
+	}
+	s.mu.Lock()
+	c := s.customerLocked(id)
+	var reply checkout.Customer
+	if c != nil {
+		reply = *c
+	}
+	s.mu.Unlock()
+	if c == nil {
+		writeCustomerNotFound(w)
+		return
+	}
+	s.writeCustomer(w, reply, q.ClientAuthToken)
+}
+
+// handleUpdateCustomer serves POST /customers/{id}: the details sent
+// replace the customer's.
+func (s *Server) handleUpdateCustomer(w http.ResponseWriter, r *http.Request, body []byte, id string) {
+	p := &problems{}
+	var req checkout.CustomerDetails
+	readForm(p, r, body, &req)
+	if !p.empty() {
+		p.write(w)
+		return
+	}
+	s.mu.Lock()
+	c := s.customerLocked(id)
+	var reply checkout.Customer
+	if c != nil {
+		setDetails(c, req)
+		c.LastUpdated = s.now().UTC().Truncate(time.Second)
+		reply = *c
+	}
+	s.mu.Unlock()
+	if c == nil {
+		writeCustomerNotFound(w)
+		return
+	}
+	s.writeCustomer(w, reply, false)
+}
+
+// setDetails copies the details that are set onto the customer's fields
+// of the same names.
+func setDetails(c *checkout.Customer, d checkout.CustomerDetails) {
+	dv, cv := reflect.ValueOf(d), reflect.ValueOf(c).Elem()
+	for i := range dv.NumField() {
+		if text := dv.Field(i).String(); text != "" {
+			cv.FieldByName(dv.Type().Field(i).Name).SetString(text)
+		}
+	}
+}
+
+// writeCustomer answers c, with a fresh client auth token when asked.
+func (s *Server) writeCustomer(w http.ResponseWriter, c checkout.Customer, token bool) {
+	if token {
+		c.ClientAuthToken = newID("tkn_")
+		c.ClientAuthTokenExpiry = s.now().UTC().Truncate(time.Second).Add(15 * time.Minute)
+	}
+	writeJSON(w, http.StatusOK, c)
+}
+
+// writeCustomerNotFound answers an unknown customer as the service does:
+// 404 object_not_found.
+func writeCustomerNotFound(w http.ResponseWriter) {
+	writeError(w, http.StatusNotFound, errBody{
+		Status: "invalid_request_error", ErrorCode: "object_not_found", ErrorMessage: "Cannot find what you are looking for",
+		ErrorInfo: &errorInfo{Category: "USER_ERROR", DeveloperMessage: "Customer account not found.",
+			UserMessage: "Cannot process your request as customer account not found.", Code: "RESOURCE_NOT_FOUND"},
+	})
+}
