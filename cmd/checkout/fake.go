@@ -81,13 +81,11 @@ func fakeCommand() command {
 				fmt.Fprintf(stderr, "checkout fake: %v\n", err)
 				return exitFail
 			}
-			// With --jwe-keys-dir, no connection is taken before the key files
-			// are written: a script that waits for the port finds them.
+			// No connection is taken before the key files (with
+			// --jwe-keys-dir) are written and the startup lines printed: a
+			// script that waits for the port finds both.
 			gate := &gatedListener{Listener: l, open: make(chan struct{})}
 			cfg.Listener = gate
-			if *jweDir == "" {
-				gate.Open()
-			}
 			fake := checkouttest.NewServer(cfg)
 			var kid string
 			if *jweDir != "" {
@@ -96,7 +94,6 @@ func fakeCommand() command {
 					fmt.Fprintf(stderr, "checkout fake: --jwe-keys-dir: %v\n", err)
 					return exitFail
 				}
-				gate.Open()
 			}
 			fmt.Fprintf(stdout, "checkout fake: serving merchant %s at %s\n", cfg.MerchantID, fake.URL)
 			fmt.Fprintf(stdout, "  base URL:  %s (%s)\n", fake.URL, checkout.EnvBaseURL)
@@ -110,6 +107,7 @@ func fakeCommand() command {
 			}
 			fmt.Fprintf(stdout, "  control:   checkout trigger pay|fail|refund --order ID --fake %s\n", fake.URL)
 			fmt.Fprintf(stdout, "  stop with Ctrl-C\n")
+			gate.Open()
 			<-ctx.Done()
 			fmt.Fprintf(stdout, "checkout fake: shutting down\n")
 			fake.Close()

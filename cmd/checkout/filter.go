@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/payorch/checkout-go/paymentfilter"
+	"github.com/payorch/checkout-go/validation"
 )
 
 const filterHelp = `Usage: checkout filter [flags]
@@ -173,7 +174,14 @@ func filterCommand() command {
 				f = step(f)
 			}
 			if err := f.Validate(); err != nil {
-				fmt.Fprintf(stderr, "checkout filter: %v\n", err)
+				var ve *validation.Error
+				if errors.As(err, &ve) {
+					for _, p := range ve.Problems {
+						fmt.Fprintf(stderr, "checkout filter: %s\n", p)
+					}
+				} else {
+					fmt.Fprintf(stderr, "checkout filter: %v\n", err)
+				}
 				return exitFail
 			}
 			var out []byte

@@ -64,7 +64,7 @@ func run(ctx context.Context, w io.Writer, env func(string) string) error {
 
 	client, err := checkout.NewClient(mid, key, checkout.WithBaseURL(base))
 	if err != nil {
-		return fmt.Errorf("create the client: %w", err)
+		return err // the SDK's errors name the call already
 	}
 	orderID := "qs-" + strconv.FormatInt(time.Now().UnixNano(), 36)
 
@@ -93,7 +93,7 @@ func run(ctx context.Context, w io.Writer, env func(string) string) error {
 		ProductSummary:      summary,
 	})
 	if err != nil {
-		return fmt.Errorf("create session: %w", err)
+		return err // the SDK's errors name the call already
 	}
 	p.step("Created session for order %s (status %s, id %s)", sess.OrderID, sess.Status, sess.ID)
 	var pretty bytes.Buffer
@@ -118,7 +118,7 @@ func run(ctx context.Context, w io.Writer, env func(string) string) error {
 			AllowAnySource: true,
 		})
 		if err != nil {
-			return fmt.Errorf("create the webhook verifier: %w", err)
+			return err // the SDK's errors name the call already
 		}
 		mux := http.NewServeMux()
 		mux.Handle("POST /webhooks", v.Handler(func(_ context.Context, ev *webhook.Event) error {
@@ -154,7 +154,7 @@ func run(ctx context.Context, w io.Writer, env func(string) string) error {
 	}
 	order, err := client.CreateOrder(ctx, req)
 	if err != nil {
-		return fmt.Errorf("create order: %w", err)
+		return err // the SDK's errors name the call already
 	}
 	p.step("Created order %s (status %s, status_id %d)", order.OrderID, order.Status, order.StatusID)
 	p.line("QR link (15 min):     %s", order.CollectionLinks.QR)
@@ -183,7 +183,7 @@ func run(ctx context.Context, w io.Writer, env func(string) string) error {
 	// the browser's redirect after payment can fail.
 	st, err := client.GetOrder(ctx, order.OrderID)
 	if err != nil {
-		return fmt.Errorf("get order: %w", err)
+		return err // the SDK's errors name the call already
 	}
 	p.step("Order %s status: %s (status_id %d), amount %s %s", st.OrderID, st.Status, st.StatusID, st.Amount, st.Currency)
 	p.step("Done.")

@@ -8,6 +8,7 @@ package conformance
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -17,6 +18,33 @@ import (
 
 // EnvVar overrides where the samples are looked for.
 const EnvVar = "CHECKOUT_CONFORMANCE_DIR"
+
+// RequireEnvVar, when set (as the project's CI does), turns a missing
+// sample folder into a test failure instead of a skip, so that CI cannot
+// pass while skipping every sample test.
+const RequireEnvVar = "CHECKOUT_REQUIRE_CONFORMANCE"
+
+// lookedAt says where Root looked: the folder EnvVar names, or
+// ../shared/conformance beside the module root as an absolute path.
+func lookedAt() string {
+	if d := os.Getenv(EnvVar); d != "" {
+		return d + " (" + EnvVar + ")"
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		return "../shared/conformance beside the module root"
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return filepath.Join(filepath.Dir(dir), "shared", "conformance")
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "../shared/conformance beside the module root (no go.mod found above " + dir + ")"
+		}
+		dir = parent
+	}
+}
 
 // Root returns the conformance folder, or "" when it cannot be found.
 func Root() string {
@@ -52,7 +80,11 @@ func Dir(tb testing.TB, sub string) string {
 	tb.Helper()
 	root := Root()
 	if root == "" {
-		tb.Skipf("conformance samples not found: expected ../shared/conformance beside the module root (or set %s); skipping", EnvVar)
+		msg := fmt.Sprintf("conformance samples not found at %s (set %s to use a copy elsewhere)", lookedAt(), EnvVar)
+		if os.Getenv(RequireEnvVar) != "" {
+			tb.Fatalf("%s; %s is set, so the samples are required", msg, RequireEnvVar)
+		}
+		tb.Skipf("%s; skipping", msg)
 	}
 	d := filepath.Join(root, sub)
 	if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
@@ -68,7 +100,11 @@ func Folders(tb testing.TB) []string {
 	tb.Helper()
 	root := Root()
 	if root == "" {
-		tb.Skipf("conformance samples not found: expected ../shared/conformance beside the module root (or set %s); skipping", EnvVar)
+		msg := fmt.Sprintf("conformance samples not found at %s (set %s to use a copy elsewhere)", lookedAt(), EnvVar)
+		if os.Getenv(RequireEnvVar) != "" {
+			tb.Fatalf("%s; %s is set, so the samples are required", msg, RequireEnvVar)
+		}
+		tb.Skipf("%s; skipping", msg)
 	}
 	entries, err := os.ReadDir(root)
 	if err != nil {

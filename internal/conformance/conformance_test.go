@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -77,19 +78,46 @@ func TestDirSkipsWhenAbsent(t *testing.T) {
 	}()
 	<-done
 	require.True(t, skipped)
-	require.Contains(t, msg, "conformance samples not found")
+	require.Contains(t, msg, "conformance samples not found at "+filepath.Join(os.Getenv(EnvVar)))
+}
+
+// With RequireEnvVar set (as CI sets it), absent samples fail the test.
+func TestDirFailsWhenRequired(t *testing.T) {
+	t.Setenv(EnvVar, filepath.Join(t.TempDir(), "none"))
+	t.Setenv(RequireEnvVar, "1")
+	var failed bool
+	var msg string
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		ft := &fakeTB{TB: t}
+		defer func() {
+			failed, msg = ft.failed, ft.msg
+			_ = recover()
+		}()
+		Dir(ft, "orders")
+	}()
+	<-done
+	require.True(t, failed)
+	require.Contains(t, msg, "the samples are required")
 }
 
 // fakeTB records a skip and stops the calling goroutine the way testing does.
 type fakeTB struct {
 	testing.TB
-	skipped bool
-	msg     string
+	skipped, failed bool
+	msg             string
 }
 
 func (f *fakeTB) Helper() {}
 func (f *fakeTB) Skipf(format string, args ...any) {
 	f.skipped = true
-	f.msg = format
+	f.msg = fmt.Sprintf(format, args...)
 	panic("skip")
+}
+
+func (f *fakeTB) Fatalf(format string, args ...any) {
+	f.failed = true
+	f.msg = fmt.Sprintf(format, args...)
+	panic("fatal")
 }
