@@ -1,7 +1,6 @@
 package checkout
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -224,32 +223,19 @@ func (cu *Customer) decode(body []byte) error {
 // UnmarshalJSON decodes a customer reply as the customer calls do; Raw
 // keeps the whole body. JSON null leaves cu unchanged.
 func (cu *Customer) UnmarshalJSON(data []byte) error {
-	if cu == nil {
-		return errNilTarget("Customer")
-	}
-	if kindOf(data) == "null" {
-		return nil
-	}
-	if err := cu.decode(bytes.Clone(data)); err != nil {
-		return fmt.Errorf("checkout: customer: %w", err)
-	}
-	return nil
+	return unmarshalReply(cu, data, "customer")
 }
 
 // MarshalJSON returns Raw when it is set (Raw wins over edited fields).
 // Without Raw it encodes the typed fields as the service writes them,
 // leaving empty ones out.
 func (cu Customer) MarshalJSON() ([]byte, error) {
-	if len(cu.Raw) > 0 {
-		return cu.Raw, nil
-	}
-	w := customerJSON{
+	return marshalReply(cu.Raw, customerJSON{
 		customerFields: customerFields(cu),
 		DateCreated:    serviceTime(cu.DateCreated),
 		LastUpdated:    serviceTime(cu.LastUpdated),
 		tokenHolder:    holding(cu.ClientAuthToken, cu.ClientAuthTokenExpiry),
-	}
-	return json.Marshal(w)
+	})
 }
 
 // customerPath returns /customers/{id} with the id path-escaped, or a

@@ -1,7 +1,6 @@
 package checkout
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -350,31 +349,18 @@ func (o *Order) decode(body []byte) error {
 // UnmarshalJSON decodes an order reply as CreateOrder does; Raw keeps the
 // whole body. JSON null leaves o unchanged.
 func (o *Order) UnmarshalJSON(data []byte) error {
-	if o == nil {
-		return errNilTarget("Order")
-	}
-	if kindOf(data) == "null" {
-		return nil
-	}
-	if err := o.decode(bytes.Clone(data)); err != nil {
-		return fmt.Errorf("checkout: order: %w", err)
-	}
-	return nil
+	return unmarshalReply(o, data, "order")
 }
 
 // MarshalJSON returns Raw when it is set (Raw wins over edited fields).
 // Without Raw it encodes the typed fields as the service nests them,
 // leaving empty ones out.
 func (o Order) MarshalJSON() ([]byte, error) {
-	if len(o.Raw) > 0 {
-		return o.Raw, nil
-	}
-	w := orderJSON{orderFields: orderFields(o)}
+	w := orderJSON{orderFields: orderFields(o), tokenHolder: holding(o.ClientAuthToken, o.ClientAuthTokenExpiry)}
 	if o.CollectionLinks != (CollectionLinkURLs{}) {
 		w.Links = &orderLinks{&o.CollectionLinks}
 	}
-	w.tokenHolder = holding(o.ClientAuthToken, o.ClientAuthTokenExpiry)
-	return json.Marshal(w)
+	return marshalReply(o.Raw, w)
 }
 
 // CreateOrder validates req and sends it as a form with the version

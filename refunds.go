@@ -1,7 +1,6 @@
 package checkout
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -179,26 +178,14 @@ func (r *Refund) decode(body []byte) error {
 // "FILTERED", null); Raw keeps it whole. A value that is not a JSON object
 // is an error; JSON null leaves r unchanged.
 func (r *Refund) UnmarshalJSON(data []byte) error {
-	if r == nil {
-		return errNilTarget("Refund")
-	}
-	if kindOf(data) == "null" {
-		return nil
-	}
-	if err := r.decode(bytes.Clone(data)); err != nil {
-		return fmt.Errorf("checkout: refund: %w", err)
-	}
-	return nil
+	return unmarshalReply(r, data, "refund")
 }
 
 // MarshalJSON returns Raw when it is set (Raw wins over edited fields).
 // Without Raw it encodes the typed fields, leaving empty ones out
 // (sent_to_gateway is always written).
 func (r Refund) MarshalJSON() ([]byte, error) {
-	if len(r.Raw) > 0 {
-		return r.Raw, nil
-	}
-	return json.Marshal(plainRefund(r))
+	return marshalReply(r.Raw, plainRefund(r))
 }
 
 // Refund refunds part or all of an order and returns the order with its

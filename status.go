@@ -1,7 +1,6 @@
 package checkout
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -300,12 +299,9 @@ type OrderStatus struct {
 
 func (s *OrderStatus) decode(body []byte) error {
 	type plain OrderStatus
-	var p plain
-	if err := lenient.Unmarshal(body, &p); err != nil {
+	if err := decodePlain((*plain)(s), body, nil); err != nil {
 		return fmt.Errorf("decode response: %w", err)
 	}
-	p.Raw = body
-	*s = OrderStatus(p)
 	return nil
 }
 
@@ -313,27 +309,15 @@ func (s *OrderStatus) decode(body []byte) error {
 // whole body. It also reads the order inside an order webhook's content.
 // JSON null leaves s unchanged.
 func (s *OrderStatus) UnmarshalJSON(data []byte) error {
-	if s == nil {
-		return errNilTarget("OrderStatus")
-	}
-	if kindOf(data) == "null" {
-		return nil
-	}
-	if err := s.decode(bytes.Clone(data)); err != nil {
-		return fmt.Errorf("checkout: order status: %w", err)
-	}
-	return nil
+	return unmarshalReply(s, data, "order status")
 }
 
 // MarshalJSON returns Raw when it is set (Raw wins over edited fields).
 // Without Raw it encodes the typed fields, leaving empty ones out (refunded
 // is always written).
 func (s OrderStatus) MarshalJSON() ([]byte, error) {
-	if len(s.Raw) > 0 {
-		return s.Raw, nil
-	}
 	type plain OrderStatus
-	return json.Marshal(plain(s))
+	return marshalReply(s.Raw, plain(s))
 }
 
 // IsPaid reports whether the order is paid: its status is CHARGED. Nothing
