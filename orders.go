@@ -110,40 +110,36 @@ func ownsKey(keys map[string]bool, k, ns string) bool {
 func (r *OrderRequest) Validate() error { return r.validate(DefaultNamespace) }
 
 func (r *OrderRequest) validate(ns string) error {
-	if r == nil {
-		return &ValidationError{Problems: []Problem{{Message: "order request is nil"}}}
-	}
-	var c valid.Collector
-	checkFields(&c, "", reflect.ValueOf(r).Elem(), orderChecks())
-	r.eachAddress(func(prefix string, a *Address) {
-		checkFields(&c, prefix, reflect.ValueOf(a).Elem(), addressChecks())
-	})
-	seen := map[string]bool{}
-	for i, m := range r.GatewayMetadata {
-		prefix := orderNames()["GatewayMetadata"]
-		p := valid.Index(prefix, i)
-		switch {
-		case !utf8.ValidString(m.Gateway + m.Key + m.Value):
-			c.Add(p, "is not valid UTF-8")
-		case m.Gateway == "" || strings.ContainsAny(m.Gateway, ":."):
-			c.Add(p+".Gateway", `must be a gateway code, not empty and without ":" or "."`)
-		case m.Key == "" || strings.Contains(m.Key, ":"):
-			c.Add(p+".Key", `must be a key, not empty and without ":"`)
-		default:
-			k := m.key(prefix)
-			if ownsKey(orderKeys(), k, ns) {
-				c.Add(k, "is a typed field of OrderRequest; set it there")
-			} else if seen[k] {
-				c.Add(k, "is given twice")
+	return validateRequest(r, "order request is nil", orderChecks, func(c *valid.Collector) {
+		r.eachAddress(func(prefix string, a *Address) {
+			checkFields(c, prefix, reflect.ValueOf(a).Elem(), addressChecks())
+		})
+		seen := map[string]bool{}
+		for i, m := range r.GatewayMetadata {
+			prefix := orderNames()["GatewayMetadata"]
+			p := valid.Index(prefix, i)
+			switch {
+			case !utf8.ValidString(m.Gateway + m.Key + m.Value):
+				c.Add(p, "is not valid UTF-8")
+			case m.Gateway == "" || strings.ContainsAny(m.Gateway, ":."):
+				c.Add(p+".Gateway", `must be a gateway code, not empty and without ":" or "."`)
+			case m.Key == "" || strings.Contains(m.Key, ":"):
+				c.Add(p+".Key", `must be a key, not empty and without ":"`)
+			default:
+				k := m.key(prefix)
+				if ownsKey(orderKeys(), k, ns) {
+					c.Add(k, "is a typed field of OrderRequest; set it there")
+				} else if seen[k] {
+					c.Add(k, "is given twice")
+				}
+				seen[k] = true
 			}
-			seen[k] = true
 		}
-	}
-	if r.CollectionLinks != nil {
-		r.CollectionLinks.check(&c, orderNames()["CollectionLinks"])
-	}
-	checkExtra(&c, r.Extra, func(k string) bool { return ownsKey(orderKeys(), k, ns) || seen[k] }, "OrderRequest")
-	return c.Err()
+		if r.CollectionLinks != nil {
+			r.CollectionLinks.check(c, orderNames()["CollectionLinks"])
+		}
+		checkExtra(c, r.Extra, func(k string) bool { return ownsKey(orderKeys(), k, ns) || seen[k] }, "OrderRequest")
+	})
 }
 
 // eachAddress calls f with the key prefix and value of each address set.

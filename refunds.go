@@ -4,10 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"reflect"
 	"time"
-
-	"github.com/google/go-querystring/query"
 
 	"github.com/payorch/checkout-go/internal/lenient"
 	"github.com/payorch/checkout-go/internal/valid"
@@ -34,13 +31,9 @@ var (
 // request as a *ValidationError whose paths are the form keys; nil when
 // there is none.
 func (r *RefundRequest) Validate() error {
-	if r == nil {
-		return &ValidationError{Problems: []Problem{{Message: "refund request is nil"}}}
-	}
-	var c valid.Collector
-	checkFields(&c, "", reflect.ValueOf(r).Elem(), refundChecks())
-	checkRefundAmount(&c, refundNames()["Amount"], r.Amount)
-	return c.Err()
+	return validateRequest(r, "refund request is nil", refundChecks, func(c *valid.Collector) {
+		checkRefundAmount(c, refundNames()["Amount"], r.Amount)
+	})
 }
 
 // checkRefundAmount checks a refund's amount when it is set: an amount the
@@ -195,19 +188,10 @@ func (r Refund) MarshalJSON() ([]byte, error) {
 // checking [Client.GetOrder].
 func (c *Client) Refund(ctx context.Context, orderID string, req *RefundRequest, opts ...RequestOption) (*OrderStatus, error) {
 	const op = "refund"
-	if err := c.usable(op); err != nil {
-		return nil, err
-	}
-	var problems valid.Collector
 	path, err := orderPath(orderID)
-	mergeProblems(&problems, "", err)
-	mergeProblems(&problems, "", req.Validate())
-	if err := problems.Err(); err != nil {
-		return nil, valid.ForOp(op, err)
-	}
-	form, err := query.Values(req)
+	form, err := c.formFor(op, err, req)
 	if err != nil {
-		return nil, fmt.Errorf("checkout: %s: %w", op, err)
+		return nil, err
 	}
 	st, err := send(ctx, c, postForm(op, path+"/refunds", form).withJWE("/v4"+path+"/refunds", req), opts, decodeReply[OrderStatus])
 	return st, aboutOrder(err, orderID)
@@ -246,17 +230,13 @@ var (
 // request as a *ValidationError whose paths are the form keys; nil when
 // there is none.
 func (r *TransactionRefundRequest) Validate() error {
-	if r == nil {
-		return &ValidationError{Problems: []Problem{{Message: "transaction refund request is nil"}}}
-	}
-	var c valid.Collector
-	checkFields(&c, "", reflect.ValueOf(r).Elem(), txnRefundChecks())
-	names := txnRefundNames()
-	if r.TxnID == "" && r.OrderID == "" {
-		c.Add(names["TxnID"], "is required when "+names["OrderID"]+" is empty: name what to refund")
-	}
-	checkRefundAmount(&c, names["Amount"], r.Amount)
-	return c.Err()
+	return validateRequest(r, "transaction refund request is nil", txnRefundChecks, func(c *valid.Collector) {
+		names := txnRefundNames()
+		if r.TxnID == "" && r.OrderID == "" {
+			c.Add(names["TxnID"], "is required when "+names["OrderID"]+" is empty: name what to refund")
+		}
+		checkRefundAmount(c, names["Amount"], r.Amount)
+	})
 }
 
 // RefundTransaction refunds one transaction (by TxnID), or an order by
@@ -268,15 +248,9 @@ func (r *TransactionRefundRequest) Validate() error {
 // [Client.GetOrder].
 func (c *Client) RefundTransaction(ctx context.Context, req *TransactionRefundRequest, opts ...RequestOption) (*Refund, error) {
 	const op = "refund transaction"
-	if err := c.usable(op); err != nil {
-		return nil, err
-	}
-	if err := req.Validate(); err != nil {
-		return nil, valid.ForOp(op, err)
-	}
-	form, err := query.Values(req)
+	form, err := c.formFor(op, nil, req)
 	if err != nil {
-		return nil, fmt.Errorf("checkout: %s: %w", op, err)
+		return nil, err
 	}
 	r, err := send(ctx, c, postForm(op, "/refunds", form), opts, decodeReply[Refund])
 	return r, aboutOrder(err, req.OrderID)

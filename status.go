@@ -436,12 +436,9 @@ func orderIDKey() string { return orderNames()["OrderID"] }
 // status) is an error, never an empty value.
 func (c *Client) GetOrder(ctx context.Context, orderID string, opts ...RequestOption) (*OrderStatus, error) {
 	const op = "get order"
-	if err := c.usable(op); err != nil {
-		return nil, err
-	}
 	path, err := orderPath(orderID)
-	if err != nil {
-		return nil, valid.ForOp(op, err)
+	if err := c.checkCall(op, err); err != nil {
+		return nil, err
 	}
 	cl := &call{op: op, method: "GET", path: path, versioned: true, idempotent: true, jwePath: "/v4/order-status", jweBody: &orderStatusQuery{OrderID: orderID}}
 	st, err := send(ctx, c, cl, opts, decodeReply[OrderStatus])
