@@ -81,6 +81,14 @@ func decodePlain[P any](t *P, body []byte, check func(*P) error) error {
 	return nil
 }
 
+// decodeResponse is decodePlain for a whole reply, whose errors say so.
+func decodeResponse[P any](t *P, body []byte, check func(*P) error) error {
+	if err := decodePlain(t, body, check); err != nil {
+		return fmt.Errorf("decode response: %w", err)
+	}
+	return nil
+}
+
 // decodeReply reads a successful reply, which must be a JSON object that
 // looks like a T: a reply of another shape is an error, never an empty
 // value. What identifies a T is declared beside its wire keys: the fields

@@ -13,7 +13,6 @@ import (
 
 	"github.com/google/go-querystring/query"
 
-	"github.com/payorch/checkout-go/internal/lenient"
 	"github.com/payorch/checkout-go/internal/valid"
 )
 
@@ -200,14 +199,12 @@ func (t *serviceTime) UnmarshalJSON(b []byte) error {
 
 func (cu *Customer) decode(body []byte) error {
 	var w customerJSON
-	if err := lenient.Unmarshal(body, &w); err != nil {
-		return fmt.Errorf("decode response: %w", err)
+	if err := decodeResponse(&w, body, nil); err != nil {
+		return err
 	}
-	out := Customer(w.customerFields)
-	out.DateCreated, out.LastUpdated = time.Time(w.DateCreated), time.Time(w.LastUpdated)
-	out.ClientAuthToken, out.ClientAuthTokenExpiry = w.token()
-	out.Raw = body
-	*cu = out
+	*cu = Customer(w.customerFields)
+	cu.DateCreated, cu.LastUpdated = time.Time(w.DateCreated), time.Time(w.LastUpdated)
+	cu.ClientAuthToken, cu.ClientAuthTokenExpiry = w.token()
 	return nil
 }
 

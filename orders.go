@@ -12,7 +12,6 @@ import (
 
 	"github.com/google/go-querystring/query"
 
-	"github.com/payorch/checkout-go/internal/lenient"
 	"github.com/payorch/checkout-go/internal/valid"
 )
 
@@ -329,16 +328,14 @@ func holding(token string, expiry time.Time) tokenHolder {
 
 func (o *Order) decode(body []byte) error {
 	var w orderJSON
-	if err := lenient.Unmarshal(body, &w); err != nil {
-		return fmt.Errorf("decode response: %w", err)
+	if err := decodeResponse(&w, body, nil); err != nil {
+		return err
 	}
-	out := Order(w.orderFields)
+	*o = Order(w.orderFields)
 	if w.Links != nil && w.Links.Collection != nil {
-		out.CollectionLinks = *w.Links.Collection
+		o.CollectionLinks = *w.Links.Collection
 	}
-	out.ClientAuthToken, out.ClientAuthTokenExpiry = w.token()
-	out.Raw = body
-	*o = out
+	o.ClientAuthToken, o.ClientAuthTokenExpiry = w.token()
 	return nil
 }
 

@@ -3,10 +3,8 @@ package checkout
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"time"
 
-	"github.com/payorch/checkout-go/internal/lenient"
 	"github.com/payorch/checkout-go/internal/valid"
 )
 
@@ -156,14 +154,13 @@ type plainRefund Refund
 
 func (r *Refund) decode(body []byte) error {
 	var w refundFields
-	if err := lenient.Unmarshal(body, &w); err != nil {
-		return fmt.Errorf("decode response: %w", err)
+	if err := decodeResponse(&w, body, nil); err != nil {
+		return err
 	}
-	if w.ARN == "" {
-		w.ARN = w.OldARN
-	}
-	w.Raw = body
 	*r = Refund(w.plainRefund)
+	if r.ARN == "" {
+		r.ARN = w.OldARN
+	}
 	return nil
 }
 

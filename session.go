@@ -302,16 +302,12 @@ type PaymentLinks struct {
 // without it there is nothing to hand to the client SDK.
 func (s *Session) decode(body []byte) error {
 	type plain Session
-	err := decodePlain((*plain)(s), body, func(p *plain) error {
+	return decodeResponse((*plain)(s), body, func(p *plain) error {
 		if payload := bytes.TrimSpace(p.SDKPayload); len(payload) == 0 || payload[0] != '{' {
 			return errors.New("no sdk_payload object")
 		}
 		return nil
 	})
-	if err != nil {
-		return fmt.Errorf("decode response: %w", err)
-	}
-	return nil
 }
 
 // UnmarshalJSON decodes a session reply as CreateSession does: Raw keeps

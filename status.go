@@ -299,10 +299,7 @@ type OrderStatus struct {
 
 func (s *OrderStatus) decode(body []byte) error {
 	type plain OrderStatus
-	if err := decodePlain((*plain)(s), body, nil); err != nil {
-		return fmt.Errorf("decode response: %w", err)
-	}
-	return nil
+	return decodeResponse((*plain)(s), body, nil)
 }
 
 // UnmarshalJSON decodes an order status as GetOrder does; Raw keeps the
