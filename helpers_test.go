@@ -159,3 +159,35 @@ func goldenJSON(t *testing.T, name string, got []byte) {
 	require.JSONEq(t, compact.String(), string(got))
 	require.Equal(t, compact.String(), string(got), "same JSON, different bytes (key order or escaping)")
 }
+
+// replyingClient returns a test client and its server, which answers every
+// request with 200 and body.
+func replyingClient(t testing.TB, body string, opts ...Option) (*Client, *recorder) {
+	t.Helper()
+	srv := newRecorder(t, reply{status: 200, body: body})
+	return newTestClient(t, srv.URL, opts...), srv
+}
+
+// problemPaths returns the paths of ps, in order.
+func problemPaths(ps []Problem) []string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, p.Path)
+	}
+	return out
+}
+
+// requireLintPaths asserts that r passes Validate and that its advice has
+// exactly the paths want, in order, each with a message.
+func requireLintPaths(t testing.TB, r interface {
+	Validate() error
+	Lint() []Problem
+}, want []string) {
+	t.Helper()
+	require.NoError(t, r.Validate(), "advice only")
+	lint := r.Lint()
+	for _, p := range lint {
+		require.NotEmpty(t, p.Message, "advice at %q", p.Path)
+	}
+	require.Equal(t, want, problemPaths(lint), "%v", lint)
+}

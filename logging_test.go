@@ -189,8 +189,7 @@ func TestDebugLogNeverHoldsSecretsOrBodies(t *testing.T) {
 }
 
 func TestNilLoggerIsSilentAndInfoLevelSkipsDebug(t *testing.T) {
-	srv := newRecorder(t, reply{status: 200, body: `{"order_id":"o"}`})
-	c := newTestClient(t, srv.URL, WithLogger(nil))
+	c, srv := replyingClient(t, `{"order_id":"o"}`, WithLogger(nil))
 	_, err := c.GetOrder(context.Background(), "o")
 	require.NoError(t, err)
 
