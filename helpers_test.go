@@ -179,10 +179,10 @@ func problemPaths(ps []Problem) []string {
 
 // requireLintPaths asserts that r passes Validate and that its advice has
 // exactly the paths want, in order, each with a message.
-func requireLintPaths(t testing.TB, r interface {
+func requireLintPaths[P interface {
 	Validate() error
 	Lint() []Problem
-}, want []string) {
+}](t testing.TB, r P, want []string) {
 	t.Helper()
 	require.NoError(t, r.Validate(), "advice only")
 	lint := r.Lint()
@@ -190,4 +190,37 @@ func requireLintPaths(t testing.TB, r interface {
 		require.NotEmpty(t, p.Message, "advice at %q", p.Path)
 	}
 	require.Equal(t, want, problemPaths(lint), "%v", lint)
+}
+
+// requestCase is one row of a request table: a change to a good request
+// and the problem paths it must then give, in order.
+type requestCase[R any] struct {
+	name   string
+	mutate func(r *R)
+	paths  []string
+}
+
+// request is a request type's pointer with its checks.
+type request[R any] interface {
+	*R
+	Validate() error
+	Lint() []Problem
+}
+
+// runRequestCases runs each case in a subtest on a fresh request from good,
+// checking it with check (validatePaths or requireLintPaths).
+func runRequestCases[R any, P request[R]](t *testing.T, good func() P, cases []requestCase[R], check func(testing.TB, P, []string)) {
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := good()
+			tc.mutate(r)
+			check(t, r, tc.paths)
+		})
+	}
+}
+
+// validatePaths asserts that Validate reports exactly the paths want.
+func validatePaths[P interface{ Validate() error }](t testing.TB, r P, want []string) {
+	t.Helper()
+	requireProblemPaths(t, r.Validate(), want)
 }

@@ -114,11 +114,7 @@ func TestOrderFormCollectionDetails(t *testing.T) {
 }
 
 func TestOrderValidate(t *testing.T) {
-	tests := []struct {
-		name   string
-		mutate func(r *OrderRequest)
-		paths  []string
-	}{
+	runRequestCases(t, fullOrder, []requestCase[OrderRequest]{
 		{"valid", func(*OrderRequest) {}, nil},
 		{"empty", func(r *OrderRequest) { *r = OrderRequest{} }, []string{"order_id", "amount"}},
 		{"bad amounts", func(r *OrderRequest) { r.Amount, r.SubventionAmount = "1499.005", "-5.50" },
@@ -151,25 +147,14 @@ func TestOrderValidate(t *testing.T) {
 		{"extra collides", func(r *OrderRequest) {
 			r.Extra = map[string]string{"billing_address_city": "x", "options.get_client_auth_token": "false", "metadata.PAYU:offer_key": "y"}
 		}, []string{"billing_address_city", "metadata.PAYU:offer_key", "options.get_client_auth_token"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			r := fullOrder()
-			tt.mutate(r)
-			requireProblemPaths(t, r.Validate(), tt.paths)
-		})
-	}
+	}, validatePaths)
 }
 
 // The advice of OrderRequest.Lint, on requests Validate lets through.
 func TestOrderLint(t *testing.T) {
 	require.Nil(t, fullOrder().Lint())
 	require.Nil(t, (*OrderRequest)(nil).Lint())
-	tests := []struct {
-		name   string
-		mutate func(r *OrderRequest)
-		paths  []string
-	}{
+	runRequestCases(t, fullOrder, []requestCase[OrderRequest]{
 		{"amounts", func(r *OrderRequest) { r.Amount, r.SubventionAmount = "1499", "05.5" },
 			[]string{"amount", "metadata.subvention_amount", "metadata.subvention_amount"}},
 		{"order id", func(r *OrderRequest) { r.OrderID = " order-with-a-long-name-1 " }, []string{"order_id", "order_id"}},
@@ -190,14 +175,7 @@ func TestOrderLint(t *testing.T) {
 		}},
 		{"no collection link", func(r *OrderRequest) { r.CollectionLinks = &CollectionLinks{} },
 			[]string{"payment_collection_link_details.supported_payment_methods"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			r := fullOrder()
-			tt.mutate(r)
-			requireLintPaths(t, r, tt.paths)
-		})
-	}
+	}, requireLintPaths)
 }
 
 // With a namespace, the gateway reference travels under it, and gateway

@@ -112,11 +112,7 @@ func TestSessionKeysMatchPublishedBodies(t *testing.T) {
 }
 
 func TestSessionValidate(t *testing.T) {
-	tests := []struct {
-		name   string
-		mutate func(r *SessionRequest)
-		paths  []string
-	}{
+	runRequestCases(t, baseSession, []requestCase[SessionRequest]{
 		{"valid", func(*SessionRequest) {}, nil},
 		{"missing everything", func(r *SessionRequest) { *r = SessionRequest{} },
 			[]string{"action", "customer_id", "payment_page_client_id"}},
@@ -167,25 +163,14 @@ func TestSessionValidate(t *testing.T) {
 		{"bad product summary", func(r *SessionRequest) {
 			r.ProductSummary = new(ps.Summary{ps.Line{ps.Divider{}}})
 		}, []string{"product_summary[0][0].thickness"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			r := baseSession()
-			tt.mutate(r)
-			requireProblemPaths(t, r.Validate(), tt.paths)
-		})
-	}
+	}, validatePaths)
 }
 
 // The advice of SessionRequest.Lint, on requests Validate lets through.
 func TestSessionLint(t *testing.T) {
 	require.Nil(t, baseSession().Lint())
 	require.Nil(t, (*SessionRequest)(nil).Lint())
-	tests := []struct {
-		name   string
-		mutate func(r *SessionRequest)
-		paths  []string
-	}{
+	runRequestCases(t, baseSession, []requestCase[SessionRequest]{
 		{"unknown action", func(r *SessionRequest) { r.Action = "enach" }, []string{"action"}},
 		{"paymentManagement with order and amount", func(r *SessionRequest) { r.Action = PaymentManagement },
 			[]string{"order_id", "amount"}},
@@ -202,14 +187,7 @@ func TestSessionLint(t *testing.T) {
 		{"mandate option", func(r *SessionRequest) { r.Mandate = &Mandate{Option: "required", MaxAmount: "1.00"} },
 			[]string{"options.create_mandate"}},
 		{"extra keys", func(r *SessionRequest) { r.Extra = map[string]any{"": 1, "a\tb": 2} }, []string{"", `"a\tb"`}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			r := baseSession()
-			tt.mutate(r)
-			requireLintPaths(t, r, tt.paths)
-		})
-	}
+	}, requireLintPaths)
 }
 
 // The bodies of the service's published examples pass Validate and encode
