@@ -230,19 +230,7 @@ func TestRequestHeadersGock(t *testing.T) {
 	c := newGockClient(t, gockBase, WithUserAgent("shop/1.4"), WithAPIVersion("2024-02-01"))
 	ctx := context.Background()
 	base := func(contentType string, extra map[string]string) map[string]string {
-		h := map[string]string{
-			"Authorization": testAuth,
-			"X-Merchantid":  testMerchant,
-			"Accept":        "application/json",
-			"User-Agent":    "shop/1.4 checkout-go/" + SDKVersion,
-		}
-		if contentType != "" {
-			h["Content-Type"] = contentType
-		}
-		for k, v := range extra {
-			h[k] = v
-		}
-		return h
+		return sentHeaders("shop/1.4 checkout-go/"+SDKVersion, contentType, extra)
 	}
 	const jsonType, formType = "application/json", "application/x-www-form-urlencoded"
 	for _, tt := range []struct {

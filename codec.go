@@ -9,6 +9,8 @@ import (
 	"sync"
 	"unicode"
 
+	"github.com/payorch/checkout-go/internal/lenient"
+	"github.com/payorch/checkout-go/internal/tagjson"
 	"github.com/payorch/checkout-go/internal/tags"
 )
 
@@ -26,10 +28,65 @@ func marshalNoEscape(v any) ([]byte, error) {
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
-// replyType is a reply type: decode reads a body it may keep as Raw.
+// replyType is a reply type: decode reads a body into a fresh value, keeps
+// the body as Raw, and stores the value only when all went well.
 type replyType[T any] interface {
 	*T
 	decode(body []byte) error
+}
+
+// unmarshalReply is the UnmarshalJSON of every reply type T, named what in
+// its errors: a nil t is an error, JSON null leaves t unchanged, anything
+// else goes to t's decode with a copy of data it may keep as Raw.
+func unmarshalReply[T any, P replyType[T]](t P, data []byte, what string) error {
+	if t == nil {
+		return errNilTarget(reflect.TypeFor[T]().Name())
+	}
+	if kindOf(data) == "null" {
+		return nil
+	}
+	if err := t.decode(bytes.Clone(data)); err != nil {
+		return fmt.Errorf("checkout: %s: %w", what, err)
+	}
+	return nil
+}
+
+// marshalReply is the MarshalJSON of every reply type: raw when it is set
+// (Raw wins over edited fields), else wire, the typed fields as the
+// service writes them, encoded.
+func marshalReply[W any](raw json.RawMessage, wire W) ([]byte, error) {
+	if len(raw) > 0 {
+		return raw, nil
+	}
+	return json.Marshal(wire)
+}
+
+// decodePlain decodes body leniently into a fresh P, keeps body as its Raw
+// field, lets check (when not nil) refuse or complete it, and stores it in
+// *t only when all succeed. P is a reply type's plain twin (type plain T:
+// the same fields without T's methods, so decoding does not call T's
+// UnmarshalJSON again).
+func decodePlain[P any](t *P, body []byte, check func(*P) error) error {
+	var p P
+	if err := lenient.Unmarshal(body, &p); err != nil {
+		return err
+	}
+	reflect.ValueOf(&p).Elem().FieldByName("Raw").SetBytes(body)
+	if check != nil {
+		if err := check(&p); err != nil {
+			return err
+		}
+	}
+	*t = p
+	return nil
+}
+
+// decodeResponse is decodePlain for a whole reply, whose errors say so.
+func decodeResponse[P any](t *P, body []byte, check func(*P) error) error {
+	if err := decodePlain(t, body, check); err != nil {
+		return fmt.Errorf("decode response: %w", err)
+	}
+	return nil
 }
 
 // decodeReply reads a successful reply, which must be a JSON object that
@@ -129,26 +186,12 @@ func article(word string) string {
 	return "a"
 }
 
-// kindOf names the kind of a JSON value by its first byte: "object",
-// "array", "string", "number", "boolean", "null", or "nothing".
+// kindOf names the kind of a JSON value by its first byte, without an
+// article: "object", "array", "string", "number", "boolean", "null", or
+// "nothing".
 func kindOf(raw []byte) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return "nothing"
-	}
-	switch raw[0] {
-	case '{':
-		return "object"
-	case '[':
-		return "array"
-	case '"':
-		return "string"
-	case 't', 'f':
-		return "boolean"
-	case 'n':
-		return "null"
-	}
-	return "number"
+	k := tagjson.KindOf(raw)
+	return strings.TrimPrefix(strings.TrimPrefix(k, "an "), "a ")
 }
 
 // errNilTarget is what an UnmarshalJSON method called on a nil pointer

@@ -1,7 +1,6 @@
 package checkout
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,7 +13,6 @@ import (
 
 	"github.com/google/go-querystring/query"
 
-	"github.com/payorch/checkout-go/internal/lenient"
 	"github.com/payorch/checkout-go/internal/valid"
 )
 
@@ -78,15 +76,11 @@ const minReferenceLen = 8
 // text that is not valid UTF-8. nil when there is none;
 // [CreateCustomerRequest.Lint] gives the advice.
 func (r *CreateCustomerRequest) Validate() error {
-	if r == nil {
-		return &ValidationError{Problems: []Problem{{Message: "create customer request is nil"}}}
-	}
-	var c valid.Collector
-	checkFields(&c, "", reflect.ValueOf(r).Elem(), createCustomerChecks())
-	if strings.TrimSpace(r.MobileNumber) == "" {
-		c.Add(createCustomerNames()["MobileNumber"], "is required")
-	}
-	return c.Err()
+	return validateRequest(r, "create customer request is nil", createCustomerChecks, func(c *valid.Collector) {
+		if strings.TrimSpace(r.MobileNumber) == "" {
+			c.Add(createCustomerNames()["MobileNumber"], "is required")
+		}
+	})
 }
 
 // Lint returns advice on a request Validate lets through: an
@@ -107,12 +101,7 @@ func (r *CreateCustomerRequest) Lint() []Problem {
 // Validate reports text that is not valid UTF-8 (the form would carry
 // other characters); nil when there is none. Every field is optional.
 func (d *CustomerDetails) Validate() error {
-	if d == nil {
-		return &ValidationError{Problems: []Problem{{Message: "customer details are nil"}}}
-	}
-	var c valid.Collector
-	checkFields(&c, "", reflect.ValueOf(d).Elem(), customerChecks())
-	return c.Err()
+	return validateRequest(d, "customer details are nil", customerChecks, nil)
 }
 
 // Lint returns advice on details Validate lets through: details that
@@ -210,46 +199,31 @@ func (t *serviceTime) UnmarshalJSON(b []byte) error {
 
 func (cu *Customer) decode(body []byte) error {
 	var w customerJSON
-	if err := lenient.Unmarshal(body, &w); err != nil {
-		return fmt.Errorf("decode response: %w", err)
+	if err := decodeResponse(&w, body, nil); err != nil {
+		return err
 	}
-	out := Customer(w.customerFields)
-	out.DateCreated, out.LastUpdated = time.Time(w.DateCreated), time.Time(w.LastUpdated)
-	out.ClientAuthToken, out.ClientAuthTokenExpiry = w.token()
-	out.Raw = body
-	*cu = out
+	*cu = Customer(w.customerFields)
+	cu.DateCreated, cu.LastUpdated = time.Time(w.DateCreated), time.Time(w.LastUpdated)
+	cu.ClientAuthToken, cu.ClientAuthTokenExpiry = w.token()
 	return nil
 }
 
 // UnmarshalJSON decodes a customer reply as the customer calls do; Raw
 // keeps the whole body. JSON null leaves cu unchanged.
 func (cu *Customer) UnmarshalJSON(data []byte) error {
-	if cu == nil {
-		return errNilTarget("Customer")
-	}
-	if kindOf(data) == "null" {
-		return nil
-	}
-	if err := cu.decode(bytes.Clone(data)); err != nil {
-		return fmt.Errorf("checkout: customer: %w", err)
-	}
-	return nil
+	return unmarshalReply(cu, data, "customer")
 }
 
 // MarshalJSON returns Raw when it is set (Raw wins over edited fields).
 // Without Raw it encodes the typed fields as the service writes them,
 // leaving empty ones out.
 func (cu Customer) MarshalJSON() ([]byte, error) {
-	if len(cu.Raw) > 0 {
-		return cu.Raw, nil
-	}
-	w := customerJSON{
+	return marshalReply(cu.Raw, customerJSON{
 		customerFields: customerFields(cu),
 		DateCreated:    serviceTime(cu.DateCreated),
 		LastUpdated:    serviceTime(cu.LastUpdated),
 		tokenHolder:    holding(cu.ClientAuthToken, cu.ClientAuthTokenExpiry),
-	}
-	return json.Marshal(w)
+	})
 }
 
 // customerPath returns /customers/{id} with the id path-escaped, or a
@@ -289,15 +263,9 @@ func postCustomer(op, path string, form url.Values) *call {
 // [Client.GetCustomer] by your ObjectReferenceID before creating it again.
 func (c *Client) CreateCustomer(ctx context.Context, req *CreateCustomerRequest, opts ...RequestOption) (*Customer, error) {
 	const op = "create customer"
-	if err := c.usable(op); err != nil {
-		return nil, err
-	}
-	if err := req.Validate(); err != nil {
-		return nil, valid.ForOp(op, err)
-	}
-	form, err := query.Values(req)
+	form, err := c.formFor(op, nil, req)
 	if err != nil {
-		return nil, fmt.Errorf("checkout: %s: %w", op, err)
+		return nil, err
 	}
 	return send(ctx, c, postCustomer(op, customersPath, form), opts, decodeReply[Customer])
 }
@@ -309,12 +277,9 @@ func (c *Client) CreateCustomer(ctx context.Context, req *CreateCustomerRequest,
 // is also retried after timeouts and 500, 502, 504.
 func (c *Client) GetCustomer(ctx context.Context, customerID string, q *CustomerQuery, opts ...RequestOption) (*Customer, error) {
 	const op = "get customer"
-	if err := c.usable(op); err != nil {
-		return nil, err
-	}
 	path, err := customerPath(customerID)
-	if err != nil {
-		return nil, valid.ForOp(op, err)
+	if err := c.checkCall(op, err); err != nil {
+		return nil, err
 	}
 	cl := &call{op: op, method: http.MethodGet, path: path, idempotent: true}
 	if q != nil {
@@ -334,19 +299,10 @@ func (c *Client) GetCustomer(ctx context.Context, customerID string, q *Customer
 // customer with [Client.GetCustomer] before sending it again.
 func (c *Client) UpdateCustomer(ctx context.Context, customerID string, details *CustomerDetails, opts ...RequestOption) (*Customer, error) {
 	const op = "update customer"
-	if err := c.usable(op); err != nil {
-		return nil, err
-	}
-	var problems valid.Collector
 	path, err := customerPath(customerID)
-	mergeProblems(&problems, "", err)
-	mergeProblems(&problems, "", details.Validate())
-	if err := problems.Err(); err != nil {
-		return nil, valid.ForOp(op, err)
-	}
-	form, err := query.Values(details)
+	form, err := c.formFor(op, err, details)
 	if err != nil {
-		return nil, fmt.Errorf("checkout: %s: %w", op, err)
+		return nil, err
 	}
 	return send(ctx, c, postCustomer(op, path, form), opts, decodeReply[Customer])
 }

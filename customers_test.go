@@ -170,12 +170,7 @@ func TestCustomerRetries(t *testing.T) {
 func TestCustomerLint(t *testing.T) {
 	r := &CreateCustomerRequest{ObjectReferenceID: "c1", CustomerDetails: CustomerDetails{
 		MobileNumber: "+91 9988776655", EmailAddress: "customer", MobileCountryCode: "+91"}}
-	require.NoError(t, r.Validate())
-	var paths []string
-	for _, p := range r.Lint() {
-		paths = append(paths, p.Path)
-	}
-	require.Equal(t, []string{"object_reference_id", "mobile_number", "email_address", "mobile_country_code"}, paths)
+	requireLintPaths(t, r, []string{"object_reference_id", "mobile_number", "email_address", "mobile_country_code"})
 	require.Nil(t, (&CreateCustomerRequest{ObjectReferenceID: "cust-0001", CustomerDetails: CustomerDetails{MobileNumber: "9988776655"}}).Lint())
 
 	d := &CustomerDetails{}

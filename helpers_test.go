@@ -159,3 +159,86 @@ func goldenJSON(t *testing.T, name string, got []byte) {
 	require.JSONEq(t, compact.String(), string(got))
 	require.Equal(t, compact.String(), string(got), "same JSON, different bytes (key order or escaping)")
 }
+
+// replyingClient returns a test client and its server, which answers every
+// request with 200 and body.
+func replyingClient(t testing.TB, body string, opts ...Option) (*Client, *recorder) {
+	t.Helper()
+	srv := newRecorder(t, reply{status: 200, body: body})
+	return newTestClient(t, srv.URL, opts...), srv
+}
+
+// problemPaths returns the paths of ps, in order.
+func problemPaths(ps []Problem) []string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, p.Path)
+	}
+	return out
+}
+
+// requireLintPaths asserts that r passes Validate and that its advice has
+// exactly the paths want, in order, each with a message.
+func requireLintPaths[P interface {
+	Validate() error
+	Lint() []Problem
+}](t testing.TB, r P, want []string) {
+	t.Helper()
+	require.NoError(t, r.Validate(), "advice only")
+	lint := r.Lint()
+	for _, p := range lint {
+		require.NotEmpty(t, p.Message, "advice at %q", p.Path)
+	}
+	require.Equal(t, want, problemPaths(lint), "%v", lint)
+}
+
+// requestCase is one row of a request table: a change to a good request
+// and the problem paths it must then give, in order.
+type requestCase[R any] struct {
+	name   string
+	mutate func(r *R)
+	paths  []string
+}
+
+// request is a request type's pointer with its checks.
+type request[R any] interface {
+	*R
+	Validate() error
+	Lint() []Problem
+}
+
+// runRequestCases runs each case in a subtest on a fresh request from good,
+// checking it with check (validatePaths or requireLintPaths).
+func runRequestCases[R any, P request[R]](t *testing.T, good func() P, cases []requestCase[R], check func(testing.TB, P, []string)) {
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := good()
+			tc.mutate(r)
+			check(t, r, tc.paths)
+		})
+	}
+}
+
+// validatePaths asserts that Validate reports exactly the paths want.
+func validatePaths[P interface{ Validate() error }](t testing.TB, r P, want []string) {
+	t.Helper()
+	requireProblemPaths(t, r.Validate(), want)
+}
+
+// syncBuffer is a bytes.Buffer safe for the logger's concurrent writes.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}

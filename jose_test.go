@@ -421,6 +421,7 @@ func svcCompact(t *testing.T) string {
 	return env.JWT
 }
 
+// must returns v, panicking on err: for setup that cannot fail.
 func must[T any](v T, err error) T {
 	if err != nil {
 		panic(err)
@@ -746,50 +747,18 @@ func BenchmarkRSAOperations(b *testing.B) {
 	req, reply := benchJWEBodies(b)
 	mk, sk := merchantRSA(), serviceRSA()
 	sign := func(p []byte, k *rsa.PrivateKey) string {
-		s, err := gojose.NewSigner(gojose.SigningKey{Algorithm: gojose.RS256, Key: k}, (&gojose.SignerOptions{}).WithHeader("kid", testKID))
-		if err != nil {
-			b.Fatal(err)
-		}
-		jws, err := s.Sign(p)
-		if err != nil {
-			b.Fatal(err)
-		}
-		c, _ := jws.CompactSerialize()
-		return c
+		s := must(gojose.NewSigner(gojose.SigningKey{Algorithm: gojose.RS256, Key: k}, (&gojose.SignerOptions{}).WithHeader("kid", testKID)))
+		return must(must(s.Sign(p)).CompactSerialize())
 	}
 	encrypt := func(p []byte, k *rsa.PublicKey) string {
-		e, err := gojose.NewEncrypter(gojose.A256GCM, gojose.Recipient{Algorithm: gojose.RSA_OAEP_256, Key: k, KeyID: testKID}, nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		obj, err := e.Encrypt(p)
-		if err != nil {
-			b.Fatal(err)
-		}
-		c, _ := obj.CompactSerialize()
-		return c
+		e := must(gojose.NewEncrypter(gojose.A256GCM, gojose.Recipient{Algorithm: gojose.RSA_OAEP_256, Key: k, KeyID: testKID}, nil))
+		return must(must(e.Encrypt(p)).CompactSerialize())
 	}
 	decrypt := func(tok string, k *rsa.PrivateKey) []byte {
-		obj, err := gojose.ParseEncryptedCompact(tok, []gojose.KeyAlgorithm{gojose.RSA_OAEP_256}, []gojose.ContentEncryption{gojose.A256GCM})
-		if err != nil {
-			b.Fatal(err)
-		}
-		p, err := obj.Decrypt(k)
-		if err != nil {
-			b.Fatal(err)
-		}
-		return p
+		return must(must(gojose.ParseEncryptedCompact(tok, []gojose.KeyAlgorithm{gojose.RSA_OAEP_256}, []gojose.ContentEncryption{gojose.A256GCM})).Decrypt(k))
 	}
 	verify := func(tok string, k *rsa.PublicKey) []byte {
-		jws, err := gojose.ParseSignedCompact(tok, []gojose.SignatureAlgorithm{gojose.RS256})
-		if err != nil {
-			b.Fatal(err)
-		}
-		p, err := jws.Verify(k)
-		if err != nil {
-			b.Fatal(err)
-		}
-		return p
+		return must(must(gojose.ParseSignedCompact(tok, []gojose.SignatureAlgorithm{gojose.RS256})).Verify(k))
 	}
 	signedReply := sign(reply, sk)
 	sealedReply := encrypt([]byte(signedReply), &mk.PublicKey)

@@ -1,7 +1,6 @@
 package checkout
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"log/slog"
@@ -15,24 +14,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 )
-
-// syncBuffer is a bytes.Buffer safe for the logger's concurrent writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // logRecord is the part of a debug record the tests compare.
 type logRecord struct {
@@ -189,8 +170,7 @@ func TestDebugLogNeverHoldsSecretsOrBodies(t *testing.T) {
 }
 
 func TestNilLoggerIsSilentAndInfoLevelSkipsDebug(t *testing.T) {
-	srv := newRecorder(t, reply{status: 200, body: `{"order_id":"o"}`})
-	c := newTestClient(t, srv.URL, WithLogger(nil))
+	c, srv := replyingClient(t, `{"order_id":"o"}`, WithLogger(nil))
 	_, err := c.GetOrder(context.Background(), "o")
 	require.NoError(t, err)
 

@@ -1,7 +1,6 @@
 package checkout
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -13,7 +12,6 @@ import (
 
 	"github.com/google/go-querystring/query"
 
-	"github.com/payorch/checkout-go/internal/lenient"
 	"github.com/payorch/checkout-go/internal/valid"
 )
 
@@ -111,40 +109,36 @@ func ownsKey(keys map[string]bool, k, ns string) bool {
 func (r *OrderRequest) Validate() error { return r.validate(DefaultNamespace) }
 
 func (r *OrderRequest) validate(ns string) error {
-	if r == nil {
-		return &ValidationError{Problems: []Problem{{Message: "order request is nil"}}}
-	}
-	var c valid.Collector
-	checkFields(&c, "", reflect.ValueOf(r).Elem(), orderChecks())
-	r.eachAddress(func(prefix string, a *Address) {
-		checkFields(&c, prefix, reflect.ValueOf(a).Elem(), addressChecks())
-	})
-	seen := map[string]bool{}
-	for i, m := range r.GatewayMetadata {
-		prefix := orderNames()["GatewayMetadata"]
-		p := valid.Index(prefix, i)
-		switch {
-		case !utf8.ValidString(m.Gateway + m.Key + m.Value):
-			c.Add(p, "is not valid UTF-8")
-		case m.Gateway == "" || strings.ContainsAny(m.Gateway, ":."):
-			c.Add(p+".Gateway", `must be a gateway code, not empty and without ":" or "."`)
-		case m.Key == "" || strings.Contains(m.Key, ":"):
-			c.Add(p+".Key", `must be a key, not empty and without ":"`)
-		default:
-			k := m.key(prefix)
-			if ownsKey(orderKeys(), k, ns) {
-				c.Add(k, "is a typed field of OrderRequest; set it there")
-			} else if seen[k] {
-				c.Add(k, "is given twice")
+	return validateRequest(r, "order request is nil", orderChecks, func(c *valid.Collector) {
+		r.eachAddress(func(prefix string, a *Address) {
+			checkFields(c, prefix, reflect.ValueOf(a).Elem(), addressChecks())
+		})
+		seen := map[string]bool{}
+		for i, m := range r.GatewayMetadata {
+			prefix := orderNames()["GatewayMetadata"]
+			p := valid.Index(prefix, i)
+			switch {
+			case !utf8.ValidString(m.Gateway + m.Key + m.Value):
+				c.Add(p, "is not valid UTF-8")
+			case m.Gateway == "" || strings.ContainsAny(m.Gateway, ":."):
+				c.Add(p+".Gateway", `must be a gateway code, not empty and without ":" or "."`)
+			case m.Key == "" || strings.Contains(m.Key, ":"):
+				c.Add(p+".Key", `must be a key, not empty and without ":"`)
+			default:
+				k := m.key(prefix)
+				if ownsKey(orderKeys(), k, ns) {
+					c.Add(k, "is a typed field of OrderRequest; set it there")
+				} else if seen[k] {
+					c.Add(k, "is given twice")
+				}
+				seen[k] = true
 			}
-			seen[k] = true
 		}
-	}
-	if r.CollectionLinks != nil {
-		r.CollectionLinks.check(&c, orderNames()["CollectionLinks"])
-	}
-	checkExtra(&c, r.Extra, func(k string) bool { return ownsKey(orderKeys(), k, ns) || seen[k] }, "OrderRequest")
-	return c.Err()
+		if r.CollectionLinks != nil {
+			r.CollectionLinks.check(c, orderNames()["CollectionLinks"])
+		}
+		checkExtra(c, r.Extra, func(k string) bool { return ownsKey(orderKeys(), k, ns) || seen[k] }, "OrderRequest")
+	})
 }
 
 // eachAddress calls f with the key prefix and value of each address set.
@@ -334,47 +328,32 @@ func holding(token string, expiry time.Time) tokenHolder {
 
 func (o *Order) decode(body []byte) error {
 	var w orderJSON
-	if err := lenient.Unmarshal(body, &w); err != nil {
-		return fmt.Errorf("decode response: %w", err)
+	if err := decodeResponse(&w, body, nil); err != nil {
+		return err
 	}
-	out := Order(w.orderFields)
+	*o = Order(w.orderFields)
 	if w.Links != nil && w.Links.Collection != nil {
-		out.CollectionLinks = *w.Links.Collection
+		o.CollectionLinks = *w.Links.Collection
 	}
-	out.ClientAuthToken, out.ClientAuthTokenExpiry = w.token()
-	out.Raw = body
-	*o = out
+	o.ClientAuthToken, o.ClientAuthTokenExpiry = w.token()
 	return nil
 }
 
 // UnmarshalJSON decodes an order reply as CreateOrder does; Raw keeps the
 // whole body. JSON null leaves o unchanged.
 func (o *Order) UnmarshalJSON(data []byte) error {
-	if o == nil {
-		return errNilTarget("Order")
-	}
-	if kindOf(data) == "null" {
-		return nil
-	}
-	if err := o.decode(bytes.Clone(data)); err != nil {
-		return fmt.Errorf("checkout: order: %w", err)
-	}
-	return nil
+	return unmarshalReply(o, data, "order")
 }
 
 // MarshalJSON returns Raw when it is set (Raw wins over edited fields).
 // Without Raw it encodes the typed fields as the service nests them,
 // leaving empty ones out.
 func (o Order) MarshalJSON() ([]byte, error) {
-	if len(o.Raw) > 0 {
-		return o.Raw, nil
-	}
-	w := orderJSON{orderFields: orderFields(o)}
+	w := orderJSON{orderFields: orderFields(o), tokenHolder: holding(o.ClientAuthToken, o.ClientAuthTokenExpiry)}
 	if o.CollectionLinks != (CollectionLinkURLs{}) {
 		w.Links = &orderLinks{&o.CollectionLinks}
 	}
-	w.tokenHolder = holding(o.ClientAuthToken, o.ClientAuthTokenExpiry)
-	return json.Marshal(w)
+	return marshalReply(o.Raw, w)
 }
 
 // CreateOrder validates req and sends it as a form with the version

@@ -114,11 +114,7 @@ func TestOrderFormCollectionDetails(t *testing.T) {
 }
 
 func TestOrderValidate(t *testing.T) {
-	tests := []struct {
-		name   string
-		mutate func(r *OrderRequest)
-		paths  []string
-	}{
+	runRequestCases(t, fullOrder, []requestCase[OrderRequest]{
 		{"valid", func(*OrderRequest) {}, nil},
 		{"empty", func(r *OrderRequest) { *r = OrderRequest{} }, []string{"order_id", "amount"}},
 		{"bad amounts", func(r *OrderRequest) { r.Amount, r.SubventionAmount = "1499.005", "-5.50" },
@@ -151,25 +147,14 @@ func TestOrderValidate(t *testing.T) {
 		{"extra collides", func(r *OrderRequest) {
 			r.Extra = map[string]string{"billing_address_city": "x", "options.get_client_auth_token": "false", "metadata.PAYU:offer_key": "y"}
 		}, []string{"billing_address_city", "metadata.PAYU:offer_key", "options.get_client_auth_token"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			r := fullOrder()
-			tt.mutate(r)
-			requireProblemPaths(t, r.Validate(), tt.paths)
-		})
-	}
+	}, validatePaths)
 }
 
 // The advice of OrderRequest.Lint, on requests Validate lets through.
 func TestOrderLint(t *testing.T) {
 	require.Nil(t, fullOrder().Lint())
 	require.Nil(t, (*OrderRequest)(nil).Lint())
-	tests := []struct {
-		name   string
-		mutate func(r *OrderRequest)
-		paths  []string
-	}{
+	runRequestCases(t, fullOrder, []requestCase[OrderRequest]{
 		{"amounts", func(r *OrderRequest) { r.Amount, r.SubventionAmount = "1499", "05.5" },
 			[]string{"amount", "metadata.subvention_amount", "metadata.subvention_amount"}},
 		{"order id", func(r *OrderRequest) { r.OrderID = " order-with-a-long-name-1 " }, []string{"order_id", "order_id"}},
@@ -190,20 +175,7 @@ func TestOrderLint(t *testing.T) {
 		}},
 		{"no collection link", func(r *OrderRequest) { r.CollectionLinks = &CollectionLinks{} },
 			[]string{"payment_collection_link_details.supported_payment_methods"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			r := fullOrder()
-			tt.mutate(r)
-			require.NoError(t, r.Validate(), "advice only")
-			var got []string
-			for _, p := range r.Lint() {
-				require.NotEmpty(t, p.Message)
-				got = append(got, p.Path)
-			}
-			require.Equal(t, tt.paths, got, "%v", r.Lint())
-		})
-	}
+	}, requireLintPaths)
 }
 
 // With a namespace, the gateway reference travels under it, and gateway
@@ -229,8 +201,7 @@ func TestOrderNamespace(t *testing.T) {
 	r.Extra = map[string]string{"metadata.JUSPAY:gateway_reference_id": "y"}
 	requireProblemPaths(t, r.validate("JUSPAY"), []string{"metadata.JUSPAY:gateway_reference_id"})
 
-	srv := newRecorder(t, reply{status: 200, body: `{"status":"NEW","order_id":"HD-1707740261"}`})
-	c := newTestClient(t, srv.URL, WithNamespace("JUSPAY"))
+	c, srv := replyingClient(t, `{"status":"NEW","order_id":"HD-1707740261"}`, WithNamespace("JUSPAY"))
 	require.Equal(t, "JUSPAY", c.Namespace())
 	_, err = c.CreateOrder(context.Background(), fullOrder())
 	require.NoError(t, err)
@@ -244,8 +215,7 @@ func TestCreateOrderWire(t *testing.T) {
 		"payment_links":{"web":"https://pay.example/w","mobile":"https://pay.example/m","iframe":"https://pay.example/i"},
 		"links":{"payment_collection_links":{"QR":"https://pay.example/qr","INTENT":"https://pay.example/intent"}},
 		"juspay":{"client_auth_token":"tkn_1","client_auth_token_expiry":"2024-02-12T07:59:57Z"}}`
-	srv := newRecorder(t, reply{status: 200, body: body})
-	c := newTestClient(t, srv.URL)
+	c, srv := replyingClient(t, body)
 	o, err := c.CreateOrder(context.Background(), fullOrder())
 	require.NoError(t, err)
 	require.Equal(t, "NEW", o.Status)
@@ -280,8 +250,7 @@ func TestCreateOrderWire(t *testing.T) {
 }
 
 func TestGetOrderEscapesID(t *testing.T) {
-	srv := newRecorder(t, reply{status: 200, body: `{"order_id":"a/b?c d#e","status":"CHARGED","amount":1}`})
-	c := newTestClient(t, srv.URL)
+	c, srv := replyingClient(t, `{"order_id":"a/b?c d#e","status":"CHARGED","amount":1}`)
 	st, err := c.GetOrder(context.Background(), "a/b?c d#e")
 	require.NoError(t, err)
 	require.Equal(t, StatusCharged, st.Status)
@@ -575,11 +544,17 @@ func TestOrderDecodeLenientNested(t *testing.T) {
 // gockHeaders are the headers every call of a gock test client sends
 // (no options), with contentType and extra.
 func gockHeaders(contentType string, extra map[string]string) map[string]string {
+	return sentHeaders("checkout-go/"+SDKVersion, contentType, extra)
+}
+
+// sentHeaders are the headers every call of a test client with user agent
+// ua sends, with contentType and extra.
+func sentHeaders(ua, contentType string, extra map[string]string) map[string]string {
 	h := map[string]string{
 		"Authorization": testAuth,
 		"X-Merchantid":  testMerchant,
 		"Accept":        "application/json",
-		"User-Agent":    "checkout-go/" + SDKVersion,
+		"User-Agent":    ua,
 	}
 	if contentType != "" {
 		h["Content-Type"] = contentType
@@ -655,14 +630,6 @@ func TestUpdateOrderValidationAndRetries(t *testing.T) {
 		(&UpdateOrderRequest{}).Lint())
 	require.Equal(t, []string{"amount"}, problemPaths((&UpdateOrderRequest{Amount: "90"}).Lint()))
 	require.Nil(t, (&UpdateOrderRequest{Amount: "90.00"}).Lint())
-}
-
-func problemPaths(ps []Problem) []string {
-	var out []string
-	for _, p := range ps {
-		out = append(out, p.Path)
-	}
-	return out
 }
 
 // Validation and advice are linear in the size of the request: 100,000

@@ -2,7 +2,6 @@ package checkout
 
 import (
 	"context"
-	"fmt"
 	"net/url"
 	"reflect"
 	"sync"
@@ -58,16 +57,12 @@ func formKeysOf[T any]() func() map[string]bool {
 // is not valid UTF-8, an Extra key a typed field owns. nil when there is
 // none; [UpdateOrderRequest.Lint] gives the advice.
 func (r *UpdateOrderRequest) Validate() error {
-	if r == nil {
-		return &ValidationError{Problems: []Problem{{Message: "update order request is nil"}}}
-	}
-	var c valid.Collector
-	checkFields(&c, "", reflect.ValueOf(r).Elem(), updateChecks())
-	eachAddress(updateNames(), r.BillingAddress, r.ShippingAddress, func(prefix string, a *Address) {
-		checkFields(&c, prefix, reflect.ValueOf(a).Elem(), addressChecks())
+	return validateRequest(r, "update order request is nil", updateChecks, func(c *valid.Collector) {
+		eachAddress(updateNames(), r.BillingAddress, r.ShippingAddress, func(prefix string, a *Address) {
+			checkFields(c, prefix, reflect.ValueOf(a).Elem(), addressChecks())
+		})
+		checkExtra(c, r.Extra, func(k string) bool { return updateKeys()[k] }, "UpdateOrderRequest")
 	})
-	checkExtra(&c, r.Extra, func(k string) bool { return updateKeys()[k] }, "UpdateOrderRequest")
-	return c.Err()
 }
 
 // Lint returns advice on a request Validate lets through: an amount not
@@ -106,19 +101,10 @@ func (r *UpdateOrderRequest) form() (url.Values, error) {
 // timeout, read the order with [Client.GetOrder] before sending it again.
 func (c *Client) UpdateOrder(ctx context.Context, orderID string, req *UpdateOrderRequest, opts ...RequestOption) (*OrderStatus, error) {
 	const op = "update order"
-	if err := c.usable(op); err != nil {
-		return nil, err
-	}
-	var problems valid.Collector
 	path, err := orderPath(orderID)
-	mergeProblems(&problems, "", err)
-	mergeProblems(&problems, "", req.Validate())
-	if err := problems.Err(); err != nil {
-		return nil, valid.ForOp(op, err)
-	}
-	form, err := req.form()
+	form, err := c.formFor(op, err, req)
 	if err != nil {
-		return nil, fmt.Errorf("checkout: %s: %w", op, err)
+		return nil, err
 	}
 	return send(ctx, c, postForm(op, path, form), opts, decodeReply[OrderStatus])
 }

@@ -100,29 +100,18 @@ type Transaction struct {
 // UnmarshalJSON decodes a transaction leniently, as [OrderStatus] does;
 // Raw keeps it whole. JSON null leaves x unchanged.
 func (x *Transaction) UnmarshalJSON(data []byte) error {
-	if x == nil {
-		return errNilTarget("Transaction")
-	}
-	if kindOf(data) == "null" {
-		return nil
-	}
+	return unmarshalReply(x, data, "transaction")
+}
+
+func (x *Transaction) decode(body []byte) error {
 	type plain Transaction
-	var p plain
-	if err := lenient.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("checkout: transaction: %w", err)
-	}
-	p.Raw = bytes.Clone(data)
-	*x = Transaction(p)
-	return nil
+	return decodePlain((*plain)(x), body, nil)
 }
 
 // MarshalJSON returns Raw when it is set, else the typed fields.
 func (x Transaction) MarshalJSON() ([]byte, error) {
-	if len(x.Raw) > 0 {
-		return x.Raw, nil
-	}
 	type plain Transaction
-	return json.Marshal(plain(x))
+	return marshalReply(x.Raw, plain(x))
 }
 
 // AmountBreakup lists how a transaction's amount is made up. The service
@@ -340,29 +329,18 @@ type MandateDetail struct {
 // for true, numbers as text); Raw keeps it whole. JSON null leaves m
 // unchanged.
 func (m *MandateDetail) UnmarshalJSON(data []byte) error {
-	if m == nil {
-		return errNilTarget("MandateDetail")
-	}
-	if kindOf(data) == "null" {
-		return nil
-	}
+	return unmarshalReply(m, data, "mandate")
+}
+
+func (m *MandateDetail) decode(body []byte) error {
 	type plain MandateDetail
-	var p plain
-	if err := lenient.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("checkout: mandate: %w", err)
-	}
-	p.Raw = bytes.Clone(data)
-	*m = MandateDetail(p)
-	return nil
+	return decodePlain((*plain)(m), body, nil)
 }
 
 // MarshalJSON returns Raw when it is set, else the typed fields.
 func (m MandateDetail) MarshalJSON() ([]byte, error) {
-	if len(m.Raw) > 0 {
-		return m.Raw, nil
-	}
 	type plain MandateDetail
-	return json.Marshal(plain(m))
+	return marshalReply(m.Raw, plain(m))
 }
 
 // Offer is an offer applied to an order's payment (an element of offers).
@@ -381,29 +359,18 @@ type Offer struct {
 // UnmarshalJSON decodes an offer leniently; Raw keeps it whole. JSON null
 // leaves o unchanged.
 func (o *Offer) UnmarshalJSON(data []byte) error {
-	if o == nil {
-		return errNilTarget("Offer")
-	}
-	if kindOf(data) == "null" {
-		return nil
-	}
+	return unmarshalReply(o, data, "offer")
+}
+
+func (o *Offer) decode(body []byte) error {
 	type plain Offer
-	var p plain
-	if err := lenient.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("checkout: offer: %w", err)
-	}
-	p.Raw = bytes.Clone(data)
-	*o = Offer(p)
-	return nil
+	return decodePlain((*plain)(o), body, nil)
 }
 
 // MarshalJSON returns Raw when it is set, else the typed fields.
 func (o Offer) MarshalJSON() ([]byte, error) {
-	if len(o.Raw) > 0 {
-		return o.Raw, nil
-	}
 	type plain Offer
-	return json.Marshal(plain(o))
+	return marshalReply(o.Raw, plain(o))
 }
 
 // RiskDetail is the verdict of the fraud check on a payment (risk).

@@ -1,16 +1,10 @@
 package checkout
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
-	"reflect"
 	"time"
 
-	"github.com/google/go-querystring/query"
-
-	"github.com/payorch/checkout-go/internal/lenient"
 	"github.com/payorch/checkout-go/internal/valid"
 )
 
@@ -35,13 +29,9 @@ var (
 // request as a *ValidationError whose paths are the form keys; nil when
 // there is none.
 func (r *RefundRequest) Validate() error {
-	if r == nil {
-		return &ValidationError{Problems: []Problem{{Message: "refund request is nil"}}}
-	}
-	var c valid.Collector
-	checkFields(&c, "", reflect.ValueOf(r).Elem(), refundChecks())
-	checkRefundAmount(&c, refundNames()["Amount"], r.Amount)
-	return c.Err()
+	return validateRequest(r, "refund request is nil", refundChecks, func(c *valid.Collector) {
+		checkRefundAmount(c, refundNames()["Amount"], r.Amount)
+	})
 }
 
 // checkRefundAmount checks a refund's amount when it is set: an amount the
@@ -164,14 +154,13 @@ type plainRefund Refund
 
 func (r *Refund) decode(body []byte) error {
 	var w refundFields
-	if err := lenient.Unmarshal(body, &w); err != nil {
-		return fmt.Errorf("decode response: %w", err)
+	if err := decodeResponse(&w, body, nil); err != nil {
+		return err
 	}
-	if w.ARN == "" {
-		w.ARN = w.OldARN
-	}
-	w.Raw = body
 	*r = Refund(w.plainRefund)
+	if r.ARN == "" {
+		r.ARN = w.OldARN
+	}
 	return nil
 }
 
@@ -179,26 +168,14 @@ func (r *Refund) decode(body []byte) error {
 // "FILTERED", null); Raw keeps it whole. A value that is not a JSON object
 // is an error; JSON null leaves r unchanged.
 func (r *Refund) UnmarshalJSON(data []byte) error {
-	if r == nil {
-		return errNilTarget("Refund")
-	}
-	if kindOf(data) == "null" {
-		return nil
-	}
-	if err := r.decode(bytes.Clone(data)); err != nil {
-		return fmt.Errorf("checkout: refund: %w", err)
-	}
-	return nil
+	return unmarshalReply(r, data, "refund")
 }
 
 // MarshalJSON returns Raw when it is set (Raw wins over edited fields).
 // Without Raw it encodes the typed fields, leaving empty ones out
 // (sent_to_gateway is always written).
 func (r Refund) MarshalJSON() ([]byte, error) {
-	if len(r.Raw) > 0 {
-		return r.Raw, nil
-	}
-	return json.Marshal(plainRefund(r))
+	return marshalReply(r.Raw, plainRefund(r))
 }
 
 // Refund refunds part or all of an order and returns the order with its
@@ -208,19 +185,10 @@ func (r Refund) MarshalJSON() ([]byte, error) {
 // checking [Client.GetOrder].
 func (c *Client) Refund(ctx context.Context, orderID string, req *RefundRequest, opts ...RequestOption) (*OrderStatus, error) {
 	const op = "refund"
-	if err := c.usable(op); err != nil {
-		return nil, err
-	}
-	var problems valid.Collector
 	path, err := orderPath(orderID)
-	mergeProblems(&problems, "", err)
-	mergeProblems(&problems, "", req.Validate())
-	if err := problems.Err(); err != nil {
-		return nil, valid.ForOp(op, err)
-	}
-	form, err := query.Values(req)
+	form, err := c.formFor(op, err, req)
 	if err != nil {
-		return nil, fmt.Errorf("checkout: %s: %w", op, err)
+		return nil, err
 	}
 	st, err := send(ctx, c, postForm(op, path+"/refunds", form).withJWE("/v4"+path+"/refunds", req), opts, decodeReply[OrderStatus])
 	return st, aboutOrder(err, orderID)
@@ -259,17 +227,13 @@ var (
 // request as a *ValidationError whose paths are the form keys; nil when
 // there is none.
 func (r *TransactionRefundRequest) Validate() error {
-	if r == nil {
-		return &ValidationError{Problems: []Problem{{Message: "transaction refund request is nil"}}}
-	}
-	var c valid.Collector
-	checkFields(&c, "", reflect.ValueOf(r).Elem(), txnRefundChecks())
-	names := txnRefundNames()
-	if r.TxnID == "" && r.OrderID == "" {
-		c.Add(names["TxnID"], "is required when "+names["OrderID"]+" is empty: name what to refund")
-	}
-	checkRefundAmount(&c, names["Amount"], r.Amount)
-	return c.Err()
+	return validateRequest(r, "transaction refund request is nil", txnRefundChecks, func(c *valid.Collector) {
+		names := txnRefundNames()
+		if r.TxnID == "" && r.OrderID == "" {
+			c.Add(names["TxnID"], "is required when "+names["OrderID"]+" is empty: name what to refund")
+		}
+		checkRefundAmount(c, names["Amount"], r.Amount)
+	})
 }
 
 // RefundTransaction refunds one transaction (by TxnID), or an order by
@@ -281,15 +245,9 @@ func (r *TransactionRefundRequest) Validate() error {
 // [Client.GetOrder].
 func (c *Client) RefundTransaction(ctx context.Context, req *TransactionRefundRequest, opts ...RequestOption) (*Refund, error) {
 	const op = "refund transaction"
-	if err := c.usable(op); err != nil {
-		return nil, err
-	}
-	if err := req.Validate(); err != nil {
-		return nil, valid.ForOp(op, err)
-	}
-	form, err := query.Values(req)
+	form, err := c.formFor(op, nil, req)
 	if err != nil {
-		return nil, fmt.Errorf("checkout: %s: %w", op, err)
+		return nil, err
 	}
 	r, err := send(ctx, c, postForm(op, "/refunds", form), opts, decodeReply[Refund])
 	return r, aboutOrder(err, req.OrderID)

@@ -109,8 +109,7 @@ func TestRefundJSON(t *testing.T) {
 // amount key.
 func TestRefundWholeOrder(t *testing.T) {
 	body := conformance.Files(t, "refunds", "refund_order_response.json")[0].Data
-	srv := newRecorder(t, reply{status: 200, body: string(body)})
-	c := newTestClient(t, srv.URL)
+	c, srv := replyingClient(t, string(body))
 	st, err := c.Refund(context.Background(), "JP1636474794", &RefundRequest{UniqueRequestID: "TEST1637681731"})
 	require.NoError(t, err)
 	require.Equal(t, "unique_request_id=TEST1637681731", string(srv.last(t).Body))

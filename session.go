@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/payorch/checkout-go/emi"
-	"github.com/payorch/checkout-go/internal/lenient"
 	"github.com/payorch/checkout-go/internal/valid"
 	"github.com/payorch/checkout-go/paymentfilter"
 	"github.com/payorch/checkout-go/productsummary"
@@ -303,43 +302,27 @@ type PaymentLinks struct {
 // without it there is nothing to hand to the client SDK.
 func (s *Session) decode(body []byte) error {
 	type plain Session
-	var p plain
-	if err := lenient.Unmarshal(body, &p); err != nil {
-		return fmt.Errorf("decode response: %w", err)
-	}
-	if payload := bytes.TrimSpace(p.SDKPayload); len(payload) == 0 || payload[0] != '{' {
-		return errors.New("decode response: no sdk_payload object")
-	}
-	p.Raw = body
-	*s = Session(p)
-	return nil
+	return decodeResponse((*plain)(s), body, func(p *plain) error {
+		if payload := bytes.TrimSpace(p.SDKPayload); len(payload) == 0 || payload[0] != '{' {
+			return errors.New("no sdk_payload object")
+		}
+		return nil
+	})
 }
 
 // UnmarshalJSON decodes a session reply as CreateSession does: Raw keeps
 // the whole body and SDKPayload the exact bytes of sdk_payload. A body
 // without an sdk_payload object is an error. JSON null leaves s unchanged.
 func (s *Session) UnmarshalJSON(data []byte) error {
-	if s == nil {
-		return errNilTarget("Session")
-	}
-	if kindOf(data) == "null" {
-		return nil
-	}
-	if err := s.decode(bytes.Clone(data)); err != nil {
-		return fmt.Errorf("checkout: session: %w", err)
-	}
-	return nil
+	return unmarshalReply(s, data, "session")
 }
 
 // MarshalJSON returns Raw when it is set, so a cached Session encodes as the
 // service's own reply (Raw wins over edited fields: clear Raw to encode
 // them). Without Raw it encodes the typed fields, leaving empty ones out.
 func (s Session) MarshalJSON() ([]byte, error) {
-	if len(s.Raw) > 0 {
-		return s.Raw, nil
-	}
 	type plain Session
-	return json.Marshal(plain(s))
+	return marshalReply(s.Raw, plain(s))
 }
 
 // CreateSession validates req, sends it and returns the session, whose

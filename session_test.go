@@ -112,11 +112,7 @@ func TestSessionKeysMatchPublishedBodies(t *testing.T) {
 }
 
 func TestSessionValidate(t *testing.T) {
-	tests := []struct {
-		name   string
-		mutate func(r *SessionRequest)
-		paths  []string
-	}{
+	runRequestCases(t, baseSession, []requestCase[SessionRequest]{
 		{"valid", func(*SessionRequest) {}, nil},
 		{"missing everything", func(r *SessionRequest) { *r = SessionRequest{} },
 			[]string{"action", "customer_id", "payment_page_client_id"}},
@@ -167,25 +163,14 @@ func TestSessionValidate(t *testing.T) {
 		{"bad product summary", func(r *SessionRequest) {
 			r.ProductSummary = new(ps.Summary{ps.Line{ps.Divider{}}})
 		}, []string{"product_summary[0][0].thickness"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			r := baseSession()
-			tt.mutate(r)
-			requireProblemPaths(t, r.Validate(), tt.paths)
-		})
-	}
+	}, validatePaths)
 }
 
 // The advice of SessionRequest.Lint, on requests Validate lets through.
 func TestSessionLint(t *testing.T) {
 	require.Nil(t, baseSession().Lint())
 	require.Nil(t, (*SessionRequest)(nil).Lint())
-	tests := []struct {
-		name   string
-		mutate func(r *SessionRequest)
-		paths  []string
-	}{
+	runRequestCases(t, baseSession, []requestCase[SessionRequest]{
 		{"unknown action", func(r *SessionRequest) { r.Action = "enach" }, []string{"action"}},
 		{"paymentManagement with order and amount", func(r *SessionRequest) { r.Action = PaymentManagement },
 			[]string{"order_id", "amount"}},
@@ -202,20 +187,7 @@ func TestSessionLint(t *testing.T) {
 		{"mandate option", func(r *SessionRequest) { r.Mandate = &Mandate{Option: "required", MaxAmount: "1.00"} },
 			[]string{"options.create_mandate"}},
 		{"extra keys", func(r *SessionRequest) { r.Extra = map[string]any{"": 1, "a\tb": 2} }, []string{"", `"a\tb"`}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			r := baseSession()
-			tt.mutate(r)
-			require.NoError(t, r.Validate(), "advice only")
-			var got []string
-			for _, p := range r.Lint() {
-				require.NotEmpty(t, p.Message)
-				got = append(got, p.Path)
-			}
-			require.Equal(t, tt.paths, got, "%v", r.Lint())
-		})
-	}
+	}, requireLintPaths)
 }
 
 // The bodies of the service's published examples pass Validate and encode
@@ -248,8 +220,7 @@ func TestSessionPublishedBodiesPass(t *testing.T) {
 // its service key, the guest paymentManagement body, amounts as numbers and
 // "1.0", the older mandate_max_amount.
 func TestCreateSessionSendsPublishedBodies(t *testing.T) {
-	srv := newRecorder(t, reply{status: 200, body: `{"status":"NEW","sdk_payload":{"requestId":"r"}}`})
-	c := newTestClient(t, srv.URL)
+	c, srv := replyingClient(t, `{"status":"NEW","sdk_payload":{"requestId":"r"}}`)
 	for _, name := range []string{"session_request_enach_mandate_required.body.json",
 		"session_request_payment_management_minimal.body.json", "session_request_basic.body.json"} {
 		body := conformance.Files(t, "session", name)[0].Data
@@ -272,8 +243,7 @@ func TestCreateSessionSendsPublishedBodies(t *testing.T) {
 // WithNamespace moves the gateway reference key of the session body; the
 // key is the tag's, renamed, and written once.
 func TestCreateSessionNamespace(t *testing.T) {
-	srv := newRecorder(t, reply{status: 200, body: `{"status":"NEW","sdk_payload":{"requestId":"r"}}`})
-	c := newTestClient(t, srv.URL, WithNamespace("JUSPAY"))
+	c, srv := replyingClient(t, `{"status":"NEW","sdk_payload":{"requestId":"r"}}`, WithNamespace("JUSPAY"))
 	r := baseSession()
 	r.GatewayReferenceID = "payu_test"
 	_, err := c.CreateSession(context.Background(), r)
@@ -321,18 +291,26 @@ func TestCreateSessionValidationSendsNothing(t *testing.T) {
 	require.Zero(t, srv.count.Load())
 }
 
+// sessionKeeping returns what CreateSession makes of the reply body,
+// requiring that it keeps body as Raw and payload as SDKPayload byte for
+// byte.
+func sessionKeeping(t *testing.T, body, payload string) *Session {
+	t.Helper()
+	c, _ := replyingClient(t, body)
+	s, err := c.CreateSession(context.Background(), baseSession())
+	require.NoError(t, err)
+	require.True(t, bytes.Equal([]byte(payload), s.SDKPayload), "got %s", s.SDKPayload)
+	require.True(t, bytes.Equal([]byte(body), s.Raw))
+	return s
+}
+
 // A response whose sdk_payload has odd whitespace, unusual key order and \u
 // escapes comes back byte for byte.
 func TestSessionSDKPayloadExactBytes(t *testing.T) {
 	payload := "{ \"service\" :\"in.example.hyperpay\",\n\t\"requestId\":\"12398b5571d74c3388a74004bc24370c\" ,  " +
 		"\"payload\":{\"z\":1,\"a\":[ 1,2 , 3 ],\"name\":\"Jos\\u00e9 \\u20b9 \\ud83d\\ude00\",\"x\":1.50,\"e\":1E3}  }"
 	body := "{\"status\":\"NEW\",\"id\":\"ordeh_1\",\"sdk_payload\":  " + payload + "  ,\"order_id\":\"o1\"}"
-	srv := newRecorder(t, reply{status: 200, body: body})
-	c := newTestClient(t, srv.URL)
-	s, err := c.CreateSession(context.Background(), baseSession())
-	require.NoError(t, err)
-	require.True(t, bytes.Equal([]byte(payload), s.SDKPayload), "got %s", s.SDKPayload)
-	require.True(t, bytes.Equal([]byte(body), s.Raw))
+	s := sessionKeeping(t, body, payload)
 	require.Equal(t, "NEW", s.Status)
 	require.Equal(t, "ordeh_1", s.ID)
 	require.Equal(t, "o1", s.OrderID)
@@ -343,12 +321,7 @@ func TestSessionSDKPayloadExactBytes(t *testing.T) {
 func TestSessionSDKPayloadExactBytesLenient(t *testing.T) {
 	payload := "{ \"a\" :\t[1, 2 ],\n \"b\":\"\\u00e9\" }"
 	body := `{"status":"NEW","id":7,"order_id":{"x":1},"payment_links":"FILTERED","sdk_payload": ` + payload + ` }`
-	srv := newRecorder(t, reply{status: 200, body: body})
-	c := newTestClient(t, srv.URL)
-	s, err := c.CreateSession(context.Background(), baseSession())
-	require.NoError(t, err)
-	require.True(t, bytes.Equal([]byte(payload), s.SDKPayload), "got %s", s.SDKPayload)
-	require.True(t, bytes.Equal([]byte(body), s.Raw))
+	s := sessionKeeping(t, body, payload)
 	require.Equal(t, "7", s.ID)
 	require.Empty(t, s.OrderID)
 	require.Equal(t, PaymentLinks{}, s.PaymentLinks)
@@ -356,8 +329,7 @@ func TestSessionSDKPayloadExactBytesLenient(t *testing.T) {
 
 func TestSessionWithoutPayloadIsAnError(t *testing.T) {
 	for _, body := range []string{`{"status":"NEW"}`, `{"sdk_payload":"FILTERED"}`, `{"sdk_payload":null}`, `[]`, `not json`} {
-		srv := newRecorder(t, reply{status: 200, body: body})
-		c := newTestClient(t, srv.URL)
+		c, _ := replyingClient(t, body)
 		_, err := c.CreateSession(context.Background(), baseSession())
 		require.Error(t, err, body)
 		require.Contains(t, err.Error(), "create session")
@@ -404,8 +376,7 @@ func TestSessionDecodeConformance(t *testing.T) {
 }
 
 func TestCreateSessionWire(t *testing.T) {
-	srv := newRecorder(t, reply{status: 200, body: `{"status":"NEW","sdk_payload":{"requestId":"r"}}`})
-	c := newTestClient(t, srv.URL, WithUserAgent("shop/1.4"))
+	c, srv := replyingClient(t, `{"status":"NEW","sdk_payload":{"requestId":"r"}}`, WithUserAgent("shop/1.4"))
 	_, err := c.CreateSession(context.Background(), baseSession(), WithRoutingID("cust-7"), WithHeader("X-Trace", "t1"))
 	require.NoError(t, err)
 	got := srv.last(t)

@@ -1,7 +1,6 @@
 package checkout
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -300,40 +299,22 @@ type OrderStatus struct {
 
 func (s *OrderStatus) decode(body []byte) error {
 	type plain OrderStatus
-	var p plain
-	if err := lenient.Unmarshal(body, &p); err != nil {
-		return fmt.Errorf("decode response: %w", err)
-	}
-	p.Raw = body
-	*s = OrderStatus(p)
-	return nil
+	return decodeResponse((*plain)(s), body, nil)
 }
 
 // UnmarshalJSON decodes an order status as GetOrder does; Raw keeps the
 // whole body. It also reads the order inside an order webhook's content.
 // JSON null leaves s unchanged.
 func (s *OrderStatus) UnmarshalJSON(data []byte) error {
-	if s == nil {
-		return errNilTarget("OrderStatus")
-	}
-	if kindOf(data) == "null" {
-		return nil
-	}
-	if err := s.decode(bytes.Clone(data)); err != nil {
-		return fmt.Errorf("checkout: order status: %w", err)
-	}
-	return nil
+	return unmarshalReply(s, data, "order status")
 }
 
 // MarshalJSON returns Raw when it is set (Raw wins over edited fields).
 // Without Raw it encodes the typed fields, leaving empty ones out (refunded
 // is always written).
 func (s OrderStatus) MarshalJSON() ([]byte, error) {
-	if len(s.Raw) > 0 {
-		return s.Raw, nil
-	}
 	type plain OrderStatus
-	return json.Marshal(plain(s))
+	return marshalReply(s.Raw, plain(s))
 }
 
 // IsPaid reports whether the order is paid: its status is CHARGED. Nothing
@@ -452,12 +433,9 @@ func orderIDKey() string { return orderNames()["OrderID"] }
 // status) is an error, never an empty value.
 func (c *Client) GetOrder(ctx context.Context, orderID string, opts ...RequestOption) (*OrderStatus, error) {
 	const op = "get order"
-	if err := c.usable(op); err != nil {
-		return nil, err
-	}
 	path, err := orderPath(orderID)
-	if err != nil {
-		return nil, valid.ForOp(op, err)
+	if err := c.checkCall(op, err); err != nil {
+		return nil, err
 	}
 	cl := &call{op: op, method: "GET", path: path, versioned: true, idempotent: true, jwePath: "/v4/order-status", jweBody: &orderStatusQuery{OrderID: orderID}}
 	st, err := send(ctx, c, cl, opts, decodeReply[OrderStatus])

@@ -485,8 +485,7 @@ func TestGetOrderRefusesOtherShapes(t *testing.T) {
 		{"truncated", `{"order_id":"o"`, "decode response"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := newRecorder(t, reply{status: 200, body: tt.body})
-			c := newTestClient(t, srv.URL)
+			c, srv := replyingClient(t, tt.body)
 			st, err := c.GetOrder(context.Background(), "o1")
 			require.Nil(t, st)
 			require.ErrorContains(t, err, tt.msg)
