@@ -12,9 +12,12 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/payorch/checkout-go/emi"
 	"github.com/payorch/checkout-go/internal/lenient"
+	"github.com/payorch/checkout-go/internal/tagjson"
 	"github.com/payorch/checkout-go/internal/tags"
 	"github.com/payorch/checkout-go/internal/valid"
+	"github.com/payorch/checkout-go/paymentfilter"
 	"github.com/payorch/checkout-go/productsummary"
 )
 
@@ -422,10 +425,28 @@ func addSummaryProblem(c *valid.Collector, key string, de *productsummary.Decode
 	c.Add(path, msg)
 }
 
-// marshalBody encodes the typed fields of r. The product summary's text is
-// made first and quoted in the same pass as the rest (see sessionBody); a
-// summary that cannot be encoded takes the path through
-// summaryText.MarshalJSON, which reports it.
+// bodyPlain is sessionBody without the methods of the payment filter's
+// types (see internal/tagjson), so that encoding/json writes the filter in
+// the body's own pass: through Filter.MarshalJSON it scanned the filter's
+// JSON once more. The nested types are those whose MarshalJSON only adds
+// their Extra keys, as package paymentfilter lists them for its own
+// one-pass encoding (TestBodyOnePassSameBytes compares the two ways).
+var bodyPlain = sync.OnceValue(func() tagjson.Plain[sessionBody] {
+	return tagjson.PlainOf[sessionBody](reflect.TypeFor[sessionFields](),
+		reflect.TypeFor[paymentfilter.Filter](), reflect.TypeFor[paymentfilter.Option](),
+		reflect.TypeFor[paymentfilter.CardFilter](), reflect.TypeFor[paymentfilter.UPIFilter](),
+		reflect.TypeFor[emi.Options](), reflect.TypeFor[emi.SubFilter](), reflect.TypeFor[emi.Group](),
+		reflect.TypeFor[emi.Filter](), reflect.TypeFor[emi.IssuerFilter]())
+})
+
+// marshalBody encodes the typed fields of r in one encoding/json pass when
+// it can. The product summary's text is made first and quoted in the same
+// pass as the rest (see sessionBody); a summary that cannot be encoded
+// takes the path through summaryText.MarshalJSON, which reports it. The
+// payment filter is written in the same pass too (see bodyPlain) unless
+// Filter.MarshalJSON would write it otherwise: with Extra keys, with no
+// options (which it writes as [] or leaves out), or with <, > or & in its
+// text (which it escapes).
 func (r *SessionRequest) marshalBody() ([]byte, error) {
 	w := r.wire()
 	b := sessionBody{sessionFields: w.sessionFields, StartDate: w.StartDate, EndDate: w.EndDate}
@@ -435,6 +456,11 @@ func (r *SessionRequest) marshalBody() ([]byte, error) {
 			return marshalNoEscape(&w)
 		}
 		b.ProductSummary = string(text)
+	}
+	if f := r.PaymentFilter; f == nil || len(f.Options) > 0 && tagjson.HTMLFree(f) {
+		if view, ok := bodyPlain().View(&b); ok {
+			return marshalNoEscape(view)
+		}
 	}
 	return marshalNoEscape(&b)
 }
