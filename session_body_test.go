@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -76,6 +77,15 @@ func TestBodyOnePassSameBytes(t *testing.T) {
 			}
 		})
 	}
+	t.Run("mandate dates", func(t *testing.T) {
+		r := benchRequest()
+		r.Mandate = &Mandate{Option: MandateRequired, MaxAmount: "100.00",
+			StartDate: time.Time{}.In(time.FixedZone("IST", 19800)), EndDate: time.Unix(1644420442, 0)}
+		body, err := r.marshalBody()
+		require.NoError(t, err)
+		require.NotContains(t, string(body), "mandate.start_date", "a zero time with a location is not sent")
+		require.Contains(t, string(body), `"mandate.end_date":"1644420442"`)
+	})
 	t.Run("summary that cannot be encoded", func(t *testing.T) {
 		r := benchRequest()
 		s := ps.Summary{{ps.Space{Weight: math.NaN()}}}

@@ -56,7 +56,15 @@ func (r *SessionRequest) wire() sessionJSON {
 		w.ProductSummary = (*summaryText)(r.ProductSummary)
 	}
 	if m := r.Mandate; m != nil {
-		w.StartDate, w.EndDate = unixTime(m.StartDate), unixTime(m.EndDate)
+		// Only a date that is set goes in, so that omitzero's test of the
+		// whole struct (a zero time.Time may still carry a location)
+		// leaves out exactly the zero times.
+		if !m.StartDate.IsZero() {
+			w.StartDate = unixTime(m.StartDate)
+		}
+		if !m.EndDate.IsZero() {
+			w.EndDate = unixTime(m.EndDate)
+		}
 	}
 	return w
 }
@@ -331,7 +339,7 @@ func (r *SessionRequest) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	out.ProductSummary = (*productsummary.Summary)(w.ProductSummary)
-	if !w.StartDate.IsZero() || !w.EndDate.IsZero() {
+	if !time.Time(w.StartDate).IsZero() || !time.Time(w.EndDate).IsZero() {
 		if out.Mandate == nil {
 			out.Mandate = new(Mandate)
 		}
@@ -488,11 +496,10 @@ func (s *summaryText) UnmarshalJSON(data []byte) error {
 }
 
 // unixTime is a mandate date on the wire: Unix seconds in decimal text
-// ("1644420442"); the zero time is not sent.
+// ("1644420442"). The zero time is not sent: wire leaves it the zero
+// struct, which omitzero leaves out without calling a method (an IsZero
+// method would box the time on every encoding).
 type unixTime time.Time
-
-// IsZero reports the zero time, which is not sent.
-func (t unixTime) IsZero() bool { return time.Time(t).IsZero() }
 
 // MarshalJSON returns the Unix seconds as a JSON string.
 func (t unixTime) MarshalJSON() ([]byte, error) {
