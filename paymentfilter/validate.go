@@ -1,6 +1,7 @@
 package paymentfilter
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -93,9 +94,14 @@ func (f *Filter) validate(c *valid.Collector, explained map[int]bool) {
 	filterObject.CheckExtra(c, rootPath, f.Extra, rootPath, allKeys)
 }
 
-// methodTypes are the payment method types, for validateVisible (read
-// only: emi.MethodTypes returns a new copy on each call).
-var methodTypes = emi.MethodTypes()
+// methodTypes are the payment method types, each once, for
+// validateVisible (read only: emi.MethodTypes returns a new copy on each
+// call).
+var methodTypes = func() []emi.MethodType {
+	t := emi.MethodTypes()
+	slices.Sort(t)
+	return slices.Compact(t)
+}()
 
 // validateVisible reports a filter that would leave the checkout screen
 // empty.
@@ -119,7 +125,7 @@ func (f *Filter) validateVisible(c *valid.Collector) {
 		}
 	}
 	if len(hidden) < len(methodTypes) {
-		return // some type is not hidden
+		return // some type is not hidden: there are fewer hidden ones
 	}
 	for _, t := range methodTypes {
 		if !hidden[t] {
