@@ -454,7 +454,7 @@ var bodyPlain = sync.OnceValue(func() tagjson.Plain[sessionBody] {
 // payment filter is written in the same pass too (see bodyPlain) unless
 // Filter.MarshalJSON would write it otherwise: with Extra keys, with no
 // options (which it writes as [] or leaves out), or with <, > or & in its
-// text (which it escapes).
+// text (which it escapes), and when the one pass fails.
 func (r *SessionRequest) marshalBody() ([]byte, error) {
 	w := r.wire()
 	b := sessionBody{sessionFields: w.sessionFields, StartDate: w.StartDate, EndDate: w.EndDate}
@@ -465,12 +465,22 @@ func (r *SessionRequest) marshalBody() ([]byte, error) {
 		}
 		b.ProductSummary = string(text)
 	}
-	if f := r.PaymentFilter; f == nil || len(f.Options) > 0 && tagjson.HTMLFree(f) {
+	if f := r.PaymentFilter; f == nil || len(f.Options) > 0 {
 		if view, ok := bodyPlain().View(&b); ok {
-			return marshalNoEscape(view)
+			body, err := marshalNoEscape(view)
+			// A body without <, > and & has none in the filter: only
+			// otherwise is the filter walked to see whether it has.
+			if err == nil && (f == nil || !hasHTMLSpecial(body) || tagjson.HTMLFree(f)) {
+				return body, nil
+			}
 		}
 	}
 	return marshalNoEscape(&b)
+}
+
+// hasHTMLSpecial reports whether b holds <, > or &.
+func hasHTMLSpecial(b []byte) bool {
+	return bytes.IndexByte(b, '<') >= 0 || bytes.IndexByte(b, '>') >= 0 || bytes.IndexByte(b, '&') >= 0
 }
 
 // summaryText is a product summary on the wire: a JSON string holding the
