@@ -13,6 +13,7 @@ import (
 
 	"github.com/payorch/checkout-go/internal/tags"
 	"github.com/payorch/checkout-go/internal/valid"
+	"github.com/payorch/checkout-go/internal/weburl"
 )
 
 // The checks every request type shares. A field's rules sit in tags beside
@@ -61,12 +62,14 @@ func checksOf[T any](tag string) func() []fieldCheck {
 // is skipped.
 func checkFields(c *valid.Collector, prefix string, v reflect.Value, checks []fieldCheck) {
 	for _, fc := range checks {
-		f, err := v.FieldByIndexErr(fc.index)
-		if err != nil {
+		f, ok := fieldIn(v, fc.index)
+		if !ok {
 			continue
 		}
 		s, path := f.String(), prefix+fc.key
-		for rule := range strings.SplitSeq(fc.rules, ",") {
+		for rules := fc.rules; rules != ""; {
+			var rule string
+			rule, rules, _ = strings.Cut(rules, ",")
 			switch {
 			case rule == "required" && strings.TrimSpace(s) == "":
 				c.Add(path, "is required")
@@ -81,6 +84,23 @@ func checkFields(c *valid.Collector, prefix string, v reflect.Value, checks []fi
 			c.Add(path, "is not valid UTF-8")
 		}
 	}
+}
+
+// fieldIn returns the field at index in the struct v, or false when it
+// sits behind a nil embedded pointer. Unlike reflect's FieldByIndexErr it
+// allocates no error for the nil pointer: validation meets one on every
+// request without a mandate.
+func fieldIn(v reflect.Value, index []int) (reflect.Value, bool) {
+	for i, x := range index {
+		if i > 0 && v.Kind() == reflect.Pointer {
+			if v.IsNil() {
+				return reflect.Value{}, false
+			}
+			v = v.Elem()
+		}
+		v = v.Field(x)
+	}
+	return v, true
 }
 
 // namesOf returns, once per process for each call, the wire key of each
@@ -107,6 +127,9 @@ func checkAmount(c *valid.Collector, path string, a Amount) {
 // checkWebhookURL records a problem when s is not an absolute https URL
 // (http is accepted on a loopback host, for tests).
 func checkWebhookURL(c *valid.Collector, path, s string) {
+	if https, _, ok := weburl.Plain(s); ok && https {
+		return // the common case, decided without url.Parse
+	}
 	u, err := url.Parse(s)
 	switch {
 	case err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http"):

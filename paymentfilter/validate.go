@@ -1,6 +1,7 @@
 package paymentfilter
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -76,8 +77,7 @@ func (f *Filter) validate(c *valid.Collector, explained map[int]bool) {
 	first := make(map[MethodType]int, len(f.Options))
 	for i := range f.Options {
 		o := &f.Options[i]
-		p := blockPath(i)
-		o.validate(c, p)
+		o.validate(c, i)
 		t := sameType(o.PaymentMethodType)
 		if t == "" {
 			continue
@@ -85,7 +85,7 @@ func (f *Filter) validate(c *valid.Collector, explained map[int]bool) {
 		if j, dup := first[t]; !dup {
 			first[t] = i
 		} else if !explained[i] {
-			c.Add(valid.Join(p, methodTypeKey), duplicateBlock+string(o.PaymentMethodType)+
+			c.Add(valid.Join(blockPath(i), methodTypeKey), duplicateBlock+string(o.PaymentMethodType)+
 				" (first at "+valid.Index(optionsKey, j)+"): the service honours only the first block of a type, so merge them")
 		}
 	}
@@ -93,6 +93,15 @@ func (f *Filter) validate(c *valid.Collector, explained map[int]bool) {
 	f.validateVisible(c)
 	filterObject.CheckExtra(c, rootPath, f.Extra, rootPath, allKeys)
 }
+
+// methodTypes are the payment method types, each once, for
+// validateVisible (read only: emi.MethodTypes returns a new copy on each
+// call).
+var methodTypes = func() []emi.MethodType {
+	t := emi.MethodTypes()
+	slices.Sort(t)
+	return slices.Compact(t)
+}()
 
 // validateVisible reports a filter that would leave the checkout screen
 // empty.
@@ -115,7 +124,10 @@ func (f *Filter) validateVisible(c *valid.Collector) {
 			hidden[sameType(o.PaymentMethodType)] = true
 		}
 	}
-	for _, t := range emi.MethodTypes() {
+	if len(hidden) < len(methodTypes) {
+		return // some type is not hidden: there are fewer hidden ones
+	}
+	for _, t := range methodTypes {
 		if !hidden[t] {
 			return
 		}
@@ -139,63 +151,82 @@ func emiShows(o *emi.Options) bool {
 	return false
 }
 
-func (o *Option) validate(c *valid.Collector, path string) {
+// listItem is where a card or UPI filter sits: the item of the list
+// under key of the block options[block]. Its path is built only when a
+// problem is reported there, so a valid filter builds none.
+type listItem struct {
+	block int
+	key   string // cardFiltersKey or upiFiltersKey
+	item  int
+}
+
+// path is the filter's path, such as "payment_filter.options[1].cardFilters[0]".
+func (l listItem) path() string {
+	return valid.Index(valid.Join(blockPath(l.block), l.key), l.item)
+}
+
+// validate adds the problems of the option options[block].
+func (o *Option) validate(c *valid.Collector, block int) {
 	t := o.PaymentMethodType
-	c.Merge(path, t.Validate())
+	if err := t.Validate(); err != nil {
+		c.Merge(blockPath(block), err)
+	}
 	switch {
 	case o.PaymentMethods == nil:
 	case t == Card:
-		c.Add(valid.Join(path, methodsKey), "has no effect on CARD, the service ignores it: use "+cardFiltersKey)
+		c.Add(valid.Join(blockPath(block), methodsKey), "has no effect on CARD, the service ignores it: use "+cardFiltersKey)
 	case t == UPI:
-		c.Add(valid.Join(path, methodsKey), "has no effect on UPI, the service ignores it: use "+upiFiltersKey)
+		c.Add(valid.Join(blockPath(block), methodsKey), "has no effect on UPI, the service ignores it: use "+upiFiltersKey)
 	}
 	if o.CardFilters != nil {
-		cp := o.validateFilterList(c, path, cardFiltersKey, "card", Card)
+		o.validateFilterList(c, block, cardFiltersKey, "card", Card)
 		for i := range o.CardFilters {
-			o.CardFilters[i].validate(c, valid.Index(cp, i))
+			o.CardFilters[i].validate(c, listItem{block, cardFiltersKey, i})
 		}
 	}
 	if o.UPIFilters != nil {
-		up := o.validateFilterList(c, path, upiFiltersKey, "UPI", UPI)
+		o.validateFilterList(c, block, upiFiltersKey, "UPI", UPI)
 		for i := range o.UPIFilters {
-			o.UPIFilters[i].validate(c, valid.Index(up, i))
+			o.UPIFilters[i].validate(c, listItem{block, upiFiltersKey, i})
 		}
 	}
-	optionObject.CheckExtra(c, path, o.Extra, "an option", allKeys)
+	if len(o.Extra) > 0 {
+		optionObject.CheckExtra(c, blockPath(block), o.Extra, "an option", allKeys)
+	}
 }
 
 // validateFilterList checks that the list under key (cardFilters or
-// upiFilters, naming what kind of filters) of the option at path sits on
-// its type only, in an enabled option, as the service considers it nowhere
-// else. It returns the list's path.
-func (o *Option) validateFilterList(c *valid.Collector, path, key, what string, only MethodType) string {
-	lp := valid.Join(path, key)
+// upiFilters, naming what kind of filters) of the option options[block]
+// sits on its type only, in an enabled option, as the service considers
+// it nowhere else.
+func (o *Option) validateFilterList(c *valid.Collector, block int, key, what string, only MethodType) {
 	switch {
 	case o.PaymentMethodType != only:
-		c.Add(lp, what+" filters apply only to "+string(only)+", not "+strconv.Quote(string(o.PaymentMethodType)))
+		c.Add(valid.Join(blockPath(block), key), what+" filters apply only to "+string(only)+", not "+strconv.Quote(string(o.PaymentMethodType)))
 	case !o.Enable:
-		c.Add(valid.Join(path, enableKey), "must be true when "+key+" are given: the service requires it")
+		c.Add(valid.Join(blockPath(block), enableKey), "must be true when "+key+" are given: the service requires it")
 	}
-	return lp
 }
 
-func (c *CardFilter) validate(col *valid.Collector, path string) {
+func (c *CardFilter) validate(col *valid.Collector, at listItem) {
 	for i, r := range c.CardBins {
 		if err := r.Validate(); err != nil {
-			col.Merge(valid.Index(valid.Join(path, cardBinsKey), i), err)
+			col.Merge(valid.Index(valid.Join(at.path(), cardBinsKey), i), err)
 		}
 	}
 	for i, t := range c.CardTypes {
 		if msg := tagjson.CaseMistake("card type", t, Debit, Credit); msg != "" {
-			col.Add(valid.Index(valid.Join(path, cardTypesKey), i), msg)
+			col.Add(valid.Index(valid.Join(at.path(), cardTypesKey), i), msg)
 		}
 	}
-	cardObject.CheckExtra(col, path, c.Extra, "a card filter", allKeys)
+	if len(c.Extra) > 0 {
+		cardObject.CheckExtra(col, at.path(), c.Extra, "a card filter", allKeys)
+	}
 }
 
-func (u *UPIFilter) validate(c *valid.Collector, path string) {
+func (u *UPIFilter) validate(c *valid.Collector, at listItem) {
 	if msg := tagjson.CaseMistake("UPI type", u.UPIType, Collect, Intent); msg != "" {
-		c.Add(valid.Join(path, upiTypeKey), msg)
+		c.Add(valid.Join(at.path(), upiTypeKey), msg)
 	}
 	for i, m := range u.UPIMethods {
 		var msg string
@@ -209,7 +240,9 @@ func (u *UPIFilter) validate(c *valid.Collector, path string) {
 		default:
 			continue
 		}
-		c.Add(valid.Index(valid.Join(path, upiMethodsKey), i), msg)
+		c.Add(valid.Index(valid.Join(at.path(), upiMethodsKey), i), msg)
 	}
-	upiObject.CheckExtra(c, path, u.Extra, "a UPI filter", allKeys)
+	if len(u.Extra) > 0 {
+		upiObject.CheckExtra(c, at.path(), u.Extra, "a UPI filter", allKeys)
+	}
 }

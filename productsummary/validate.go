@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/payorch/checkout-go/internal/valid"
+	"github.com/payorch/checkout-go/internal/weburl"
 )
 
 // checker collects the problems of the items at one place after another.
@@ -157,6 +158,9 @@ func IsHexColor(v string) bool {
 // UTF-8 (url.Parse takes bad bytes, which encoding/json would send
 // changed).
 func isURL(v string) bool {
+	if _, _, ok := weburl.Plain(v); ok {
+		return true // the common case, decided without url.Parse
+	}
 	u, err := url.Parse(v)
 	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && utf8.ValidString(v)
 }

@@ -1,8 +1,10 @@
 package tagjson
 
 import (
+	"bytes"
 	"reflect"
 	"strconv"
+	"strings"
 )
 
 // plainEncoding lets Marshal encode a whole tree in one encoding/json pass
@@ -88,11 +90,23 @@ func (p *plainEncoding) copyOf(t reflect.Type, allowed map[reflect.Type]bool, do
 	fields := make([]reflect.StructField, t.NumField())
 	for i := range fields {
 		sf := t.Field(i)
-		if sf.Anonymous {
-			return t, false
-		}
-		f := reflect.StructField{Name: sf.Name, Type: sf.Type, Tag: sf.Tag}
+		f := reflect.StructField{Name: sf.Name, Type: sf.Type, Tag: sf.Tag, Anonymous: sf.Anonymous}
 		switch {
+		case sf.Anonymous:
+			// An embedded struct or pointer to one: encoding/json lifts
+			// its fields whatever the field's name, which a copy must
+			// spell exported.
+			if !sf.IsExported() {
+				f.Name = "Embedded_" + sf.Name
+			}
+			c, ok := p.copyOf(sf.Type, allowed, done)
+			if !ok || c.Kind() != reflect.Struct && (c.Kind() != reflect.Pointer || c.Elem().Kind() != reflect.Struct) {
+				return t, false
+			}
+			if c != sf.Type {
+				w.kids = append(w.kids, i)
+			}
+			f.Type = c
 		case !sf.IsExported():
 			f.Name, f.Tag = "Unexported_"+strconv.Itoa(i)+"_"+sf.Name, `json:"-"`
 		case sf.Name == "Extra" && sf.Type == rawMapType:
@@ -151,4 +165,85 @@ func (p *plainEncoding) nestedExtra(v reflect.Value, below bool) bool {
 		}
 	}
 	return false
+}
+
+// Plain is the method-free copy of a struct type T whose tree holds types
+// with Extra keys (see plainEncoding), for a caller that encodes T itself,
+// in one pass with its own encoder.
+type Plain[T any] struct{ p *plainEncoding }
+
+// PlainOf returns the method-free copy of struct type T, in which T itself
+// and nested (as in [Object.WithPlain]) lose their methods. T may embed
+// structs or pointers to structs; embedded types that are not in nested
+// keep theirs. It panics when a copy cannot have T's layout, when the
+// package using it is initialised.
+func PlainOf[T any](nested ...reflect.Type) Plain[T] {
+	t := reflect.TypeFor[T]()
+	allowed := map[reflect.Type]bool{t: true}
+	for _, n := range nested {
+		allowed[n] = true
+	}
+	p := &plainEncoding{walk: map[reflect.Type]*extraFields{}}
+	c, ok := p.copyOf(t, allowed, map[reflect.Type]reflect.Type{})
+	if !ok {
+		panic("tagjson: no method-free copy of " + t.String())
+	}
+	p.typ = c
+	return Plain[T]{p}
+}
+
+// View returns v as a pointer to T's copy, which encoding/json encodes as
+// it would encode *v through the MarshalJSON methods of the nested types,
+// except for HTML escaping (see [HTMLFree]). ok is false when a value
+// below the top holds Extra keys, which only those methods add.
+func (p Plain[T]) View(v *T) (view any, ok bool) {
+	rv := reflect.ValueOf(v)
+	if p.p.nestedExtra(rv.Elem(), false) {
+		return nil, false
+	}
+	return reflect.NewAt(p.p.typ, rv.UnsafePointer()).Interface(), true
+}
+
+// HTMLFree reports whether no string in v, exported or not, anywhere
+// below it through pointers, interfaces, structs, slices, arrays and maps,
+// holds <, > or &. [Object.Marshal] encodes with json.Marshal, which
+// escapes them (\u003c); an encoder without HTML escaping writes them as
+// they are, so the two give the same bytes only for such a value (the text
+// marshalers of the SDK's types write nothing but their fields' text and
+// fixed separators).
+func HTMLFree(v any) bool { return htmlFree(reflect.ValueOf(v), 0) }
+
+func htmlFree(v reflect.Value, depth int) bool {
+	if !v.IsValid() || depth > 64 {
+		return depth <= 64
+	}
+	switch v.Kind() {
+	case reflect.String:
+		return !strings.ContainsAny(v.String(), "<>&")
+	case reflect.Pointer, reflect.Interface:
+		return v.IsNil() || htmlFree(v.Elem(), depth+1)
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if !htmlFree(v.Field(i), depth+1) {
+				return false
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		if v.Type().Elem().Kind() == reflect.Uint8 {
+			return v.Kind() == reflect.Array || !bytes.ContainsAny(v.Bytes(), "<>&")
+		}
+		for i := range v.Len() {
+			if !htmlFree(v.Index(i), depth+1) {
+				return false
+			}
+		}
+	case reflect.Map:
+		iter := v.MapRange()
+		for iter.Next() {
+			if !htmlFree(iter.Key(), depth+1) || !htmlFree(iter.Value(), depth+1) {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -377,6 +377,9 @@ func (o *Object) Marshal(v any, extra map[string]json.RawMessage) ([]byte, error
 // message), where the service would not look for it. Other keys pass: the
 // service knows keys the SDK does not model. Problems come in key order.
 func (o *Object) CheckExtra(c *valid.Collector, path string, extra map[string]json.RawMessage, what string, elsewhere []string) {
+	if len(extra) == 0 {
+		return // the common case, without sorting nothing into a new slice
+	}
 	for _, k := range slices.Sorted(maps.Keys(extra)) {
 		p := valid.Join(path, k)
 		switch {
