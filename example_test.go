@@ -111,7 +111,6 @@ func ExampleValidationError() {
 		}
 	}
 	// Output:
-	// customer_email: is required for paymentPage
 	// amount: must have at most two decimal places
 	// payment_page_client_id: is required
 	// customer_email: is a typed field of SessionRequest; set it there, not in Extra

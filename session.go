@@ -147,7 +147,7 @@ type SessionRequest struct {
 // keys; nil when there is none. CreateSession calls it before sending
 // anything. It refuses: a missing action, customer_id or
 // payment_page_client_id; for PaymentPage and QuickPay a missing order_id,
-// amount, customer_phone or customer_email; an amount the service does not
+// amount or customer_phone; an amount the service does not
 // take (see [ParseAmount]); a mandate option without mandate.max_amount; a
 // webhook URL that is not https; text that is not valid UTF-8; an Extra key
 // a typed field owns or a value that cannot be encoded; and what the
@@ -164,7 +164,9 @@ func (r *SessionRequest) Validate() error {
 	case "":
 		c.Add(names["Action"], "is required")
 	case PaymentPage, QuickPay:
-		// Every published body of these actions carries all four.
+		// Every published body of these actions carries these three; some
+		// of the service's own bodies leave customer_email out (Lint
+		// advises it).
 		if strings.TrimSpace(r.OrderID) == "" {
 			c.Add(names["OrderID"], "is required for "+string(r.Action))
 		}
@@ -173,9 +175,6 @@ func (r *SessionRequest) Validate() error {
 		}
 		if strings.TrimSpace(r.CustomerPhone) == "" {
 			c.Add(names["CustomerPhone"], "is required for "+string(r.Action))
-		}
-		if strings.TrimSpace(r.CustomerEmail) == "" {
-			c.Add(names["CustomerEmail"], "is required for "+string(r.Action))
 		}
 	}
 	w := r.wire()
@@ -207,6 +206,7 @@ func (r *SessionRequest) Validate() error {
 // service takes it. It never repeats what Validate refuses, and the client
 // never calls it; call it yourself (in a test, or before sending) to log
 // the advice or fail on it. The advice: an action the SDK does not know;
+// no customer_email for PaymentPage or QuickPay;
 // order_id or amount set for PaymentManagement; amounts not written with
 // two places; an order_id longer than 20 characters or with surrounding
 // spaces; the shape of customer_phone and customer_email; a return_url
@@ -228,6 +228,8 @@ func (r *SessionRequest) Lint() []Problem {
 		if r.Amount != "" {
 			c.Add(names["Amount"], "is set, but "+string(PaymentManagement)+" takes no amount")
 		}
+	case (r.Action == PaymentPage || r.Action == QuickPay) && strings.TrimSpace(r.CustomerEmail) == "":
+		c.Add(names["CustomerEmail"], "is not set: the service's field table lists it as required, though some of its own published bodies leave it out")
 	case r.Action != "" && !r.Action.Known():
 		c.Add(names["Action"], fmt.Sprintf("%q is not an action this SDK knows (%s, %s, %s): only what every action needs was checked",
 			string(r.Action), PaymentPage, QuickPay, PaymentManagement))

@@ -16,14 +16,15 @@ import (
 // TestSessionRequiredFields removes each field the client's Validate
 // requires for each action and expects 400 "Mandatory fields are missing"
 // naming it. paymentManagement (a guest's stored methods) needs neither a
-// phone nor an email, as the service's published bodies show.
+// phone nor an email, and no action needs customer_email, as the service's
+// published bodies show.
 func TestSessionRequiredFields(t *testing.T) {
 	s := newServer(t, checkouttest.Config{})
 	common := []string{"customer_id", "payment_page_client_id", "action"}
 	for _, action := range []string{"paymentPage", "quickPay", "paymentManagement"} {
 		required := common
 		if action != "paymentManagement" {
-			required = append([]string{"order_id", "amount", "customer_phone", "customer_email"}, common...)
+			required = append([]string{"order_id", "amount", "customer_phone"}, common...)
 		}
 		body := func() map[string]any {
 			b := sessionBody("ord_req_" + action)
@@ -87,7 +88,6 @@ func TestSessionValidation(t *testing.T) {
 		{"amount with three places", with(func(m map[string]any) { m["amount"] = "1.234" }), false, []string{"amount"}},
 		{"negative amount", with(func(m map[string]any) { m["amount"] = "-0.05" }), false, []string{"amount"}},
 		{"amount as an object", with(func(m map[string]any) { m["amount"] = map[string]any{} }), false, []string{"amount"}},
-		{"empty customer_email", with(func(m map[string]any) { m["customer_email"] = "" }), false, []string{"customer_email"}},
 		{"webhook url over http", with(func(m map[string]any) { m["metadata.webhook_url"] = "http://shop.example/hook" }), false, []string{"metadata.webhook_url"}},
 		{"mis-cased sdk_udf", with(func(m map[string]any) { m["sdk_udf"] = "ShowEMI" }), false, []string{"sdk_udf"}},
 		{"product_summary as an array", with(func(m map[string]any) { m["product_summary"] = []any{} }), false, []string{"product_summary"}},
@@ -137,6 +137,7 @@ func TestSessionValidation(t *testing.T) {
 		{"unknown action with extra keys", with(func(m map[string]any) { m["action"] = "enach"; m["service"] = "in.juspay.hyperapi" })},
 		{"paymentManagement with order fields", with(func(m map[string]any) { m["action"] = "paymentManagement" })},
 		{"mis-cased top-level key", with(func(m map[string]any) { m["Return_URL"] = "https://x.example" })},
+		{"no customer_email", with(func(m map[string]any) { delete(m, "customer_email") })},
 		{"nested metadata object", with(func(m map[string]any) { m["metadata"] = map[string]any{"webhook_url": "https://x.example/h"} })},
 		{"unknown mandate option", with(func(m map[string]any) { m["options.create_mandate"] = "SOMETIMES"; m["mandate.max_amount"] = "0.50" })},
 		{"WALLETS method type", with(filter(`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLETS","enable":false}]}`))},
@@ -156,8 +157,8 @@ func TestSessionValidation(t *testing.T) {
 }
 
 // TestSessionConformanceSamples posts every published session body: all
-// are taken, except the bank's fragment scripts that leave out
-// customer_email, which the client's Validate requires for paymentPage.
+// are taken, the bank's fragment scripts that leave out customer_email
+// included.
 func TestSessionConformanceSamples(t *testing.T) {
 	s := newServer(t, checkouttest.Config{})
 	seen := 0
@@ -169,11 +170,6 @@ func TestSessionConformanceSamples(t *testing.T) {
 			seen++
 			t.Run(f.Name, func(t *testing.T) {
 				r := postSession(t, s, f.Data)
-				if strings.HasSuffix(f.Name, ".fragment.body.json") && !strings.Contains(string(f.Data), `"customer_email"`) {
-					require.Equal(t, 400, r.status)
-					require.Equal(t, []string{"customer_email"}, r.fieldNames())
-					return
-				}
 				require.Equal(t, 200, r.status, string(r.body))
 			})
 		}

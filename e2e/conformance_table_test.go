@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math/big"
 	"net/http"
@@ -139,9 +138,6 @@ type sampleRow struct {
 	wantErr error
 	// problem is the path Validate must report for a negative request.
 	problem string
-	// pending lists Validate problem paths tolerated while another change
-	// relaxes those rules (see the TODOs beside the rows).
-	pending []string
 	// event is the constant the event's name must equal (kEvent).
 	event string
 	// content is the key the event nests its content under (kEvent).
@@ -297,29 +293,7 @@ func sessionRequest(t *testing.T, r sampleRow, data []byte) (any, error) {
 	var again checkout.SessionRequest
 	require.NoError(t, json.Unmarshal(out, &again))
 	require.Equal(t, req, again, "what the SDK sends reads back to the same request")
-	return &req, pendingOnly(t, req.Validate(), r.pending)
-}
-
-// pendingOnly returns err unless each of its problems is at one of the
-// pending paths (rules being relaxed elsewhere).
-func pendingOnly(t *testing.T, err error, pending []string) error {
-	if err == nil {
-		if len(pending) > 0 {
-			t.Logf("validates now: drop its pending rules %v", pending)
-		}
-		return nil
-	}
-	var ve *checkout.ValidationError
-	if len(pending) == 0 || !errors.As(err, &ve) {
-		return err
-	}
-	for _, p := range ve.Problems {
-		if !slices.Contains(pending, p.Path) {
-			return err
-		}
-	}
-	t.Logf("TODO: Validate still refuses it (%v); decoding and round trip checked only", err)
-	return nil
+	return &req, req.Validate()
 }
 
 // filter reads the payment_filter of a sample (or the sample itself when
@@ -746,27 +720,6 @@ func splitPath(path string) []string {
 	return parts
 }
 
-// Validate problems tolerated until the validation relaxations of issue 11
-// land (another change in flight); such rows check decoding and the round
-// trip only.
-var (
-	// TODO(issue 11): "amount" is the two-decimal amount rule ("1.0",
-	// "10.0" and 100 are refused today; the service takes them).
-	amountRule = []string{"amount"}
-	// TODO(issue 11): "customer_email" is required today for every
-	// action; the service's own bodies leave it out.
-	amountEmailRules = []string{"amount", "customer_email"}
-	// TODO(issue 11): "mandate.max_amount" is required today even where
-	// the body sends the older spelling mandate_max_amount.
-	amountMandateRules = []string{"amount", "mandate.max_amount"}
-	// TODO(issue 11): "action" refuses actions other than paymentPage,
-	// quickPay and paymentManagement (here enach).
-	actionRule = []string{"action"}
-	// TODO(issue 11): "customer_phone" and "customer_email" are required
-	// today for a guest paymentManagement body.
-	guestRules = []string{"customer_phone", "customer_email"}
-)
-
 // conformanceRows names, for every sample, the type it maps to and the
 // fields checked. Keep one row per file, grouped by folder.
 var conformanceRows = []sampleRow{
@@ -797,7 +750,7 @@ var conformanceRows = []sampleRow{
 	{file: "jwt/jws_rs256_test_vector_php_sdk.txt", kind: kJWS, want: fields{"Vectors.len()": "3", "Vectors[0].Alg": "RS256", "Vectors[0].Kid": "key_xxxxx", "Vectors[0].Payload": "hello world", "Vectors[1].Kid": "", "Vectors[2].Payload": "hello world 😀 வணக்கம்"}},
 	// The sealed form of a /v4 request body; replies come in the same form.
 	{file: "jwt/jwt_s2s_jwe_json_envelope.json", kind: kSealed, call: "create session", wantErr: checkout.ErrEnvelope, want: fields{"Header": "hbGciOiJIUzI1NiIsInR5cCI6Ikp", "IV": "iIsInR5c", "Tag": "2QT4fwpMeJf36POk6y"}},
-	{file: "jwt/jwt_step1_plain_session_payload.json", kind: kSessionRequest, pending: amountRule, want: fields{"OrderID": "testing-order-one", "Amount": "1.0", "Action": "paymentPage", "CustomerID": "testing-customer-one", "PaymentPageClientID": "hdfcmaster", "FirstName": "John", "LastName": "wick"}},
+	{file: "jwt/jwt_step1_plain_session_payload.json", kind: kSessionRequest, want: fields{"OrderID": "testing-order-one", "Amount": "1.0", "Action": "paymentPage", "CustomerID": "testing-customer-one", "PaymentPageClientID": "hdfcmaster", "FirstName": "John", "LastName": "wick"}},
 	{file: "jwt/jwt_step3_jws_json_envelope.json", kind: kOther, reason: "the signed inner layer of a sealed /v4 request (JWS JSON, placeholder values): the SDK writes it inside WithJWE and never reads one", want: fields{"[header]": "eyJhbGciOiJIUz", "[signature]": "SflKxwRJSMeKKF2QT4fwpMeJf36POk6"}},
 	{file: "jwt/v4_order_status_response_jwe_json.json", kind: kSealed, call: "get order", wantErr: checkout.ErrEnvelope, want: fields{"Header": "eyJhbGciOiJSU02R0NNIiwia2lkIjoia2V5hMWM4ZDY2Yjc4MzFhM2VlIn0", "Tag": "YZTbFPOU3_WZigM70M6Srw", "JWT": ""}},
 	{file: "jwt/v4_refund_response_jwe_json.json", kind: kSealed, call: "refund", wantErr: checkout.ErrEnvelope, want: fields{"Header": "eyJhbGciOiJSU0dkjfjdfhfsdfsdY5MjRiMGY4MDc4MzI4MzQwOGE1NDJmIn0", "EncryptedPayload": "ksdfdshk9dfdjsfsdfjsdsdhfhfhjsdhf", "Tag": "9YD4q-AaM4xYGMHz5dlarQ"}},
@@ -843,35 +796,35 @@ var conformanceRows = []sampleRow{
 	{file: "payment_filter/schema_PaymentFilterPayload.purescript.txt", kind: kSchema, want: fields{"Keys.len()": "3", "Keys[2]": "emiOptions"}},
 	{file: "payment_filter/schema_PaymentMethodFilter.purescript.txt", kind: kSchema, want: fields{"Keys.len()": "7", "Keys[6]": "displayMessage"}},
 	{file: "payment_filter/schema_UPIFilter.purescript.txt", kind: kSchema, want: fields{"Keys.len()": "2", "Keys[0]": "upiType"}},
-	{file: "payment_filter/session_payment_filter_hide_card.body.json", kind: kSessionRequest, pending: amountRule, want: fields{"OrderID": "testing-order-one", "Amount": "1.0", "PaymentFilter.AllowDefaultOptions": "true", "PaymentFilter.Options[0].PaymentMethodType": "CARD", "PaymentFilter.Options[0].Enable": "false"}},
-	{file: "payment_filter/session_payment_filter_hide_card_bin_range.body.json", kind: kSessionRequest, pending: amountRule, want: fields{"OrderID": "testing-order-one", "PaymentFilter.Options[0].PaymentMethodType": "CARD", "PaymentFilter.Options[0].CardFilters[0].Enable": "false", "PaymentFilter.Options[0].CardFilters[0].CardBins[0].From": "459000", "PaymentFilter.Options[0].CardFilters[0].CardBins[0].To": "460000"}},
-	{file: "payment_filter/session_payment_filter_hide_cash.body.json", kind: kSessionRequest, pending: amountRule, want: fields{"OrderID": "testing-order-one", "PaymentFilter.Options[0].PaymentMethodType": "CASH", "PaymentFilter.Options[0].Enable": "false"}},
-	{file: "payment_filter/session_payment_filter_hide_credit_cards.body.json", kind: kSessionRequest, pending: amountRule, want: fields{"OrderID": "testing-order-one", "PaymentFilter.Options[0].PaymentMethodType": "CARD", "PaymentFilter.Options[0].CardFilters[0].Enable": "false", "PaymentFilter.Options[0].CardFilters[0].CardTypes[0]": "CREDIT"}},
-	{file: "payment_filter/session_payment_filter_hide_netbanking.body.json", kind: kSessionRequest, pending: amountRule, want: fields{"OrderID": "testing-order-one", "PaymentFilter.Options[0].PaymentMethodType": "NB", "PaymentFilter.Options[0].Enable": "false"}},
-	{file: "payment_filter/session_payment_filter_hide_netbanking_bank_NB_HDFC.fragment.body.json", kind: kSessionRequest, pending: amountEmailRules, want: fields{"OrderID": "jp_1716374798", "Amount": "10.0", "PaymentFilter.Options[0].PaymentMethodType": "NB", "PaymentFilter.Options[0].Enable": "false", "PaymentFilter.Options[0].PaymentMethods[0]": "NB_HDFC"}},
-	{file: "payment_filter/session_payment_filter_hide_specific_upi_collect_handles_and_intent_apps.body.json", kind: kSessionRequest, pending: amountRule, want: fields{"OrderID": "testing-order-one", "PaymentFilter.Options[0].PaymentMethodType": "UPI", "PaymentFilter.Options[0].UPIFilters[0].UPIType": "COLLECT", "PaymentFilter.Options[0].UPIFilters[0].UPIMethods[0]": "@ybl", "PaymentFilter.Options[0].UPIFilters[1].UPIType": "INTENT"}},
-	{file: "payment_filter/session_payment_filter_hide_specific_wallets.body.json", kind: kSessionRequest, pending: amountRule, want: fields{"OrderID": "testing-order-one", "PaymentFilter.Options[0].PaymentMethodType": "WALLET", "PaymentFilter.Options[0].Enable": "false", "PaymentFilter.Options[0].PaymentMethods[0]": "LAZYPAY,SIMPL"}},
-	{file: "payment_filter/session_payment_filter_hide_upi.body.json", kind: kSessionRequest, pending: amountRule, want: fields{"OrderID": "testing-order-one", "PaymentFilter.Options[0].PaymentMethodType": "UPI", "PaymentFilter.Options[0].Enable": "false"}},
-	{file: "payment_filter/session_payment_filter_hide_visa.fragment.body.json", kind: kSessionRequest, pending: amountEmailRules, want: fields{"OrderID": "jp_1716372859", "PaymentFilter.Options[0].PaymentMethodType": "CARD", "PaymentFilter.Options[0].CardFilters[0].Enable": "false", "PaymentFilter.Options[0].CardFilters[0].CardBrands[0]": "VISA"}},
-	{file: "payment_filter/session_payment_filter_hide_visa_credit.fragment.body.json", kind: kSessionRequest, pending: amountEmailRules, want: fields{"OrderID": "jp_1716373008", "PaymentFilter.Options[0].CardFilters[0].Enable": "false", "PaymentFilter.Options[0].CardFilters[0].CardBrands[0]": "VISA", "PaymentFilter.Options[0].CardFilters[0].CardTypes[0]": "CREDIT"}},
-	{file: "payment_filter/session_payment_filter_hide_wallets.body.json", kind: kSessionRequest, pending: amountRule, want: fields{"OrderID": "testing-order-one", "PaymentFilter.Options[0].PaymentMethodType": "WALLET", "PaymentFilter.Options[0].Enable": "false"}},
-	{file: "payment_filter/session_payment_filter_only_card.fragment.body.json", kind: kSessionRequest, pending: amountRule, want: fields{"OrderID": "testing-order-one", "PaymentFilter.AllowDefaultOptions": "false", "PaymentFilter.Options[0].PaymentMethodType": "CARD", "PaymentFilter.Options[0].Enable": "true"}},
-	{file: "payment_filter/session_payment_filter_only_credit_cards.fragment.body.json", kind: kSessionRequest, pending: amountEmailRules, want: fields{"OrderID": "jp_1716371837", "PaymentFilter.AllowDefaultOptions": "false", "PaymentFilter.Options[0].CardFilters[0].Enable": "true", "PaymentFilter.Options[0].CardFilters[0].CardTypes[0]": "CREDIT"}},
-	{file: "payment_filter/session_payment_filter_only_netbanking.fragment.body.json", kind: kSessionRequest, pending: amountEmailRules, want: fields{"OrderID": "jp_1716374635", "PaymentFilter.AllowDefaultOptions": "false", "PaymentFilter.Options[0].PaymentMethodType": "NB", "PaymentFilter.Options[0].Enable": "true"}},
-	{file: "payment_filter/session_payment_filter_only_netbanking_bank_NB_HDFC.fragment.body.json", kind: kSessionRequest, pending: amountEmailRules, want: fields{"OrderID": "jp_1716374767", "PaymentFilter.AllowDefaultOptions": "false", "PaymentFilter.Options[0].PaymentMethodType": "NB", "PaymentFilter.Options[0].PaymentMethods[0]": "NB_HDFC"}},
-	{file: "payment_filter/session_payment_filter_only_upi.body.json", kind: kSessionRequest, pending: amountRule, want: fields{"OrderID": "testing-order-one", "PaymentFilter.AllowDefaultOptions": "false", "PaymentFilter.Options[0].PaymentMethodType": "UPI", "PaymentFilter.Options[0].Enable": "true"}},
-	{file: "payment_filter/session_payment_filter_only_visa_credit_cards.fragment.body.json", kind: kSessionRequest, pending: amountEmailRules, want: fields{"OrderID": "jp_1716370897", "PaymentFilter.Options[0].CardFilters[0].Enable": "true", "PaymentFilter.Options[0].CardFilters[0].CardBrands[0]": "VISA", "PaymentFilter.Options[0].CardFilters[0].CardTypes[0]": "CREDIT"}},
-	{file: "payment_filter/session_payment_filter_only_visa_credit_platinum.fragment.body.json", kind: kSessionRequest, pending: amountEmailRules, want: fields{"OrderID": "jp_1716372325", "PaymentFilter.Options[0].CardFilters[0].CardBrands[0]": "VISA", "PaymentFilter.Options[0].CardFilters[0].CardTypes[0]": "CREDIT", "PaymentFilter.Options[0].CardFilters[0].CardSubTypes[0]": "PLATINUM"}},
-	{file: "payment_filter/session_payment_filter_only_visa_credit_platinum_icici.fragment.body.json", kind: kSessionRequest, pending: amountEmailRules, want: fields{"OrderID": "jp_1716372580", "PaymentFilter.Options[0].CardFilters[0].CardBrands[0]": "VISA", "PaymentFilter.Options[0].CardFilters[0].CardSubTypes[0]": "PLATINUM", "PaymentFilter.Options[0].CardFilters[0].CardBanks[0]": "ICICI"}},
+	{file: "payment_filter/session_payment_filter_hide_card.body.json", kind: kSessionRequest, want: fields{"OrderID": "testing-order-one", "Amount": "1.0", "PaymentFilter.AllowDefaultOptions": "true", "PaymentFilter.Options[0].PaymentMethodType": "CARD", "PaymentFilter.Options[0].Enable": "false"}},
+	{file: "payment_filter/session_payment_filter_hide_card_bin_range.body.json", kind: kSessionRequest, want: fields{"OrderID": "testing-order-one", "PaymentFilter.Options[0].PaymentMethodType": "CARD", "PaymentFilter.Options[0].CardFilters[0].Enable": "false", "PaymentFilter.Options[0].CardFilters[0].CardBins[0].From": "459000", "PaymentFilter.Options[0].CardFilters[0].CardBins[0].To": "460000"}},
+	{file: "payment_filter/session_payment_filter_hide_cash.body.json", kind: kSessionRequest, want: fields{"OrderID": "testing-order-one", "PaymentFilter.Options[0].PaymentMethodType": "CASH", "PaymentFilter.Options[0].Enable": "false"}},
+	{file: "payment_filter/session_payment_filter_hide_credit_cards.body.json", kind: kSessionRequest, want: fields{"OrderID": "testing-order-one", "PaymentFilter.Options[0].PaymentMethodType": "CARD", "PaymentFilter.Options[0].CardFilters[0].Enable": "false", "PaymentFilter.Options[0].CardFilters[0].CardTypes[0]": "CREDIT"}},
+	{file: "payment_filter/session_payment_filter_hide_netbanking.body.json", kind: kSessionRequest, want: fields{"OrderID": "testing-order-one", "PaymentFilter.Options[0].PaymentMethodType": "NB", "PaymentFilter.Options[0].Enable": "false"}},
+	{file: "payment_filter/session_payment_filter_hide_netbanking_bank_NB_HDFC.fragment.body.json", kind: kSessionRequest, want: fields{"OrderID": "jp_1716374798", "Amount": "10.0", "PaymentFilter.Options[0].PaymentMethodType": "NB", "PaymentFilter.Options[0].Enable": "false", "PaymentFilter.Options[0].PaymentMethods[0]": "NB_HDFC"}},
+	{file: "payment_filter/session_payment_filter_hide_specific_upi_collect_handles_and_intent_apps.body.json", kind: kSessionRequest, want: fields{"OrderID": "testing-order-one", "PaymentFilter.Options[0].PaymentMethodType": "UPI", "PaymentFilter.Options[0].UPIFilters[0].UPIType": "COLLECT", "PaymentFilter.Options[0].UPIFilters[0].UPIMethods[0]": "@ybl", "PaymentFilter.Options[0].UPIFilters[1].UPIType": "INTENT"}},
+	{file: "payment_filter/session_payment_filter_hide_specific_wallets.body.json", kind: kSessionRequest, want: fields{"OrderID": "testing-order-one", "PaymentFilter.Options[0].PaymentMethodType": "WALLET", "PaymentFilter.Options[0].Enable": "false", "PaymentFilter.Options[0].PaymentMethods[0]": "LAZYPAY,SIMPL"}},
+	{file: "payment_filter/session_payment_filter_hide_upi.body.json", kind: kSessionRequest, want: fields{"OrderID": "testing-order-one", "PaymentFilter.Options[0].PaymentMethodType": "UPI", "PaymentFilter.Options[0].Enable": "false"}},
+	{file: "payment_filter/session_payment_filter_hide_visa.fragment.body.json", kind: kSessionRequest, want: fields{"OrderID": "jp_1716372859", "PaymentFilter.Options[0].PaymentMethodType": "CARD", "PaymentFilter.Options[0].CardFilters[0].Enable": "false", "PaymentFilter.Options[0].CardFilters[0].CardBrands[0]": "VISA"}},
+	{file: "payment_filter/session_payment_filter_hide_visa_credit.fragment.body.json", kind: kSessionRequest, want: fields{"OrderID": "jp_1716373008", "PaymentFilter.Options[0].CardFilters[0].Enable": "false", "PaymentFilter.Options[0].CardFilters[0].CardBrands[0]": "VISA", "PaymentFilter.Options[0].CardFilters[0].CardTypes[0]": "CREDIT"}},
+	{file: "payment_filter/session_payment_filter_hide_wallets.body.json", kind: kSessionRequest, want: fields{"OrderID": "testing-order-one", "PaymentFilter.Options[0].PaymentMethodType": "WALLET", "PaymentFilter.Options[0].Enable": "false"}},
+	{file: "payment_filter/session_payment_filter_only_card.fragment.body.json", kind: kSessionRequest, want: fields{"OrderID": "testing-order-one", "PaymentFilter.AllowDefaultOptions": "false", "PaymentFilter.Options[0].PaymentMethodType": "CARD", "PaymentFilter.Options[0].Enable": "true"}},
+	{file: "payment_filter/session_payment_filter_only_credit_cards.fragment.body.json", kind: kSessionRequest, want: fields{"OrderID": "jp_1716371837", "PaymentFilter.AllowDefaultOptions": "false", "PaymentFilter.Options[0].CardFilters[0].Enable": "true", "PaymentFilter.Options[0].CardFilters[0].CardTypes[0]": "CREDIT"}},
+	{file: "payment_filter/session_payment_filter_only_netbanking.fragment.body.json", kind: kSessionRequest, want: fields{"OrderID": "jp_1716374635", "PaymentFilter.AllowDefaultOptions": "false", "PaymentFilter.Options[0].PaymentMethodType": "NB", "PaymentFilter.Options[0].Enable": "true"}},
+	{file: "payment_filter/session_payment_filter_only_netbanking_bank_NB_HDFC.fragment.body.json", kind: kSessionRequest, want: fields{"OrderID": "jp_1716374767", "PaymentFilter.AllowDefaultOptions": "false", "PaymentFilter.Options[0].PaymentMethodType": "NB", "PaymentFilter.Options[0].PaymentMethods[0]": "NB_HDFC"}},
+	{file: "payment_filter/session_payment_filter_only_upi.body.json", kind: kSessionRequest, want: fields{"OrderID": "testing-order-one", "PaymentFilter.AllowDefaultOptions": "false", "PaymentFilter.Options[0].PaymentMethodType": "UPI", "PaymentFilter.Options[0].Enable": "true"}},
+	{file: "payment_filter/session_payment_filter_only_visa_credit_cards.fragment.body.json", kind: kSessionRequest, want: fields{"OrderID": "jp_1716370897", "PaymentFilter.Options[0].CardFilters[0].Enable": "true", "PaymentFilter.Options[0].CardFilters[0].CardBrands[0]": "VISA", "PaymentFilter.Options[0].CardFilters[0].CardTypes[0]": "CREDIT"}},
+	{file: "payment_filter/session_payment_filter_only_visa_credit_platinum.fragment.body.json", kind: kSessionRequest, want: fields{"OrderID": "jp_1716372325", "PaymentFilter.Options[0].CardFilters[0].CardBrands[0]": "VISA", "PaymentFilter.Options[0].CardFilters[0].CardTypes[0]": "CREDIT", "PaymentFilter.Options[0].CardFilters[0].CardSubTypes[0]": "PLATINUM"}},
+	{file: "payment_filter/session_payment_filter_only_visa_credit_platinum_icici.fragment.body.json", kind: kSessionRequest, want: fields{"OrderID": "jp_1716372580", "PaymentFilter.Options[0].CardFilters[0].CardBrands[0]": "VISA", "PaymentFilter.Options[0].CardFilters[0].CardSubTypes[0]": "PLATINUM", "PaymentFilter.Options[0].CardFilters[0].CardBanks[0]": "ICICI"}},
 
 	// payment_links/: sessions that return a payment link.
 	{file: "payment_links/session_payment_link_200_standard_link.json", kind: kSession, negative: true},
-	{file: "payment_links/session_payment_link_alt_request.body.json", kind: kSessionRequest, pending: amountRule, want: fields{"OrderID": "order_dummy_1", "Amount": "100", "PaymentPageClientID": "picasso", "PaymentFilter.Options[0].PaymentMethodType": "UPI", "GatewayReferenceID": "payu_test", "Extra[mobile_country_code]": "+91", "Extra[udf1]": "udf1-dummy"}},
-	{file: "payment_links/session_payment_link_new_request.body.json", kind: kSessionRequest, pending: amountMandateRules, want: fields{"OrderID": "order_dummy_1", "Amount": "100", "Mandate.Option": "REQUIRED", "Mandate.StartDate": "2023-12-28T12:53:36Z", "GatewayReferenceID": "payu_test", "Extra[udf10]": "udf10-dummy"}},
+	{file: "payment_links/session_payment_link_alt_request.body.json", kind: kSessionRequest, want: fields{"OrderID": "order_dummy_1", "Amount": "100", "PaymentPageClientID": "picasso", "PaymentFilter.Options[0].PaymentMethodType": "UPI", "GatewayReferenceID": "payu_test", "Extra[mobile_country_code]": "+91", "Extra[udf1]": "udf1-dummy"}},
+	{file: "payment_links/session_payment_link_new_request.body.json", kind: kSessionRequest, want: fields{"OrderID": "order_dummy_1", "Amount": "100", "Mandate.Option": "REQUIRED", "Mandate.StartDate": "2023-12-28T12:53:36Z", "GatewayReferenceID": "payu_test", "Extra[udf10]": "udf10-dummy"}},
 	{file: "payment_links/session_payment_link_new_response.json", kind: kSession, negative: true},
-	{file: "payment_links/session_payment_link_request.body.json", kind: kSessionRequest, pending: amountMandateRules, want: fields{"OrderID": "order_dummy_1", "Amount": "100", "Mandate.Option": "REQUIRED", "Mandate.EndDate": "2024-12-01T00:00:00Z", "GatewayReferenceID": "payu_test"}},
+	{file: "payment_links/session_payment_link_request.body.json", kind: kSessionRequest, want: fields{"OrderID": "order_dummy_1", "Amount": "100", "Mandate.Option": "REQUIRED", "Mandate.EndDate": "2024-12-01T00:00:00Z", "GatewayReferenceID": "payu_test"}},
 	{file: "payment_links/session_payment_link_response.json", kind: kSession, negative: true},
-	{file: "payment_links/session_payment_link_source_object_PAYMENT_LINK.body.json", kind: kSessionRequest, pending: amountRule, want: fields{"OrderID": "order_dummy_1", "Amount": "100", "GatewayReferenceID": "payu_test", "Extra[source_object]": "PAYMENT_LINK", "Extra[send_whatsapp]": "false"}},
+	{file: "payment_links/session_payment_link_source_object_PAYMENT_LINK.body.json", kind: kSessionRequest, want: fields{"OrderID": "order_dummy_1", "Amount": "100", "GatewayReferenceID": "payu_test", "Extra[source_object]": "PAYMENT_LINK", "Extra[send_whatsapp]": "false"}},
 	{file: "payment_links/session_payment_link_source_object_PAYMENT_LINK_response.json", kind: kSession, negative: true},
 
 	// product_summary/: the summary array, alone and in a session body.
@@ -890,16 +843,16 @@ var conformanceRows = []sampleRow{
 	{file: "session/session_request_action_paymentManagement.body.json", kind: kSessionRequest, want: fields{"OrderID": "", "Action": "paymentManagement", "CustomerID": "dummyCustId", "PaymentPageClientID": "<YOUR_CLIENT_ID>"}},
 	{file: "session/session_request_action_paymentPage.body.json", kind: kSessionRequest, want: fields{"OrderID": "yourUniqueOrderId", "Amount": "10.00", "Action": "paymentPage", "CustomerID": "dummyCustId"}},
 	{file: "session/session_request_action_quickPay.body.json", kind: kSessionRequest, want: fields{"OrderID": "yourUniqueOrderId", "Amount": "10.00", "Action": "quickPay", "CustomerID": "dummyCustId"}},
-	{file: "session/session_request_basic.body.json", kind: kSessionRequest, pending: amountRule, want: fields{"OrderID": "testing-order-one", "Amount": "1.0", "ReturnURL": "https://shop.merchant.com", "Extra[billing_address_first_name]": "John"}},
-	{file: "session/session_request_basic_billing_address.json", kind: kSessionRequest, pending: amountRule, want: fields{"OrderID": "testing-order-one", "PaymentPageClientID": "yourClientId", "Extra[billing_address_last_name]": "wick"}},
-	{file: "session/session_request_enach_mandate_required.body.json", kind: kSessionRequest, pending: actionRule, want: fields{"OrderID": "yourUniqueOrderId", "Action": "enach", "Mandate.Option": "REQUIRED", "Mandate.MaxAmount": "1000.00", "Mandate.StartDate": "2022-02-09T15:27:22Z", "Extra[service]": "in.juspay.ec"}},
-	{file: "session/session_request_gateway_reference_id.json", kind: kSessionRequest, pending: amountRule, want: fields{"OrderID": "testing-order-one", "GatewayReferenceID": "payu_test", "FirstName": "John"}},
-	{file: "session/session_request_get_upi_deep_links.json", kind: kSessionRequest, pending: amountRule, want: fields{"OrderID": "testing-order-one", "Amount": "1.0", "PaymentPageClientID": "yourClientId"}},
+	{file: "session/session_request_basic.body.json", kind: kSessionRequest, want: fields{"OrderID": "testing-order-one", "Amount": "1.0", "ReturnURL": "https://shop.merchant.com", "Extra[billing_address_first_name]": "John"}},
+	{file: "session/session_request_basic_billing_address.json", kind: kSessionRequest, want: fields{"OrderID": "testing-order-one", "PaymentPageClientID": "yourClientId", "Extra[billing_address_last_name]": "wick"}},
+	{file: "session/session_request_enach_mandate_required.body.json", kind: kSessionRequest, want: fields{"OrderID": "yourUniqueOrderId", "Action": "enach", "Mandate.Option": "REQUIRED", "Mandate.MaxAmount": "1000.00", "Mandate.StartDate": "2022-02-09T15:27:22Z", "Extra[service]": "in.juspay.ec"}},
+	{file: "session/session_request_gateway_reference_id.json", kind: kSessionRequest, want: fields{"OrderID": "testing-order-one", "GatewayReferenceID": "payu_test", "FirstName": "John"}},
+	{file: "session/session_request_get_upi_deep_links.json", kind: kSessionRequest, want: fields{"OrderID": "testing-order-one", "Amount": "1.0", "PaymentPageClientID": "yourClientId"}},
 	{file: "session/session_request_mandate_OPTIONAL.body.json", kind: kSessionRequest, want: fields{"OrderID": "yourUniqueOrderId", "Mandate.Option": "OPTIONAL", "Mandate.MaxAmount": "1000.00", "Mandate.EndDate": "2022-03-02T15:27:07Z"}},
 	{file: "session/session_request_mandate_REQUIRED.body.json", kind: kSessionRequest, want: fields{"OrderID": "yourUniqueOrderId", "Mandate.Option": "REQUIRED", "Mandate.MaxAmount": "1000.00", "Mandate.StartDate": "2022-02-09T15:27:22Z"}},
-	{file: "session/session_request_payment_management_minimal.body.json", kind: kSessionRequest, pending: guestRules, want: fields{"Action": "paymentManagement", "CustomerID": "customer", "PaymentPageClientID": "clientId", "CustomerEmail": ""}},
-	{file: "session/session_request_sandbox_with_x_customerid.body.json", kind: kSessionRequest, pending: amountRule, want: fields{"OrderID": " testing-order-one", "Amount": "10.0", "Extra[currency]": "INR"}},
-	{file: "session/session_request_with_emiOptions_and_gateway_ref.json", kind: kSessionRequest, pending: amountRule, want: fields{"OrderID": "testing-order-one", "GatewayReferenceID": "payu_test", "PaymentFilter.AllowDefaultOptions": "true", "PaymentFilter.EMIOptions.StandardEMI.Enable": "true"}},
+	{file: "session/session_request_payment_management_minimal.body.json", kind: kSessionRequest, want: fields{"Action": "paymentManagement", "CustomerID": "customer", "PaymentPageClientID": "clientId", "CustomerEmail": ""}},
+	{file: "session/session_request_sandbox_with_x_customerid.body.json", kind: kSessionRequest, want: fields{"OrderID": " testing-order-one", "Amount": "10.0", "Extra[currency]": "INR"}},
+	{file: "session/session_request_with_emiOptions_and_gateway_ref.json", kind: kSessionRequest, want: fields{"OrderID": "testing-order-one", "GatewayReferenceID": "payu_test", "PaymentFilter.AllowDefaultOptions": "true", "PaymentFilter.EMIOptions.StandardEMI.Enable": "true"}},
 	{file: "session/session_response_basic.json", kind: kSession, want: fields{"Status": "NEW", "ID": "ordeh_xxxxxxxxxxxxxxxxxxxx", "OrderID": "testing-order-one", "PaymentLinks.Web": "https://api.juspay.in/orders/ordeh_xxxxxxxxxxxxxxxxxxxx/payment-page"}},
 	{file: "session/session_response_enach_mandate.json", kind: kSession, want: fields{"Status": "NEW", "ID": "ordeh_7d32b2e428ba423f9d0ecf9575b23759", "OrderID": "yourUniqueOrderId", "PaymentLinks.Expiry": "2023-10-26T08:27:07Z"}},
 	{file: "session/session_response_first_last_name.json", kind: kSession, want: fields{"Status": "NEW", "OrderID": "testing-order-one", "PaymentLinks.Web": "https://api.juspay.in/orders/ordeh_xxxxxxxxxxxxxxxxxxxx/payment-page"}},
