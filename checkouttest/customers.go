@@ -31,9 +31,7 @@ func (s *Server) customerLocked(id string) *checkout.Customer {
 func (s *Server) handleCreateCustomer(w http.ResponseWriter, r *http.Request, body []byte, _ string) {
 	p := &problems{}
 	var req checkout.CreateCustomerRequest
-	readForm(p, r, body, &req)
-	if !p.empty() {
-		p.write(w)
+	if !formOK(w, p, r, body, &req) {
 		return
 	}
 	now := s.now().UTC().Truncate(time.Second)
@@ -89,9 +87,7 @@ func (s *Server) handleGetCustomer(w http.ResponseWriter, r *http.Request, _ []b
 func (s *Server) handleUpdateCustomer(w http.ResponseWriter, r *http.Request, body []byte, id string) {
 	p := &problems{}
 	var req checkout.CustomerDetails
-	readForm(p, r, body, &req)
-	if !p.empty() {
-		p.write(w)
+	if !formOK(w, p, r, body, &req) {
 		return
 	}
 	s.mu.Lock()

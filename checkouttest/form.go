@@ -136,6 +136,17 @@ func (*formType) kind(t reflect.Type) fieldKind {
 	return kindOther
 }
 
+// formOK reads the form into req (see readForm) and, when the service would
+// refuse it, writes the refusal; it reports whether the handler goes on.
+func formOK(w http.ResponseWriter, p *problems, r *http.Request, body []byte, req interface{ Validate() error }) bool {
+	readForm(p, r, body, req)
+	if !p.empty() {
+		p.write(w)
+		return false
+	}
+	return true
+}
+
 // readForm reads a form body into req, a request type of package checkout,
 // and validates it, adding to p what the content type, the form or req's
 // Validate refuses.

@@ -30,9 +30,7 @@ func (s *Server) handleCreateOrder(w http.ResponseWriter, r *http.Request, body 
 		}
 	}
 	var req checkout.OrderRequest
-	readForm(p, r, body, &req)
-	if !p.empty() {
-		p.write(w)
+	if !formOK(w, p, r, body, &req) {
 		return
 	}
 	now := s.now()
@@ -165,9 +163,7 @@ func (s *Server) handleUpdateOrder(w http.ResponseWriter, r *http.Request, body 
 	p := &problems{}
 	optionalVersion(p, r)
 	var req checkout.UpdateOrderRequest
-	readForm(p, r, body, &req)
-	if !p.empty() {
-		p.write(w)
+	if !formOK(w, p, r, body, &req) {
 		return
 	}
 	s.mu.Lock()

@@ -15,9 +15,7 @@ func (s *Server) handleRefund(w http.ResponseWriter, r *http.Request, body []byt
 	p := &problems{}
 	optionalVersion(p, r)
 	var req checkout.RefundRequest
-	readForm(p, r, body, &req)
-	if !p.empty() {
-		p.write(w)
+	if !formOK(w, p, r, body, &req) {
 		return
 	}
 	s.refundOrder(w, orderID, &req)
@@ -52,9 +50,7 @@ func (s *Server) handleTxnRefund(w http.ResponseWriter, r *http.Request, body []
 	p := &problems{}
 	optionalVersion(p, r)
 	var req checkout.TransactionRefundRequest
-	readForm(p, r, body, &req)
-	if !p.empty() {
-		p.write(w)
+	if !formOK(w, p, r, body, &req) {
 		return
 	}
 	s.mu.Lock()

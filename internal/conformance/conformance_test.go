@@ -61,46 +61,33 @@ func TestNegativeIsCaseSensitive(t *testing.T) {
 }
 
 // When the samples are absent, Dir skips the test with a clear message
-// instead of failing it: a merchant's fresh clone has no ../shared.
-func TestDirSkipsWhenAbsent(t *testing.T) {
-	t.Setenv(EnvVar, filepath.Join(t.TempDir(), "none"))
-	t.Setenv(RequireEnvVar, "") // CI sets it; this test is about a merchant's clone
-	var skipped bool
-	var msg string
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
+// naming where it looked: a merchant's fresh clone has no ../shared. With
+// RequireEnvVar set (as CI sets it), it fails the test instead.
+func TestDirWhenAbsent(t *testing.T) {
+	for _, tt := range []struct {
+		require         string
+		skipped, failed bool
+		msg             string
+	}{
+		{"", true, false, "conformance samples not found at "},
+		{"1", false, true, "the samples are required"},
+	} {
+		none := filepath.Join(t.TempDir(), "none")
+		t.Setenv(EnvVar, none)
+		t.Setenv(RequireEnvVar, tt.require) // CI sets it; "" is a merchant's clone
 		ft := &fakeTB{TB: t}
-		defer func() {
-			skipped, msg = ft.skipped, ft.msg
-			_ = recover()
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			defer func() { _ = recover() }()
+			Dir(ft, "orders")
 		}()
-		Dir(ft, "orders")
-	}()
-	<-done
-	require.True(t, skipped)
-	require.Contains(t, msg, "conformance samples not found at "+filepath.Join(os.Getenv(EnvVar)))
-}
-
-// With RequireEnvVar set (as CI sets it), absent samples fail the test.
-func TestDirFailsWhenRequired(t *testing.T) {
-	t.Setenv(EnvVar, filepath.Join(t.TempDir(), "none"))
-	t.Setenv(RequireEnvVar, "1")
-	var failed bool
-	var msg string
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		ft := &fakeTB{TB: t}
-		defer func() {
-			failed, msg = ft.failed, ft.msg
-			_ = recover()
-		}()
-		Dir(ft, "orders")
-	}()
-	<-done
-	require.True(t, failed)
-	require.Contains(t, msg, "the samples are required")
+		<-done
+		require.Equal(t, tt.skipped, ft.skipped, tt.require)
+		require.Equal(t, tt.failed, ft.failed, tt.require)
+		require.Contains(t, ft.msg, tt.msg)
+		require.Contains(t, ft.msg, none)
+	}
 }
 
 // fakeTB records a skip and stops the calling goroutine the way testing does.
