@@ -114,7 +114,7 @@ func MethodTypes() []MethodType { return slices.Clone(methodTypes[:]) }
 // zero value is not Valid.
 func (t MethodType) Valid() bool { return slices.Contains(methodTypes[:], t) }
 
-// Validate reports, at path "paymentMethodType" (callers place it under
+// Validate reports, at the path of the paymentMethodType key (callers place it under
 // their object's path), a missing value or a known value written in
 // another case, such as "card": the service matches values case-exactly,
 // so it would not see it. Other values pass: the service may know more
