@@ -3,6 +3,7 @@ package webhook
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	checkout "github.com/payorch/checkout-go"
@@ -100,7 +101,10 @@ func (e *ContentError) Unwrap() error {
 //
 // An event without an order is a [*ContentError] matching [ErrNoContent].
 func (e *Event) Order() (*checkout.OrderStatus, error) {
-	obj, holds := e.contentObject("order")
+	obj, holds, err := e.contentObject("order", "order")
+	if err != nil {
+		return nil, err
+	}
 	if obj == nil {
 		return nil, e.lacks("order", holds)
 	}
@@ -119,7 +123,10 @@ func (e *Event) Order() (*checkout.OrderStatus, error) {
 // read them from [Event.Order]. An event with neither is a
 // [*ContentError] matching [ErrNoContent].
 func (e *Event) Transaction() (*checkout.Transaction, error) {
-	obj, holds := e.contentObject("txn")
+	obj, holds, err := e.contentObject("txn", "transaction")
+	if err != nil {
+		return nil, err
+	}
 	if obj == nil {
 		obj = objectMember(e.orderObject(), "txn_detail")
 	}
@@ -140,7 +147,10 @@ func (e *Event) Transaction() (*checkout.Transaction, error) {
 // only by id: read it with DecodeContent. An event with no mandate is a
 // [*ContentError] matching [ErrNoContent].
 func (e *Event) Mandate() (*checkout.MandateDetail, error) {
-	obj, holds := e.contentObject("mandate")
+	obj, holds, err := e.contentObject("mandate", "mandate")
+	if err != nil {
+		return nil, err
+	}
 	if obj == nil {
 		obj = objectMember(e.orderObject(), "mandate")
 	}
@@ -165,7 +175,11 @@ func (e *Event) Mandate() (*checkout.MandateDetail, error) {
 // UniqueRequestID. An event with no refund is a [*ContentError] matching
 // [ErrNoContent].
 func (e *Event) Refund() (*checkout.Refund, error) {
-	if obj, _ := e.contentObject("refund"); obj != nil {
+	obj, _, err := e.contentObject("refund", "refund")
+	if err != nil {
+		return nil, err
+	}
+	if obj != nil {
 		var r checkout.Refund
 		if err := json.Unmarshal(obj, &r); err != nil {
 			return nil, e.undecodable("refund", err)
@@ -210,12 +224,27 @@ func (e *Event) content() json.RawMessage {
 }
 
 // contentObject returns the object under content.key, or nil and the kind
-// the content holds instead.
-func (e *Event) contentObject(key string) (obj json.RawMessage, holds string) {
-	if obj = objectMember(e.content(), key); obj != nil {
-		return obj, key
+// the content holds instead. Content that is not a JSON object, or a key
+// that is there but holds no object (a number, text, null), is an error
+// matching ErrMalformedBody named after want: the event is damaged, not
+// about something else, so it must not be acknowledged like one.
+func (e *Event) contentObject(key, want string) (obj json.RawMessage, holds string, err error) {
+	c := e.content()
+	if c == nil {
+		if e != nil {
+			if raw := bytes.TrimSpace(e.Content); len(raw) > 0 && string(raw) != "null" {
+				return nil, "", e.undecodable(want, errors.New("the event's content is not a JSON object"))
+			}
+		}
+		return nil, e.Kind(), nil
 	}
-	return nil, e.Kind()
+	if v := member(c, key); len(v) > 0 {
+		if v[0] != '{' {
+			return nil, "", e.undecodable(want, fmt.Errorf("content.%s is not a JSON object", key))
+		}
+		return v, key, nil
+	}
+	return nil, e.Kind(), nil
 }
 
 // orderObject returns the object under content.order, or nil.

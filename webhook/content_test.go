@@ -123,8 +123,7 @@ func TestContentErrors(t *testing.T) {
 	for _, body := range []string{
 		`{"event_name":"X"}`,
 		`{"event_name":"X","content":null}`,
-		`{"event_name":"X","content":"FILTERED"}`,
-		`{"event_name":"X","content":{"order":"FILTERED","mandate":null,"txn":[]}}`,
+		`{"event_name":"X","content":"FILTERED"}`, // ParseEvent keeps no content that is not an object
 		`{"event_name":"X","content":{}}`,
 	} {
 		ev, err := ParseEvent([]byte(body))
@@ -137,6 +136,21 @@ func TestContentErrors(t *testing.T) {
 		require.ErrorIs(t, err, ErrNoContent, body)
 		_, err = ev.Refund()
 		require.ErrorIs(t, err, ErrNoContent, body)
+	}
+
+	// Content, or a key of it, that is there but holds no object (redacted
+	// as "FILTERED", null, a list) is damaged, not absent.
+	for _, body := range []string{
+		`{"event_name":"X","content":{"order":"FILTERED","mandate":null,"txn":[]}}`,
+	} {
+		ev, err := ParseEvent([]byte(body))
+		require.NoError(t, err, body)
+		_, err = ev.Order()
+		require.ErrorIs(t, err, ErrMalformedBody, body)
+		_, err = ev.Transaction()
+		require.ErrorIs(t, err, ErrMalformedBody, body)
+		_, err = ev.Mandate()
+		require.ErrorIs(t, err, ErrMalformedBody, body)
 	}
 
 	// An order without refunds, or whose refunds are redacted, has none.
@@ -245,9 +259,10 @@ func TestContentHandBuiltAndReplaced(t *testing.T) {
 	require.Equal(t, "h1", order.OrderID)
 	require.NoError(t, order.CheckPaid("1"))
 
-	ev.Content = json.RawMessage(`{"order":{"order_id":"h1"`) // not JSON
+	ev.Content = json.RawMessage(`{"order":{"order_id":"h1"`) // not JSON: damaged, not absent
 	_, err = ev.Order()
-	require.ErrorIs(t, err, ErrNoContent)
+	require.ErrorIs(t, err, ErrMalformedBody)
+	require.NotErrorIs(t, err, ErrNoContent)
 
 	parsed, err := ParseEvent([]byte(`{"event_name":"TXN_FAILED","content":{"txn":{"txn_id":"t1"}}}`))
 	require.NoError(t, err)
@@ -284,4 +299,38 @@ func sameAmount(t *testing.T, want string, got checkout.Amount) {
 	g, ok := new(big.Rat).SetString(string(got))
 	require.True(t, ok, "got %q is a decimal", got)
 	require.Zero(t, w.Cmp(g), "amount %q, want %q", got, want)
+}
+
+// Content that is there but damaged (not an object, or its key holding no
+// object) is ErrMalformedBody, never ErrNoContent: a handler that
+// acknowledges events without such content must not acknowledge a damaged
+// ORDER_SUCCEEDED, which the service would then never re-send.
+func TestContentDamagedIsNotAbsent(t *testing.T) {
+	for _, content := range []string{`{"order":5}`, `{"order":"x"}`, `{"order":null}`, `"x"`, `[1]`} {
+		ev := &Event{Name: OrderSucceeded, Content: json.RawMessage(content)}
+		_, err := ev.Order()
+		require.ErrorIs(t, err, ErrMalformedBody, content)
+		require.NotErrorIs(t, err, ErrNoContent, content)
+	}
+	for _, ev := range []*Event{
+		{Name: TxnFailed, Content: json.RawMessage(`{"txn":7}`)},
+		{Name: MandateCreated, Content: json.RawMessage(`{"mandate":"m"}`)},
+		{Name: OrderRefunded, Content: json.RawMessage(`{"refund":[]}`)},
+	} {
+		var err error
+		switch ev.Name {
+		case TxnFailed:
+			_, err = ev.Transaction()
+		case MandateCreated:
+			_, err = ev.Mandate()
+		default:
+			_, err = ev.Refund()
+		}
+		require.ErrorIs(t, err, ErrMalformedBody, ev.Name)
+	}
+	// Absent stays absent.
+	_, err := (&Event{Name: "SOMETHING_NEW", Content: json.RawMessage(`{"notification":{}}`)}).Order()
+	require.ErrorIs(t, err, ErrNoContent)
+	_, err = (&Event{Name: "SOMETHING_NEW"}).Order()
+	require.ErrorIs(t, err, ErrNoContent)
 }
