@@ -236,13 +236,14 @@ func ExampleParseAmount() {
 
 func ExampleWithHeader() {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		fmt.Fprintf(w, `{"order_id":%q,"status":%q}`, r.Header.Get("X-Routing-Id"), r.Header.Get("X-Request-Source"))
+		// The test server echoes the two headers back in the order status.
+		fmt.Fprintf(w, `{"order_id":"ord_1001","udf1":%q,"status":%q}`, r.Header.Get("X-Routing-Id"), r.Header.Get("X-Request-Source"))
 	}))
 	defer srv.Close()
 	c, _ := checkout.NewClient("merchant_42", "sk_test_key", checkout.WithBaseURL(srv.URL))
 	st, err := c.GetOrder(context.Background(), "ord_1001",
 		checkout.WithRoutingID("cust_42"), checkout.WithHeader("X-Request-Source", "backoffice"))
-	fmt.Println(st.OrderID, st.Status, err)
+	fmt.Println(st.UDF1, st.Status, err)
 
 	_, err = c.GetOrder(context.Background(), "ord_1001", checkout.WithHeader("Authorization", "Basic eA=="))
 	fmt.Println(strings.Contains(err.Error(), "set by the client"))

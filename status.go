@@ -362,7 +362,9 @@ func (s *OrderStatus) CheckPaid(expected Amount) error {
 	}
 	want, ok := decimal(string(expected))
 	if !ok {
-		return fmt.Errorf("%sexpected amount %q is not a decimal number", op, clip(string(expected)))
+		// Still ErrNotPaid: a merchant who branches on it must not ship
+		// because the expected total was empty or garbled.
+		return notPaid(fmt.Sprintf("%sexpected amount %q is not a decimal number", op, clip(string(expected))))
 	}
 	got, ok := decimal(string(s.Amount))
 	if !ok {
@@ -430,7 +432,8 @@ func orderIDKey() string { return orderNames()["OrderID"] }
 // order the service does not know is an [*APIError] matching [ErrNotFound]
 // whose OrderID is orderID. A successful reply that is not an order status
 // (an encrypted envelope in Basic mode, a body without order_id, id or
-// status) is an error, never an empty value.
+// status) is an error, never an empty value, and so is a reply whose
+// order_id names another order.
 func (c *Client) GetOrder(ctx context.Context, orderID string, opts ...RequestOption) (*OrderStatus, error) {
 	const op = "get order"
 	path, err := orderPath(orderID)
@@ -439,5 +442,10 @@ func (c *Client) GetOrder(ctx context.Context, orderID string, opts ...RequestOp
 	}
 	cl := &call{op: op, method: "GET", path: path, versioned: true, idempotent: true, jwePath: "/v4/order-status", jweBody: &orderStatusQuery{OrderID: orderID}}
 	st, err := send(ctx, c, cl, opts, decodeReply[OrderStatus])
+	if err == nil && st.OrderID != "" && st.OrderID != orderID {
+		// A reply about another order (a misrouting proxy or cache) must
+		// never pass for this one: CheckPaid would approve the wrong order.
+		return nil, fmt.Errorf("checkout: %s: decode response: the reply is about order %q, not %q", op, clip(st.OrderID), clip(orderID))
+	}
 	return st, aboutOrder(err, orderID)
 }

@@ -111,8 +111,9 @@ func TestCheckPaid(t *testing.T) {
 		{"no status", &OrderStatus{OrderID: "o1", Amount: "1.00"}, "1.00", true, "without status"},
 		{"no amount", charged(""), "1.00", true, "no readable amount"},
 		{"unreadable amount", charged("FILTERED"), "1.00", true, "no readable amount"},
-		{"bad expectation", charged("1.00"), "one rupee", false, `expected amount "one rupee" is not a decimal`},
-		{"huge exponent", charged("1.00"), "1e999999999", false, "is not a decimal"},
+		{"bad expectation", charged("1.00"), "one rupee", true, `expected amount "one rupee" is not a decimal`},
+		{"empty expectation", charged("1.00"), "", true, `expected amount "" is not a decimal`},
+		{"huge exponent", charged("1.00"), "1e999999999", true, "is not a decimal"},
 		{"nil", nil, "1.00", true, "no order status"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -476,6 +477,7 @@ func TestGetOrderRefusesOtherShapes(t *testing.T) {
 		name, body, msg string
 	}{
 		{"empty object", `{}`, "the reply is not an order status: it has none of order_id, id, status"},
+		{"another order", `{"order_id":"o2","status":"CHARGED","amount":"1.00"}`, `the reply is about order "o2", not "o1"`},
 		{"other object", `{"amount":1,"currency":"INR"}`, "none of order_id, id, status"},
 		{"nulls", `{"order_id":null,"id":null,"status":null}`, "none of order_id, id, status"},
 		{"array", `[{"order_id":"o"}]`, "the reply is a JSON array, not a JSON object"},
