@@ -259,6 +259,20 @@ func (e *APIError) scrubber() func(string) string {
 	}
 }
 
+// MarshalJSON encodes the fields the error body had, under the service's
+// keys, with the client's API key scrubbed from all of them as in Error(),
+// so a stored or logged APIError cannot carry the key even when the
+// service echoed it. HTTPStatus, RetryAfter, Operation and Body are left
+// out, as they are not part of the body.
+func (e APIError) MarshalJSON() ([]byte, error) {
+	type plain APIError
+	b, err := marshalNoEscape(plain(e))
+	if err != nil {
+		return nil, err
+	}
+	return []byte(e.scrubber()(string(b))), nil
+}
+
 // GoString is what %#v prints: the fields, scrubbed as in Error(), with the
 // body shown by its length only.
 func (e *APIError) GoString() string {

@@ -660,3 +660,20 @@ func TestErrorStringsNameTheOperation(t *testing.T) {
 		}
 	}
 }
+
+// An APIError encoded as JSON (to store or log it) never holds the API key,
+// even when the service echoed it in its messages.
+func TestAPIErrorJSONScrubsTheKey(t *testing.T) {
+	srv := newRecorder(t, reply{status: 400, body: `{"status":"ERROR","error_code":"BAD","error_message":"key ` + testKey + ` refused",` +
+		`"error_info":{"developer_message":"saw ` + testKey + `","fields":[{"field_name":"auth","reason":"` + testKey + `"}]}}`})
+	_, err := newTestClient(t, srv.URL).GetOrder(context.Background(), "o1")
+	var ae *APIError
+	require.ErrorAs(t, err, &ae)
+	require.Contains(t, ae.ErrorMessage, testKey, "the field keeps the service's text")
+	b, err := json.Marshal(ae)
+	require.NoError(t, err)
+	require.NotContains(t, string(b), testKey)
+	require.Contains(t, string(b), `"error_message":"key [REDACTED] refused"`)
+	require.Contains(t, string(b), `"reason":"[REDACTED]"`)
+	require.NotContains(t, string(b), "HTTPStatus")
+}
