@@ -80,8 +80,10 @@ const (
 //
 // # After a failed write
 //
-// When [Client.CreateSession], [Client.CreateOrder] or [Client.Refund]
-// fails, the error says whether sending it again is safe:
+// When a write ([Client.CreateSession], [Client.CreateOrder],
+// [Client.UpdateOrder], [Client.Refund], [Client.RefundTransaction],
+// [Client.CreateCustomer], [Client.UpdateCustomer]) fails, the error says
+// whether sending it again is safe:
 //
 //   - [*ValidationError]: nothing was sent; fix the request.
 //   - [*APIError] with a 4xx status: the service refused the request; 429

@@ -44,7 +44,7 @@ type CustomerDetails struct {
 type CreateCustomerRequest struct {
 	// ObjectReferenceID is your unique id of the customer
 	// (object_reference_id, required), such as the id in your database;
-	// the documents advise at least 8 characters.
+	// the service's reference advises at least 8 characters.
 	ObjectReferenceID string `url:"object_reference_id,omitempty" check:"required"`
 	// CustomerDetails are the customer's details; MobileNumber is required.
 	CustomerDetails
@@ -68,7 +68,8 @@ var (
 	customerChecks       = checksOf[CustomerDetails]("url")
 )
 
-// minReferenceLen is the shortest object_reference_id the documents advise.
+// minReferenceLen is the shortest object_reference_id the service's
+// reference advises.
 const minReferenceLen = 8
 
 // Validate reports what the service refuses, or what the form could not
@@ -92,7 +93,7 @@ func (r *CreateCustomerRequest) Lint() []Problem {
 	}
 	var c valid.Collector
 	if n := len([]rune(r.ObjectReferenceID)); n > 0 && n < minReferenceLen {
-		c.Add(createCustomerNames()["ObjectReferenceID"], fmt.Sprintf("has %d characters: the documents advise at least %d", n, minReferenceLen))
+		c.Add(createCustomerNames()["ObjectReferenceID"], fmt.Sprintf("has %d characters: the service's reference advises at least %d", n, minReferenceLen))
 	}
 	lintFields(&c, "", reflect.ValueOf(r).Elem(), createCustomerChecks())
 	return problems(&c)

@@ -6,10 +6,10 @@ import (
 	"unicode/utf8"
 )
 
-// DefaultNamespace is the namespace of the service's own keys as the
-// interface document writes them: the SERVICE of
-// metadata.SERVICE:gateway_reference_id. A deployment of the service uses
-// its own (the documents of one write JUSPAY); set it with [WithNamespace].
+// DefaultNamespace is the generic namespace of the service's own keys: the
+// SERVICE of metadata.SERVICE:gateway_reference_id. A deployment of the
+// service uses its own name there (Juspay's reference writes JUSPAY); set
+// yours with [WithNamespace].
 const DefaultNamespace = "SERVICE"
 
 // A namespaced key is a wire key whose tag carries DefaultNamespace between

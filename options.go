@@ -23,15 +23,15 @@ func optErr(format string, args ...any) error {
 
 // Option configures a [Client] in [NewClient]: [WithBaseURL],
 // [WithHTTPClient], [WithAPIVersion], [WithRetry], [WithLogger],
-// [WithUserAgent], [WithNamespace]. An invalid option makes NewClient fail with an error
-// matching [ErrInvalidOption].
+// [WithUserAgent], [WithNamespace], [WithJWE]. An invalid option makes
+// NewClient fail with an error matching [ErrInvalidOption].
 type Option interface {
 	applyClient(*Client) error
 }
 
-// RequestOption configures one call ([Client.CreateSession],
-// [Client.CreateOrder], [Client.GetOrder], [Client.Refund]): [WithHeader],
-// [WithRoutingID], [WithAPIVersion]. An invalid one fails the call, before
+// RequestOption configures one call (every method of [Client] that talks
+// to the service takes them): [WithHeader], [WithRoutingID],
+// [WithAPIVersion]. An invalid one fails the call, before
 // anything is sent, with an error matching [ErrInvalidOption].
 type RequestOption interface {
 	applyRequest(*requestConfig) error
@@ -197,7 +197,7 @@ func WithUserAgent(ua string) Option {
 // requests: the part between "metadata." and ":" of the gateway reference
 // key, which [SessionRequest.GatewayReferenceID] and
 // [OrderRequest.GatewayReferenceID] are sent under. The default is
-// [DefaultNamespace], as the interface document writes it
+// [DefaultNamespace], as the service's reference documentation writes it
 // (metadata.SERVICE:gateway_reference_id); a deployment uses its own, for
 // example WithNamespace("JUSPAY") sends metadata.JUSPAY:gateway_reference_id.
 // It must not be empty nor hold ".", ":", spaces or control characters.

@@ -35,9 +35,10 @@ const ControlWait = 60 * time.Second
 type ControlResult struct {
 	// OrderID is the merchant's order id.
 	OrderID string `json:"order_id"`
-	// Status and StatusID are the order's status after the action.
-	Status   string `json:"status"`
-	StatusID int    `json:"status_id"`
+	// Status is the order's status after the action, such as CHARGED.
+	Status string `json:"status"`
+	// StatusID is the number of that status, such as 21 for CHARGED.
+	StatusID int `json:"status_id"`
 	// ReturnURL is the signed redirect to the order's return_url (see
 	// Server.ReturnURL); omitted when the order has no return_url or the
 	// fake no response key.
@@ -49,7 +50,9 @@ type ControlResult struct {
 
 // ControlDelivery is one webhook delivery in a ControlResult.
 type ControlDelivery struct {
-	EventID   string `json:"event_id"`
+	// EventID is the id of the webhook event.
+	EventID string `json:"event_id"`
+	// EventName is the event's name, such as ORDER_SUCCEEDED.
 	EventName string `json:"event_name"`
 	// URL is where the event was sent; "" when no webhook URL is set.
 	URL string `json:"url"`

@@ -101,8 +101,7 @@ func (f *Filter) ShowMethods(t MethodType, codes ...string) *Filter {
 }
 
 // DefaultMandatePrefix is the prefix of the second code of each method in
-// mandate flows as the service's interface document writes it ("SVC_",
-// as in SVC_HDFC). Deployments of the service use their own prefix, such
+// mandate flows in its generic form ("SVC_", as in SVC_HDFC). Deployments of the service use their own prefix, such
 // as "JP_": pass it to [MandateCodes], [Filter.HideMandateMethods] and
 // [Filter.ShowMandateMethods].
 const DefaultMandatePrefix = "SVC_"
