@@ -179,7 +179,7 @@ func TestSessionRequestSpellings(t *testing.T) {
 	var r SessionRequest
 	require.NoError(t, json.Unmarshal([]byte(body), &r))
 	require.Equal(t, Amount("100"), r.Amount)
-	require.Equal(t, Amount("1000"), r.MaxAmount)
+	require.Equal(t, Amount("1000"), r.Mandate.MaxAmount)
 	require.Equal(t, "payu_test", r.GatewayReferenceID)
 	require.Equal(t, "9876543210", r.CustomerPhone)
 	require.Nil(t, r.Extra)
@@ -187,7 +187,7 @@ func TestSessionRequestSpellings(t *testing.T) {
 	require.NoError(t, err)
 	require.JSONEq(t, body, string(out))
 
-	r.Amount, r.MaxAmount = "250.00", "2000.00"
+	r.Amount, r.Mandate.MaxAmount = "250.00", "2000.00"
 	out, err = json.Marshal(&r)
 	require.NoError(t, err)
 	require.JSONEq(t, `{"amount":"250.00","mandate.max_amount":"2000.00","options.create_mandate":"REQUIRED",`+
@@ -208,7 +208,7 @@ func TestSessionRequestSpellings(t *testing.T) {
 	// a second gateway reference.
 	require.NoError(t, json.Unmarshal([]byte(`{"mandate.max_amount":"5","mandate_max_amount":"6",`+
 		`"metadata.SERVICE:gateway_reference_id":"a","metadata.JUSPAY:gateway_reference_id":"b"}`), &r))
-	require.Equal(t, Amount("5"), r.MaxAmount)
+	require.Equal(t, Amount("5"), r.Mandate.MaxAmount)
 	require.Equal(t, "a", r.GatewayReferenceID)
 	require.Equal(t, map[string]any{"mandate_max_amount": "6", "metadata.JUSPAY:gateway_reference_id": "b"}, r.Extra)
 	var ve *ValidationError

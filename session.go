@@ -116,10 +116,9 @@ type SessionRequest struct {
 	// product_summary, a JSON string holding the summary's array. Nil or
 	// empty sends none.
 	ProductSummary *productsummary.Summary `json:"-"`
-	// Mandate sets up a mandate; nil sends none of its keys. It is
-	// embedded so that its keys are top-level keys of the body; reach its
-	// fields through Mandate (promoted fields of a nil Mandate panic).
-	*Mandate
+	// Mandate sets up a mandate; nil sends none of its keys. Its keys
+	// (options.create_mandate, mandate.*) are top-level keys of the body.
+	Mandate *Mandate `json:"-"`
 	// GatewayReferenceID picks the gateway account configured under this
 	// reference; it must match the reference exactly. It is sent as
 	// metadata.<namespace>:gateway_reference_id, in the namespace of the

@@ -81,7 +81,7 @@ var bodyPlain = sync.OnceValue(func() tagjson.Plain[sessionBody] {
 // text (which it escapes), and when the one pass fails.
 func (r *SessionRequest) marshalBody() ([]byte, error) {
 	w := r.wire()
-	b := sessionBody{sessionFields: w.sessionFields, StartDate: w.StartDate, EndDate: w.EndDate}
+	b := sessionBody{sessionFields: w.sessionFields, Mandate: w.Mandate, StartDate: w.StartDate, EndDate: w.EndDate}
 	if w.ProductSummary != nil {
 		text, err := productsummary.Summary(*w.ProductSummary).MarshalJSON()
 		if err != nil {

@@ -30,6 +30,10 @@ type sessionFields SessionRequest
 // how it holds the product summary (sessionJSON, sessionBody).
 type sessionWire[S any] struct {
 	*sessionFields
+	// Mandate's keys are top-level keys of the body: embedded here, not in
+	// SessionRequest, where a promoted field of a nil Mandate would panic
+	// on assignment.
+	*Mandate
 	ProductSummary S        `json:"product_summary,omitempty"`
 	StartDate      unixTime `json:"mandate.start_date,omitzero"`
 	EndDate        unixTime `json:"mandate.end_date,omitzero"`
@@ -48,7 +52,7 @@ type sessionBody = sessionWire[string]
 
 // wire returns the traveling form of r, sharing its fields.
 func (r *SessionRequest) wire() sessionJSON {
-	w := sessionJSON{sessionFields: (*sessionFields)(r)}
+	w := sessionJSON{sessionFields: (*sessionFields)(r), Mandate: r.Mandate}
 	if r.ProductSummary != nil && len(*r.ProductSummary) > 0 {
 		w.ProductSummary = (*summaryText)(r.ProductSummary)
 	}
@@ -153,7 +157,7 @@ func (r *SessionRequest) respelled(ns string) (*SessionRequest, []member) {
 		m := *cp.Mandate
 		cp.Mandate = &m
 	}
-	w := sessionJSON{sessionFields: (*sessionFields)(&cp)}
+	w := sessionJSON{sessionFields: (*sessionFields)(&cp), Mandate: cp.Mandate}
 	wv := reflect.ValueOf(&w).Elem()
 	var tail []member
 	for _, s := range r.spelled {
@@ -294,11 +298,12 @@ func (r *SessionRequest) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	out.ProductSummary = (*productsummary.Summary)(w.ProductSummary)
+	out.Mandate = w.Mandate
 	if !time.Time(w.StartDate).IsZero() || !time.Time(w.EndDate).IsZero() {
 		if out.Mandate == nil {
 			out.Mandate = new(Mandate)
 		}
-		out.StartDate, out.EndDate = time.Time(w.StartDate), time.Time(w.EndDate)
+		out.Mandate.StartDate, out.Mandate.EndDate = time.Time(w.StartDate), time.Time(w.EndDate)
 	}
 	*r = out
 	return nil
