@@ -573,3 +573,16 @@ func FuzzSessionEncodeRoundTrip(f *testing.F) {
 		}
 	})
 }
+
+// Decoding a session request names its own operation in the error, and
+// the problem's path, so a pasted body that does not fit says where.
+func TestSessionRequestDecodeErrorNamesTheOperation(t *testing.T) {
+	var r SessionRequest
+	err := json.Unmarshal([]byte(`{"action":"paymentPage","amount":true}`), &r)
+	var ve *ValidationError
+	require.ErrorAs(t, err, &ve)
+	require.True(t, ve.Has("amount"), "%v", ve.Problems)
+	require.Equal(t, "decode session request", ve.Op)
+	require.True(t, strings.HasPrefix(err.Error(), "checkout: decode session request: invalid request: amount: "), err.Error())
+	require.ErrorIs(t, err, ErrInvalidRequest)
+}

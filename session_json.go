@@ -220,6 +220,10 @@ func (r SessionRequest) MarshalJSON() ([]byte, error) {
 	return r.encode()
 }
 
+// decodeSessionOp names the operation in the errors of decoding a session
+// request: "checkout: decode session request: invalid request: …".
+const decodeSessionOp = "decode session request"
+
 // UnmarshalJSON reads a session request body as MarshalJSON writes it and
 // as the service's published samples show it: every key the typed fields do
 // not own goes to Extra (numbers kept as json.Number, so their text is
@@ -249,10 +253,10 @@ func (r *SessionRequest) UnmarshalJSON(data []byte) error {
 		return nil
 	}
 	if !utf8.Valid(b) {
-		return &ValidationError{Problems: []Problem{{Message: "session request is not valid UTF-8"}}}
+		return &ValidationError{Op: decodeSessionOp, Problems: []Problem{{Message: "session request is not valid UTF-8"}}}
 	}
 	if len(b) == 0 || b[0] != '{' {
-		return &ValidationError{Problems: []Problem{{Message: "session request must be a JSON object, not " + kindOf(b)}}}
+		return &ValidationError{Op: decodeSessionOp, Problems: []Problem{{Message: "session request must be a JSON object, not " + kindOf(b)}}}
 	}
 	var members map[string]json.RawMessage
 	if err := json.Unmarshal(b, &members); err != nil {
@@ -295,7 +299,7 @@ func (r *SessionRequest) UnmarshalJSON(data []byte) error {
 		}
 	}
 	if err := c.Err(); err != nil {
-		return err
+		return valid.ForOp(decodeSessionOp, err)
 	}
 	out.ProductSummary = (*productsummary.Summary)(w.ProductSummary)
 	out.Mandate = w.Mandate
