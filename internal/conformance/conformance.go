@@ -74,9 +74,10 @@ func Root() string {
 	}
 }
 
-// Dir returns the sample folder sub (for example "orders"), skipping the
-// test when the samples are not beside the repository.
-func Dir(tb testing.TB, sub string) string {
+// requireRoot returns Root, or skips the test with a message saying where
+// the samples were looked for; when RequireEnvVar is set (as in CI) their
+// absence fails the test instead.
+func requireRoot(tb testing.TB) string {
 	tb.Helper()
 	root := Root()
 	if root == "" {
@@ -86,6 +87,14 @@ func Dir(tb testing.TB, sub string) string {
 		}
 		tb.Skipf("%s; skipping", msg)
 	}
+	return root
+}
+
+// Dir returns the sample folder sub (for example "orders"), skipping the
+// test when the samples are not beside the repository.
+func Dir(tb testing.TB, sub string) string {
+	tb.Helper()
+	root := requireRoot(tb)
 	d := filepath.Join(root, sub)
 	if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
 		tb.Fatalf("conformance folder %s is present but has no %q: %v", root, sub, err)
@@ -98,14 +107,7 @@ func Dir(tb testing.TB, sub string) string {
 // of a folder added later. The test is skipped when the samples are absent.
 func Folders(tb testing.TB) []string {
 	tb.Helper()
-	root := Root()
-	if root == "" {
-		msg := fmt.Sprintf("conformance samples not found at %s (set %s to use a copy elsewhere)", lookedAt(), EnvVar)
-		if os.Getenv(RequireEnvVar) != "" {
-			tb.Fatalf("%s; %s is set, so the samples are required", msg, RequireEnvVar)
-		}
-		tb.Skipf("%s; skipping", msg)
-	}
+	root := requireRoot(tb)
 	entries, err := os.ReadDir(root)
 	if err != nil {
 		tb.Fatalf("read %s: %v", root, err)
