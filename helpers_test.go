@@ -2,12 +2,8 @@ package checkout
 
 import (
 	"bytes"
-	"encoding/json"
-	"flag"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -15,8 +11,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 const (
 	testMerchant = "merchant_42"
@@ -140,26 +134,6 @@ func requireProblemPaths(t testing.TB, err error, want []string) {
 	require.NotContains(t, ve.Error(), "\n")
 }
 
-// goldenJSON compares a JSON body with a hand-written, indented golden file:
-// the same keys in the same order with the same values, byte for byte once
-// the file is compacted.
-func goldenJSON(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		var pretty bytes.Buffer
-		require.NoError(t, json.Indent(&pretty, got, "", "  "))
-		pretty.WriteByte('\n')
-		require.NoError(t, os.WriteFile(path, pretty.Bytes(), 0o644))
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err)
-	var compact bytes.Buffer
-	require.NoError(t, json.Compact(&compact, want), "golden %s is not JSON", name)
-	require.JSONEq(t, compact.String(), string(got))
-	require.Equal(t, compact.String(), string(got), "same JSON, different bytes (key order or escaping)")
-}
-
 // replyingClient returns a test client and its server, which answers every
 // request with 200 and body.
 func replyingClient(t testing.TB, body string, opts ...Option) (*Client, *recorder) {
@@ -223,22 +197,4 @@ func runRequestCases[R any, P request[R]](t *testing.T, good func() P, cases []r
 func validatePaths[P interface{ Validate() error }](t testing.TB, r P, want []string) {
 	t.Helper()
 	requireProblemPaths(t, r.Validate(), want)
-}
-
-// syncBuffer is a bytes.Buffer safe for the logger's concurrent writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

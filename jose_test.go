@@ -27,6 +27,7 @@ import (
 	gojose "github.com/go-jose/go-jose/v4"
 	"github.com/payorch/checkout-go/internal/conformance"
 	"github.com/payorch/checkout-go/internal/jose"
+	"github.com/payorch/checkout-go/internal/testio"
 	"github.com/stretchr/testify/require"
 )
 
@@ -1071,7 +1072,7 @@ func TestJWEDebugLogAndErrorsHoldNoSecrets(t *testing.T) {
 		_, _ = w.Write(out)
 	}))
 	t.Cleanup(srv.Close)
-	var buf syncBuffer
+	var buf testio.SyncBuffer
 	logger := slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	c := jweClient(t, srv.URL, WithLogger(logger))
 	ctx := context.Background()

@@ -13,17 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/payorch/checkout-go/internal/conformance"
+	"github.com/payorch/checkout-go/internal/wiretest"
 )
-
-// tree decodes JSON into a generic tree, numbers kept as their text.
-func tree(t *testing.T, data []byte) map[string]any {
-	t.Helper()
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var m map[string]any
-	require.NoError(t, dec.Decode(&m))
-	return m
-}
 
 // sessionBodies are the published session request bodies.
 func sessionBodies(t *testing.T) []conformance.Sample {
@@ -51,7 +42,7 @@ func TestSessionRequestJSONConformance(t *testing.T) {
 			require.NoError(t, r.Validate(), "a published body passes")
 			out, err := json.Marshal(&r)
 			require.NoError(t, err)
-			want, got := tree(t, s.Data), tree(t, out)
+			want, got := wiretest.Object(t, s.Data), wiretest.Object(t, out)
 			if ps, ok := want["product_summary"].(string); ok {
 				// The JSON text inside is rewritten by productsummary: the
 				// same array, compared as such.
@@ -198,7 +189,7 @@ func TestSessionRequestSpellings(t *testing.T) {
 		"ACME": "metadata.ACME:gateway_reference_id"} {
 		sent, err := r.encodeIn(ns)
 		require.NoError(t, err)
-		m := tree(t, sent)
+		m := wiretest.Object(t, sent)
 		require.Equal(t, "payu_test", m[key], "namespace %q: %s", ns, sent)
 		require.Len(t, m, 5, "one gateway key only: %s", sent)
 	}
@@ -295,7 +286,7 @@ func TestSessionExtraChecked(t *testing.T) {
 		require.NoError(t, r.Validate())
 		body, err := json.Marshal(r)
 		require.NoError(t, err)
-		require.Equal(t, "v", tree(t, body)[sortedKeys(tc.extra)[0]], "sent as given")
+		require.Equal(t, "v", wiretest.Object(t, body)[sortedKeys(tc.extra)[0]], "sent as given")
 		lint := r.Lint()
 		require.Len(t, lint, 1, "%v", lint)
 		require.Equal(t, tc.path, lint[0].Path)

@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/payorch/checkout-go/internal/testio"
 	"github.com/stretchr/testify/require"
 )
 
@@ -101,7 +102,7 @@ func TestDebugLogNeverHoldsSecretsOrBodies(t *testing.T) {
 	refusedHost := closed.Addr().String()
 	require.NoError(t, closed.Close()) // nothing listens there now
 
-	var buf syncBuffer
+	var buf testio.SyncBuffer
 	logger := slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	opts := []Option{WithLogger(logger), WithUserAgent("hdr-marker-agent/1.0")}
 	c := newTestClient(t, srv.URL, opts...)
@@ -174,7 +175,7 @@ func TestNilLoggerIsSilentAndInfoLevelSkipsDebug(t *testing.T) {
 	_, err := c.GetOrder(context.Background(), "o")
 	require.NoError(t, err)
 
-	var buf syncBuffer
+	var buf testio.SyncBuffer
 	c = newTestClient(t, srv.URL, WithLogger(slog.New(slog.NewTextHandler(&buf, nil))))
 	_, err = c.GetOrder(context.Background(), "o")
 	require.NoError(t, err)

@@ -7,8 +7,6 @@ import (
 	"math/big"
 	"net/http"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -18,6 +16,7 @@ import (
 	"gopkg.in/h2non/gock.v1"
 
 	"github.com/payorch/checkout-go/internal/conformance"
+	"github.com/payorch/checkout-go/internal/wiretest"
 	"github.com/stretchr/testify/require"
 )
 
@@ -63,14 +62,7 @@ func fullOrder() *OrderRequest {
 // joined with "&".
 func goldenForm(t *testing.T, name, body string) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		require.NoError(t, os.WriteFile(path, []byte(strings.ReplaceAll(body, "&", "\n")+"\n"), 0o644))
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err)
-	lines := strings.Split(strings.TrimRight(string(want), "\n"), "\n")
-	require.Equal(t, strings.Join(lines, "&"), body)
+	wiretest.Golden(t, name, []byte(strings.ReplaceAll(body, "&", "\n")+"\n"))
 }
 
 func TestOrderFormGolden(t *testing.T) {

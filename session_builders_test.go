@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/payorch/checkout-go/emi"
+	"github.com/payorch/checkout-go/internal/wiretest"
 	"github.com/payorch/checkout-go/paymentfilter"
 	ps "github.com/payorch/checkout-go/productsummary"
 	"github.com/stretchr/testify/require"
@@ -56,7 +57,7 @@ func TestSessionEncodeGoldenBuilders(t *testing.T) {
 			require.NoError(t, r.Validate())
 			body, err := r.encode()
 			require.NoError(t, err)
-			goldenJSON(t, tt.golden, body)
+			wiretest.GoldenIndented(t, tt.golden, body)
 		})
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/payorch/checkout-go/emi"
 	"github.com/payorch/checkout-go/internal/conformance"
+	"github.com/payorch/checkout-go/internal/wiretest"
 	"github.com/payorch/checkout-go/paymentfilter"
 	ps "github.com/payorch/checkout-go/productsummary"
 	"github.com/stretchr/testify/require"
@@ -87,7 +88,7 @@ func TestSessionEncodeGolden(t *testing.T) {
 			body, err := tt.req.encode()
 			require.NoError(t, err)
 			require.True(t, json.Valid(body))
-			goldenJSON(t, tt.golden, body)
+			wiretest.GoldenIndented(t, tt.golden, body)
 		})
 	}
 }

@@ -23,6 +23,7 @@ import (
 	checkout "github.com/payorch/checkout-go"
 	"github.com/payorch/checkout-go/emi"
 	"github.com/payorch/checkout-go/internal/conformance"
+	"github.com/payorch/checkout-go/internal/wiretest"
 	"github.com/payorch/checkout-go/paymentfilter"
 	"github.com/payorch/checkout-go/productsummary"
 	"github.com/payorch/checkout-go/webhook"
@@ -487,17 +488,8 @@ func schemaKeys(t *testing.T, file string, data []byte) any {
 // as mandate.max_amount).
 func requireSameWire(t *testing.T, published, encoded []byte) {
 	t.Helper()
-	diffs := wireDiff("$", tree(t, published), tree(t, encoded))
+	diffs := wireDiff("$", wiretest.NumberTree(t, published), wiretest.NumberTree(t, encoded))
 	require.Empty(t, diffs, "encoded:\n%s", encoded)
-}
-
-func tree(t *testing.T, data []byte) any {
-	t.Helper()
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	require.NoError(t, dec.Decode(&v))
-	return v
 }
 
 var olderKeys = map[string]string{"mandate_max_amount": "mandate.max_amount"}

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -16,7 +14,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -24,6 +21,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	checkout "github.com/payorch/checkout-go"
+	"github.com/payorch/checkout-go/internal/testio"
 	"github.com/payorch/checkout-go/paymentfilter"
 	"github.com/payorch/checkout-go/webhook"
 )
@@ -62,17 +60,8 @@ func cli(t *testing.T, env []string, args ...string) result {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()}, env...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	code := 0
-	var exit *exec.ExitError
-	if errors.As(err, &exit) {
-		code = exit.ExitCode()
-	} else {
-		require.NoError(t, err)
-	}
-	return result{code, stdout.String(), stderr.String()}
+	r := testio.Run(t, cmd)
+	return result{r.Code, r.Stdout, r.Stderr}
 }
 
 func TestHelpOnEveryCommand(t *testing.T) {
@@ -174,19 +163,6 @@ func TestFilterPrintsTheBuildersJSON(t *testing.T) {
 	require.Empty(t, r.stdout)
 }
 
-// syncBuffer is a bytes.Buffer a process writes while the test reads.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
-
 func freeAddr(t *testing.T) string {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
@@ -196,12 +172,12 @@ func freeAddr(t *testing.T) string {
 }
 
 // startFake runs "checkout fake" and waits until it answers.
-func startFake(t *testing.T, env []string, args ...string) (base string, cmd *exec.Cmd, stdout, stderr *syncBuffer) {
+func startFake(t *testing.T, env []string, args ...string) (base string, cmd *exec.Cmd, stdout, stderr *testio.SyncBuffer) {
 	t.Helper()
 	addr := freeAddr(t)
 	cmd = exec.Command(bin, append([]string{"fake", "--addr", addr}, args...)...)
 	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH")}, env...)
-	stdout, stderr = &syncBuffer{}, &syncBuffer{}
+	stdout, stderr = &testio.SyncBuffer{}, &testio.SyncBuffer{}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	require.NoError(t, cmd.Start())
 	t.Cleanup(func() {

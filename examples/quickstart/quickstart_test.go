@@ -17,6 +17,7 @@ import (
 
 	checkout "github.com/payorch/checkout-go"
 	"github.com/payorch/checkout-go/checkouttest"
+	"github.com/payorch/checkout-go/internal/testio"
 )
 
 func noEnv(string) string { return "" }
@@ -58,19 +59,10 @@ func TestMainExitCode(t *testing.T) {
 			defer cancel()
 			cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^$")
 			cmd.Env = append(append([]string{runMainEnv + "=1"}, base...), tt.env...)
-			var stdout, stderr bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &stdout, &stderr
-			err := cmd.Run()
-			code := 0
-			var exit *exec.ExitError
-			if errors.As(err, &exit) {
-				code = exit.ExitCode()
-			} else {
-				require.NoError(t, err)
-			}
-			require.Equal(t, tt.code, code, "stdout:\n%s\nstderr:\n%s", &stdout, &stderr)
-			require.True(t, strings.HasSuffix(stdout.String(), tt.out), stdout.String())
-			require.Contains(t, stderr.String(), tt.inErr)
+			r := testio.Run(t, cmd)
+			require.Equal(t, tt.code, r.Code, "stdout:\n%s\nstderr:\n%s", r.Stdout, r.Stderr)
+			require.True(t, strings.HasSuffix(r.Stdout, tt.out), r.Stdout)
+			require.Contains(t, r.Stderr, tt.inErr)
 		})
 	}
 }

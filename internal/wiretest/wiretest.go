@@ -1,13 +1,14 @@
-// Package wiretest holds the test helpers that the tests of emi,
-// paymentfilter and productsummary share: golden-file comparison with an
-// -update flag, decoding JSON into a generic tree, and checking that a
-// decoder reported one problem at a JSON path.
+// Package wiretest holds the wire test helpers that the tests of the root
+// package, emi, paymentfilter, productsummary and e2e share: golden-file
+// comparison with an -update flag, decoding JSON into a generic tree, and
+// checking that a decoder reported one problem at a JSON path.
 //
 // Importing it registers the -update flag, so a test package that imports
 // it must not define its own.
 package wiretest
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -54,6 +55,27 @@ func GoldenBuild[T any](t testing.TB, name string, build func() (T, error)) {
 	GoldenJSON(t, name, v)
 }
 
+// GoldenIndented compares a JSON body with testdata/name, an indented
+// file that is easy to read and review: the same keys in the same order
+// with the same values, byte for byte once the file is compacted. With go
+// test -update it first writes got there, indented.
+func GoldenIndented(t testing.TB, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		var pretty bytes.Buffer
+		require.NoError(t, json.Indent(&pretty, got, "", "  "))
+		pretty.WriteByte('\n')
+		require.NoError(t, os.WriteFile(path, pretty.Bytes(), 0o644))
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err)
+	var compact bytes.Buffer
+	require.NoError(t, json.Compact(&compact, want), "golden %s is not JSON", name)
+	require.JSONEq(t, compact.String(), string(got))
+	require.Equal(t, compact.String(), string(got), "same JSON, different bytes (key order or escaping)")
+}
+
 // JSONString returns the encoding/json encoding of v as a string, failing
 // the test when v does not encode.
 func JSONString(t testing.TB, v any) string {
@@ -78,6 +100,26 @@ func Tree(t testing.TB, data []byte) any {
 	var v any
 	require.NoError(t, json.Unmarshal(data, &v))
 	return v
+}
+
+// NumberTree decodes data into a generic tree with its numbers kept as
+// json.Number, the text the body wrote: a test reading a body independently
+// of the SDK's own decoding sees 100 and 100.0 apart.
+func NumberTree(t testing.TB, data []byte) any {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	require.NoError(t, dec.Decode(&v))
+	return v
+}
+
+// Object is NumberTree for data that must be a JSON object.
+func Object(t testing.TB, data []byte) map[string]any {
+	t.Helper()
+	m, ok := NumberTree(t, data).(map[string]any)
+	require.True(t, ok, "not a JSON object: %s", data)
+	return m
 }
 
 // RequireProblem checks that err is a *valid.Error (what the packages export
