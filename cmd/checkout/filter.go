@@ -37,8 +37,8 @@ func filterCommand() command {
 			ops     []func(*paymentfilter.Filter) *paymentfilter.Filter
 			compact bool
 		)
-		// op declares a flag whose value, parsed by parse, becomes a step
-		// of the chain.
+		// op declares a flag whose value, applied by step, becomes a step
+		// of the chain; step refusing the value refuses the flag.
 		op := func(name, help string, step func(f *paymentfilter.Filter, v string) (*paymentfilter.Filter, error)) {
 			fs.Func(name, help, func(v string) error {
 				if _, err := step(paymentfilter.New(), v); err != nil { // refuse bad syntax at once
