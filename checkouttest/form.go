@@ -147,6 +147,15 @@ func formOK(w http.ResponseWriter, p *problems, r *http.Request, body []byte, re
 	return true
 }
 
+// versionedFormOK is formOK for the calls whose version header is
+// optional: the header is checked as optionalVersion checks it, and its
+// problems are refused together with the form's.
+func versionedFormOK(w http.ResponseWriter, r *http.Request, body []byte, req interface{ Validate() error }) bool {
+	p := &problems{}
+	optionalVersion(p, r)
+	return formOK(w, p, r, body, req)
+}
+
 // readForm reads a form body into req, a request type of package checkout,
 // and validates it, adding to p what the content type, the form or req's
 // Validate refuses.

@@ -141,17 +141,30 @@ func (s *Server) handleGetOrder(w http.ResponseWriter, r *http.Request, _ []byte
 		p.write(w)
 		return
 	}
+	s.answerOrder(w, orderID, nil)
+}
+
+// answerOrder answers the status of the order with the merchant's
+// orderID, after change (when not nil) ran on it with s.mu held. An
+// unknown order is answered 404 as the service does; a change that
+// returns a refusal has that written instead of the status.
+func (s *Server) answerOrder(w http.ResponseWriter, orderID string, change func(*order) (refuse func(http.ResponseWriter))) {
 	s.mu.Lock()
 	o := s.orders[orderID]
-	var v orderView
-	if o != nil {
-		v = s.view(o)
-	}
-	s.mu.Unlock()
 	if o == nil {
+		s.mu.Unlock()
 		writeNotFound(w, orderID)
 		return
 	}
+	if change != nil {
+		if refuse := change(o); refuse != nil {
+			s.mu.Unlock()
+			refuse(w)
+			return
+		}
+	}
+	v := s.view(o)
+	s.mu.Unlock()
 	writeJSON(w, http.StatusOK, v)
 }
 
@@ -160,32 +173,22 @@ func (s *Server) handleGetOrder(w http.ResponseWriter, r *http.Request, _ []byte
 // refuses it. A new amount, udf1…udf10 and metadata.<key> change the
 // order; the reply is the order status. A charged order is not changed.
 func (s *Server) handleUpdateOrder(w http.ResponseWriter, r *http.Request, body []byte, orderID string) {
-	p := &problems{}
-	optionalVersion(p, r)
 	var req checkout.UpdateOrderRequest
-	if !formOK(w, p, r, body, &req) {
+	if !versionedFormOK(w, r, body, &req) {
 		return
 	}
-	s.mu.Lock()
-	o := s.orders[orderID]
-	if o == nil {
-		s.mu.Unlock()
-		writeNotFound(w, orderID)
-		return
-	}
-	if o.status == StatusCharged {
-		s.mu.Unlock()
-		p.bad("order_id", fmt.Sprintf("order %q is already %s and cannot be changed", orderID, StatusCharged))
-		p.write(w)
-		return
-	}
-	if req.Amount != "" {
-		o.amount, _ = req.Amount.Minor() // Validate let it through, so it reads
-	}
-	o.keep(req.Extra)
-	v := s.view(o)
-	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, v)
+	s.answerOrder(w, orderID, func(o *order) func(http.ResponseWriter) {
+		if o.status == StatusCharged {
+			p := &problems{}
+			p.bad("order_id", fmt.Sprintf("order %q is already %s and cannot be changed", orderID, StatusCharged))
+			return p.write
+		}
+		if req.Amount != "" {
+			o.amount, _ = req.Amount.Minor() // Validate let it through, so it reads
+		}
+		o.keep(req.Extra)
+		return nil
+	})
 }
 
 // serveLinkPage serves the payment page and collection links the fake

@@ -59,15 +59,7 @@ func TestCreateOrder(t *testing.T) {
 	form.Set("payment_collection_link_details", `{"supported_payment_methods":["QR"]}`)
 	r = postOrder(t, s, form)
 	require.Equal(t, 200, r.status, string(r.body))
-	require.Equal(t, []string{"QR"}, keys(r.json["links"].(map[string]any)["payment_collection_links"].(map[string]any)))
-}
-
-func keys(m map[string]any) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	return out
+	require.Equal(t, []string{"QR"}, keysOf(r.json["links"].(map[string]any)["payment_collection_links"].(map[string]any)))
 }
 
 // TestCreateOrderValidation: the form is refused exactly where the client's
@@ -177,6 +169,7 @@ func TestCreateOrderValidation(t *testing.T) {
 	}
 }
 
+// keysOf returns the keys of m, in no particular order.
 func keysOf[V any](m map[string]V) []string {
 	var out []string
 	for k := range m {

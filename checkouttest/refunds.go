@@ -12,10 +12,8 @@ import (
 // into a checkout.RefundRequest and refused exactly when its Validate
 // refuses it; the reply is the order status with its refunds.
 func (s *Server) handleRefund(w http.ResponseWriter, r *http.Request, body []byte, orderID string) {
-	p := &problems{}
-	optionalVersion(p, r)
 	var req checkout.RefundRequest
-	if !formOK(w, p, r, body, &req) {
+	if !versionedFormOK(w, r, body, &req) {
 		return
 	}
 	s.refundOrder(w, orderID, &req)
@@ -24,21 +22,10 @@ func (s *Server) handleRefund(w http.ResponseWriter, r *http.Request, body []byt
 // refundOrder refunds the order as req asks, once the request passed its
 // Validate, and answers the order status (the Basic and the JWE+JWS call).
 func (s *Server) refundOrder(w http.ResponseWriter, orderID string, req *checkout.RefundRequest) {
-	s.mu.Lock()
-	o := s.orders[orderID]
-	if o == nil {
-		s.mu.Unlock()
-		writeNotFound(w, orderID)
-		return
-	}
-	if _, refuse := s.addRefundLocked(o, req.UniqueRequestID, req.Amount, checkout.RefundStandard); refuse != nil {
-		s.mu.Unlock()
-		refuse(w)
-		return
-	}
-	v := s.view(o)
-	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, v)
+	s.answerOrder(w, orderID, func(o *order) func(http.ResponseWriter) {
+		_, refuse := s.addRefundLocked(o, req.UniqueRequestID, req.Amount, checkout.RefundStandard)
+		return refuse
+	})
 }
 
 // handleTxnRefund serves POST /refunds: the form is read into a
@@ -47,10 +34,8 @@ func (s *Server) refundOrder(w http.ResponseWriter, orderID string, req *checkou
 // txn_id, else of order_id; the reply is the refund alone, as the
 // service's published replies show it.
 func (s *Server) handleTxnRefund(w http.ResponseWriter, r *http.Request, body []byte, _ string) {
-	p := &problems{}
-	optionalVersion(p, r)
 	var req checkout.TransactionRefundRequest
-	if !formOK(w, p, r, body, &req) {
+	if !versionedFormOK(w, r, body, &req) {
 		return
 	}
 	s.mu.Lock()

@@ -43,7 +43,7 @@ Flags:
 `
 
 func fakeCommand() command {
-	return command{name: "fake", setup: func(fs *flag.FlagSet, env func(string) string) func(context.Context, []string, io.Writer, io.Writer) int {
+	return command{name: "fake", help: fakeHelp, setup: func(fs *flag.FlagSet, env func(string) string) func(context.Context, []string, io.Writer, io.Writer) int {
 		ef := newEnvFlags(fs, env)
 		addr := ef.String("addr", "CHECKOUT_FAKE_ADDR", "127.0.0.1:8080", "`host:port` to listen on")
 		merchantID := ef.String("merchant-id", checkout.EnvMerchantID, "", "merchant id every request must carry in x-merchantid (required)")
@@ -54,10 +54,6 @@ func fakeCommand() command {
 		hookHeaders := ef.String("webhook-headers", "CHECKOUT_WEBHOOK_HEADERS", "", "custom webhook headers, `Name=value,Other=value`")
 		responseKey := ef.String("response-key", "CHECKOUT_RESPONSE_KEY", "", "response key signing the redirects to return_url (checkout.VerifyReturn)")
 		jweDir := ef.String("jwe-keys-dir", "CHECKOUT_FAKE_JWE_KEYS_DIR", "", "`directory` to write the JWE+JWS mode's keys and key id into (made if missing)")
-		fs.Usage = func() {
-			fmt.Fprint(fs.Output(), fakeHelp)
-			fs.PrintDefaults()
-		}
 		return func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			if err := ef.apply(); err != nil {
 				return usageError(fs, stderr, "%v", err)

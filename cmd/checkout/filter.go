@@ -31,31 +31,14 @@ Flags:
 `
 
 func filterCommand() command {
-	return command{name: "filter", setup: func(fs *flag.FlagSet, _ func(string) string) func(context.Context, []string, io.Writer, io.Writer) int {
+	return command{name: "filter", help: filterHelp, setup: func(fs *flag.FlagSet, _ func(string) string) func(context.Context, []string, io.Writer, io.Writer) int {
 		var (
 			only    []paymentfilter.MethodType
 			ops     []func(*paymentfilter.Filter) *paymentfilter.Filter
 			compact bool
 		)
-		types := func(s string) ([]paymentfilter.MethodType, error) {
-			var out []paymentfilter.MethodType
-			for _, t := range list(s) {
-				out = append(out, paymentfilter.MethodType(t))
-			}
-			if len(out) == 0 {
-				return nil, errors.New("no method type given")
-			}
-			return out, nil
-		}
-		strs := func(s string) ([]string, error) {
-			out := list(s)
-			if len(out) == 0 {
-				return nil, errors.New("empty list")
-			}
-			return out, nil
-		}
-		// op declares a flag whose value, parsed by parse, becomes a step
-		// of the chain.
+		// op declares a flag whose value, applied by step, becomes a step
+		// of the chain; step refusing the value refuses the flag.
 		op := func(name, help string, step func(f *paymentfilter.Filter, v string) (*paymentfilter.Filter, error)) {
 			fs.Func(name, help, func(v string) error {
 				if _, err := step(paymentfilter.New(), v); err != nil { // refuse bad syntax at once
@@ -69,24 +52,12 @@ func filterCommand() command {
 			if only != nil {
 				return errors.New("give --only once")
 			}
-			t, err := types(v)
+			t, err := listOf(v, noMethodType, asIs[paymentfilter.MethodType])
 			only = t
 			return err
 		})
-		op("hide", "hide these method `types`", func(f *paymentfilter.Filter, v string) (*paymentfilter.Filter, error) {
-			t, err := types(v)
-			if err != nil {
-				return nil, err
-			}
-			return f.Hide(t...), nil
-		})
-		op("show", "show these method `types`", func(f *paymentfilter.Filter, v string) (*paymentfilter.Filter, error) {
-			t, err := types(v)
-			if err != nil {
-				return nil, err
-			}
-			return f.Show(t...), nil
-		})
+		op("hide", "hide these method `types`", listStep(noMethodType, asIs, (*paymentfilter.Filter).Hide))
+		op("show", "show these method `types`", listStep(noMethodType, asIs, (*paymentfilter.Filter).Show))
 		methods := func(hide bool) func(*paymentfilter.Filter, string) (*paymentfilter.Filter, error) {
 			return func(f *paymentfilter.Filter, v string) (*paymentfilter.Filter, error) {
 				t, codes, ok := strings.Cut(v, ":")
@@ -101,67 +72,18 @@ func filterCommand() command {
 		}
 		op("hide-methods", "hide these payment methods of one type, `TYPE:CODE,CODE` (WALLET:PAYTM,PHONEPE)", methods(true))
 		op("show-methods", "show these payment methods of one type, `TYPE:CODE,CODE`", methods(false))
-		cardTypes := func(hide bool) func(*paymentfilter.Filter, string) (*paymentfilter.Filter, error) {
-			return func(f *paymentfilter.Filter, v string) (*paymentfilter.Filter, error) {
-				items, err := strs(v)
-				if err != nil {
-					return nil, err
-				}
-				var ct []paymentfilter.CardType
-				for _, s := range items {
-					ct = append(ct, paymentfilter.CardType(s))
-				}
-				if hide {
-					return f.HideCardTypes(ct...), nil
-				}
-				return f.ShowCardTypes(ct...), nil
-			}
-		}
-		op("hide-card-types", "hide these card `types` (CREDIT, DEBIT)", cardTypes(true))
-		op("show-card-types", "show only these card `types`", cardTypes(false))
-		stringsOp := func(apply func(*paymentfilter.Filter, ...string) *paymentfilter.Filter) func(*paymentfilter.Filter, string) (*paymentfilter.Filter, error) {
-			return func(f *paymentfilter.Filter, v string) (*paymentfilter.Filter, error) {
-				items, err := strs(v)
-				if err != nil {
-					return nil, err
-				}
-				return apply(f, items...), nil
-			}
-		}
-		op("hide-card-brands", "hide these card `brands` (VISA, MASTERCARD, …)", stringsOp((*paymentfilter.Filter).HideCardBrands))
-		op("show-card-brands", "show only these card `brands`", stringsOp((*paymentfilter.Filter).ShowCardBrands))
-		op("hide-card-banks", "hide the cards of these issuing `banks`", stringsOp((*paymentfilter.Filter).HideCardBanks))
-		op("hide-upi-handles", "hide these UPI `handles` (@ybl, …)", stringsOp((*paymentfilter.Filter).HideUPIHandles))
-		op("show-upi-handles", "show only these UPI `handles`", stringsOp((*paymentfilter.Filter).ShowUPIHandles))
-		op("hide-upi-apps", "hide these UPI `apps` (PHONEPE, …)", stringsOp((*paymentfilter.Filter).HideUPIApps))
-		op("show-upi-apps", "show only these UPI `apps`", stringsOp((*paymentfilter.Filter).ShowUPIApps))
-		bins := func(hide bool) func(*paymentfilter.Filter, string) (*paymentfilter.Filter, error) {
-			return func(f *paymentfilter.Filter, v string) (*paymentfilter.Filter, error) {
-				items, err := strs(v)
-				if err != nil {
-					return nil, err
-				}
-				var ranges []paymentfilter.BINRange
-				for _, s := range items {
-					r, err := paymentfilter.ParseBINRange(s)
-					if err != nil {
-						return nil, err
-					}
-					ranges = append(ranges, r)
-				}
-				if hide {
-					return f.HideBINRanges(ranges...), nil
-				}
-				return f.ShowBINRanges(ranges...), nil
-			}
-		}
-		op("hide-bins", "hide cards in these BIN `ranges`, FROM::TO (459000::460000)", bins(true))
-		op("show-bins", "show only cards in these BIN `ranges`", bins(false))
+		op("hide-card-types", "hide these card `types` (CREDIT, DEBIT)", listStep(emptyList, asIs, (*paymentfilter.Filter).HideCardTypes))
+		op("show-card-types", "show only these card `types`", listStep(emptyList, asIs, (*paymentfilter.Filter).ShowCardTypes))
+		op("hide-card-brands", "hide these card `brands` (VISA, MASTERCARD, …)", listStep(emptyList, asIs, (*paymentfilter.Filter).HideCardBrands))
+		op("show-card-brands", "show only these card `brands`", listStep(emptyList, asIs, (*paymentfilter.Filter).ShowCardBrands))
+		op("hide-card-banks", "hide the cards of these issuing `banks`", listStep(emptyList, asIs, (*paymentfilter.Filter).HideCardBanks))
+		op("hide-upi-handles", "hide these UPI `handles` (@ybl, …)", listStep(emptyList, asIs, (*paymentfilter.Filter).HideUPIHandles))
+		op("show-upi-handles", "show only these UPI `handles`", listStep(emptyList, asIs, (*paymentfilter.Filter).ShowUPIHandles))
+		op("hide-upi-apps", "hide these UPI `apps` (PHONEPE, …)", listStep(emptyList, asIs, (*paymentfilter.Filter).HideUPIApps))
+		op("show-upi-apps", "show only these UPI `apps`", listStep(emptyList, asIs, (*paymentfilter.Filter).ShowUPIApps))
+		op("hide-bins", "hide cards in these BIN `ranges`, FROM::TO (459000::460000)", listStep(emptyList, paymentfilter.ParseBINRange, (*paymentfilter.Filter).HideBINRanges))
+		op("show-bins", "show only cards in these BIN `ranges`", listStep(emptyList, paymentfilter.ParseBINRange, (*paymentfilter.Filter).ShowBINRanges))
 		fs.BoolVar(&compact, "compact", false, "print the JSON on one line")
-		fs.Usage = func() {
-			fmt.Fprint(fs.Output(), filterHelp)
-			fs.PrintDefaults()
-		}
 		return func(_ context.Context, args []string, stdout, stderr io.Writer) int {
 			if len(args) > 0 {
 				return usageError(fs, stderr, "unexpected argument %q", args[0])
@@ -200,3 +122,44 @@ func filterCommand() command {
 		}
 	}}
 }
+
+// What a list flag with no item is refused with: the method type flags
+// say what is missing, the others that the list is empty.
+const (
+	noMethodType = "no method type given"
+	emptyList    = "empty list"
+)
+
+// listOf reads a comma-separated flag value (see list), each item by
+// parse; a value with no item is refused with the error text empty.
+func listOf[T any](v, empty string, parse func(string) (T, error)) ([]T, error) {
+	items := list(v)
+	if len(items) == 0 {
+		return nil, errors.New(empty)
+	}
+	out := make([]T, 0, len(items))
+	for _, s := range items {
+		t, err := parse(s)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// listStep makes the step of a list flag: the value is read by listOf and
+// its items handed to apply, a Filter method such as HideCardTypes.
+func listStep[T any](empty string, parse func(string) (T, error), apply func(*paymentfilter.Filter, ...T) *paymentfilter.Filter) func(*paymentfilter.Filter, string) (*paymentfilter.Filter, error) {
+	return func(f *paymentfilter.Filter, v string) (*paymentfilter.Filter, error) {
+		items, err := listOf(v, empty, parse)
+		if err != nil {
+			return nil, err
+		}
+		return apply(f, items...), nil
+	}
+}
+
+// asIs reads a list item as the string type T without checking it: the
+// filter's Validate judges the values.
+func asIs[T ~string](s string) (T, error) { return T(s), nil }

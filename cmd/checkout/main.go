@@ -56,6 +56,8 @@ func main() {
 // parsed.
 type command struct {
 	name string
+	// help is the text --help prints above the flags.
+	help string
 	// setup declares the flags on fs and returns the function to run.
 	setup func(fs *flag.FlagSet, env func(string) string) func(ctx context.Context, args []string, stdout, stderr io.Writer) int
 }
@@ -86,6 +88,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, env func(
 		}
 		fs := flag.NewFlagSet("checkout "+c.name, flag.ContinueOnError)
 		fs.SetOutput(stderr)
+		fs.Usage = func() {
+			fmt.Fprint(fs.Output(), c.help)
+			fs.PrintDefaults()
+		}
 		do := c.setup(fs, env)
 		// Flags may follow the command's own words ("trigger pay --order x").
 		var words []string

@@ -108,6 +108,10 @@ func TestUsageErrorsExit2(t *testing.T) {
 		"filter bad BIN range":   {args: []string{"filter", "--hide-bins", "4590"}, want: "malformed BIN range"},
 		"filter bad methods":     {args: []string{"filter", "--hide-methods", "PAYTM"}, want: "TYPE:CODE,CODE"},
 		"filter two --only":      {args: []string{"filter", "--only", "UPI", "--only", "CARD"}, want: "give --only once"},
+		"filter empty --only":    {args: []string{"filter", "--only", " , "}, want: "no method type given"},
+		"filter empty --hide":    {args: []string{"filter", "--hide", ","}, want: "no method type given"},
+		"filter empty card list": {args: []string{"filter", "--hide-card-types", ""}, want: "empty list"},
+		"filter empty BIN list":  {args: []string{"filter", "--show-bins", ","}, want: "empty list"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			r := cli(t, tc.env, tc.args...)

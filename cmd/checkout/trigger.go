@@ -33,16 +33,12 @@ Flags:
 `
 
 func triggerCommand() command {
-	return command{name: "trigger", setup: func(fs *flag.FlagSet, env func(string) string) func(context.Context, []string, io.Writer, io.Writer) int {
+	return command{name: "trigger", help: triggerHelp, setup: func(fs *flag.FlagSet, env func(string) string) func(context.Context, []string, io.Writer, io.Writer) int {
 		ef := newEnvFlags(fs, env)
 		fake := ef.String("fake", "CHECKOUT_FAKE_URL", "http://127.0.0.1:8080", "base `URL` of the running fake")
 		order := fs.String("order", "", "the merchant's order id (required)")
 		refundID := fs.String("refund-id", "", "refund: the unique_request_id of the refund to complete (default: every pending one)")
 		asJSON := fs.Bool("json", false, "print the fake's JSON reply instead of text")
-		fs.Usage = func() {
-			fmt.Fprint(fs.Output(), triggerHelp)
-			fs.PrintDefaults()
-		}
 		return func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			if err := ef.apply(); err != nil {
 				return usageError(fs, stderr, "%v", err)
