@@ -62,6 +62,7 @@ func TestSetWebhookAfterStart(t *testing.T) {
 
 	s.Close()
 	require.ErrorIs(t, s.SetWebhook(wh), checkouttest.ErrClosed)
+	require.ErrorIs(t, s.AddGateway(checkouttest.Gateway{Name: "PAYU", ReferenceID: "late"}), checkouttest.ErrClosed)
 }
 
 func TestReturnURLSignedForVerifyReturn(t *testing.T) {

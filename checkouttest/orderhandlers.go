@@ -135,6 +135,9 @@ func optionalVersion(p *problems, r *http.Request) {
 	}
 }
 
+// handleGetOrder serves GET /orders/{order_id}: the order's status, 404
+// for an order the fake does not hold; a version header may be sent but
+// must then be one date.
 func (s *Server) handleGetOrder(w http.ResponseWriter, r *http.Request, _ []byte, orderID string) {
 	p := &problems{}
 	if optionalVersion(p, r); !p.empty() {

@@ -172,10 +172,13 @@ func (s *Server) AddGateway(g Gateway) error {
 	var c valid.Collector
 	checkGateway(&c, "Gateway", g)
 	if err := c.Err(); err != nil {
-		return fmt.Errorf("checkouttest: %w", err)
+		return fmt.Errorf("checkouttest: add gateway: %w", err)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.closed {
+		return ErrClosed
+	}
 	for _, have := range s.gateways {
 		if have.Name == g.Name && have.ReferenceID == g.ReferenceID {
 			return fmt.Errorf("%w: %s %q", ErrDuplicateReference, g.Name, g.ReferenceID)
