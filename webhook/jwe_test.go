@@ -68,6 +68,19 @@ func seal(t *testing.T, payload string, opts SealOptions) string {
 	return tok
 }
 
+// jweVerifier returns baseConfig with a JWEDecrypter made from jc, and the
+// Verifier made from it, for tests that deliver encrypted webhooks.
+func jweVerifier(t *testing.T, jc JWEConfig) (Config, *Verifier) {
+	t.Helper()
+	dec, err := NewJWEDecrypter(jc)
+	require.NoError(t, err)
+	cfg := baseConfig()
+	cfg.Decrypter = dec
+	v, err := NewVerifier(cfg)
+	require.NoError(t, err)
+	return cfg, v
+}
+
 func TestJWEDecryptFromPEM(t *testing.T) {
 	for name, privPEM := range map[string][]byte{
 		"pkcs1": pkcs1PEM(merchantKey()),
@@ -273,12 +286,7 @@ func TestJWEDecrypterHidesKey(t *testing.T) {
 }
 
 func TestHandlerEncryptedWebhooks(t *testing.T) {
-	dec, err := NewJWEDecrypter(JWEConfig{PrivateKey: merchantKey(), VerificationKey: &serviceKey().PublicKey})
-	require.NoError(t, err)
-	cfg := baseConfig()
-	cfg.Decrypter = dec
-	v, err := NewVerifier(cfg)
-	require.NoError(t, err)
+	cfg, v := jweVerifier(t, JWEConfig{PrivateKey: merchantKey(), VerificationKey: &serviceKey().PublicKey})
 	var got []*Event
 	h := v.Handler(func(_ context.Context, ev *Event) error { got = append(got, ev); return nil })
 
@@ -357,12 +365,7 @@ func TestCustomDecrypterErrorsAreWrapped(t *testing.T) {
 // envelope is refused cleanly (they are truncated or hold placeholders).
 func TestConformanceJWT(t *testing.T) {
 	samples := conformance.Files(t, "jwt", "*.json")
-	dec, err := NewJWEDecrypter(JWEConfig{PrivateKey: merchantKey()})
-	require.NoError(t, err)
-	cfg := baseConfig()
-	cfg.Decrypter = dec
-	v, err := NewVerifier(cfg)
-	require.NoError(t, err)
+	cfg, v := jweVerifier(t, JWEConfig{PrivateKey: merchantKey()})
 	sawWebhook := false
 	for _, s := range samples {
 		t.Run(s.Name, func(t *testing.T) {
@@ -539,12 +542,7 @@ func TestJWEConformanceSignedEnvelope(t *testing.T) {
 }
 
 func TestHandlerJSONSignedWebhook(t *testing.T) {
-	dec, err := NewJWEDecrypter(JWEConfig{PrivateKey: merchantKey(), VerificationKey: &serviceKey().PublicKey})
-	require.NoError(t, err)
-	cfg := baseConfig()
-	cfg.Decrypter = dec
-	v, err := NewVerifier(cfg)
-	require.NoError(t, err)
+	cfg, v := jweVerifier(t, JWEConfig{PrivateKey: merchantKey(), VerificationKey: &serviceKey().PublicKey})
 	tok := seal(t, utf8Event, SealOptions{Signer: serviceKey(), SignatureAsJSON: true})
 	ev, err := v.Verify(NewTestRequest(cfg, []byte(`{"JWT":"`+tok+`"}`)))
 	require.NoError(t, err)
