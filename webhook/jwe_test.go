@@ -140,15 +140,7 @@ func TestJWEDecryptFailures(t *testing.T) {
 		require.NoError(t, err)
 		return s
 	}
-	hsSigned := func() string {
-		s, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.HS256, Key: []byte("0123456789abcdef0123456789abcdef")}, nil)
-		require.NoError(t, err)
-		jws, err := s.Sign([]byte(utf8Event))
-		require.NoError(t, err)
-		c, err := jws.CompactSerialize()
-		require.NoError(t, err)
-		return seal(t, c, SealOptions{})
-	}
+	hsSigned := seal(t, goJoseSign(t, jose.HS256, []byte("0123456789abcdef0123456789abcdef"), "", utf8Event), SealOptions{})
 
 	tests := []struct {
 		name  string
@@ -174,7 +166,7 @@ func TestJWEDecryptFailures(t *testing.T) {
 		{"signed by a stranger", verifying, seal(t, utf8Event, SealOptions{Signer: strangerKey(), SignerKeyID: "key_svc"}), ErrSignature},
 		{"signature kid mismatch", verifying, seal(t, utf8Event, SealOptions{Signer: serviceKey(), SignerKeyID: "key_xxxxx"}), ErrSignature},
 		{"signature without kid", verifying, seal(t, utf8Event, SealOptions{Signer: serviceKey()}), ErrSignature},
-		{"HS256 refused", verifying, hsSigned(), ErrSignature},
+		{"HS256 refused", verifying, hsSigned, ErrSignature},
 		{"huge alg header", plainDec, hugeHeader(`{"alg":"` + strings.Repeat("A", 5000) + `","enc":"A256GCM"}`), ErrDecrypt},
 		{"huge kid", mk(JWEConfig{KeyID: "key_m"}), seal(t, utf8Event, SealOptions{RecipientKeyID: strings.Repeat("k", 5000)}), ErrDecrypt},
 		{"payload JWS with huge header", verifying, seal(t, base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"`+strings.Repeat("B", 5000)+`"}`))+"."+
