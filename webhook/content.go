@@ -101,18 +101,7 @@ func (e *ContentError) Unwrap() error {
 //
 // An event without an order is a [*ContentError] matching [ErrNoContent].
 func (e *Event) Order() (*checkout.OrderStatus, error) {
-	obj, holds, err := e.contentObject("order", "order")
-	if err != nil {
-		return nil, err
-	}
-	if obj == nil {
-		return nil, e.lacks("order", holds)
-	}
-	var st checkout.OrderStatus
-	if err := json.Unmarshal(obj, &st); err != nil {
-		return nil, e.undecodable("order", err)
-	}
-	return &st, nil
+	return typedContent[checkout.OrderStatus](e, "order", "order", "")
 }
 
 // Transaction returns the payment attempt the event is about: the
@@ -123,21 +112,7 @@ func (e *Event) Order() (*checkout.OrderStatus, error) {
 // read them from [Event.Order]. An event with neither is a
 // [*ContentError] matching [ErrNoContent].
 func (e *Event) Transaction() (*checkout.Transaction, error) {
-	obj, holds, err := e.contentObject("txn", "transaction")
-	if err != nil {
-		return nil, err
-	}
-	if obj == nil {
-		obj = objectMember(e.orderObject(), "txn_detail")
-	}
-	if obj == nil {
-		return nil, e.lacks("transaction", holds)
-	}
-	var x checkout.Transaction
-	if err := json.Unmarshal(obj, &x); err != nil {
-		return nil, e.undecodable("transaction", err)
-	}
-	return &x, nil
+	return typedContent[checkout.Transaction](e, "txn", "transaction", "txn_detail")
 }
 
 // Mandate returns the mandate the event is about: the mandate of the
@@ -147,21 +122,7 @@ func (e *Event) Transaction() (*checkout.Transaction, error) {
 // only by id: read it with DecodeContent. An event with no mandate is a
 // [*ContentError] matching [ErrNoContent].
 func (e *Event) Mandate() (*checkout.MandateDetail, error) {
-	obj, holds, err := e.contentObject("mandate", "mandate")
-	if err != nil {
-		return nil, err
-	}
-	if obj == nil {
-		obj = objectMember(e.orderObject(), "mandate")
-	}
-	if obj == nil {
-		return nil, e.lacks("mandate", holds)
-	}
-	var m checkout.MandateDetail
-	if err := json.Unmarshal(obj, &m); err != nil {
-		return nil, e.undecodable("mandate", err)
-	}
-	return &m, nil
+	return typedContent[checkout.MandateDetail](e, "mandate", "mandate", "mandate")
 }
 
 // Refund returns the refund the event is about. The service's refund events
@@ -180,11 +141,7 @@ func (e *Event) Refund() (*checkout.Refund, error) {
 		return nil, err
 	}
 	if obj != nil {
-		var r checkout.Refund
-		if err := json.Unmarshal(obj, &r); err != nil {
-			return nil, e.undecodable("refund", err)
-		}
-		return &r, nil
+		return decodeContent[checkout.Refund](e, obj, "refund")
 	}
 	list := member(e.orderObject(), "refunds")
 	if len(list) == 0 || list[0] != '[' {
@@ -204,6 +161,35 @@ func (e *Event) Refund() (*checkout.Refund, error) {
 		return nil, e.lacks("refund", e.Kind())
 	}
 	return &refunds[latest], nil
+}
+
+// typedContent decodes what a typed accessor returns: the object under
+// content.key or, when the content has none and orderMember is not "",
+// that member of content.order (the order's transaction or mandate). want
+// names it in the ContentError for an event that has neither.
+func typedContent[T any](e *Event, key, want, orderMember string) (*T, error) {
+	obj, holds, err := e.contentObject(key, want)
+	if err != nil {
+		return nil, err
+	}
+	if obj == nil && orderMember != "" {
+		obj = objectMember(e.orderObject(), orderMember)
+	}
+	if obj == nil {
+		return nil, e.lacks(want, holds)
+	}
+	return decodeContent[T](e, obj, want)
+}
+
+// decodeContent unmarshals obj, the object an accessor found, into a new
+// T; a failure is the ContentError matching ErrMalformedBody named after
+// want.
+func decodeContent[T any](e *Event, obj json.RawMessage, want string) (*T, error) {
+	v := new(T)
+	if err := json.Unmarshal(obj, v); err != nil {
+		return nil, e.undecodable(want, err)
+	}
+	return v, nil
 }
 
 // content returns Content when it is a JSON object (checked once when the

@@ -130,12 +130,9 @@ func TestContentErrors(t *testing.T) {
 		require.NoError(t, err, body)
 		_, err = ev.Order()
 		require.EqualError(t, err, `webhook: X event carries no order (its content holds no object)`, body)
-		_, err = ev.Transaction()
-		require.ErrorIs(t, err, ErrNoContent, body)
-		_, err = ev.Mandate()
-		require.ErrorIs(t, err, ErrNoContent, body)
-		_, err = ev.Refund()
-		require.ErrorIs(t, err, ErrNoContent, body)
+		for _, want := range []string{"transaction", "mandate", "refund"} {
+			require.ErrorIs(t, accessorErr(ev, want), ErrNoContent, "%s: %s", want, body)
+		}
 	}
 
 	// Content, or a key of it, that is there but holds no object (redacted
@@ -145,12 +142,9 @@ func TestContentErrors(t *testing.T) {
 	} {
 		ev, err := ParseEvent([]byte(body))
 		require.NoError(t, err, body)
-		_, err = ev.Order()
-		require.ErrorIs(t, err, ErrMalformedBody, body)
-		_, err = ev.Transaction()
-		require.ErrorIs(t, err, ErrMalformedBody, body)
-		_, err = ev.Mandate()
-		require.ErrorIs(t, err, ErrMalformedBody, body)
+		for _, want := range []string{"order", "transaction", "mandate"} {
+			require.ErrorIs(t, accessorErr(ev, want), ErrMalformedBody, "%s: %s", want, body)
+		}
 	}
 
 	// An order without refunds, or whose refunds are redacted, has none.
@@ -185,12 +179,9 @@ func TestContentErrors(t *testing.T) {
 	require.NotPanics(t, func() {
 		_, err := nilEvent.Order()
 		require.EqualError(t, err, `webhook: unnamed event carries no order (its content holds no object)`)
-		_, err = nilEvent.Transaction()
-		require.ErrorIs(t, err, ErrNoContent)
-		_, err = nilEvent.Mandate()
-		require.ErrorIs(t, err, ErrNoContent)
-		_, err = nilEvent.Refund()
-		require.ErrorIs(t, err, ErrNoContent)
+		for _, want := range []string{"transaction", "mandate", "refund"} {
+			require.ErrorIs(t, accessorErr(nilEvent, want), ErrNoContent, want)
+		}
 		var nilErr *ContentError
 		require.Equal(t, "webhook: <nil *ContentError>", nilErr.Error())
 		require.False(t, nilErr.Is(ErrNoContent))
@@ -292,6 +283,26 @@ func TestContentIsCopied(t *testing.T) {
 
 // sameAmount compares amounts as decimals: the service writes 8, "8" or
 // "8.00" for the same sum.
+// accessorErr calls the typed accessor of ev that returns want ("order",
+// "transaction", "mandate" or "refund", as in ContentError.Want) and
+// returns its error, so that a test can check several accessors alike.
+func accessorErr(ev *Event, want string) error {
+	var err error
+	switch want {
+	case "order":
+		_, err = ev.Order()
+	case "transaction":
+		_, err = ev.Transaction()
+	case "mandate":
+		_, err = ev.Mandate()
+	case "refund":
+		_, err = ev.Refund()
+	default:
+		panic("accessorErr: no accessor returns " + want)
+	}
+	return err
+}
+
 func sameAmount(t *testing.T, want string, got checkout.Amount) {
 	t.Helper()
 	w, ok := new(big.Rat).SetString(want)
@@ -312,21 +323,12 @@ func TestContentDamagedIsNotAbsent(t *testing.T) {
 		require.ErrorIs(t, err, ErrMalformedBody, content)
 		require.NotErrorIs(t, err, ErrNoContent, content)
 	}
-	for _, ev := range []*Event{
-		{Name: TxnFailed, Content: json.RawMessage(`{"txn":7}`)},
-		{Name: MandateCreated, Content: json.RawMessage(`{"mandate":"m"}`)},
-		{Name: OrderRefunded, Content: json.RawMessage(`{"refund":[]}`)},
+	for want, ev := range map[string]*Event{
+		"transaction": {Name: TxnFailed, Content: json.RawMessage(`{"txn":7}`)},
+		"mandate":     {Name: MandateCreated, Content: json.RawMessage(`{"mandate":"m"}`)},
+		"refund":      {Name: OrderRefunded, Content: json.RawMessage(`{"refund":[]}`)},
 	} {
-		var err error
-		switch ev.Name {
-		case TxnFailed:
-			_, err = ev.Transaction()
-		case MandateCreated:
-			_, err = ev.Mandate()
-		default:
-			_, err = ev.Refund()
-		}
-		require.ErrorIs(t, err, ErrMalformedBody, ev.Name)
+		require.ErrorIs(t, accessorErr(ev, want), ErrMalformedBody, ev.Name)
 	}
 	// Absent stays absent.
 	_, err := (&Event{Name: "SOMETHING_NEW", Content: json.RawMessage(`{"notification":{}}`)}).Order()

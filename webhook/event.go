@@ -257,53 +257,42 @@ func parseTime(raw json.RawMessage) time.Time {
 // value is an object. It is "" when content holds no object, and for a
 // nil Event.
 func (e *Event) Kind() string {
-	if e == nil {
-		return ""
-	}
-	if e.sub.from(e.Content) {
-		return e.sub.kind
-	}
-	return readSubject(e.Content, false).kind
+	return e.currentSubject().kind
 }
 
 // Field returns a top-level field of the content's object (see Kind) as
 // text: strings as they are, numbers as their decimal text, "" for null,
 // absent, objects, arrays and booleans, and for a nil Event.
 func (e *Event) Field(name string) string {
-	if e == nil {
-		return ""
-	}
-	obj := e.sub.obj
-	if !e.sub.from(e.Content) {
-		obj = readSubject(e.Content, false).obj
-	}
-	return scalarText(member(obj, name))
+	return scalarText(member(e.currentSubject().obj, name))
 }
 
 // OrderID returns the merchant's order id ("order_id") of the order,
 // transaction or mandate the event is about, or "" when it names none (a
 // notification event, for example).
 func (e *Event) OrderID() string {
-	if e == nil {
-		return ""
-	}
-	if e.sub.from(e.Content) {
-		return e.sub.orderID
-	}
-	return readSubject(e.Content, false).orderID
+	return e.currentSubject().orderID
 }
 
 // Status returns the "status" of the object the event is about, e.g.
 // "CHARGED" for an order, "AUTHORIZATION_FAILED" for a transaction, "ACTIVE"
 // for a mandate. The service does not list the statuses.
 func (e *Event) Status() string {
+	return e.currentSubject().status
+}
+
+// currentSubject returns what Kind, Field, OrderID, Status and
+// DecodeContent read: the subject found when the event was decoded while
+// Content is still the slice it was found in, else the one Content holds
+// now. A nil Event holds the zero subject: no kind, no object.
+func (e *Event) currentSubject() subject {
 	if e == nil {
-		return ""
+		return subject{}
 	}
 	if e.sub.from(e.Content) {
-		return e.sub.status
+		return e.sub
 	}
-	return readSubject(e.Content, false).status
+	return readSubject(e.Content, false)
 }
 
 // DecodeContent unmarshals the object the event is about (see Kind) into v,
@@ -313,13 +302,7 @@ func (e *Event) Status() string {
 // json.RawMessage or string. It returns ErrMalformedBody when content
 // holds no object (and for a nil Event).
 func (e *Event) DecodeContent(v any) error {
-	if e == nil {
-		return wrap(ErrMalformedBody, "content holds no object")
-	}
-	sub := e.sub
-	if !sub.from(e.Content) {
-		sub = readSubject(e.Content, false)
-	}
+	sub := e.currentSubject()
 	if sub.kind == "" {
 		return wrap(ErrMalformedBody, "content holds no object")
 	}

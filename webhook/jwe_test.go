@@ -68,6 +68,19 @@ func seal(t *testing.T, payload string, opts SealOptions) string {
 	return tok
 }
 
+// jweVerifier returns baseConfig with a JWEDecrypter made from jc, and the
+// Verifier made from it, for tests that deliver encrypted webhooks.
+func jweVerifier(t *testing.T, jc JWEConfig) (Config, *Verifier) {
+	t.Helper()
+	dec, err := NewJWEDecrypter(jc)
+	require.NoError(t, err)
+	cfg := baseConfig()
+	cfg.Decrypter = dec
+	v, err := NewVerifier(cfg)
+	require.NoError(t, err)
+	return cfg, v
+}
+
 func TestJWEDecryptFromPEM(t *testing.T) {
 	for name, privPEM := range map[string][]byte{
 		"pkcs1": pkcs1PEM(merchantKey()),
@@ -127,15 +140,7 @@ func TestJWEDecryptFailures(t *testing.T) {
 		require.NoError(t, err)
 		return s
 	}
-	hsSigned := func() string {
-		s, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.HS256, Key: []byte("0123456789abcdef0123456789abcdef")}, nil)
-		require.NoError(t, err)
-		jws, err := s.Sign([]byte(utf8Event))
-		require.NoError(t, err)
-		c, err := jws.CompactSerialize()
-		require.NoError(t, err)
-		return seal(t, c, SealOptions{})
-	}
+	hsSigned := seal(t, goJoseSign(t, jose.HS256, []byte("0123456789abcdef0123456789abcdef"), "", utf8Event), SealOptions{})
 
 	tests := []struct {
 		name  string
@@ -161,7 +166,7 @@ func TestJWEDecryptFailures(t *testing.T) {
 		{"signed by a stranger", verifying, seal(t, utf8Event, SealOptions{Signer: strangerKey(), SignerKeyID: "key_svc"}), ErrSignature},
 		{"signature kid mismatch", verifying, seal(t, utf8Event, SealOptions{Signer: serviceKey(), SignerKeyID: "key_xxxxx"}), ErrSignature},
 		{"signature without kid", verifying, seal(t, utf8Event, SealOptions{Signer: serviceKey()}), ErrSignature},
-		{"HS256 refused", verifying, hsSigned(), ErrSignature},
+		{"HS256 refused", verifying, hsSigned, ErrSignature},
 		{"huge alg header", plainDec, hugeHeader(`{"alg":"` + strings.Repeat("A", 5000) + `","enc":"A256GCM"}`), ErrDecrypt},
 		{"huge kid", mk(JWEConfig{KeyID: "key_m"}), seal(t, utf8Event, SealOptions{RecipientKeyID: strings.Repeat("k", 5000)}), ErrDecrypt},
 		{"payload JWS with huge header", verifying, seal(t, base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"`+strings.Repeat("B", 5000)+`"}`))+"."+
@@ -273,12 +278,7 @@ func TestJWEDecrypterHidesKey(t *testing.T) {
 }
 
 func TestHandlerEncryptedWebhooks(t *testing.T) {
-	dec, err := NewJWEDecrypter(JWEConfig{PrivateKey: merchantKey(), VerificationKey: &serviceKey().PublicKey})
-	require.NoError(t, err)
-	cfg := baseConfig()
-	cfg.Decrypter = dec
-	v, err := NewVerifier(cfg)
-	require.NoError(t, err)
+	cfg, v := jweVerifier(t, JWEConfig{PrivateKey: merchantKey(), VerificationKey: &serviceKey().PublicKey})
 	var got []*Event
 	h := v.Handler(func(_ context.Context, ev *Event) error { got = append(got, ev); return nil })
 
@@ -357,12 +357,7 @@ func TestCustomDecrypterErrorsAreWrapped(t *testing.T) {
 // envelope is refused cleanly (they are truncated or hold placeholders).
 func TestConformanceJWT(t *testing.T) {
 	samples := conformance.Files(t, "jwt", "*.json")
-	dec, err := NewJWEDecrypter(JWEConfig{PrivateKey: merchantKey()})
-	require.NoError(t, err)
-	cfg := baseConfig()
-	cfg.Decrypter = dec
-	v, err := NewVerifier(cfg)
-	require.NoError(t, err)
+	cfg, v := jweVerifier(t, JWEConfig{PrivateKey: merchantKey()})
 	sawWebhook := false
 	for _, s := range samples {
 		t.Run(s.Name, func(t *testing.T) {
@@ -539,12 +534,7 @@ func TestJWEConformanceSignedEnvelope(t *testing.T) {
 }
 
 func TestHandlerJSONSignedWebhook(t *testing.T) {
-	dec, err := NewJWEDecrypter(JWEConfig{PrivateKey: merchantKey(), VerificationKey: &serviceKey().PublicKey})
-	require.NoError(t, err)
-	cfg := baseConfig()
-	cfg.Decrypter = dec
-	v, err := NewVerifier(cfg)
-	require.NoError(t, err)
+	cfg, v := jweVerifier(t, JWEConfig{PrivateKey: merchantKey(), VerificationKey: &serviceKey().PublicKey})
 	tok := seal(t, utf8Event, SealOptions{Signer: serviceKey(), SignatureAsJSON: true})
 	ev, err := v.Verify(NewTestRequest(cfg, []byte(`{"JWT":"`+tok+`"}`)))
 	require.NoError(t, err)
