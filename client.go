@@ -33,6 +33,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
+	"github.com/payorch/checkout-go/internal/httpfield"
 )
 
 // DefaultAPIVersion is the date sent in the version header of the order
@@ -161,11 +162,11 @@ func NewClient(merchantID, apiKey string, opts ...Option) (*Client, error) {
 	switch {
 	case strings.TrimSpace(merchantID) == "":
 		return nil, fmt.Errorf("checkout: new client: %w", optErr("merchant id is empty"))
-	case !validHeaderValue(merchantID):
+	case !httpfield.ValidValue(merchantID):
 		return nil, fmt.Errorf("checkout: new client: %w", optErr("merchant id holds control characters"))
 	case strings.TrimSpace(apiKey) == "":
 		return nil, fmt.Errorf("checkout: new client: %w", optErr("API key is empty"))
-	case !validHeaderValue(apiKey):
+	case !httpfield.ValidValue(apiKey):
 		return nil, fmt.Errorf("checkout: new client: %w", optErr("API key holds control characters"))
 	}
 	c := &Client{

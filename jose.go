@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/payorch/checkout-go/internal/httpfield"
 	"github.com/payorch/checkout-go/internal/jose"
 )
 
@@ -162,7 +163,7 @@ func WithJWE(keyID string, merchantKey *rsa.PrivateKey, serviceKey *rsa.PublicKe
 		switch {
 		case strings.TrimSpace(keyID) == "":
 			return optErr("JWE: key id is empty")
-		case !validHeaderValue(keyID):
+		case !httpfield.ValidValue(keyID):
 			return optErr("JWE: key id holds control characters")
 		}
 		if err := jose.CheckPrivateKey("merchant key", merchantKey); err != nil {

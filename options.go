@@ -2,6 +2,7 @@ package checkout
 
 import (
 	"fmt"
+	"github.com/payorch/checkout-go/internal/httpfield"
 	"log/slog"
 	"net/http"
 	"net/netip"
@@ -185,7 +186,7 @@ func WithLogger(l *slog.Logger) Option {
 func WithUserAgent(ua string) Option {
 	return optionFunc(func(c *Client) error {
 		ua = strings.TrimSpace(ua)
-		if ua == "" || !validHeaderValue(ua) {
+		if ua == "" || !httpfield.ValidValue(ua) {
 			return optErr("user agent is empty or holds control characters")
 		}
 		c.userAgent = ua + " " + c.userAgent
@@ -246,7 +247,7 @@ func reservedHeader(canon string) (reserved bool, use string) {
 // and x-routing-id (use [WithRoutingID]).
 func WithHeader(name, value string) RequestOption {
 	return requestOptionFunc(func(r *requestConfig) error {
-		if !validHeaderName(name) {
+		if !httpfield.ValidName(name) {
 			return optErr("header name %q is not a valid token", short(name))
 		}
 		canon := http.CanonicalHeaderKey(name)
@@ -256,7 +257,7 @@ func WithHeader(name, value string) RequestOption {
 			}
 			return optErr("header %s is set by the client", canon)
 		}
-		if !validHeaderValue(value) {
+		if !httpfield.ValidValue(value) {
 			return optErr("header %s: value holds control characters", canon)
 		}
 		if r.header == nil {
@@ -273,7 +274,7 @@ func WithHeader(name, value string) RequestOption {
 // setting X-Routing-Id with [WithHeader].
 func WithRoutingID(id string) RequestOption {
 	return requestOptionFunc(func(r *requestConfig) error {
-		if id == "" || !validHeaderValue(id) {
+		if id == "" || !httpfield.ValidValue(id) {
 			return optErr("routing id is empty or holds control characters")
 		}
 		if r.routingID {
@@ -286,29 +287,4 @@ func WithRoutingID(id string) RequestOption {
 		r.header.Set("X-Routing-Id", id)
 		return nil
 	})
-}
-
-func validHeaderName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
-			continue
-		}
-		if !strings.ContainsRune("!#$%&'*+-.^_`|~", rune(c)) {
-			return false
-		}
-	}
-	return true
-}
-
-func validHeaderValue(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; (c < 0x20 && c != '\t') || c == 0x7f {
-			return false
-		}
-	}
-	return true
 }

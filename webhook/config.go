@@ -4,13 +4,15 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net/netip"
 	"net/textproto"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/payorch/checkout-go/internal/httpfield"
 	"github.com/payorch/checkout-go/internal/valid"
 )
 
@@ -181,13 +183,13 @@ func (c Config) Validate() error {
 		}
 	}
 	canonical := map[string]bool{}
-	for _, name := range sortedKeys(c.Headers) {
+	for _, name := range slices.Sorted(maps.Keys(c.Headers)) {
 		path := "Headers[" + name + "]"
 		cn := textproto.CanonicalMIMEHeaderKey(name)
 		switch {
 		case canonical[cn]:
 			col.Add(path, "the same header is configured twice (names are case-insensitive)")
-		case !validHeaderName(name):
+		case !httpfield.ValidName(name):
 			col.Add(path, "not a valid HTTP header name")
 		case strings.EqualFold(name, "Authorization"):
 			col.Add(path, "the name must not be Authorization")
@@ -209,44 +211,11 @@ func (c Config) Validate() error {
 	return col.Err()
 }
 
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-// validHeaderName reports whether s is an RFC 9110 token.
-func validHeaderName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
-		case strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0:
-		default:
-			return false
-		}
-	}
-	return true
-}
-
-// validHeaderValue refuses control characters (CR and LF above all) and
-// surrounding white space, which HTTP strips and would never match.
+// validHeaderValue refuses what cannot be sent in a header (see
+// httpfield.ValidValue) and surrounding white space, which HTTP strips and
+// would never match.
 func validHeaderValue(s string) bool {
-	if strings.TrimSpace(s) != s {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; (c < ' ' && c != '\t') || c == 0x7f {
-			return false
-		}
-	}
-	return true
+	return strings.TrimSpace(s) == s && httpfield.ValidValue(s)
 }
 
 const redacted = "[redacted]"
@@ -264,7 +233,7 @@ func (c Config) String() string {
 		b.WriteString(redacted)
 	}
 	fmt.Fprintf(&b, ", Sources: %v, AllowAnySource: %t, TrustedProxies: %v, Headers: {", c.Sources, c.AllowAnySource, c.TrustedProxies)
-	for i, k := range sortedKeys(c.Headers) {
+	for i, k := range slices.Sorted(maps.Keys(c.Headers)) {
 		if i > 0 {
 			b.WriteString(", ")
 		}

@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
 	"net/netip"
 	"net/textproto"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -74,7 +76,7 @@ func NewVerifier(cfg Config) (*Verifier, error) {
 		np, _ := normalizePrefix(p)
 		v.proxies = append(v.proxies, np)
 	}
-	for _, name := range sortedKeys(cfg.Headers) {
+	for _, name := range slices.Sorted(maps.Keys(cfg.Headers)) {
 		v.headers = append(v.headers, expectedHeader{
 			name: textproto.CanonicalMIMEHeaderKey(name),
 			hash: sha256.Sum256([]byte(cfg.Headers[name])),
