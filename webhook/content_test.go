@@ -11,6 +11,7 @@ import (
 
 	checkout "github.com/payorch/checkout-go"
 	"github.com/payorch/checkout-go/internal/conformance"
+	"github.com/payorch/checkout-go/internal/wiretest"
 )
 
 // Every published event gives its content typed by the kind its sample
@@ -24,7 +25,7 @@ func TestContentAccessorsOnSamples(t *testing.T) {
 		t.Run(s.Name, func(t *testing.T) {
 			ev, err := ParseEvent(s.Data)
 			require.NoError(t, err)
-			m := generic(t, s.Data)
+			m := wiretest.Object(t, s.Data)
 			kind, obj := subjectOf(m)
 			kinds[kind]++
 

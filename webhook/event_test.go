@@ -1,9 +1,7 @@
 package webhook
 
 import (
-	"bytes"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"sort"
@@ -12,21 +10,9 @@ import (
 	"time"
 
 	"github.com/payorch/checkout-go/internal/conformance"
+	"github.com/payorch/checkout-go/internal/wiretest"
 	"github.com/stretchr/testify/require"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files in testdata/")
-
-// generic reads a sample independently of the package's decoder: a plain
-// map, numbers kept as json.Number.
-func generic(t *testing.T, data []byte) map[string]any {
-	t.Helper()
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var m map[string]any
-	require.NoError(t, dec.Decode(&m))
-	return m
-}
 
 func text(v any) string {
 	switch x := v.(type) {
@@ -70,7 +56,7 @@ func TestConformanceWebhooks(t *testing.T) {
 			}
 			require.NoError(t, err)
 			decoded++
-			m := generic(t, s.Data)
+			m := wiretest.Object(t, s.Data)
 			kind, obj := subjectOf(m)
 			require.NotEmpty(t, kind, "every valid sample has one object under content")
 
@@ -136,13 +122,7 @@ func TestEventGolden(t *testing.T) {
 	out, err := json.MarshalIndent(got, "", "  ")
 	require.NoError(t, err)
 	out = append(out, '\n')
-	const golden = "testdata/events.golden.json"
-	if *update {
-		require.NoError(t, os.WriteFile(golden, out, 0o644))
-	}
-	want, err := os.ReadFile(golden)
-	require.NoError(t, err)
-	require.Equal(t, string(want), string(out))
+	wiretest.Golden(t, "events.golden.json", out)
 }
 
 func TestParseEventErrors(t *testing.T) {
