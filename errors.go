@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
 	"unicode"
 
+	"github.com/payorch/checkout-go/internal/lenient"
 	"github.com/payorch/checkout-go/validation"
 )
 
@@ -149,37 +149,24 @@ type FieldError struct {
 }
 
 // UnmarshalJSON decodes an error body of the service into e as the client
-// does: a value of an unexpected JSON type (an error_info of "FILTERED", a
-// number where text is expected) is skipped, status_id may be a number or
-// text ("-1"), and a missing error_message or user_message is filled from
-// error_info's developer_message or user_message. Only malformed JSON is an
-// error. HTTPStatus, RetryAfter, Operation and Body are not in the body and
-// are left as they are.
+// does, leniently as every reply: status_id may be a number or text ("-1"),
+// a number where text is expected is read as its text, a value that fits
+// no field (an error_info of "FILTERED") is left out, and a missing
+// error_message or user_message is filled from error_info's
+// developer_message or user_message. Only malformed JSON is an error.
+// HTTPStatus, RetryAfter, Operation and Body are not in the body and are
+// left as they are; every other field is replaced.
 func (e *APIError) UnmarshalJSON(data []byte) error {
 	if e == nil {
 		return errors.New("checkout: APIError.UnmarshalJSON on nil pointer")
 	}
 	type plain APIError
-	// The two keys the service sends in more than one JSON type shadow the
-	// fields of plain and are read by hand.
-	w := struct {
-		*plain
-		StatusID json.RawMessage `json:"status_id"`
-		Info     json.RawMessage `json:"error_info"`
-	}{plain: (*plain)(e)}
-	if err := skipTypeErrors(json.Unmarshal(data, &w)); err != nil {
+	var body plain
+	if err := skipTypeErrors(lenient.Unmarshal(data, &body)); err != nil {
 		return err
 	}
-	if w.StatusID != nil {
-		e.StatusID = wholeNumber(w.StatusID)
-	}
-	if w.Info != nil {
-		e.Info = nil
-		if v := bytes.TrimSpace(w.Info); len(v) > 0 && v[0] == '{' {
-			e.Info = new(ErrorInfo)
-			_ = skipTypeErrors(json.Unmarshal(v, e.Info))
-		}
-	}
+	body.HTTPStatus, body.RetryAfter, body.Operation, body.Body, body.cred = e.HTTPStatus, e.RetryAfter, e.Operation, e.Body, e.cred
+	*e = APIError(body)
 	if e.Info != nil {
 		if e.UserMessage == "" {
 			e.UserMessage = e.Info.UserMessage
@@ -199,26 +186,6 @@ func skipTypeErrors(err error) error {
 		return nil
 	}
 	return err
-}
-
-// wholeNumber reads a JSON number, or text holding one, with no fractional
-// part ("-1", -1, 1.0); anything else is 0.
-func wholeNumber(raw json.RawMessage) int {
-	raw = bytes.TrimSpace(raw)
-	text := string(raw)
-	if len(raw) > 0 && raw[0] == '"' {
-		if json.Unmarshal(raw, &text) != nil {
-			return 0
-		}
-		text = strings.TrimSpace(text)
-	}
-	if n, err := strconv.ParseInt(text, 10, 64); err == nil {
-		return int(n)
-	}
-	if f, err := strconv.ParseFloat(text, 64); err == nil && f == math.Trunc(f) && math.Abs(f) < 1<<53 {
-		return int(f)
-	}
-	return 0
 }
 
 // minSecretLen is the shortest API key that Error() scrubs from the

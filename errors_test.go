@@ -561,9 +561,10 @@ func TestTransportErrorString(t *testing.T) {
 	require.NotErrorIs(t, err, context.Canceled)
 }
 
-// The service's error bodies decode straight into APIError: status_id as
-// a number or as text, an error_info that is not an object is left out,
-// values of the wrong type are skipped and the others kept.
+// The service's error bodies decode straight into APIError as every reply
+// does: status_id as a number or as text, a number where text is expected
+// as its text, an error_info that is not an object left out, values that
+// fit no field skipped and the others kept.
 func TestAPIErrorUnmarshalJSON(t *testing.T) {
 	for _, tt := range []struct {
 		body string
@@ -574,11 +575,11 @@ func TestAPIErrorUnmarshalJSON(t *testing.T) {
 		{`{"status_id":" 21 "}`, APIError{StatusID: 21}},
 		{`{"status_id":2.0}`, APIError{StatusID: 2}},
 		{`{"status_id":"x","error_info":"FILTERED","error_code":"E"}`, APIError{ErrorCode: "E"}},
-		{`{"status":1,"error_code":"E","error_info":null}`, APIError{ErrorCode: "E"}},
+		{`{"status":1,"error_code":"E","error_info":null}`, APIError{Status: "1", ErrorCode: "E"}},
 		{`{"error_info":{"code":"C","fields":"FILTERED","user_message":"u","developer_message":"d"}}`,
 			APIError{ErrorMessage: "d", UserMessage: "u", Info: &ErrorInfo{Code: "C", UserMessage: "u", DeveloperMessage: "d"}}},
 		{`{"error_message":"top","error_info":{"developer_message":"d","fields":[{"field_name":"a","reason":7},{"field_name":"b","reason":"r"}]}}`,
-			APIError{ErrorMessage: "top", Info: &ErrorInfo{DeveloperMessage: "d", Fields: []FieldError{{FieldName: "a"}, {FieldName: "b", Reason: "r"}}}}},
+			APIError{ErrorMessage: "top", Info: &ErrorInfo{DeveloperMessage: "d", Fields: []FieldError{{FieldName: "a", Reason: "7"}, {FieldName: "b", Reason: "r"}}}}},
 	} {
 		var got APIError
 		require.NoError(t, json.Unmarshal([]byte(tt.body), &got), tt.body)
