@@ -28,6 +28,7 @@ import (
 	"github.com/payorch/checkout-go/internal/conformance"
 	"github.com/payorch/checkout-go/internal/jose"
 	"github.com/payorch/checkout-go/internal/testio"
+	"github.com/payorch/checkout-go/internal/wiretest"
 	"github.com/stretchr/testify/require"
 )
 
@@ -271,31 +272,23 @@ func TestJWEOpenReadsIndependentReplies(t *testing.T) {
 	require.Equal(t, jweReply, string(got))
 }
 
-// flipPart changes one character in the middle of part i of a five-part
-// envelope (0 header … 4 tag), keeping it base64url.
+// flipPart changes one character in the middle of part key of a
+// five-part envelope ("header" … "tag"), keeping it base64url.
 func flipPart(t *testing.T, body []byte, key string) []byte {
-	t.Helper()
-	var env map[string]string
-	require.NoError(t, json.Unmarshal(body, &env))
-	b := []byte(env[key])
-	i := len(b) / 2
-	if b[i] == 'A' {
-		b[i] = 'B'
-	} else {
-		b[i] = 'A'
-	}
-	env[key] = string(b)
-	out, err := json.Marshal(env)
-	require.NoError(t, err)
-	return out
+	return editEnvelope(t, body, func(env map[string]string) { env[key] = wiretest.Flip(env[key]) })
 }
 
 // dropPart removes a part from a five-part envelope.
 func dropPart(t *testing.T, body []byte, key string) []byte {
+	return editEnvelope(t, body, func(env map[string]string) { delete(env, key) })
+}
+
+// editEnvelope returns the JSON envelope body after edit changed its parts.
+func editEnvelope(t *testing.T, body []byte, edit func(env map[string]string)) []byte {
 	t.Helper()
 	var env map[string]string
 	require.NoError(t, json.Unmarshal(body, &env))
-	delete(env, key)
+	edit(env)
 	out, err := json.Marshal(env)
 	require.NoError(t, err)
 	return out
@@ -319,13 +312,7 @@ func tamperedJWS(t *testing.T, key string) []byte {
 	case "payload":
 		m[key] = base64.RawURLEncoding.EncodeToString([]byte(strings.Replace(jweReply, "NEW", "CHARGED", 1)))
 	case "signature":
-		b := []byte(m[key])
-		if i := len(b) / 2; b[i] == 'A' {
-			b[i] = 'B'
-		} else {
-			b[i] = 'A'
-		}
-		m[key] = string(b)
+		m[key] = wiretest.Flip(m[key])
 	}
 	out, err := json.Marshal(m)
 	require.NoError(t, err)

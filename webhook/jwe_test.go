@@ -22,6 +22,7 @@ import (
 
 	jose "github.com/go-jose/go-jose/v4"
 	"github.com/payorch/checkout-go/internal/conformance"
+	"github.com/payorch/checkout-go/internal/wiretest"
 	"github.com/stretchr/testify/require"
 )
 
@@ -121,14 +122,7 @@ func TestJWEDecryptFailures(t *testing.T) {
 
 	tamper := func(tok string, part int) string {
 		parts := strings.Split(tok, ".")
-		b := []byte(parts[part])
-		i := len(b) / 2
-		if b[i] == 'A' {
-			b[i] = 'B'
-		} else {
-			b[i] = 'A'
-		}
-		parts[part] = string(b)
+		parts[part] = wiretest.Flip(parts[part])
 		return strings.Join(parts, ".")
 	}
 	otherAlg := func(alg jose.KeyAlgorithm, enc jose.ContentEncryption, key any) string {
@@ -475,19 +469,10 @@ func TestJWEDecryptJSONSignatureFailures(t *testing.T) {
 	require.NoError(t, err)
 	good := goJoseSign(t, jose.RS256, serviceKey(), "key_svc", utf8Event)
 	p := strings.Split(good, ".")
-	flip := func(s string) string {
-		b := []byte(s)
-		if i := len(b) / 2; b[i] == 'A' {
-			b[i] = 'B'
-		} else {
-			b[i] = 'A'
-		}
-		return string(b)
-	}
 	b64 := base64.RawURLEncoding.EncodeToString
 	tests := map[string]string{
 		"signed by another key": jsonJWS(t, goJoseSign(t, jose.RS256, strangerKey(), "key_svc", utf8Event)),
-		"tampered signature":    jsonJWS(t, p[0]+"."+p[1]+"."+flip(p[2])),
+		"tampered signature":    jsonJWS(t, p[0]+"."+p[1]+"."+wiretest.Flip(p[2])),
 		"tampered payload":      jsonJWS(t, p[0]+"."+b64([]byte(strings.Replace(utf8Event, "CHARGED", "REFUNDED", 1)))+"."+p[2]),
 		"header without kid":    jsonJWS(t, b64([]byte(`{"alg":"RS256"}`))+"."+p[1]+"."+p[2]),
 		"kid of another key":    jsonJWS(t, goJoseSign(t, jose.RS256, serviceKey(), "key_other", utf8Event)),
@@ -513,7 +498,7 @@ func TestJWEDecryptJSONSignatureFailures(t *testing.T) {
 	parts := strings.Split(seal(t, jsonJWS(t, good), SealOptions{}), ".")
 	for i := range parts {
 		q := append([]string(nil), parts...)
-		q[i] = flip(q[i])
+		q[i] = wiretest.Flip(q[i])
 		_, err = verifying.Decrypt(strings.Join(q, "."))
 		require.ErrorIs(t, err, ErrDecrypt, "part %d", i)
 	}

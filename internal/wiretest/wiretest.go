@@ -122,6 +122,23 @@ func Object(t testing.TB, data []byte) map[string]any {
 	return m
 }
 
+// Flip returns s, a base64url text such as a part of a JWE or JWS, with
+// the character in its middle changed to another base64url character: the
+// smallest tampering, which must make a signature or an authentication tag
+// fail.
+func Flip(s string) string {
+	b := []byte(s)
+	if len(b) == 0 {
+		return s
+	}
+	if i := len(b) / 2; b[i] == 'A' {
+		b[i] = 'B'
+	} else {
+		b[i] = 'A'
+	}
+	return string(b)
+}
+
 // RequireProblem checks that err is a *valid.Error (what the packages export
 // as ValidationError) holding exactly one problem, at path, whose message
 // contains fragment.

@@ -116,3 +116,9 @@ func TestBench(t *testing.T) {
 	r = testing.Benchmark(func(b *testing.B) { Bench(b, func() error { return errors.New("broken") }) })
 	require.Zero(t, r.N, "an error stops the benchmark")
 }
+
+func TestFlip(t *testing.T) {
+	for in, want := range map[string]string{"AAA": "ABA", "xyz": "xAz", "ab": "aA", "A": "B", "": ""} {
+		require.Equal(t, want, Flip(in), in)
+	}
+}
