@@ -197,7 +197,7 @@ func checkRow(t *testing.T, r sampleRow, s conformance.Sample) {
 func decodeRow(t *testing.T, r sampleRow, s conformance.Sample) (any, error) {
 	switch r.kind {
 	case kSessionRequest:
-		return sessionRequest(t, r, s.Data)
+		return roundTrip[checkout.SessionRequest](t, s.Data)
 	case kSDKUDF:
 		var got []emi.Visibility
 		for frag := range strings.SplitSeq(strings.TrimSpace(string(s.Data)), "\n\n") {
@@ -237,7 +237,7 @@ func decodeRow(t *testing.T, r sampleRow, s conformance.Sample) (any, error) {
 	case kEvent:
 		return event(t, r, s.Data)
 	case kFilter:
-		return filter(t, r, s.Data)
+		return filter(t, s.Data)
 	case kSummary:
 		sum, err := productsummary.Parse(string(s.Data))
 		if err != nil {
@@ -281,43 +281,40 @@ func decodeInto[T any](data []byte) (*T, error) {
 	return v, nil
 }
 
-// sessionRequest decodes a session body, encodes it back and validates it.
-// The error is Validate's, less the problems the row tolerates for now.
-func sessionRequest(t *testing.T, r sampleRow, data []byte) (any, error) {
-	var req checkout.SessionRequest
-	if err := json.Unmarshal(data, &req); err != nil {
-		return nil, err
-	}
-	out, err := json.Marshal(&req)
-	require.NoError(t, err)
-	requireSameWire(t, data, out)
-	var again checkout.SessionRequest
-	require.NoError(t, json.Unmarshal(out, &again))
-	require.Equal(t, req, again, "what the SDK sends reads back to the same request")
-	return &req, req.Validate()
-}
-
 // filter reads the payment_filter of a sample (or the sample itself when
 // it is one), encodes it back and validates it.
-func filter(t *testing.T, r sampleRow, data []byte) (any, error) {
+func filter(t *testing.T, data []byte) (any, error) {
 	var doc struct {
 		PaymentFilter json.RawMessage `json:"payment_filter"`
 	}
 	if err := json.Unmarshal(data, &doc); err != nil {
 		return nil, err
 	}
-	raw := json.RawMessage(data)
 	if doc.PaymentFilter != nil {
-		raw = doc.PaymentFilter
+		data = doc.PaymentFilter
 	}
-	var f paymentfilter.Filter
-	if err := json.Unmarshal(raw, &f); err != nil {
+	return roundTrip[paymentfilter.Filter](t, data)
+}
+
+// roundTrip decodes a published request body into a T, requires that the
+// SDK encodes it back to the same JSON and that this reads back to the same
+// T, and returns it with what its Validate says. Only a body the decoder
+// refuses is an error without a value.
+func roundTrip[T any, P interface {
+	*T
+	Validate() error
+}](t *testing.T, data []byte) (any, error) {
+	v := P(new(T))
+	if err := json.Unmarshal(data, v); err != nil {
 		return nil, err
 	}
-	out, err := json.Marshal(&f)
+	out, err := json.Marshal(v)
 	require.NoError(t, err)
-	requireSameWire(t, raw, out)
-	return &f, f.Validate()
+	requireSameWire(t, data, out)
+	again := P(new(T))
+	require.NoError(t, json.Unmarshal(out, again))
+	require.Equal(t, v, again, "what the SDK sends reads back to the same value")
+	return v, v.Validate()
 }
 
 // eventView is a webhook event with the content its accessors gave.
