@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/payorch/checkout-go/internal/valid"
+	"github.com/payorch/checkout-go/internal/rangetext"
 )
 
 // TenureRange is one element of issuerFilter.tenures: a range of
@@ -108,28 +108,14 @@ func (r TenureRange) MarshalText() ([]byte, error) {
 // is not a well-formed range is kept as it is, so that nothing is lost, and
 // Validate reports it.
 func (r *TenureRange) UnmarshalText(text []byte) error {
-	if r == nil {
-		return errors.New("TenureRange: UnmarshalText on a nil pointer")
-	}
-	p, err := ParseTenureRange(string(text))
-	if err != nil {
-		*r = TenureRange{raw: string(text), malformed: true}
-		return nil
-	}
-	*r = p
-	return nil
+	return rangetext.Decode(r, "TenureRange: UnmarshalText", text, ParseTenureRange, func(text string) TenureRange {
+		return TenureRange{raw: text, malformed: true}
+	})
 }
 
 // Validate reports why r cannot be sent: malformed text, a start below one
 // month, or from greater than to. The problem has an empty path (the caller
 // knows where r sits).
 func (r TenureRange) Validate() error {
-	var msg string
-	if r.malformed {
-		_, err := ParseTenureRange(r.raw)
-		msg = err.Error()
-	} else if msg = r.rangeProblem(); msg == "" {
-		return nil
-	}
-	return &valid.Error{Problems: []valid.Problem{{Message: msg}}}
+	return rangetext.Validate(r.malformed, r.raw, ParseTenureRange, r.rangeProblem)
 }

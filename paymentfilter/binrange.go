@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/payorch/checkout-go/internal/valid"
+	"github.com/payorch/checkout-go/internal/rangetext"
 )
 
 // BINRange is one element of cardFilter.cardBins: a range of card BINs
@@ -99,28 +99,14 @@ func (r BINRange) MarshalText() ([]byte, error) {
 // is not a well-formed range is kept as it is, so that nothing is lost, and
 // Validate reports it.
 func (r *BINRange) UnmarshalText(text []byte) error {
-	if r == nil {
-		return errors.New("paymentfilter: BINRange.UnmarshalText on a nil pointer")
-	}
-	p, err := ParseBINRange(string(text))
-	if err != nil {
-		*r = BINRange{raw: string(text), malformed: true}
-		return nil
-	}
-	*r = p
-	return nil
+	return rangetext.Decode(r, "paymentfilter: BINRange.UnmarshalText", text, ParseBINRange, func(text string) BINRange {
+		return BINRange{raw: text, malformed: true}
+	})
 }
 
 // Validate reports why r cannot be sent: text that is not a range, a side
 // that is not decimal digits, or from greater than to. The problem has an
 // empty path (the caller knows where r sits).
 func (r BINRange) Validate() error {
-	var msg string
-	if r.malformed {
-		_, err := ParseBINRange(r.raw)
-		msg = err.Error()
-	} else if msg = r.problem(); msg == "" {
-		return nil
-	}
-	return &valid.Error{Problems: []valid.Problem{{Message: msg}}}
+	return rangetext.Validate(r.malformed, r.raw, ParseBINRange, r.problem)
 }
