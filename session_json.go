@@ -383,7 +383,7 @@ func decodeMember(c *valid.Collector, key string, raw json.RawMessage, field ref
 
 // addSummaryProblem reports a product_summary decode error at the exact path
 // of the offending value (such as "product_summary[1][1].type"), with the
-// message and underlying error but without the "productsummary: decode
+// message and underlying error but without the "checkout: decode product summary:
 // <path>:" prefix the path replaces.
 func addSummaryProblem(c *valid.Collector, key string, de *productsummary.DecodeError) {
 	path := de.Path

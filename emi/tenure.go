@@ -108,7 +108,7 @@ func (r TenureRange) MarshalText() ([]byte, error) {
 // is not a well-formed range is kept as it is, so that nothing is lost, and
 // Validate reports it.
 func (r *TenureRange) UnmarshalText(text []byte) error {
-	return rangetext.Decode(r, "TenureRange: UnmarshalText", text, ParseTenureRange, func(text string) TenureRange {
+	return rangetext.Decode(r, "checkout: TenureRange.UnmarshalText", text, ParseTenureRange, func(text string) TenureRange {
 		return TenureRange{raw: text, malformed: true}
 	})
 }

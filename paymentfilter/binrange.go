@@ -99,7 +99,7 @@ func (r BINRange) MarshalText() ([]byte, error) {
 // is not a well-formed range is kept as it is, so that nothing is lost, and
 // Validate reports it.
 func (r *BINRange) UnmarshalText(text []byte) error {
-	return rangetext.Decode(r, "paymentfilter: BINRange.UnmarshalText", text, ParseBINRange, func(text string) BINRange {
+	return rangetext.Decode(r, "checkout: BINRange.UnmarshalText", text, ParseBINRange, func(text string) BINRange {
 		return BINRange{raw: text, malformed: true}
 	})
 }

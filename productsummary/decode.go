@@ -32,7 +32,7 @@ type DecodeError struct {
 
 // Error returns one line naming the path, and the line and item indexes.
 func (e *DecodeError) Error() string {
-	msg := "productsummary: decode "
+	msg := "checkout: decode product summary: "
 	if e.Path != "" {
 		msg += e.Path + ": "
 	}

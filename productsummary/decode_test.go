@@ -178,7 +178,7 @@ func TestParseRejects(t *testing.T) {
 
 func TestDecodeErrorNamesLineAndItem(t *testing.T) {
 	_, err := ps.Parse(`[[{"type":"space"}],[{"type":"space"}],[{"type":"space"},{"type":"toggle"}]]`)
-	require.EqualError(t, err, `productsummary: decode product_summary[2][1].type: unknown item type "toggle" `+
+	require.EqualError(t, err, `checkout: decode product summary: product_summary[2][1].type: unknown item type "toggle" `+
 		`(want space, text, image, toggleimage, divider or background) (line 2, item 1)`)
 }
 
@@ -314,7 +314,7 @@ func TestUnmarshalNilTarget(t *testing.T) {
 		require.ErrorAs(t, err, &de, name)
 		require.Contains(t, de.Message, "nil pointer", name)
 	}
-	require.EqualError(t, (*ps.Text)(nil).UnmarshalJSON(nil), "productsummary: decode text item into a nil pointer")
+	require.EqualError(t, (*ps.Text)(nil).UnmarshalJSON(nil), "checkout: decode product summary: text item into a nil pointer")
 }
 
 // TestDecodeRejectsZero: a number field at 0 is not sent, so an explicit 0 in
@@ -352,9 +352,9 @@ func TestDecodeRejectsZero(t *testing.T) {
 		require.NotContains(t, string(out), `"`+key+`"`, "an unset number is not sent")
 	}
 	require.EqualError(t, func() error { _, err := ps.Parse(`[[{"type":"space","weight":0}]]`); return err }(),
-		"productsummary: decode product_summary[0][0].weight: must be greater than 0, got 0; leave the key out for the default (line 0, item 0)")
+		"checkout: decode product summary: product_summary[0][0].weight: must be greater than 0, got 0; leave the key out for the default (line 0, item 0)")
 	require.EqualError(t, func() error { _, err := ps.Parse(`[[{"type":"divider","thickness":"0"}]]`); return err }(),
-		"productsummary: decode product_summary[0][0].thickness: must be greater than 0, got 0 (required: a divider's thickness has no default) (line 0, item 0)")
+		"checkout: decode product summary: product_summary[0][0].thickness: must be greater than 0, got 0 (required: a divider's thickness has no default) (line 0, item 0)")
 
 	var sp ps.Space
 	require.ErrorContains(t, json.Unmarshal([]byte(`{"type":"space","width":0}`), &sp), "width: must be greater than 0")

@@ -175,5 +175,5 @@ func ExampleParse() {
 	_, err := ps.Parse(`[[{"type":"space"}],[{"type":"text","text":"a"},{"type":"button"}]]`)
 	fmt.Println(err)
 	// Output:
-	// productsummary: decode product_summary[1][1].type: unknown item type "button" (want space, text, image, toggleimage, divider or background) (line 1, item 1)
+	// checkout: decode product summary: product_summary[1][1].type: unknown item type "button" (want space, text, image, toggleimage, divider or background) (line 1, item 1)
 }
