@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/payorch/checkout-go/internal/clip"
 	"github.com/payorch/checkout-go/internal/lenient"
 	"github.com/payorch/checkout-go/internal/valid"
 )
@@ -364,11 +365,11 @@ func (s *OrderStatus) CheckPaid(expected Amount) error {
 	if !ok {
 		// Still ErrNotPaid: a merchant who branches on it must not ship
 		// because the expected total was empty or garbled.
-		return notPaid(fmt.Sprintf("%sexpected amount %q is not a decimal number", op, clip(string(expected))))
+		return notPaid(fmt.Sprintf("%sexpected amount %q is not a decimal number", op, clip.To(string(expected), 24)))
 	}
 	got, ok := decimal(string(s.Amount))
 	if !ok {
-		return notPaid(fmt.Sprintf("%sorder %q has no readable amount (%q)", op, s.OrderID, clip(string(s.Amount))))
+		return notPaid(fmt.Sprintf("%sorder %q has no readable amount (%q)", op, s.OrderID, clip.To(string(s.Amount), 24)))
 	}
 	if got.Cmp(want) != 0 {
 		return notPaid(fmt.Sprintf("%sorder %q amount is %s, expected %s", op, s.OrderID, s.Amount, expected))
@@ -398,14 +399,6 @@ func decimal(s string) (*big.Rat, bool) {
 		}
 	}
 	return new(big.Rat).SetString(s)
-}
-
-// clip shortens text quoted in an error to 24 bytes.
-func clip(s string) string {
-	if len(s) > 24 {
-		return s[:24] + "…"
-	}
-	return s
 }
 
 // orderPath returns /orders/{order_id} with the id path-escaped, or a
@@ -445,7 +438,7 @@ func (c *Client) GetOrder(ctx context.Context, orderID string, opts ...RequestOp
 	if err == nil && st.OrderID != "" && st.OrderID != orderID {
 		// A reply about another order (a misrouting proxy or cache) must
 		// never pass for this one: CheckPaid would approve the wrong order.
-		return nil, fmt.Errorf("checkout: %s: decode response: the reply is about order %q, not %q", op, clip(st.OrderID), clip(orderID))
+		return nil, fmt.Errorf("checkout: %s: decode response: the reply is about order %q, not %q", op, clip.To(st.OrderID, 24), clip.To(orderID, 24))
 	}
 	return st, aboutOrder(err, orderID)
 }

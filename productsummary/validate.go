@@ -4,12 +4,16 @@ import (
 	"math"
 	"net/url"
 	"reflect"
-	"strconv"
 	"unicode/utf8"
 
+	"github.com/payorch/checkout-go/internal/clip"
 	"github.com/payorch/checkout-go/internal/valid"
 	"github.com/payorch/checkout-go/internal/weburl"
 )
+
+// maxQuoted bounds a value quoted in a problem, so that a message stays
+// one readable line.
+const maxQuoted = 64
 
 // checker collects the problems of the items at one place after another.
 type checker struct {
@@ -123,11 +127,11 @@ func checkString(k *checker, f *field, s string) {
 		}
 	case f.color:
 		if !IsHexColor(s) {
-			k.add(f.key, "must be "+wantColor+", got "+quote(s))
+			k.add(f.key, "must be "+wantColor+", got "+clip.Quote(s, maxQuoted))
 		}
 	case f.url:
 		if !isURL(s) {
-			msg := "must be " + wantURL + ", got " + quote(s)
+			msg := "must be " + wantURL + ", got " + clip.Quote(s, maxQuoted)
 			if !f.required {
 				msg += `, or "" when unused`
 			}
@@ -163,17 +167,4 @@ func isURL(v string) bool {
 	}
 	u, err := url.Parse(v)
 	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && utf8.ValidString(v)
-}
-
-// quote shortens long values so that a message stays one readable line.
-func quote(v string) string {
-	const limit = 64
-	if len(v) > limit {
-		cut := limit
-		for cut > 0 && !utf8.RuneStart(v[cut]) {
-			cut--
-		}
-		v = v[:cut] + "…"
-	}
-	return strconv.Quote(v)
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	checkout "github.com/payorch/checkout-go"
+	"github.com/payorch/checkout-go/internal/clip"
 )
 
 // The typed content of an event. The service nests the object an event is
@@ -50,7 +51,7 @@ func (e *ContentError) Error() string {
 	if e == nil {
 		return "webhook: <nil *ContentError>"
 	}
-	name := clip(e.Event, 64)
+	name := clip.To(e.Event, 64)
 	if name == "" {
 		name = "unnamed"
 	}
@@ -59,7 +60,7 @@ func (e *ContentError) Error() string {
 	}
 	holds := "no object"
 	if e.Holds != "" {
-		holds = fmt.Sprintf("%q", clip(e.Holds, 32))
+		holds = fmt.Sprintf("%q", clip.To(e.Holds, 32))
 	}
 	return fmt.Sprintf("webhook: %s event carries no %s (its content holds %s)", name, e.Want, holds)
 }

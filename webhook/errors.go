@@ -2,7 +2,6 @@ package webhook
 
 import (
 	"fmt"
-	"unicode/utf8"
 
 	"github.com/payorch/checkout-go/internal/valid"
 )
@@ -87,19 +86,4 @@ func (e encryptedSentinel) Unwrap() error { return ErrEncrypted }
 // wrap adds a fixed, secret-free detail to a sentinel.
 func wrap(sentinel error, detail string) error {
 	return fmt.Errorf("%w: %s", sentinel, detail)
-}
-
-// clip cuts s to at most max bytes (on a rune boundary, marking the cut
-// with "…"). Text the sender chooses (an event id, a token header value
-// quoted by go-jose) goes through it before reaching an error or a log
-// record, so that neither can carry a whole body.
-func clip(s string, max int) string {
-	if len(s) <= max {
-		return s
-	}
-	cut := max
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
 }

@@ -3,6 +3,7 @@ package webhook
 import (
 	"context"
 	"errors"
+	"github.com/payorch/checkout-go/internal/clip"
 	"io"
 	"log/slog"
 	"net/http"
@@ -299,7 +300,7 @@ func attrs(client netip.Addr, ev *Event, err error) []slog.Attr {
 		a = append(a, slog.String("client", client.String()))
 	}
 	if ev != nil {
-		a = append(a, slog.String("event_id", clip(ev.ID, maxLogText)), slog.String("event_name", clip(ev.Name, maxLogText)))
+		a = append(a, slog.String("event_id", clip.To(ev.ID, maxLogText)), slog.String("event_name", clip.To(ev.Name, maxLogText)))
 	}
 	if err != nil {
 		a = append(a, slog.String("error", err.Error()))

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/payorch/checkout-go/internal/clip"
 	"github.com/payorch/checkout-go/internal/valid"
 )
 
@@ -135,7 +136,7 @@ func (v *Verifier) verify(r *http.Request) (*Event, netip.Addr, error) {
 		return nil, client, wrap(ErrForbiddenSource, client.String())
 	}
 	if r.Method != http.MethodPost {
-		return nil, client, wrap(ErrMethodNotAllowed, strconv.Quote(clip(r.Method, 32)))
+		return nil, client, wrap(ErrMethodNotAllowed, strconv.Quote(clip.To(r.Method, 32)))
 	}
 	if err := v.checkCredentials(r.Header); err != nil {
 		return nil, client, err

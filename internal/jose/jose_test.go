@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	gojose "github.com/go-jose/go-jose/v4"
+	"github.com/payorch/checkout-go/internal/clip"
 	"github.com/stretchr/testify/require"
 )
 
@@ -116,7 +117,7 @@ func TestEncryptRefusesOtherAlgorithms(t *testing.T) {
 // Text the sender chose is clipped in errors.
 func TestQuoteClips(t *testing.T) {
 	long := strings.Repeat("ஆ", 100)
-	q := quote(long)
+	q := clip.Quote(long, maxQuoted)
 	require.LessOrEqual(t, len(q), maxQuoted+8)
 	require.True(t, strings.HasSuffix(q, `…"`))
 	tok := strings.Repeat("x", 10)

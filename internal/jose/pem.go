@@ -5,6 +5,7 @@ import (
 	"crypto/x509"
 	"encoding/pem"
 	"fmt"
+	"github.com/payorch/checkout-go/internal/clip"
 	"strings"
 )
 
@@ -68,9 +69,9 @@ func ParsePrivateKeyPEM(b []byte) (*rsa.PrivateKey, error) {
 		}
 		return rk, nil
 	case "PUBLIC KEY", "RSA PUBLIC KEY", "CERTIFICATE":
-		return nil, fail(KindKey, "PEM block "+quote(block.Type)+" holds a public key; want the private key")
+		return nil, fail(KindKey, "PEM block "+clip.Quote(block.Type, maxQuoted)+" holds a public key; want the private key")
 	default:
-		return nil, fail(KindKey, "PEM block "+quote(block.Type)+`, want "RSA PRIVATE KEY" or "PRIVATE KEY"`)
+		return nil, fail(KindKey, "PEM block "+clip.Quote(block.Type, maxQuoted)+`, want "RSA PRIVATE KEY" or "PRIVATE KEY"`)
 	}
 }
 
@@ -94,9 +95,9 @@ func ParsePublicKeyPEM(b []byte) (*rsa.PublicKey, error) {
 			k = cert.PublicKey
 		}
 	case "RSA PRIVATE KEY", "PRIVATE KEY":
-		return nil, fail(KindKey, "PEM block "+quote(block.Type)+" is a private key; want the public key")
+		return nil, fail(KindKey, "PEM block "+clip.Quote(block.Type, maxQuoted)+" is a private key; want the public key")
 	default:
-		return nil, fail(KindKey, "PEM block "+quote(block.Type)+`, want "PUBLIC KEY", "RSA PUBLIC KEY" or "CERTIFICATE"`)
+		return nil, fail(KindKey, "PEM block "+clip.Quote(block.Type, maxQuoted)+`, want "PUBLIC KEY", "RSA PUBLIC KEY" or "CERTIFICATE"`)
 	}
 	if err != nil {
 		return nil, fail(KindKey, "invalid "+strings.ToLower(block.Type))
