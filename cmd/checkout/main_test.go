@@ -199,6 +199,10 @@ func startFake(t *testing.T, env []string, args ...string) (base string, cmd *ex
 		resp.Body.Close()
 		return resp.StatusCode == 200
 	}, 20*time.Second, 20*time.Millisecond, "the fake did not start: %s %s", stdout, stderr)
+	// The fake prints its startup lines before it takes a connection, but
+	// they reach stdout through a pipe the test reads on its own time.
+	require.Eventually(t, func() bool { return strings.Contains(stdout.String(), "stop with Ctrl-C\n") },
+		5*time.Second, 5*time.Millisecond, "the fake answers but its startup lines did not all arrive: %s", stdout)
 	return base, cmd, stdout, stderr
 }
 
