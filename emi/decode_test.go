@@ -95,4 +95,11 @@ func TestTenureRange(t *testing.T) {
 	require.Error(t, emi.Months(10, 9).Validate())
 	require.Error(t, emi.Months(-1, 3).Validate())
 	require.NoError(t, emi.Months(3, 3).Validate())
+	// What Validate accepts, the SDK can read back: a range its text form
+	// cannot hold (five digits) is refused before it is sent.
+	require.NoError(t, emi.Months(9999, 9999).Validate())
+	err = emi.Months(10000, 20000).Validate()
+	require.ErrorContains(t, err, "ends after 9999 months")
+	_, perr := emi.ParseTenureRange(emi.Months(10000, 20000).String())
+	require.Error(t, perr)
 }

@@ -51,11 +51,18 @@ func ParseTenureRange(s string) (TenureRange, error) {
 	return r, nil
 }
 
-// rangeProblem checks a parsed range: months from 1, from not after to.
+// maxMonths is the longest tenure a range can hold: four digits of months.
+const maxMonths = 9999
+
+// rangeProblem checks a range: months from 1 to maxMonths (what the text
+// form holds, so that a range the SDK writes reads back), from not after
+// to.
 func (r TenureRange) rangeProblem() string {
 	switch {
 	case r.From < 1:
 		return "tenure range " + strconv.Quote(r.String()) + " starts below 1 month"
+	case r.To > maxMonths:
+		return "tenure range " + strconv.Quote(r.String()) + " ends after 9999 months"
 	case r.From > r.To:
 		return "tenure range " + strconv.Quote(r.String()) + " has from greater than to"
 	}
