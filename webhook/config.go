@@ -116,11 +116,12 @@ const forbiddenUsernameChars = "@!#$%&'*+-/=?^_.{|}~`:"
 // in the dashboard: not empty, none of the characters
 // @ ! # $ % & ' * + - / = ? ^ _ . { | } ~ and the backtick, no ':' (which
 // Basic authentication cannot carry, RFC 7617) and no control or space
-// characters. The error is a *ValidationError at path "Username".
+// characters. The error is a *ValidationError at path "Username", its
+// message starting "checkout: validate webhook username: ".
 func ValidateUsername(u string) error {
 	var c valid.Collector
 	validateUsername(&c, u)
-	return c.Err()
+	return valid.ForOp("validate webhook username", c.Err())
 }
 
 func validateUsername(c *valid.Collector, u string) {
@@ -142,7 +143,8 @@ func validateUsername(c *valid.Collector, u string) {
 }
 
 // Validate checks the Config the way NewVerifier does and returns a
-// *ValidationError listing every problem, or nil.
+// *ValidationError listing every problem (its message starts
+// "checkout: validate webhook config: "), or nil.
 func (c Config) Validate() error {
 	var col valid.Collector
 	validateUsername(&col, c.Username)
@@ -208,7 +210,7 @@ func (c Config) Validate() error {
 	if strings.ContainsAny(c.Realm, "\"\\\r\n") {
 		col.Add("Realm", `must not contain quotes, backslashes or line breaks`)
 	}
-	return col.Err()
+	return valid.ForOp("validate webhook config", col.Err())
 }
 
 // validHeaderValue refuses what cannot be sent in a header (see

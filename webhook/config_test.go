@@ -175,5 +175,5 @@ func TestValidationErrorIsShared(t *testing.T) {
 	var ve *ValidationError
 	require.True(t, errors.As(err, &ve))
 	require.True(t, ve.Has("Password"))
-	require.True(t, strings.HasPrefix(err.Error(), "checkout: webhook: new verifier: invalid request: "))
+	require.True(t, strings.HasPrefix(err.Error(), "checkout: new webhook verifier: invalid request: "))
 }

@@ -23,12 +23,12 @@ import (
 // does not carry what was asked for, such as the order of a MANDATE_CREATED
 // event. It is not a fault of the delivery: answer it as your handler
 // answers any event it does not act on.
-const ErrNoContent = sentinel("webhook: event carries no such content")
+const ErrNoContent = sentinel("checkout: read webhook content: event carries no such content")
 
 // ContentError is the error of [Event.Order], [Event.Transaction],
 // [Event.Mandate] and [Event.Refund]. It names the event and what it lacks:
 //
-//	webhook: MANDATE_CREATED event carries no order (its content holds "mandate")
+//	checkout: read webhook content: MANDATE_CREATED event carries no order (its content holds "mandate")
 //
 // errors.Is(err, ErrNoContent) holds when the content is absent;
 // errors.Is(err, ErrMalformedBody) holds when it is there but does not
@@ -49,20 +49,20 @@ type ContentError struct {
 // Error returns one line naming the event and what it lacks.
 func (e *ContentError) Error() string {
 	if e == nil {
-		return "webhook: <nil *ContentError>"
+		return "checkout: read webhook content: <nil *ContentError>"
 	}
 	name := clip.To(e.Event, 64)
 	if name == "" {
 		name = "unnamed"
 	}
 	if e.Err != nil {
-		return fmt.Sprintf("webhook: %s event: its %s does not decode: %v", name, e.Want, e.Err)
+		return fmt.Sprintf("checkout: read webhook content: %s event: its %s does not decode: %v", name, e.Want, e.Err)
 	}
 	holds := "no object"
 	if e.Holds != "" {
 		holds = fmt.Sprintf("%q", clip.To(e.Holds, 32))
 	}
-	return fmt.Sprintf("webhook: %s event carries no %s (its content holds %s)", name, e.Want, holds)
+	return fmt.Sprintf("checkout: read webhook content: %s event carries no %s (its content holds %s)", name, e.Want, holds)
 }
 
 // Is matches ErrNoContent when the content is absent and ErrMalformedBody

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math/big"
+	"strings"
 	"testing"
 	"time"
 
@@ -109,7 +110,7 @@ func TestContentErrors(t *testing.T) {
 	ev, err := ParseEvent([]byte(`{"id":"e1","event_name":"MANDATE_CREATED","content":{"mandate":{"mandate_id":"m1"}}}`))
 	require.NoError(t, err)
 	_, err = ev.Order()
-	require.EqualError(t, err, `webhook: MANDATE_CREATED event carries no order (its content holds "mandate")`)
+	require.EqualError(t, err, `checkout: read webhook content: MANDATE_CREATED event carries no order (its content holds "mandate")`)
 	require.ErrorIs(t, err, ErrNoContent)
 	var ce *ContentError
 	require.ErrorAs(t, err, &ce)
@@ -117,9 +118,9 @@ func TestContentErrors(t *testing.T) {
 	require.NoError(t, ce.Unwrap())
 
 	_, err = ev.Refund()
-	require.EqualError(t, err, `webhook: MANDATE_CREATED event carries no refund (its content holds "mandate")`)
+	require.EqualError(t, err, `checkout: read webhook content: MANDATE_CREATED event carries no refund (its content holds "mandate")`)
 	_, err = ev.Transaction()
-	require.EqualError(t, err, `webhook: MANDATE_CREATED event carries no transaction (its content holds "mandate")`)
+	require.EqualError(t, err, `checkout: read webhook content: MANDATE_CREATED event carries no transaction (its content holds "mandate")`)
 
 	for _, body := range []string{
 		`{"event_name":"X"}`,
@@ -130,7 +131,7 @@ func TestContentErrors(t *testing.T) {
 		ev, err := ParseEvent([]byte(body))
 		require.NoError(t, err, body)
 		_, err = ev.Order()
-		require.EqualError(t, err, `webhook: X event carries no order (its content holds no object)`, body)
+		require.EqualError(t, err, `checkout: read webhook content: X event carries no order (its content holds no object)`, body)
 		for _, want := range []string{"transaction", "mandate", "refund"} {
 			require.ErrorIs(t, accessorErr(ev, want), ErrNoContent, "%s: %s", want, body)
 		}
@@ -153,7 +154,7 @@ func TestContentErrors(t *testing.T) {
 		ev, err := ParseEvent([]byte(`{"event_name":"ORDER_REFUNDED","content":{"order":{"order_id":"o1"` + refunds + `}}}`))
 		require.NoError(t, err)
 		_, err = ev.Refund()
-		require.EqualError(t, err, `webhook: ORDER_REFUNDED event carries no refund (its content holds "order")`, refunds)
+		require.EqualError(t, err, `checkout: read webhook content: ORDER_REFUNDED event carries no refund (its content holds "order")`, refunds)
 	}
 
 	// Content that is there but cannot be read is a malformed body, not
@@ -163,7 +164,7 @@ func TestContentErrors(t *testing.T) {
 	_, err = ev.Refund()
 	require.ErrorIs(t, err, ErrMalformedBody)
 	require.NotErrorIs(t, err, ErrNoContent)
-	require.ErrorContains(t, err, "webhook: ORDER_REFUNDED event: its refund does not decode: ")
+	require.ErrorContains(t, err, "checkout: read webhook content: ORDER_REFUNDED event: its refund does not decode: ")
 	require.ErrorAs(t, err, &ce)
 	require.Error(t, ce.Unwrap())
 
@@ -174,17 +175,20 @@ func TestContentErrors(t *testing.T) {
 	}
 	ev = &Event{Name: string(long), Content: json.RawMessage(`{}`)}
 	_, err = ev.Order()
-	require.Less(t, len(err.Error()), 150)
+	// 150 bytes before the message's prefix grew from "webhook: " to
+	// "checkout: read webhook content: " (23 bytes more).
+	require.Less(t, len(err.Error()), 173)
+	require.NotContains(t, err.Error(), strings.Repeat("N", 65), "the name is clipped to 64 characters")
 
 	var nilEvent *Event
 	require.NotPanics(t, func() {
 		_, err := nilEvent.Order()
-		require.EqualError(t, err, `webhook: unnamed event carries no order (its content holds no object)`)
+		require.EqualError(t, err, `checkout: read webhook content: unnamed event carries no order (its content holds no object)`)
 		for _, want := range []string{"transaction", "mandate", "refund"} {
 			require.ErrorIs(t, accessorErr(nilEvent, want), ErrNoContent, want)
 		}
 		var nilErr *ContentError
-		require.Equal(t, "webhook: <nil *ContentError>", nilErr.Error())
+		require.Equal(t, "checkout: read webhook content: <nil *ContentError>", nilErr.Error())
 		require.False(t, nilErr.Is(ErrNoContent))
 		require.NoError(t, nilErr.Unwrap())
 	})
@@ -216,7 +220,7 @@ func TestContentOfUnknownEvent(t *testing.T) {
 	require.Equal(t, checkout.RefundSuccess, r.Status)
 	sameAmount(t, "5", r.Amount)
 	_, err = ev.Order()
-	require.EqualError(t, err, `webhook: REFUND_SUCCEEDED event carries no order (its content holds "refund")`)
+	require.EqualError(t, err, `checkout: read webhook content: REFUND_SUCCEEDED event carries no order (its content holds "refund")`)
 }
 
 // With several refunds, Refund is the one created last, whatever their

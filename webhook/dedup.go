@@ -141,7 +141,7 @@ func NewMemoryDeduplicator(cfg MemoryDedupConfig) *MemoryDeduplicator {
 
 // errNilDeduplicator is the error of every call on a nil
 // *MemoryDeduplicator.
-const errNilDeduplicator = sentinel("webhook: nil *MemoryDeduplicator (use NewMemoryDeduplicator)")
+const errNilDeduplicator = sentinel("checkout: deduplicate webhook: nil *MemoryDeduplicator (use NewMemoryDeduplicator)")
 
 // init gives a zero MemoryDeduplicator its map and defaults. d.mu must be
 // held.

@@ -299,15 +299,15 @@ func (e *Event) currentSubject() subject {
 // for content the typed accessors ([Event.Order], [Event.Transaction],
 // [Event.Mandate], [Event.Refund]) do not cover, such as a notification.
 // Declare fields that may arrive as "FILTERED" or as numbers-in-strings as
-// json.RawMessage or string. It returns ErrMalformedBody when content
-// holds no object (and for a nil Event).
+// json.RawMessage or string. Its error matches ErrMalformedBody when
+// content holds no object or does not decode into v (and for a nil Event).
 func (e *Event) DecodeContent(v any) error {
 	sub := e.currentSubject()
 	if sub.kind == "" {
-		return wrap(ErrMalformedBody, "content holds no object")
+		return contentUnreadable("content holds no object")
 	}
 	if err := json.Unmarshal(sub.obj, v); err != nil {
-		return wrap(ErrMalformedBody, "content."+sub.kind+": "+err.Error())
+		return contentUnreadable("content." + sub.kind + ": " + err.Error())
 	}
 	return nil
 }

@@ -140,7 +140,7 @@ func ExampleEvent_Order() {
 	}
 	fmt.Println(txn.OrderID, txn.TxnID, txn.Status, txn.Status.IsFinal(), txn.ErrorMessage)
 	// Output:
-	// webhook: TXN_FAILED event carries no order (its content holds "txn")
+	// checkout: read webhook content: TXN_FAILED event carries no order (its content holds "txn")
 	// ord_7 shop-ord_7-1 AUTHORIZATION_FAILED true Not sufficient funds
 }
 

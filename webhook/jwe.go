@@ -62,18 +62,18 @@ type JWEDecrypter struct {
 // valid RSA keys of at least 2048 bits.
 func NewJWEDecrypter(cfg JWEConfig) (*JWEDecrypter, error) {
 	if cfg.PrivateKey == nil {
-		return nil, errors.New("webhook: JWEConfig.PrivateKey is required")
+		return nil, errors.New("checkout: new webhook decrypter: JWEConfig.PrivateKey is required")
 	}
 	if err := jose.CheckPrivateKey("JWEConfig.PrivateKey", cfg.PrivateKey); err != nil {
-		return nil, errors.New("webhook: " + err.Error())
+		return nil, errors.New("checkout: new webhook decrypter: " + err.Error())
 	}
 	if cfg.VerificationKey != nil {
 		if err := jose.CheckPublicKey("JWEConfig.VerificationKey", cfg.VerificationKey); err != nil {
-			return nil, errors.New("webhook: " + err.Error())
+			return nil, errors.New("checkout: new webhook decrypter: " + err.Error())
 		}
 	}
 	if cfg.VerificationKeyID != "" && cfg.VerificationKey == nil {
-		return nil, errors.New("webhook: JWEConfig.VerificationKeyID is set without a VerificationKey")
+		return nil, errors.New("checkout: new webhook decrypter: JWEConfig.VerificationKeyID is set without a VerificationKey")
 	}
 	return &JWEDecrypter{priv: cfg.PrivateKey, kid: cfg.KeyID, verify: cfg.VerificationKey, verifyID: cfg.VerificationKeyID}, nil
 }
@@ -102,7 +102,7 @@ func NewJWEDecrypterFromPEM(privatePEM, verificationPEM []byte) (*JWEDecrypter, 
 func ParseRSAPrivateKeyPEM(b []byte) (*rsa.PrivateKey, error) {
 	k, err := jose.ParsePrivateKeyPEM(b)
 	if err != nil {
-		return nil, errors.New("webhook: private key: " + err.Error())
+		return nil, errors.New("checkout: parse private key: " + err.Error())
 	}
 	return k, nil
 }
@@ -113,7 +113,7 @@ func ParseRSAPrivateKeyPEM(b []byte) (*rsa.PrivateKey, error) {
 func ParseRSAPublicKeyPEM(b []byte) (*rsa.PublicKey, error) {
 	k, err := jose.ParsePublicKeyPEM(b)
 	if err != nil {
-		return nil, errors.New("webhook: public key: " + err.Error())
+		return nil, errors.New("checkout: parse public key: " + err.Error())
 	}
 	return k, nil
 }
@@ -199,23 +199,23 @@ type SealOptions struct {
 // {"JWT": "<token>"}. It exists for tests and fakes such as checkouttest.
 func Seal(payload []byte, opts SealOptions) (string, error) {
 	if opts.Recipient == nil {
-		return "", errors.New("webhook: SealOptions.Recipient is required")
+		return "", errors.New("checkout: seal webhook: SealOptions.Recipient is required")
 	}
 	if opts.SignatureAsJSON && opts.Signer == nil {
-		return "", errors.New("webhook: SealOptions.SignatureAsJSON needs a Signer")
+		return "", errors.New("checkout: seal webhook: SealOptions.SignatureAsJSON needs a Signer")
 	}
 	inner := payload
 	switch {
 	case opts.Signer != nil && opts.SignatureAsJSON:
 		b, err := jose.SignJSON(payload, opts.Signer, opts.SignerKeyID)
 		if err != nil {
-			return "", errors.New("webhook: seal: " + err.Error())
+			return "", errors.New("checkout: seal webhook: " + err.Error())
 		}
 		inner = b
 	case opts.Signer != nil:
 		s, err := jose.Sign(payload, opts.Signer, opts.SignerKeyID)
 		if err != nil {
-			return "", errors.New("webhook: seal: " + err.Error())
+			return "", errors.New("checkout: seal webhook: " + err.Error())
 		}
 		inner = []byte(s)
 	}
@@ -225,7 +225,7 @@ func Seal(payload []byte, opts SealOptions) (string, error) {
 	}
 	tok, err := jose.Encrypt(inner, opts.Recipient, opts.RecipientKeyID, alg)
 	if err != nil {
-		return "", errors.New("webhook: seal: " + err.Error())
+		return "", errors.New("checkout: seal webhook: " + err.Error())
 	}
 	return tok, nil
 }

@@ -229,7 +229,7 @@ func TestJWEConfigAndPEMErrors(t *testing.T) {
 	} {
 		_, err := ParseRSAPrivateKeyPEM(b)
 		require.Error(t, err, name)
-		require.True(t, strings.HasPrefix(err.Error(), "webhook: private key: "), name)
+		require.True(t, strings.HasPrefix(err.Error(), "checkout: parse private key: "), name)
 	}
 
 	pub, err := ParseRSAPublicKeyPEM(pem.EncodeToMemory(&pem.Block{Type: "RSA PUBLIC KEY", Bytes: x509.MarshalPKCS1PublicKey(&serviceKey().PublicKey)}))

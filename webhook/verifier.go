@@ -55,7 +55,7 @@ type expectedHeader struct {
 // *ValidationError listing every problem.
 func NewVerifier(cfg Config) (*Verifier, error) {
 	if err := cfg.Validate(); err != nil {
-		return nil, valid.ForOp("webhook: new verifier", err)
+		return nil, valid.ForOp("new webhook verifier", err)
 	}
 	v := &Verifier{
 		ok:        true,
@@ -263,17 +263,23 @@ func (v *Verifier) decode(body []byte) (*Event, error) {
 	}
 	var inner wireBody
 	if err := decodeObject(plain, &inner); err != nil {
-		return nil, fmt.Errorf("decrypted payload: %w", err)
+		return nil, inPayload(err)
 	}
 	if inner.JWT != nil {
 		return nil, wrap(ErrMalformedBody, "decrypted payload is another envelope")
 	}
 	ev, err := eventFrom(&inner, plain)
 	if err != nil {
-		return nil, fmt.Errorf("decrypted payload: %w", err)
+		return nil, inPayload(err)
 	}
 	ev.Encrypted = true
 	return ev, nil
+}
+
+// inPayload marks an error about the decrypted payload, keeping the
+// sentinel first in its message and in its chain.
+func inPayload(err error) error {
+	return fmt.Errorf("%w (in the decrypted payload)", err)
 }
 
 // envelopeToken recognises the encrypted envelopes: {"JWT": "<compact

@@ -261,7 +261,7 @@ func TestSentinelsAreDistinct(t *testing.T) {
 			want := i == j || (b == error(ErrEncrypted) && (a == error(ErrNoDecrypter) || a == error(ErrDecrypt) || a == error(ErrSignature)))
 			require.Equal(t, want, errors.Is(a, b), "errors.Is(%v, %v)", a, b)
 		}
-		require.True(t, strings.HasPrefix(a.Error(), "webhook: "))
+		require.True(t, strings.HasPrefix(a.Error(), "checkout: "))
 	}
 }
 

@@ -233,7 +233,7 @@ func TestProcessReadsTypedContent(t *testing.T) {
 		{`{"event_name":"MANDATE_PAUSED","content":{"mandate":{"mandate_id":"m1"}}}`,
 			`"msg":"event","name":"MANDATE_PAUSED","kind":"mandate"`},
 		{`{"event_name":"ORDER_SUCCEEDED","content":{"txn":{"order_id":"o5"}}}`,
-			`"msg":"event content unreadable; confirm the order with GetOrder","name":"ORDER_SUCCEEDED","order_id":"o5","error":"webhook: ORDER_SUCCEEDED event carries no order (its content holds \"txn\")"`},
+			`"msg":"event content unreadable; confirm the order with GetOrder","name":"ORDER_SUCCEEDED","order_id":"o5","error":"checkout: read webhook content: ORDER_SUCCEEDED event carries no order (its content holds \"txn\")"`},
 	} {
 		ev, err := webhook.ParseEvent([]byte(tc.body))
 		require.NoError(t, err)
