@@ -95,10 +95,10 @@ type APIError struct {
 	ErrorCode string `json:"error_code,omitempty"`
 	// ErrorMessage is the body's error_message (or, when absent, the
 	// developer message of error_info).
-	ErrorMessage string `json:"error_message,omitempty"`
+	ErrorMessage string `json:"error_message,omitempty" lenient:"text"`
 	// UserMessage is a message meant for the customer: user_message of the
 	// body or of error_info.
-	UserMessage string `json:"user_message,omitempty"`
+	UserMessage string `json:"user_message,omitempty" lenient:"text"`
 	// Info is the body's error_info, nil when absent or not an object.
 	Info *ErrorInfo `json:"error_info,omitempty"`
 	// OrderID is the order the error is about: the body's order_id (the
@@ -150,12 +150,12 @@ type FieldError struct {
 
 // UnmarshalJSON decodes an error body of the service into e as the client
 // does, leniently as every reply: status_id may be a number or text ("-1"),
-// a number where text is expected is read as its text, a value that fits
-// no field (an error_info of "FILTERED") is left out, and a missing
-// error_message or user_message is filled from error_info's
-// developer_message or user_message. Only malformed JSON is an error.
-// HTTPStatus, RetryAfter, Operation and Body are not in the body and are
-// left as they are; every other field is replaced.
+// a number or boolean where other text is expected is read as its text, a
+// value that fits no field (an error_info of "FILTERED") is left out, and
+// an error_message or user_message that is absent or not text is taken
+// from error_info's developer_message or user_message. Only malformed JSON
+// is an error. HTTPStatus, RetryAfter, Operation and Body are not in the
+// body and are left as they are; every other field is replaced.
 func (e *APIError) UnmarshalJSON(data []byte) error {
 	if e == nil {
 		return errors.New("checkout: APIError.UnmarshalJSON on nil pointer")

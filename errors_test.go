@@ -576,6 +576,8 @@ func TestAPIErrorUnmarshalJSON(t *testing.T) {
 		{`{"status_id":2.0}`, APIError{StatusID: 2}},
 		{`{"status_id":"x","error_info":"FILTERED","error_code":"E"}`, APIError{ErrorCode: "E"}},
 		{`{"status":1,"error_code":"E","error_info":null}`, APIError{Status: "1", ErrorCode: "E"}},
+		{`{"status":false,"error_message":false,"user_message":0,"error_info":{"developer_message":"d","user_message":"u"}}`,
+			APIError{Status: "false", ErrorMessage: "d", UserMessage: "u", Info: &ErrorInfo{DeveloperMessage: "d", UserMessage: "u"}}},
 		{`{"error_info":{"code":"C","fields":"FILTERED","user_message":"u","developer_message":"d"}}`,
 			APIError{ErrorMessage: "d", UserMessage: "u", Info: &ErrorInfo{Code: "C", UserMessage: "u", DeveloperMessage: "d"}}},
 		{`{"error_message":"top","error_info":{"developer_message":"d","fields":[{"field_name":"a","reason":7},{"field_name":"b","reason":"r"}]}}`,
@@ -589,10 +591,15 @@ func TestAPIErrorUnmarshalJSON(t *testing.T) {
 	require.Error(t, json.Unmarshal([]byte(`{"status":`), &e), "malformed JSON is an error")
 	require.EqualError(t, (*APIError)(nil).UnmarshalJSON([]byte(`{}`)), "checkout: APIError.UnmarshalJSON on nil pointer")
 
-	e = APIError{HTTPStatus: 400, Operation: "refund", Body: []byte("b"), RetryAfter: time.Second}
-	require.NoError(t, json.Unmarshal([]byte(`{"status":"ERROR"}`), &e))
-	require.Equal(t, APIError{HTTPStatus: 400, Operation: "refund", Body: []byte("b"), RetryAfter: time.Second, Status: "ERROR"}, e,
-		"fields that are not in the body stay")
+	cred := &credential{key: "sk_live_0123456789abcdef"}
+	e = APIError{HTTPStatus: 400, Operation: "refund", Body: []byte("b"), RetryAfter: time.Second,
+		StatusID: 7, ErrorCode: "OLD", OrderID: "o", cred: cred}
+	require.NoError(t, json.Unmarshal([]byte(`{"status":"ERROR","error_message":"key sk_live_0123456789abcdef refused"}`), &e))
+	require.Equal(t, APIError{HTTPStatus: 400, Operation: "refund", Body: []byte("b"), RetryAfter: time.Second,
+		Status: "ERROR", ErrorMessage: "key sk_live_0123456789abcdef refused", cred: cred}, e,
+		"what is not in the body stays; every field of the body is replaced")
+	require.NotContains(t, e.Error(), "sk_live_0123456789abcdef", "the client's key is still scrubbed")
+	require.Contains(t, e.Error(), "[REDACTED]")
 }
 
 // A request refused before it was sent matches ErrInvalidRequest like a

@@ -41,7 +41,10 @@ import (
 //   - a value that cannot be converted ("FILTERED" where a number is
 //     expected, a string where an object is) is left out, so its field
 //     keeps the zero value; in an array the element is left out;
-//   - null stays null, and keys naming no field are left out.
+//   - null stays null, and keys naming no field are left out;
+//   - a field tagged lenient:"text" takes a JSON string only: anything
+//     else is left out, so that the type's own fallback for an absent
+//     value applies.
 //
 // A syntax error is returned as it is. So is the first error when data as a
 // whole cannot be read as v's type (an array for a struct): leniency applies
@@ -264,9 +267,12 @@ func (n *normaliser) object(out, raw []byte, t reflect.Type) ([]byte, bool) {
 		mark := len(out)
 		out = appendKey(out, k, first)
 		var fits bool
-		if quotedScalar(f) {
+		switch {
+		case f.Tag.Get("lenient") == "text":
+			out, fits = onlyText(out, v)
+		case quotedScalar(f):
 			out, fits = n.quoted(out, v, f.Type)
-		} else {
+		default:
 			out, fits = n.value(out, v, f.Type)
 		}
 		if fits {
@@ -276,6 +282,18 @@ func (n *normaliser) object(out, raw []byte, t reflect.Type) ([]byte, bool) {
 		}
 	}
 	return append(out, '}'), true
+}
+
+// onlyText keeps raw when it is a JSON string or null, for a field tagged
+// lenient:"text": text whose fallback, when absent, is better than the
+// text of a number or a boolean (an error message that falls back on
+// another message).
+func onlyText(out, raw []byte) ([]byte, bool) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || (raw[0] != '"' && raw[0] != 'n') {
+		return out, false
+	}
+	return append(out, raw...), true
 }
 
 // quotedScalar reports a field with the ",string" option, which

@@ -161,3 +161,24 @@ func FuzzUnmarshal(f *testing.F) {
 		}
 	})
 }
+
+// A field tagged lenient:"text" takes only a JSON string: a number or a
+// boolean is left out rather than read as its text, so the type's own
+// fallback for an absent value applies.
+func TestTextOnlyField(t *testing.T) {
+	type msg struct {
+		Message string `json:"message" lenient:"text"`
+		Code    string `json:"code"`
+	}
+	for body, want := range map[string]msg{
+		`{"message":"m","code":"c"}`:     {Message: "m", Code: "c"},
+		`{"message":7,"code":8}`:         {Code: "8"},
+		`{"message":false,"code":true}`:  {Code: "true"},
+		`{"message":{"a":1},"code":"c"}`: {Code: "c"},
+		`{"message":null,"code":1}`:      {Code: "1"},
+	} {
+		var got msg
+		require.NoError(t, Unmarshal([]byte(body), &got), body)
+		require.Equal(t, want, got, body)
+	}
+}
