@@ -101,5 +101,6 @@ func TestTenureRange(t *testing.T) {
 	err = emi.Months(10000, 20000).Validate()
 	require.ErrorContains(t, err, "ends after 9999 months")
 	_, perr := emi.ParseTenureRange(emi.Months(10000, 20000).String())
-	require.Error(t, perr)
+	require.EqualError(t, perr, `checkout: parse tenure range: malformed tenure range "10000::20000": want <from>::<to> in months without sign or leading zeros, like "9::12"`)
+	require.EqualError(t, (*emi.TenureRange)(nil).UnmarshalText([]byte("1::2")), "checkout: decode tenure range: nil pointer")
 }

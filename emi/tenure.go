@@ -1,7 +1,6 @@
 package emi
 
 import (
-	"errors"
 	"strconv"
 	"strings"
 
@@ -17,7 +16,8 @@ import (
 type TenureRange struct {
 	// From is the first tenure of the range, in months (at least 1).
 	From int
-	// To is the last tenure of the range, in months (at least From).
+	// To is the last tenure of the range, in months (at least From, at most
+	// 9999).
 	To int
 
 	raw       string // the decoded text when it did not parse
@@ -35,20 +35,26 @@ const maxTenureDigits = 4
 // or leading zeros, at most four digits each, from at least 1 and not after
 // to. What it accepts, String gives back unchanged.
 func ParseTenureRange(s string) (TenureRange, error) {
+	return rangetext.Parse("parse tenure range", s, parseTenureRange)
+}
+
+// parseTenureRange is ParseTenureRange with the problem as text, as
+// Validate reports it.
+func parseTenureRange(s string) (TenureRange, string) {
 	from, to, ok := strings.Cut(s, "::")
 	if !ok {
-		return TenureRange{}, errors.New("malformed tenure range " + strconv.Quote(s) + ": want <from>::<to> in months, like \"9::12\"")
+		return TenureRange{}, "malformed tenure range " + strconv.Quote(s) + ": want <from>::<to> in months, like \"9::12\""
 	}
 	f, okF := parseMonths(from)
 	t, okT := parseMonths(to)
 	if !okF || !okT {
-		return TenureRange{}, errors.New("malformed tenure range " + strconv.Quote(s) + ": want <from>::<to> in months without sign or leading zeros, like \"9::12\"")
+		return TenureRange{}, "malformed tenure range " + strconv.Quote(s) + ": want <from>::<to> in months without sign or leading zeros, like \"9::12\""
 	}
 	r := TenureRange{From: f, To: t}
 	if msg := r.rangeProblem(); msg != "" {
-		return TenureRange{}, errors.New(msg)
+		return TenureRange{}, msg
 	}
-	return r, nil
+	return r, ""
 }
 
 // maxMonths is the longest tenure a range can hold: four digits of months.
@@ -62,7 +68,7 @@ func (r TenureRange) rangeProblem() string {
 	case r.From < 1:
 		return "tenure range " + strconv.Quote(r.String()) + " starts below 1 month"
 	case r.To > maxMonths:
-		return "tenure range " + strconv.Quote(r.String()) + " ends after 9999 months"
+		return "tenure range " + strconv.Quote(r.String()) + " ends after " + strconv.Itoa(maxMonths) + " months"
 	case r.From > r.To:
 		return "tenure range " + strconv.Quote(r.String()) + " has from greater than to"
 	}
@@ -115,14 +121,14 @@ func (r TenureRange) MarshalText() ([]byte, error) {
 // is not a well-formed range is kept as it is, so that nothing is lost, and
 // Validate reports it.
 func (r *TenureRange) UnmarshalText(text []byte) error {
-	return rangetext.Decode(r, "checkout: TenureRange.UnmarshalText", text, ParseTenureRange, func(text string) TenureRange {
+	return rangetext.Decode(r, "decode tenure range", text, parseTenureRange, func(text string) TenureRange {
 		return TenureRange{raw: text, malformed: true}
 	})
 }
 
 // Validate reports why r cannot be sent: malformed text, a start below one
-// month, or from greater than to. The problem has an empty path (the caller
+// month, an end after 9999 months, or from greater than to. The problem has an empty path (the caller
 // knows where r sits).
 func (r TenureRange) Validate() error {
-	return rangetext.Validate(r.malformed, r.raw, ParseTenureRange, r.rangeProblem)
+	return rangetext.Validate(r, r.malformed, r.raw, parseTenureRange, TenureRange.rangeProblem)
 }

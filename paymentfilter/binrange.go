@@ -1,7 +1,6 @@
 package paymentfilter
 
 import (
-	"errors"
 	"strconv"
 	"strings"
 
@@ -30,15 +29,21 @@ type BINRange struct {
 // length the service takes: 6 and 8 digits are usual), from not above to
 // as numbers. What it accepts, String gives back unchanged.
 func ParseBINRange(s string) (BINRange, error) {
+	return rangetext.Parse("parse BIN range", s, parseBINRange)
+}
+
+// parseBINRange is ParseBINRange with the problem as text, as Validate
+// reports it.
+func parseBINRange(s string) (BINRange, string) {
 	from, to, ok := strings.Cut(s, "::")
 	if !ok {
-		return BINRange{}, errors.New("malformed BIN range " + strconv.Quote(s) + ": want <from_bin>::<to_bin>, like \"459000::460000\"")
+		return BINRange{}, "malformed BIN range " + strconv.Quote(s) + ": want <from_bin>::<to_bin>, like \"459000::460000\""
 	}
 	r := BINRange{From: from, To: to}
 	if msg := r.problem(); msg != "" {
-		return BINRange{}, errors.New(msg)
+		return BINRange{}, msg
 	}
-	return r, nil
+	return r, ""
 }
 
 // problem checks the parts of r; "" when r can be sent.
@@ -99,7 +104,7 @@ func (r BINRange) MarshalText() ([]byte, error) {
 // is not a well-formed range is kept as it is, so that nothing is lost, and
 // Validate reports it.
 func (r *BINRange) UnmarshalText(text []byte) error {
-	return rangetext.Decode(r, "checkout: BINRange.UnmarshalText", text, ParseBINRange, func(text string) BINRange {
+	return rangetext.Decode(r, "decode BIN range", text, parseBINRange, func(text string) BINRange {
 		return BINRange{raw: text, malformed: true}
 	})
 }
@@ -108,5 +113,5 @@ func (r *BINRange) UnmarshalText(text []byte) error {
 // that is not decimal digits, or from greater than to. The problem has an
 // empty path (the caller knows where r sits).
 func (r BINRange) Validate() error {
-	return rangetext.Validate(r.malformed, r.raw, ParseBINRange, r.problem)
+	return rangetext.Validate(r, r.malformed, r.raw, parseBINRange, BINRange.problem)
 }

@@ -165,6 +165,11 @@ func TestBINRange(t *testing.T) {
 		require.NoError(t, err, good)
 		wiretest.CheckRange(t, good, pf.ParseBINRange, anyBINs) // printed back unchanged
 	}
+	_, err = pf.ParseBINRange("460000::459000")
+	require.EqualError(t, err, `checkout: parse BIN range: BIN range "460000::459000": from is greater than to`)
+	require.EqualError(t, (*pf.BINRange)(nil).UnmarshalText([]byte("459000::460000")), "checkout: decode BIN range: nil pointer")
+	allocs := testing.AllocsPerRun(100, func() { _ = r.Validate() })
+	require.Zero(t, allocs, "validating a good range costs no allocation")
 }
 
 // TestDecodeRequiredNull: null is not a value for a required key.

@@ -11,33 +11,50 @@ import (
 	"github.com/payorch/checkout-go/internal/valid"
 )
 
-// Decode is the UnmarshalText of a range type R: it sets *dst to what
-// parse reads from text or, when parse fails, to malformed(text), a range
-// that keeps the text. It fails only on a nil dst, with the error
-// "<what> on a nil pointer".
-func Decode[R any](dst *R, what string, text []byte, parse func(string) (R, error), malformed func(text string) R) error {
-	if dst == nil {
-		return errors.New(what + " on a nil pointer")
+// A Parser reads the text of a range: the range, or what is wrong with the
+// text ("" when nothing is).
+type Parser[R any] func(text string) (R, string)
+
+// Parse is the exported Parse function of a range type: parse's range, or
+// its problem as an error "checkout: <op>: <problem>".
+func Parse[R any](op, text string, parse Parser[R]) (R, error) {
+	r, problem := parse(text)
+	if problem != "" {
+		var zero R
+		return zero, errors.New("checkout: " + op + ": " + problem)
 	}
-	r, err := parse(string(text))
-	if err != nil {
+	return r, nil
+}
+
+// Decode is the UnmarshalText of a range type R: it sets *dst to what
+// parse reads from text or, when parse finds a problem, to malformed(text),
+// a range that keeps the text. It fails only on a nil dst, with the error
+// "checkout: <op>: nil pointer".
+func Decode[R any](dst *R, op string, text []byte, parse Parser[R], malformed func(text string) R) error {
+	if dst == nil {
+		return errors.New("checkout: " + op + ": nil pointer")
+	}
+	r, problem := parse(string(text))
+	if problem != "" {
 		r = malformed(string(text))
 	}
 	*dst = r
 	return nil
 }
 
-// Validate is the Validate of a range type R: for a range decoded from
-// text that did not parse (malformed, with that text kept), the error
-// parse gives for the text; for any other, problem, the range's own
-// check, which returns "" when the range can be sent. The one problem has
-// an empty path: the caller knows where the range sits.
-func Validate[R any](malformed bool, kept string, parse func(string) (R, error), problem func() string) error {
+// Validate is the Validate of a range r of type R: for a range decoded from
+// text that did not parse (malformed, with that text kept), the problem
+// parse finds in the text; for any other, check(r), the range's own check,
+// which returns "" when the range can be sent. The one problem has an empty
+// path: the caller knows where the range sits.
+func Validate[R any](r R, malformed bool, kept string, parse Parser[R], check func(R) string) error {
 	var msg string
 	if malformed {
-		_, err := parse(kept)
-		msg = err.Error()
-	} else if msg = problem(); msg == "" {
+		_, msg = parse(kept)
+	} else {
+		msg = check(r)
+	}
+	if msg == "" {
 		return nil
 	}
 	return &valid.Error{Problems: []valid.Problem{{Message: msg}}}
