@@ -275,11 +275,13 @@ func TestJWEOpenReadsIndependentReplies(t *testing.T) {
 // flipPart changes one character in the middle of part key of a
 // five-part envelope ("header" … "tag"), keeping it base64url.
 func flipPart(t *testing.T, body []byte, key string) []byte {
-	return editEnvelope(t, body, func(env map[string]string) { env[key] = wiretest.Flip(env[key]) })
+	t.Helper()
+	return editEnvelope(t, body, func(env map[string]string) { env[key] = wiretest.Flip(t, env[key]) })
 }
 
 // dropPart removes a part from a five-part envelope.
 func dropPart(t *testing.T, body []byte, key string) []byte {
+	t.Helper()
 	return editEnvelope(t, body, func(env map[string]string) { delete(env, key) })
 }
 
@@ -312,7 +314,7 @@ func tamperedJWS(t *testing.T, key string) []byte {
 	case "payload":
 		m[key] = base64.RawURLEncoding.EncodeToString([]byte(strings.Replace(jweReply, "NEW", "CHARGED", 1)))
 	case "signature":
-		m[key] = wiretest.Flip(m[key])
+		m[key] = wiretest.Flip(t, m[key])
 	}
 	out, err := json.Marshal(m)
 	require.NoError(t, err)

@@ -122,7 +122,7 @@ func TestJWEDecryptFailures(t *testing.T) {
 
 	tamper := func(tok string, part int) string {
 		parts := strings.Split(tok, ".")
-		parts[part] = wiretest.Flip(parts[part])
+		parts[part] = wiretest.Flip(t, parts[part])
 		return strings.Join(parts, ".")
 	}
 	otherAlg := func(alg jose.KeyAlgorithm, enc jose.ContentEncryption, key any) string {
@@ -472,7 +472,7 @@ func TestJWEDecryptJSONSignatureFailures(t *testing.T) {
 	b64 := base64.RawURLEncoding.EncodeToString
 	tests := map[string]string{
 		"signed by another key": jsonJWS(t, goJoseSign(t, jose.RS256, strangerKey(), "key_svc", utf8Event)),
-		"tampered signature":    jsonJWS(t, p[0]+"."+p[1]+"."+wiretest.Flip(p[2])),
+		"tampered signature":    jsonJWS(t, p[0]+"."+p[1]+"."+wiretest.Flip(t, p[2])),
 		"tampered payload":      jsonJWS(t, p[0]+"."+b64([]byte(strings.Replace(utf8Event, "CHARGED", "REFUNDED", 1)))+"."+p[2]),
 		"header without kid":    jsonJWS(t, b64([]byte(`{"alg":"RS256"}`))+"."+p[1]+"."+p[2]),
 		"kid of another key":    jsonJWS(t, goJoseSign(t, jose.RS256, serviceKey(), "key_other", utf8Event)),
@@ -498,7 +498,7 @@ func TestJWEDecryptJSONSignatureFailures(t *testing.T) {
 	parts := strings.Split(seal(t, jsonJWS(t, good), SealOptions{}), ".")
 	for i := range parts {
 		q := append([]string(nil), parts...)
-		q[i] = wiretest.Flip(q[i])
+		q[i] = wiretest.Flip(t, q[i])
 		_, err = verifying.Decrypt(strings.Join(q, "."))
 		require.ErrorIs(t, err, ErrDecrypt, "part %d", i)
 	}

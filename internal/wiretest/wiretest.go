@@ -1,7 +1,8 @@
 // Package wiretest holds the wire test helpers that the tests of the root
-// package, emi, paymentfilter, productsummary and e2e share: golden-file
-// comparison with an -update flag, decoding JSON into a generic tree, and
-// checking that a decoder reported one problem at a JSON path.
+// package, emi, paymentfilter, productsummary, webhook and e2e share:
+// golden-file comparison with an -update flag, decoding JSON into a generic
+// tree, tampering with a JOSE part, and checking that a decoder reported one
+// problem at a JSON path.
 //
 // Importing it registers the -update flag, so a test package that imports
 // it must not define its own.
@@ -125,12 +126,13 @@ func Object(t testing.TB, data []byte) map[string]any {
 // Flip returns s, a base64url text such as a part of a JWE or JWS, with
 // the character in its middle changed to another base64url character: the
 // smallest tampering, which must make a signature or an authentication tag
-// fail.
-func Flip(s string) string {
-	b := []byte(s)
-	if len(b) == 0 {
-		return s
+// fail. An empty s has nothing to tamper with and fails the test.
+func Flip(t testing.TB, s string) string {
+	t.Helper()
+	if s == "" {
+		t.Fatalf("wiretest.Flip: nothing to tamper with in an empty part")
 	}
+	b := []byte(s)
 	if i := len(b) / 2; b[i] == 'A' {
 		b[i] = 'B'
 	} else {

@@ -1,6 +1,7 @@
 package wiretest
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"os"
@@ -118,7 +119,25 @@ func TestBench(t *testing.T) {
 }
 
 func TestFlip(t *testing.T) {
-	for in, want := range map[string]string{"AAA": "ABA", "xyz": "xAz", "ab": "aA", "A": "B", "": ""} {
-		require.Equal(t, want, Flip(in), in)
+	for in, want := range map[string]string{"AAA": "ABA", "xyz": "xAz", "ab": "aA", "A": "B"} {
+		require.Equal(t, want, Flip(t, in), in)
 	}
+	require.True(t, fails(t, func(tb testing.TB) { Flip(tb, "") }), "an empty part cannot be tampered with")
+}
+
+func TestNumberTreeKeepsNumberText(t *testing.T) {
+	require.Equal(t, []any{json.Number("100.0"), json.Number("1e2"), "x"}, NumberTree(t, []byte(`[100.0, 1e2, "x"]`)))
+	require.Equal(t, map[string]any{"amount": json.Number("1.50")}, Object(t, []byte(`{"amount":1.50}`)))
+	require.True(t, fails(t, func(tb testing.TB) { Object(tb, []byte(`[1]`)) }), "an array is not an object")
+	require.True(t, fails(t, func(tb testing.TB) { NumberTree(tb, []byte(`{`)) }), "malformed JSON")
+}
+
+func TestGoldenIndented(t *testing.T) {
+	t.Chdir(t.TempDir())
+	require.NoError(t, os.Mkdir("testdata", 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join("testdata", "g.json"), []byte("{\n  \"b\": 1,\n  \"a\": [\n    \"<\"\n  ]\n}\n"), 0o644))
+	require.False(t, fails(t, func(tb testing.TB) { GoldenIndented(tb, "g.json", []byte(`{"b":1,"a":["<"]}`)) }))
+	require.True(t, fails(t, func(tb testing.TB) { GoldenIndented(tb, "g.json", []byte(`{"a":["<"],"b":1}`)) }), "same JSON, other key order")
+	require.True(t, fails(t, func(tb testing.TB) { GoldenIndented(tb, "g.json", []byte(`{"b":1,"a":["\u003c"]}`)) }), "same JSON, other escaping")
+	require.True(t, fails(t, func(tb testing.TB) { GoldenIndented(tb, "g.json", []byte(`{"b":2,"a":["<"]}`)) }), "another value")
 }
