@@ -164,7 +164,8 @@ func (s *Server) Close() {
 
 // AddGateway adds a gateway configuration at run time, as the gateway
 // console would: ErrDuplicateReference when the same gateway already has
-// that reference id.
+// that reference id, a *checkout.ValidationError naming each bad field,
+// ErrNotStarted or ErrClosed when the server does not run.
 func (s *Server) AddGateway(g Gateway) error {
 	if !s.started() {
 		return ErrNotStarted
@@ -172,7 +173,7 @@ func (s *Server) AddGateway(g Gateway) error {
 	var c valid.Collector
 	checkGateway(&c, "Gateway", g)
 	if err := c.Err(); err != nil {
-		return fmt.Errorf("checkouttest: add gateway: %w", err)
+		return valid.ForOp("add gateway", err)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -202,7 +203,7 @@ func (s *Server) SetWebhook(wh WebhookConfig) error {
 	var c valid.Collector
 	checkWebhook(&c, "", wh)
 	if err := c.Err(); err != nil {
-		return fmt.Errorf("checkouttest: set webhook: %w", err)
+		return valid.ForOp("set webhook", err)
 	}
 	wh = wh.withDefaults()
 	s.mu.Lock()

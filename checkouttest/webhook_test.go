@@ -13,6 +13,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	checkout "github.com/payorch/checkout-go"
 	"github.com/payorch/checkout-go/checkouttest"
 )
 
@@ -336,7 +337,9 @@ func TestGatewayReferences(t *testing.T) {
 	})
 	require.ErrorIs(t, s.AddGateway(checkouttest.Gateway{Name: "RAZORPAY", ReferenceID: "shop_a"}), checkouttest.ErrDuplicateReference)
 	err := s.AddGateway(checkouttest.Gateway{Name: "RAZORPAY"})
-	require.ErrorContains(t, err, "checkouttest: add gateway: ")
+	require.ErrorContains(t, err, "checkout: add gateway: invalid request: Gateway.ReferenceID: ")
+	var ve *checkout.ValidationError
+	require.ErrorAs(t, err, &ve)
 
 	form := orderForm("ord_g1")
 	form.Set("metadata.SERVICE:gateway_reference_id", "shop_a")
