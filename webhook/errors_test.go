@@ -173,10 +173,10 @@ func TestOperationErrorsNameTheirOperation(t *testing.T) {
 		{"ParseRSAPrivateKeyPEM", "checkout: parse private key: ", func() error { _, err := webhook.ParseRSAPrivateKeyPEM(nil); return err }(), nil},
 		{"ParseRSAPublicKeyPEM", "checkout: parse public key: ", func() error { _, err := webhook.ParseRSAPublicKeyPEM(nil); return err }(), nil},
 		{"Seal", "checkout: seal webhook: SealOptions.Recipient is required", sealErr, nil},
-		{"redisdedup.New", "checkout: redisdedup config: Client is required", redisConfigErr, nil},
-		{"nil redisdedup Begin", "checkout: redisdedup: Deduplicator not configured (use New)", redisBeginErr, nil},
-		{"nil redisdedup Done", "checkout: redisdedup: Deduplicator not configured (use New)", nilRedis.Done(ctx, "k"), nil},
-		{"nil redisdedup Abandon", "checkout: redisdedup: Deduplicator not configured (use New)", nilRedis.Abandon(ctx, "k"), nil},
+		{"redisdedup.New", "checkout: new redis deduplicator: Client is required", redisConfigErr, nil},
+		{"nil redisdedup Begin", "checkout: deduplicate webhook: redisdedup.Deduplicator not configured (use New)", redisBeginErr, nil},
+		{"nil redisdedup Done", "checkout: deduplicate webhook: redisdedup.Deduplicator not configured (use New)", nilRedis.Done(ctx, "k"), nil},
+		{"nil redisdedup Abandon", "checkout: deduplicate webhook: redisdedup.Deduplicator not configured (use New)", nilRedis.Abandon(ctx, "k"), nil},
 	}
 	for _, tt := range tests {
 		require.Error(t, tt.err, tt.name)

@@ -139,7 +139,7 @@ func New(cfg Config) (*Deduplicator, error) {
 		problems = append(problems, "Timeout may not be negative")
 	}
 	if len(problems) > 0 {
-		return nil, errors.New("checkout: redisdedup config: " + strings.Join(problems, "; "))
+		return nil, errors.New("checkout: new redis deduplicator: " + strings.Join(problems, "; "))
 	}
 	d := &Deduplicator{
 		rdb: cfg.Client, prefix: cfg.Prefix, ttl: cfg.TTL, lease: cfg.Lease, timeout: cfg.Timeout,
@@ -194,10 +194,10 @@ func (d *Deduplicator) Begin(ctx context.Context, key string) (webhook.DedupStat
 				_ = abandon.Run(rctx, d.rdb, []string{d.prefix + key}, claim).Err()
 			}
 		}()
-		return 0, fmt.Errorf("checkout: redisdedup begin: no answer from Redis: %w", ctx.Err())
+		return 0, fmt.Errorf("checkout: deduplicate webhook: redis begin: no answer from Redis: %w", ctx.Err())
 	}
 	if a.err != nil {
-		return 0, fmt.Errorf("checkout: redisdedup begin: %w", a.err)
+		return 0, fmt.Errorf("checkout: deduplicate webhook: redis begin: %w", a.err)
 	}
 	switch {
 	case a.v == "":
@@ -211,7 +211,7 @@ func (d *Deduplicator) Begin(ctx context.Context, key string) (webhook.DedupStat
 		return webhook.DedupInFlight, nil
 	default:
 		// Something else owns this key: never guess that it was processed.
-		return 0, fmt.Errorf("checkout: redisdedup begin: key %q holds a value this package did not write; use another Prefix", d.prefix+key)
+		return 0, fmt.Errorf("checkout: deduplicate webhook: redis begin: key %q holds a value this package did not write; use another Prefix", d.prefix+key)
 	}
 }
 
@@ -261,7 +261,7 @@ func (d *Deduplicator) Done(ctx context.Context, key string) error {
 		return d.rdb.Set(ctx, d.prefix+key, doneValue, d.ttl).Err()
 	})
 	if err != nil {
-		return fmt.Errorf("checkout: redisdedup done: %w", err)
+		return fmt.Errorf("checkout: deduplicate webhook: redis done: %w", err)
 	}
 	return nil
 }
@@ -281,7 +281,7 @@ func (d *Deduplicator) Abandon(ctx context.Context, key string) error {
 		return abandon.Run(ctx, d.rdb, []string{d.prefix + key}, claim).Err()
 	})
 	if err != nil {
-		return fmt.Errorf("checkout: redisdedup abandon: %w (the claim ends with its lease)", err)
+		return fmt.Errorf("checkout: deduplicate webhook: redis abandon: %w (the claim ends with its lease)", err)
 	}
 	return nil
 }
@@ -294,7 +294,7 @@ func (d *Deduplicator) forgetClaim(key string) string {
 	return claim
 }
 
-const errNotConfigured = sentinel("checkout: redisdedup: Deduplicator not configured (use New)")
+const errNotConfigured = sentinel("checkout: deduplicate webhook: redisdedup.Deduplicator not configured (use New)")
 
 type sentinel string
 

@@ -106,13 +106,13 @@ func TestRefusesForeignValues(t *testing.T) {
 	require.NoError(t, c.Set(ctx, prefix+"k", "something else", time.Minute).Err())
 	d := newDedup(t, redisdedup.Config{Client: c, Prefix: prefix})
 	_, err := d.Begin(ctx, "k")
-	require.ErrorContains(t, err, "checkout: redisdedup begin: ")
+	require.ErrorContains(t, err, "checkout: deduplicate webhook: redis begin: ")
 	require.ErrorContains(t, err, "did not write")
 }
 
 func TestConfig(t *testing.T) {
 	_, err := redisdedup.New(redisdedup.Config{TTL: -1, Lease: -1, Timeout: -1})
-	require.EqualError(t, err, "checkout: redisdedup config: Client is required; TTL may not be negative; Lease may not be negative; Timeout may not be negative")
+	require.EqualError(t, err, "checkout: new redis deduplicator: Client is required; TTL may not be negative; Lease may not be negative; Timeout may not be negative")
 
 	var nilD *redisdedup.Deduplicator
 	require.NotPanics(t, func() {
@@ -172,7 +172,7 @@ func TestRedisUnreachableOrHung(t *testing.T) {
 			require.Zero(t, calls.Load(), "the function never runs without a claim")
 			require.Less(t, time.Since(start), 5*time.Second, "bounded by the Timeout, not by go-redis's own")
 			_, err = d.Begin(context.Background(), "k")
-			require.ErrorContains(t, err, "checkout: redisdedup begin: ")
+			require.ErrorContains(t, err, "checkout: deduplicate webhook: redis begin: ")
 		})
 	}
 }
