@@ -12,16 +12,17 @@ import (
 // stages, each the SDK beside the plain way doing the same work, so a run
 // shows where the SDK's extra time per call goes:
 //
-//		go test -run '^$' -bench 'CreateSessionStages' -benchmem -benchtime=20000x -count=3 .
+//	go test -run '^$' -bench 'CreateSessionStages' -benchmem -benchtime=20000x -count=3 .
 //
-//	  - encode: the SDK validates the request and encodes its body; the plain
-//	    way encodes the summary and then the body (it validates nothing);
-//	  - exchange: one request with the body already encoded, through the
-//	    canned transport, to the bytes of the reply; the SDK adds its headers,
-//	    go-retryablehttp and the trace hooks;
-//	  - decode: the ~1 KB reply into the reply type; the SDK decodes every
-//	    field (payment_links and its time too), keeps Raw and checks what
-//	    identifies a session, the plain way decodes four fields.
+// The stages:
+//   - encode: the SDK validates the request and encodes its body; the plain
+//     way encodes the summary and then the body (it validates nothing).
+//   - exchange: one request with the body already encoded, through the
+//     canned transport, to the bytes of the reply; the SDK adds its headers,
+//     go-retryablehttp and the trace hooks.
+//   - decode: the ~1 KB reply into the reply type; the SDK decodes every
+//     field (payment_links and its time too), keeps Raw and checks what
+//     identifies a session, the plain way decodes four fields.
 func BenchmarkCreateSessionStages(b *testing.B) {
 	requireSameBodies(b)
 	const base = "https://api.example.com"

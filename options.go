@@ -2,13 +2,14 @@ package checkout
 
 import (
 	"fmt"
-	"github.com/payorch/checkout-go/internal/httpfield"
 	"log/slog"
 	"net/http"
 	"net/netip"
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/payorch/checkout-go/internal/httpfield"
 )
 
 // optionError is an invalid Option or RequestOption; it matches

@@ -88,6 +88,10 @@ const (
 // whatever brand its name carries.
 const statusIDServiceDeclined = 22
 
+// maxQuotedID bounds an amount or an order id the service sent that an
+// error quotes.
+const maxQuotedID = 24
+
 // ID returns the status_id the service gives s (21 for CHARGED, 22 for any
 // service-declined name), or 0 for a status without a published number.
 func (s Status) ID() int {
@@ -365,11 +369,11 @@ func (s *OrderStatus) CheckPaid(expected Amount) error {
 	if !ok {
 		// Still ErrNotPaid: a merchant who branches on it must not ship
 		// because the expected total was empty or garbled.
-		return notPaid(fmt.Sprintf("%sexpected amount %q is not a decimal number", op, clip.To(string(expected), 24)))
+		return notPaid(fmt.Sprintf("%sexpected amount %q is not a decimal number", op, clip.To(string(expected), maxQuotedID)))
 	}
 	got, ok := decimal(string(s.Amount))
 	if !ok {
-		return notPaid(fmt.Sprintf("%sorder %q has no readable amount (%q)", op, s.OrderID, clip.To(string(s.Amount), 24)))
+		return notPaid(fmt.Sprintf("%sorder %q has no readable amount (%q)", op, s.OrderID, clip.To(string(s.Amount), maxQuotedID)))
 	}
 	if got.Cmp(want) != 0 {
 		return notPaid(fmt.Sprintf("%sorder %q amount is %s, expected %s", op, s.OrderID, s.Amount, expected))
@@ -438,7 +442,7 @@ func (c *Client) GetOrder(ctx context.Context, orderID string, opts ...RequestOp
 	if err == nil && st.OrderID != "" && st.OrderID != orderID {
 		// A reply about another order (a misrouting proxy or cache) must
 		// never pass for this one: CheckPaid would approve the wrong order.
-		return nil, fmt.Errorf("checkout: %s: decode response: the reply is about order %q, not %q", op, clip.To(st.OrderID, 24), clip.To(orderID, 24))
+		return nil, fmt.Errorf("checkout: %s: decode response: the reply is about order %q, not %q", op, clip.To(st.OrderID, maxQuotedID), clip.To(orderID, maxQuotedID))
 	}
 	return st, aboutOrder(err, orderID)
 }

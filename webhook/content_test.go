@@ -286,8 +286,6 @@ func TestContentIsCopied(t *testing.T) {
 	require.True(t, errors.Is(&ContentError{Err: errors.New("x")}, ErrMalformedBody))
 }
 
-// sameAmount compares amounts as decimals: the service writes 8, "8" or
-// "8.00" for the same sum.
 // accessorErr calls the typed accessor of ev that returns want ("order",
 // "transaction", "mandate" or "refund", as in ContentError.Want) and
 // returns its error, so that a test can check several accessors alike.
@@ -308,6 +306,8 @@ func accessorErr(ev *Event, want string) error {
 	return err
 }
 
+// sameAmount compares amounts as decimals: the service writes 8, "8" or
+// "8.00" for the same sum.
 func sameAmount(t *testing.T, want string, got checkout.Amount) {
 	t.Helper()
 	w, ok := new(big.Rat).SetString(want)

@@ -93,7 +93,10 @@ func wrap(sentinel error, detail string) error {
 // body does, but its message names the operation that read it.
 type contentUnreadable string
 
+// Error names the operation, then what was wrong with the content.
 func (e contentUnreadable) Error() string {
 	return "checkout: read webhook content: malformed content: " + string(e)
 }
+
+// Unwrap returns ErrMalformedBody, which errors.Is matches.
 func (e contentUnreadable) Unwrap() error { return ErrMalformedBody }

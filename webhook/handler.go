@@ -3,13 +3,14 @@ package webhook
 import (
 	"context"
 	"errors"
-	"github.com/payorch/checkout-go/internal/clip"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/netip"
 	"strconv"
 	"time"
+
+	"github.com/payorch/checkout-go/internal/clip"
 )
 
 // Handler returns an http.Handler that verifies each delivery, runs fn once

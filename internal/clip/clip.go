@@ -1,7 +1,8 @@
 // Package clip shortens text that someone else chose (a service message, a
 // query parameter, a header a webhook sender set) before it is quoted in an
-// error or a log record, so that neither can carry a whole body and neither
-// gets a broken UTF-8 sequence.
+// error or a log record, so that neither can carry a whole body. The cut
+// never falls inside a character; text that is already invalid UTF-8 stays
+// as it is (quote it with %q or Quote).
 package clip
 
 import (
@@ -9,20 +10,20 @@ import (
 	"unicode/utf8"
 )
 
-// To returns s when it has at most max bytes; otherwise its longest prefix
-// of at most max bytes that ends on a character boundary, followed by "…".
-func To(s string, max int) string {
-	if len(s) <= max {
+// To returns s when it has at most n bytes; otherwise its longest prefix
+// of at most n bytes that ends on a character boundary, followed by "…".
+func To(s string, n int) string {
+	if len(s) <= n {
 		return s
 	}
-	cut := max
+	cut := n
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
 	return s[:cut] + "…"
 }
 
-// Quote is To(s, max) quoted as a Go string literal.
-func Quote(s string, max int) string {
-	return strconv.Quote(To(s, max))
+// Quote is To(s, n) quoted as a Go string literal.
+func Quote(s string, n int) string {
+	return strconv.Quote(To(s, n))
 }

@@ -5,8 +5,9 @@ import (
 	"crypto/x509"
 	"encoding/pem"
 	"fmt"
-	"github.com/payorch/checkout-go/internal/clip"
 	"strings"
+
+	"github.com/payorch/checkout-go/internal/clip"
 )
 
 // MinRSABits is the smallest RSA modulus accepted for either key: the
