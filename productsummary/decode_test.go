@@ -314,7 +314,7 @@ func TestUnmarshalNilTarget(t *testing.T) {
 		require.ErrorAs(t, err, &de, name)
 		require.Contains(t, de.Message, "nil pointer", name)
 	}
-	require.EqualError(t, (*ps.Text)(nil).UnmarshalJSON(nil), "checkout: decode product summary: text item into a nil pointer")
+	require.EqualError(t, (*ps.Text)(nil).UnmarshalJSON(nil), "checkout: decode product summary: text item: nil pointer")
 }
 
 // TestDecodeRejectsZero: a number field at 0 is not sent, so an explicit 0 in

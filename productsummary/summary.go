@@ -184,7 +184,7 @@ func (l *Line) UnmarshalJSON(data []byte) error {
 // encoding/json's own types also fail instead of panicking.
 func decodeInto[T any](dst *T, what string, decode func() (T, error)) error {
 	if dst == nil {
-		return &DecodeError{Line: -1, Item: -1, Message: what + " into a nil pointer"}
+		return &DecodeError{Line: -1, Item: -1, Message: what + ": nil pointer"}
 	}
 	v, err := decode()
 	if err != nil {
