@@ -33,6 +33,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
+
 	"github.com/payorch/checkout-go/internal/httpfield"
 )
 

@@ -25,11 +25,12 @@ import (
 	"time"
 
 	gojose "github.com/go-jose/go-jose/v4"
+	"github.com/stretchr/testify/require"
+
 	"github.com/payorch/checkout-go/internal/conformance"
 	"github.com/payorch/checkout-go/internal/jose"
 	"github.com/payorch/checkout-go/internal/testio"
 	"github.com/payorch/checkout-go/internal/wiretest"
-	"github.com/stretchr/testify/require"
 )
 
 // Keys are generated once per test binary (slow under -race).

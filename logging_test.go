@@ -12,8 +12,9 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/payorch/checkout-go/internal/testio"
 	"github.com/stretchr/testify/require"
+
+	"github.com/payorch/checkout-go/internal/testio"
 )
 
 // logRecord is the part of a debug record the tests compare.

@@ -13,11 +13,11 @@ import (
 	"time"
 
 	"github.com/google/go-querystring/query"
+	"github.com/stretchr/testify/require"
 	"gopkg.in/h2non/gock.v1"
 
 	"github.com/payorch/checkout-go/internal/conformance"
 	"github.com/payorch/checkout-go/internal/wiretest"
-	"github.com/stretchr/testify/require"
 )
 
 func fullOrder() *OrderRequest {

@@ -11,12 +11,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/payorch/checkout-go/emi"
 	"github.com/payorch/checkout-go/internal/conformance"
 	"github.com/payorch/checkout-go/internal/wiretest"
 	"github.com/payorch/checkout-go/paymentfilter"
 	ps "github.com/payorch/checkout-go/productsummary"
-	"github.com/stretchr/testify/require"
 )
 
 // baseSession is a valid paymentPage request.

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 
 	gojose "github.com/go-jose/go-jose/v4"
+
 	"github.com/payorch/checkout-go/internal/jose"
 )
 

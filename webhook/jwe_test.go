@@ -21,9 +21,10 @@ import (
 	"time"
 
 	jose "github.com/go-jose/go-jose/v4"
+	"github.com/stretchr/testify/require"
+
 	"github.com/payorch/checkout-go/internal/conformance"
 	"github.com/payorch/checkout-go/internal/wiretest"
-	"github.com/stretchr/testify/require"
 )
 
 // Keys are generated once per test binary: RSA generation is slow under -race.

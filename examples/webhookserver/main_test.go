@@ -20,8 +20,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/payorch/checkout-go/webhook"
 	"github.com/stretchr/testify/require"
+
+	"github.com/payorch/checkout-go/webhook"
 )
 
 func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }

@@ -9,8 +9,9 @@ import (
 	"testing"
 
 	gojose "github.com/go-jose/go-jose/v4"
-	"github.com/payorch/checkout-go/internal/clip"
 	"github.com/stretchr/testify/require"
+
+	"github.com/payorch/checkout-go/internal/clip"
 )
 
 var (
