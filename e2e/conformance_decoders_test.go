@@ -1,0 +1,309 @@
+package e2e_test
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"reflect"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	checkout "github.com/payorch/checkout-go"
+	"github.com/payorch/checkout-go/emi"
+	"github.com/payorch/checkout-go/internal/conformance"
+	"github.com/payorch/checkout-go/paymentfilter"
+	"github.com/payorch/checkout-go/productsummary"
+	"github.com/payorch/checkout-go/webhook"
+)
+
+// decodeRow reads the sample as its kind says and returns the typed value
+// (or a view of it) and the error the SDK gave.
+func decodeRow(t *testing.T, r sampleRow, s conformance.Sample) (any, error) {
+	switch r.kind {
+	case kSessionRequest:
+		return roundTrip[checkout.SessionRequest](t, s.Data)
+	case kSDKUDF:
+		var got []emi.Visibility
+		for frag := range strings.SplitSeq(strings.TrimSpace(string(s.Data)), "\n\n") {
+			var req checkout.SessionRequest
+			require.NoError(t, json.Unmarshal([]byte("{"+frag+"}"), &req), frag)
+			require.NoError(t, req.EMI.Validate())
+			got = append(got, req.EMI)
+		}
+		require.Equal(t, []emi.Visibility{emi.Show, emi.Hide, emi.ShowWithoutCards}, got)
+		return struct{ Values []emi.Visibility }{got}, nil
+	case kSession:
+		var sess checkout.Session
+		if err := json.Unmarshal(s.Data, &sess); err != nil {
+			return nil, err
+		}
+		var m map[string]json.RawMessage
+		require.NoError(t, json.Unmarshal(s.Data, &m))
+		require.Equal(t, string(m["sdk_payload"]), string(sess.SDKPayload), "sdk_payload byte for byte")
+		require.JSONEq(t, string(s.Data), string(sess.Raw))
+		return &sess, nil
+	case kSDKPayload:
+		var sess checkout.Session
+		body := append(append([]byte(`{"status":"NEW","sdk_payload":`), s.Data...), '}')
+		return nil, json.Unmarshal(body, &sess)
+	case kOrder:
+		return decodeInto[checkout.Order](s.Data)
+	case kOrderStatus:
+		st, err := decodeInto[checkout.OrderStatus](s.Data)
+		if err == nil && st.Status.Known() && !st.Status.IsServiceDeclined() {
+			require.Equal(t, st.Status.ID(), st.StatusID, "the status and its number agree")
+		}
+		return st, err
+	case kRefund:
+		return decodeInto[checkout.Refund](s.Data)
+	case kAPIError:
+		return decodeInto[checkout.APIError](s.Data)
+	case kEvent:
+		return event(t, r, s.Data)
+	case kFilter:
+		return filter(t, s.Data)
+	case kSummary:
+		sum, err := productsummary.Parse(string(s.Data))
+		if err != nil {
+			return nil, err
+		}
+		out, err := json.Marshal(sum)
+		require.NoError(t, err)
+		requireSameWire(t, s.Data, out)
+		return sum, sum.Validate()
+	case kSealed:
+		return sealedReply(t, r.call, s.Data)
+	case kWebhookJWT:
+		return webhookJWT(t, s.Data)
+	case kJWS:
+		return jwsVectors(t, s.Data), nil
+	case kReturnURL:
+		line := strings.TrimSpace(string(s.Data))
+		line = strings.TrimSuffix(strings.TrimPrefix(line, "HTTP GET "), "'") // a stray quote, as published
+		u, err := url.Parse(line)
+		require.NoError(t, err)
+		q := u.Query()
+		_, err = checkout.VerifyReturn(q, "not the merchant's response key")
+		return struct{ Query url.Values }{q}, err
+	case kSchema:
+		return schemaKeys(t, r.file, s.Data), nil
+	case kOther:
+		require.NotEmpty(t, r.reason)
+		var m map[string]any
+		err := json.Unmarshal(s.Data, &m)
+		return m, err
+	}
+	t.Fatalf("row %s: unknown kind %d", r.file, r.kind)
+	return nil, nil
+}
+
+func decodeInto[T any](data []byte) (*T, error) {
+	v := new(T)
+	if err := json.Unmarshal(data, v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// filter reads the payment_filter of a sample (or the sample itself when
+// it is one), encodes it back and validates it.
+func filter(t *testing.T, data []byte) (any, error) {
+	var doc struct {
+		PaymentFilter json.RawMessage `json:"payment_filter"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return nil, err
+	}
+	if doc.PaymentFilter != nil {
+		data = doc.PaymentFilter
+	}
+	return roundTrip[paymentfilter.Filter](t, data)
+}
+
+// roundTrip decodes a published request body into a T, requires that the
+// SDK encodes it back to the same JSON and that this reads back to the same
+// T, and returns it with what its Validate says. Only a body the decoder
+// refuses is an error without a value.
+func roundTrip[T any, P interface {
+	*T
+	Validate() error
+}](t *testing.T, data []byte) (any, error) {
+	v := P(new(T))
+	if err := json.Unmarshal(data, v); err != nil {
+		return nil, err
+	}
+	out, err := json.Marshal(v)
+	require.NoError(t, err)
+	requireSameWire(t, data, out)
+	again := P(new(T))
+	require.NoError(t, json.Unmarshal(out, again))
+	require.Equal(t, v, again, "what the SDK sends reads back to the same value")
+	return v, v.Validate()
+}
+
+// eventView is a webhook event with the content its accessors gave.
+type eventView struct {
+	Event       *webhook.Event
+	Order       *checkout.OrderStatus
+	Transaction *checkout.Transaction
+	Mandate     *checkout.MandateDetail
+	Refund      *checkout.Refund
+}
+
+func event(t *testing.T, r sampleRow, data []byte) (any, error) {
+	ev, err := webhook.ParseEvent(data)
+	if err != nil {
+		require.ErrorIs(t, err, webhook.ErrMalformedBody)
+		return nil, err
+	}
+	require.NotEmpty(t, r.event, "every published event name has a constant")
+	require.Equal(t, r.event, ev.Name)
+	require.Equal(t, r.content, ev.Kind(), "where the sample nests its content")
+	v := &eventView{Event: ev}
+	var errs = map[string]error{}
+	v.Order, errs["order"] = ev.Order()
+	v.Transaction, errs["txn"] = ev.Transaction()
+	v.Mandate, errs["mandate"] = ev.Mandate()
+	v.Refund, _ = ev.Refund()
+	if r.content == "notification" {
+		for _, err := range errs {
+			require.ErrorIs(t, err, webhook.ErrNoContent, "a notification has no typed content")
+		}
+		var n map[string]any
+		require.NoError(t, ev.DecodeContent(&n))
+		require.Equal(t, "notification", n["object"])
+	} else {
+		require.NoError(t, errs[r.content], "the content the sample carries is typed")
+	}
+	if v.Order != nil {
+		require.Equal(t, ev.OrderID(), v.Order.OrderID)
+		require.Equal(t, ev.Status(), string(v.Order.Status))
+	}
+	return v, nil
+}
+
+// sealedReply serves the sample as the 2xx reply of a call made by a
+// client without WithJWE.
+func sealedReply(t *testing.T, call string, data []byte) (any, error) {
+	var env struct {
+		Header, EncryptedKey, IV, EncryptedPayload, Tag, JWT string
+	}
+	require.NoError(t, json.Unmarshal(data, &env))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(data)
+	}))
+	defer srv.Close()
+	c, err := checkout.NewClient("shop", "key", checkout.WithBaseURL(srv.URL))
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	switch call {
+	case "create session":
+		_, err = c.CreateSession(ctx, session("ord_sealed", checkout.PaymentPage))
+	case "get order":
+		_, err = c.GetOrder(ctx, "ord_sealed")
+	case "refund":
+		_, err = c.Refund(ctx, "ord_sealed", &checkout.RefundRequest{UniqueRequestID: "rf_sealed", Amount: "1.00"})
+	default:
+		t.Fatalf("unknown call %q", call)
+	}
+	require.Error(t, err)
+	require.Contains(t, err.Error(), "checkout: "+call+":")
+	return &env, err
+}
+
+// webhookJWT reads an encrypted webhook body: ParseEvent leaves it to the
+// Verifier, which without a Decrypter refuses it so the service re-sends.
+func webhookJWT(t *testing.T, data []byte) (any, error) {
+	_, perr := webhook.ParseEvent(data)
+	cfg := webhook.Config{Username: "shop", Password: "pw", AllowAnySource: true}
+	v, err := webhook.NewVerifier(cfg)
+	require.NoError(t, err)
+	_, err = v.Verify(webhook.NewTestRequest(cfg, data))
+	require.ErrorIs(t, err, webhook.ErrNoDecrypter)
+
+	var body struct{ JWT string }
+	require.NoError(t, json.Unmarshal(data, &body))
+	// The token is elided as published; its visible protected header
+	// names the algorithms the Decrypter accepts.
+	head, _, _ := strings.Cut(body.JWT, " ")
+	head = head[:len(head)/4*4]
+	plain, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(head, "="))
+	require.NoError(t, err)
+	m := regexp.MustCompile(`"alg":"([^"]+)","enc":"([^"]+)"`).FindStringSubmatch(string(plain))
+	require.Len(t, m, 3, "protected header %q", plain)
+	return struct{ Alg, Enc string }{m[1], m[2]}, perr
+}
+
+// jwsVector is one compact JWS of the published test vectors.
+type jwsVector struct{ Alg, Kid, Payload string }
+
+func jwsVectors(t *testing.T, data []byte) any {
+	var out []jwsVector
+	for line := range strings.SplitSeq(string(data), "\n") {
+		parts := strings.Split(strings.TrimSpace(line), ".")
+		if len(parts) != 3 || !strings.HasPrefix(parts[0], "eyJ") {
+			continue
+		}
+		h, err := base64.RawURLEncoding.DecodeString(parts[0])
+		require.NoError(t, err)
+		p, err := base64.RawURLEncoding.DecodeString(parts[1])
+		require.NoError(t, err)
+		sig, err := base64.RawURLEncoding.DecodeString(parts[2])
+		require.NoError(t, err)
+		require.Len(t, sig, 256, "an RS256 signature with a 2048-bit key")
+		var hdr struct{ Alg, Kid string }
+		require.NoError(t, json.Unmarshal(h, &hdr))
+		out = append(out, jwsVector{hdr.Alg, hdr.Kid, string(p)})
+	}
+	return struct{ Vectors []jwsVector }{out}
+}
+
+// schemaTypes are the SDK types whose json tags must cover the keys of
+// each published schema, and keys the SDK keeps in Extra instead.
+var schemaTypes = map[string]struct {
+	types []any
+	extra []string
+}{
+	"payment_filter/schema_CardFilter.purescript.txt":           {types: []any{paymentfilter.CardFilter{}}},
+	"payment_filter/schema_UPIFilter.purescript.txt":            {types: []any{paymentfilter.UPIFilter{}}},
+	"payment_filter/schema_PaymentFilterPayload.purescript.txt": {types: []any{paymentfilter.Filter{}}},
+	"payment_filter/schema_PaymentMethodFilter.purescript.txt":  {types: []any{paymentfilter.Option{}}, extra: []string{"display", "displayMessage"}},
+	"payment_filter/schema_EmiFilter.purescript.txt":            {types: []any{emi.Options{}}},
+	"payment_filter/schema_EmiSubFilter.purescript.txt":         {types: []any{emi.SubFilter{}, emi.Group{}, emi.Filter{}, emi.IssuerFilter{}}},
+}
+
+// schemaKeys checks that every key a schema declares is a json key of
+// the SDK's types (or one they keep in Extra) and returns the keys.
+func schemaKeys(t *testing.T, file string, data []byte) any {
+	st, ok := schemaTypes[file]
+	require.True(t, ok, "say which types model %s", file)
+	tags := map[string]bool{}
+	for _, v := range st.types {
+		typ := reflect.TypeOf(v)
+		for i := range typ.NumField() {
+			name, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
+			if name != "" && name != "-" {
+				tags[name] = true
+			}
+		}
+	}
+	var keys []string
+	for _, m := range regexp.MustCompile(`([A-Za-z]+)\s*::?\s`).FindAllStringSubmatch(string(data), -1) {
+		k := m[1]
+		if !slices.Contains(keys, k) {
+			keys = append(keys, k)
+		}
+		require.True(t, tags[k] || slices.Contains(st.extra, k), "schema key %q is no json key of %T", k, st.types[0])
+	}
+	return struct{ Keys []string }{keys}
+}
