@@ -1,7 +1,6 @@
 package webhook
 
 import (
-	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -9,79 +8,19 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/base64"
-	"encoding/json"
 	"encoding/pem"
 	"fmt"
 	"log/slog"
 	"math/big"
-	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	jose "github.com/go-jose/go-jose/v4"
 	"github.com/stretchr/testify/require"
 
-	"github.com/payorch/checkout-go/internal/conformance"
 	"github.com/payorch/checkout-go/internal/wiretest"
 )
-
-// Keys are generated once per test binary: RSA generation is slow under -race.
-var (
-	merchantKey = sync.OnceValue(func() *rsa.PrivateKey { return genKey() })
-	serviceKey  = sync.OnceValue(func() *rsa.PrivateKey { return genKey() })
-	strangerKey = sync.OnceValue(func() *rsa.PrivateKey { return genKey() })
-)
-
-func genKey() *rsa.PrivateKey {
-	k, err := rsa.GenerateKey(rand.Reader, 2048)
-	if err != nil {
-		panic(err)
-	}
-	return k
-}
-
-func pkcs1PEM(k *rsa.PrivateKey) []byte {
-	return pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(k)})
-}
-
-func pkcs8PEM(t *testing.T, k any) []byte {
-	der, err := x509.MarshalPKCS8PrivateKey(k)
-	require.NoError(t, err)
-	return pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der})
-}
-
-func pkixPEM(t *testing.T, k any) []byte {
-	der, err := x509.MarshalPKIXPublicKey(k)
-	require.NoError(t, err)
-	return pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: der})
-}
-
-const utf8Event = `{"id":"evt_jwe_1","event_name":"ORDER_SUCCEEDED","content":{"order":{"order_id":"ord_ஆ_1","status":"CHARGED","note":"hello world 😀 வணக்கம்"}}}`
-
-func seal(t *testing.T, payload string, opts SealOptions) string {
-	t.Helper()
-	if opts.Recipient == nil {
-		opts.Recipient = &merchantKey().PublicKey
-	}
-	tok, err := Seal([]byte(payload), opts)
-	require.NoError(t, err)
-	return tok
-}
-
-// jweVerifier returns baseConfig with a JWEDecrypter made from jc, and the
-// Verifier made from it, for tests that deliver encrypted webhooks.
-func jweVerifier(t *testing.T, jc JWEConfig) (Config, *Verifier) {
-	t.Helper()
-	dec, err := NewJWEDecrypter(jc)
-	require.NoError(t, err)
-	cfg := baseConfig()
-	cfg.Decrypter = dec
-	v, err := NewVerifier(cfg)
-	require.NoError(t, err)
-	return cfg, v
-}
 
 func TestJWEDecryptFromPEM(t *testing.T) {
 	for name, privPEM := range map[string][]byte{
@@ -272,65 +211,6 @@ func TestJWEDecrypterHidesKey(t *testing.T) {
 	require.Equal(t, `webhook.JWEDecrypter{PrivateKey: RSA-2048 [redacted], KeyID: "key_m", VerificationKey: nil, VerificationKeyID: ""}`, d.String())
 }
 
-func TestHandlerEncryptedWebhooks(t *testing.T) {
-	cfg, v := jweVerifier(t, JWEConfig{PrivateKey: merchantKey(), VerificationKey: &serviceKey().PublicKey})
-	var got []*Event
-	h := v.Handler(func(_ context.Context, ev *Event) error { got = append(got, ev); return nil })
-
-	envelope := func(tok string) []byte {
-		b, err := json.Marshal(map[string]string{"JWT": tok})
-		require.NoError(t, err)
-		return b
-	}
-	opts := SealOptions{Signer: serviceKey()}
-	// Each re-send is encrypted afresh; it is still one event.
-	require.Equal(t, 200, serve(h, NewTestRequest(cfg, envelope(seal(t, utf8Event, opts)))).Code)
-	require.Equal(t, 200, serve(h, NewTestRequest(cfg, envelope(seal(t, utf8Event, opts)))).Code)
-	require.Len(t, got, 1)
-	ev := got[0]
-	require.True(t, ev.Encrypted)
-	require.Equal(t, "evt_jwe_1", ev.ID)
-	require.Equal(t, "ord_ஆ_1", ev.OrderID())
-	require.Equal(t, utf8Event, string(ev.Raw))
-
-	// Plain JSON keeps working next to JWT (backward compatible, §6.1.7).
-	require.Equal(t, 200, serve(h, NewTestRequest(cfg, []byte(orderBody))).Code)
-	require.Len(t, got, 2)
-	require.False(t, got[1].Encrypted)
-
-	// The JSON-serialised JWE envelope of the service's API responses.
-	parts := strings.Split(seal(t, strings.Replace(utf8Event, "evt_jwe_1", "evt_jwe_2", 1), opts), ".")
-	body, err := json.Marshal(map[string]string{"header": parts[0], "encryptedKey": parts[1], "iv": parts[2], "encryptedPayload": parts[3], "tag": parts[4]})
-	require.NoError(t, err)
-	require.Equal(t, 200, serve(h, NewTestRequest(cfg, body)).Code)
-	require.Len(t, got, 3)
-	require.Equal(t, "evt_jwe_2", got[2].ID)
-
-	// Failures are 500 (nothing lost) or 400, never 200.
-	for name, tc := range map[string]struct {
-		body []byte
-		code int
-	}{
-		"wrong recipient":            {envelope(seal(t, utf8Event, SealOptions{Recipient: &strangerKey().PublicKey, Signer: serviceKey()})), 500},
-		"unsigned":                   {envelope(seal(t, utf8Event, SealOptions{})), 500},
-		"payload not an event":       {envelope(seal(t, `{"order_id":"x"}`, opts)), 400},
-		"payload not json":           {envelope(seal(t, `hello`, opts)), 400},
-		"nested envelope":            {envelope(seal(t, `{"JWT":"a.b.c.d.e"}`, opts)), 400},
-		"incomplete json envelope":   {[]byte(`{"header":"a","iv":"c","encryptedPayload":"d","tag":"e"}`), 400},
-		"json envelope with dot":     {[]byte(`{"header":"a.b","encryptedKey":"b","iv":"c","encryptedPayload":"d","tag":"e"}`), 400},
-		"json envelope placeholders": {[]byte(`{"header":"a","encryptedKey":"b","iv":"c","encryptedPayload":"d","tag":"e"}`), 500},
-	} {
-		require.Equal(t, tc.code, serve(h, NewTestRequest(cfg, tc.body)).Code, name)
-	}
-	require.Len(t, got, 3)
-}
-
-// hugeHeader is a compact JWE (or, cut, JWS) whose protected header is hdr
-// and whose other parts are placeholders.
-func hugeHeader(hdr string) string {
-	return base64.RawURLEncoding.EncodeToString([]byte(hdr)) + ".a2V5.aXY.Y2lwaGVy.dGFn"
-}
-
 // A Decrypter that is not a JWEDecrypter: its plain errors are classed as
 // ErrDecrypt.
 type failingDecrypter struct{}
@@ -347,42 +227,6 @@ func TestCustomDecrypterErrorsAreWrapped(t *testing.T) {
 	require.ErrorContains(t, err, "kms unavailable")
 }
 
-// The published envelopes (conformance/jwt): the JWT webhook header names
-// exactly the algorithms Seal uses and Decrypt accepts, and every published
-// envelope is refused cleanly (they are truncated or hold placeholders).
-func TestConformanceJWT(t *testing.T) {
-	samples := conformance.Files(t, "jwt", "*.json")
-	cfg, v := jweVerifier(t, JWEConfig{PrivateKey: merchantKey()})
-	sawWebhook := false
-	for _, s := range samples {
-		t.Run(s.Name, func(t *testing.T) {
-			ev, err := v.Verify(NewTestRequest(cfg, s.Data))
-			require.Error(t, err)
-			require.Nil(t, ev)
-			require.True(t, StatusFor(err) == http.StatusBadRequest || StatusFor(err) == http.StatusInternalServerError, "%v", err)
-
-			var env struct{ JWT string }
-			if json.Unmarshal(s.Data, &env) != nil || env.JWT == "" {
-				return
-			}
-			sawWebhook = true
-			require.ErrorIs(t, err, ErrDecrypt)
-			// The visible prefix of the header decodes to the algorithms we use.
-			prefix := env.JWT[:strings.IndexAny(env.JWT, ". ")]
-			prefix = prefix[:len(prefix)/4*4]
-			hdr, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(prefix, "="))
-			require.NoError(t, err)
-			require.Contains(t, string(hdr), `{"alg":"RSA-OAEP-256","enc":"A256GCM"`)
-
-			ours := seal(t, utf8Event, SealOptions{})
-			obj, err := jose.ParseEncryptedCompact(ours, []jose.KeyAlgorithm{jose.RSA_OAEP_256}, []jose.ContentEncryption{jose.A256GCM})
-			require.NoError(t, err)
-			require.Equal(t, "RSA-OAEP-256", obj.Header.Algorithm)
-		})
-	}
-	require.True(t, sawWebhook, "the JWT webhook envelope sample was not found")
-}
-
 func TestJWEDecrypterLogValue(t *testing.T) {
 	d, err := NewJWEDecrypter(JWEConfig{PrivateKey: merchantKey()})
 	require.NoError(t, err)
@@ -390,145 +234,4 @@ func TestJWEDecrypterLogValue(t *testing.T) {
 	slog.New(slog.NewJSONHandler(&buf, nil)).Info("x", "dec", d)
 	require.Contains(t, buf.String(), `"dec":"webhook.JWEDecrypter{PrivateKey: RSA-2048 [redacted]`)
 	require.NotContains(t, buf.String(), merchantKey().D.String()[:20])
-}
-
-// jsonJWS writes a compact JWS as {"header","payload","signature"}, the
-// form the service's encrypted API replies use, with independent code.
-func jsonJWS(t *testing.T, compact string) string {
-	t.Helper()
-	p := strings.Split(compact, ".")
-	require.Len(t, p, 3)
-	b, err := json.Marshal(map[string]string{"header": p[0], "payload": p[1], "signature": p[2]})
-	require.NoError(t, err)
-	return string(b)
-}
-
-// goJoseSign signs with go-jose directly (not the package's Seal).
-func goJoseSign(t *testing.T, alg jose.SignatureAlgorithm, key any, kid, payload string) string {
-	t.Helper()
-	so := &jose.SignerOptions{}
-	if kid != "" {
-		so = so.WithHeader("kid", kid)
-	}
-	s, err := jose.NewSigner(jose.SigningKey{Algorithm: alg, Key: key}, so)
-	require.NoError(t, err)
-	jws, err := s.Sign([]byte(payload))
-	require.NoError(t, err)
-	c, err := jws.CompactSerialize()
-	require.NoError(t, err)
-	return c
-}
-
-// The decrypted content of a JWT webhook may be a compact JWS, a JSON JWS
-// or the plain event: a signature is verified wherever there is one, and
-// unsigned content is refused when a verification key is configured.
-func TestJWEDecryptContentShapes(t *testing.T) {
-	verifying, err := NewJWEDecrypter(JWEConfig{PrivateKey: merchantKey(), VerificationKey: &serviceKey().PublicKey})
-	require.NoError(t, err)
-	plainOnly, err := NewJWEDecrypter(JWEConfig{PrivateKey: merchantKey()})
-	require.NoError(t, err)
-	signed := goJoseSign(t, jose.RS256, serviceKey(), "key_svc", utf8Event)
-	shapes := map[string]string{
-		"compact JWS": signed,
-		"JSON JWS":    jsonJWS(t, signed),
-		"plain event": utf8Event,
-	}
-	for name, content := range shapes {
-		t.Run(name, func(t *testing.T) {
-			tok := seal(t, content, SealOptions{})
-			got, err := verifying.Decrypt(tok)
-			if name == "plain event" {
-				require.ErrorIs(t, err, ErrSignature, "unsigned content with a verification key")
-				require.ErrorContains(t, err, "not signed")
-				require.Nil(t, got)
-			} else {
-				require.NoError(t, err)
-				require.Equal(t, utf8Event, string(got), "byte for byte")
-			}
-			got, err = plainOnly.Decrypt(tok)
-			if name == "plain event" {
-				require.NoError(t, err)
-				require.Equal(t, utf8Event, string(got))
-			} else {
-				require.ErrorIs(t, err, ErrSignature, "signed content is never accepted unverified")
-				require.Nil(t, got)
-			}
-		})
-	}
-
-	// Seal makes the JSON form too.
-	tok := seal(t, utf8Event, SealOptions{Signer: serviceKey(), SignatureAsJSON: true, LegacyOAEP: true})
-	got, err := verifying.Decrypt(tok)
-	require.NoError(t, err)
-	require.Equal(t, utf8Event, string(got))
-	_, err = Seal([]byte(utf8Event), SealOptions{Recipient: &merchantKey().PublicKey, SignatureAsJSON: true})
-	require.ErrorContains(t, err, "needs a Signer")
-}
-
-func TestJWEDecryptJSONSignatureFailures(t *testing.T) {
-	verifying, err := NewJWEDecrypter(JWEConfig{PrivateKey: merchantKey(), VerificationKey: &serviceKey().PublicKey, VerificationKeyID: "key_svc"})
-	require.NoError(t, err)
-	good := goJoseSign(t, jose.RS256, serviceKey(), "key_svc", utf8Event)
-	p := strings.Split(good, ".")
-	b64 := base64.RawURLEncoding.EncodeToString
-	tests := map[string]string{
-		"signed by another key": jsonJWS(t, goJoseSign(t, jose.RS256, strangerKey(), "key_svc", utf8Event)),
-		"tampered signature":    jsonJWS(t, p[0]+"."+p[1]+"."+wiretest.Flip(t, p[2])),
-		"tampered payload":      jsonJWS(t, p[0]+"."+b64([]byte(strings.Replace(utf8Event, "CHARGED", "REFUNDED", 1)))+"."+p[2]),
-		"header without kid":    jsonJWS(t, b64([]byte(`{"alg":"RS256"}`))+"."+p[1]+"."+p[2]),
-		"kid of another key":    jsonJWS(t, goJoseSign(t, jose.RS256, serviceKey(), "key_other", utf8Event)),
-		"no kid":                jsonJWS(t, goJoseSign(t, jose.RS256, serviceKey(), "", utf8Event)),
-		"alg none":              `{"header":"` + b64([]byte(`{"alg":"none","kid":"key_svc"}`)) + `","payload":"` + p[1] + `","signature":""}`,
-		"HS256":                 jsonJWS(t, goJoseSign(t, jose.HS256, []byte("0123456789abcdef0123456789abcdef"), "key_svc", utf8Event)),
-		"parts not strings":     `{"header":1,"payload":"` + p[1] + `","signature":"` + p[2] + `"}`,
-		"parts not base64url":   `{"header":"a=","payload":"` + p[1] + `","signature":"` + p[2] + `"}`,
-	}
-	for name, content := range tests {
-		t.Run(name, func(t *testing.T) {
-			plain, err := verifying.Decrypt(seal(t, content, SealOptions{}))
-			require.ErrorIs(t, err, ErrSignature)
-			require.Nil(t, plain)
-			require.NotContains(t, err.Error(), "ord_ஆ_1")
-			require.NotContains(t, err.Error(), "REFUNDED")
-		})
-	}
-	// Wrong recipient and tampered JWE around a JSON JWS: ErrDecrypt.
-	tok := seal(t, jsonJWS(t, good), SealOptions{Recipient: &strangerKey().PublicKey})
-	_, err = verifying.Decrypt(tok)
-	require.ErrorIs(t, err, ErrDecrypt)
-	parts := strings.Split(seal(t, jsonJWS(t, good), SealOptions{}), ".")
-	for i := range parts {
-		q := append([]string(nil), parts...)
-		q[i] = wiretest.Flip(t, q[i])
-		_, err = verifying.Decrypt(strings.Join(q, "."))
-		require.ErrorIs(t, err, ErrDecrypt, "part %d", i)
-	}
-}
-
-// The service's published JSON JWS sample (placeholders) is recognised as
-// signed content and refused, with or without a verification key.
-func TestJWEConformanceSignedEnvelope(t *testing.T) {
-	s := conformance.Files(t, "jwt", "jwt_step3_jws_json_envelope.json")[0]
-	tok := seal(t, string(s.Data), SealOptions{})
-	for _, cfg := range []JWEConfig{{PrivateKey: merchantKey()}, {PrivateKey: merchantKey(), VerificationKey: &serviceKey().PublicKey}} {
-		d, err := NewJWEDecrypter(cfg)
-		require.NoError(t, err)
-		plain, err := d.Decrypt(tok)
-		require.ErrorIs(t, err, ErrSignature)
-		require.Nil(t, plain)
-	}
-}
-
-func TestHandlerJSONSignedWebhook(t *testing.T) {
-	cfg, v := jweVerifier(t, JWEConfig{PrivateKey: merchantKey(), VerificationKey: &serviceKey().PublicKey})
-	tok := seal(t, utf8Event, SealOptions{Signer: serviceKey(), SignatureAsJSON: true})
-	ev, err := v.Verify(NewTestRequest(cfg, []byte(`{"JWT":"`+tok+`"}`)))
-	require.NoError(t, err)
-	require.True(t, ev.Encrypted)
-	require.Equal(t, "ord_ஆ_1", ev.OrderID())
-	require.Equal(t, utf8Event, string(ev.Raw))
-
-	// Unsigned content is refused with a 500 (the service re-sends).
-	h := v.Handler(func(context.Context, *Event) error { t.Fatal("called"); return nil })
-	require.Equal(t, 500, serve(h, NewTestRequest(cfg, []byte(`{"JWT":"`+seal(t, utf8Event, SealOptions{})+`"}`))).Code)
 }
