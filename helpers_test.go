@@ -198,3 +198,27 @@ func validatePaths[P interface{ Validate() error }](t testing.TB, r P, want []st
 	t.Helper()
 	requireProblemPaths(t, r.Validate(), want)
 }
+
+// gockHeaders are the headers every call of a gock test client sends
+// (no options), with contentType and extra.
+func gockHeaders(contentType string, extra map[string]string) map[string]string {
+	return sentHeaders("checkout-go/"+SDKVersion, contentType, extra)
+}
+
+// sentHeaders are the headers every call of a test client with user agent
+// ua sends, with contentType and extra.
+func sentHeaders(ua, contentType string, extra map[string]string) map[string]string {
+	h := map[string]string{
+		"Authorization": testAuth,
+		"X-Merchantid":  testMerchant,
+		"Accept":        "application/json",
+		"User-Agent":    ua,
+	}
+	if contentType != "" {
+		h["Content-Type"] = contentType
+	}
+	for k, v := range extra {
+		h[k] = v
+	}
+	return h
+}
