@@ -16,8 +16,7 @@ import (
 type TenureRange struct {
 	// From is the first tenure of the range, in months (at least 1).
 	From int
-	// To is the last tenure of the range, in months (at least From, at most
-	// 9999).
+	// To is the last tenure of the range, in months (at least From).
 	To int
 
 	raw       string // the decoded text when it did not parse
@@ -27,12 +26,12 @@ type TenureRange struct {
 // Months returns the tenure range from..to months.
 func Months(from, to int) TenureRange { return TenureRange{From: from, To: to} }
 
-// maxTenureDigits bounds each side of a range: no tenure has five digits of
-// months, and the bound keeps parsing free of overflow.
-const maxTenureDigits = 4
+// maxTenureDigits bounds each side of a range so that parsing cannot
+// overflow; no real tenure comes near it (the service's are a few months).
+const maxTenureDigits = 9
 
 // ParseTenureRange parses "<from>::<to>" strictly: decimal months without sign
-// or leading zeros, at most four digits each, from at least 1 and not after
+// or leading zeros, at most nine digits each, from at least 1 and not after
 // to. What it accepts, String gives back unchanged.
 func ParseTenureRange(s string) (TenureRange, error) {
 	return rangetext.Parse("parse tenure range", s, parseTenureRange)
@@ -57,8 +56,8 @@ func parseTenureRange(s string) (TenureRange, string) {
 	return r, ""
 }
 
-// maxMonths is the longest tenure a range can hold: four digits of months.
-const maxMonths = 9999
+// maxMonths is the longest tenure the text form holds: nine digits.
+const maxMonths = 999_999_999
 
 // rangeProblem checks a range: months from 1 to maxMonths (what the text
 // form holds, so that a range the SDK writes reads back), from not after
@@ -127,7 +126,8 @@ func (r *TenureRange) UnmarshalText(text []byte) error {
 }
 
 // Validate reports why r cannot be sent: malformed text, a start below one
-// month, an end after 9999 months, or from greater than to. The problem has an empty path (the caller
+// month, an end beyond nine digits of months (which the text form cannot
+// hold), or from greater than to. The problem has an empty path (the caller
 // knows where r sits).
 func (r TenureRange) Validate() error {
 	return rangetext.Validate(r, r.malformed, r.raw, parseTenureRange, TenureRange.rangeProblem)

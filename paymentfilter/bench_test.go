@@ -134,7 +134,7 @@ func hugeFilter(n int) *pf.Filter {
 		codes[i] = "W" + strconv.Itoa(i)
 		bins[i] = pf.BINRange{From: strconv.Itoa(400000 + i), To: strconv.Itoa(400000 + i + 9)}
 		issuers[i] = "SVC_B" + strconv.Itoa(i)
-		tenures[i] = emi.Months(i%9997+1, i%9997+3) // ranges repeat: a tenure has at most four digits
+		tenures[i] = emi.Months(i+1, i+3)
 	}
 	return pf.New().HideMethods(pf.Wallet, codes...).HideBINRanges(bins...).
 		EMI(emi.New().RemoveIssuers(emi.NoCost, emi.Credit, issuers...).RemoveTenures(emi.NoCost, emi.Debit, "SVC_X", tenures...))
