@@ -58,9 +58,9 @@ type ControlDelivery struct {
 	URL string `json:"url"`
 	// Notified is true once the receiver replied 200.
 	Notified bool `json:"notified"`
-	// Attempts is how many times it was sent; LastStatus the HTTP status of
-	// the last reply (0 when none came).
-	Attempts   int `json:"attempts"`
+	// Attempts is how many times it was sent.
+	Attempts int `json:"attempts"`
+	// LastStatus is the HTTP status of the last reply, 0 when none came.
 	LastStatus int `json:"last_status"`
 	// Error says why it ended without a 200, if it did.
 	Error string `json:"error,omitempty"`
