@@ -3,9 +3,10 @@ package checkout
 import (
 	"encoding"
 	"encoding/json"
+	"maps"
 	"net/url"
 	"reflect"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -160,22 +161,10 @@ func mergeProblems(c *valid.Collector, key string, err error) {
 	}
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	if len(m) == 0 {
-		return nil
-	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // checkExtra records the problems of an Extra map: keys that cannot be sent
 // or that a typed field owns (typed), and values holding invalid UTF-8.
 func checkExtra[V any](c *valid.Collector, extra map[string]V, typed func(string) bool, owner string) {
-	for _, k := range sortedKeys(extra) {
+	for _, k := range slices.Sorted(maps.Keys(extra)) {
 		switch {
 		case !checkExtraKey(c, k):
 		case typed(k):

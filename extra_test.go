@@ -2,6 +2,8 @@ package checkout
 
 import (
 	"encoding/json"
+	"maps"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -53,7 +55,7 @@ func TestSessionExtraChecked(t *testing.T) {
 		require.NoError(t, r.Validate())
 		body, err := json.Marshal(r)
 		require.NoError(t, err)
-		require.Equal(t, "v", wiretest.Object(t, body)[sortedKeys(tc.extra)[0]], "sent as given")
+		require.Equal(t, "v", wiretest.Object(t, body)[slices.Sorted(maps.Keys(tc.extra))[0]], "sent as given")
 		lint := r.Lint()
 		require.Len(t, lint, 1, "%v", lint)
 		require.Equal(t, tc.path, lint[0].Path)

@@ -2,8 +2,10 @@ package checkout
 
 import (
 	"fmt"
+	"maps"
 	"net/url"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -110,7 +112,7 @@ func emailShaped(s string) bool {
 // lintExtraKeys advises against Extra keys that are empty or hold control
 // characters: they can be sent, but no service key looks like that.
 func lintExtraKeys[V any](c *valid.Collector, extra map[string]V) {
-	for _, k := range sortedKeys(extra) {
+	for _, k := range slices.Sorted(maps.Keys(extra)) {
 		switch {
 		case k == "":
 			c.Add("", "Extra has an empty key")

@@ -2,7 +2,9 @@ package checkout
 
 import (
 	"bytes"
+	"maps"
 	"reflect"
+	"slices"
 	"sync"
 
 	"github.com/payorch/checkout-go/emi"
@@ -43,7 +45,7 @@ func (r *SessionRequest) encodeIn(ns string) ([]byte, error) {
 		add(m.key, m.raw)
 	}
 	var c valid.Collector
-	for _, k := range sortedKeys(r.Extra) {
+	for _, k := range slices.Sorted(maps.Keys(r.Extra)) {
 		v, err := marshalNoEscape(r.Extra[k])
 		if err != nil {
 			c.Add(k, "value cannot be encoded as JSON: "+err.Error())

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -269,7 +271,7 @@ func (r *SessionRequest) UnmarshalJSON(data []byte) error {
 	w := sessionJSON{sessionFields: (*sessionFields)(&out)}
 	wv := reflect.ValueOf(&w).Elem()
 	read := map[string]bool{} // typed fields read from another spelling
-	for _, k := range sortedKeys(members) {
+	for _, k := range slices.Sorted(maps.Keys(members)) {
 		raw := bytes.TrimSpace(members[k])
 		f, typed := sessionKeys()[k]
 		respelled := false
