@@ -3,9 +3,10 @@ package checkouttest
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"net/url"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -172,7 +173,7 @@ func checkWebhook(c *valid.Collector, prefix string, wh WebhookConfig) {
 	if wh.Username == "" && wh.Password != "" {
 		c.Add(prefix+"Username", "is required when Password is set")
 	}
-	for _, name := range sortedKeys(wh.Headers) {
+	for _, name := range slices.Sorted(maps.Keys(wh.Headers)) {
 		p := prefix + "Headers[" + name + "]"
 		switch {
 		case strings.EqualFold(name, "Authorization"):
@@ -302,15 +303,6 @@ func cloneMap(m map[string]string) map[string]string {
 	return out
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // Format prints c without its secrets: the API key, the response key and
 // the webhook password show as "[redacted]" under every verb.
 func (c Config) Format(f fmt.State, _ rune) {
@@ -321,7 +313,7 @@ func (c Config) Format(f fmt.State, _ rune) {
 // Format prints w without the password and the custom header values.
 func (w WebhookConfig) Format(f fmt.State, _ rune) {
 	fmt.Fprintf(f, "checkouttest.WebhookConfig{URL: %q, Username: %q, Password: %s, Headers: %v, Events: %v, RetryInterval: %s, MaxAttempts: %d, Duplicates: %d}",
-		w.URL, w.Username, redacted(w.Password), sortedKeys(w.Headers), w.Events, w.RetryInterval, w.MaxAttempts, w.Duplicates)
+		w.URL, w.Username, redacted(w.Password), slices.Sorted(maps.Keys(w.Headers)), w.Events, w.RetryInterval, w.MaxAttempts, w.Duplicates)
 }
 
 func redacted(secret string) string {

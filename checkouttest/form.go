@@ -4,9 +4,11 @@ import (
 	"encoding"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"reflect"
+	"slices"
 	"strconv"
 	"sync"
 
@@ -188,7 +190,7 @@ func decodeForm(form url.Values, dst any) error {
 	v := reflect.ValueOf(dst).Elem()
 	ft := formTypeOf(v.Type())
 	var c valid.Collector
-	for _, k := range sortedKeys(form) {
+	for _, k := range slices.Sorted(maps.Keys(form)) {
 		vals := form[k]
 		if len(vals) != 1 {
 			c.Add(k, "is sent "+strconv.Itoa(len(vals))+" times")

@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"mime"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -166,7 +168,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, body []byte) {
 	}
 	handle := methods[r.Method]
 	if handle == nil {
-		allow := strings.Join(sortedKeys(methods), ", ")
+		allow := strings.Join(slices.Sorted(maps.Keys(methods)), ", ")
 		w.Header().Set("Allow", allow)
 		writeError(w, http.StatusMethodNotAllowed, errBody{Status: "error", ErrorCode: "method_not_allowed", ErrorMessage: r.Method + " is not allowed here; use " + allow})
 		return

@@ -3,8 +3,10 @@ package checkouttest_test
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -59,7 +61,7 @@ func TestCreateOrder(t *testing.T) {
 	form.Set("payment_collection_link_details", `{"supported_payment_methods":["QR"]}`)
 	r = postOrder(t, s, form)
 	require.Equal(t, 200, r.status, string(r.body))
-	require.Equal(t, []string{"QR"}, keysOf(r.json["links"].(map[string]any)["payment_collection_links"].(map[string]any)))
+	require.Equal(t, []string{"QR"}, slices.Collect(maps.Keys(r.json["links"].(map[string]any)["payment_collection_links"].(map[string]any))))
 }
 
 // TestCreateOrderValidation: the form is refused exactly where the client's
@@ -164,18 +166,9 @@ func TestCreateOrderValidation(t *testing.T) {
 			o, err := s.Order(tt.form.Get("order_id"))
 			require.NoError(t, err)
 			require.Equal(t, "1.00", o.Amount)
-			require.ElementsMatch(t, tt.links, keysOf(o.CollectionLinks))
+			require.ElementsMatch(t, tt.links, slices.Collect(maps.Keys(o.CollectionLinks)))
 		})
 	}
-}
-
-// keysOf returns the keys of m, in no particular order.
-func keysOf[V any](m map[string]V) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	return out
 }
 
 func TestGetOrder(t *testing.T) {
