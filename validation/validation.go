@@ -8,7 +8,11 @@
 // session request and of the filters inside it.
 package validation
 
-import "strings"
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
 
 // sentinel is the type of [ErrInvalidRequest]: a constant, so no importer can
 // reassign it.
@@ -42,6 +46,14 @@ func (p Problem) String() string {
 }
 
 // Error lists every problem found in a value before anything was sent.
+//
+// A Validate method builds one with [Error.Add] and returns [Error.Err]:
+//
+//	var v validation.Error
+//	if r.OrderID == "" {
+//		v.Add("order_id", "is required")
+//	}
+//	return v.Err()
 type Error struct {
 	// Op is the operation that validated the value ("create session");
 	// empty when Validate was called directly.
@@ -98,5 +110,56 @@ func (e *Error) WithOp(op string) *Error {
 	if e == nil {
 		return nil
 	}
-	return &Error{Op: op, Problems: append([]Problem(nil), e.Problems...)}
+	return &Error{Op: op, Problems: slices.Clone(e.Problems)}
+}
+
+// Add records a problem at path.
+func (e *Error) Add(path, message string) {
+	e.Problems = append(e.Problems, Problem{Path: path, Message: message})
+}
+
+// Merge records the problems of err, a nested value's Validate error, with
+// prefix before each path (see [Join]); any other non-nil error becomes
+// one problem at prefix. A nil err adds nothing.
+func (e *Error) Merge(prefix string, err error) {
+	if err == nil {
+		return
+	}
+	ve, ok := err.(*Error)
+	if !ok {
+		e.Add(prefix, err.Error())
+		return
+	}
+	for _, p := range ve.Problems {
+		e.Add(Join(prefix, p.Path), p.Message)
+	}
+}
+
+// Err returns nil when no problem was recorded, else a copy of e as an
+// error: the return value of a Validate method.
+func (e *Error) Err() error {
+	if e == nil || len(e.Problems) == 0 {
+		return nil
+	}
+	return &Error{Op: e.Op, Problems: slices.Clone(e.Problems)}
+}
+
+// Join appends a field path to a prefix: Join("a", "b") is "a.b",
+// Join("a", "[0]") is "a[0]", and an empty side yields the other.
+func Join(prefix, path string) string {
+	switch {
+	case prefix == "":
+		return path
+	case path == "":
+		return prefix
+	case path[0] == '[':
+		return prefix + path
+	default:
+		return prefix + "." + path
+	}
+}
+
+// Index returns path[i]: Index("options", 1) is "options[1]".
+func Index(path string, i int) string {
+	return path + "[" + strconv.Itoa(i) + "]"
 }

@@ -47,3 +47,36 @@ func TestProblemJSON(t *testing.T) {
 	require.NoError(t, err)
 	require.JSONEq(t, `{"op":"create session","problems":[{"path":"amount","message":"is required"}]}`, string(b))
 }
+
+func TestJoinAndIndex(t *testing.T) {
+	for _, tt := range []struct{ prefix, path, want string }{
+		{"", "options", "options"},
+		{"payment_filter", "", "payment_filter"},
+		{"payment_filter", "options", "payment_filter.options"},
+		{"product_summary", "[2][0].color", "product_summary[2][0].color"},
+	} {
+		require.Equal(t, tt.want, validation.Join(tt.prefix, tt.path), "Join(%q, %q)", tt.prefix, tt.path)
+	}
+	require.Equal(t, "payment_filter.options[1].cardFilters[0]",
+		validation.Index(validation.Join(validation.Index("payment_filter.options", 1), "cardFilters"), 0))
+}
+
+func TestAddMergeErr(t *testing.T) {
+	var v validation.Error
+	require.NoError(t, v.Err(), "nothing recorded is no error")
+	v.Add("order_id", "is required")
+	v.Merge("payment_filter", &validation.Error{Problems: []validation.Problem{{Path: "options[0]", Message: "x"}, {Message: "y"}}})
+	v.Merge("sdk_udf", errors.New("plain"))
+	v.Merge("ignored", nil)
+	err := v.Err()
+	var ve *validation.Error
+	require.ErrorAs(t, err, &ve)
+	require.Equal(t, []validation.Problem{
+		{Path: "order_id", Message: "is required"},
+		{Path: "payment_filter.options[0]", Message: "x"},
+		{Path: "payment_filter", Message: "y"},
+		{Path: "sdk_udf", Message: "plain"},
+	}, ve.Problems)
+	v.Add("later", "z")
+	require.Len(t, ve.Problems, 4, "Err returns a copy: later additions do not reach it")
+}
