@@ -3,13 +3,10 @@ package checkout
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math/big"
 	"strconv"
 	"strings"
-
-	"github.com/payorch/checkout-go/internal/lenient"
 )
 
 // Amount is a sum of money as decimal text, written the way the service
@@ -136,32 +133,34 @@ func minorUnits(s string) (int64, error) {
 type amountError struct{ text, msg string }
 
 func (e *amountError) Error() string {
-	t := e.text
-	if len(t) > 24 {
-		t = t[:24] + "…"
-	}
-	return "checkout: amount: " + strconv.Quote(t) + " " + e.msg
+	return fmt.Sprintf("checkout: amount: %.24q %s", e.text, e.msg)
 }
 
-// UnmarshalJSON accepts the amount as a JSON string or number and normalises
-// it to two places when that is exact ("100.0" and 100 become "100.00"). A
-// value that is not a decimal number is an error; null changes nothing.
+// UnmarshalJSON reads an amount of a reply, given as a JSON string or
+// number, and normalises it to two places when that is exact ("100.0" and
+// 100 become "100.00"). Text that is not a decimal number, such as the
+// service's redacted "FILTERED", reads as the empty Amount, and so does any
+// other JSON value (the reply's Raw keeps it); null changes nothing.
+// Request types read their amounts as written, without normalising.
 func (a *Amount) UnmarshalJSON(b []byte) error {
 	if a == nil {
 		return errNilTarget("Amount")
 	}
 	text := string(bytes.TrimSpace(b))
-	switch {
-	case text == "null":
+	switch kindOf(b) {
+	case "null":
 		return nil
-	case strings.HasPrefix(text, `"`):
+	case "string":
 		if err := json.Unmarshal(b, &text); err != nil {
 			return fmt.Errorf("checkout: amount: %w", err)
 		}
 		text = strings.TrimSpace(text)
+	case "number":
+	default:
+		text = ""
 	}
-	if !lenient.IsNumber(text) {
-		return errors.New("checkout: amount: not a decimal number")
+	if !isNumber(text) {
+		text = ""
 	}
 	*a = amountFromWire(text)
 	return nil
@@ -183,7 +182,7 @@ func amountFromWire(s string) Amount {
 // fractional digits as digits "." two digits. It reports false when the
 // number needs more places (it is then kept as sent).
 func normaliseDecimal(s string) (string, bool) {
-	if !lenient.IsNumber(s) {
+	if !isNumber(s) {
 		return "", false
 	}
 	if i := strings.IndexAny(s, "eE"); i >= 0 {
@@ -223,4 +222,50 @@ func normaliseDecimal(s string) (string, bool) {
 		out = "-" + out
 	}
 	return out, true
+}
+
+// isNumber reports whether s is a number in JSON syntax: an optional minus,
+// digits without a leading zero, an optional fraction and an optional
+// exponent. A leading plus sign, "NaN" and "Inf" are not numbers.
+func isNumber(s string) bool {
+	i := 0
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(s) && s[i] == '0':
+		i++
+	case i < len(s) && s[i] >= '1' && s[i] <= '9':
+		i = skipDigits(s, i)
+	default:
+		return false
+	}
+	if i < len(s) && s[i] == '.' {
+		j := skipDigits(s, i+1)
+		if j == i+1 {
+			return false
+		}
+		i = j
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		j := skipDigits(s, i)
+		if j == i {
+			return false
+		}
+		i = j
+	}
+	return i == len(s)
+}
+
+// skipDigits returns the index of the first byte at or after i in s that is
+// not an ASCII digit.
+func skipDigits(s string, i int) int {
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return i
 }

@@ -27,7 +27,7 @@ func BenchmarkCreateSessionStages(b *testing.B) {
 	requireSameBodies(b)
 	const base = "https://api.example.com"
 	ctx := context.Background()
-	sdkBody, err := benchRequest().encodeIn(DefaultNamespace)
+	sdkBody, err := benchRequest().encode(DefaultNamespace)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -40,7 +40,7 @@ func BenchmarkCreateSessionStages(b *testing.B) {
 			if err := req.Validate(); err != nil {
 				b.Fatal(err)
 			}
-			if _, err := req.encodeIn(DefaultNamespace); err != nil {
+			if _, err := req.encode(DefaultNamespace); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -61,7 +61,7 @@ func BenchmarkCreateSessionStages(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			cl := &call{op: "create session", method: "POST", path: "/session", body: sdkBody, contentType: "application/json", jwePath: "/v4/session"}
-			data, err := c.do(ctx, cl, nil)
+			data, err := c.exchange(ctx, cl, nil)
 			if err != nil || len(data) != len(reply) {
 				b.Fatal(err, len(data))
 			}

@@ -364,7 +364,7 @@ func requireSealedBody(b *testing.B, sealed []byte) {
 	b.Helper()
 	plain, err := svcOpenErr(sealed)
 	require.NoError(b, err)
-	want, err := benchRequest().encode()
+	want, err := benchRequest().encode(DefaultNamespace)
 	require.NoError(b, err)
 	require.Equal(b, string(want), string(plain))
 }

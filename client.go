@@ -215,6 +215,19 @@ func NewClient(merchantID, apiKey string, opts ...Option) (*Client, error) {
 	return c, nil
 }
 
+// buildHeaders makes the header values every request of c shares.
+func (c *Client) buildHeaders() {
+	c.hdr = &headerValues{
+		authorization: []string{c.cred.authorization},
+		merchantID:    []string{c.merchantID},
+		accept:        []string{"application/json"},
+		userAgent:     []string{c.userAgent},
+		version:       []string{c.apiVersion},
+		json:          []string{contentJSON},
+		form:          []string{contentForm},
+	}
+}
+
 // keepIdle hides CloseIdleConnections of the transport it wraps.
 type keepIdle struct{ rt http.RoundTripper }
 

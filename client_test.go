@@ -163,7 +163,7 @@ func TestWireContractGock(t *testing.T) {
 			MatchHeader("User-Agent", "^checkout-go/")
 	}
 
-	sessBody, err := baseSession().encode()
+	sessBody, err := baseSession().encode(DefaultNamespace)
 	require.NoError(t, err)
 	common(gock.New(gockBase).Post("^/v1/session$")).
 		MatchType("json").AddMatcher(exactType("application/json")).
@@ -174,7 +174,7 @@ func TestWireContractGock(t *testing.T) {
 	require.NoError(t, err)
 	require.JSONEq(t, `{"requestId":"x"}`, string(s.SDKPayload))
 
-	form, err := fullOrder().form()
+	form, err := fullOrder().form(DefaultNamespace)
 	require.NoError(t, err)
 	common(gock.New(gockBase).Post("^/v1/orders$")).
 		MatchType("url").AddMatcher(exactType("application/x-www-form-urlencoded")).

@@ -1,19 +1,18 @@
 package checkout
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
-	"reflect"
 	"strings"
-	"time"
+	"unicode/utf8"
 
 	"github.com/google/go-querystring/query"
 
-	"github.com/payorch/checkout-go/internal/valid"
+	"github.com/payorch/checkout-go/validation"
 )
 
 // Customers: the customer object the service keeps for you, which stored
@@ -27,16 +26,16 @@ type CustomerDetails struct {
 	// MobileNumber is the customer's mobile number (mobile_number);
 	// required to create a customer. The documents advise the number alone,
 	// without "+" or country code.
-	MobileNumber string `url:"mobile_number,omitempty" lint:"phone"`
+	MobileNumber string `url:"mobile_number,omitempty"`
 	// EmailAddress is the customer's email address (email_address).
-	EmailAddress string `url:"email_address,omitempty" lint:"email"`
+	EmailAddress string `url:"email_address,omitempty"`
 	// FirstName is the customer's first name (first_name).
 	FirstName string `url:"first_name,omitempty"`
 	// LastName is the customer's last name (last_name).
 	LastName string `url:"last_name,omitempty"`
 	// MobileCountryCode is the country code of MobileNumber, without "+"
 	// ("91") (mobile_country_code).
-	MobileCountryCode string `url:"mobile_country_code,omitempty" lint:"phone"`
+	MobileCountryCode string `url:"mobile_country_code,omitempty"`
 }
 
 // CreateCustomerRequest creates a customer ([Client.CreateCustomer]), sent
@@ -45,7 +44,7 @@ type CreateCustomerRequest struct {
 	// ObjectReferenceID is your unique id of the customer
 	// (object_reference_id, required), such as the id in your database;
 	// the service's reference advises at least 8 characters.
-	ObjectReferenceID string `url:"object_reference_id,omitempty" check:"required"`
+	ObjectReferenceID string `url:"object_reference_id,omitempty"`
 	// CustomerDetails are the customer's details; MobileNumber is required.
 	CustomerDetails
 	// ClientAuthToken asks for a client auth token in the reply
@@ -62,10 +61,12 @@ type CustomerQuery struct {
 	ClientAuthToken bool `url:"options.get_client_auth_token,omitempty"`
 }
 
-var (
-	createCustomerChecks = checksOf[CreateCustomerRequest]("url")
-	createCustomerNames  = namesOf[CreateCustomerRequest]("url")
-	customerChecks       = checksOf[CustomerDetails]("url")
+// The form keys of the customer requests that their rules name.
+const (
+	keyObjectReference   = "object_reference_id"
+	keyMobileNumber      = "mobile_number"
+	keyMobileCountryCode = "mobile_country_code"
+	keyEmailAddress      = "email_address"
 )
 
 // minReferenceLen is the shortest object_reference_id the service's
@@ -77,11 +78,16 @@ const minReferenceLen = 8
 // text that is not valid UTF-8. nil when there is none;
 // [CreateCustomerRequest.Lint] gives the advice.
 func (r *CreateCustomerRequest) Validate() error {
-	return validateRequest(r, "create customer request is nil", createCustomerChecks, func(c *valid.Collector) {
-		if strings.TrimSpace(r.MobileNumber) == "" {
-			c.Add(createCustomerNames()["MobileNumber"], "is required")
-		}
-	})
+	var v validation.Error
+	if r == nil {
+		v.Add("", "create customer request is nil")
+		return v.Err()
+	}
+	checkRequired(&v, keyObjectReference, r.ObjectReferenceID)
+	checkText(&v, keyObjectReference, r.ObjectReferenceID)
+	r.CustomerDetails.checkUTF8(&v)
+	checkRequired(&v, keyMobileNumber, r.MobileNumber)
+	return v.Err()
 }
 
 // Lint returns advice on a request Validate lets through: an
@@ -91,18 +97,32 @@ func (r *CreateCustomerRequest) Lint() []Problem {
 	if r == nil {
 		return nil
 	}
-	var c valid.Collector
-	if n := len([]rune(r.ObjectReferenceID)); n > 0 && n < minReferenceLen {
-		c.Add(createCustomerNames()["ObjectReferenceID"], fmt.Sprintf("has %d characters: the service's reference advises at least %d", n, minReferenceLen))
+	var v validation.Error
+	if n := utf8.RuneCountInString(r.ObjectReferenceID); n > 0 && n < minReferenceLen {
+		v.Add(keyObjectReference, fmt.Sprintf("has %d characters: the service's reference advises at least %d", n, minReferenceLen))
 	}
-	lintFields(&c, "", reflect.ValueOf(r).Elem(), createCustomerChecks())
-	return problems(&c)
+	r.CustomerDetails.lint(&v)
+	return problems(&v)
 }
 
 // Validate reports text that is not valid UTF-8 (the form would carry
 // other characters); nil when there is none. Every field is optional.
 func (d *CustomerDetails) Validate() error {
-	return validateRequest(d, "customer details are nil", customerChecks, nil)
+	var v validation.Error
+	if d == nil {
+		v.Add("", "customer details are nil")
+		return v.Err()
+	}
+	d.checkUTF8(&v)
+	return v.Err()
+}
+
+func (d *CustomerDetails) checkUTF8(v *validation.Error) {
+	checkText(v, keyMobileNumber, d.MobileNumber)
+	checkText(v, keyEmailAddress, d.EmailAddress)
+	checkText(v, "first_name", d.FirstName)
+	checkText(v, "last_name", d.LastName)
+	checkText(v, keyMobileCountryCode, d.MobileCountryCode)
 }
 
 // Lint returns advice on details Validate lets through: details that
@@ -112,12 +132,18 @@ func (d *CustomerDetails) Lint() []Problem {
 	if d == nil {
 		return nil
 	}
-	var c valid.Collector
+	var v validation.Error
 	if *d == (CustomerDetails{}) {
-		c.Add("", "changes nothing: set at least one detail")
+		v.Add("", "changes nothing: set at least one detail")
 	}
-	lintFields(&c, "", reflect.ValueOf(d).Elem(), customerChecks())
-	return problems(&c)
+	d.lint(&v)
+	return problems(&v)
+}
+
+func (d *CustomerDetails) lint(v *validation.Error) {
+	lintPhone(v, keyMobileNumber, d.MobileNumber)
+	lintEmail(v, keyEmailAddress, d.EmailAddress)
+	lintPhone(v, keyMobileCountryCode, d.MobileCountryCode)
 }
 
 // Customer is a customer as the service keeps it: the reply of
@@ -144,101 +170,77 @@ type Customer struct {
 	LastName string `json:"last_name,omitempty"`
 	// DateCreated is when the customer was created (date_created); zero
 	// when absent or unreadable.
-	DateCreated time.Time `json:"-"`
+	DateCreated Timestamp `json:"date_created,omitzero"`
 	// LastUpdated is when the customer last changed (last_updated); zero
 	// when absent or unreadable.
-	LastUpdated time.Time `json:"-"`
+	LastUpdated Timestamp `json:"last_updated,omitzero"`
 	// ClientAuthToken is the client auth token the reply carries when it
 	// was asked for (juspay.client_auth_token); empty otherwise.
 	ClientAuthToken string `json:"-"`
 	// ClientAuthTokenExpiry is when ClientAuthToken stops working
 	// (juspay.client_auth_token_expiry); zero when absent or unreadable.
-	ClientAuthTokenExpiry time.Time `json:"-"`
+	ClientAuthTokenExpiry Timestamp `json:"-"`
 	// Raw is the whole reply.
 	Raw json.RawMessage `json:"-"`
+}
+
+// customerWire is a Customer as the service writes it, the token under
+// juspay.
+type customerWire struct {
+	customerFields
+	Token *authToken `json:"juspay,omitempty"`
 }
 
 // customerFields is Customer without its methods.
 type customerFields Customer
 
-// customerJSON is a Customer as the service writes it: the token under
-// juspay, and the dates in either of the service's two forms. Both
-// directions go through it.
-type customerJSON struct {
-	customerFields             // a value, so that the lenient second decode can reset it
-	DateCreated    serviceTime `json:"date_created,omitzero"`
-	LastUpdated    serviceTime `json:"last_updated,omitzero"`
-	tokenHolder
-}
-
-// serviceTime is a date as the customer replies write it: RFC 3339
-// ("2020-03-17T14:13:37Z") or with a numeric offset without a colon
-// ("2016-08-02T08:07:52+0000"). It encodes as RFC 3339.
-type serviceTime time.Time
-
-// IsZero reports the zero time, which is not written.
-func (t serviceTime) IsZero() bool { return time.Time(t).IsZero() }
-
-// MarshalJSON writes the time as RFC 3339.
-func (t serviceTime) MarshalJSON() ([]byte, error) { return time.Time(t).MarshalJSON() }
-
-// UnmarshalJSON reads either form; anything else is an error, which the
-// lenient decoding turns into the zero time.
-func (t *serviceTime) UnmarshalJSON(b []byte) error {
-	var s string
-	if err := json.Unmarshal(b, &s); err != nil {
-		return err
-	}
-	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05Z0700"} {
-		if v, err := time.Parse(layout, s); err == nil {
-			*t = serviceTime(v)
-			return nil
-		}
-	}
-	return errors.New("not a date the service writes")
-}
-
-func (cu *Customer) decode(body []byte) error {
-	var w customerJSON
-	if err := decodeResponse(&w, body, nil); err != nil {
-		return err
-	}
-	*cu = Customer(w.customerFields)
-	cu.DateCreated, cu.LastUpdated = time.Time(w.DateCreated), time.Time(w.LastUpdated)
-	cu.ClientAuthToken, cu.ClientAuthTokenExpiry = w.token()
-	return nil
-}
-
 // UnmarshalJSON decodes a customer reply as the customer calls do; Raw
 // keeps the whole body. JSON null leaves cu unchanged.
 func (cu *Customer) UnmarshalJSON(data []byte) error {
-	return unmarshalReply(cu, data, "customer")
+	if cu == nil {
+		return errNilTarget("Customer")
+	}
+	var w customerWire
+	if ok, err := readObject(data, &w, "customer"); !ok {
+		return err
+	}
+	w.Raw = bytes.Clone(data)
+	*cu = Customer(w.customerFields)
+	if w.Token != nil {
+		cu.ClientAuthToken, cu.ClientAuthTokenExpiry = w.Token.ClientAuthToken, w.Token.Expiry
+	}
+	return nil
 }
 
 // MarshalJSON returns Raw when it is set (Raw wins over edited fields).
 // Without Raw it encodes the typed fields as the service writes them,
 // leaving empty ones out.
 func (cu Customer) MarshalJSON() ([]byte, error) {
-	return marshalReply(cu.Raw, customerJSON{
+	return marshalRaw(cu.Raw, customerWire{
 		customerFields: customerFields(cu),
-		DateCreated:    serviceTime(cu.DateCreated),
-		LastUpdated:    serviceTime(cu.LastUpdated),
-		tokenHolder:    holding(cu.ClientAuthToken, cu.ClientAuthTokenExpiry),
+		Token:          newAuthToken(cu.ClientAuthToken, cu.ClientAuthTokenExpiry),
 	})
+}
+
+func (cu *Customer) shapeError() error {
+	if cu.ID == "" && cu.Object == "" && cu.ObjectReferenceID == "" && cu.MobileNumber == "" &&
+		cu.EmailAddress == "" && cu.FirstName == "" && cu.LastName == "" {
+		return notA("a customer", "id, object, object_reference_id, mobile_number, email_address, first_name, last_name")
+	}
+	return nil
 }
 
 // customerPath returns /customers/{id} with the id path-escaped, or a
 // validation error.
 func customerPath(id string) (string, error) {
-	key := orderNames()["CustomerID"]
-	var c valid.Collector
+	var v validation.Error
 	switch {
 	case strings.TrimSpace(id) == "":
-		c.Add(key, "is required")
+		v.Add(keyCustomerID, "is required")
 	case id == "." || id == "..":
-		c.Add(key, `must not be "." or ".."`)
+		v.Add(keyCustomerID, `must not be "." or ".."`)
 	}
-	if err := c.Err(); err != nil {
+	if err := v.Err(); err != nil {
 		return "", err
 	}
 	return customersPath + "/" + url.PathEscape(id), nil
@@ -251,8 +253,7 @@ const customersPath = "/customers"
 // customer calls take no version header; a write is not retried after it
 // may have reached the service.
 func postCustomer(op, path string, form url.Values) *call {
-	return &call{op: op, method: http.MethodPost, path: path, body: []byte(form.Encode()),
-		contentType: "application/x-www-form-urlencoded"}
+	return &call{op: op, method: http.MethodPost, path: path, body: []byte(form.Encode()), contentType: contentForm}
 }
 
 // CreateCustomer creates a customer and returns it, with a client auth
@@ -264,11 +265,18 @@ func postCustomer(op, path string, form url.Values) *call {
 // [Client.GetCustomer] by your ObjectReferenceID before creating it again.
 func (c *Client) CreateCustomer(ctx context.Context, req *CreateCustomerRequest, opts ...RequestOption) (*Customer, error) {
 	const op = "create customer"
-	form, err := c.formFor(op, nil, req)
+	if err := req.Validate(); err != nil {
+		return nil, invalid(op, err)
+	}
+	form, err := query.Values(req)
 	if err != nil {
+		return nil, invalid(op, err)
+	}
+	cu := new(Customer)
+	if err := c.send(ctx, postCustomer(op, customersPath, form), opts, cu); err != nil {
 		return nil, err
 	}
-	return send(ctx, c, postCustomer(op, customersPath, form), opts, decodeReply[Customer])
+	return cu, nil
 }
 
 // GetCustomer reads a customer by the service's id ("cst_…") or your
@@ -279,18 +287,22 @@ func (c *Client) CreateCustomer(ctx context.Context, req *CreateCustomerRequest,
 func (c *Client) GetCustomer(ctx context.Context, customerID string, q *CustomerQuery, opts ...RequestOption) (*Customer, error) {
 	const op = "get customer"
 	path, err := customerPath(customerID)
-	if err := c.checkCall(op, err); err != nil {
-		return nil, err
+	if err != nil {
+		return nil, invalid(op, err)
 	}
 	cl := &call{op: op, method: http.MethodGet, path: path, idempotent: true}
 	if q != nil {
 		v, err := query.Values(q)
 		if err != nil {
-			return nil, fmt.Errorf("checkout: %s: %w", op, err)
+			return nil, invalid(op, err)
 		}
 		cl.query = v.Encode()
 	}
-	return send(ctx, c, cl, opts, decodeReply[Customer])
+	cu := new(Customer)
+	if err := c.send(ctx, cl, opts, cu); err != nil {
+		return nil, err
+	}
+	return cu, nil
 }
 
 // UpdateCustomer changes the details of a customer, by the service's id or
@@ -301,9 +313,16 @@ func (c *Client) GetCustomer(ctx context.Context, customerID string, q *Customer
 func (c *Client) UpdateCustomer(ctx context.Context, customerID string, details *CustomerDetails, opts ...RequestOption) (*Customer, error) {
 	const op = "update customer"
 	path, err := customerPath(customerID)
-	form, err := c.formFor(op, err, details)
+	if err := checkAll(err, details.Validate()); err != nil {
+		return nil, invalid(op, err)
+	}
+	form, err := query.Values(details)
 	if err != nil {
+		return nil, invalid(op, err)
+	}
+	cu := new(Customer)
+	if err := c.send(ctx, postCustomer(op, path, form), opts, cu); err != nil {
 		return nil, err
 	}
-	return send(ctx, c, postCustomer(op, path, form), opts, decodeReply[Customer])
+	return cu, nil
 }

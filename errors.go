@@ -1,8 +1,6 @@
 package checkout
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -11,7 +9,6 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/payorch/checkout-go/internal/lenient"
 	"github.com/payorch/checkout-go/validation"
 )
 
@@ -95,10 +92,10 @@ type APIError struct {
 	ErrorCode string `json:"error_code,omitempty"`
 	// ErrorMessage is the body's error_message (or, when absent, the
 	// developer message of error_info).
-	ErrorMessage string `json:"error_message,omitempty" lenient:"text"`
+	ErrorMessage string `json:"error_message,omitempty"`
 	// UserMessage is a message meant for the customer: user_message of the
 	// body or of error_info.
-	UserMessage string `json:"user_message,omitempty" lenient:"text"`
+	UserMessage string `json:"user_message,omitempty"`
 	// Info is the body's error_info, nil when absent or not an object.
 	Info *ErrorInfo `json:"error_info,omitempty"`
 	// OrderID is the order the error is about: the body's order_id (the
@@ -146,46 +143,6 @@ type FieldError struct {
 	FieldName string `json:"field_name,omitempty"`
 	// Reason is why.
 	Reason string `json:"reason,omitempty"`
-}
-
-// UnmarshalJSON decodes an error body of the service into e as the client
-// does, leniently as every reply: status_id may be a number or text ("-1"),
-// a number or boolean where other text is expected is read as its text, a
-// value that fits no field (an error_info of "FILTERED") is left out, and
-// an error_message or user_message that is absent or not text is taken
-// from error_info's developer_message or user_message. Only malformed JSON
-// is an error. HTTPStatus, RetryAfter, Operation and Body are not in the
-// body and are left as they are; every other field is replaced.
-func (e *APIError) UnmarshalJSON(data []byte) error {
-	if e == nil {
-		return errors.New("checkout: APIError.UnmarshalJSON on nil pointer")
-	}
-	type plain APIError
-	var body plain
-	if err := skipTypeErrors(lenient.Unmarshal(data, &body)); err != nil {
-		return err
-	}
-	body.HTTPStatus, body.RetryAfter, body.Operation, body.Body, body.cred = e.HTTPStatus, e.RetryAfter, e.Operation, e.Body, e.cred
-	*e = APIError(body)
-	if e.Info != nil {
-		if e.UserMessage == "" {
-			e.UserMessage = e.Info.UserMessage
-		}
-		if e.ErrorMessage == "" {
-			e.ErrorMessage = e.Info.DeveloperMessage
-		}
-	}
-	return nil
-}
-
-// skipTypeErrors drops the error encoding/json reports for a value of the
-// wrong JSON type: it has skipped that value and decoded all the others.
-func skipTypeErrors(err error) error {
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		return nil
-	}
-	return err
 }
 
 // minSecretLen is the shortest API key that Error() scrubs from the
@@ -383,49 +340,4 @@ func oneLine(s string, max int) string {
 		n++
 	}
 	return b.String()
-}
-
-// decodeAPIError builds the APIError of a non-2xx response. It never fails:
-// a body that is not a JSON object leaves the decoded fields empty.
-func decodeAPIError(op string, status int, header http.Header, body []byte, now time.Time) *APIError {
-	e := &APIError{HTTPStatus: status, Operation: op}
-	if len(body) > maxErrorBody {
-		body = body[:maxErrorBody]
-	}
-	e.Body = body
-	if status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable {
-		if d, ok := parseRetryAfter(header.Get("Retry-After"), now); ok {
-			e.RetryAfter = d
-		}
-	}
-	if trimmed := bytes.TrimSpace(body); len(trimmed) == 0 || trimmed[0] != '{' {
-		return e
-	}
-	_ = json.Unmarshal(body, e)
-	return e
-}
-
-// parseRetryAfter reads a Retry-After header: delay seconds or an HTTP date.
-func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return 0, false
-	}
-	if secs, err := strconv.ParseInt(v, 10, 64); err == nil {
-		if secs < 0 {
-			return 0, false
-		}
-		if secs > int64(24*time.Hour/time.Second) {
-			secs = int64(24 * time.Hour / time.Second)
-		}
-		return time.Duration(secs) * time.Second, true
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		d := t.Sub(now)
-		if d < 0 {
-			d = 0
-		}
-		return d, true
-	}
-	return 0, false
 }

@@ -26,10 +26,10 @@ func TestSessionExtraChecked(t *testing.T) {
 		{map[string]any{"udf1": map[string]string{"\xff": "v"}}, `udf1."\xff"`, "not valid UTF-8"},
 		{map[string]any{"udf1": []string{"a", "b\xc0"}}, "udf1[1]", "not valid UTF-8"},
 		{map[string]any{"udf1": json.RawMessage("\"\xff\"")}, "udf1", "not valid UTF-8"},
-		{map[string]any{"udf1": &struct{ Name string }{"\xff"}}, "udf1.Name", "not valid UTF-8"},
+		{map[string]any{"udf1": &struct{ Name string }{"\xff"}}, "udf1", "not valid UTF-8"},
 		{map[string]any{"\xffkey": "v"}, `"\xffkey"`, "not valid UTF-8"},
 		{map[string]any{"order_id": "v"}, "order_id", "typed field"},
-		{map[string]any{"metadata.ACME:gateway_reference_id": "v"}, "metadata.ACME:gateway_reference_id", "typed field"},
+		{map[string]any{"metadata.SERVICE:gateway_reference_id": "v"}, "metadata.SERVICE:gateway_reference_id", "typed field"},
 	} {
 		r := baseSession()
 		r.Extra = tc.extra

@@ -2,6 +2,7 @@ package checkout
 
 import (
 	"bytes"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -221,4 +222,41 @@ func sentHeaders(ua, contentType string, extra map[string]string) map[string]str
 		h[k] = v
 	}
 	return h
+}
+
+// sessionMeaning is a session body reduced to what it means to the
+// service: typed text keys given as JSON numbers are the same text, the
+// older mandate_max_amount is mandate.max_amount (when that is absent), and
+// product_summary is compared as the array its text holds. Bodies the
+// service publishes and bodies the client writes are compared so.
+func sessionMeaning(t testing.TB, body []byte) map[string]any {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var m map[string]any
+	require.NoError(t, dec.Decode(&m))
+	for k, v := range m {
+		if n, ok := v.(json.Number); ok && ownsSessionKey(k, DefaultNamespace) {
+			m[k] = n.String()
+		}
+	}
+	if old, ok := m[keyMandateMaxOld]; ok {
+		if _, both := m[keyMandateMax]; !both {
+			delete(m, keyMandateMaxOld)
+			m[keyMandateMax] = old
+		}
+	}
+	if ps, ok := m[keyProductSummary].(string); ok {
+		var summary any
+		require.NoError(t, json.Unmarshal([]byte(ps), &summary))
+		m[keyProductSummary] = summary
+	}
+	return m
+}
+
+// requireSameSession checks that two session bodies mean the same to the
+// service (see sessionMeaning).
+func requireSameSession(t testing.TB, want, got []byte, msgAndArgs ...any) {
+	t.Helper()
+	require.Equal(t, sessionMeaning(t, want), sessionMeaning(t, got), msgAndArgs...)
 }

@@ -204,28 +204,20 @@ func (j *jweConfig) open(op string, body []byte) ([]byte, error) {
 	return plain, nil
 }
 
-// orderStatusQuery is the body of /v4/order-status, which replaces
-// GET /orders/{order_id} in the JWE+JWS mode.
-type orderStatusQuery struct {
-	OrderID string `json:"order_id"`
-}
-
 // sealCall returns cl in its JWE+JWS form: a POST of the sealed JSON body
 // to cl.jwePath, with the call's other settings.
 func (j *jweConfig) sealCall(cl *call) (*call, error) {
-	plain := cl.body
-	if cl.jweBody != nil {
-		var err error
-		if plain, err = marshalNoEscape(cl.jweBody); err != nil {
-			return nil, fmt.Errorf("checkout: %s: encode request: %w", cl.op, err)
-		}
+	plain := cl.jweBody
+	if plain == nil {
+		plain = cl.body
 	}
 	body, err := j.seal(cl.op, plain)
 	if err != nil {
 		return nil, err
 	}
 	sealed := *cl
-	sealed.method, sealed.path, sealed.body, sealed.contentType = http.MethodPost, cl.jwePath, body, "application/json"
+	sealed.method, sealed.path, sealed.body, sealed.contentType = http.MethodPost, cl.jwePath, body, contentJSON
+	sealed.query, sealed.jweBody = "", nil
 	return &sealed, nil
 }
 

@@ -73,7 +73,7 @@ func TestJWECallsRoundTripWithIndependentCode(t *testing.T) {
 	require.Equal(t, "rf-1", rf.Refunds[0].UniqueRequestID)
 
 	// Requests: what the service would read.
-	basicBody, err := req.encode()
+	basicBody, err := req.encode(DefaultNamespace)
 	require.NoError(t, err)
 	all := rec.all()
 	require.Len(t, all, 3)

@@ -12,41 +12,28 @@ import (
 // yours with [WithNamespace].
 const DefaultNamespace = "SERVICE"
 
-// A namespaced key is a wire key whose tag carries DefaultNamespace between
-// its first "." and its ":" (metadata.SERVICE:gateway_reference_id). The
-// tag stays the one declaration of the key; inNamespace writes it in
-// another namespace and sameKeyOtherNamespace recognises it in any.
+// gatewayReferenceName is the name, after the namespace, of the key that
+// carries GatewayReferenceID.
+const gatewayReferenceName = "gateway_reference_id"
 
-// namespaceOf returns the namespace part of key and whether key has the
-// shape head.<namespace>:name.
-func namespaceOf(key string) (ns string, ok bool) {
-	_, rest, ok1 := strings.Cut(key, ".")
-	ns, _, ok2 := strings.Cut(rest, ":")
-	return ns, ok1 && ok2 && ns != ""
+// metadataPrefix starts every metadata key of a request.
+const metadataPrefix = "metadata."
+
+// gatewayReferenceKey returns the key GatewayReferenceID is sent under in
+// namespace ns: metadata.<ns>:gateway_reference_id.
+func gatewayReferenceKey(ns string) string {
+	return metadataPrefix + ns + ":" + gatewayReferenceName
 }
 
-// isNamespaced reports whether the tag key is written in DefaultNamespace.
-func isNamespaced(key string) bool {
-	ns, ok := namespaceOf(key)
-	return ok && ns == DefaultNamespace
-}
-
-// inNamespace returns the key of shape head.<namespace>:name written in
-// namespace ns instead.
-func inNamespace(key, ns string) string {
-	head, rest, ok1 := strings.Cut(key, ".")
-	old, name, ok2 := strings.Cut(rest, ":")
-	if !ok1 || !ok2 || old == "" || ns == "" {
-		return key
+// splitGatewayKey splits a key of the shape metadata.<GATEWAY>:<key>, as
+// gateway-specific metadata and the gateway reference are written.
+func splitGatewayKey(k string) (gateway, key string, ok bool) {
+	rest, ok := strings.CutPrefix(k, metadataPrefix)
+	if !ok {
+		return "", "", false
 	}
-	return head + "." + ns + ":" + name
-}
-
-// sameKeyOtherNamespace reports whether k is the namespaced tag key written
-// in a namespace other than DefaultNamespace.
-func sameKeyOtherNamespace(k, key string) bool {
-	ns, ok := namespaceOf(k)
-	return ok && ns != DefaultNamespace && validNamespace(ns) && inNamespace(key, ns) == k
+	gateway, key, ok = strings.Cut(rest, ":")
+	return gateway, key, ok && gateway != "" && !strings.Contains(gateway, ".")
 }
 
 // validNamespace reports whether ns can stand between "." and ":" of a key

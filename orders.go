@@ -1,18 +1,16 @@
 package checkout
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/url"
-	"reflect"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/google/go-querystring/query"
 
-	"github.com/payorch/checkout-go/internal/valid"
+	"github.com/payorch/checkout-go/validation"
 )
 
 // OrderRequest creates an order ([Client.CreateOrder]), sent as a form.
@@ -20,23 +18,23 @@ import (
 // as a flat JSON object of strings.
 type OrderRequest struct {
 	// OrderID is your unique id of the order (order_id, required).
-	OrderID string `url:"order_id,omitempty" check:"required" lint:"id"`
+	OrderID string `url:"order_id,omitempty"`
 	// Amount is the sum to pay (amount, required), sent exactly as written
 	// ("1", "1.0", "10.00": see [ParseAmount]).
-	Amount Amount `url:"amount,omitempty" check:"required,amount" lint:"amount"`
+	Amount Amount `url:"amount,omitempty"`
 	// Currency is a currency code such as "INR" (currency).
 	Currency string `url:"currency,omitempty"`
 	// CustomerID is your id of the customer (customer_id).
 	CustomerID string `url:"customer_id,omitempty"`
 	// CustomerEmail is the customer's email address (customer_email).
-	CustomerEmail string `url:"customer_email,omitempty" lint:"email"`
+	CustomerEmail string `url:"customer_email,omitempty"`
 	// CustomerPhone is the customer's phone number (customer_phone).
-	CustomerPhone string `url:"customer_phone,omitempty" lint:"phone"`
+	CustomerPhone string `url:"customer_phone,omitempty"`
 	// ProductID is your id of what is sold (product_id).
 	ProductID string `url:"product_id,omitempty"`
 	// ReturnURL is where the customer lands after paying (return_url).
 	// Lint advises an absolute https URL.
-	ReturnURL string `url:"return_url,omitempty" lint:"url"`
+	ReturnURL string `url:"return_url,omitempty"`
 	// Description is shown with the payment (description).
 	Description string `url:"description,omitempty"`
 	// BillingAddress is the billing address, sent as the billing_address_*
@@ -50,7 +48,7 @@ type OrderRequest struct {
 	GatewayMetadata GatewayMetadataList `url:"metadata,omitempty"`
 	// SubventionAmount is the part of the amount the merchant bears on an
 	// EMI (metadata.subvention_amount).
-	SubventionAmount Amount `url:"metadata.subvention_amount,omitempty" check:"amount" lint:"amount"`
+	SubventionAmount Amount `url:"metadata.subvention_amount,omitempty"`
 	// GatewayReferenceID picks the gateway account configured under this
 	// reference, case sensitive. It is sent as
 	// metadata.<namespace>:gateway_reference_id, in the namespace of the
@@ -60,7 +58,7 @@ type OrderRequest struct {
 	// WebhookURL sends this order's webhooks to this address instead of the
 	// configured one (metadata.webhook_url). It must be https (http only on
 	// a loopback address).
-	WebhookURL string `url:"metadata.webhook_url,omitempty" check:"webhook"`
+	WebhookURL string `url:"metadata.webhook_url,omitempty"`
 	// ClientAuthToken asks for a client auth token in the reply
 	// ([Order.ClientAuthToken]) by sending options.get_client_auth_token.
 	ClientAuthToken bool `url:"options.get_client_auth_token,omitempty"`
@@ -74,24 +72,25 @@ type OrderRequest struct {
 	Extra map[string]string `url:"-"`
 }
 
-var (
-	orderChecks = checksOf[OrderRequest]("url")
-	orderNames  = namesOf[OrderRequest]("url")
-	// orderKeys are the form keys the typed fields of an order request own.
-	orderKeys = formKeysOf[OrderRequest]()
+// The form keys of an order request that its rules name.
+const (
+	keySubvention     = "metadata.subvention_amount"
+	keyMetadata       = "metadata"
+	keyBilling        = "billing_address"
+	keyShipping       = "shipping_address"
+	keyCollection     = "payment_collection_link_details"
+	keyCollectionFlag = "options.get_payment_collection_link"
 )
 
-// ownsKey reports whether a typed field owns form key k when namespaced
-// keys are written in namespace ns.
-func ownsKey(keys map[string]bool, k, ns string) bool {
-	if isNamespaced(k) {
-		return ns == DefaultNamespace && keys[k]
-	}
-	if keys[k] {
+// ownsOrderKey reports whether a typed field of OrderRequest writes the
+// form key k when the gateway reference is written in namespace ns.
+func ownsOrderKey(k, ns string) bool {
+	switch k {
+	case keyOrderID, keyAmount, "currency", keyCustomerID, keyCustomerEmail, keyCustomerPhone, "product_id",
+		keyReturnURL, "description", keySubvention, keyWebhookURL, keyClientToken, keyCollection, keyCollectionFlag:
 		return true
 	}
-	kns, ok := namespaceOf(k)
-	return ok && kns == ns && keys[inNamespace(k, DefaultNamespace)]
+	return k == gatewayReferenceKey(ns) || isAddressKey(k, keyBilling) || isAddressKey(k, keyShipping)
 }
 
 // Validate reports what the service refuses, or what the form could not
@@ -109,53 +108,33 @@ func ownsKey(keys map[string]bool, k, ns string) bool {
 func (r *OrderRequest) Validate() error { return r.validate(DefaultNamespace) }
 
 func (r *OrderRequest) validate(ns string) error {
-	return validateRequest(r, "order request is nil", orderChecks, func(c *valid.Collector) {
-		r.eachAddress(func(prefix string, a *Address) {
-			checkFields(c, prefix, reflect.ValueOf(a).Elem(), addressChecks())
-		})
-		seen := map[string]bool{}
-		for i, m := range r.GatewayMetadata {
-			prefix := orderNames()["GatewayMetadata"]
-			p := valid.Index(prefix, i)
-			switch {
-			case !utf8.ValidString(m.Gateway + m.Key + m.Value):
-				c.Add(p, "is not valid UTF-8")
-			case m.Gateway == "" || strings.ContainsAny(m.Gateway, ":."):
-				c.Add(p+".Gateway", `must be a gateway code, not empty and without ":" or "."`)
-			case m.Key == "" || strings.Contains(m.Key, ":"):
-				c.Add(p+".Key", `must be a key, not empty and without ":"`)
-			default:
-				k := m.key(prefix)
-				if ownsKey(orderKeys(), k, ns) {
-					c.Add(k, "is a typed field of OrderRequest; set it there")
-				} else if seen[k] {
-					c.Add(k, "is given twice")
-				}
-				seen[k] = true
-			}
-		}
-		if r.CollectionLinks != nil {
-			r.CollectionLinks.check(c, orderNames()["CollectionLinks"])
-		}
-		checkExtra(c, r.Extra, func(k string) bool { return ownsKey(orderKeys(), k, ns) || seen[k] }, "OrderRequest")
-	})
-}
-
-// eachAddress calls f with the key prefix and value of each address set.
-func (r *OrderRequest) eachAddress(f func(prefix string, a *Address)) {
-	eachAddress(orderNames(), r.BillingAddress, r.ShippingAddress, f)
-}
-
-// eachAddress calls f with the key prefix (from names, the wire keys of the
-// request type's fields) and value of the billing and shipping address,
-// when set.
-func eachAddress(names map[string]string, billing, shipping *Address, f func(prefix string, a *Address)) {
-	if billing != nil {
-		f(names["BillingAddress"]+addressJoin, billing)
+	var v validation.Error
+	if r == nil {
+		v.Add("", "order request is nil")
+		return v.Err()
 	}
-	if shipping != nil {
-		f(names["ShippingAddress"]+addressJoin, shipping)
+	checkRequired(&v, keyOrderID, r.OrderID)
+	checkRequired(&v, keyAmount, string(r.Amount))
+	checkAmount(&v, keyAmount, r.Amount)
+	checkAmount(&v, keySubvention, r.SubventionAmount)
+	checkWebhookURL(&v, keyWebhookURL, r.WebhookURL)
+	for _, f := range [...]struct{ key, value string }{
+		{keyOrderID, r.OrderID}, {keyAmount, string(r.Amount)}, {"currency", r.Currency},
+		{keyCustomerID, r.CustomerID}, {keyCustomerEmail, r.CustomerEmail}, {keyCustomerPhone, r.CustomerPhone},
+		{"product_id", r.ProductID}, {keyReturnURL, r.ReturnURL}, {"description", r.Description},
+		{keySubvention, string(r.SubventionAmount)}, {gatewayReferenceKey(ns), r.GatewayReferenceID},
+		{keyWebhookURL, r.WebhookURL},
+	} {
+		checkText(&v, f.key, f.value)
 	}
+	r.BillingAddress.checkUTF8(&v, keyBilling)
+	r.ShippingAddress.checkUTF8(&v, keyShipping)
+	seen := r.GatewayMetadata.check(&v, func(k string) bool { return ownsOrderKey(k, ns) })
+	if r.CollectionLinks != nil {
+		r.CollectionLinks.check(&v, keyCollection)
+	}
+	checkExtra(&v, r.Extra, func(k string) bool { return ownsOrderKey(k, ns) || seen[k] }, "OrderRequest")
+	return v.Err()
 }
 
 // Lint returns advice on a request Validate lets through, never repeating
@@ -170,18 +149,23 @@ func (r *OrderRequest) Lint() []Problem {
 	if r == nil {
 		return nil
 	}
-	var c valid.Collector
-	lintFields(&c, "", reflect.ValueOf(r).Elem(), orderChecks())
+	var v validation.Error
+	lintOrderID(&v, keyOrderID, r.OrderID)
+	lintAmount(&v, keyAmount, r.Amount)
+	lintEmail(&v, keyCustomerEmail, r.CustomerEmail)
+	lintPhone(&v, keyCustomerPhone, r.CustomerPhone)
+	lintURL(&v, keyReturnURL, r.ReturnURL)
+	lintAmount(&v, keySubvention, r.SubventionAmount)
 	for i, m := range r.GatewayMetadata {
 		if strings.TrimSpace(m.Gateway) != m.Gateway || strings.TrimSpace(m.Key) != m.Key {
-			c.Add(valid.Index(orderNames()["GatewayMetadata"], i), "has a gateway or key with surrounding spaces, which are sent as part of the key")
+			v.Add(validation.Index(keyMetadata, i), "has a gateway or key with surrounding spaces, which are sent as part of the key")
 		}
 	}
 	if r.CollectionLinks != nil {
-		r.CollectionLinks.lint(&c, orderNames()["CollectionLinks"])
+		r.CollectionLinks.lint(&v, keyCollection)
 	}
-	lintExtraKeys(&c, r.Extra)
-	return problems(&c)
+	lintExtraKeys(&v, r.Extra)
+	return problems(&v)
 }
 
 // Values validates the request and returns the form CreateOrder sends: one
@@ -191,38 +175,24 @@ func (r *OrderRequest) Values() (url.Values, error) {
 	if err := r.Validate(); err != nil {
 		return nil, err
 	}
-	return r.form()
+	return r.form(DefaultNamespace)
 }
 
-// form returns the request's form values as Values does, without checking.
-func (r *OrderRequest) form() (url.Values, error) { return r.formIn(DefaultNamespace) }
-
-// formIn returns the request's form values, namespaced keys written in ns.
-// It assumes Validate passed.
-func (r *OrderRequest) formIn(ns string) (url.Values, error) {
+// form returns the request's form, the gateway reference written in
+// namespace ns. It assumes Validate passed.
+func (r *OrderRequest) form(ns string) (url.Values, error) {
 	v, err := query.Values(r)
 	if err != nil {
 		return nil, err
 	}
-	renameNamespaced(v, ns)
+	if ref, ok := v[keyDefaultGWRefKey]; ok && ns != DefaultNamespace {
+		delete(v, keyDefaultGWRefKey)
+		v[gatewayReferenceKey(ns)] = ref
+	}
 	for k, s := range r.Extra {
 		v[k] = []string{s}
 	}
 	return v, nil
-}
-
-// renameNamespaced moves the namespaced keys of v to namespace ns: the one
-// place a form key is written other than as its tag says.
-func renameNamespaced(v url.Values, ns string) {
-	if ns == DefaultNamespace || ns == "" {
-		return
-	}
-	for k, vs := range v {
-		if isNamespaced(k) {
-			delete(v, k)
-			v[inNamespace(k, ns)] = vs
-		}
-	}
 }
 
 // MarshalJSON returns the form of Values as a flat JSON object of strings
@@ -242,6 +212,134 @@ func (r OrderRequest) MarshalJSON() ([]byte, error) {
 		}
 	}
 	return marshalNoEscape(flat)
+}
+
+// Address is a billing or shipping address of an order. Each field is sent
+// under the address's key and its own, joined by an underscore:
+// billing_address_city.
+type Address struct {
+	// FirstName is the first name (first_name).
+	FirstName string `url:"first_name,omitempty"`
+	// LastName is the last name (last_name).
+	LastName string `url:"last_name,omitempty"`
+	// Line1 is the first address line (line1).
+	Line1 string `url:"line1,omitempty"`
+	// Line2 is the second address line (line2).
+	Line2 string `url:"line2,omitempty"`
+	// Line3 is the third address line (line3).
+	Line3 string `url:"line3,omitempty"`
+	// City is the city (city).
+	City string `url:"city,omitempty"`
+	// State is the state or region (state).
+	State string `url:"state,omitempty"`
+	// Country is the country's name (country).
+	Country string `url:"country,omitempty"`
+	// PostalCode is the postal code (postal_code).
+	PostalCode string `url:"postal_code,omitempty"`
+	// Phone is a phone number for this address (phone).
+	Phone string `url:"phone,omitempty"`
+	// CountryCodeISO is the ISO 3166 country code, e.g. "IND"
+	// (country_code_iso).
+	CountryCodeISO string `url:"country_code_iso,omitempty"`
+}
+
+// EncodeValues adds the address's fields to v under key_<field key>; it
+// lets go-querystring encode a request holding an address.
+func (a *Address) EncodeValues(key string, v *url.Values) error {
+	fields, err := query.Values(a)
+	for k, vs := range fields {
+		(*v)[key+"_"+k] = vs
+	}
+	return err
+}
+
+// fields returns the address's keys, below the address's own, and values.
+func (a *Address) fields() [11][2]string {
+	return [...][2]string{
+		{"first_name", a.FirstName}, {"last_name", a.LastName}, {"line1", a.Line1}, {"line2", a.Line2},
+		{"line3", a.Line3}, {"city", a.City}, {"state", a.State}, {"country", a.Country},
+		{"postal_code", a.PostalCode}, {"phone", a.Phone}, {"country_code_iso", a.CountryCodeISO},
+	}
+}
+
+// checkUTF8 records the fields of a, sent under key, that are not valid
+// UTF-8. A nil a has none.
+func (a *Address) checkUTF8(v *validation.Error, key string) {
+	if a == nil {
+		return
+	}
+	for _, f := range a.fields() {
+		checkText(v, key+"_"+f[0], f[1])
+	}
+}
+
+// isAddressKey reports whether k is a key of an address sent under key.
+func isAddressKey(k, key string) bool {
+	name, ok := strings.CutPrefix(k, key+"_")
+	if !ok {
+		return false
+	}
+	for _, f := range (&Address{}).fields() {
+		if f[0] == name {
+			return true
+		}
+	}
+	return false
+}
+
+// GatewayMetadata is one value passed to a gateway, sent as
+// metadata.<Gateway>:<Key>, for example {Gateway: "PAYU", Key:
+// "offer_key", Value: "…"}.
+type GatewayMetadata struct {
+	// Gateway is the gateway's code, e.g. "PAYU"; not empty, no ":" or "."
+	// (the service could not tell where it ends).
+	Gateway string
+	// Key is the gateway-specific key; not empty, no ":".
+	Key string
+	// Value is sent as given.
+	Value string
+}
+
+// GatewayMetadataList is the gateway metadata of an order, in order.
+type GatewayMetadataList []GatewayMetadata
+
+// EncodeValues adds each entry to v as key.<Gateway>:<Key>; it lets
+// go-querystring encode an OrderRequest.
+func (l GatewayMetadataList) EncodeValues(key string, v *url.Values) error {
+	for _, m := range l {
+		(*v)[m.key()] = []string{m.Value}
+	}
+	return nil
+}
+
+// key returns the form key of m: metadata.<Gateway>:<Key>.
+func (m GatewayMetadata) key() string { return metadataPrefix + m.Gateway + ":" + m.Key }
+
+// check records what the entries cannot be sent as (an ambiguous or empty
+// gateway or key, invalid UTF-8, a key a typed field owns, a key given
+// twice) and returns the keys they write.
+func (l GatewayMetadataList) check(v *validation.Error, owned func(string) bool) map[string]bool {
+	seen := make(map[string]bool, len(l))
+	for i, m := range l {
+		p := validation.Index(keyMetadata, i)
+		switch {
+		case !utf8.ValidString(m.Gateway + m.Key + m.Value):
+			v.Add(p, "is not valid UTF-8")
+		case m.Gateway == "" || strings.ContainsAny(m.Gateway, ":."):
+			v.Add(p+".Gateway", `must be a gateway code, not empty and without ":" or "."`)
+		case m.Key == "" || strings.Contains(m.Key, ":"):
+			v.Add(p+".Key", `must be a key, not empty and without ":"`)
+		default:
+			k := m.key()
+			if owned(k) {
+				v.Add(k, "is a typed field of OrderRequest; set it there")
+			} else if seen[k] {
+				v.Add(k, "is given twice")
+			}
+			seen[k] = true
+		}
+	}
+	return seen
 }
 
 // Order is the reply to [Client.CreateOrder]. With encoding/json it decodes
@@ -270,7 +368,7 @@ type Order struct {
 	ClientAuthToken string `json:"-"`
 	// ClientAuthTokenExpiry is when ClientAuthToken stops working
 	// (juspay.client_auth_token_expiry); zero when absent or unreadable.
-	ClientAuthTokenExpiry time.Time `json:"-"`
+	ClientAuthTokenExpiry Timestamp `json:"-"`
 	// Raw is the whole reply.
 	Raw json.RawMessage `json:"-"`
 }
@@ -283,77 +381,74 @@ type CollectionLinkURLs struct {
 	Intent string `json:"INTENT,omitempty"`
 }
 
+// orderWire is an Order as the service nests it: the collection links
+// under links.payment_collection_links and the token under juspay.
+type orderWire struct {
+	orderFields
+	Links *orderLinks `json:"links,omitempty"`
+	Token *authToken  `json:"juspay,omitempty"`
+}
+
 // orderFields is Order without its methods.
 type orderFields Order
-
-// orderJSON is an Order as the service nests it: the collection links under
-// links.payment_collection_links and the token under juspay. Both
-// directions go through it.
-type orderJSON struct {
-	orderFields             // a value, so that the lenient second decode can reset it
-	Links       *orderLinks `json:"links,omitempty"`
-	tokenHolder
-}
 
 type orderLinks struct {
 	Collection *CollectionLinkURLs `json:"payment_collection_links,omitempty"`
 }
 
-// tokenHolder is the object in which a reply carries a client auth token
-// (orders and customers). It is embedded, so its key is a key of the reply.
-type tokenHolder struct {
-	Token *authToken `json:"juspay,omitempty"`
-}
-
+// authToken is the object in which an order or a customer reply carries a
+// client auth token (juspay).
 type authToken struct {
 	ClientAuthToken string    `json:"client_auth_token,omitempty"`
-	Expiry          time.Time `json:"client_auth_token_expiry,omitzero"`
+	Expiry          Timestamp `json:"client_auth_token_expiry,omitzero"`
 }
 
-// token returns the token and its expiry, zero when the reply has none.
-func (h tokenHolder) token() (string, time.Time) {
-	if h.Token == nil {
-		return "", time.Time{}
-	}
-	return h.Token.ClientAuthToken, h.Token.Expiry
-}
-
-// holding returns a holder of the token, empty when there is none.
-func holding(token string, expiry time.Time) tokenHolder {
+// newAuthToken returns the token object of a reply, nil when there is no
+// token.
+func newAuthToken(token string, expiry Timestamp) *authToken {
 	if token == "" && expiry.IsZero() {
-		return tokenHolder{}
+		return nil
 	}
-	return tokenHolder{&authToken{token, expiry}}
-}
-
-func (o *Order) decode(body []byte) error {
-	var w orderJSON
-	if err := decodeResponse(&w, body, nil); err != nil {
-		return err
-	}
-	*o = Order(w.orderFields)
-	if w.Links != nil && w.Links.Collection != nil {
-		o.CollectionLinks = *w.Links.Collection
-	}
-	o.ClientAuthToken, o.ClientAuthTokenExpiry = w.token()
-	return nil
+	return &authToken{token, expiry}
 }
 
 // UnmarshalJSON decodes an order reply as CreateOrder does; Raw keeps the
 // whole body. JSON null leaves o unchanged.
 func (o *Order) UnmarshalJSON(data []byte) error {
-	return unmarshalReply(o, data, "order")
+	if o == nil {
+		return errNilTarget("Order")
+	}
+	var w orderWire
+	if ok, err := readObject(data, &w, "order"); !ok {
+		return err
+	}
+	w.Raw = bytes.Clone(data)
+	*o = Order(w.orderFields)
+	if w.Links != nil && w.Links.Collection != nil {
+		o.CollectionLinks = *w.Links.Collection
+	}
+	if w.Token != nil {
+		o.ClientAuthToken, o.ClientAuthTokenExpiry = w.Token.ClientAuthToken, w.Token.Expiry
+	}
+	return nil
 }
 
 // MarshalJSON returns Raw when it is set (Raw wins over edited fields).
 // Without Raw it encodes the typed fields as the service nests them,
 // leaving empty ones out.
 func (o Order) MarshalJSON() ([]byte, error) {
-	w := orderJSON{orderFields: orderFields(o), tokenHolder: holding(o.ClientAuthToken, o.ClientAuthTokenExpiry)}
+	w := orderWire{orderFields: orderFields(o), Token: newAuthToken(o.ClientAuthToken, o.ClientAuthTokenExpiry)}
 	if o.CollectionLinks != (CollectionLinkURLs{}) {
 		w.Links = &orderLinks{&o.CollectionLinks}
 	}
-	return marshalReply(o.Raw, w)
+	return marshalRaw(o.Raw, w)
+}
+
+func (o *Order) shapeError() error {
+	if o.Status == "" && o.StatusID == 0 && o.ID == "" && o.OrderID == "" && o.PaymentLinks == (PaymentLinks{}) {
+		return notA("an order", "status, status_id, id, order_id, payment_links")
+	}
+	return nil
 }
 
 // CreateOrder validates req and sends it as a form with the version
@@ -362,15 +457,24 @@ func (o Order) MarshalJSON() ([]byte, error) {
 // with [Client.GetOrder] before creating it again.
 func (c *Client) CreateOrder(ctx context.Context, req *OrderRequest, opts ...RequestOption) (*Order, error) {
 	const op = "create order"
-	if err := c.usable(op); err != nil {
+	ns := c.Namespace()
+	if err := req.validate(ns); err != nil {
+		return nil, invalid(op, err)
+	}
+	form, err := req.form(ns)
+	if err != nil {
+		return nil, invalid(op, err)
+	}
+	o := new(Order)
+	if err := c.send(ctx, postForm(op, "/orders", form), opts, o); err != nil {
 		return nil, err
 	}
-	if err := req.validate(c.Namespace()); err != nil {
-		return nil, valid.ForOp(op, err)
-	}
-	form, err := req.formIn(c.Namespace())
-	if err != nil {
-		return nil, fmt.Errorf("checkout: %s: %w", op, err)
-	}
-	return send(ctx, c, postForm(op, "/orders", form), opts, decodeReply[Order])
+	return o, nil
+}
+
+// postForm is a POST of a form-encoded body to one of the /orders
+// endpoints, which take the version header. Writes are not idempotent: an
+// ambiguous failure is not retried.
+func postForm(op, path string, form url.Values) *call {
+	return &call{op: op, method: "POST", path: path, body: []byte(form.Encode()), contentType: contentForm, versioned: true}
 }

@@ -108,7 +108,7 @@ func TestOrderStatusDecodeConformance(t *testing.T) {
 			if dc := genericString(m["date_created"]); dc != "" {
 				want, err := time.Parse(time.RFC3339Nano, dc)
 				require.NoError(t, err)
-				require.True(t, want.Equal(st.DateCreated))
+				require.True(t, want.Equal(st.DateCreated.Time))
 			}
 			require.Equal(t, genericString(m["order_id"]), o.OrderID)
 			require.Equal(t, genericString(m["status"]), o.Status)
@@ -125,23 +125,38 @@ func TestOrderStatusDecodeConformance(t *testing.T) {
 // Redacted and mistyped fields are tolerated: "FILTERED" where an object is
 // expected, numbers as strings, null everywhere.
 func TestOrderStatusLenient(t *testing.T) {
-	body := `{"order_id":12345,"id":null,"status":"CHARGED","status_id":"21","amount":"9000","currency":"INR",
+	// The quirks the service's replies show: amounts as numbers or text,
+	// "FILTERED" for a redacted block, amount or time, null anywhere, times
+	// in several forms. A value of a JSON type the service never sends for
+	// a field (a number for an id, text for a boolean) leaves that field
+	// zero; Raw keeps everything.
+	body := `{"order_id":"12345","id":null,"status":"CHARGED","status_id":21,"amount":9000,"currency":"INR",
 		"refunded":"true","amount_refunded":"FILTERED","refunds":["FILTERED",{"unique_request_id":"r","amount":"1.5"},null],
-		"payment_links":"FILTERED","card":"FILTERED","gateway_id":"23","date_created":"yesterday","unknown":{"deep":[1,2]}}`
+		"payment_links":"FILTERED","card":"FILTERED","upi":null,"gateway_id":"23","date_created":"yesterday",
+		"last_updated":"2016-08-02T08:07:52+0000","mandate":{"revokable_by_customer":"true","max_amount":"5000"},
+		"metadata":{"payment_page_client_id":"shop","payment_links":{"web":"x"}},"unknown":{"deep":[1,2]}}`
 	st, err := decodeReply[OrderStatus]([]byte(body))
 	require.NoError(t, err)
 	require.Equal(t, "12345", st.OrderID)
 	require.Empty(t, st.ID)
 	require.Equal(t, 21, st.StatusID)
 	require.Equal(t, Amount("9000.00"), st.Amount)
-	require.True(t, st.Refunded)
+	require.False(t, st.Refunded, "text where the service writes a boolean is left to Raw")
 	require.Empty(t, st.AmountRefunded)
-	require.Len(t, st.Refunds, 2, "FILTERED is left out; null is a zero refund, as encoding/json reads it")
-	require.Equal(t, Amount("1.50"), st.Refunds[0].Amount)
-	require.Equal(t, Refund{}, st.Refunds[1])
+	require.Len(t, st.Refunds, 3, "a redacted or null element is a zero refund")
+	require.Equal(t, Refund{}, st.Refunds[0])
+	require.Equal(t, Amount("1.50"), st.Refunds[1].Amount)
+	require.Equal(t, Refund{}, st.Refunds[2])
 	require.Equal(t, PaymentLinks{}, st.PaymentLinks)
-	require.Equal(t, 23, st.GatewayID)
+	require.Nil(t, st.Card, "a redacted card is no card")
+	require.Nil(t, st.UPI)
+	require.Zero(t, st.GatewayID)
 	require.True(t, st.DateCreated.IsZero())
+	require.Equal(t, time.Date(2016, 8, 2, 8, 7, 52, 0, time.UTC), st.LastUpdated.UTC())
+	require.True(t, st.Mandate.RevokableByCustomer, "the mandate's booleans come as text too")
+	require.Equal(t, Amount("5000.00"), st.Mandate.MaxAmount)
+	require.Equal(t, map[string]string{"payment_page_client_id": "shop"}, st.Metadata, "only text values")
+	require.Equal(t, body, string(st.Raw))
 
 	_, err = decodeReply[OrderStatus]([]byte(`{"order_id":`))
 	require.Error(t, err)
@@ -180,11 +195,11 @@ func FuzzDecodeReplies(f *testing.F) {
 // the order's own fields were reached through a pointer, and the lenient
 // second decode failed on it.
 func TestOrderDecodeLenientNested(t *testing.T) {
-	o, err := decodeReply[Order]([]byte(`{"order_id":"o","status_id":"10","juspay":"FILTERED",` +
-		`"links":{"payment_collection_links":{"QR":5,"INTENT":"upi://pay"}}}`))
+	o, err := decodeReply[Order]([]byte(`{"order_id":"o","status_id":10,"juspay":"FILTERED",` +
+		`"links":{"payment_collection_links":{"QR":"FILTERED","INTENT":"upi://pay"}}}`))
 	require.NoError(t, err)
 	require.Equal(t, "o", o.OrderID)
 	require.Equal(t, 10, o.StatusID)
 	require.Empty(t, o.ClientAuthToken)
-	require.Equal(t, CollectionLinkURLs{QR: "5", Intent: "upi://pay"}, o.CollectionLinks)
+	require.Equal(t, CollectionLinkURLs{QR: "FILTERED", Intent: "upi://pay"}, o.CollectionLinks)
 }

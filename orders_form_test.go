@@ -33,7 +33,7 @@ func TestOrderFormGolden(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.golden, func(t *testing.T) {
 			require.NoError(t, tt.req.Validate())
-			v, err := tt.req.form()
+			v, err := tt.req.form(DefaultNamespace)
 			require.NoError(t, err)
 			goldenForm(t, tt.golden, v.Encode())
 		})
@@ -41,7 +41,7 @@ func TestOrderFormGolden(t *testing.T) {
 }
 
 func TestOrderFormCollectionDetails(t *testing.T) {
-	v, err := fullOrder().form()
+	v, err := fullOrder().form(DefaultNamespace)
 	require.NoError(t, err)
 	require.Equal(t, "1", v.Get("options.get_payment_collection_link"))
 	require.Equal(t, `{"supported_payment_methods":["PAY","QR"],"expiry_details":[`+
@@ -65,12 +65,12 @@ func TestOrderFormCollectionDetails(t *testing.T) {
 // default namespace's key is then an ordinary gateway entry.
 func TestOrderNamespace(t *testing.T) {
 	r := fullOrder()
-	v, err := r.formIn("JUSPAY")
+	v, err := r.form("JUSPAY")
 	require.NoError(t, err)
 	require.Equal(t, "payu_test", v.Get("metadata.JUSPAY:gateway_reference_id"))
 	_, stale := v["metadata.SERVICE:gateway_reference_id"]
 	require.False(t, stale)
-	def, err := r.form()
+	def, err := r.form(DefaultNamespace)
 	require.NoError(t, err)
 	require.Len(t, v, len(def), "one key renamed, none added or lost")
 
@@ -93,7 +93,7 @@ func TestOrderNamespace(t *testing.T) {
 }
 
 func TestOrderFormValuesRoundTrip(t *testing.T) {
-	v, err := fullOrder().form()
+	v, err := fullOrder().form(DefaultNamespace)
 	require.NoError(t, err)
 	back, err := url.ParseQuery(v.Encode())
 	require.NoError(t, err)
@@ -101,12 +101,11 @@ func TestOrderFormValuesRoundTrip(t *testing.T) {
 	require.Equal(t, "Order #1 — 2 items", back.Get("description"))
 }
 
-// The keys an order request owns come from its tags: exactly the keys a
-// request with every field set sends, apart from Extra and the gateway
-// metadata entries.
-func TestOrderKeysFromTags(t *testing.T) {
+// The keys an order request owns are exactly the keys a request with every
+// field set sends, apart from Extra and the gateway metadata entries.
+func TestOrderOwnsTheKeysItSends(t *testing.T) {
 	r := fullOrder()
-	v, err := r.form()
+	v, err := r.form(DefaultNamespace)
 	require.NoError(t, err)
 	sent := map[string]bool{}
 	for k := range v {
@@ -118,7 +117,14 @@ func TestOrderKeysFromTags(t *testing.T) {
 	for _, m := range r.GatewayMetadata {
 		delete(sent, "metadata."+m.Gateway+":"+m.Key)
 	}
-	require.Equal(t, sent, orderKeys())
+	require.Len(t, sent, 37, "every typed field of fullOrder is set")
+	for k := range sent {
+		require.True(t, ownsOrderKey(k, DefaultNamespace), k)
+	}
+	for _, k := range []string{"udf1", "metadata.PAYU:offer_key", "billing_address_zip", "billing_address", "metadata.JUSPAY:gateway_reference_id"} {
+		require.False(t, ownsOrderKey(k, DefaultNamespace), k)
+	}
+	require.True(t, ownsOrderKey("metadata.JUSPAY:gateway_reference_id", "JUSPAY"))
 }
 
 // go-querystring encodes an order request through the field types'

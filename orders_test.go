@@ -61,7 +61,7 @@ func TestCreateOrderWire(t *testing.T) {
 	require.Equal(t, "https://pay.example/intent", o.CollectionLinks.Intent)
 	require.Equal(t, "https://pay.example/m", o.PaymentLinks.Mobile)
 	require.Equal(t, "tkn_1", o.ClientAuthToken)
-	require.Equal(t, time.Date(2024, 2, 12, 7, 59, 57, 0, time.UTC), o.ClientAuthTokenExpiry)
+	require.Equal(t, time.Date(2024, 2, 12, 7, 59, 57, 0, time.UTC), o.ClientAuthTokenExpiry.Time)
 	require.Equal(t, body, string(o.Raw), "Raw is the body as sent")
 
 	got := srv.last(t)
@@ -70,7 +70,7 @@ func TestCreateOrderWire(t *testing.T) {
 	require.Equal(t, "application/x-www-form-urlencoded", got.Header.Get("Content-Type"))
 	require.Equal(t, DefaultAPIVersion, got.Header.Get("Version"))
 	require.Equal(t, testAuth, got.Header.Get("Authorization"))
-	want, err := fullOrder().form()
+	want, err := fullOrder().form(DefaultNamespace)
 	require.NoError(t, err)
 	require.Equal(t, want.Encode(), string(got.Body))
 

@@ -2,14 +2,10 @@ package checkout
 
 import (
 	"context"
-	"net/url"
-	"reflect"
-	"sync"
 
 	"github.com/google/go-querystring/query"
 
-	"github.com/payorch/checkout-go/internal/tags"
-	"github.com/payorch/checkout-go/internal/valid"
+	"github.com/payorch/checkout-go/validation"
 )
 
 // UpdateOrderRequest changes an order that is not yet paid
@@ -17,7 +13,7 @@ import (
 // addresses and the udf1…udf10 fields change. Empty fields are not sent.
 type UpdateOrderRequest struct {
 	// Amount is the order's new amount (amount), sent exactly as written.
-	Amount Amount `url:"amount,omitempty" check:"amount" lint:"amount"`
+	Amount Amount `url:"amount,omitempty"`
 	// BillingAddress replaces the billing address (billing_address_*).
 	BillingAddress *Address `url:"billing_address,omitempty"`
 	// ShippingAddress replaces the shipping address (shipping_address_*).
@@ -28,28 +24,10 @@ type UpdateOrderRequest struct {
 	Extra map[string]string `url:"-"`
 }
 
-var (
-	updateChecks = checksOf[UpdateOrderRequest]("url")
-	updateNames  = namesOf[UpdateOrderRequest]("url")
-	updateKeys   = formKeysOf[UpdateOrderRequest]()
-)
-
-// formKeysOf returns, once per process, the form keys the typed fields of
-// T own, as go-querystring writes them.
-func formKeysOf[T any]() func() map[string]bool {
-	return sync.OnceValue(func() map[string]bool {
-		out := map[string]bool{}
-		for _, f := range tags.Fields(reflect.TypeFor[T](), "url") {
-			keys := []string{f.Key}
-			if fk, ok := reflect.Zero(f.Type).Interface().(interface{ formKeys(string) []string }); ok {
-				keys = fk.formKeys(f.Key)
-			}
-			for _, k := range keys {
-				out[k] = true
-			}
-		}
-		return out
-	})
+// ownsUpdateKey reports whether a typed field of UpdateOrderRequest writes
+// the form key k.
+func ownsUpdateKey(k string) bool {
+	return k == keyAmount || isAddressKey(k, keyBilling) || isAddressKey(k, keyShipping)
 }
 
 // Validate reports what the service refuses, or what the form could not
@@ -57,12 +35,17 @@ func formKeysOf[T any]() func() map[string]bool {
 // is not valid UTF-8, an Extra key a typed field owns. nil when there is
 // none; [UpdateOrderRequest.Lint] gives the advice.
 func (r *UpdateOrderRequest) Validate() error {
-	return validateRequest(r, "update order request is nil", updateChecks, func(c *valid.Collector) {
-		eachAddress(updateNames(), r.BillingAddress, r.ShippingAddress, func(prefix string, a *Address) {
-			checkFields(c, prefix, reflect.ValueOf(a).Elem(), addressChecks())
-		})
-		checkExtra(c, r.Extra, func(k string) bool { return updateKeys()[k] }, "UpdateOrderRequest")
-	})
+	var v validation.Error
+	if r == nil {
+		v.Add("", "update order request is nil")
+		return v.Err()
+	}
+	checkAmount(&v, keyAmount, r.Amount)
+	checkText(&v, keyAmount, string(r.Amount))
+	r.BillingAddress.checkUTF8(&v, keyBilling)
+	r.ShippingAddress.checkUTF8(&v, keyShipping)
+	checkExtra(&v, r.Extra, ownsUpdateKey, "UpdateOrderRequest")
+	return v.Err()
 }
 
 // Lint returns advice on a request Validate lets through: an amount not
@@ -72,25 +55,13 @@ func (r *UpdateOrderRequest) Lint() []Problem {
 	if r == nil {
 		return nil
 	}
-	var c valid.Collector
+	var v validation.Error
 	if r.Amount == "" && r.BillingAddress == nil && r.ShippingAddress == nil && len(r.Extra) == 0 {
-		c.Add("", "changes nothing: set the amount, an address or udf fields")
+		v.Add("", "changes nothing: set the amount, an address or udf fields")
 	}
-	lintFields(&c, "", reflect.ValueOf(r).Elem(), updateChecks())
-	lintExtraKeys(&c, r.Extra)
-	return problems(&c)
-}
-
-// form returns the request's form values. It assumes Validate passed.
-func (r *UpdateOrderRequest) form() (url.Values, error) {
-	v, err := query.Values(r)
-	if err != nil {
-		return nil, err
-	}
-	for k, s := range r.Extra {
-		v[k] = []string{s}
-	}
-	return v, nil
+	lintAmount(&v, keyAmount, r.Amount)
+	lintExtraKeys(&v, r.Extra)
+	return problems(&v)
 }
 
 // UpdateOrder changes an order that is not yet paid (POST
@@ -102,9 +73,19 @@ func (r *UpdateOrderRequest) form() (url.Values, error) {
 func (c *Client) UpdateOrder(ctx context.Context, orderID string, req *UpdateOrderRequest, opts ...RequestOption) (*OrderStatus, error) {
 	const op = "update order"
 	path, err := orderPath(orderID)
-	form, err := c.formFor(op, err, req)
-	if err != nil {
-		return nil, err
+	if err := checkAll(err, req.Validate()); err != nil {
+		return nil, invalid(op, err)
 	}
-	return send(ctx, c, postForm(op, path, form), opts, decodeReply[OrderStatus])
+	form, err := query.Values(req)
+	if err != nil {
+		return nil, invalid(op, err)
+	}
+	for k, s := range req.Extra {
+		form[k] = []string{s}
+	}
+	st := new(OrderStatus)
+	if err := c.send(ctx, postForm(op, path, form), opts, st); err != nil {
+		return nil, aboutOrder(err, orderID)
+	}
+	return st, nil
 }

@@ -3,11 +3,7 @@ package checkout
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"time"
-
-	"github.com/payorch/checkout-go/internal/lenient"
 )
 
 // The payment details an order status carries: its latest transaction, the
@@ -90,36 +86,50 @@ type Transaction struct {
 	// Metadata holds the attempt's text metadata ("payment_channel").
 	Metadata map[string]string `json:"metadata,omitempty"`
 	// Created is when the attempt began; zero when absent or unreadable.
-	Created time.Time `json:"created,omitzero"`
+	Created Timestamp `json:"created,omitzero"`
 	// LastUpdated is when the attempt last changed.
-	LastUpdated time.Time `json:"last_updated,omitzero"`
+	LastUpdated Timestamp `json:"last_updated,omitzero"`
 	// Raw is the transaction as the service sent it.
 	Raw json.RawMessage `json:"-"`
 }
 
-// UnmarshalJSON decodes a transaction leniently, as [OrderStatus] does;
-// Raw keeps it whole. JSON null leaves x unchanged.
+// UnmarshalJSON decodes a transaction leniently, as [OrderStatus] does; Raw
+// keeps it whole. JSON null, and a value that is not an object (the
+// service's "FILTERED"), leave x unchanged.
 func (x *Transaction) UnmarshalJSON(data []byte) error {
-	return unmarshalReply(x, data, "transaction")
-}
-
-func (x *Transaction) decode(body []byte) error {
+	if x == nil {
+		return errNilTarget("Transaction")
+	}
 	type plain Transaction
-	return decodePlain((*plain)(x), body, nil)
+	var w struct {
+		plain
+		PaymentGatewayResponse object[GatewayResponse] `json:"payment_gateway_response"`
+		Card                   object[CardDetail]      `json:"card"`
+		Metadata               textValues              `json:"metadata"`
+	}
+	if ok, err := readObject(data, &w, "transaction"); !ok {
+		return err
+	}
+	p := w.plain
+	p.PaymentGatewayResponse, p.Card, p.Metadata = w.PaymentGatewayResponse.v, w.Card.v, w.Metadata
+	p.Raw = bytes.Clone(data)
+	*x = Transaction(p)
+	return nil
 }
 
 // MarshalJSON returns Raw when it is set, else the typed fields.
 func (x Transaction) MarshalJSON() ([]byte, error) {
 	type plain Transaction
-	return marshalReply(x.Raw, plain(x))
+	return marshalRaw(x.Raw, plain(x))
 }
 
 // AmountBreakup lists how a transaction's amount is made up. The service
 // sends it as a JSON array, or as text holding one; both decode.
 type AmountBreakup []BreakupLine
 
-// UnmarshalJSON reads the breakup as an array or as text holding one; null
-// and an empty text leave b unchanged.
+// UnmarshalJSON reads the breakup as an array or as text holding one; null,
+// an empty text and any other value (the service's "FILTERED") leave b
+// unchanged.
 func (b *AmountBreakup) UnmarshalJSON(data []byte) error {
 	if b == nil {
 		return errNilTarget("AmountBreakup")
@@ -135,15 +145,11 @@ func (b *AmountBreakup) UnmarshalJSON(data []byte) error {
 		}
 		data = []byte(text)
 	}
-	switch kindOf(data) {
-	case "null":
-		return nil
-	case "array":
-	default:
-		return errors.New("checkout: amount breakup: not an array")
+	if kindOf(data) != "array" {
+		return nil // null, or the service's "FILTERED"
 	}
 	var lines []BreakupLine
-	if err := lenient.Unmarshal(data, &lines); err != nil {
+	if err := decodeLenient(data, &lines); err != nil {
 		return fmt.Errorf("checkout: amount breakup: %w", err)
 	}
 	*b = lines
@@ -176,8 +182,8 @@ func (l *BreakupLine) UnmarshalJSON(data []byte) error {
 		plain
 		Value Amount `json:"value"`
 	}
-	if err := lenient.Unmarshal(data, &w); err != nil {
-		return fmt.Errorf("checkout: amount breakup: %w", err)
+	if ok, err := readObject(data, &w, "amount breakup"); !ok {
+		return err
 	}
 	if w.Amount == "" {
 		w.Amount = w.Value
@@ -218,7 +224,7 @@ type GatewayResponse struct {
 	// DiscountAmount is the discount the gateway applied.
 	DiscountAmount Amount `json:"discount_amount,omitempty"`
 	// Created is when the gateway answered.
-	Created time.Time `json:"created,omitzero"`
+	Created Timestamp `json:"created,omitzero"`
 	// Full is the gateway's own reply as the service passes it on
 	// (gateway_response), whose shape differs from gateway to gateway.
 	Full json.RawMessage `json:"gateway_response,omitempty"`
@@ -315,32 +321,44 @@ type MandateDetail struct {
 	// Currency is the currency code (in a mandate webhook).
 	Currency string `json:"currency,omitempty"`
 	// ActivatedAt is when the mandate became active.
-	ActivatedAt time.Time `json:"activated_at,omitzero"`
+	ActivatedAt Timestamp `json:"activated_at,omitzero"`
 	// LastActivatedAt is when the mandate last became active (after a
 	// pause).
-	LastActivatedAt time.Time `json:"last_activated_at,omitzero"`
+	LastActivatedAt Timestamp `json:"last_activated_at,omitzero"`
 	// LastUpdated is when the mandate last changed.
-	LastUpdated time.Time `json:"last_updated,omitzero"`
+	LastUpdated Timestamp `json:"last_updated,omitzero"`
 	// Raw is the mandate as the service sent it.
 	Raw json.RawMessage `json:"-"`
 }
 
-// UnmarshalJSON decodes a mandate leniently, as [OrderStatus] does ("true"
-// for true, numbers as text); Raw keeps it whole. JSON null leaves m
-// unchanged.
+// UnmarshalJSON decodes a mandate leniently, as [OrderStatus] does (its
+// booleans may come as the text "true"); Raw
+// keeps it whole. JSON null, and a value that is not an object (the
+// service's "FILTERED"), leave m unchanged.
 func (m *MandateDetail) UnmarshalJSON(data []byte) error {
-	return unmarshalReply(m, data, "mandate")
-}
-
-func (m *MandateDetail) decode(body []byte) error {
+	if m == nil {
+		return errNilTarget("MandateDetail")
+	}
 	type plain MandateDetail
-	return decodePlain((*plain)(m), body, nil)
+	var w struct {
+		plain
+		BlockFund           textBool `json:"block_fund"`
+		RevokableByCustomer textBool `json:"revokable_by_customer"`
+	}
+	if ok, err := readObject(data, &w, "mandate"); !ok {
+		return err
+	}
+	p := w.plain
+	p.BlockFund, p.RevokableByCustomer = bool(w.BlockFund), bool(w.RevokableByCustomer)
+	p.Raw = bytes.Clone(data)
+	*m = MandateDetail(p)
+	return nil
 }
 
 // MarshalJSON returns Raw when it is set, else the typed fields.
 func (m MandateDetail) MarshalJSON() ([]byte, error) {
 	type plain MandateDetail
-	return marshalReply(m.Raw, plain(m))
+	return marshalRaw(m.Raw, plain(m))
 }
 
 // Offer is an offer applied to an order's payment (an element of offers).
@@ -356,21 +374,27 @@ type Offer struct {
 	Raw json.RawMessage `json:"-"`
 }
 
-// UnmarshalJSON decodes an offer leniently; Raw keeps it whole. JSON null
-// leaves o unchanged.
+// UnmarshalJSON decodes an offer leniently, as [OrderStatus] does; Raw
+// keeps it whole. JSON null, and a value that is not an object (the
+// service's "FILTERED"), leave o unchanged.
 func (o *Offer) UnmarshalJSON(data []byte) error {
-	return unmarshalReply(o, data, "offer")
-}
-
-func (o *Offer) decode(body []byte) error {
+	if o == nil {
+		return errNilTarget("Offer")
+	}
 	type plain Offer
-	return decodePlain((*plain)(o), body, nil)
+	var p plain
+	if ok, err := readObject(data, &p, "offer"); !ok {
+		return err
+	}
+	p.Raw = bytes.Clone(data)
+	*o = Offer(p)
+	return nil
 }
 
 // MarshalJSON returns Raw when it is set, else the typed fields.
 func (o Offer) MarshalJSON() ([]byte, error) {
 	type plain Offer
-	return marshalReply(o.Raw, plain(o))
+	return marshalRaw(o.Raw, plain(o))
 }
 
 // RiskDetail is the verdict of the fraud check on a payment (risk).

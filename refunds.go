@@ -1,11 +1,13 @@
 package checkout
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
-	"time"
 
-	"github.com/payorch/checkout-go/internal/valid"
+	"github.com/google/go-querystring/query"
+
+	"github.com/payorch/checkout-go/validation"
 )
 
 // RefundRequest refunds part or all of an order ([Client.Refund]), sent as
@@ -14,36 +16,38 @@ type RefundRequest struct {
 	// UniqueRequestID is your id of this refund (unique_request_id,
 	// required). Reuse it when retrying the same refund: the service
 	// refunds an id once, and refuses a second refund with it.
-	UniqueRequestID string `url:"unique_request_id" json:"unique_request_id" check:"required"`
+	UniqueRequestID string `url:"unique_request_id" json:"unique_request_id"`
 	// Amount is the sum to refund (amount), more than 0 and at most what
 	// is left to refund. Leave it empty to refund the whole order.
 	Amount Amount `url:"amount,omitempty" json:"amount,omitempty"`
 }
 
-var (
-	refundChecks = checksOf[RefundRequest]("url")
-	refundNames  = namesOf[RefundRequest]("url")
-)
-
 // Validate reports every problem that would make the service refuse the
-// request as a *ValidationError whose paths are the form keys; nil when
-// there is none.
+// request as a *ValidationError whose paths are the form keys: a missing
+// unique_request_id, an amount the service does not take or of 0, text
+// that is not valid UTF-8. nil when there is none.
 func (r *RefundRequest) Validate() error {
-	return validateRequest(r, "refund request is nil", refundChecks, func(c *valid.Collector) {
-		checkRefundAmount(c, refundNames()["Amount"], r.Amount)
-	})
+	var v validation.Error
+	if r == nil {
+		v.Add("", "refund request is nil")
+		return v.Err()
+	}
+	checkRequired(&v, keyUniqueRequest, r.UniqueRequestID)
+	checkText(&v, keyUniqueRequest, r.UniqueRequestID)
+	checkRefundAmount(&v, keyAmount, r.Amount)
+	return v.Err()
 }
 
 // checkRefundAmount checks a refund's amount when it is set: an amount the
 // client accepts, and not zero (the service refuses to refund nothing).
-func checkRefundAmount(c *valid.Collector, path string, a Amount) {
+func checkRefundAmount(v *validation.Error, path string, a Amount) {
 	if a == "" {
 		return
 	}
-	n := c.Len()
-	checkAmount(c, path, a)
-	if d, ok := decimal(string(a)); c.Len() == n && ok && d.Sign() == 0 {
-		c.Add(path, "must be more than 0")
+	if msg := amountProblem(string(a)); msg != "" {
+		v.Add(path, msg)
+	} else if d, ok := decimal(string(a)); ok && d.Sign() == 0 {
+		v.Add(path, "must be more than 0")
 	}
 }
 
@@ -86,9 +90,9 @@ const (
 type Refund struct {
 	// ID is the gateway's reference of the refund, or, when it has none
 	// yet, the unique request id.
-	ID string `json:"id,omitempty" reply:"identifies"`
+	ID string `json:"id,omitempty"`
 	// UniqueRequestID is your id of the refund.
-	UniqueRequestID string `json:"unique_request_id,omitempty" reply:"identifies"`
+	UniqueRequestID string `json:"unique_request_id,omitempty"`
 	// Ref is the gateway's id of the refund.
 	Ref string `json:"ref,omitempty"`
 	// TxnID is the transaction refunded.
@@ -97,11 +101,11 @@ type Refund struct {
 	OrderID string `json:"order_id,omitempty"`
 	// Status is the refund's status (PENDING, SUCCESS, FAILURE,
 	// MANUAL_REVIEW).
-	Status RefundStatus `json:"status,omitempty" reply:"identifies"`
+	Status RefundStatus `json:"status,omitempty"`
 	// Amount is the sum refunded, or to be refunded.
 	Amount Amount `json:"amount,omitempty"`
 	// Created is when the refund was made; zero when absent or unreadable.
-	Created time.Time `json:"created,omitzero"`
+	Created Timestamp `json:"created,omitzero"`
 	// SentToGateway reports whether the refund has reached the gateway
 	// (refunds wait at the service for up to 15 minutes).
 	SentToGateway bool `json:"sent_to_gateway"`
@@ -134,48 +138,54 @@ type Refund struct {
 	Metadata map[string]string `json:"metadata,omitempty"`
 	// ProcessedAt is when the gateway processed the refund
 	// (pg_processed_at).
-	ProcessedAt time.Time `json:"pg_processed_at,omitzero"`
+	ProcessedAt Timestamp `json:"pg_processed_at,omitzero"`
 	// DeclinedAt is when the gateway declined the refund (pg_declined_at).
-	DeclinedAt time.Time `json:"pg_declined_at,omitzero"`
+	DeclinedAt Timestamp `json:"pg_declined_at,omitzero"`
 	// ExpectedCreditAt is when the money should reach the customer
 	// (expected_refund_credit_time), when the gateway says.
-	ExpectedCreditAt time.Time `json:"expected_refund_credit_time,omitzero"`
+	ExpectedCreditAt Timestamp `json:"expected_refund_credit_time,omitzero"`
 	// Raw is the refund as the service sent it.
 	Raw json.RawMessage `json:"-"`
 }
 
-// refundFields reads a refund with the older arn key beside refund_arn.
-type refundFields struct {
-	plainRefund
-	OldARN string `json:"arn"`
-}
-
-type plainRefund Refund
-
-func (r *Refund) decode(body []byte) error {
-	var w refundFields
-	if err := decodeResponse(&w, body, nil); err != nil {
+// UnmarshalJSON decodes one refund leniently (numbers as strings,
+// "FILTERED", null); Raw keeps it whole. The older key arn is read when
+// refund_arn is absent. JSON null, and a value that is not an object,
+// leave r unchanged.
+func (r *Refund) UnmarshalJSON(data []byte) error {
+	if r == nil {
+		return errNilTarget("Refund")
+	}
+	type plain Refund
+	var w struct {
+		plain
+		OldARN   string     `json:"arn"`
+		Metadata textValues `json:"metadata"`
+	}
+	if ok, err := readObject(data, &w, "refund"); !ok {
 		return err
 	}
-	*r = Refund(w.plainRefund)
-	if r.ARN == "" {
-		r.ARN = w.OldARN
+	if w.ARN == "" {
+		w.ARN = w.OldARN
 	}
+	w.Raw, w.plain.Metadata = bytes.Clone(data), w.Metadata
+	*r = Refund(w.plain)
 	return nil
-}
-
-// UnmarshalJSON decodes one refund leniently (numbers as strings,
-// "FILTERED", null); Raw keeps it whole. A value that is not a JSON object
-// is an error; JSON null leaves r unchanged.
-func (r *Refund) UnmarshalJSON(data []byte) error {
-	return unmarshalReply(r, data, "refund")
 }
 
 // MarshalJSON returns Raw when it is set (Raw wins over edited fields).
 // Without Raw it encodes the typed fields, leaving empty ones out
 // (sent_to_gateway is always written).
 func (r Refund) MarshalJSON() ([]byte, error) {
-	return marshalReply(r.Raw, plainRefund(r))
+	type plain Refund
+	return marshalRaw(r.Raw, plain(r))
+}
+
+func (r *Refund) shapeError() error {
+	if r.ID == "" && r.UniqueRequestID == "" && r.Status == "" {
+		return notA("a refund", "id, unique_request_id, status")
+	}
+	return nil
 }
 
 // Refund refunds part or all of an order and returns the order with its
@@ -186,12 +196,24 @@ func (r Refund) MarshalJSON() ([]byte, error) {
 func (c *Client) Refund(ctx context.Context, orderID string, req *RefundRequest, opts ...RequestOption) (*OrderStatus, error) {
 	const op = "refund"
 	path, err := orderPath(orderID)
-	form, err := c.formFor(op, err, req)
-	if err != nil {
-		return nil, err
+	if err := checkAll(err, req.Validate()); err != nil {
+		return nil, invalid(op, err)
 	}
-	st, err := send(ctx, c, postForm(op, path+"/refunds", form).withJWE("/v4"+path+"/refunds", req), opts, decodeReply[OrderStatus])
-	return st, aboutOrder(err, orderID)
+	form, err := query.Values(req)
+	if err != nil {
+		return nil, invalid(op, err)
+	}
+	jweBody, err := marshalNoEscape(req)
+	if err != nil {
+		return nil, invalid(op, err)
+	}
+	cl := postForm(op, path+"/refunds", form)
+	cl.jwePath, cl.jweBody = "/v4"+path+"/refunds", jweBody
+	st := new(OrderStatus)
+	if err := c.send(ctx, cl, opts, st); err != nil {
+		return nil, aboutOrder(err, orderID)
+	}
+	return st, nil
 }
 
 // TransactionRefundRequest refunds one transaction, or an order by the
@@ -202,7 +224,7 @@ type TransactionRefundRequest struct {
 	// UniqueRequestID is your id of this refund (unique_request_id,
 	// required). Reuse it when retrying the same refund: the service
 	// refunds an id once.
-	UniqueRequestID string `url:"unique_request_id" check:"required"`
+	UniqueRequestID string `url:"unique_request_id"`
 	// TxnID is the transaction to refund (txn_id), as
 	// [OrderStatus].TxnID gives it. TxnID or OrderID is required.
 	TxnID string `url:"txn_id,omitempty"`
@@ -218,22 +240,27 @@ type TransactionRefundRequest struct {
 	RefundType RefundType `url:"refund_type,omitempty"`
 }
 
-var (
-	txnRefundChecks = checksOf[TransactionRefundRequest]("url")
-	txnRefundNames  = namesOf[TransactionRefundRequest]("url")
-)
-
 // Validate reports every problem that would make the service refuse the
-// request as a *ValidationError whose paths are the form keys; nil when
-// there is none.
+// request as a *ValidationError whose paths are the form keys: a missing
+// unique_request_id, neither txn_id nor order_id, an amount the service
+// does not take or of 0, text that is not valid UTF-8. nil when there is
+// none.
 func (r *TransactionRefundRequest) Validate() error {
-	return validateRequest(r, "transaction refund request is nil", txnRefundChecks, func(c *valid.Collector) {
-		names := txnRefundNames()
-		if r.TxnID == "" && r.OrderID == "" {
-			c.Add(names["TxnID"], "is required when "+names["OrderID"]+" is empty: name what to refund")
-		}
-		checkRefundAmount(c, names["Amount"], r.Amount)
-	})
+	var v validation.Error
+	if r == nil {
+		v.Add("", "transaction refund request is nil")
+		return v.Err()
+	}
+	checkRequired(&v, keyUniqueRequest, r.UniqueRequestID)
+	if r.TxnID == "" && r.OrderID == "" {
+		v.Add("txn_id", "is required when "+keyOrderID+" is empty: name what to refund")
+	}
+	checkRefundAmount(&v, keyAmount, r.Amount)
+	checkText(&v, keyUniqueRequest, r.UniqueRequestID)
+	checkText(&v, "txn_id", r.TxnID)
+	checkText(&v, keyOrderID, r.OrderID)
+	checkText(&v, "refund_type", string(r.RefundType))
+	return v.Err()
 }
 
 // RefundTransaction refunds one transaction (by TxnID), or an order by
@@ -245,10 +272,16 @@ func (r *TransactionRefundRequest) Validate() error {
 // [Client.GetOrder].
 func (c *Client) RefundTransaction(ctx context.Context, req *TransactionRefundRequest, opts ...RequestOption) (*Refund, error) {
 	const op = "refund transaction"
-	form, err := c.formFor(op, nil, req)
-	if err != nil {
-		return nil, err
+	if err := req.Validate(); err != nil {
+		return nil, invalid(op, err)
 	}
-	r, err := send(ctx, c, postForm(op, "/refunds", form), opts, decodeReply[Refund])
-	return r, aboutOrder(err, req.OrderID)
+	form, err := query.Values(req)
+	if err != nil {
+		return nil, invalid(op, err)
+	}
+	r := new(Refund)
+	if err := c.send(ctx, postForm(op, "/refunds", form), opts, r); err != nil {
+		return nil, aboutOrder(err, req.OrderID)
+	}
+	return r, nil
 }

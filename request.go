@@ -3,6 +3,7 @@ package checkout
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -16,13 +17,23 @@ import (
 	"github.com/hashicorp/go-retryablehttp"
 )
 
+// The one request path every call of the Client takes: options, the
+// JWE+JWS step, headers, go-retryablehttp under the retry policy, reading
+// the reply, error replies, and decoding.
+
 // Limits of the response bodies read by the client.
 const (
 	maxResponseBody = 16 << 20
 	maxDrain        = 256 << 10
 )
 
-// call is one logical request: what the single request path needs.
+// Content types of request bodies.
+const (
+	contentJSON = "application/json"
+	contentForm = "application/x-www-form-urlencoded"
+)
+
+// call is one logical request: what the request path needs to send it.
 type call struct {
 	op          string // "create session", …
 	method      string
@@ -32,120 +43,145 @@ type call struct {
 	contentType string
 	versioned   bool // send the client's version header
 	idempotent  bool // may be retried after an ambiguous failure
-	// jwePath is the call's path in the JWE+JWS mode (WithJWE), where it
-	// is a POST of the sealed JSON body there; "" for a call that mode
-	// leaves as it is.
+	// jwePath is the call's path in the JWE+JWS mode ([WithJWE]), where it
+	// is a POST of the sealed JSON body; "" for a call that mode leaves as
+	// it is.
 	jwePath string
-	// jweBody is the value whose JSON is sealed in that mode; nil seals
-	// body, which is JSON already.
-	jweBody any
+	// jweBody is the JSON sealed in that mode when body is not JSON (a
+	// form) or absent; nil seals body.
+	jweBody []byte
 }
 
-// withJWE gives the call its form in the JWE+JWS mode: path, and the value
-// whose JSON is sealed (nil: the call's body).
-func (cl *call) withJWE(path string, body any) *call {
-	cl.jwePath, cl.jweBody = path, body
-	return cl
+// reply is a type the request path decodes a successful reply into.
+type replyType interface {
+	json.Unmarshaler
+	// shapeError reports a decoded body that is not a reply of this type
+	// (none of the keys that identify it), or nil.
+	shapeError() error
 }
 
-// attempt tracks one call across its attempts, for CheckRetry and logging.
-// It travels in the request's context (attemptKey) so that one
-// go-retryablehttp client serves every call.
-type attempt struct {
-	trace   httptrace.ClientTrace
-	c       *Client
-	call    *call
-	n       int         // attempt number, from 1
-	gotConn atomic.Bool // a connection was obtained in this attempt
-	wrote   atomic.Bool // request headers were written in this attempt
-	// delivered: some attempt's request may have reached the service (see
-	// TransportError.MaybeDelivered).
-	delivered bool
-	start     time.Time
-	// wait is the pause before the next attempt, chosen by checkRetry
-	// (which knows the context's deadline) and returned by Backoff.
-	wait time.Duration
-	// rc runs this call: a copy of the client's settings whose Backoff
-	// reads wait. It lives in the attempt so that it costs no allocation.
-	rc retryablehttp.Client
-	// first is the body reader of the first attempt (see body), and
-	// bodies counts the readers handed out.
-	first  bytes.Reader
-	bodies atomic.Int32
-}
-
-// body is the call's body as go-retryablehttp asks for it: once to learn
-// its length, then once per attempt, and net/http may ask again through
-// GetBody to resend. The first two readers are the attempt's own (both are
-// handed out before anything is sent); each later one is new, since a
-// transport may still be reading the one before. They are *bytes.Reader,
-// which net/http knows to be in memory: it then writes headers and body
-// in one go.
-func (at *attempt) body() (io.Reader, error) {
-	if at.bodies.Add(1) <= 2 {
-		at.first.Reset(at.call.body)
-		return &at.first, nil
+// send runs cl through the request path and decodes the body of its 2xx
+// reply into out: a non-2xx reply is an *APIError, a failed exchange a
+// *TransportError, a reply that cannot be opened in the JWE+JWS mode a
+// *JOSEError, and a body that is not a reply of out's type an error naming
+// the operation.
+func (c *Client) send(ctx context.Context, cl *call, opts []RequestOption, out replyType) error {
+	data, err := c.exchange(ctx, cl, opts)
+	if err != nil {
+		return err
 	}
-	return bytes.NewReader(at.call.body), nil
-}
-
-type attemptKey struct{}
-
-// headerValues are the header values every request of a client shares.
-// They are never modified once built, so requests may share the slices.
-type headerValues struct {
-	authorization, merchantID, accept, userAgent, version, json, form []string
-}
-
-func (c *Client) buildHeaders() {
-	c.hdr = &headerValues{
-		authorization: []string{c.cred.authorization},
-		merchantID:    []string{c.merchantID},
-		accept:        []string{"application/json"},
-		userAgent:     []string{c.userAgent},
-		version:       []string{c.apiVersion},
-		json:          []string{"application/json"},
-		form:          []string{"application/x-www-form-urlencoded"},
+	if err := decodeInto(data, out); err != nil {
+		// A sealed reply to a client in Basic mode never has the keys that
+		// identify a reply type, so it always ends here; telling it apart
+		// only then keeps the check off the path of every good reply.
+		if c.jwe == nil && isSealed(data) {
+			return sealedInBasicMode(cl.op)
+		}
+		return fmt.Errorf("checkout: %s: %w", cl.op, err)
 	}
+	return nil
 }
 
-// do sends the call through the one request path: options, sealing in the
-// JWE+JWS mode, headers, go-retryablehttp with our retry policy, body
-// reading, opening in that mode and error decoding. It returns the body of
-// a 2xx response (in the JWE+JWS mode the JSON the service signed); a
-// non-2xx reply is an *APIError, a failed exchange a *TransportError and a
-// reply that cannot be opened a *JOSEError.
-func (c *Client) do(ctx context.Context, cl *call, opts []RequestOption) ([]byte, error) {
-	if err := c.usable(cl.op); err != nil {
+// decodeInto reads a successful reply into out. It must be a JSON object
+// holding at least one of the keys that identify out's type: a reply of
+// another shape is an error, never an empty value.
+func decodeInto(body []byte, out replyType) error {
+	if k := kindOf(body); k != "object" {
+		switch k {
+		case "nothing":
+			k = "empty"
+		case "null":
+		default:
+			k = "a JSON " + k
+		}
+		return fmt.Errorf("decode response: the reply is %s, not a JSON object", k)
+	}
+	if err := out.UnmarshalJSON(body); err != nil {
+		return fmt.Errorf("decode response: %w", err)
+	}
+	if err := out.shapeError(); err != nil {
+		return fmt.Errorf("decode response: %w", err)
+	}
+	return nil
+}
+
+// decodeReply decodes body as the request path decodes a reply of type T.
+func decodeReply[T any, P interface {
+	*T
+	replyType
+}](body []byte) (*T, error) {
+	v := P(new(T))
+	if err := decodeInto(body, v); err != nil {
 		return nil, err
+	}
+	return v, nil
+}
+
+// notA is the shape error of a reply of type what that holds none of keys.
+func notA(what, keys string) error {
+	return fmt.Errorf("the reply is not %s: it has none of %s", what, keys)
+}
+
+// exchange sends cl and returns the body of its 2xx reply, opened in the
+// JWE+JWS mode.
+func (c *Client) exchange(ctx context.Context, cl *call, opts []RequestOption) ([]byte, error) {
+	if c == nil || c.rc == nil || c.cred == nil {
+		return nil, fmt.Errorf("checkout: %s: %w", cl.op, invalidClient{})
 	}
 	if ctx == nil {
 		return nil, fmt.Errorf("checkout: %s: nil context", cl.op)
 	}
-	var rc *requestConfig
+	var rc requestConfig
 	for _, o := range opts {
 		if o == nil {
 			continue
 		}
-		if rc == nil {
-			rc = &requestConfig{}
-		}
-		if err := o.applyRequest(rc); err != nil {
+		if err := o.applyRequest(&rc); err != nil {
 			return nil, fmt.Errorf("checkout: %s: %w", cl.op, err)
 		}
 	}
-	// j is the JWE+JWS configuration when this call is sealed, else nil.
-	j := c.jwe
+	// jwe is the JWE+JWS configuration when this call is sealed, else nil.
+	jwe := c.jwe
 	if cl.jwePath == "" {
-		j = nil
+		jwe = nil
 	}
-	if j != nil {
-		sealed, err := j.sealCall(cl)
+	if jwe != nil {
+		sealed, err := jwe.sealCall(cl)
 		if err != nil {
 			return nil, err
 		}
 		cl = sealed
 	}
+	req, at, err := c.newRequest(ctx, cl, &rc, jwe == nil)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := at.rc.Do(req)
+	if err != nil {
+		return nil, at.transportError(err)
+	}
+	data, err := readBody(resp)
+	if err != nil {
+		// The reply began to arrive: the service has the request.
+		at.delivered = true
+		return nil, at.transportError(fmt.Errorf("read response: %w", err))
+	}
+	switch {
+	case resp.StatusCode < 200 || resp.StatusCode > 299:
+		if jwe != nil {
+			data = jwe.openError(cl.op, data)
+		}
+		return nil, c.apiError(cl.op, resp, data)
+	case jwe != nil:
+		return jwe.open(cl.op, data)
+	}
+	return data, nil
+}
+
+// newRequest builds the request of cl with the client's headers, those of
+// the call's options (rc) and, when basic, the Basic Authorization, and the
+// attempt that tracks it across retries.
+func (c *Client) newRequest(ctx context.Context, cl *call, rc *requestConfig, basic bool) (*retryablehttp.Request, *attempt, error) {
 	at := &attempt{c: c, call: cl}
 	at.trace.GotConn = func(httptrace.GotConnInfo) { at.gotConn.Store(true) }
 	at.trace.WroteHeaders = func() { at.wrote.Store(true) }
@@ -161,36 +197,30 @@ func (c *Client) do(ctx context.Context, cl *call, opts []RequestOption) ([]byte
 	}
 	req, err := retryablehttp.NewRequestWithContext(ctx, cl.method, target, body)
 	if err != nil {
-		return nil, fmt.Errorf("checkout: %s: build request: %w", cl.op, err)
+		return nil, nil, fmt.Errorf("checkout: %s: build request: %w", cl.op, err)
 	}
 	h := req.Header
-	if rc != nil {
-		for k, vs := range rc.header {
-			h[k] = vs
-		}
+	for k, vs := range rc.header {
+		h[k] = vs
 	}
-	if j == nil { // the signature authenticates a sealed call (see WithJWE)
+	if basic { // the signature authenticates a sealed call (see WithJWE)
 		h["Authorization"] = c.hdr.authorization
 	}
 	h["X-Merchantid"] = c.hdr.merchantID
 	h["Accept"] = c.hdr.accept
 	h["User-Agent"] = c.hdr.userAgent
 	switch cl.contentType {
-	case "":
-	case "application/json":
+	case contentJSON:
 		h["Content-Type"] = c.hdr.json
-	case "application/x-www-form-urlencoded":
+	case contentForm:
 		h["Content-Type"] = c.hdr.form
-	default:
-		h["Content-Type"] = []string{cl.contentType}
 	}
 	switch {
-	case rc != nil && rc.apiVersion != "":
+	case rc.apiVersion != "":
 		h["Version"] = []string{rc.apiVersion}
 	case cl.versioned:
 		h["Version"] = c.hdr.version
 	}
-
 	at.rc = retryablehttp.Client{
 		HTTPClient:     c.rc.HTTPClient,
 		RetryMax:       c.rc.RetryMax,
@@ -201,74 +231,60 @@ func (c *Client) do(ctx context.Context, cl *call, opts []RequestOption) ([]byte
 		Backoff:        at.chosenWait,
 		ErrorHandler:   c.rc.ErrorHandler,
 	}
-	resp, err := at.rc.Do(req)
-	if err != nil {
-		return nil, at.transportError(err)
-	}
-	data, err := readBody(resp)
-	if err != nil {
-		// The reply began to arrive: the service has the request.
-		at.delivered = true
-		return nil, at.transportError(fmt.Errorf("read response: %w", err))
-	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		if j != nil {
-			data = j.openError(cl.op, data)
-		}
-		return nil, c.apiError(cl.op, resp, data)
-	}
-	if j != nil {
-		return j.open(cl.op, data)
-	}
-	return data, nil
+	return req, at, nil
 }
 
-// send runs cl through the one request path (do) and decodes the body of
-// the 2xx reply with decode; a body decode refuses is an error naming the
-// operation.
-func send[T any](ctx context.Context, c *Client, cl *call, opts []RequestOption, decode func([]byte) (*T, error)) (*T, error) {
-	data, err := c.do(ctx, cl, opts)
-	if err != nil {
-		return nil, err
-	}
-	v, err := decode(data)
-	if err != nil {
-		// A sealed reply to a client in Basic mode never has the keys that
-		// identify a reply type, so it always ends here; telling it apart
-		// only then keeps the check off the path of every good reply.
-		if c.jwe == nil && isSealed(data) {
-			return nil, sealedInBasicMode(cl.op)
-		}
-		return nil, fmt.Errorf("checkout: %s: %w", cl.op, err)
-	}
-	return v, nil
+// attempt tracks one call across its attempts, for CheckRetry and logging.
+// go-retryablehttp hands CheckRetry only the request's context, so the
+// attempt travels there (attemptKey).
+type attempt struct {
+	trace   httptrace.ClientTrace
+	c       *Client
+	call    *call
+	n       int         // attempt number, from 1
+	gotConn atomic.Bool // a connection was obtained in this attempt
+	wrote   atomic.Bool // request headers were written in this attempt
+	// delivered: some attempt's request may have reached the service (see
+	// TransportError.MaybeDelivered).
+	delivered bool
+	start     time.Time
+	// wait is the pause before the next attempt, chosen by checkRetry
+	// (which knows the context's deadline) and returned by Backoff.
+	wait time.Duration
+	// rc runs this call: the client's go-retryablehttp settings with a
+	// Backoff that returns wait. It lives in the attempt so that it costs
+	// no allocation.
+	rc retryablehttp.Client
+	// first is the body reader of the first attempt (see body), and
+	// bodies counts the readers handed out.
+	first  bytes.Reader
+	bodies atomic.Int32
 }
 
-// postForm is a POST of a form-encoded body to one of the /orders
-// endpoints, which take the version header. Writes are not idempotent: an
-// ambiguous failure is not retried.
-func postForm(op, path string, form url.Values) *call {
-	return &call{
-		op:          op,
-		method:      http.MethodPost,
-		path:        path,
-		body:        []byte(form.Encode()),
-		contentType: "application/x-www-form-urlencoded",
-		versioned:   true,
+type attemptKey struct{}
+
+// body is the call's body as go-retryablehttp asks for it: once to learn
+// its length, then once per attempt, and net/http may ask again through
+// GetBody to resend. The first two readers are the attempt's own (both are
+// handed out before anything is sent); each later one is new, since a
+// transport may still be reading the one before.
+func (at *attempt) body() (io.Reader, error) {
+	if at.bodies.Add(1) <= 2 {
+		at.first.Reset(at.call.body)
+		return &at.first, nil
 	}
+	return bytes.NewReader(at.call.body), nil
 }
 
-// usable reports a nil Client, or one not made by NewClient, as an error
-// matching ErrInvalidClient instead of panicking.
-func (c *Client) usable(op string) error {
-	if c == nil || c.rc == nil || c.cred == nil || c.hdr == nil {
-		return fmt.Errorf("checkout: %s: %w", op, invalidClient{})
-	}
-	return nil
+// headerValues are the header values every request of a client shares.
+// They are never modified once built, so requests may share the slices.
+type headerValues struct {
+	authorization, merchantID, accept, userAgent, version, json, form []string
 }
 
-// invalidClient is the cause usable reports: its text follows the
-// operation without repeating "checkout:", and it matches ErrInvalidClient.
+// invalidClient is the error of a call on a nil Client or one not made by
+// NewClient: its text follows the operation without repeating "checkout:",
+// and it matches ErrInvalidClient.
 type invalidClient struct{}
 
 func (invalidClient) Error() string        { return "client is nil or not made by NewClient" }
@@ -313,9 +329,8 @@ func (at *attempt) mayHaveSent() bool {
 	return at.gotConn.Load() || at.wrote.Load()
 }
 
-// apiError decodes an error reply. The decoded fields stay exactly as the
-// service sent them; the client's credential travels along (unexported) so
-// that Error() can scrub it should the service ever echo it.
+// apiError decodes an error reply, with the client's credential so that
+// the key is scrubbed from every field should the service echo it.
 func (c *Client) apiError(op string, resp *http.Response, body []byte) *APIError {
 	e := decodeAPIError(op, resp.StatusCode, resp.Header, body, time.Now())
 	e.cred = c.cred

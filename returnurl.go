@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/payorch/checkout-go/internal/clip"
 	"github.com/payorch/checkout-go/internal/returnsign"
 )
 
@@ -83,7 +82,7 @@ func VerifyReturn(query url.Values, responseKey string) (ReturnRedirect, error) 
 		if len(algs) == 0 || algs[0] == "" {
 			return ReturnRedirect{}, fmt.Errorf("%w: signature_algorithm is missing", ErrReturnAlgorithmUnknown)
 		}
-		return ReturnRedirect{}, fmt.Errorf("%w: %q (want %s)", ErrReturnAlgorithmUnknown, clip.To(strings.Join(algs, ","), 40), returnsign.Algorithm)
+		return ReturnRedirect{}, fmt.Errorf("%w: %.40q (want %s)", ErrReturnAlgorithmUnknown, strings.Join(algs, ","), returnsign.Algorithm)
 	}
 	if len(sigs) > 1 {
 		return ReturnRedirect{}, fmt.Errorf("%w: signature is given %d times", ErrReturnSignatureMismatch, len(sigs))
@@ -96,7 +95,7 @@ func VerifyReturn(query url.Values, responseKey string) (ReturnRedirect, error) 
 		if len(v) != 1 {
 			// Signed once, read twice: a handler reading the other value
 			// would trust what the signature does not cover.
-			return ReturnRedirect{}, fmt.Errorf("%w: parameter %q is given %d times", ErrReturnSignatureMismatch, clip.To(k, 40), len(v))
+			return ReturnRedirect{}, fmt.Errorf("%w: parameter %.40q is given %d times", ErrReturnSignatureMismatch, k, len(v))
 		}
 		params[k] = []string{v[0]}
 	}

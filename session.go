@@ -6,14 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"reflect"
+	"net/http"
 	"strings"
 	"time"
 
 	"github.com/payorch/checkout-go/emi"
-	"github.com/payorch/checkout-go/internal/valid"
 	"github.com/payorch/checkout-go/paymentfilter"
 	"github.com/payorch/checkout-go/productsummary"
+	"github.com/payorch/checkout-go/validation"
 )
 
 // Action selects the checkout screen a session opens: the request's action.
@@ -53,6 +53,21 @@ const (
 	MandateOptional MandateOption = "OPTIONAL"
 )
 
+// The wire keys of a session request that its rules name.
+const (
+	keyAction          = "action"
+	keyClientID        = "payment_page_client_id"
+	keyPaymentFilter   = "payment_filter"
+	keySDKUDF          = "sdk_udf"
+	keyProductSummary  = "product_summary"
+	keyMandateOption   = "options.create_mandate"
+	keyMandateMax      = "mandate.max_amount"
+	keyMandateMaxOld   = "mandate_max_amount"
+	keyMandateStart    = "mandate.start_date"
+	keyMandateEnd      = "mandate.end_date"
+	keyDefaultGWRefKey = "metadata." + DefaultNamespace + ":" + gatewayReferenceName
+)
+
 // Mandate asks the session to set up a mandate, a standing permission to
 // debit the customer again later. Its fields travel as flat top-level keys
 // of the session request.
@@ -62,8 +77,8 @@ type Mandate struct {
 	Option MandateOption `json:"options.create_mandate,omitempty"`
 	// MaxAmount is the most one debit may take, sent as mandate.max_amount;
 	// required with Option. A body with the older spelling
-	// mandate_max_amount decodes into it and encodes back the same way.
-	MaxAmount Amount `json:"mandate.max_amount,omitempty" check:"amount" lint:"amount" alias:"mandate_max_amount"`
+	// mandate_max_amount decodes into it.
+	MaxAmount Amount `json:"mandate.max_amount,omitempty"`
 	// StartDate is when the mandate starts, sent as mandate.start_date in
 	// Unix seconds as text ("1644420442"). The zero time is not sent.
 	StartDate time.Time `json:"-"`
@@ -80,27 +95,28 @@ type SessionRequest struct {
 	// OrderID is your unique id of the order (order_id): required for
 	// PaymentPage and QuickPay; PaymentManagement takes none (Lint says so
 	// when it is set).
-	OrderID string `json:"order_id,omitempty" lint:"id"`
+	OrderID string `json:"order_id,omitempty"`
 	// Amount is the sum to pay (amount): required for PaymentPage and
 	// QuickPay; PaymentManagement takes none. Any amount the service takes
 	// ("1", "1.0", "10.00") is sent exactly as written.
-	Amount Amount `json:"amount,omitempty" check:"amount" lint:"amount"`
+	Amount Amount `json:"amount,omitempty"`
 	// CustomerID is your id of the customer (customer_id, required).
-	CustomerID string `json:"customer_id,omitempty" check:"required"`
+	CustomerID string `json:"customer_id,omitempty"`
 	// CustomerPhone is the customer's phone number (customer_phone):
 	// required for PaymentPage and QuickPay.
-	CustomerPhone string `json:"customer_phone,omitempty" lint:"phone"`
-	// CustomerEmail is the customer's email address (customer_email):
-	// required for PaymentPage and QuickPay.
-	CustomerEmail string `json:"customer_email,omitempty" lint:"email"`
+	CustomerPhone string `json:"customer_phone,omitempty"`
+	// CustomerEmail is the customer's email address (customer_email). The
+	// service's field table lists it as required for PaymentPage and
+	// QuickPay, but takes bodies without it; Lint advises it.
+	CustomerEmail string `json:"customer_email,omitempty"`
 	// PaymentPageClientID names the checkout configuration to show
 	// (payment_page_client_id, required).
-	PaymentPageClientID string `json:"payment_page_client_id,omitempty" check:"required"`
+	PaymentPageClientID string `json:"payment_page_client_id,omitempty"`
 	// Action is the screen to open (action, required).
 	Action Action `json:"action,omitempty"`
 	// ReturnURL is where the customer lands after paying (return_url).
 	// Lint advises an absolute https URL.
-	ReturnURL string `json:"return_url,omitempty" lint:"url"`
+	ReturnURL string `json:"return_url,omitempty"`
 	// Description is shown with the payment (description).
 	Description string `json:"description,omitempty"`
 	// FirstName is the customer's first name (first_name).
@@ -123,22 +139,20 @@ type SessionRequest struct {
 	// reference; it must match the reference exactly. It is sent as
 	// metadata.<namespace>:gateway_reference_id, in the namespace of the
 	// client ([WithNamespace]; metadata.SERVICE:gateway_reference_id by
-	// default), and decoded from that key in any namespace.
+	// default). Decoding reads it from the key in [DefaultNamespace]; a
+	// metadata.<GATEWAY>:<key> key of any other gateway is that gateway's
+	// own entry, kept in Extra and sent exactly as given.
 	GatewayReferenceID string `json:"metadata.SERVICE:gateway_reference_id,omitempty"`
 	// WebhookURL sends this order's webhooks to this address instead of the
 	// configured one (metadata.webhook_url). It must be https (http only on
 	// a loopback address).
-	WebhookURL string `json:"metadata.webhook_url,omitempty" check:"webhook"`
+	WebhookURL string `json:"metadata.webhook_url,omitempty"`
 	// Extra carries keys this type does not model (udf1…udf10, currency,
-	// mobile_country_code, the "service" of an enach action, …), sent as
-	// top-level keys after the typed ones. A key a typed field owns (the
-	// gateway reference key in any namespace included) is a validation
-	// error, never a silent override.
+	// mobile_country_code, the "service" of an enach action, gateway
+	// metadata such as metadata.AMAZONPAY:…), sent as top-level keys after
+	// the typed ones. A key a typed field owns is a validation error, never
+	// a silent override.
 	Extra map[string]any `json:"-"`
-
-	// spelled is how a decoded body wrote typed fields whose spelling
-	// MarshalJSON would otherwise change (session_json.go).
-	spelled []spelling
 }
 
 // Validate reports what the service refuses, or what the body could not
@@ -146,124 +160,152 @@ type SessionRequest struct {
 // keys; nil when there is none. CreateSession calls it before sending
 // anything. It refuses: a missing action, customer_id or
 // payment_page_client_id; for PaymentPage and QuickPay a missing order_id,
-// amount or customer_phone; an amount the service does not
-// take (see [ParseAmount]); a mandate option without mandate.max_amount; a
-// webhook URL that is not https; text that is not valid UTF-8; an Extra key
-// a typed field owns or a value that cannot be encoded; and what the
-// payment filter, EMI switch and product summary refuse. Everything else
-// passes, unknown actions and enum values included; [SessionRequest.Lint]
-// gives the advice. The work is linear in the size of the request.
-func (r *SessionRequest) Validate() error {
+// amount or customer_phone; an amount the service does not take (see
+// [ParseAmount]); a mandate option without mandate.max_amount; a webhook
+// URL that is not https; text that is not valid UTF-8; an Extra key a typed
+// field owns or a value that cannot be encoded; and what the payment
+// filter, EMI switch and product summary refuse. Everything else passes,
+// unknown actions and enum values included; [SessionRequest.Lint] gives the
+// advice. It checks the gateway reference key in [DefaultNamespace];
+// CreateSession checks it in the client's namespace. The work is linear in
+// the size of the request.
+func (r *SessionRequest) Validate() error { return r.validate(DefaultNamespace) }
+
+func (r *SessionRequest) validate(ns string) error {
+	var v validation.Error
 	if r == nil {
-		return &ValidationError{Problems: []Problem{{Message: "session request is nil"}}}
+		v.Add("", "session request is nil")
+		return v.Err()
 	}
-	var c valid.Collector
-	names := sessionNames()
 	switch r.Action {
 	case "":
-		c.Add(names["Action"], "is required")
+		v.Add(keyAction, "is required")
 	case PaymentPage, QuickPay:
 		// Every published body of these actions carries these three; some
 		// of the service's own bodies leave customer_email out (Lint
 		// advises it).
 		if strings.TrimSpace(r.OrderID) == "" {
-			c.Add(names["OrderID"], "is required for "+string(r.Action))
+			v.Add(keyOrderID, "is required for "+string(r.Action))
 		}
 		if r.Amount == "" {
-			c.Add(names["Amount"], "is required for "+string(r.Action))
+			v.Add(keyAmount, "is required for "+string(r.Action))
 		}
 		if strings.TrimSpace(r.CustomerPhone) == "" {
-			c.Add(names["CustomerPhone"], "is required for "+string(r.Action))
+			v.Add(keyCustomerPhone, "is required for "+string(r.Action))
 		}
 	}
-	w := r.wire()
-	checkFields(&c, "", reflect.ValueOf(&w).Elem(), sessionChecks())
+	checkAmount(&v, keyAmount, r.Amount)
+	checkRequired(&v, keyCustomerID, r.CustomerID)
+	checkRequired(&v, keyClientID, r.PaymentPageClientID)
+	checkWebhookURL(&v, keyWebhookURL, r.WebhookURL)
+	r.checkUTF8(&v, ns)
 	if r.PaymentFilter != nil {
-		if err := r.PaymentFilter.Validate(); err != nil {
-			mergeProblems(&c, names["PaymentFilter"], err)
-		}
+		mergeAt(&v, keyPaymentFilter, r.PaymentFilter.Validate())
 	}
 	if r.EMI != "" {
-		if err := r.EMI.Validate(); err != nil {
-			mergeProblems(&c, names["EMI"], err)
+		mergeAt(&v, keySDKUDF, r.EMI.Validate())
+	}
+	if r.ProductSummary != nil && len(*r.ProductSummary) > 0 {
+		mergeAt(&v, keyProductSummary, r.ProductSummary.Validate())
+	}
+	if m := r.Mandate; m != nil {
+		checkAmount(&v, keyMandateMax, m.MaxAmount)
+		if m.Option != "" && m.MaxAmount == "" {
+			v.Add(keyMandateMax, "is required with "+keyMandateOption)
 		}
 	}
-	if w.ProductSummary != nil {
-		if err := r.ProductSummary.Validate(); err != nil {
-			mergeProblems(&c, names["ProductSummary"], err)
-		}
+	checkExtra(&v, r.Extra, func(k string) bool { return ownsSessionKey(k, ns) }, "SessionRequest")
+	return v.Err()
+}
+
+// checkUTF8 records the text fields that are not valid UTF-8, under the
+// keys they are sent as in namespace ns.
+func (r *SessionRequest) checkUTF8(v *validation.Error, ns string) {
+	checkText(v, keyOrderID, r.OrderID)
+	checkText(v, keyAmount, string(r.Amount))
+	checkText(v, keyCustomerID, r.CustomerID)
+	checkText(v, keyCustomerPhone, r.CustomerPhone)
+	checkText(v, keyCustomerEmail, r.CustomerEmail)
+	checkText(v, keyClientID, r.PaymentPageClientID)
+	checkText(v, keyAction, string(r.Action))
+	checkText(v, keyReturnURL, r.ReturnURL)
+	checkText(v, "description", r.Description)
+	checkText(v, "first_name", r.FirstName)
+	checkText(v, "last_name", r.LastName)
+	checkText(v, keySDKUDF, string(r.EMI))
+	checkText(v, gatewayReferenceKey(ns), r.GatewayReferenceID)
+	checkText(v, keyWebhookURL, r.WebhookURL)
+	if m := r.Mandate; m != nil {
+		checkText(v, keyMandateOption, string(m.Option))
+		checkText(v, keyMandateMax, string(m.MaxAmount))
 	}
-	if m := r.Mandate; m != nil && m.Option != "" && m.MaxAmount == "" {
-		c.Add(names["MaxAmount"], "is required with "+names["Option"])
-	}
-	checkExtra(&c, r.Extra, sessionOwns, "SessionRequest")
-	return c.Err()
 }
 
 // Lint returns advice on a request Validate lets through: what the
 // service's documents recommend, or what is probably a mistake though the
 // service takes it. It never repeats what Validate refuses, and the client
 // never calls it; call it yourself (in a test, or before sending) to log
-// the advice or fail on it. The advice: an action the SDK does not know;
-// no customer_email for PaymentPage or QuickPay;
-// order_id or amount set for PaymentManagement; amounts not written with
-// two places; an order_id longer than 20 characters or with surrounding
-// spaces; the shape of customer_phone and customer_email; a return_url
-// that is not an absolute https URL; a mandate without its option, with an
-// unknown option, a maximum below 1.00 (which the service refuses), or
-// dates before 1970 or out of order; Extra keys that are empty or hold
-// control characters. nil means no advice.
+// the advice or fail on it. The advice: an action the SDK does not know; no
+// customer_email for PaymentPage or QuickPay; order_id or amount set for
+// PaymentManagement; amounts not written with two places; an order_id
+// longer than 20 characters or with surrounding spaces; the shape of
+// customer_phone and customer_email; a return_url that is not an absolute
+// https URL; a mandate without its option, with an unknown option, a
+// maximum below 1.00 (which the service refuses), or dates before 1970 or
+// out of order; Extra keys that are empty or hold control characters. nil
+// means no advice.
 func (r *SessionRequest) Lint() []Problem {
 	if r == nil {
 		return nil
 	}
-	var c valid.Collector
-	names := sessionNames()
+	var v validation.Error
 	switch {
 	case r.Action == PaymentManagement:
 		if r.OrderID != "" {
-			c.Add(names["OrderID"], "is set, but "+string(PaymentManagement)+" takes no order")
+			v.Add(keyOrderID, "is set, but "+string(PaymentManagement)+" takes no order")
 		}
 		if r.Amount != "" {
-			c.Add(names["Amount"], "is set, but "+string(PaymentManagement)+" takes no amount")
+			v.Add(keyAmount, "is set, but "+string(PaymentManagement)+" takes no amount")
 		}
 	case (r.Action == PaymentPage || r.Action == QuickPay) && strings.TrimSpace(r.CustomerEmail) == "":
-		c.Add(names["CustomerEmail"], "is not set: the service's field table lists it as required, though some of its own published bodies leave it out")
+		v.Add(keyCustomerEmail, "is not set: the service's field table lists it as required, though some of its own published bodies leave it out")
 	case r.Action != "" && !r.Action.Known():
-		c.Add(names["Action"], fmt.Sprintf("%q is not an action this SDK knows (%s, %s, %s): only what every action needs was checked",
+		v.Add(keyAction, fmt.Sprintf("%q is not an action this SDK knows (%s, %s, %s): only what every action needs was checked",
 			string(r.Action), PaymentPage, QuickPay, PaymentManagement))
 	}
-	w := r.wire()
-	lintFields(&c, "", reflect.ValueOf(&w).Elem(), sessionChecks())
+	lintOrderID(&v, keyOrderID, r.OrderID)
+	lintAmount(&v, keyAmount, r.Amount)
+	lintPhone(&v, keyCustomerPhone, r.CustomerPhone)
+	lintEmail(&v, keyCustomerEmail, r.CustomerEmail)
+	lintURL(&v, keyReturnURL, r.ReturnURL)
 	if m := r.Mandate; m != nil {
-		lintMandate(&c, m)
+		m.lint(&v)
 	}
-	lintExtraKeys(&c, r.Extra)
-	return problems(&c)
+	lintExtraKeys(&v, r.Extra)
+	return problems(&v)
 }
 
-// lintMandate gives the advice on a mandate.
-func lintMandate(c *valid.Collector, m *Mandate) {
-	names := sessionNames()
+// lint gives the advice on a mandate.
+func (m *Mandate) lint(v *validation.Error) {
+	lintAmount(v, keyMandateMax, m.MaxAmount)
 	switch m.Option {
 	case MandateRequired, MandateOptional:
 	case "":
-		c.Add(names["Option"], "is not set: without it the service sets up no mandate and the other mandate keys have no effect")
+		v.Add(keyMandateOption, "is not set: without it the service sets up no mandate and the other mandate keys have no effect")
 	default:
-		c.Add(names["Option"], fmt.Sprintf("%q is neither %s nor %s", string(m.Option), MandateRequired, MandateOptional))
+		v.Add(keyMandateOption, fmt.Sprintf("%q is neither %s nor %s", string(m.Option), MandateRequired, MandateOptional))
 	}
 	if minor, err := m.MaxAmount.Minor(); err == nil && minor < 100 {
-		c.Add(names["MaxAmount"], "is below 1.00, which the service refuses for a mandate")
+		v.Add(keyMandateMax, "is below 1.00, which the service refuses for a mandate")
 	}
-	start, end := names["StartDate"], names["EndDate"]
 	if !m.StartDate.IsZero() && m.StartDate.Unix() <= 0 {
-		c.Add(start, "is not after 1970-01-01")
+		v.Add(keyMandateStart, "is not after 1970-01-01")
 	}
 	if !m.EndDate.IsZero() && m.EndDate.Unix() <= 0 {
-		c.Add(end, "is not after 1970-01-01")
+		v.Add(keyMandateEnd, "is not after 1970-01-01")
 	}
 	if !m.StartDate.IsZero() && !m.EndDate.IsZero() && !m.EndDate.After(m.StartDate) {
-		c.Add(end, "is not after "+start)
+		v.Add(keyMandateEnd, "is not after "+keyMandateStart)
 	}
 }
 
@@ -296,34 +338,43 @@ type PaymentLinks struct {
 	IFrame string `json:"iframe,omitempty"`
 	// Expiry is when the links stop working (expiry); zero when absent or
 	// unreadable.
-	Expiry time.Time `json:"expiry,omitzero"`
-}
-
-// decode reads a session reply, which must carry an sdk_payload object:
-// without it there is nothing to hand to the client SDK.
-func (s *Session) decode(body []byte) error {
-	type plain Session
-	return decodeResponse((*plain)(s), body, func(p *plain) error {
-		if payload := bytes.TrimSpace(p.SDKPayload); len(payload) == 0 || payload[0] != '{' {
-			return errors.New("no sdk_payload object")
-		}
-		return nil
-	})
+	Expiry Timestamp `json:"expiry,omitzero"`
 }
 
 // UnmarshalJSON decodes a session reply as CreateSession does: Raw keeps
 // the whole body and SDKPayload the exact bytes of sdk_payload. A body
-// without an sdk_payload object is an error. JSON null leaves s unchanged.
+// without an sdk_payload object is an error, since there is nothing to hand
+// to the client SDK. JSON null leaves s unchanged.
 func (s *Session) UnmarshalJSON(data []byte) error {
-	return unmarshalReply(s, data, "session")
+	if s == nil {
+		return errNilTarget("Session")
+	}
+	if kindOf(data) == "null" {
+		return nil
+	}
+	type plain Session
+	var p plain
+	if err := decodeLenient(data, &p); err != nil {
+		return fmt.Errorf("checkout: session: %w", err)
+	}
+	if payload := bytes.TrimSpace(p.SDKPayload); len(payload) == 0 || payload[0] != '{' {
+		return errors.New("checkout: session: no sdk_payload object")
+	}
+	p.Raw = bytes.Clone(data)
+	*s = Session(p)
+	return nil
 }
+
+// shapeError is nil: UnmarshalJSON already refused a body without an
+// sdk_payload object, the one thing a session reply must carry.
+func (s *Session) shapeError() error { return nil }
 
 // MarshalJSON returns Raw when it is set, so a cached Session encodes as the
 // service's own reply (Raw wins over edited fields: clear Raw to encode
 // them). Without Raw it encodes the typed fields, leaving empty ones out.
 func (s Session) MarshalJSON() ([]byte, error) {
 	type plain Session
-	return marshalReply(s.Raw, plain(s))
+	return marshalRaw(s.Raw, plain(s))
 }
 
 // CreateSession validates req, sends it and returns the session, whose
@@ -335,16 +386,18 @@ func (s Session) MarshalJSON() ([]byte, error) {
 // on a timeout, check the order with [Client.GetOrder] before trying again.
 func (c *Client) CreateSession(ctx context.Context, req *SessionRequest, opts ...RequestOption) (*Session, error) {
 	const op = "create session"
-	if err := c.usable(op); err != nil {
+	ns := c.Namespace()
+	if err := req.validate(ns); err != nil {
+		return nil, invalid(op, err)
+	}
+	body, err := req.encode(ns)
+	if err != nil {
+		return nil, invalid(op, err)
+	}
+	s := new(Session)
+	cl := &call{op: op, method: http.MethodPost, path: "/session", body: body, contentType: contentJSON, jwePath: "/v4/session"}
+	if err := c.send(ctx, cl, opts, s); err != nil {
 		return nil, err
 	}
-	if err := req.Validate(); err != nil {
-		return nil, valid.ForOp(op, err)
-	}
-	body, err := req.encodeIn(c.Namespace())
-	if err != nil {
-		return nil, valid.ForOp(op, err)
-	}
-	cl := &call{op: op, method: "POST", path: "/session", body: body, contentType: "application/json", jwePath: "/v4/session"}
-	return send(ctx, c, cl, opts, decodeReply[Session])
+	return s, nil
 }

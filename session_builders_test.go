@@ -56,7 +56,7 @@ func TestSessionEncodeGoldenBuilders(t *testing.T) {
 			r := shopSession()
 			tt.build(r)
 			require.NoError(t, r.Validate())
-			body, err := r.encode()
+			body, err := r.encode(DefaultNamespace)
 			require.NoError(t, err)
 			wiretest.GoldenIndented(t, tt.golden, body)
 		})

@@ -1,19 +1,18 @@
 package checkout
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"math/big"
+	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
-	"time"
 
-	"github.com/payorch/checkout-go/internal/clip"
-	"github.com/payorch/checkout-go/internal/lenient"
-	"github.com/payorch/checkout-go/internal/valid"
+	"github.com/payorch/checkout-go/validation"
 )
 
 // Status is the status of an order or of one of its transactions, as the
@@ -87,10 +86,6 @@ const (
 // statusIDServiceDeclined is the status_id of the service's own refusal,
 // whatever brand its name carries.
 const statusIDServiceDeclined = 22
-
-// maxQuotedID bounds an amount or an order id the service sent that an
-// error quotes.
-const maxQuotedID = 24
 
 // ID returns the status_id the service gives s (21 for CHARGED, 22 for any
 // service-declined name), or 0 for a status without a published number.
@@ -191,11 +186,11 @@ func (s Status) String() string { return string(s) }
 // the service advises: [OrderStatus.CheckPaid] does.
 type OrderStatus struct {
 	// OrderID is your id of the order.
-	OrderID string `json:"order_id,omitempty" reply:"identifies"`
+	OrderID string `json:"order_id,omitempty"`
 	// ID is the service's id of the order.
-	ID string `json:"id,omitempty" reply:"identifies"`
+	ID string `json:"id,omitempty"`
 	// Status is the order's status: the highest of its transactions'.
-	Status Status `json:"status,omitempty" reply:"identifies"`
+	Status Status `json:"status,omitempty"`
 	// StatusID is the number of the status (21 for CHARGED, …).
 	StatusID int `json:"status_id,omitempty"`
 	// Amount is the order's amount as created.
@@ -295,23 +290,42 @@ type OrderStatus struct {
 	PaymentLinks PaymentLinks `json:"payment_links,omitzero"`
 	// DateCreated is when the order was created; zero when absent or
 	// unreadable.
-	DateCreated time.Time `json:"date_created,omitzero"`
+	DateCreated Timestamp `json:"date_created,omitzero"`
 	// LastUpdated is when the order last changed; zero when absent.
-	LastUpdated time.Time `json:"last_updated,omitzero"`
+	LastUpdated Timestamp `json:"last_updated,omitzero"`
 	// Raw is the whole reply.
 	Raw json.RawMessage `json:"-"`
 }
 
-func (s *OrderStatus) decode(body []byte) error {
-	type plain OrderStatus
-	return decodeResponse((*plain)(s), body, nil)
-}
-
 // UnmarshalJSON decodes an order status as GetOrder does; Raw keeps the
 // whole body. It also reads the order inside an order webhook's content.
-// JSON null leaves s unchanged.
+// JSON null, and a value that is not an object (the service's "FILTERED"),
+// leave s unchanged.
 func (s *OrderStatus) UnmarshalJSON(data []byte) error {
-	return unmarshalReply(s, data, "order status")
+	if s == nil {
+		return errNilTarget("OrderStatus")
+	}
+	type plain OrderStatus
+	var w struct {
+		plain
+		TxnDetail              object[Transaction]     `json:"txn_detail"`
+		PaymentGatewayResponse object[GatewayResponse] `json:"payment_gateway_response"`
+		Card                   object[CardDetail]      `json:"card"`
+		UPI                    object[UPIDetail]       `json:"upi"`
+		Wallet                 object[WalletDetail]    `json:"wallet"`
+		Mandate                object[MandateDetail]   `json:"mandate"`
+		Risk                   object[RiskDetail]      `json:"risk"`
+		Metadata               textValues              `json:"metadata"`
+	}
+	if ok, err := readObject(data, &w, "order status"); !ok {
+		return err
+	}
+	p := w.plain
+	p.TxnDetail, p.PaymentGatewayResponse, p.Card, p.UPI = w.TxnDetail.v, w.PaymentGatewayResponse.v, w.Card.v, w.UPI.v
+	p.Wallet, p.Mandate, p.Risk, p.Metadata = w.Wallet.v, w.Mandate.v, w.Risk.v, w.Metadata
+	p.Raw = bytes.Clone(data)
+	*s = OrderStatus(p)
+	return nil
 }
 
 // MarshalJSON returns Raw when it is set (Raw wins over edited fields).
@@ -319,7 +333,24 @@ func (s *OrderStatus) UnmarshalJSON(data []byte) error {
 // is always written).
 func (s OrderStatus) MarshalJSON() ([]byte, error) {
 	type plain OrderStatus
-	return marshalReply(s.Raw, plain(s))
+	return marshalRaw(s.Raw, plain(s))
+}
+
+func (s *OrderStatus) shapeError() error {
+	if s.OrderID == "" && s.ID == "" && s.Status == "" {
+		return notA("an order status", "order_id, id, status")
+	}
+	return nil
+}
+
+// about refuses a reply about another order than orderID (a misrouting
+// proxy or cache): it must never pass for this one, or CheckPaid would
+// approve the wrong order.
+func (s *OrderStatus) about(op, orderID string) error {
+	if s.OrderID != "" && s.OrderID != orderID {
+		return fmt.Errorf("checkout: %s: decode response: the reply is about order %.24q, not %.24q", op, s.OrderID, orderID)
+	}
+	return nil
 }
 
 // IsPaid reports whether the order is paid: its status is CHARGED. Nothing
@@ -369,11 +400,11 @@ func (s *OrderStatus) CheckPaid(expected Amount) error {
 	if !ok {
 		// Still ErrNotPaid: a merchant who branches on it must not ship
 		// because the expected total was empty or garbled.
-		return notPaid(fmt.Sprintf("%sexpected amount %q is not a decimal number", op, clip.To(string(expected), maxQuotedID)))
+		return notPaid(fmt.Sprintf("%sexpected amount %.24q is not a decimal number", op, string(expected)))
 	}
 	got, ok := decimal(string(s.Amount))
 	if !ok {
-		return notPaid(fmt.Sprintf("%sorder %q has no readable amount (%q)", op, s.OrderID, clip.To(string(s.Amount), maxQuotedID)))
+		return notPaid(fmt.Sprintf("%sorder %q has no readable amount (%.24q)", op, s.OrderID, string(s.Amount)))
 	}
 	if got.Cmp(want) != 0 {
 		return notPaid(fmt.Sprintf("%sorder %q amount is %s, expected %s", op, s.OrderID, s.Amount, expected))
@@ -394,7 +425,7 @@ func (notPaid) Is(target error) bool { return target == ErrNotPaid }
 // a huge number.
 func decimal(s string) (*big.Rat, bool) {
 	s = strings.TrimSpace(s)
-	if !lenient.IsNumber(s) {
+	if !isNumber(s) {
 		return nil, false
 	}
 	if i := strings.IndexAny(s, "eE"); i >= 0 {
@@ -408,21 +439,18 @@ func decimal(s string) (*big.Rat, bool) {
 // orderPath returns /orders/{order_id} with the id path-escaped, or a
 // validation error.
 func orderPath(orderID string) (string, error) {
-	var c valid.Collector
+	var v validation.Error
 	switch {
 	case strings.TrimSpace(orderID) == "":
-		c.Add(orderIDKey(), "is required")
+		v.Add(keyOrderID, "is required")
 	case orderID == "." || orderID == "..":
-		c.Add(orderIDKey(), `must not be "." or ".."`)
+		v.Add(keyOrderID, `must not be "." or ".."`)
 	}
-	if err := c.Err(); err != nil {
+	if err := v.Err(); err != nil {
 		return "", err
 	}
 	return "/orders/" + url.PathEscape(orderID), nil
 }
-
-// orderIDKey names the order id in the problems of a call that takes it.
-func orderIDKey() string { return orderNames()["OrderID"] }
 
 // GetOrder reads the order's status, with the version header. The call is
 // idempotent, so it is also retried after timeouts and 500, 502, 504. An
@@ -434,15 +462,18 @@ func orderIDKey() string { return orderNames()["OrderID"] }
 func (c *Client) GetOrder(ctx context.Context, orderID string, opts ...RequestOption) (*OrderStatus, error) {
 	const op = "get order"
 	path, err := orderPath(orderID)
-	if err := c.checkCall(op, err); err != nil {
+	if err != nil {
+		return nil, invalid(op, err)
+	}
+	jweBody, _ := json.Marshal(map[string]string{keyOrderID: orderID}) // a map of strings always encodes
+	st := new(OrderStatus)
+	cl := &call{op: op, method: http.MethodGet, path: path, versioned: true, idempotent: true,
+		jwePath: "/v4/order-status", jweBody: jweBody}
+	if err := c.send(ctx, cl, opts, st); err != nil {
+		return nil, aboutOrder(err, orderID)
+	}
+	if err := st.about(op, orderID); err != nil {
 		return nil, err
 	}
-	cl := &call{op: op, method: "GET", path: path, versioned: true, idempotent: true, jwePath: "/v4/order-status", jweBody: &orderStatusQuery{OrderID: orderID}}
-	st, err := send(ctx, c, cl, opts, decodeReply[OrderStatus])
-	if err == nil && st.OrderID != "" && st.OrderID != orderID {
-		// A reply about another order (a misrouting proxy or cache) must
-		// never pass for this one: CheckPaid would approve the wrong order.
-		return nil, fmt.Errorf("checkout: %s: decode response: the reply is about order %q, not %q", op, clip.To(st.OrderID, maxQuotedID), clip.To(orderID, maxQuotedID))
-	}
-	return st, aboutOrder(err, orderID)
+	return st, nil
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/payorch/checkout-go/internal/conformance"
-	"github.com/payorch/checkout-go/internal/tags"
 )
 
 // untypedKeys are the keys of the published bodies no field types: their
@@ -27,7 +26,7 @@ var untypedKeys = map[string]bool{
 }
 
 var (
-	timeType          = reflect.TypeFor[time.Time]()
+	timestampType     = reflect.TypeFor[Timestamp]()
 	amountBreakupType = reflect.TypeFor[AmountBreakup]()
 	amountType        = reflect.TypeFor[Amount]()
 )
@@ -68,19 +67,16 @@ func requireTyped(t *testing.T, where string, v reflect.Value, raw any) {
 			return
 		}
 		require.Equal(t, reflect.Struct, v.Kind(), where)
-		fields := map[string]tags.Field{}
-		for _, f := range tags.Fields(v.Type(), "json") {
-			fields[f.Key] = f
-		}
+		fields := jsonFields(v.Type())
 		for k, val := range x {
-			f, ok := fields[k]
+			index, ok := fields[k]
 			if !ok {
 				if !untypedKeys[v.Type().Name()+"."+k] && !isUDFOrAlias(v.Type(), k) {
 					t.Errorf("%s.%s: no field of %s types it", where, k, v.Type().Name())
 				}
 				continue
 			}
-			requireTyped(t, where+"."+k, v.FieldByIndex(f.Index), val)
+			requireTyped(t, where+"."+k, v.FieldByIndex(index), val)
 		}
 	case []any:
 		require.Equal(t, reflect.Slice, v.Kind(), where)
@@ -90,9 +86,9 @@ func requireTyped(t *testing.T, where string, v reflect.Value, raw any) {
 		}
 	case string:
 		switch {
-		case v.Type() == timeType:
+		case v.Type() == timestampType:
 			if want, err := time.Parse(time.RFC3339, x); err == nil {
-				require.True(t, want.Equal(v.Interface().(time.Time)), "%s: %s", where, x)
+				require.True(t, want.Equal(v.Interface().(Timestamp).Time), "%s: %s", where, x)
 			}
 		case v.Type() == amountBreakupType:
 			var lines []any
@@ -175,4 +171,26 @@ func TestOrderStatusSamplesFullyTyped(t *testing.T) {
 		}
 	}
 	require.GreaterOrEqual(t, orders, 15)
+}
+
+// jsonFields returns the index of each field of struct type t under its
+// json key, embedded structs' fields promoted, as encoding/json reads them.
+func jsonFields(t reflect.Type) map[string][]int {
+	out := map[string][]int{}
+	for _, f := range reflect.VisibleFields(t) {
+		if !f.IsExported() || f.Anonymous {
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		if _, dup := out[name]; !dup || len(f.Index) == 1 {
+			out[name] = f.Index
+		}
+	}
+	return out
 }

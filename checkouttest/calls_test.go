@@ -92,9 +92,9 @@ func TestCustomersThroughTheClient(t *testing.T) {
 	require.Equal(t, "9876543210", created.MobileNumber)
 	require.Equal(t, "91", created.MobileCountryCode)
 	require.Equal(t, "Asha", created.FirstName)
-	require.Equal(t, now, created.DateCreated)
+	require.Equal(t, now, created.DateCreated.Time)
 	require.True(t, strings.HasPrefix(created.ClientAuthToken, "tkn_"))
-	require.Equal(t, now.Add(15*time.Minute), created.ClientAuthTokenExpiry)
+	require.Equal(t, now.Add(15*time.Minute), created.ClientAuthTokenExpiry.Time)
 
 	_, err = c.CreateCustomer(ctx, &checkout.CreateCustomerRequest{ObjectReferenceID: "cust_0001",
 		CustomerDetails: checkout.CustomerDetails{MobileNumber: "1"}})
@@ -115,8 +115,8 @@ func TestCustomersThroughTheClient(t *testing.T) {
 	require.Equal(t, "Rao", updated.LastName)
 	require.Equal(t, "asha@rao.example", updated.EmailAddress)
 	require.Equal(t, "Asha", updated.FirstName, "details not sent are kept")
-	require.Equal(t, now, updated.DateCreated)
-	require.Equal(t, now.Add(time.Hour), updated.LastUpdated)
+	require.Equal(t, now, updated.DateCreated.Time)
+	require.Equal(t, now.Add(time.Hour), updated.LastUpdated.Time)
 
 	_, err = c.GetCustomer(ctx, "cst_unknown", nil)
 	require.ErrorIs(t, err, checkout.ErrNotFound)

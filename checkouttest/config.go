@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/payorch/checkout-go/internal/valid"
+	"github.com/payorch/checkout-go/validation"
 )
 
 // Webhook event names the fake sends (the event_name of a webhook body). The
@@ -138,7 +138,7 @@ type Gateway struct {
 // that a program taking the configuration from its user (the checkout
 // command) can report it instead.
 func (c Config) Validate() error {
-	var col valid.Collector
+	var col validation.Error
 	if c.MerchantID == "" {
 		col.Add("MerchantID", "is required")
 	}
@@ -147,7 +147,7 @@ func (c Config) Validate() error {
 	}
 	checkWebhook(&col, "Webhook.", c.Webhook)
 	for i, g := range c.Gateways {
-		checkGateway(&col, valid.Index("Gateways", i), g)
+		checkGateway(&col, validation.Index("Gateways", i), g)
 	}
 	if err := col.Err(); err != nil {
 		return fmt.Errorf("checkouttest: config: %w", err)
@@ -163,7 +163,7 @@ func (c Config) Validate() error {
 }
 
 // checkWebhook adds the problems of wh, its paths starting with prefix.
-func checkWebhook(c *valid.Collector, prefix string, wh WebhookConfig) {
+func checkWebhook(c *validation.Error, prefix string, wh WebhookConfig) {
 	if wh.URL != "" {
 		if err := checkWebhookURL(wh.URL); err != nil {
 			c.Add(prefix+"URL", err.Error())
@@ -186,7 +186,7 @@ func checkWebhook(c *valid.Collector, prefix string, wh WebhookConfig) {
 	}
 	for i, e := range wh.Events {
 		if e == "" || strings.Trim(e, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_") != "" {
-			c.Add(valid.Index(prefix+"Events", i), fmt.Sprintf("%q is not an event name (upper case, like ORDER_SUCCEEDED)", e))
+			c.Add(validation.Index(prefix+"Events", i), fmt.Sprintf("%q is not an event name (upper case, like ORDER_SUCCEEDED)", e))
 		}
 	}
 	if wh.RetryInterval < 0 {
@@ -230,7 +230,7 @@ func (wh WebhookConfig) withDefaults() WebhookConfig {
 	return wh
 }
 
-func checkGateway(c *valid.Collector, path string, g Gateway) {
+func checkGateway(c *validation.Error, path string, g Gateway) {
 	if g.Name == "" {
 		c.Add(path+".Name", "is required")
 	}
@@ -246,7 +246,7 @@ func checkGateway(c *valid.Collector, path string, g Gateway) {
 // a webhook username, plus the colon that would break Basic authentication.
 const usernameForbidden = "@!#$%&'*+-/=?^_.{|}~`:"
 
-func checkUsername(c *valid.Collector, path, u string) {
+func checkUsername(c *validation.Error, path, u string) {
 	if i := strings.IndexAny(u, usernameForbidden); i >= 0 {
 		c.Add(path, fmt.Sprintf("may not contain %q (the dashboard refuses it)", u[i]))
 	}

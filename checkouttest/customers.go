@@ -2,7 +2,6 @@ package checkouttest
 
 import (
 	"net/http"
-	"reflect"
 	"time"
 
 	checkout "github.com/payorch/checkout-go"
@@ -30,8 +29,8 @@ func (s *Server) customerLocked(id string) *checkout.Customer {
 // handleCreateCustomer serves POST /customers.
 func (s *Server) handleCreateCustomer(w http.ResponseWriter, r *http.Request, body []byte, _ string) {
 	p := &problems{}
-	var req checkout.CreateCustomerRequest
-	if !formOK(w, p, r, body, &req) {
+	req, ok := formOK(w, p, r, body, readCreateCustomer)
+	if !ok {
 		return
 	}
 	now := s.now().UTC().Truncate(time.Second)
@@ -48,7 +47,7 @@ func (s *Server) handleCreateCustomer(w http.ResponseWriter, r *http.Request, bo
 	}
 	c := &checkout.Customer{
 		ID: newID("cst_"), Object: "customer", ObjectReferenceID: req.ObjectReferenceID,
-		DateCreated: now, LastUpdated: now,
+		DateCreated: checkout.Timestamp{Time: now}, LastUpdated: checkout.Timestamp{Time: now},
 	}
 	setDetails(c, req.CustomerDetails)
 	s.customers[c.ID] = c
@@ -61,8 +60,8 @@ func (s *Server) handleCreateCustomer(w http.ResponseWriter, r *http.Request, bo
 // merchant's object_reference_id; the query may ask for a client auth
 // token.
 func (s *Server) handleGetCustomer(w http.ResponseWriter, r *http.Request, _ []byte, id string) {
-	var q checkout.CustomerQuery
-	if err := decodeForm(r.URL.Query(), &q); err != nil {
+	q, _, err := readValues(r.URL.Query(), readCustomerQuery)
+	if err != nil {
 		p := &problems{}
 		p.refuse(err, formDoc(r.URL.Query()))
 		p.write(w)
@@ -86,16 +85,16 @@ func (s *Server) handleGetCustomer(w http.ResponseWriter, r *http.Request, _ []b
 // replace the customer's.
 func (s *Server) handleUpdateCustomer(w http.ResponseWriter, r *http.Request, body []byte, id string) {
 	p := &problems{}
-	var req checkout.CustomerDetails
-	if !formOK(w, p, r, body, &req) {
+	req, ok := formOK(w, p, r, body, readCustomerDetails)
+	if !ok {
 		return
 	}
 	s.mu.Lock()
 	c := s.customerLocked(id)
 	var reply checkout.Customer
 	if c != nil {
-		setDetails(c, req)
-		c.LastUpdated = s.now().UTC().Truncate(time.Second)
+		setDetails(c, *req)
+		c.LastUpdated = checkout.Timestamp{Time: s.now().UTC().Truncate(time.Second)}
 		reply = *c
 	}
 	s.mu.Unlock()
@@ -109,10 +108,15 @@ func (s *Server) handleUpdateCustomer(w http.ResponseWriter, r *http.Request, bo
 // setDetails copies the details that are set onto the customer's fields
 // of the same names.
 func setDetails(c *checkout.Customer, d checkout.CustomerDetails) {
-	dv, cv := reflect.ValueOf(d), reflect.ValueOf(c).Elem()
-	for i := range dv.NumField() {
-		if text := dv.Field(i).String(); text != "" {
-			cv.FieldByName(dv.Type().Field(i).Name).SetString(text)
+	for _, f := range []struct {
+		dst *string
+		src string
+	}{
+		{&c.MobileNumber, d.MobileNumber}, {&c.EmailAddress, d.EmailAddress}, {&c.FirstName, d.FirstName},
+		{&c.LastName, d.LastName}, {&c.MobileCountryCode, d.MobileCountryCode},
+	} {
+		if f.src != "" {
+			*f.dst = f.src
 		}
 	}
 }
@@ -121,7 +125,7 @@ func setDetails(c *checkout.Customer, d checkout.CustomerDetails) {
 func (s *Server) writeCustomer(w http.ResponseWriter, c checkout.Customer, token bool) {
 	if token {
 		c.ClientAuthToken = newID("tkn_")
-		c.ClientAuthTokenExpiry = s.now().UTC().Truncate(time.Second).Add(15 * time.Minute)
+		c.ClientAuthTokenExpiry = checkout.Timestamp{Time: s.now().UTC().Truncate(time.Second).Add(15 * time.Minute)}
 	}
 	writeJSON(w, http.StatusOK, c)
 }

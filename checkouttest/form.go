@@ -1,247 +1,205 @@
 package checkouttest
 
 import (
-	"encoding"
-	"errors"
 	"fmt"
 	"maps"
 	"net/http"
 	"net/url"
-	"reflect"
 	"slices"
 	"strconv"
-	"sync"
 
-	"github.com/google/go-querystring/query"
-
-	"github.com/payorch/checkout-go/internal/tags"
-	"github.com/payorch/checkout-go/internal/valid"
+	checkout "github.com/payorch/checkout-go"
 	"github.com/payorch/checkout-go/validation"
 )
 
-// The fake reads a form body into the request type of package checkout
-// that the client encodes it from, so that the type's own Validate decides
-// what is refused. go-querystring only encodes; the keys come from the same
-// url tags it reads, never from a list written here. Where a field's type
-// writes keys of its own (an address writes billing_address_city, the
-// collection links write a flag beside their JSON text), go-querystring is
-// asked which keys a field writes, by encoding a probe.
+// The fake reads a form body into the request type of package checkout that
+// the client encodes it from, with the keys the service documents written
+// out here (not read from the client's tags: a key the client misspells is
+// then a key the fake does not know, as it is for the service), so that
+// the type's own Validate decides what is refused.
 
-// formField is how one form key sets a field of the request.
-type formField struct {
-	index []int // the field in the request type
-	inner []int // for a field of a nested struct (an address): the field inside it
-}
-
-// formType is what the fake knows of a request type's form.
-type formType struct {
-	keys  map[string]formField // key → the text, bool or text-unmarshaler field it sets
-	owned map[string]bool      // every key a typed field writes (companion keys too)
-	extra []int                // the Extra map[string]string field, nil when none
-}
-
-var formTypes sync.Map // reflect.Type → *formType
-
-// formTypeOf returns, once per type, the form of struct type t.
-func formTypeOf(t reflect.Type) *formType {
-	if ft, ok := formTypes.Load(t); ok {
-		return ft.(*formType)
-	}
-	ft := &formType{keys: map[string]formField{}, owned: map[string]bool{}}
-	base := probe(reflect.New(t).Elem())
-	for _, f := range tags.Fields(t, "url") {
-		switch ft.kind(f.Type) {
-		case kindText, kindBool, kindUnmarshaler:
-			ft.keys[f.Key] = formField{index: f.Index}
-			ft.owned[f.Key] = true
-			if ft.kind(f.Type) == kindUnmarshaler {
-				v := reflect.New(t).Elem()
-				v.FieldByIndex(f.Index).Set(reflect.New(f.Type.Elem()))
-				for k := range probe(v) {
-					_, always := base[k]
-					ft.owned[k] = ft.owned[k] || !always
-				}
-			}
-		case kindNested:
-			elem := f.Type.Elem()
-			for _, in := range tags.Fields(elem, "url") {
-				if in.Type.Kind() != reflect.String {
-					continue
-				}
-				v := reflect.New(t).Elem()
-				nested := reflect.New(elem)
-				const marker = "\x00checkouttest-probe"
-				nested.Elem().FieldByIndex(in.Index).SetString(marker)
-				v.FieldByIndex(f.Index).Set(nested)
-				for k, vs := range probe(v) {
-					if len(vs) == 1 && vs[0] == marker {
-						ft.keys[k] = formField{index: f.Index, inner: in.Index}
-						ft.owned[k] = true
-					}
-				}
-			}
+// formOK reads the form into a request with read and, when the service
+// would refuse it, writes the refusal; it reports whether the handler goes
+// on.
+func formOK[T interface{ Validate() error }](w http.ResponseWriter, p *problems, r *http.Request, body []byte, read func(*formReader) T) (T, bool) {
+	var req T
+	if mt := mediaType(r); mt != "application/x-www-form-urlencoded" {
+		p.bad("Content-Type", fmt.Sprintf("must be application/x-www-form-urlencoded, got %q", r.Header.Get("Content-Type")))
+	} else if form, err := url.ParseQuery(string(body)); err != nil {
+		p.bad("body", "is not a well-formed form: "+err.Error())
+	} else {
+		req, _, err = readValues(form, read)
+		if err == nil {
+			err = req.Validate()
+		}
+		if err != nil {
+			p.refuse(err, formDoc(form))
 		}
 	}
-	if sf, ok := t.FieldByName("Extra"); ok && sf.Type == reflect.TypeFor[map[string]string]() {
-		ft.extra = sf.Index
-	}
-	actual, _ := formTypes.LoadOrStore(t, ft)
-	return actual.(*formType)
-}
-
-// wireKey returns the key the tag (json or url) of field name of T
-// declares, "" when T has no such field on the wire.
-func wireKey[T any](tag, name string) string {
-	for _, f := range tags.Fields(reflect.TypeFor[T](), tag) {
-		if f.Name == name {
-			return f.Key
-		}
-	}
-	return ""
-}
-
-// probe returns the form go-querystring writes for the struct v, or
-// nothing when it cannot encode it.
-func probe(v reflect.Value) url.Values {
-	out, err := query.Values(v.Addr().Interface())
-	if err != nil {
-		return url.Values{}
-	}
-	return out
-}
-
-type fieldKind int
-
-const (
-	kindOther       fieldKind = iota // keys written by the type itself (gateway metadata): left to Extra
-	kindText                         // a string, or a type with a string underneath (checkout.Amount)
-	kindBool                         // "true" or "false"
-	kindUnmarshaler                  // a pointer to a type that reads its own text (the collection links)
-	kindNested                       // a pointer to a struct whose fields have url tags (an address)
-)
-
-var textUnmarshaler = reflect.TypeFor[encoding.TextUnmarshaler]()
-
-func (*formType) kind(t reflect.Type) fieldKind {
-	switch {
-	case t.Kind() == reflect.String:
-		return kindText
-	case t.Kind() == reflect.Bool:
-		return kindBool
-	case t.Kind() != reflect.Pointer:
-		return kindOther
-	case t.Implements(textUnmarshaler):
-		return kindUnmarshaler
-	case t.Elem().Kind() == reflect.Struct && len(tags.Fields(t.Elem(), "url")) > 0:
-		return kindNested
-	}
-	return kindOther
-}
-
-// formOK reads the form into req (see readForm) and, when the service would
-// refuse it, writes the refusal; it reports whether the handler goes on.
-func formOK(w http.ResponseWriter, p *problems, r *http.Request, body []byte, req interface{ Validate() error }) bool {
-	readForm(p, r, body, req)
 	if !p.empty() {
 		p.write(w)
-		return false
+		return req, false
 	}
-	return true
+	return req, true
 }
 
 // versionedFormOK is formOK for the calls whose version header is
 // optional: the header is checked as optionalVersion checks it, and its
 // problems are refused together with the form's.
-func versionedFormOK(w http.ResponseWriter, r *http.Request, body []byte, req interface{ Validate() error }) bool {
+func versionedFormOK[T interface{ Validate() error }](w http.ResponseWriter, r *http.Request, body []byte, read func(*formReader) T) (T, bool) {
 	p := &problems{}
 	optionalVersion(p, r)
-	return formOK(w, p, r, body, req)
+	return formOK(w, p, r, body, read)
 }
 
-// readForm reads a form body into req, a request type of package checkout,
-// and validates it, adding to p what the content type, the form or req's
-// Validate refuses.
-func readForm(p *problems, r *http.Request, body []byte, req interface{ Validate() error }) {
-	if mt := mediaType(r); mt != "application/x-www-form-urlencoded" {
-		p.bad("Content-Type", fmt.Sprintf("must be application/x-www-form-urlencoded, got %q", r.Header.Get("Content-Type")))
-		return
-	}
-	form, err := url.ParseQuery(string(body))
-	if err != nil {
-		p.bad("body", "is not a well-formed form: "+err.Error())
-		return
-	}
-	if err = decodeForm(form, req); err == nil {
-		err = req.Validate()
-	}
-	if err != nil {
-		p.refuse(err, formDoc(form))
-	}
+// readValues reads form with read: the request, and a *validation.Error
+// naming each key that could not be read.
+func readValues[T any](form url.Values, read func(*formReader) T) (T, url.Values, error) {
+	f := &formReader{form: form, used: map[string]bool{}}
+	req := read(f)
+	return req, form, f.problems.Err()
 }
 
-// decodeForm sets the request dst points to from form: each key a typed
-// field writes goes to that field, every other key to the type's Extra
-// (and is dropped by a type without one, as the service ignores keys it
-// does not read). What cannot be read into the type is a
-// *validation.Error naming the key: a key sent more than once (a field
-// holds one value), a flag that is not "true" or "false", text the field's
-// type does not read.
-func decodeForm(form url.Values, dst any) error {
-	v := reflect.ValueOf(dst).Elem()
-	ft := formTypeOf(v.Type())
-	var c valid.Collector
-	for _, k := range slices.Sorted(maps.Keys(form)) {
-		vals := form[k]
-		if len(vals) != 1 {
-			c.Add(k, "is sent "+strconv.Itoa(len(vals))+" times")
+// formReader reads the keys of a form as the service does: each key once;
+// what cannot be read is a problem at its key.
+type formReader struct {
+	form     url.Values
+	used     map[string]bool
+	problems validation.Error
+}
+
+// text returns the value of key, "" when absent. A key sent more than once
+// is a problem: a field holds one value.
+func (f *formReader) text(key string) string {
+	vals, ok := f.form[key]
+	if !ok {
+		return ""
+	}
+	f.used[key] = true
+	if len(vals) != 1 {
+		f.problems.Add(key, "is sent "+strconv.Itoa(len(vals))+" times")
+		return ""
+	}
+	return vals[0]
+}
+
+// flag returns the value of key as a boolean: "true" or "false".
+func (f *formReader) flag(key string) bool {
+	text := f.text(key)
+	if text != "" && text != "true" && text != "false" {
+		f.problems.Add(key, strconv.Quote(text)+" is neither true nor false")
+	}
+	return text == "true"
+}
+
+// address returns the address sent under prefix (billing_address,
+// shipping_address), nil when none of its keys is there.
+func (f *formReader) address(prefix string) *checkout.Address {
+	a := &checkout.Address{}
+	for _, field := range []struct {
+		key string
+		dst *string
+	}{
+		{"first_name", &a.FirstName}, {"last_name", &a.LastName}, {"line1", &a.Line1}, {"line2", &a.Line2},
+		{"line3", &a.Line3}, {"city", &a.City}, {"state", &a.State}, {"country", &a.Country},
+		{"postal_code", &a.PostalCode}, {"phone", &a.Phone}, {"country_code_iso", &a.CountryCodeISO},
+	} {
+		*field.dst = f.text(prefix + "_" + field.key)
+	}
+	if *a == (checkout.Address{}) {
+		return nil
+	}
+	return a
+}
+
+// rest returns the keys not read yet, for a request's Extra; nil when
+// there are none.
+func (f *formReader) rest() map[string]string {
+	var out map[string]string
+	for _, k := range slices.Sorted(maps.Keys(f.form)) {
+		if f.used[k] {
 			continue
 		}
-		f, typed := ft.keys[k]
-		switch {
-		case typed:
-			setFormField(&c, k, vals[0], ft, v, f)
-		case ft.owned[k]: // a companion key (the collection link flag) the typed field writes itself
-		case ft.extra != nil:
-			m := v.FieldByIndex(ft.extra)
-			if m.IsNil() {
-				m.Set(reflect.MakeMap(m.Type()))
-			}
-			m.SetMapIndex(reflect.ValueOf(k), reflect.ValueOf(vals[0]))
+		if out == nil {
+			out = map[string]string{}
 		}
+		out[k] = f.text(k)
 	}
-	return c.Err()
+	return out
 }
 
-func setFormField(c *valid.Collector, key, text string, ft *formType, v reflect.Value, f formField) {
-	field := v.FieldByIndex(f.index)
-	if f.inner != nil {
-		if field.IsNil() {
-			field.Set(reflect.New(field.Type().Elem()))
-		}
-		field.Elem().FieldByIndex(f.inner).SetString(text)
-		return
+// readOrder reads the form of POST /orders.
+func readOrder(f *formReader) *checkout.OrderRequest {
+	r := &checkout.OrderRequest{
+		OrderID: f.text("order_id"), Amount: checkout.Amount(f.text("amount")), Currency: f.text("currency"),
+		CustomerID: f.text("customer_id"), CustomerEmail: f.text("customer_email"), CustomerPhone: f.text("customer_phone"),
+		ProductID: f.text("product_id"), ReturnURL: f.text("return_url"), Description: f.text("description"),
+		BillingAddress: f.address("billing_address"), ShippingAddress: f.address("shipping_address"),
+		SubventionAmount:   checkout.Amount(f.text("metadata.subvention_amount")),
+		GatewayReferenceID: f.text("metadata." + checkout.DefaultNamespace + ":gateway_reference_id"),
+		WebhookURL:         f.text("metadata.webhook_url"),
+		ClientAuthToken:    f.flag("options.get_client_auth_token"),
 	}
-	switch ft.kind(field.Type()) {
-	case kindText:
-		field.SetString(text)
-	case kindBool:
-		b, err := strconv.ParseBool(text)
-		if err != nil || (text != "true" && text != "false") {
-			c.Add(key, strconv.Quote(text)+" is neither true nor false")
-			return
-		}
-		field.SetBool(b)
-	case kindUnmarshaler:
-		p := reflect.New(field.Type().Elem())
-		err := p.Interface().(encoding.TextUnmarshaler).UnmarshalText([]byte(text))
-		var ve *validation.Error
-		switch {
-		case errors.As(err, &ve):
-			c.Merge(key, ve)
-		case err != nil:
-			c.Add(key, err.Error())
-		default:
-			field.Set(p)
+	f.text("options.get_payment_collection_link") // the flag beside the details, which say what is asked
+	if text := f.text("payment_collection_link_details"); text != "" {
+		r.CollectionLinks = &checkout.CollectionLinks{}
+		if err := r.CollectionLinks.UnmarshalText([]byte(text)); err != nil {
+			f.problems.Merge("payment_collection_link_details", err)
 		}
 	}
+	r.Extra = f.rest() // udf1…udf10, metadata.<GATEWAY>:<key>, …
+	return r
+}
+
+// readUpdateOrder reads the form of POST /orders/{order_id}.
+func readUpdateOrder(f *formReader) *checkout.UpdateOrderRequest {
+	return &checkout.UpdateOrderRequest{
+		Amount:          checkout.Amount(f.text("amount")),
+		BillingAddress:  f.address("billing_address"),
+		ShippingAddress: f.address("shipping_address"),
+		Extra:           f.rest(),
+	}
+}
+
+// readRefund reads the form of POST /orders/{order_id}/refunds; other keys
+// are ignored, as the service ignores them.
+func readRefund(f *formReader) *checkout.RefundRequest {
+	return &checkout.RefundRequest{UniqueRequestID: f.text("unique_request_id"), Amount: checkout.Amount(f.text("amount"))}
+}
+
+// readTxnRefund reads the form of POST /refunds.
+func readTxnRefund(f *formReader) *checkout.TransactionRefundRequest {
+	return &checkout.TransactionRefundRequest{
+		UniqueRequestID: f.text("unique_request_id"), TxnID: f.text("txn_id"), OrderID: f.text("order_id"),
+		Amount: checkout.Amount(f.text("amount")), RefundType: checkout.RefundType(f.text("refund_type")),
+	}
+}
+
+// readCustomerDetails reads a customer's details, as the customer calls
+// send them.
+func readCustomerDetails(f *formReader) *checkout.CustomerDetails {
+	return &checkout.CustomerDetails{
+		MobileNumber: f.text("mobile_number"), EmailAddress: f.text("email_address"), FirstName: f.text("first_name"),
+		LastName: f.text("last_name"), MobileCountryCode: f.text("mobile_country_code"),
+	}
+}
+
+// readCreateCustomer reads the form of POST /customers.
+func readCreateCustomer(f *formReader) *checkout.CreateCustomerRequest {
+	return &checkout.CreateCustomerRequest{
+		ObjectReferenceID: f.text("object_reference_id"),
+		CustomerDetails:   *readCustomerDetails(f),
+		ClientAuthToken:   f.flag("options.get_client_auth_token"),
+	}
+}
+
+// customerQuery is the query of GET /customers/{id}.
+type customerQuery struct{ checkout.CustomerQuery }
+
+// Validate lets every query through: its one flag was read already.
+func (customerQuery) Validate() error { return nil }
+
+// readCustomerQuery reads the query of GET /customers/{id}.
+func readCustomerQuery(f *formReader) customerQuery {
+	return customerQuery{checkout.CustomerQuery{ClientAuthToken: f.flag("options.get_client_auth_token")}}
 }

@@ -29,8 +29,8 @@ func (s *Server) handleCreateOrder(w http.ResponseWriter, r *http.Request, body 
 			p.bad("version", "header "+err.Error())
 		}
 	}
-	var req checkout.OrderRequest
-	if !formOK(w, p, r, body, &req) {
+	req, ok := formOK(w, p, r, body, readOrder)
+	if !ok {
 		return
 	}
 	now := s.now()
@@ -176,8 +176,8 @@ func (s *Server) answerOrder(w http.ResponseWriter, orderID string, change func(
 // refuses it. A new amount, udf1…udf10 and metadata.<key> change the
 // order; the reply is the order status. A charged order is not changed.
 func (s *Server) handleUpdateOrder(w http.ResponseWriter, r *http.Request, body []byte, orderID string) {
-	var req checkout.UpdateOrderRequest
-	if !versionedFormOK(w, r, body, &req) {
+	req, ok := versionedFormOK(w, r, body, readUpdateOrder)
+	if !ok {
 		return
 	}
 	s.answerOrder(w, orderID, func(o *order) func(http.ResponseWriter) {

@@ -12,11 +12,11 @@ import (
 // into a checkout.RefundRequest and refused exactly when its Validate
 // refuses it; the reply is the order status with its refunds.
 func (s *Server) handleRefund(w http.ResponseWriter, r *http.Request, body []byte, orderID string) {
-	var req checkout.RefundRequest
-	if !versionedFormOK(w, r, body, &req) {
+	req, ok := versionedFormOK(w, r, body, readRefund)
+	if !ok {
 		return
 	}
-	s.refundOrder(w, orderID, &req)
+	s.refundOrder(w, orderID, req)
 }
 
 // refundOrder refunds the order as req asks, once the request passed its
@@ -34,8 +34,8 @@ func (s *Server) refundOrder(w http.ResponseWriter, orderID string, req *checkou
 // txn_id, else of order_id; the reply is the refund alone, as the
 // service's published replies show it.
 func (s *Server) handleTxnRefund(w http.ResponseWriter, r *http.Request, body []byte, _ string) {
-	var req checkout.TransactionRefundRequest
-	if !versionedFormOK(w, r, body, &req) {
+	req, ok := versionedFormOK(w, r, body, readTxnRefund)
+	if !ok {
 		return
 	}
 	s.mu.Lock()
@@ -104,7 +104,7 @@ func (s *Server) addRefundLocked(o *order, id string, amount checkout.Amount, ki
 		return nil, writeNoTxn
 	}
 	p := &problems{}
-	idKey := wireKey[checkout.RefundRequest]("url", "UniqueRequestID")
+	const idKey, amountKey = "unique_request_id", "amount"
 	for _, rf := range o.refunds {
 		if rf.uniqueRequestID == id {
 			p.bad(idKey, fmt.Sprintf("a refund with %s %q already exists", idKey, id))
@@ -116,7 +116,6 @@ func (s *Server) addRefundLocked(o *order, id string, amount checkout.Amount, ki
 	if amount != "" {
 		minor, _ = amount.Minor() // Validate let it through, so it reads
 	}
-	amountKey := wireKey[checkout.RefundRequest]("url", "Amount")
 	switch {
 	case left <= 0:
 		p.bad(amountKey, "the order has nothing left to refund")

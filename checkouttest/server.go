@@ -12,7 +12,7 @@ import (
 	"time"
 
 	checkout "github.com/payorch/checkout-go"
-	"github.com/payorch/checkout-go/internal/valid"
+	"github.com/payorch/checkout-go/validation"
 )
 
 // SDKService is the "service" value of every sdk_payload the fake returns
@@ -170,10 +170,10 @@ func (s *Server) AddGateway(g Gateway) error {
 	if !s.started() {
 		return ErrNotStarted
 	}
-	var c valid.Collector
+	var c validation.Error
 	checkGateway(&c, "Gateway", g)
 	if err := c.Err(); err != nil {
-		return valid.ForOp("add gateway", err)
+		return err.(*validation.Error).WithOp("add gateway")
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -200,10 +200,10 @@ func (s *Server) SetWebhook(wh WebhookConfig) error {
 	if !s.started() {
 		return ErrNotStarted
 	}
-	var c valid.Collector
+	var c validation.Error
 	checkWebhook(&c, "", wh)
 	if err := c.Err(); err != nil {
-		return valid.ForOp("set webhook", err)
+		return err.(*validation.Error).WithOp("set webhook")
 	}
 	wh = wh.withDefaults()
 	s.mu.Lock()

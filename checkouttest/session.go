@@ -48,7 +48,7 @@ func (s *Server) handleSession(w http.ResponseWriter, r *http.Request, body []by
 		payload[camel(k)] = v
 	}
 	set := func(k, v string) { payload[k], _ = json.Marshal(v) }
-	if key := wireKey[checkout.SessionRequest]("json", "PaymentPageClientID"); raw[key] != nil {
+	if key := "payment_page_client_id"; raw[key] != nil {
 		delete(payload, camel(key))
 		payload["clientId"] = raw[key]
 	}

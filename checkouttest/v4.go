@@ -12,13 +12,11 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"reflect"
+	"strings"
 	"sync"
 
 	checkout "github.com/payorch/checkout-go"
 	"github.com/payorch/checkout-go/internal/jose"
-	"github.com/payorch/checkout-go/internal/tags"
-	"github.com/payorch/checkout-go/internal/valid"
 	"github.com/payorch/checkout-go/validation"
 )
 
@@ -195,39 +193,45 @@ func (s *Server) serveV4(w http.ResponseWriter, r *http.Request, body []byte, re
 	_, _ = w.Write(out)
 }
 
-// v4Request is the JSON body of /v4/order-status. The order id is a key of
-// the body here, instead of a segment of the path.
-type v4Request struct {
-	OrderID *string `json:"order_id"`
-}
-
 // v4OrderStatus serves /v4/order-status: {"order_id": …} in, the order
-// status of GET /orders/{order_id} out.
+// status of GET /orders/{order_id} out. The order id is a key of the body
+// here, instead of a segment of the path.
 func (s *Server) v4OrderStatus(w http.ResponseWriter, r *http.Request, body []byte, _ string) {
+	const key = "order_id"
 	p := &problems{}
-	var q v4Request
-	key := wireKey[v4Request]("json", "OrderID")
-	switch err := decodeObject(body, &q); {
+	members, err := jsonMembers(body)
+	var v validation.Error
+	orderID, present := jsonText(&v, members, key)
+	switch {
 	case err != nil:
 		p.refuse(err, jsonDoc(body))
-	case q.OrderID == nil:
+	case v.Err() != nil:
+		p.refuse(v.Err(), jsonDoc(body))
+	case !present:
 		p.miss(key)
-	case *q.OrderID == "":
+	case orderID == "":
 		p.bad(key, "may not be empty")
 	}
 	if !p.empty() {
 		p.write(w)
 		return
 	}
-	s.handleGetOrder(w, r, nil, *q.OrderID)
+	s.handleGetOrder(w, r, nil, orderID)
 }
 
 // v4Refund serves /v4/orders/{order_id}/refunds: the refund comes as the
 // JSON of a checkout.RefundRequest and is refused exactly when its
-// Validate refuses it, as the form of the Basic call is.
+// Validate refuses it, as the form of the Basic call is. Other keys are
+// ignored, as the service ignores keys it does not read.
 func (s *Server) v4Refund(w http.ResponseWriter, _ *http.Request, body []byte, orderID string) {
-	var req checkout.RefundRequest
-	err := decodeObject(body, &req)
+	members, err := jsonMembers(body)
+	var v validation.Error
+	id, _ := jsonText(&v, members, "unique_request_id")
+	amount, _ := jsonText(&v, members, "amount")
+	req := &checkout.RefundRequest{UniqueRequestID: id, Amount: checkout.Amount(amount)}
+	if err == nil {
+		err = v.Err()
+	}
 	if err == nil {
 		err = req.Validate()
 	}
@@ -237,30 +241,39 @@ func (s *Server) v4Refund(w http.ResponseWriter, _ *http.Request, body []byte, o
 		p.write(w)
 		return
 	}
-	s.refundOrder(w, orderID, &req)
+	s.refundOrder(w, orderID, req)
 }
 
-// decodeObject reads a JSON object into the struct dst points to, key by
-// key as its json tags name them, so that a value of the wrong type is a
-// *validation.Error at its key. Other keys are ignored, as the service
-// ignores keys it does not read.
-func decodeObject(body []byte, dst any) error {
+// jsonMembers reads a JSON object's members; anything else is a
+// *validation.Error.
+func jsonMembers(body []byte) (map[string]json.RawMessage, error) {
 	var members map[string]json.RawMessage
 	if err := json.Unmarshal(body, &members); err != nil || members == nil {
 		msg := "must be a JSON object"
 		if err != nil {
 			msg += ": " + err.Error()
 		}
-		return &validation.Error{Problems: []validation.Problem{{Message: msg}}}
+		return nil, &validation.Error{Problems: []validation.Problem{{Message: msg}}}
 	}
-	v := reflect.ValueOf(dst).Elem()
-	var c valid.Collector
-	for _, f := range tags.Fields(v.Type(), "json") {
-		if raw, ok := members[f.Key]; ok {
-			if err := json.Unmarshal(raw, v.FieldByIndex(f.Index).Addr().Interface()); err != nil {
-				c.Add(f.Key, err.Error())
-			}
-		}
+	return members, nil
+}
+
+// jsonText returns the text of the member key: a JSON string, or a number
+// as its text; anything else is a problem at key. It reports whether the
+// member is there.
+func jsonText(v *validation.Error, members map[string]json.RawMessage, key string) (string, bool) {
+	raw, ok := members[key]
+	if !ok {
+		return "", false
 	}
-	return c.Err()
+	var s string
+	if err := json.Unmarshal(raw, &s); err == nil {
+		return s, true
+	}
+	var n json.Number
+	if err := json.Unmarshal(raw, &n); err == nil {
+		return n.String(), true
+	}
+	v.Add(key, "must be text, not "+strings.TrimSpace(string(raw)))
+	return "", true
 }

@@ -31,6 +31,8 @@ func textOf(v reflect.Value) string {
 		return "<invalid>"
 	}
 	switch x := v.Interface().(type) {
+	case checkout.Timestamp:
+		return textOf(reflect.ValueOf(x.Time))
 	case time.Time:
 		if x.IsZero() {
 			return ""

@@ -154,11 +154,17 @@ func (e *Event) Refund() (*checkout.Refund, error) {
 	}
 	latest := -1
 	for i := range refunds {
-		if latest < 0 || !refunds[i].Created.Before(refunds[latest].Created) {
+		if refunds[i].ID == "" && refunds[i].UniqueRequestID == "" && refunds[i].Status == "" {
+			continue // a redacted element ("FILTERED") or an empty one: no refund to report
+		}
+		if latest < 0 || !refunds[i].Created.Before(refunds[latest].Created.Time) {
 			latest = i
 		}
 	}
-	if latest < 0 {
+	switch {
+	case latest < 0 && len(refunds) > 0:
+		return nil, e.undecodable("refund", errors.New("no element of refunds has an id, unique_request_id or status"))
+	case latest < 0:
 		return nil, e.lacks("refund", e.Kind())
 	}
 	return &refunds[latest], nil

@@ -234,7 +234,7 @@ func TestContentRefundLatest(t *testing.T) {
 	r, err := ev.Refund()
 	require.NoError(t, err)
 	require.Equal(t, "r2", r.UniqueRequestID)
-	require.Equal(t, time.Date(2023, 8, 10, 7, 30, 0, 0, time.UTC), r.Created)
+	require.Equal(t, time.Date(2023, 8, 10, 7, 30, 0, 0, time.UTC), r.Created.Time)
 	order, err := ev.Order()
 	require.NoError(t, err)
 	require.Len(t, order.Refunds, 2, "every refund is on the order")

@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/payorch/checkout-go/internal/conformance"
-	"github.com/payorch/checkout-go/internal/valid"
+	"github.com/payorch/checkout-go/validation"
 )
 
 // Decode decodes the JSON text s into a new T, failing the test when it
@@ -96,11 +96,11 @@ func RunRejections[T interface{ Validate() error }](t *testing.T, rows []Rejecti
 	}
 }
 
-// RequireProblemAt checks that err is a *valid.Error with, among any
+// RequireProblemAt checks that err is a *validation.Error with, among any
 // others, a problem at path whose message holds fragment.
 func RequireProblemAt(tb testing.TB, err error, path, fragment string) {
 	tb.Helper()
-	var ve *valid.Error
+	var ve *validation.Error
 	require.True(tb, errors.As(err, &ve), "want a *ValidationError, got %T %v", err, err)
 	var at []string
 	for _, p := range ve.Problems {
@@ -118,10 +118,10 @@ func RequireProblemAt(tb testing.TB, err error, path, fragment string) {
 }
 
 // LastProblem returns the message of the last problem of err, which must
-// be a *valid.Error.
+// be a *validation.Error.
 func LastProblem(tb testing.TB, err error) string {
 	tb.Helper()
-	var ve *valid.Error
+	var ve *validation.Error
 	require.ErrorAs(tb, err, &ve)
 	require.NotEmpty(tb, ve.Problems)
 	return ve.Problems[len(ve.Problems)-1].Message

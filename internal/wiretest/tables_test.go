@@ -9,7 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/payorch/checkout-go/internal/valid"
+	"github.com/payorch/checkout-go/validation"
 )
 
 // box is a model: it validates, copies itself, and encodes its N as text
@@ -22,7 +22,7 @@ type box struct {
 
 func (b *box) Validate() error {
 	if b.N < 0 {
-		return &valid.Error{Problems: []valid.Problem{{Path: "n", Message: "negative"}}}
+		return &validation.Error{Problems: []validation.Problem{{Path: "n", Message: "negative"}}}
 	}
 	return nil
 }
@@ -48,7 +48,7 @@ type bad struct{ N int }
 func (b *bad) UnmarshalJSON(data []byte) error {
 	if strings.Contains(string(data), `"x"`) {
 		b.N = 99
-		return &valid.Error{Problems: []valid.Problem{{Path: "p.x", Message: "x is refused"}}}
+		return &validation.Error{Problems: []validation.Problem{{Path: "p.x", Message: "x is refused"}}}
 	}
 	var v struct{ N int }
 	if err := json.Unmarshal(data, &v); err != nil {
@@ -74,11 +74,11 @@ func TestRequireRefused(t *testing.T) {
 }
 
 func TestRequireProblemAt(t *testing.T) {
-	two := &valid.Error{Problems: []valid.Problem{{Path: "a", Message: "first"}, {Path: "a", Message: "second"}, {Path: "b", Message: "third"}}}
+	two := &validation.Error{Problems: []validation.Problem{{Path: "a", Message: "first"}, {Path: "a", Message: "second"}, {Path: "b", Message: "third"}}}
 	require.False(t, fails(t, func(tb testing.TB) { RequireProblemAt(tb, two, "a", "second") }), "any problem at the path")
 	require.True(t, fails(t, func(tb testing.TB) { RequireProblemAt(tb, two, "a", "third") }), "the message is at another path")
 	require.True(t, fails(t, func(tb testing.TB) { RequireProblemAt(tb, two, "c", "") }), "no problem at the path")
-	require.True(t, fails(t, func(tb testing.TB) { RequireProblemAt(tb, errors.New("a"), "a", "") }), "not a *valid.Error")
+	require.True(t, fails(t, func(tb testing.TB) { RequireProblemAt(tb, errors.New("a"), "a", "") }), "not a *validation.Error")
 
 	require.Equal(t, "third", LastProblem(t, two))
 	require.True(t, fails(t, func(tb testing.TB) { LastProblem(tb, nil) }))

@@ -19,7 +19,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/payorch/checkout-go/internal/valid"
+	"github.com/payorch/checkout-go/validation"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/ (check them by eye against the spec before committing)")
@@ -141,12 +141,12 @@ func Flip(t testing.TB, s string) string {
 	return string(b)
 }
 
-// RequireProblem checks that err is a *valid.Error (what the packages export
+// RequireProblem checks that err is a *validation.Error (what the packages export
 // as ValidationError) holding exactly one problem, at path, whose message
 // contains fragment.
 func RequireProblem(t testing.TB, err error, path, fragment string) {
 	t.Helper()
-	var ve *valid.Error
+	var ve *validation.Error
 	require.True(t, errors.As(err, &ve), "want a *ValidationError, got %T %v", err, err)
 	require.Len(t, ve.Problems, 1)
 	require.Equal(t, path, ve.Problems[0].Path)

@@ -11,7 +11,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/payorch/checkout-go/internal/valid"
+	"github.com/payorch/checkout-go/validation"
 )
 
 // recorder stands in for the test a helper is given, to see it fail.
@@ -91,15 +91,15 @@ func TestTree(t *testing.T) {
 }
 
 func TestRequireProblem(t *testing.T) {
-	one := &valid.Error{Problems: []valid.Problem{{Path: "x.a", Message: "must be a string, got a number"}}}
-	two := &valid.Error{Problems: append(one.Problems, valid.Problem{Path: "x.b", Message: "m"})}
+	one := &validation.Error{Problems: []validation.Problem{{Path: "x.a", Message: "must be a string, got a number"}}}
+	two := &validation.Error{Problems: append(one.Problems, validation.Problem{Path: "x.b", Message: "m"})}
 
 	require.False(t, fails(t, func(tb testing.TB) { RequireProblem(tb, one, "x.a", "got a number") }))
 	require.False(t, fails(t, func(tb testing.TB) { RequireProblem(tb, errors.Join(errors.New("wrapped"), one), "x.a", "string") }))
 	require.True(t, fails(t, func(tb testing.TB) { RequireProblem(tb, one, "x.b", "got a number") }), "wrong path")
 	require.True(t, fails(t, func(tb testing.TB) { RequireProblem(tb, one, "x.a", "boolean") }), "wrong message")
 	require.True(t, fails(t, func(tb testing.TB) { RequireProblem(tb, two, "x.a", "") }), "two problems")
-	require.True(t, fails(t, func(tb testing.TB) { RequireProblem(tb, errors.New("x.a"), "x.a", "") }), "not a *valid.Error")
+	require.True(t, fails(t, func(tb testing.TB) { RequireProblem(tb, errors.New("x.a"), "x.a", "") }), "not a *validation.Error")
 	require.True(t, fails(t, func(tb testing.TB) { RequireProblem(tb, nil, "x.a", "") }), "no error")
 }
 

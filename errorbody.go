@@ -1,0 +1,185 @@
+package checkout
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Decoding an error reply. The service's endpoints write their error
+// bodies in several shapes (see APIError), so text may come as a number,
+// status_id as text, and error_info as "FILTERED".
+
+// decodeAPIError builds the APIError of a non-2xx response. It never fails:
+// a body that is not a JSON object leaves the decoded fields empty.
+func decodeAPIError(op string, status int, header http.Header, body []byte, now time.Time) *APIError {
+	e := &APIError{HTTPStatus: status, Operation: op}
+	if len(body) > maxErrorBody {
+		body = body[:maxErrorBody]
+	}
+	e.Body = body
+	if status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable {
+		if d, ok := parseRetryAfter(header.Get("Retry-After"), now); ok {
+			e.RetryAfter = d
+		}
+	}
+	if trimmed := bytes.TrimSpace(body); len(trimmed) == 0 || trimmed[0] != '{' {
+		return e
+	}
+	_ = json.Unmarshal(body, e)
+	return e
+}
+
+// parseRetryAfter reads a Retry-After header: delay seconds or an HTTP date.
+func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0, false
+	}
+	if secs, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if secs < 0 {
+			return 0, false
+		}
+		if secs > int64(24*time.Hour/time.Second) {
+			secs = int64(24 * time.Hour / time.Second)
+		}
+		return time.Duration(secs) * time.Second, true
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		d := t.Sub(now)
+		if d < 0 {
+			d = 0
+		}
+		return d, true
+	}
+	return 0, false
+}
+
+// UnmarshalJSON decodes an error body of the service into e as the client
+// does, leniently as every reply: status_id may be a number or text ("-1"),
+// a number or boolean where other text is expected is read as its text, a
+// value that fits no field (an error_info of "FILTERED") is left out, and
+// an error_message or user_message that is absent or not text is taken
+// from error_info's developer_message or user_message. Only malformed JSON
+// is an error. HTTPStatus, RetryAfter, Operation and Body are not in the
+// body and are left as they are; every other field is replaced.
+func (e *APIError) UnmarshalJSON(data []byte) error {
+	if e == nil {
+		return errNilTarget("APIError")
+	}
+	var w struct {
+		Status       looseText         `json:"status"`
+		StatusID     looseInt          `json:"status_id"`
+		ErrorCode    looseText         `json:"error_code"`
+		ErrorMessage onlyText          `json:"error_message"`
+		UserMessage  onlyText          `json:"user_message"`
+		Info         object[ErrorInfo] `json:"error_info"`
+		OrderID      looseText         `json:"order_id"`
+	}
+	if ok, err := readObject(data, &w, "error body"); !ok {
+		return err
+	}
+	e.Status, e.StatusID, e.ErrorCode = string(w.Status), int(w.StatusID), string(w.ErrorCode)
+	e.ErrorMessage, e.UserMessage, e.Info, e.OrderID = string(w.ErrorMessage), string(w.UserMessage), w.Info.v, string(w.OrderID)
+	if e.Info != nil {
+		if e.UserMessage == "" {
+			e.UserMessage = e.Info.UserMessage
+		}
+		if e.ErrorMessage == "" {
+			e.ErrorMessage = e.Info.DeveloperMessage
+		}
+	}
+	return nil
+}
+
+// looseText is text in an error body, which the service's endpoints write
+// in several shapes: a JSON string, or a number or boolean read as its
+// text; anything else leaves it empty.
+type looseText string
+
+func (t *looseText) UnmarshalJSON(data []byte) error {
+	switch kindOf(data) {
+	case "string":
+		var s string
+		if err := json.Unmarshal(data, &s); err != nil {
+			return err
+		}
+		*t = looseText(s)
+	case "number", "boolean":
+		*t = looseText(bytes.TrimSpace(data))
+	}
+	return nil
+}
+
+// onlyText is text in an error body that is taken only from a JSON
+// string, so that a message of another kind falls back on error_info's.
+type onlyText string
+
+func (t *onlyText) UnmarshalJSON(data []byte) error {
+	if kindOf(data) != "string" {
+		return nil
+	}
+	return json.Unmarshal(data, (*string)(t))
+}
+
+// looseInt is the status_id of an error body: a JSON number or text
+// holding one ("-1"); anything else is 0.
+type looseInt int
+
+func (n *looseInt) UnmarshalJSON(data []byte) error {
+	text := string(bytes.TrimSpace(data))
+	if kindOf(data) == "string" && json.Unmarshal(data, &text) != nil {
+		return nil
+	}
+	text = strings.TrimSpace(text)
+	if v, err := strconv.Atoi(text); err == nil {
+		*n = looseInt(v)
+	} else if f, err := strconv.ParseFloat(text, 64); err == nil && f == math.Trunc(f) && math.Abs(f) < 1<<31 {
+		*n = looseInt(f)
+	}
+	return nil
+}
+
+// UnmarshalJSON reads error_info as the service's endpoints write it: a
+// number or boolean where text is expected is read as its text. A value
+// that is not an object leaves i unchanged.
+func (i *ErrorInfo) UnmarshalJSON(data []byte) error {
+	if i == nil {
+		return errNilTarget("ErrorInfo")
+	}
+	var w struct {
+		Code             looseText    `json:"code"`
+		Category         looseText    `json:"category"`
+		RequestID        looseText    `json:"request_id"`
+		DeveloperMessage looseText    `json:"developer_message"`
+		UserMessage      looseText    `json:"user_message"`
+		Fields           []FieldError `json:"fields"`
+	}
+	if ok, err := readObject(data, &w, "error info"); !ok {
+		return err
+	}
+	*i = ErrorInfo{Code: string(w.Code), Category: string(w.Category), RequestID: string(w.RequestID),
+		DeveloperMessage: string(w.DeveloperMessage), UserMessage: string(w.UserMessage), Fields: w.Fields}
+	return nil
+}
+
+// UnmarshalJSON reads one refused field, its text given as text or as a
+// number or boolean. A value that is not an object leaves f unchanged.
+func (f *FieldError) UnmarshalJSON(data []byte) error {
+	if f == nil {
+		return errNilTarget("FieldError")
+	}
+	var w struct {
+		FieldName looseText `json:"field_name"`
+		Reason    looseText `json:"reason"`
+	}
+	if ok, err := readObject(data, &w, "error field"); !ok {
+		return err
+	}
+	*f = FieldError{FieldName: string(w.FieldName), Reason: string(w.Reason)}
+	return nil
+}

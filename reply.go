@@ -1,0 +1,209 @@
+package checkout
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// What the reply types share: decoding that tolerates the service's quirks,
+// Raw, and the time type of their fields.
+
+// decodeLenient decodes data into v with encoding/json. A value of the
+// wrong JSON type for its field (the service sends the text "FILTERED" for
+// a redacted object, number or boolean) leaves that field as it was:
+// encoding/json decodes every other field and reports only the first such
+// mismatch, which is dropped here. The reply's Raw keeps the value.
+func decodeLenient(data []byte, v any) error {
+	err := json.Unmarshal(data, v)
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return nil
+	}
+	return err
+}
+
+// readObject is the start of a reply type's UnmarshalJSON: it decodes
+// data leniently into w, the type's wire form, and reports whether it did.
+// A value that is not a JSON object (null, or the service's "FILTERED" for
+// a redacted element) is not decoded and is no error, so that it never
+// stops the rest of a reply from decoding; a reply of the wrong shape is
+// refused by the request path before it is decoded. An error names what.
+func readObject(data []byte, w any, what string) (bool, error) {
+	if kindOf(data) != "object" {
+		return false, nil
+	}
+	if err := decodeLenient(data, w); err != nil {
+		if what != "" {
+			err = fmt.Errorf("checkout: %s: %w", what, err)
+		}
+		return false, err
+	}
+	return true, nil
+}
+
+// object reads a JSON object into a new T, leniently; any other value
+// (null, the service's "FILTERED" for a redacted block) leaves it nil. A
+// reply's UnmarshalJSON uses it for its blocks, so that a redacted card is
+// a nil *CardDetail rather than an empty one.
+type object[T any] struct{ v *T }
+
+func (o *object[T]) UnmarshalJSON(data []byte) error {
+	o.v = nil
+	v := new(T)
+	if ok, err := readObject(data, v, ""); !ok {
+		return err
+	}
+	o.v = v
+	return nil
+}
+
+// textValues reads a reply's metadata: the members whose values are text;
+// the others stay in the reply's Raw.
+type textValues map[string]string
+
+func (m *textValues) UnmarshalJSON(data []byte) error {
+	var members map[string]json.RawMessage
+	if kindOf(data) != "object" || json.Unmarshal(data, &members) != nil {
+		return nil
+	}
+	out := make(textValues, len(members))
+	for k, raw := range members {
+		var s string
+		if kindOf(raw) == "string" && json.Unmarshal(raw, &s) == nil {
+			out[k] = s
+		}
+	}
+	*m = out
+	return nil
+}
+
+// textBool reads a boolean the service writes as true or as the text
+// "true" (its mandate webhooks do); anything else is false.
+type textBool bool
+
+func (b *textBool) UnmarshalJSON(data []byte) error {
+	text := string(bytes.TrimSpace(data))
+	if kindOf(data) == "string" && json.Unmarshal(data, &text) != nil {
+		return nil
+	}
+	*b = textBool(strings.EqualFold(strings.TrimSpace(text), "true"))
+	return nil
+}
+
+// marshalRaw is the MarshalJSON of a reply type: raw when it is set (Raw
+// wins over edited fields), else the typed fields, wire.
+func marshalRaw(raw json.RawMessage, wire any) ([]byte, error) {
+	if len(raw) > 0 {
+		return raw, nil
+	}
+	return json.Marshal(wire)
+}
+
+// marshalNoEscape is json.Marshal without HTML escaping: <, > and & stay as
+// they are, as the service's own bodies write them.
+func marshalNoEscape(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// kindOf names the kind of a JSON value by its first byte: "object",
+// "array", "string", "number", "boolean", "null", or "nothing".
+func kindOf(raw []byte) string {
+	s := bytes.TrimSpace(raw)
+	if len(s) == 0 {
+		return "nothing"
+	}
+	switch s[0] {
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case '"':
+		return "string"
+	case 't', 'f':
+		return "boolean"
+	case 'n':
+		return "null"
+	}
+	return "number"
+}
+
+// errNilTarget is what an UnmarshalJSON method called on a nil pointer
+// returns instead of panicking (encoding/json never makes such a call; a
+// direct one may), as json.RawMessage does.
+func errNilTarget(typ string) error {
+	return fmt.Errorf("checkout: %s.UnmarshalJSON on nil pointer", typ)
+}
+
+// Timestamp is a time the service sends in a reply. It reads every form
+// the service writes: RFC 3339 ("2023-08-10T07:25:35Z"), a numeric offset
+// without a colon ("2016-08-02T08:07:52+0000"), and Unix seconds as a
+// number or as text ("1691662587"). Anything else, such as the redacted
+// "FILTERED", reads as the zero time (the reply's Raw keeps it). It
+// encodes as RFC 3339; the zero Timestamp is left out of replies encoded
+// without their Raw. Its methods are time.Time's.
+type Timestamp struct {
+	time.Time
+}
+
+// timestampLayouts are the text forms of a Timestamp, tried in turn.
+var timestampLayouts = [...]string{time.RFC3339Nano, "2006-01-02T15:04:05Z0700", "2006-01-02T15:04:05"}
+
+// UnmarshalJSON reads any form the service writes (see [Timestamp]);
+// what is not a time leaves the zero time. JSON null changes nothing.
+func (t *Timestamp) UnmarshalJSON(data []byte) error {
+	if t == nil {
+		return errNilTarget("Timestamp")
+	}
+	text := string(bytes.TrimSpace(data))
+	switch kindOf(data) {
+	case "null":
+		return nil
+	case "string":
+		if err := json.Unmarshal(data, &text); err != nil {
+			return err
+		}
+	case "number":
+	default:
+		t.Time = time.Time{}
+		return nil
+	}
+	t.Time = parseServiceTime(strings.TrimSpace(text))
+	return nil
+}
+
+// parseServiceTime reads text as Timestamp describes, or returns the zero
+// time.
+func parseServiceTime(text string) time.Time {
+	if secs, err := strconv.ParseInt(text, 10, 64); err == nil {
+		if secs <= 0 || secs > 1<<40 {
+			return time.Time{}
+		}
+		return time.Unix(secs, 0).UTC()
+	}
+	for _, layout := range timestampLayouts {
+		if v, err := time.Parse(layout, text); err == nil {
+			return v
+		}
+	}
+	return time.Time{}
+}
+
+// MarshalJSON writes the time as RFC 3339, as time.Time does.
+func (t Timestamp) MarshalJSON() ([]byte, error) { return t.Time.MarshalJSON() }
+
+// String returns the time as time.Time prints it.
+func (t Timestamp) String() string { return t.Time.String() }
+
+// Equal reports whether t and u are the same instant.
+func (t Timestamp) Equal(u Timestamp) bool { return t.Time.Equal(u.Time) }
