@@ -34,13 +34,25 @@ func TestAPIErrorNeverLeaks(t *testing.T) {
 	require.NotContains(t, err.Error(), "\n")
 	require.Contains(t, err.Error(), "get order")
 	require.Contains(t, err.Error(), "HTTP 401")
-	require.Equal(t, body, string(ae.Body), "Body keeps what the service sent")
+	require.Equal(t, strings.NewReplacer(testKey, "[REDACTED]", strings.TrimPrefix(testAuth, "Basic "), "[REDACTED]").Replace(body),
+		string(ae.Body), "Body keeps what the service sent, the key redacted")
 	require.Contains(t, err.Error(), "[REDACTED]")
-	// The fields keep the service's text: only Error() is scrubbed.
-	require.Equal(t, "access_denied: "+testKey, ae.ErrorCode)
-	require.Equal(t, "bad header "+testAuth+"\nsecond line", ae.ErrorMessage)
-	require.Equal(t, "key "+testKey, ae.UserMessage)
-	require.Equal(t, "key "+testKey, ae.Info.UserMessage)
+	// Every field holds the service's text with the key replaced, so no
+	// rendering of the value (any fmt verb, JSON, a field printed on its
+	// own) can show it.
+	require.Equal(t, "access_denied: [REDACTED]", ae.ErrorCode)
+	require.Equal(t, "bad header Basic [REDACTED]\nsecond line", ae.ErrorMessage)
+	require.Equal(t, "key [REDACTED]", ae.UserMessage)
+	require.Equal(t, "key [REDACTED]", ae.Info.UserMessage)
+	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x", "%X", "%d"} {
+		for _, v := range []any{ae, *ae} {
+			s := fmt.Sprintf(verb, v)
+			require.NotContains(t, s, testKey, verb)
+			require.NotContains(t, s, strings.TrimPrefix(testAuth, "Basic "), verb)
+			require.NotContains(t, s, "secret_body_marker", "%s prints no body", verb)
+		}
+	}
+	require.NotContains(t, fmt.Sprint(ae.Body, ae.ErrorCode, *ae.Info), testKey)
 }
 
 // The decoded fields of an APIError are the service's text whatever the API
@@ -82,8 +94,9 @@ func TestAPIErrorFieldsKeepServiceText(t *testing.T) {
 }
 
 // A key of at least minSecretLen bytes echoed anywhere Error() quotes is
-// scrubbed there, also when the quoted field is cut short; the fields keep it.
-func TestAPIErrorScrubsOnlyError(t *testing.T) {
+// redacted in every field and in Body, also where Error() cuts a quoted
+// field short.
+func TestAPIErrorRedactsEveryField(t *testing.T) {
 	for _, key := range []string{"test_key", "sk_live_0123456789abcdefghijklmnop"} {
 		auth := "Basic " + b64(key+":")
 		long := strings.Repeat("x", maxMessage-5) + key // cut inside the key
@@ -104,16 +117,16 @@ func TestAPIErrorScrubsOnlyError(t *testing.T) {
 			require.NotContains(t, err.Error(), key[:minSecretLen], body)
 			require.NotContains(t, err.Error(), b64(key+":"), body)
 			require.Contains(t, err.Error(), "[REDA", body) // cut short in the long message
-			require.Equal(t, body, string(ae.Body))
+			require.NotContains(t, string(ae.Body), key, body)
+			require.NotContains(t, string(ae.Body), b64(key+":"), body)
+			require.Contains(t, string(ae.Body), "[REDACTED]", body)
 			all := ae.Status + ae.ErrorCode + ae.ErrorMessage
 			if ae.Info != nil {
 				all += ae.Info.DeveloperMessage + ae.Info.RequestID
 			}
-			if strings.Contains(body, "Basic") {
-				require.Contains(t, all, auth, "fields keep the service's text")
-			} else {
-				require.Contains(t, all, key, "fields keep the service's text")
-			}
+			require.NotContains(t, all, key, body)
+			require.NotContains(t, all, b64(key+":"), body)
+			require.Contains(t, all, "[REDACTED]", body)
 			require.NotContains(t, fmt.Sprintf("%#v", ae), key)
 			require.NotContains(t, fmt.Sprintf("%#v", ae), b64(key+":"))
 		}
@@ -130,7 +143,7 @@ func TestAPIErrorJSONScrubsTheKey(t *testing.T) {
 	_, err := newTestClient(t, srv.URL).GetOrder(context.Background(), "o1")
 	var ae *APIError
 	require.ErrorAs(t, err, &ae)
-	require.Contains(t, ae.ErrorMessage, testKey, "the field keeps the service's text")
+	require.Equal(t, "key [REDACTED] refused", ae.ErrorMessage, "the field holds the service's text, the key redacted")
 	b, err := json.Marshal(ae)
 	require.NoError(t, err)
 	require.NotContains(t, string(b), testKey)

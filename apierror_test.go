@@ -210,13 +210,13 @@ func TestAPIErrorUnmarshalJSON(t *testing.T) {
 	require.Error(t, json.Unmarshal([]byte(`{"status":`), &e), "malformed JSON is an error")
 	require.EqualError(t, (*APIError)(nil).UnmarshalJSON([]byte(`{}`)), "checkout: APIError.UnmarshalJSON on nil pointer")
 
-	cred := &credential{key: "sk_live_0123456789abcdef"}
+	cred := &credential{key: "sk_live_0123456789abcdef", authorization: "Basic " + b64("sk_live_0123456789abcdef:")}
 	e = APIError{HTTPStatus: 400, Operation: "refund", Body: []byte("b"), RetryAfter: time.Second,
 		StatusID: 7, ErrorCode: "OLD", OrderID: "o", cred: cred}
 	require.NoError(t, json.Unmarshal([]byte(`{"status":"ERROR","error_message":"key sk_live_0123456789abcdef refused"}`), &e))
 	require.Equal(t, APIError{HTTPStatus: 400, Operation: "refund", Body: []byte("b"), RetryAfter: time.Second,
-		Status: "ERROR", ErrorMessage: "key sk_live_0123456789abcdef refused", cred: cred}, e,
-		"what is not in the body stays; every field of the body is replaced")
+		Status: "ERROR", ErrorMessage: "key [REDACTED] refused", cred: cred}, e,
+		"what is not in the body stays; every field of the body is replaced, the client's key redacted")
 	require.NotContains(t, e.Error(), "sk_live_0123456789abcdef", "the client's key is still scrubbed")
 	require.Contains(t, e.Error(), "[REDACTED]")
 }

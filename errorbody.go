@@ -14,10 +14,21 @@ import (
 // bodies in several shapes (see APIError), so text may come as a number,
 // status_id as text, and error_info as "FILTERED".
 
-// decodeAPIError builds the APIError of a non-2xx response. It never fails:
-// a body that is not a JSON object leaves the decoded fields empty.
+// decodeAPIError builds the APIError of a non-2xx response, as a client
+// without a key to redact would. It never fails: a body that is not a JSON
+// object leaves the decoded fields empty.
 func decodeAPIError(op string, status int, header http.Header, body []byte, now time.Time) *APIError {
-	e := &APIError{HTTPStatus: status, Operation: op}
+	return newAPIError(op, status, header, body, now, nil)
+}
+
+// newAPIError builds the APIError of a non-2xx response to the client
+// whose credential is cred: the key is redacted from the body before it is
+// cut to maxErrorBody (so no cut leaves a part of it) and from every field
+// decoded from it.
+func newAPIError(op string, status int, header http.Header, body []byte, now time.Time, cred *credential) *APIError {
+	e := &APIError{HTTPStatus: status, Operation: op, cred: cred, Body: body}
+	e.redact()
+	body = e.Body
 	if len(body) > maxErrorBody {
 		body = body[:maxErrorBody]
 	}
@@ -30,7 +41,7 @@ func decodeAPIError(op string, status int, header http.Header, body []byte, now 
 	if trimmed := bytes.TrimSpace(body); len(trimmed) == 0 || trimmed[0] != '{' {
 		return e
 	}
-	_ = json.Unmarshal(body, e)
+	_ = json.Unmarshal(body, e) // redacts what it decodes
 	return e
 }
 
@@ -93,6 +104,7 @@ func (e *APIError) UnmarshalJSON(data []byte) error {
 			e.ErrorMessage = e.Info.DeveloperMessage
 		}
 	}
+	e.redact()
 	return nil
 }
 

@@ -1,6 +1,9 @@
 package checkout
 
 import (
+	"bytes"
+	"encoding/base64"
+	"io"
 	"errors"
 	"fmt"
 	"net/http"
@@ -114,8 +117,8 @@ type APIError struct {
 	// part of Error().
 	Body []byte `json:"-"`
 
-	// cred is the credential of the client that received the reply, used by
-	// Error() to scrub it; nil for an APIError built by hand.
+	// cred is the credential of the client that received the reply, whose
+	// key redact replaces; nil for an APIError built by hand.
 	cred *credential
 }
 
@@ -145,66 +148,89 @@ type FieldError struct {
 	Reason string `json:"reason,omitempty"`
 }
 
-// minSecretLen is the shortest API key that Error() scrubs from the
-// service's messages. A shorter "key" (such as "k" or "key" in a test) is
-// no secret, and replacing its text would garble ordinary words.
+// minSecretLen is the shortest API key that is redacted from an error
+// reply. A shorter "key" (such as "k" or "key" in a test) is no secret, and
+// replacing its text would garble ordinary words.
 const minSecretLen = 8
+
+// redacted replaces an API key echoed by the service.
+const redacted = "[REDACTED]"
+
+// redact replaces the client's API key and its base64 form (the
+// Authorization value) with "[REDACTED]" in every field the reply filled,
+// Body included, when the key is at least minSecretLen bytes. The client
+// calls it when it builds the error and again after every decode, so no
+// field ever holds the key.
+func (e *APIError) redact() {
+	c := e.cred
+	if c == nil || len(c.key) < minSecretLen {
+		return
+	}
+	b64 := base64.StdEncoding.EncodeToString([]byte(c.key + ":"))
+	scrub := func(s *string) {
+		*s = strings.ReplaceAll(strings.ReplaceAll(*s, b64, redacted), c.key, redacted)
+	}
+	for _, s := range []*string{&e.Status, &e.ErrorCode, &e.ErrorMessage, &e.UserMessage, &e.OrderID} {
+		scrub(s)
+	}
+	if i := e.Info; i != nil {
+		for _, s := range []*string{&i.Code, &i.Category, &i.RequestID, &i.DeveloperMessage, &i.UserMessage} {
+			scrub(s)
+		}
+		for j := range i.Fields {
+			scrub(&i.Fields[j].FieldName)
+			scrub(&i.Fields[j].Reason)
+		}
+	}
+	if len(e.Body) > 0 {
+		e.Body = bytes.ReplaceAll(bytes.ReplaceAll(e.Body, []byte(b64), []byte(redacted)), []byte(c.key), []byte(redacted))
+	}
+}
 
 // Error returns one line: the operation, the HTTP status and the service's
 // code and message (shortened, control characters removed). It never holds
 // the response body or the request. Should the service echo the client's
-// credentials in a message it quotes, Error() shows "[REDACTED]" in place of
-// the API key and of its base64 form (the Authorization value) — for keys of
-// at least 8 bytes, as shorter ones are no real secret. The fields keep the
-// service's text unchanged. A nil *APIError says so instead of panicking.
+// credentials, every field of the error, Body included, holds "[REDACTED]"
+// in place of the API key and of its base64 form (the Authorization value),
+// for keys of at least 8 bytes, as shorter ones are no real secret. A nil
+// *APIError says so instead of panicking.
 func (e *APIError) Error() string {
 	if e == nil {
 		return "checkout: <nil *APIError>"
 	}
-	scrub := e.scrubber()
-	// Each quoted field is scrubbed before it is shortened, so no cut
-	// leaves a prefix of the key behind.
-	line := func(s string, max int) string { return oneLine(scrub(s), max) }
-	return e.message(line)
+	return e.message()
 }
 
-// scrubber returns the function Error() and GoString() pass the service's
-// text through: it replaces the client's API key and its base64 form with
-// "[REDACTED]" when the key is at least minSecretLen bytes.
-func (e *APIError) scrubber() func(string) string {
-	c := e.cred
-	if c == nil || len(c.key) < minSecretLen {
-		return func(s string) string { return s }
-	}
-	b64 := strings.TrimPrefix(c.authorization, "Basic ")
-	return func(s string) string {
-		s = strings.ReplaceAll(s, b64, "[REDACTED]")
-		return strings.ReplaceAll(s, c.key, "[REDACTED]")
+// Format prints the error for every verb: %#v as GoString, %q as the
+// quoted Error(), and every other verb (%v, %+v, %s, %d, %x…) as Error(),
+// so that no verb prints the Body or a field not meant for a log line.
+func (e APIError) Format(f fmt.State, verb rune) {
+	switch {
+	case verb == 'v' && f.Flag('#'):
+		_, _ = io.WriteString(f, e.GoString())
+	case verb == 'q':
+		_, _ = io.WriteString(f, strconv.Quote(e.Error()))
+	default:
+		_, _ = io.WriteString(f, e.Error())
 	}
 }
 
 // MarshalJSON encodes the fields the error body had, under the service's
-// keys, with the client's API key scrubbed from all of them as in Error(),
-// so a stored or logged APIError cannot carry the key even when the
-// service echoed it. HTTPStatus, RetryAfter, Operation and Body are left
-// out, as they are not part of the body.
+// keys (the API key redacted, see [APIError.Error]). HTTPStatus,
+// RetryAfter, Operation and Body are left out, as they are not part of
+// the body.
 func (e APIError) MarshalJSON() ([]byte, error) {
 	type plain APIError
-	b, err := marshalNoEscape(plain(e))
-	if err != nil {
-		return nil, err
-	}
-	return []byte(e.scrubber()(string(b))), nil
+	return marshalNoEscape(plain(e))
 }
 
-// GoString is what %#v prints: the fields, scrubbed as in Error(), with the
-// body shown by its length only.
+// GoString is what %#v prints: the fields, with the body shown by its
+// length only.
 func (e *APIError) GoString() string {
 	if e == nil {
 		return "(*checkout.APIError)(nil)"
 	}
-	scrub := e.scrubber()
-	q := func(s string) string { return strconv.Quote(scrub(s)) }
+	q := strconv.Quote
 	var b strings.Builder
 	fmt.Fprintf(&b, "&checkout.APIError{HTTPStatus:%d, Status:%s, StatusID:%d, ErrorCode:%s, ErrorMessage:%s, UserMessage:%s",
 		e.HTTPStatus, q(e.Status), e.StatusID, q(e.ErrorCode), q(e.ErrorMessage), q(e.UserMessage))
@@ -216,8 +242,9 @@ func (e *APIError) GoString() string {
 	return b.String()
 }
 
-// message builds Error() with line quoting each service field on one line.
-func (e *APIError) message(line func(s string, max int) string) string {
+// message builds Error(), each service field on one line and shortened.
+func (e *APIError) message() string {
+	line := oneLine
 	var b strings.Builder
 	b.WriteString("checkout: ")
 	if e.Operation != "" {

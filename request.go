@@ -332,9 +332,7 @@ func (at *attempt) mayHaveSent() bool {
 // apiError decodes an error reply, with the client's credential so that
 // the key is scrubbed from every field should the service echo it.
 func (c *Client) apiError(op string, resp *http.Response, body []byte) *APIError {
-	e := decodeAPIError(op, resp.StatusCode, resp.Header, body, time.Now())
-	e.cred = c.cred
-	return e
+	return newAPIError(op, resp.StatusCode, resp.Header, body, time.Now(), c.cred)
 }
 
 // readBody reads a response body to its end (so the connection goes back to
