@@ -38,17 +38,7 @@ package productsummary
 import (
 	"encoding"
 	"encoding/json"
-
-	"github.com/payorch/checkout-go/validation"
 )
-
-// ValidationError is the SDK's one validation error type,
-// [validation.Error]: [Summary.Validate] returns it, and MarshalJSON for
-// what cannot be sent.
-type ValidationError = validation.Error
-
-// Problem is one entry of a ValidationError: a JSON path and a message.
-type Problem = validation.Problem
 
 // Summary is the product summary: lines shown top to bottom. A nil or empty
 // Summary means no summary is sent.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/payorch/checkout-go/internal/wiretest"
 	ps "github.com/payorch/checkout-go/productsummary"
+	"github.com/payorch/checkout-go/validation"
 )
 
 const icon = "https://cdn.example.com/icons/cart.png"
@@ -103,7 +104,7 @@ func TestValidateListsEveryProblem(t *testing.T) {
 		{ps.Divider{}, ps.Background{}},
 	}
 	err := s.Validate()
-	var ve *ps.ValidationError
+	var ve *validation.Error
 	require.True(t, errors.As(err, &ve))
 	paths := make([]string, len(ve.Problems))
 	for i, p := range ve.Problems {
@@ -123,7 +124,7 @@ func TestValidateListsEveryProblem(t *testing.T) {
 func TestValidateQuotesLongValuesShort(t *testing.T) {
 	long := "https:/" + strings.Repeat("₹", 100)
 	err := (&ps.Summary{{ps.Image{URL: long}, ps.Text{Text: "a", Color: "#\x00\n"}}}).Validate()
-	var ve *ps.ValidationError
+	var ve *validation.Error
 	require.ErrorAs(t, err, &ve)
 	require.True(t, strings.HasSuffix(ve.Problems[0].Message, `got "https:/`+strings.Repeat("₹", 33)+`"`),
 		"the value is cut to 40 characters, on a rune boundary: %s", ve.Problems[0].Message)
