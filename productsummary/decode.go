@@ -3,12 +3,9 @@ package productsummary
 import (
 	"bytes"
 	"encoding/json"
-	"reflect"
-	"slices"
 	"strconv"
 
-	"github.com/payorch/checkout-go/internal/tagjson"
-	"github.com/payorch/checkout-go/internal/valid"
+	"github.com/payorch/checkout-go/validation"
 )
 
 // DecodeError reports why a product summary could not be read, at the JSON
@@ -66,24 +63,32 @@ type place struct {
 }
 
 // alone is the place of a value decoded or encoded on its own.
-var alone = place{line: -1, item: -1}
+func alone() place { return place{line: -1, item: -1} }
 
 // path returns the JSON path of key (or of the value itself for "").
 func (p place) path(key string) string {
 	s := p.root
 	if p.line >= 0 {
-		s = valid.Index(s, p.line)
+		s = validation.Index(s, p.line)
 	}
 	if p.item >= 0 {
-		s = valid.Index(s, p.item)
+		s = validation.Index(s, p.item)
 	}
-	return valid.Join(s, key)
+	return validation.Join(s, key)
 }
 
 // fail returns a *DecodeError at key.
 func (p place) fail(key, msg string, err error) *DecodeError {
 	return &DecodeError{Path: p.path(key), Line: p.line, Item: p.item, Message: msg, Err: err}
 }
+
+// unknownKey returns the *DecodeError of a key that kind does not have.
+func (p place) unknownKey(key string, kind Kind) error {
+	return p.fail(key, "unknown key "+strconv.Quote(key)+" for a "+string(kind)+" item (keys are case sensitive)", nil)
+}
+
+// isNull reports whether data is the JSON null.
+func isNull(data []byte) bool { return string(bytes.TrimSpace(data)) == "null" }
 
 // decodeSummary reads the array of lines. A JSON string holding the array
 // (the session request's form) is accepted when allowString is set. null is
@@ -92,7 +97,7 @@ func (p place) fail(key, msg string, err error) *DecodeError {
 func decodeSummary(data []byte, allowString bool) (Summary, error) {
 	at := place{root: rootPath, line: -1, item: -1}
 	data = bytes.TrimSpace(data)
-	if tagjson.IsNull(data) {
+	if isNull(data) {
 		return nil, at.fail("", "must be a JSON array of lines, got null: leave product_summary out for no summary", nil)
 	}
 	if allowString && len(data) > 0 && data[0] == '"' {
@@ -137,10 +142,11 @@ func decodeArray[T any](data []byte, p place, notArray string, one func(raw json
 	return out, nil
 }
 
-// decodeItem reads one item at p. Its kind comes from "type"; its keys are
-// those of the kind's json tags, matched case-sensitively (the service's
-// keys are case sensitive, so "FontType" is an unknown key, not fontType);
-// an unknown key is an error, never dropped. null or an absent key is the
+// decodeItem reads one item at p. Its kind comes from "type"; each of its
+// other keys is read by the kind's decodeKey (beside the kind, in
+// items.go), which matches keys case-sensitively (the service's keys are
+// case sensitive, so "FontType" is an unknown key, not fontType): an
+// unknown key is an error, never dropped. null or an absent key is the
 // unset field.
 func decodeItem(data []byte, p place) (Item, error) {
 	data = bytes.TrimSpace(data)
@@ -151,103 +157,117 @@ func decodeItem(data []byte, p place) (Item, error) {
 	if err := json.Unmarshal(data, &fields); err != nil {
 		return nil, p.fail("", "not valid JSON", err)
 	}
-	rawType, ok := fields[typeKeyName]
-	if !ok || tagjson.IsNull(rawType) {
-		return nil, p.fail(typeKeyName, "missing item type", nil)
+	rawType, ok := fields[keyType]
+	if !ok || isNull(rawType) {
+		return nil, p.fail(keyType, "missing item type", nil)
 	}
 	var typ string
 	if err := json.Unmarshal(rawType, &typ); err != nil {
-		return nil, p.fail(typeKeyName, "item type must be a string", err)
+		return nil, p.fail(keyType, "item type must be a string", err)
 	}
-	kind := Kind(typ)
-	if typ == kindToggleImageCamel {
-		kind = KindToggleImage
+	switch Kind(typ) {
+	case KindSpace:
+		return decodeKeys[Space](fields, p)
+	case KindText:
+		return decodeKeys[Text](fields, p)
+	case KindImage:
+		return decodeKeys[Image](fields, p)
+	case KindToggleImage, kindToggleImageCamel:
+		return decodeKeys[ToggleImage](fields, p)
+	case KindDivider:
+		return decodeKeys[Divider](fields, p)
+	case KindBackground:
+		return decodeKeys[Background](fields, p)
 	}
-	t, ok := itemTypes[kind]
-	if !ok {
-		return nil, p.fail(typeKeyName, "unknown item type "+strconv.Quote(typ)+
-			" (want space, text, image, toggleimage, divider or background)", nil)
-	}
-	var unknown []string
-	for k := range fields {
-		if k != typeKeyName && t.lookup(k) == nil {
-			unknown = append(unknown, k)
-		}
-	}
-	if len(unknown) > 0 {
-		k := slices.Min(unknown)
-		return nil, p.fail(k, "unknown key "+strconv.Quote(k)+" for a "+string(kind)+" item (keys are case sensitive)", nil)
-	}
-
-	v := reflect.New(t.typ).Elem()
-	for i := range t.fields {
-		f := &t.fields[i]
-		raw, ok := fields[f.key]
-		if !ok || tagjson.IsNull(raw) {
-			continue
-		}
-		if f.number {
-			n, err := readNumber(raw, f, p)
-			if err != nil {
-				return nil, err
-			}
-			v.Field(f.index).SetFloat(n)
-			continue
-		}
-		s, err := readString(raw, f, p)
-		if err != nil {
-			return nil, err
-		}
-		v.Field(f.index).SetString(s)
-	}
-	return v.Interface().(Item), nil
+	return nil, p.fail(keyType, "unknown item type "+strconv.Quote(typ)+
+		" (want space, text, image, toggleimage, divider or background)", nil)
 }
 
-// readString reads a string key. An optional string that is present but
-// empty cannot be kept (empty means not sent), so it is an error rather than
-// a key silently dropped when the summary is sent again. Required strings
-// may be empty here; Validate reports them.
-func readString(raw json.RawMessage, f *field, p place) (string, error) {
+// decodeKeys reads the keys of an item of kind T other than "type". Of
+// several problems it reports the one at the smallest key, so that an item
+// always reports the same one whatever the map's order.
+func decodeKeys[T Item, P interface {
+	*T
+	decodeKey(key string, raw json.RawMessage, p place) error
+}](fields map[string]json.RawMessage, p place) (Item, error) {
+	var v T
+	var first error
+	firstKey := ""
+	for key, raw := range fields {
+		if key == keyType {
+			continue
+		}
+		if err := P(&v).decodeKey(key, raw, p); err != nil && (first == nil || key < firstKey) {
+			first, firstKey = err, key
+		}
+	}
+	if first != nil {
+		return nil, first
+	}
+	return v, nil
+}
+
+// readString reads a string that is always sent, so may be "". null leaves
+// *dst unset.
+func readString[S ~string](raw json.RawMessage, dst *S, p place, key string) error {
+	if isNull(raw) {
+		return nil
+	}
 	if raw[0] != '"' {
-		return "", p.fail(f.key, "must be a string"+gotKind(raw), nil)
+		return p.fail(key, "must be a string"+gotKind(raw), nil)
 	}
 	var s string
 	if err := json.Unmarshal(raw, &s); err != nil {
-		return "", p.fail(f.key, "must be a string", err)
+		return p.fail(key, "must be a string", err)
 	}
-	if f.optional && s == "" {
-		return "", p.fail(f.key, "empty string: leave the key out when unset", nil)
-	}
-	return s, nil
+	*dst = S(s)
+	return nil
 }
 
-// readNumber reads a number key leniently: a JSON number, or a string
-// holding one ("18", "0.7"); either is sent back as a number.
+// readNonEmpty reads a string that is not sent when empty, so that a
+// present but empty one cannot be kept: it is an error rather than a key
+// silently dropped when the summary is sent again.
+func readNonEmpty[S ~string](raw json.RawMessage, dst *S, p place, key string) error {
+	if err := readString(raw, dst, p, key); err != nil {
+		return err
+	}
+	if !isNull(raw) && *dst == "" {
+		return p.fail(key, "empty string: leave the key out when unset", nil)
+	}
+	return nil
+}
+
+// readNumber reads a number leniently: a JSON number, or a string holding
+// one ("18", "0.7"); either is sent back as a number. null leaves *dst
+// unset.
 //
 // An explicit 0 (or -0, "0", 0.0) is an error: a number at 0 is not sent,
 // so keeping it would drop the key when the summary is sent again, and the
 // service gives none of these numbers a meaningful zero.
-func readNumber(raw json.RawMessage, f *field, p place) (float64, error) {
+func readNumber(raw json.RawMessage, dst *float64, p place, key string, required bool) error {
+	if isNull(raw) {
+		return nil
+	}
 	text := string(raw)
 	if raw[0] == '"' {
 		if err := json.Unmarshal(raw, &text); err != nil {
-			return 0, p.fail(f.key, "must be a number", err)
+			return p.fail(key, "must be a number", err)
 		}
 	}
 	if !isNumber(text) {
-		return 0, p.fail(f.key, "must be a number"+gotKind(raw), nil)
+		return p.fail(key, "must be a number"+gotKind(raw), nil)
 	}
 	n, err := strconv.ParseFloat(text, 64)
-	if err != nil {
-		return 0, p.fail(f.key, "number out of range", err)
+	switch {
+	case err != nil:
+		return p.fail(key, "number out of range", err)
+	case n == 0 && required:
+		return p.fail(key, "must be greater than 0, got 0 (required: a divider's thickness has no default)", nil)
+	case n == 0:
+		return p.fail(key, "must be greater than 0, got 0; leave the key out for the default", nil)
 	}
-	if n == 0 {
-		if f.required {
-			return 0, p.fail(f.key, "must be greater than 0, got 0 (required: a divider's thickness has no default)", nil)
-		}
-		return 0, p.fail(f.key, "must be greater than 0, got 0; leave the key out for the default", nil)
-	}
-	return n, nil
+	*dst = n
+	return nil
 }
 
 // isNumber reports whether s is one number in JSON's syntax and nothing
@@ -266,4 +286,22 @@ func isNumber(s string) bool {
 
 // gotKind names the JSON kind of raw for an error message, from its first
 // byte (raw need not be valid JSON).
-func gotKind(raw []byte) string { return ", got " + tagjson.KindOf(raw) }
+func gotKind(raw []byte) string {
+	s := bytes.TrimSpace(raw)
+	if len(s) == 0 {
+		return ", got nothing"
+	}
+	switch s[0] {
+	case '{':
+		return ", got an object"
+	case '[':
+		return ", got an array"
+	case '"':
+		return ", got a string"
+	case 't', 'f':
+		return ", got a boolean"
+	case 'n':
+		return ", got null"
+	}
+	return ", got a number"
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	ps "github.com/payorch/checkout-go/productsummary"
+	"github.com/payorch/checkout-go/validation"
 )
 
 func TestParseAccepts(t *testing.T) {
@@ -268,7 +269,7 @@ func TestLineAndItemUnmarshal(t *testing.T) {
 
 func TestDecodeErrorIsNotAValidationError(t *testing.T) {
 	_, err := ps.Parse(`[[{"type":"x"}]]`)
-	var ve *ps.ValidationError
+	var ve *validation.Error
 	require.False(t, errors.As(err, &ve), "decode failures and validation failures are told apart")
 }
 

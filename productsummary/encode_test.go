@@ -9,6 +9,7 @@ import (
 
 	"github.com/payorch/checkout-go/internal/wiretest"
 	ps "github.com/payorch/checkout-go/productsummary"
+	"github.com/payorch/checkout-go/validation"
 )
 
 func TestMarshalItems(t *testing.T) {
@@ -133,7 +134,7 @@ func TestMarshalErrors(t *testing.T) {
 			_, err := tc.s.MarshalText()
 			wiretest.RequireProblem(t, err, tc.path, tc.msg)
 
-			var ve *ps.ValidationError
+			var ve *validation.Error
 			_, err = json.Marshal(tc.s)
 			require.ErrorAs(t, err, &ve, "json.Marshal passes the typed error through")
 
@@ -144,7 +145,7 @@ func TestMarshalErrors(t *testing.T) {
 		})
 	}
 	_, err := json.Marshal(ps.Divider{Thickness: math.Inf(-1)})
-	var ve *ps.ValidationError
+	var ve *validation.Error
 	require.ErrorAs(t, err, &ve)
 	require.Equal(t, "thickness", ve.Problems[0].Path)
 }
@@ -180,7 +181,7 @@ func TestKindsAndPointerItems(t *testing.T) {
 		require.NoError(t, (&ps.Summary{{ptrs[i]}}).Validate())
 
 		err = (&ps.Summary{{nils[i]}}).Validate()
-		var ve *ps.ValidationError
+		var ve *validation.Error
 		require.ErrorAs(t, err, &ve, k)
 		require.Equal(t, "product_summary[0][0]", ve.Problems[0].Path)
 		_, err = ps.Summary{{nils[i]}}.MarshalText()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	ps "github.com/payorch/checkout-go/productsummary"
+	"github.com/payorch/checkout-go/validation"
 )
 
 // The three receipts below are also the golden files' inputs
@@ -159,7 +160,7 @@ func ExampleSummary_Validate() {
 		Line(ps.Text{Text: "Total", Color: "blue"}, ps.Space{Weight: -1}).
 		Line(ps.Divider{Color: "#D6C190"}, ps.ToggleImage{OpenIcon: "chevron.png"})
 	if err := s.Validate(); err != nil {
-		for _, p := range err.(*ps.ValidationError).Problems {
+		for _, p := range err.(*validation.Error).Problems {
 			fmt.Println(p)
 		}
 	}

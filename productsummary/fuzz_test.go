@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	ps "github.com/payorch/checkout-go/productsummary"
+	"github.com/payorch/checkout-go/validation"
 )
 
 // decodeSeeds have the shapes of the published samples (written here, not
@@ -91,7 +92,7 @@ func FuzzEncode(f *testing.F) {
 		requireTextAsEncodingJSON(t, s)
 		if math.IsNaN(n) || math.IsInf(n, 0) {
 			_, err := json.Marshal(ps.Space{Weight: n})
-			var ve *ps.ValidationError
+			var ve *validation.Error
 			require.ErrorAs(t, err, &ve)
 			return
 		}

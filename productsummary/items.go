@@ -2,8 +2,6 @@ package productsummary
 
 import (
 	"encoding/json"
-	"reflect"
-	"slices"
 	"strings"
 )
 
@@ -33,6 +31,24 @@ const (
 // service's samples; it is read and never sent.
 const kindToggleImageCamel = "toggleImage"
 
+// The wire keys of the items, as their json tags spell them: the decoder
+// and the rules both name them. TestProblemPathsNameRealKeys checks every
+// path they build against the tags.
+const (
+	keyType      = "type"
+	keyWeight    = "weight"
+	keyWidth     = "width"
+	keyText      = "text"
+	keyColor     = "color"
+	keyTextSize  = "textSize"
+	keyFontType  = "fontType"
+	keyURL       = "url"
+	keySize      = "size"
+	keyOpenIcon  = "openIcon"
+	keyCloseIcon = "closeIcon"
+	keyThickness = "thickness"
+)
+
 // Item is one element of a [Line]: a [Space], [Text], [Image],
 // [ToggleImage], [Divider] or [Background]. The set is closed; a pointer to
 // one of the six is an Item too, and is read as the value it points to.
@@ -43,6 +59,9 @@ type Item interface {
 	// typed returns the item as it goes on the wire: its kind under
 	// "type", then its own fields as their json tags say.
 	typed() any
+
+	// check adds the item's problems to k (see validate.go).
+	check(k *checker)
 }
 
 // FontType is the weight of a [Text]'s letters. The service knows
@@ -64,7 +83,7 @@ const (
 // Canonical returns the lower-case spelling of a known font type, or f
 // unchanged when it is not one.
 func (f FontType) Canonical() FontType {
-	for _, k := range fontTypes {
+	for _, k := range [...]FontType{Regular, Bold, SemiBold} {
 		if strings.EqualFold(string(f), string(k)) {
 			return k
 		}
@@ -74,9 +93,10 @@ func (f FontType) Canonical() FontType {
 
 // Valid reports whether f is regular, bold or semibold in any letter case:
 // a check a merchant can run, not one [Summary.Validate] makes.
-func (f FontType) Valid() bool { return slices.Contains(fontTypes[:], f.Canonical()) }
-
-var fontTypes = [...]FontType{Regular, Bold, SemiBold}
+func (f FontType) Valid() bool {
+	c := f.Canonical()
+	return c == Regular || c == Bold || c == SemiBold
+}
 
 // Numbers are plain float64 and 0 means "not sent": the service gives none
 // of an item's numbers a meaningful zero, so the zero value is the absent
@@ -84,6 +104,10 @@ var fontTypes = [...]FontType{Regular, Bold, SemiBold}
 // is zero too (the tags say omitempty, not omitzero, for that reason). An
 // explicit 0 in decoded JSON is a *DecodeError rather than a key silently
 // dropped when the summary is sent again.
+//
+// Each kind below is followed by its rules (check, run by
+// [Summary.Validate]) and by how it reads one key of its JSON object
+// (decodeKey, run by the decoder once "type" has chosen the kind).
 
 // Space is a gap between items, or on its own an empty line. Without a
 // weight or a width the service puts its default gap of 5px.
@@ -96,26 +120,77 @@ type Space struct {
 	Width float64 `json:"width,omitempty"`
 }
 
+func (s Space) check(k *checker) {
+	k.number(keyWeight, s.Weight, optional)
+	k.number(keyWidth, s.Width, optional)
+}
+
+func (s *Space) decodeKey(key string, raw json.RawMessage, p place) error {
+	switch key {
+	case keyWeight:
+		return readNumber(raw, &s.Weight, p, key, optional)
+	case keyWidth:
+		return readNumber(raw, &s.Width, p, key, optional)
+	}
+	return p.unknownKey(key, KindSpace)
+}
+
 // Text is a label.
 type Text struct {
 	// Text is what the label shows; always sent.
 	Text string `json:"text"`
 	// Color is the text colour, #RGB, #RRGGBB or #AARRGGBB; "" is not
 	// sent.
-	Color string `json:"color,omitempty" check:"color"`
+	Color string `json:"color,omitempty"`
 	// TextSize is the font size; 0 is not sent.
 	TextSize float64 `json:"textSize,omitempty"`
 	// FontType is the font weight; "" is not sent.
 	FontType FontType `json:"fontType,omitempty"`
 }
 
+func (t Text) check(k *checker) {
+	k.utf8(keyText, t.Text)
+	k.color(keyColor, t.Color, optional)
+	k.number(keyTextSize, t.TextSize, optional)
+	k.utf8(keyFontType, string(t.FontType))
+}
+
+func (t *Text) decodeKey(key string, raw json.RawMessage, p place) error {
+	switch key {
+	case keyText:
+		return readString(raw, &t.Text, p, key)
+	case keyColor:
+		return readNonEmpty(raw, &t.Color, p, key)
+	case keyTextSize:
+		return readNumber(raw, &t.TextSize, p, key, optional)
+	case keyFontType:
+		return readNonEmpty(raw, &t.FontType, p, key)
+	}
+	return p.unknownKey(key, KindText)
+}
+
 // Image is a picture.
 type Image struct {
 	// URL is the picture's absolute http or https address; required and
 	// always sent.
-	URL string `json:"url" check:"url,required"`
+	URL string `json:"url"`
 	// Size is the picture's size; 0 is not sent.
 	Size float64 `json:"size,omitempty"`
+}
+
+func (i Image) check(k *checker) {
+	k.url(keyURL, i.URL, required)
+	k.number(keySize, i.Size, optional)
+}
+
+func (i *Image) decodeKey(key string, raw json.RawMessage, p place) error {
+	switch key {
+	case keyURL:
+		return readString(raw, &i.URL, p, key)
+	case keySize:
+		return readNumber(raw, &i.Size, p, key, optional)
+	}
+	return p.unknownKey(key, KindImage)
 }
 
 // ToggleImage turns the summary into an accordion: the shopper opens it
@@ -124,28 +199,72 @@ type Image struct {
 type ToggleImage struct {
 	// OpenIcon is the absolute http or https address of the icon that
 	// opens the accordion, or "" when unused.
-	OpenIcon string `json:"openIcon" check:"url"`
+	OpenIcon string `json:"openIcon"`
 	// CloseIcon is the address of the icon that closes it, or "".
-	CloseIcon string `json:"closeIcon" check:"url"`
+	CloseIcon string `json:"closeIcon"`
 	// Size is the icons' size; 0 is not sent.
 	Size float64 `json:"size,omitempty"`
+}
+
+func (t ToggleImage) check(k *checker) {
+	k.url(keyOpenIcon, t.OpenIcon, optional)
+	k.url(keyCloseIcon, t.CloseIcon, optional)
+	k.number(keySize, t.Size, optional)
+}
+
+func (t *ToggleImage) decodeKey(key string, raw json.RawMessage, p place) error {
+	switch key {
+	case keyOpenIcon:
+		return readString(raw, &t.OpenIcon, p, key)
+	case keyCloseIcon:
+		return readString(raw, &t.CloseIcon, p, key)
+	case keySize:
+		return readNumber(raw, &t.Size, p, key, optional)
+	}
+	return p.unknownKey(key, KindToggleImage)
 }
 
 // Divider is a horizontal rule.
 type Divider struct {
 	// Thickness is the rule's thickness, which the service requires:
 	// [Summary.Validate] reports a divider without one.
-	Thickness float64 `json:"thickness,omitempty" check:"required"`
+	Thickness float64 `json:"thickness,omitempty"`
 	// Color is the rule's colour, #RGB, #RRGGBB or #AARRGGBB; "" is not
 	// sent.
-	Color string `json:"color,omitempty" check:"color"`
+	Color string `json:"color,omitempty"`
+}
+
+func (d Divider) check(k *checker) {
+	k.number(keyThickness, d.Thickness, required)
+	k.color(keyColor, d.Color, optional)
+}
+
+func (d *Divider) decodeKey(key string, raw json.RawMessage, p place) error {
+	switch key {
+	case keyThickness:
+		return readNumber(raw, &d.Thickness, p, key, required)
+	case keyColor:
+		return readNonEmpty(raw, &d.Color, p, key)
+	}
+	return p.unknownKey(key, KindDivider)
 }
 
 // Background sets the background colour of the line it is on.
 type Background struct {
 	// Color is the colour, #RGB, #RRGGBB or #AARRGGBB; required and always
 	// sent.
-	Color string `json:"color" check:"color,required"`
+	Color string `json:"color"`
+}
+
+func (g Background) check(k *checker) {
+	k.color(keyColor, g.Color, required)
+}
+
+func (g *Background) decodeKey(key string, raw json.RawMessage, p place) error {
+	if key == keyColor {
+		return readString(raw, &g.Color, p, key)
+	}
+	return p.unknownKey(key, KindBackground)
 }
 
 // Kind returns [KindSpace].
@@ -262,9 +381,9 @@ func (d *Divider) UnmarshalJSON(data []byte) error { return unmarshalItem(data, 
 func (g *Background) UnmarshalJSON(data []byte) error { return unmarshalItem(data, g) }
 
 // marshalItem encodes one item, refusing a number JSON cannot carry (NaN,
-// ±Inf) with a *ValidationError at its key, as Validate would.
+// ±Inf) with a *validation.Error at its key, as Validate would.
 func marshalItem(it Item) ([]byte, error) {
-	if err := encodable(it, alone); err != nil {
+	if err := encodable(it, alone()); err != nil {
 		return nil, err
 	}
 	return json.Marshal(it.typed())
@@ -276,13 +395,13 @@ func marshalItem(it Item) ([]byte, error) {
 func unmarshalItem[T Item](data []byte, dst *T) error {
 	var zero T
 	return decodeInto(dst, string(zero.Kind())+" item", func() (T, error) {
-		it, err := decodeItem(data, alone)
+		it, err := decodeItem(data, alone())
 		if err != nil {
 			return zero, err
 		}
 		v, ok := it.(T)
 		if !ok {
-			return zero, &DecodeError{Path: typeKeyName, Line: -1, Item: -1,
+			return zero, &DecodeError{Path: keyType, Line: -1, Item: -1,
 				Message: "item type " + string(it.Kind()) + " cannot be read into a " + string(zero.Kind()) + " item"}
 		}
 		return v, nil
@@ -293,14 +412,27 @@ func unmarshalItem[T Item](data []byte, dst *T) error {
 // nil item or nil pointer into nil, so that no method is ever called on
 // nil.
 func concrete(it Item) Item {
-	if it == nil {
-		return nil
-	}
-	if v := reflect.ValueOf(it); v.Kind() == reflect.Pointer {
-		if v.IsNil() {
-			return nil
-		}
-		return v.Elem().Interface().(Item)
+	switch v := it.(type) {
+	case *Space:
+		return deref(v)
+	case *Text:
+		return deref(v)
+	case *Image:
+		return deref(v)
+	case *ToggleImage:
+		return deref(v)
+	case *Divider:
+		return deref(v)
+	case *Background:
+		return deref(v)
 	}
 	return it
+}
+
+// deref returns *p as an Item, or nil for a nil p.
+func deref[T Item](p *T) Item {
+	if p == nil {
+		return nil
+	}
+	return *p
 }

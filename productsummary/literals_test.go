@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	ps "github.com/payorch/checkout-go/productsummary"
+	"github.com/payorch/checkout-go/validation"
 )
 
 // TestDesignLiterals: the item kinds are written as plain struct literals
@@ -78,7 +79,7 @@ func TestDesignLiteralsSummary(t *testing.T) {
 func TestDesignLiteralZeroThickness(t *testing.T) {
 	for _, d := range []ps.Divider{{}, {Thickness: 0, Color: "#000"}} {
 		err := (&ps.Summary{{d}}).Validate()
-		var ve *ps.ValidationError
+		var ve *validation.Error
 		require.ErrorAs(t, err, &ve)
 		require.Len(t, ve.Problems, 1)
 		require.Equal(t, "product_summary[0][0].thickness", ve.Problems[0].Path)

@@ -38,18 +38,7 @@ package productsummary
 import (
 	"encoding"
 	"encoding/json"
-
-	"github.com/payorch/checkout-go/internal/tagjson"
-	"github.com/payorch/checkout-go/validation"
 )
-
-// ValidationError is the SDK's one validation error type,
-// [validation.Error]: [Summary.Validate] returns it, and MarshalJSON for
-// what cannot be sent.
-type ValidationError = validation.Error
-
-// Problem is one entry of a ValidationError: a JSON path and a message.
-type Problem = validation.Problem
 
 // Summary is the product summary: lines shown top to bottom. A nil or empty
 // Summary means no summary is sent.
@@ -75,7 +64,7 @@ func Parse(text string) (Summary, error) {
 
 // MarshalJSON returns the JSON array of lines, as the service spells it.
 // A nil item, or a number that is NaN or infinite, cannot be sent: it is a
-// *ValidationError at its path, which Validate reports too.
+// *[validation.Error] at its path, which Validate reports too.
 func (s Summary) MarshalJSON() ([]byte, error) {
 	n := 0
 	for _, l := range s {
@@ -83,10 +72,12 @@ func (s Summary) MarshalJSON() ([]byte, error) {
 	}
 	items := make([]any, 0, n)
 	lines := make([][]any, len(s))
+	k := checker{place: place{root: rootPath}, encodeOnly: true}
 	for i, l := range s {
+		k.line = i
 		start := len(items)
 		var err error
-		if items, err = appendTyped(items, l, place{root: rootPath, line: i}); err != nil {
+		if items, err = appendTyped(items, l, &k); err != nil {
 			return nil, err
 		}
 		lines[i] = items[start:len(items):len(items)]
@@ -94,14 +85,16 @@ func (s Summary) MarshalJSON() ([]byte, error) {
 	return json.Marshal(lines)
 }
 
-// appendTyped appends the items of l, at p, as encoding/json should write
-// them (see Item.typed), or returns the *ValidationError of the first item
-// that cannot be sent.
-func appendTyped(dst []any, l Line, p place) ([]any, error) {
+// appendTyped appends the items of l, as encoding/json should write them
+// (see Item.typed), or returns the *validation.Error of the first item that
+// cannot be sent. k is an encodeOnly checker placed at l: MarshalJSON uses
+// one for the whole summary, since a checker handed to the items' check
+// methods escapes to the heap.
+func appendTyped(dst []any, l Line, k *checker) ([]any, error) {
 	for j, it := range l {
-		p.item = j
-		if err := encodable(it, p); err != nil {
-			return nil, err
+		k.item = j
+		if k.checkItem(it); len(k.problems.Problems) > 0 {
+			return nil, k.problems.Err()
 		}
 		dst = append(dst, it.typed())
 	}
@@ -120,7 +113,7 @@ func (s Summary) MarshalText() ([]byte, error) {
 // sets *s to nil, as encoding/json does for any slice: an absent summary. A
 // string holding "null" is a *DecodeError, as in Parse.
 func (s *Summary) UnmarshalJSON(data []byte) error {
-	if s != nil && tagjson.IsNull(data) {
+	if s != nil && isNull(data) {
 		*s = nil
 		return nil
 	}
@@ -163,10 +156,10 @@ func (l Line) Clone() Line {
 }
 
 // MarshalJSON returns the JSON array of the line's items. A nil item, or a
-// number that is NaN or infinite, is a *ValidationError at its path
+// number that is NaN or infinite, is a *[validation.Error] at its path
 // ("[1]", "[0].weight").
 func (l Line) MarshalJSON() ([]byte, error) {
-	items, err := appendTyped(make([]any, 0, len(l)), l, place{line: -1})
+	items, err := appendTyped(make([]any, 0, len(l)), l, &checker{place: place{line: -1}, encodeOnly: true})
 	if err != nil {
 		return nil, err
 	}
@@ -176,7 +169,7 @@ func (l Line) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON reads a JSON array of items; error paths start at the line
 // ("[0].type").
 func (l *Line) UnmarshalJSON(data []byte) error {
-	return decodeInto(l, "Line", func() (Line, error) { return decodeLine(data, alone) })
+	return decodeInto(l, "Line", func() (Line, error) { return decodeLine(data, alone()) })
 }
 
 // decodeInto sets *dst to what decode reads, leaving *dst unchanged when

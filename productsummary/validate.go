@@ -1,30 +1,15 @@
 package productsummary
 
 import (
+	"fmt"
 	"math"
 	"net/url"
-	"reflect"
 	"unicode/utf8"
 
-	"github.com/payorch/checkout-go/internal/clip"
-	"github.com/payorch/checkout-go/internal/valid"
-	"github.com/payorch/checkout-go/internal/weburl"
+	"github.com/payorch/checkout-go/validation"
 )
 
-// maxQuoted bounds a value quoted in a problem, so that a message stays
-// one readable line.
-const maxQuoted = 64
-
-// checker collects the problems of the items at one place after another.
-type checker struct {
-	place
-	c valid.Collector
-}
-
-// add records a problem at key of the current item ("" for the item).
-func (k *checker) add(key, msg string) { k.c.Add(k.path(key), msg) }
-
-// Validate returns a *ValidationError listing every problem, with paths
+// Validate returns a *[validation.Error] listing every problem, with paths
 // such as "product_summary[2][0].color", or nil. An empty or nil Summary is
 // valid (it is not sent). It takes time in proportion to the size of the
 // summary, and refuses only what the service documents as wrong or what
@@ -50,95 +35,106 @@ func (s *Summary) Validate() error {
 		k.line = i
 		for j, it := range l {
 			k.item = j
-			if it = concrete(it); it == nil {
-				k.add("", "missing item (nil)")
-				continue
-			}
-			checkItem(&k, it, false)
+			k.checkItem(it)
 		}
 	}
-	return k.c.Err()
+	return k.problems.Err()
 }
 
-// encodable returns a *ValidationError for what JSON cannot carry: a nil
+// encodable returns a *validation.Error for what JSON cannot carry: a nil
 // item, or a number that is NaN or infinite, at the item's place p.
 func encodable(it Item, p place) error {
-	k := checker{place: p}
-	if it = concrete(it); it == nil {
-		k.add("", "missing item (nil)")
-	} else {
-		checkItem(&k, it, true)
-	}
-	return k.c.Err()
+	k := checker{place: p, encodeOnly: true}
+	k.checkItem(it)
+	return k.problems.Err()
 }
 
-// checkItem adds the problems of it field by field, as the fields' tags
-// say (see fields.go). With encodeOnly it checks only what JSON cannot
-// carry, a number that is NaN or infinite, as MarshalJSON needs. it must
-// not be nil or a pointer.
-func checkItem(k *checker, it Item, encodeOnly bool) {
-	t := itemTypes[it.Kind()]
-	v := reflect.ValueOf(it)
-	for i := range t.fields {
-		f := &t.fields[i]
-		switch {
-		case f.number:
-			checkNumber(k, f, v.Field(f.index).Float(), encodeOnly)
-		case !encodeOnly:
-			checkString(k, f, v.Field(f.index).String())
-		}
-	}
+// checker collects the problems of the items at one place after another.
+// Each item kind's check method (beside the kind, in items.go) calls its
+// methods once per field, naming the field's wire key. With encodeOnly
+// they report only what JSON cannot carry, as MarshalJSON needs: a number
+// that is NaN or infinite.
+type checker struct {
+	place
+	encodeOnly bool
+	problems   validation.Error
 }
 
-// checkNumber checks a number; 0 (or -0) is the unset field, which is not
-// sent.
-func checkNumber(k *checker, f *field, n float64, encodeOnly bool) {
-	switch {
-	case n == 0:
-		if f.required && !encodeOnly {
-			k.add(f.key, "required: a number greater than 0")
-		}
-	case math.IsNaN(n) || math.IsInf(n, 0):
-		k.add(f.key, "must be a finite number")
-	case n < 0 && !encodeOnly:
-		k.add(f.key, "must be greater than 0")
-	}
-}
+// Whether a field must be set: the last argument of the checks and of
+// readNumber.
+const (
+	required = true
+	optional = false
+)
 
 const (
 	wantColor = "a hex colour #RGB, #RRGGBB or #AARRGGBB"
 	wantURL   = "an absolute http or https URL"
 )
 
-// checkString checks a string: a colour, a URL ("" when unused, unless
-// required), or any other text, which must be valid UTF-8 since
-// encoding/json would send bad bytes changed.
-func checkString(k *checker, f *field, s string) {
+// add records a problem at key of the current item ("" for the item).
+func (k *checker) add(key, msg string) { k.problems.Add(k.path(key), msg) }
+
+// checkItem checks it, which may be a pointer to an item.
+func (k *checker) checkItem(it Item) {
+	if it = concrete(it); it == nil {
+		k.add("", "missing item (nil)")
+		return
+	}
+	it.check(k)
+}
+
+// number checks a number; 0 (or -0) is the unset field, which is not
+// sent.
+func (k *checker) number(key string, n float64, required bool) {
 	switch {
+	case n == 0:
+		if required && !k.encodeOnly {
+			k.add(key, "required: a number greater than 0")
+		}
+	case math.IsNaN(n) || math.IsInf(n, 0):
+		k.add(key, "must be a finite number")
+	case n < 0 && !k.encodeOnly:
+		k.add(key, "must be greater than 0")
+	}
+}
+
+// color checks a hex colour; "" is the unset field.
+func (k *checker) color(key, s string, required bool) {
+	switch {
+	case k.encodeOnly:
 	case s == "":
-		switch {
-		case !f.required:
-		case f.color:
-			k.add(f.key, "required: "+wantColor)
-		case f.url:
-			k.add(f.key, "required: "+wantURL)
-		default:
-			k.add(f.key, "required")
+		if required {
+			k.add(key, "required: "+wantColor)
 		}
-	case f.color:
-		if !IsHexColor(s) {
-			k.add(f.key, "must be "+wantColor+", got "+clip.Quote(s, maxQuoted))
+	case !IsHexColor(s):
+		k.add(key, fmt.Sprintf("must be %s, got %.40q", wantColor, s))
+	}
+}
+
+// url checks an absolute http or https URL; "" is the unset field, or an
+// unused accordion icon.
+func (k *checker) url(key, s string, required bool) {
+	switch {
+	case k.encodeOnly:
+	case s == "":
+		if required {
+			k.add(key, "required: "+wantURL)
 		}
-	case f.url:
-		if !isURL(s) {
-			msg := "must be " + wantURL + ", got " + clip.Quote(s, maxQuoted)
-			if !f.required {
-				msg += `, or "" when unused`
-			}
-			k.add(f.key, msg)
+	case !isURL(s):
+		msg := fmt.Sprintf("must be %s, got %.40q", wantURL, s)
+		if !required {
+			msg += `, or "" when unused`
 		}
-	case !utf8.ValidString(s):
-		k.add(f.key, "must be valid UTF-8")
+		k.add(key, msg)
+	}
+}
+
+// utf8 checks text that is sent as written: encoding/json would send bad
+// bytes changed.
+func (k *checker) utf8(key, s string) {
+	if !k.encodeOnly && !utf8.ValidString(s) {
+		k.add(key, "must be valid UTF-8")
 	}
 }
 
@@ -162,9 +158,6 @@ func IsHexColor(v string) bool {
 // UTF-8 (url.Parse takes bad bytes, which encoding/json would send
 // changed).
 func isURL(v string) bool {
-	if _, _, ok := weburl.Plain(v); ok {
-		return true // the common case, decided without url.Parse
-	}
 	u, err := url.Parse(v)
 	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && utf8.ValidString(v)
 }
