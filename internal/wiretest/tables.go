@@ -101,7 +101,7 @@ func RunRejections[T interface{ Validate() error }](t *testing.T, rows []Rejecti
 func RequireProblemAt(tb testing.TB, err error, path, fragment string) {
 	tb.Helper()
 	var ve *validation.Error
-	require.True(tb, errors.As(err, &ve), "want a *ValidationError, got %T %v", err, err)
+	require.True(tb, errors.As(err, &ve), "want a *validation.Error, got %T %v", err, err)
 	var at []string
 	for _, p := range ve.Problems {
 		if p.Path == path {

@@ -141,13 +141,13 @@ func Flip(t testing.TB, s string) string {
 	return string(b)
 }
 
-// RequireProblem checks that err is a *validation.Error (what the packages export
-// as ValidationError) holding exactly one problem, at path, whose message
-// contains fragment.
+// RequireProblem checks that err is a *validation.Error (the one error of
+// every Validate; checkout.ValidationError is the same type) holding
+// exactly one problem, at path, whose message contains fragment.
 func RequireProblem(t testing.TB, err error, path, fragment string) {
 	t.Helper()
 	var ve *validation.Error
-	require.True(t, errors.As(err, &ve), "want a *ValidationError, got %T %v", err, err)
+	require.True(t, errors.As(err, &ve), "want a *validation.Error, got %T %v", err, err)
 	require.Len(t, ve.Problems, 1)
 	require.Equal(t, path, ve.Problems[0].Path)
 	require.Contains(t, ve.Problems[0].Message, fragment)
