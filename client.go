@@ -195,9 +195,6 @@ func NewClient(merchantID, apiKey string, opts ...Option) (*Client, error) {
 		c.hc = &http.Client{
 			Transport: newTransport(),
 			Timeout:   60 * time.Second,
-			CheckRedirect: func(*http.Request, []*http.Request) error {
-				return http.ErrUseLastResponse
-			},
 		}
 	}
 	// go-retryablehttp closes idle connections when it gives up; hide that
@@ -209,6 +206,10 @@ func NewClient(merchantID, apiKey string, opts ...Option) (*Client, error) {
 		rt = http.DefaultTransport
 	}
 	hc.Transport = keepIdle{rt}
+	// Never follow a redirect, whatever client was given: a followed 303
+	// turns a refund POST into a GET that "succeeds", and a redirect
+	// carries Authorization wherever Location points.
+	hc.CheckRedirect = noRedirect
 	c.hc = &hc
 	c.buildHeaders()
 	c.rc = c.newRetryClient()
@@ -227,6 +228,9 @@ func (c *Client) buildHeaders() {
 		form:          []string{contentForm},
 	}
 }
+
+// noRedirect makes an http.Client hand back a redirect as it came.
+func noRedirect(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 
 // keepIdle hides CloseIdleConnections of the transport it wraps.
 type keepIdle struct{ rt http.RoundTripper }

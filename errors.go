@@ -3,9 +3,9 @@ package checkout
 import (
 	"bytes"
 	"encoding/base64"
-	"io"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -271,6 +271,9 @@ func (e *APIError) message() string {
 	}
 	if msg == "" && e.OrderID != "" && e.notFound() {
 		msg = "no order " + strconv.Quote(e.OrderID)
+	}
+	if msg == "" && e.HTTPStatus >= 300 && e.HTTPStatus <= 399 {
+		msg = "the service answered with a redirect, which the client does not follow"
 	}
 	if msg == "" {
 		msg = http.StatusText(e.HTTPStatus)

@@ -93,12 +93,14 @@ func isLoopback(host string) bool {
 }
 
 // WithHTTPClient makes the client send through hc (its transport, timeout,
-// proxy and redirect policy). The default is a client with its own pooled
-// transport that does not follow redirects: at most 64 connections to the
-// service, all kept for reuse (the standard library's default keeps 2, a
-// known trap), 10 s to connect and to shake hands, 30 s for the reply's
-// headers and 60 s for a whole attempt. Use your own client for more
-// connections or other timeouts. hc is not modified.
+// proxy and jar). The default is a client with its own pooled transport: at
+// most 64 connections to the service, all kept for reuse (the standard
+// library's default keeps 2, a known trap), 10 s to connect and to shake
+// hands, 30 s for the reply's headers and 60 s for a whole attempt. Use
+// your own client for more connections or other timeouts. Whatever hc's
+// redirect policy, the client never follows a redirect (a followed one
+// would turn a refund POST into a GET and carry the Authorization header
+// elsewhere): a 3xx reply is an [*APIError]. hc is not modified.
 func WithHTTPClient(hc *http.Client) Option {
 	return optionFunc(func(c *Client) error {
 		if hc == nil {

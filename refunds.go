@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 
 	"github.com/google/go-querystring/query"
 
@@ -213,6 +214,9 @@ func (c *Client) Refund(ctx context.Context, orderID string, req *RefundRequest,
 	if err := c.send(ctx, cl, opts, st); err != nil {
 		return nil, aboutOrder(err, orderID)
 	}
+	if err := st.about(op, orderID); err != nil {
+		return nil, err
+	}
 	return st, nil
 }
 
@@ -282,6 +286,9 @@ func (c *Client) RefundTransaction(ctx context.Context, req *TransactionRefundRe
 	r := new(Refund)
 	if err := c.send(ctx, postForm(op, "/refunds", form), opts, r); err != nil {
 		return nil, aboutOrder(err, req.OrderID)
+	}
+	if req.OrderID != "" && r.OrderID != "" && r.OrderID != req.OrderID {
+		return nil, fmt.Errorf("checkout: %s: decode response: the reply is about order %.24q, not %.24q", op, r.OrderID, req.OrderID)
 	}
 	return r, nil
 }
