@@ -31,6 +31,7 @@ import (
 	"os"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/hashicorp/go-retryablehttp"
 
@@ -165,6 +166,8 @@ func NewClient(merchantID, apiKey string, opts ...Option) (*Client, error) {
 		return nil, fmt.Errorf("checkout: new client: %w", optErr("merchant id is empty"))
 	case !httpfield.ValidValue(merchantID):
 		return nil, fmt.Errorf("checkout: new client: %w", optErr("merchant id holds control characters"))
+	case !utf8.ValidString(merchantID):
+		return nil, fmt.Errorf("checkout: new client: %w", optErr("merchant id is not valid UTF-8"))
 	case strings.TrimSpace(apiKey) == "":
 		return nil, fmt.Errorf("checkout: new client: %w", optErr("API key is empty"))
 	case !httpfield.ValidValue(apiKey):

@@ -30,6 +30,7 @@ func TestNewClientOptions(t *testing.T) {
 		{"empty merchant", "", "k", []Option{WithBaseURL("https://a.example")}, "merchant id is empty"},
 		{"empty key", "m", " ", []Option{WithBaseURL("https://a.example")}, "API key is empty"},
 		{"key with newline", "m", "k\n", []Option{WithBaseURL("https://a.example")}, "control characters"},
+		{"merchant not UTF-8", "m\xff", "k", []Option{WithBaseURL("https://a.example")}, "merchant id is not valid UTF-8"},
 		{"no base URL", "m", "k", nil, "WithBaseURL is required"},
 		{"http remote", "m", "k", []Option{WithBaseURL("http://api.example.com")}, "must be https"},
 		{"http lookalike", "m", "k", []Option{WithBaseURL("http://127.0.0.1.example.com")}, "must be https"},

@@ -121,10 +121,13 @@ func signatureMatches(got string, mac []byte) bool {
 	}
 	ok := false
 	for _, c := range candidates {
-		if c == "" {
+		// Strictly: the service writes canonical base64, and a lenient
+		// decoder would take other spellings of the same bytes (non-zero
+		// trailing bits, CR or LF anywhere) as the signature too.
+		if c == "" || strings.ContainsAny(c, "\r\n") {
 			continue
 		}
-		b, err := base64.StdEncoding.DecodeString(c)
+		b, err := base64.StdEncoding.Strict().DecodeString(c)
 		if err != nil {
 			continue
 		}

@@ -308,3 +308,78 @@ func ExampleVerifyReturn() {
 	// 200 order ord_77: CHARGED
 	// 400 this link is not valid
 }
+
+// The signature's base64 is read strictly: a non-canonical spelling of the
+// same bytes (non-zero trailing bits) or one with CR or LF inside is not
+// the signature the service wrote, and is refused.
+func TestVerifyReturnBase64IsStrict(t *testing.T) {
+	const key = "resp_secret_Zq81"
+	params := [][2]string{{"order_id", "ord_9"}, {"status", "CHARGED"}, {"status_id", "21"}}
+	raw, sig := signedRedirect(params, key)
+	good, err := url.ParseQuery(raw)
+	require.NoError(t, err)
+	_, err = checkout.VerifyReturn(good, key)
+	require.NoError(t, err)
+
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+	require.Len(t, sig, 44, "32 bytes, one '=' of padding: the last letter carries 2 unused bits")
+	last := strings.IndexByte(alphabet, sig[42])
+	require.Zero(t, last&3, "the service's own spelling leaves them zero")
+	nonCanonical := sig[:42] + string(alphabet[last|1]) + sig[43:]
+	b1, err1 := base64.StdEncoding.DecodeString(nonCanonical)
+	b2, _ := base64.StdEncoding.DecodeString(sig)
+	require.NoError(t, err1)
+	require.Equal(t, b2, b1, "a lenient decoder reads both spellings as the same bytes")
+
+	for name, s := range map[string]string{
+		"non-canonical trailing bits": nonCanonical,
+		"LF inside":                   sig[:10] + "\n" + sig[10:],
+		"CR LF inside":                sig[:20] + "\r\n" + sig[20:],
+	} {
+		q := cloneValues(good)
+		q.Set("signature", url.QueryEscape(s))
+		_, err := checkout.VerifyReturn(q, key)
+		require.ErrorIs(t, err, checkout.ErrReturnSignatureMismatch, name)
+		q.Set("signature", s) // already unescaped by a framework
+		_, err = checkout.VerifyReturn(q, key)
+		require.ErrorIs(t, err, checkout.ErrReturnSignatureMismatch, name)
+	}
+}
+
+// VerifyReturn never panics and accepts only what the key signed: any query
+// it accepts keeps its signature valid for the key.
+func FuzzVerifyReturn(f *testing.F) {
+	const key = "resp_secret_Zq81"
+	raw, _ := signedRedirect([][2]string{{"order_id", "ord_9"}, {"status", "CHARGED"}, {"status_id", "21"}}, key)
+	f.Add(raw)
+	f.Add("order_id=o&signature=%252B%253D&signature_algorithm=HMAC-SHA256")
+	f.Add("signature=&signature_algorithm=hmac-sha256&status_id=x")
+	f.Add(raw + "&order_id=other")
+	f.Fuzz(func(t *testing.T, rawQuery string) {
+		q, err := url.ParseQuery(rawQuery)
+		if err != nil {
+			return
+		}
+		r, err := checkout.VerifyReturn(q, key)
+		if err != nil {
+			require.True(t, strings.HasPrefix(err.Error(), "checkout: verify return: "), err.Error())
+			return
+		}
+		// Accepted: the parameters are exactly the query's, each once, and
+		// the signature is the one the key gives them.
+		for k, v := range r.Params {
+			require.Len(t, v, 1, k)
+			require.Equal(t, q[k], v, k)
+		}
+		pairs := make([][2]string, 0, len(r.Params))
+		for k, v := range r.Params {
+			pairs = append(pairs, [2]string{k, v[0]})
+		}
+		_, want := signedRedirect(pairs, key)
+		got := q.Get("signature")
+		if u, err := url.QueryUnescape(got); err == nil && u != got && strings.HasSuffix(u, "=") {
+			got = u
+		}
+		require.Equal(t, want, strings.ReplaceAll(got, " ", "+"), "accepted only the key's signature")
+	})
+}
