@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/payorch/checkout-go/internal/httpfield"
-	"github.com/payorch/checkout-go/internal/valid"
+	"github.com/payorch/checkout-go/validation"
 )
 
 // DefaultMaxBodyBytes is the body limit used when Config.MaxBodyBytes is 0.
@@ -119,12 +119,12 @@ const forbiddenUsernameChars = "@!#$%&'*+-/=?^_.{|}~`:"
 // characters. The error is a *ValidationError at path "Username", its
 // message starting "checkout: validate webhook username: ".
 func ValidateUsername(u string) error {
-	var c valid.Collector
-	validateUsername(&c, u)
-	return valid.ForOp("validate webhook username", c.Err())
+	v := validation.Error{Op: "validate webhook username"}
+	validateUsername(&v, u)
+	return v.Err()
 }
 
-func validateUsername(c *valid.Collector, u string) {
+func validateUsername(c *validation.Error, u string) {
 	if u == "" {
 		c.Add("Username", "required")
 		return
@@ -145,8 +145,11 @@ func validateUsername(c *valid.Collector, u string) {
 // Validate checks the Config the way NewVerifier does and returns a
 // *ValidationError listing every problem (its message starts
 // "checkout: validate webhook config: "), or nil.
-func (c Config) Validate() error {
-	var col valid.Collector
+func (c Config) Validate() error { return c.validate("validate webhook config") }
+
+// validate checks c for the operation op (Validate, NewVerifier).
+func (c Config) validate(op string) error {
+	col := validation.Error{Op: op}
 	validateUsername(&col, c.Username)
 	if c.Password == "" {
 		col.Add("Password", "required")
@@ -159,12 +162,12 @@ func (c Config) Validate() error {
 	}
 	for i, p := range c.Sources {
 		if _, ok := normalizePrefix(p); !ok {
-			col.Add(valid.Index("Sources", i), "invalid prefix "+strconv.Quote(p.String()))
+			col.Add(validation.Index("Sources", i), "invalid prefix "+strconv.Quote(p.String()))
 		}
 	}
 	for i, p := range c.TrustedProxies {
 		np, ok := normalizePrefix(p)
-		path := valid.Index("TrustedProxies", i)
+		path := validation.Index("TrustedProxies", i)
 		switch {
 		case !ok:
 			col.Add(path, "invalid prefix "+strconv.Quote(p.String()))
@@ -210,7 +213,7 @@ func (c Config) Validate() error {
 	if strings.ContainsAny(c.Realm, "\"\\\r\n") {
 		col.Add("Realm", `must not contain quotes, backslashes or line breaks`)
 	}
-	return valid.ForOp("validate webhook config", col.Err())
+	return col.Err()
 }
 
 // validHeaderValue refuses what cannot be sent in a header (see

@@ -3,17 +3,17 @@ package webhook
 import (
 	"fmt"
 
-	"github.com/payorch/checkout-go/internal/valid"
+	"github.com/payorch/checkout-go/validation"
 )
 
 // ValidationError is returned by NewVerifier, Config.Validate and
 // ValidateUsername. It is the SDK's one validation error type, so
 // errors.As(err, new(*checkout.ValidationError)) works too. Problem paths are
 // the Config field names ("Username", "Headers[X-Shop]", "Sources[2]").
-type ValidationError = valid.Error
+type ValidationError = validation.Error
 
 // Problem is one entry of a ValidationError.
-type Problem = valid.Problem
+type Problem = validation.Problem
 
 // Sentinel errors returned by Verify (wrapped with detail; test with
 // errors.Is). They are constants, not variables, so that no importer can

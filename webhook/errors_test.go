@@ -165,7 +165,7 @@ func TestOperationErrorsNameTheirOperation(t *testing.T) {
 		{"Config.Validate", "checkout: validate webhook config: invalid request: Username: required; ", webhook.Config{}.Validate(), validation.ErrInvalidRequest},
 		{"ValidateUsername", "checkout: validate webhook username: invalid request: Username: must not contain ':'", webhook.ValidateUsername("a:b"), validation.ErrInvalidRequest},
 		{"NewJWEDecrypter", "checkout: new webhook decrypter: JWEConfig.PrivateKey is required", newDecrypterErr, nil},
-		{"ParseRSAPrivateKeyPEM", "checkout: parse private key: ", func() error { _, err := webhook.ParseRSAPrivateKeyPEM(nil); return err }(), nil},
+		{"NewJWEDecrypterFromPEM", "checkout: parse private key: ", func() error { _, err := webhook.NewJWEDecrypterFromPEM(nil, nil); return err }(), nil},
 		{"ParseRSAPublicKeyPEM", "checkout: parse public key: ", func() error { _, err := webhook.ParseRSAPublicKeyPEM(nil); return err }(), nil},
 		{"Seal", "checkout: seal webhook: SealOptions.Recipient is required", sealErr, nil},
 		{"redisdedup.New", "checkout: new redis deduplicator: Client is required", redisConfigErr, nil},

@@ -3,14 +3,13 @@ package webhook
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/netip"
 	"strconv"
 	"time"
-
-	"github.com/payorch/checkout-go/internal/clip"
 )
 
 // Handler returns an http.Handler that verifies each delivery, runs fn once
@@ -295,13 +294,21 @@ func reply(w http.ResponseWriter, status int) {
 // from the body, which is never logged whole.
 const maxLogText = 128
 
+// clipped is s cut to maxLogText characters.
+func clipped(s string) string {
+	if len(s) <= maxLogText {
+		return s
+	}
+	return fmt.Sprintf("%.*s", maxLogText, s)
+}
+
 func attrs(client netip.Addr, ev *Event, err error) []slog.Attr {
 	a := make([]slog.Attr, 0, 4)
 	if client.IsValid() {
 		a = append(a, slog.String("client", client.String()))
 	}
 	if ev != nil {
-		a = append(a, slog.String("event_id", clip.To(ev.ID, maxLogText)), slog.String("event_name", clip.To(ev.Name, maxLogText)))
+		a = append(a, slog.String("event_id", clipped(ev.ID)), slog.String("event_name", clipped(ev.Name)))
 	}
 	if err != nil {
 		a = append(a, slog.String("error", err.Error()))

@@ -213,7 +213,7 @@ func TestHandlerLogsNoSecrets(t *testing.T) {
 	}
 	out := logs.String()
 	require.Equal(t, 6, strings.Count(out, "\n"), out)
-	require.Contains(t, out, `"event_id":"`+longID[:128]+`…"`)
+	require.Contains(t, out, `"event_id":"`+longID[:128]+`"`)
 	require.NotContains(t, out, longID[:129])
 	for _, secret := range []string{testPass, "tok-secret-12", "4111111111111111", "secret.token", "ord_1",
 		base64.StdEncoding.EncodeToString([]byte(testUser + ":" + testPass))[:12]} {

@@ -10,6 +10,7 @@ import (
 
 	gojose "github.com/go-jose/go-jose/v4"
 
+	checkout "github.com/payorch/checkout-go"
 	"github.com/payorch/checkout-go/internal/jose"
 )
 
@@ -80,11 +81,11 @@ func NewJWEDecrypter(cfg JWEConfig) (*JWEDecrypter, error) {
 }
 
 // NewJWEDecrypterFromPEM builds a JWEDecrypter from PEM text: the merchant's
-// private key (PKCS#1 "RSA PRIVATE KEY" or PKCS#8 "PRIVATE KEY") and,
-// optionally (nil or empty), the service's public key (see
-// ParseRSAPublicKeyPEM).
+// private key (PKCS#1 "RSA PRIVATE KEY" or PKCS#8 "PRIVATE KEY", read by
+// [checkout.ParseRSAPrivateKeyPEM]) and, optionally (nil or empty), the
+// service's public key (see [ParseRSAPublicKeyPEM]).
 func NewJWEDecrypterFromPEM(privatePEM, verificationPEM []byte) (*JWEDecrypter, error) {
-	priv, err := ParseRSAPrivateKeyPEM(privatePEM)
+	priv, err := checkout.ParseRSAPrivateKeyPEM(privatePEM)
 	if err != nil {
 		return nil, err
 	}
@@ -95,17 +96,6 @@ func NewJWEDecrypterFromPEM(privatePEM, verificationPEM []byte) (*JWEDecrypter, 
 		}
 	}
 	return NewJWEDecrypter(cfg)
-}
-
-// ParseRSAPrivateKeyPEM reads the first PEM block of b as an RSA private
-// key in PKCS#1 ("RSA PRIVATE KEY") or PKCS#8 ("PRIVATE KEY") form.
-// Encrypted PEM is not supported. Errors never quote key material.
-func ParseRSAPrivateKeyPEM(b []byte) (*rsa.PrivateKey, error) {
-	k, err := jose.ParsePrivateKeyPEM(b)
-	if err != nil {
-		return nil, errors.New("checkout: parse private key: " + err.Error())
-	}
-	return k, nil
 }
 
 // ParseRSAPublicKeyPEM reads the first PEM block of b as an RSA public key:

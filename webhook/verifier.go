@@ -16,9 +16,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/payorch/checkout-go/internal/clip"
-	"github.com/payorch/checkout-go/internal/valid"
 )
 
 // Verifier checks webhook requests against a Config and
@@ -54,8 +51,8 @@ type expectedHeader struct {
 // password, or no source list (without AllowAnySource) is an error, a
 // *ValidationError listing every problem.
 func NewVerifier(cfg Config) (*Verifier, error) {
-	if err := cfg.Validate(); err != nil {
-		return nil, valid.ForOp("new webhook verifier", err)
+	if err := cfg.validate("new webhook verifier"); err != nil {
+		return nil, err
 	}
 	v := &Verifier{
 		ok:        true,
@@ -136,7 +133,7 @@ func (v *Verifier) verify(r *http.Request) (*Event, netip.Addr, error) {
 		return nil, client, wrap(ErrForbiddenSource, client.String())
 	}
 	if r.Method != http.MethodPost {
-		return nil, client, wrap(ErrMethodNotAllowed, strconv.Quote(clip.To(r.Method, 32)))
+		return nil, client, wrap(ErrMethodNotAllowed, fmt.Sprintf("%.32q", r.Method))
 	}
 	if err := v.checkCredentials(r.Header); err != nil {
 		return nil, client, err
