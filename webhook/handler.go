@@ -105,12 +105,12 @@ const (
 )
 
 // awaitFirst waits while key is in flight, for at most h.wait and while
-// ctx lives, and returns the state Begin last gave: DedupDone (the first
-// delivery succeeded), DedupNew (it failed and this delivery now owns the
-// key), or DedupInFlight (the wait ended first).
-func (h *handler) awaitFirst(ctx context.Context, key string) (DedupState, error) {
+// ctx lives, and returns what Begin last gave: DedupDone (the first
+// delivery succeeded), DedupNew and its token (it failed and this delivery
+// now owns the key), or DedupInFlight (the wait ended first).
+func (h *handler) awaitFirst(ctx context.Context, key string) (DedupState, DedupToken, error) {
 	if h.wait <= 0 {
-		return DedupInFlight, nil
+		return DedupInFlight, "", nil
 	}
 	timer := time.NewTimer(h.wait)
 	defer timer.Stop()
@@ -140,13 +140,13 @@ func (h *handler) awaitFirst(ctx context.Context, key string) (DedupState, error
 		case <-wake:
 		case <-tick:
 		case <-timer.C:
-			return DedupInFlight, nil
+			return DedupInFlight, "", nil
 		case <-ctx.Done():
-			return DedupInFlight, nil
+			return DedupInFlight, "", nil
 		}
-		state, err := h.v.dedup.Begin(ctx, key)
+		state, token, err := h.v.dedup.Begin(ctx, key)
 		if err != nil || state != DedupInFlight {
-			return state, err
+			return state, token, err
 		}
 	}
 }
@@ -168,14 +168,14 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx := r.Context()
 	key := ev.DedupKey()
-	state, err := h.v.dedup.Begin(ctx, key)
+	state, token, err := h.v.dedup.Begin(ctx, key)
 	if err != nil {
 		h.logError(r, "webhook deduplicator failed", client, ev, err)
 		reply(w, http.StatusInternalServerError)
 		return
 	}
 	if state == DedupInFlight {
-		state, err = h.awaitFirst(ctx, key)
+		state, token, err = h.awaitFirst(ctx, key)
 		if err != nil {
 			h.logError(r, "webhook deduplicator failed", client, ev, err)
 			reply(w, http.StatusInternalServerError)
@@ -199,29 +199,30 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	if err := h.run(ctx, key, ev); err != nil {
+	if err := h.run(ctx, key, token, ev); err != nil {
 		h.logError(r, "webhook function failed; the service will re-send", client, ev, err)
 		reply(w, http.StatusInternalServerError)
 		return
 	}
 	// Recorded even when the sender has hung up meanwhile: the work is done,
 	// and a cancelled context must not leave the key claimed.
-	if err := h.v.dedup.Done(context.WithoutCancel(ctx), key); err != nil {
+	if err := h.v.dedup.Done(context.WithoutCancel(ctx), key, token); err != nil {
 		h.logError(r, "webhook processed but the deduplicator could not record it", client, ev, err)
 	}
 	h.logDebug(ctx, "webhook processed", client, ev)
 	reply(w, http.StatusOK)
 }
 
-// run calls fn and releases the key when it fails or panics. A panic is
-// re-raised after the key is released, so net/http handles it as usual.
-func (h *handler) run(ctx context.Context, key string, ev *Event) (err error) {
+// run calls fn and releases this delivery's claim on the key (token) when
+// it fails or panics. A panic is re-raised after the claim is released, so
+// net/http handles it as usual.
+func (h *handler) run(ctx context.Context, key string, token DedupToken, ev *Event) (err error) {
 	ok := false
 	defer func() {
 		if !ok {
 			// Release with a context that outlives a cancelled request, so
 			// the key is not left claimed.
-			if aerr := h.v.dedup.Abandon(context.WithoutCancel(ctx), key); aerr != nil && h.log != nil {
+			if aerr := h.v.dedup.Abandon(context.WithoutCancel(ctx), key, token); aerr != nil && h.log != nil {
 				h.log.LogAttrs(ctx, slog.LevelError, "webhook deduplicator could not release an event", attrs(netip.Addr{}, ev, aerr)...)
 			}
 		}
