@@ -75,10 +75,19 @@ type Config struct {
 
 	// Decrypter opens encrypted bodies ({"JWT": "..."}). When
 	// nil such a body is refused with ErrNoDecrypter (Handler: 500, so the
-	// service keeps re-sending until the merchant configures one). Plain
-	// JSON bodies are always accepted, so a receiver stays backward
-	// compatible while JWT webhooks are being switched on.
+	// service keeps re-sending until the merchant configures one). When
+	// set, a plain JSON body is refused with ErrNotEncrypted (Handler: 500)
+	// unless AcceptPlain is set: anyone holding the Basic credentials could
+	// otherwise send plain JSON and skip the decryption and the signature.
 	Decrypter Decrypter
+
+	// AcceptPlain lets plain JSON bodies through while a Decrypter is
+	// configured, for the switch-over to encrypted webhooks: set it while
+	// the service may still send plain JSON (before JWT webhooks are
+	// activated in the dashboard, and until the last plain re-send has
+	// arrived), then clear it. Without a Decrypter plain JSON is always
+	// accepted and AcceptPlain has no effect.
+	AcceptPlain bool
 
 	// Deduplicator remembers which events were processed.
 	// Nil means a NewMemoryDeduplicator with its defaults, private to the
@@ -245,8 +254,8 @@ func (c Config) String() string {
 		b.WriteString(textproto.CanonicalMIMEHeaderKey(k))
 		b.WriteString(": " + redacted)
 	}
-	fmt.Fprintf(&b, "}, MaxBodyBytes: %d, Decrypter: %s, Deduplicator: %s, DuplicateWait: %s, Logger: %s, Realm: %q}",
-		c.MaxBodyBytes, setOrNil(c.Decrypter != nil), setOrNil(c.Deduplicator != nil), c.DuplicateWait, setOrNil(c.Logger != nil), c.Realm)
+	fmt.Fprintf(&b, "}, MaxBodyBytes: %d, Decrypter: %s, AcceptPlain: %t, Deduplicator: %s, DuplicateWait: %s, Logger: %s, Realm: %q}",
+		c.MaxBodyBytes, setOrNil(c.Decrypter != nil), c.AcceptPlain, setOrNil(c.Deduplicator != nil), c.DuplicateWait, setOrNil(c.Logger != nil), c.Realm)
 	return b.String()
 }
 

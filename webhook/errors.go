@@ -56,6 +56,13 @@ const (
 	// nil. Handler: 500 (logged), so the service re-sends once it is set.
 	ErrNoDecrypter = encryptedSentinel("checkout: verify webhook: encrypted payload: no Decrypter configured")
 
+	// ErrNotEncrypted: the body is plain JSON but Config.Decrypter is set
+	// and Config.AcceptPlain is not: plain JSON would skip the decryption
+	// and the signature check. Handler: 500 (logged), so the service
+	// re-sends; set AcceptPlain while switching over to encrypted
+	// webhooks.
+	ErrNotEncrypted = sentinel("checkout: verify webhook: plain body refused: a Decrypter is configured and AcceptPlain is not set")
+
 	// ErrDecrypt: the token could not be decrypted (wrong key, tampered
 	// token, unexpected algorithm). Handler: 500 (logged).
 	ErrDecrypt = encryptedSentinel("checkout: verify webhook: encrypted payload: cannot decrypt")

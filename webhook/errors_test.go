@@ -79,6 +79,7 @@ func TestSentinelsNameTheirOperation(t *testing.T) {
 		"webhook.ErrNoDecrypter":      {webhook.ErrNoDecrypter, verify + "encrypted payload: ", true},
 		"webhook.ErrDecrypt":          {webhook.ErrDecrypt, verify + "encrypted payload: ", true},
 		"webhook.ErrSignature":        {webhook.ErrSignature, verify + "encrypted payload: ", true},
+		"webhook.ErrNotEncrypted":     {webhook.ErrNotEncrypted, verify, false},
 		"webhook.ErrInFlight":         {webhook.ErrInFlight, dedup, false},
 		"webhook.ErrNoContent":        {webhook.ErrNoContent, read, false},
 	}

@@ -22,9 +22,11 @@ import (
 //	    ErrHeaderMismatch), with WWW-Authenticate: Basic realm=...
 //	413 body too large (ErrBodyTooLarge)
 //	400 not parseable (ErrMalformedBody)
-//	500 encrypted body without a Decrypter, or one that cannot be opened
-//	    (logged at error level: the merchant must fix the configuration,
-//	    and meanwhile the service keeps the event)
+//	500 encrypted body without a Decrypter, or one that cannot be opened,
+//	    or a plain body while a Decrypter is configured without
+//	    Config.AcceptPlain (ErrNotEncrypted) (logged at error level: the
+//	    merchant must fix the configuration, and meanwhile the service
+//	    keeps the event)
 //	409 a duplicate of an event whose first delivery is still running
 //	    after Config.DuplicateWait (or the sender hung up), with
 //	    Retry-After: 5
@@ -257,8 +259,8 @@ func (v *Verifier) realmOrDefault() string {
 
 // StatusFor maps an error of Verify to the status Handler replies with:
 // 403, 405, 401, 413, 400, 409 as documented on Handler, and 500 for
-// anything else (including the encrypted-payload errors and nil-safe
-// ErrNotConfigured).
+// anything else (including the encrypted-payload errors, ErrNotEncrypted
+// and nil-safe ErrNotConfigured).
 func StatusFor(err error) int {
 	switch {
 	case err == nil:

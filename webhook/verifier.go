@@ -33,12 +33,13 @@ type Verifier struct {
 	sources   prefixSet
 	proxies   prefixSet
 
-	maxBody   int64
-	decrypter Decrypter
-	dedup     Deduplicator
-	dupWait   time.Duration // <= 0: a duplicate does not wait
-	log       *slog.Logger
-	realm     string
+	maxBody     int64
+	decrypter   Decrypter
+	acceptPlain bool // plain JSON passes although decrypter is set
+	dedup       Deduplicator
+	dupWait     time.Duration // <= 0: a duplicate does not wait
+	log         *slog.Logger
+	realm       string
 }
 
 type expectedHeader struct {
@@ -55,16 +56,17 @@ func NewVerifier(cfg Config) (*Verifier, error) {
 		return nil, err
 	}
 	v := &Verifier{
-		ok:        true,
-		userHash:  sha256.Sum256([]byte(cfg.Username)),
-		passHash:  sha256.Sum256([]byte(cfg.Password)),
-		anySource: cfg.AllowAnySource,
-		maxBody:   cfg.MaxBodyBytes,
-		decrypter: cfg.Decrypter,
-		dedup:     cfg.Deduplicator,
-		dupWait:   cfg.DuplicateWait,
-		log:       cfg.Logger,
-		realm:     cfg.Realm,
+		ok:          true,
+		userHash:    sha256.Sum256([]byte(cfg.Username)),
+		passHash:    sha256.Sum256([]byte(cfg.Password)),
+		anySource:   cfg.AllowAnySource,
+		maxBody:     cfg.MaxBodyBytes,
+		decrypter:   cfg.Decrypter,
+		acceptPlain: cfg.AcceptPlain,
+		dedup:       cfg.Deduplicator,
+		dupWait:     cfg.DuplicateWait,
+		log:         cfg.Logger,
+		realm:       cfg.Realm,
 	}
 	for _, p := range cfg.Sources {
 		np, _ := normalizePrefix(p) // validated above
@@ -107,7 +109,8 @@ func NewVerifier(cfg Config) (*Verifier, error) {
 //  5. body size (ErrBodyTooLarge), read through a limit;
 //  6. body: a plain event, or an encrypted envelope opened with
 //     Config.Decrypter (ErrMalformedBody, ErrNoDecrypter, ErrDecrypt,
-//     ErrSignature).
+//     ErrSignature); with a Decrypter, a plain event only when
+//     Config.AcceptPlain is set (ErrNotEncrypted).
 //
 // Verify reads and closes r.Body. It does not deduplicate: Handler does.
 // A nil or zero Verifier returns ErrNotConfigured, and a nil r
@@ -242,6 +245,11 @@ func (v *Verifier) decode(body []byte) (*Event, error) {
 		return nil, err
 	}
 	if !encrypted {
+		if v.decrypter != nil && !v.acceptPlain {
+			// A downgrade: plain JSON would skip the decryption and the
+			// signature the Decrypter checks.
+			return nil, ErrNotEncrypted
+		}
 		return eventFrom(&w, body)
 	}
 	if v.decrypter == nil {
@@ -320,8 +328,8 @@ func (v *Verifier) String() string {
 	if v.anySource {
 		src = "any"
 	}
-	return fmt.Sprintf("webhook.Verifier{Credentials: %s, Sources: %s, TrustedProxies: %d prefixes, Headers: %v, MaxBodyBytes: %d, Decrypter: %s}",
-		redacted, src, len(v.proxies), names, v.maxBody, setOrNil(v.decrypter != nil))
+	return fmt.Sprintf("webhook.Verifier{Credentials: %s, Sources: %s, TrustedProxies: %d prefixes, Headers: %v, MaxBodyBytes: %d, Decrypter: %s, AcceptPlain: %t}",
+		redacted, src, len(v.proxies), names, v.maxBody, setOrNil(v.decrypter != nil), v.acceptPlain)
 }
 
 // Format makes every fmt verb print String.
