@@ -62,8 +62,9 @@ type Config struct {
 	// whose peer is not in this list is judged by its peer address alone,
 	// whatever headers it carries. The RFC 7239 Forwarded header is not
 	// read: list only proxies that append to X-Forwarded-For. A prefix
-	// holding every address (/0) or overlapping Sources is refused: either
-	// would let the client's own X-Forwarded-For entries decide.
+	// wider than /8 (IPv4) or /32 (IPv6), or one overlapping Sources, is
+	// refused: either would let a stranger's own X-Forwarded-For entries
+	// decide.
 	TrustedProxies []netip.Prefix
 
 	// Headers are the custom webhook headers configured in the dashboard,
@@ -180,10 +181,11 @@ func (c Config) validate(op string) error {
 		switch {
 		case !ok:
 			col.Add(path, "invalid prefix "+strconv.Quote(p.String()))
-		case np.Bits() == 0:
-			// Every peer would be a proxy, and every X-Forwarded-For
-			// entry a trusted hop: the client's own entries would decide.
-			col.Add(path, strconv.Quote(p.String())+" trusts every address: anyone could forge X-Forwarded-For")
+		case np.Bits() < minProxyBits(np):
+			// Every peer in it would be a proxy, and every X-Forwarded-For
+			// entry from it a trusted hop: a stranger's peer would count
+			// as a proxy and its own entries would decide.
+			col.Add(path, fmt.Sprintf("%q is wider than /%d: a stranger's X-Forwarded-For would pass the source check; list your proxies' own addresses", p.String(), minProxyBits(np)))
 		default:
 			for _, s := range c.Sources {
 				if ns, ok := normalizePrefix(s); ok && ns.Overlaps(np) {
@@ -223,6 +225,17 @@ func (c Config) validate(op string) error {
 		col.Add("Realm", `must not contain quotes, backslashes or line breaks`)
 	}
 	return col.Err()
+}
+
+// minProxyBits is the widest prefix a trusted proxy may have: /8 for IPv4
+// (a cloud provider's largest block), /32 for IPv6 (a whole provider's
+// allocation). A proxy list is the merchant's own load balancers; a wider
+// prefix holds strangers.
+func minProxyBits(p netip.Prefix) int {
+	if p.Addr().Is4() {
+		return 8
+	}
+	return 32
 }
 
 // validHeaderValue refuses what cannot be sent in a header (see
