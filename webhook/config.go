@@ -1,6 +1,7 @@
 package webhook
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -31,8 +32,11 @@ const DefaultDuplicateWait = 10 * time.Second
 // Config (or the slices and map it holds) afterwards has no effect on the
 // Verifier.
 //
-// Formatting a Config with fmt (%v, %+v, %#v, %s...) or logging it with
-// log/slog never shows the password or the custom header values.
+// Formatting a Config with fmt (%v, %+v, %#v, %s, %x, %d...), logging it
+// with log/slog or encoding it with encoding/json never shows the password
+// or the custom header values: each prints [Config.String]. The exception
+// is fmt's %p of a Config value (not a pointer), a misuse go vet reports,
+// which fmt prints field by field without asking the Config.
 type Config struct {
 	// Username is the webhook username configured in the dashboard; the
 	// service sends it as the user-id of "Authorization: Basic
@@ -288,3 +292,9 @@ func (c Config) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, c.String(
 
 // LogValue makes log/slog print the Config without secrets.
 func (c Config) LogValue() slog.Value { return slog.StringValue(c.String()) }
+
+// MarshalJSON writes [Config.String] as a JSON string, so that
+// encoding/json (and slog's JSON handler, a Config nested in a logged
+// value) never writes the password or header values. A Config is not read
+// back from JSON.
+func (c Config) MarshalJSON() ([]byte, error) { return json.Marshal(c.String()) }

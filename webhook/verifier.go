@@ -22,12 +22,11 @@ import (
 // decodes their events. Make one with NewVerifier; the zero value refuses
 // everything (ErrNotConfigured). It is immutable and safe for concurrent
 // use. It keeps only SHA-256 digests of the credentials and header values,
-// and formatting it never prints them.
+// and no rendering of it (fmt, log/slog, encoding/json; a Verifier value
+// as well as a pointer) prints them.
 type Verifier struct {
-	ok       bool
-	userHash [sha256.Size]byte
-	passHash [sha256.Size]byte
-	headers  []expectedHeader
+	ok     bool
+	digest *digests // behind a pointer: reflection prints only its address
 
 	anySource bool
 	sources   prefixSet
@@ -40,6 +39,15 @@ type Verifier struct {
 	dupWait     time.Duration // <= 0: a duplicate does not wait
 	log         *slog.Logger
 	realm       string
+}
+
+// digests are what a Verifier keeps of the secrets it checks. They stay
+// behind a pointer so that fmt's %p of a Verifier value, which prints the
+// fields by reflection whatever methods it has, shows an address instead:
+// a digest printed lets a weak password be guessed offline.
+type digests struct {
+	user, pass [sha256.Size]byte
+	headers    []expectedHeader
 }
 
 type expectedHeader struct {
@@ -56,9 +64,11 @@ func NewVerifier(cfg Config) (*Verifier, error) {
 		return nil, err
 	}
 	v := &Verifier{
-		ok:          true,
-		userHash:    sha256.Sum256([]byte(cfg.Username)),
-		passHash:    sha256.Sum256([]byte(cfg.Password)),
+		ok: true,
+		digest: &digests{
+			user: sha256.Sum256([]byte(cfg.Username)),
+			pass: sha256.Sum256([]byte(cfg.Password)),
+		},
 		anySource:   cfg.AllowAnySource,
 		maxBody:     cfg.MaxBodyBytes,
 		decrypter:   cfg.Decrypter,
@@ -77,7 +87,7 @@ func NewVerifier(cfg Config) (*Verifier, error) {
 		v.proxies = append(v.proxies, np)
 	}
 	for _, name := range slices.Sorted(maps.Keys(cfg.Headers)) {
-		v.headers = append(v.headers, expectedHeader{
+		v.digest.headers = append(v.digest.headers, expectedHeader{
 			name: textproto.CanonicalMIMEHeaderKey(name),
 			hash: sha256.Sum256([]byte(cfg.Headers[name])),
 		})
@@ -170,7 +180,7 @@ func (v *Verifier) checkCredentials(h http.Header) error {
 	// when the first differs.
 	uh := sha256.Sum256([]byte(user))
 	ph := sha256.Sum256([]byte(pass))
-	match := subtle.ConstantTimeCompare(uh[:], v.userHash[:]) & subtle.ConstantTimeCompare(ph[:], v.passHash[:])
+	match := subtle.ConstantTimeCompare(uh[:], v.digest.user[:]) & subtle.ConstantTimeCompare(ph[:], v.digest.pass[:])
 	if !ok {
 		return wrap(ErrUnauthorized, detail)
 	}
@@ -181,7 +191,7 @@ func (v *Verifier) checkCredentials(h http.Header) error {
 }
 
 func (v *Verifier) checkHeaders(h http.Header) error {
-	for _, want := range v.headers {
+	for _, want := range v.digest.headers {
 		values := h[want.name]
 		if len(values) != 1 {
 			if len(values) == 0 {
@@ -320,8 +330,8 @@ func (v *Verifier) String() string {
 	if v == nil || !v.ok {
 		return "webhook.Verifier(not configured)"
 	}
-	names := make([]string, len(v.headers))
-	for i, h := range v.headers {
+	names := make([]string, len(v.digest.headers))
+	for i, h := range v.digest.headers {
 		names[i] = h.name
 	}
 	src := strconv.Itoa(len(v.sources)) + " prefixes"
@@ -332,8 +342,10 @@ func (v *Verifier) String() string {
 		redacted, src, len(v.proxies), names, v.maxBody, setOrNil(v.decrypter != nil), v.acceptPlain)
 }
 
-// Format makes every fmt verb print String.
-func (v *Verifier) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, v.String()) }
+// Format makes every fmt verb print String, for a Verifier value as for a
+// pointer (a nil pointer prints "<nil>"): without it, fmt would print a
+// copied Verifier field by field.
+func (v Verifier) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, v.String()) }
 
 // LogValue makes log/slog print String (the JSON handler would otherwise
 // print an empty object).
