@@ -130,7 +130,7 @@ func TestQuoteClips(t *testing.T) {
 
 // sealZipped encrypts plain to key compressed with DEFLATE ("zip":"DEF"),
 // as go-jose can and the service does not.
-func sealZipped(t *testing.T, plain []byte, key *rsa.PublicKey) string {
+func sealZipped(t testing.TB, plain []byte, key *rsa.PublicKey) string {
 	t.Helper()
 	e, err := gojose.NewEncrypter(gojose.A256GCM, gojose.Recipient{Algorithm: gojose.RSA_OAEP_256, Key: key, KeyID: "key_1"},
 		&gojose.EncrypterOptions{Compression: gojose.DEFLATE})
