@@ -180,8 +180,8 @@ func (d *sawInFlightDedup) inFlightSeen(key string) chan struct{} {
 	return ch
 }
 
-func (d *sawInFlightDedup) Begin(ctx context.Context, key string) (DedupState, error) {
-	st, err := d.MemoryDeduplicator.Begin(ctx, key)
+func (d *sawInFlightDedup) Begin(ctx context.Context, key string) (DedupState, DedupToken, error) {
+	st, tok, err := d.MemoryDeduplicator.Begin(ctx, key)
 	if st == DedupInFlight {
 		ch := d.inFlightSeen(key)
 		d.mu.Lock()
@@ -192,7 +192,7 @@ func (d *sawInFlightDedup) Begin(ctx context.Context, key string) (DedupState, e
 		}
 		d.mu.Unlock()
 	}
-	return st, err
+	return st, tok, err
 }
 
 // hashMod spreads ids evenly: evt_N -> N mod m.

@@ -1,6 +1,7 @@
 package webhook
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -13,7 +14,7 @@ import (
 	"time"
 
 	"github.com/payorch/checkout-go/internal/httpfield"
-	"github.com/payorch/checkout-go/internal/valid"
+	"github.com/payorch/checkout-go/validation"
 )
 
 // DefaultMaxBodyBytes is the body limit used when Config.MaxBodyBytes is 0.
@@ -31,8 +32,11 @@ const DefaultDuplicateWait = 10 * time.Second
 // Config (or the slices and map it holds) afterwards has no effect on the
 // Verifier.
 //
-// Formatting a Config with fmt (%v, %+v, %#v, %s...) or logging it with
-// log/slog never shows the password or the custom header values.
+// Formatting a Config with fmt (%v, %+v, %#v, %s, %x, %d...), logging it
+// with log/slog or encoding it with encoding/json never shows the password
+// or the custom header values: each prints [Config.String]. The exception
+// is fmt's %p of a Config value (not a pointer), a misuse go vet reports,
+// which fmt prints field by field without asking the Config.
 type Config struct {
 	// Username is the webhook username configured in the dashboard; the
 	// service sends it as the user-id of "Authorization: Basic
@@ -62,8 +66,9 @@ type Config struct {
 	// whose peer is not in this list is judged by its peer address alone,
 	// whatever headers it carries. The RFC 7239 Forwarded header is not
 	// read: list only proxies that append to X-Forwarded-For. A prefix
-	// holding every address (/0) or overlapping Sources is refused: either
-	// would let the client's own X-Forwarded-For entries decide.
+	// wider than /8 (IPv4) or /32 (IPv6), or one overlapping Sources, is
+	// refused: either would let a stranger's own X-Forwarded-For entries
+	// decide.
 	TrustedProxies []netip.Prefix
 
 	// Headers are the custom webhook headers configured in the dashboard,
@@ -75,10 +80,19 @@ type Config struct {
 
 	// Decrypter opens encrypted bodies ({"JWT": "..."}). When
 	// nil such a body is refused with ErrNoDecrypter (Handler: 500, so the
-	// service keeps re-sending until the merchant configures one). Plain
-	// JSON bodies are always accepted, so a receiver stays backward
-	// compatible while JWT webhooks are being switched on.
+	// service keeps re-sending until the merchant configures one). When
+	// set, a plain JSON body is refused with ErrNotEncrypted (Handler: 500)
+	// unless AcceptPlain is set: anyone holding the Basic credentials could
+	// otherwise send plain JSON and skip the decryption and the signature.
 	Decrypter Decrypter
+
+	// AcceptPlain lets plain JSON bodies through while a Decrypter is
+	// configured, for the switch-over to encrypted webhooks: set it while
+	// the service may still send plain JSON (before JWT webhooks are
+	// activated in the dashboard, and until the last plain re-send has
+	// arrived), then clear it. Without a Decrypter plain JSON is always
+	// accepted and AcceptPlain has no effect.
+	AcceptPlain bool
 
 	// Deduplicator remembers which events were processed.
 	// Nil means a NewMemoryDeduplicator with its defaults, private to the
@@ -119,12 +133,12 @@ const forbiddenUsernameChars = "@!#$%&'*+-/=?^_.{|}~`:"
 // characters. The error is a *ValidationError at path "Username", its
 // message starting "checkout: validate webhook username: ".
 func ValidateUsername(u string) error {
-	var c valid.Collector
-	validateUsername(&c, u)
-	return valid.ForOp("validate webhook username", c.Err())
+	v := validation.Error{Op: "validate webhook username"}
+	validateUsername(&v, u)
+	return v.Err()
 }
 
-func validateUsername(c *valid.Collector, u string) {
+func validateUsername(c *validation.Error, u string) {
 	if u == "" {
 		c.Add("Username", "required")
 		return
@@ -145,8 +159,11 @@ func validateUsername(c *valid.Collector, u string) {
 // Validate checks the Config the way NewVerifier does and returns a
 // *ValidationError listing every problem (its message starts
 // "checkout: validate webhook config: "), or nil.
-func (c Config) Validate() error {
-	var col valid.Collector
+func (c Config) Validate() error { return c.validate("validate webhook config") }
+
+// validate checks c for the operation op (Validate, NewVerifier).
+func (c Config) validate(op string) error {
+	col := validation.Error{Op: op}
 	validateUsername(&col, c.Username)
 	if c.Password == "" {
 		col.Add("Password", "required")
@@ -159,19 +176,20 @@ func (c Config) Validate() error {
 	}
 	for i, p := range c.Sources {
 		if _, ok := normalizePrefix(p); !ok {
-			col.Add(valid.Index("Sources", i), "invalid prefix "+strconv.Quote(p.String()))
+			col.Add(validation.Index("Sources", i), "invalid prefix "+strconv.Quote(p.String()))
 		}
 	}
 	for i, p := range c.TrustedProxies {
 		np, ok := normalizePrefix(p)
-		path := valid.Index("TrustedProxies", i)
+		path := validation.Index("TrustedProxies", i)
 		switch {
 		case !ok:
 			col.Add(path, "invalid prefix "+strconv.Quote(p.String()))
-		case np.Bits() == 0:
-			// Every peer would be a proxy, and every X-Forwarded-For
-			// entry a trusted hop: the client's own entries would decide.
-			col.Add(path, strconv.Quote(p.String())+" trusts every address: anyone could forge X-Forwarded-For")
+		case np.Bits() < minProxyBits(np):
+			// Every peer in it would be a proxy, and every X-Forwarded-For
+			// entry from it a trusted hop: a stranger's peer would count
+			// as a proxy and its own entries would decide.
+			col.Add(path, fmt.Sprintf("%q is wider than /%d: a stranger's X-Forwarded-For would pass the source check; list your proxies' own addresses", p.String(), minProxyBits(np)))
 		default:
 			for _, s := range c.Sources {
 				if ns, ok := normalizePrefix(s); ok && ns.Overlaps(np) {
@@ -210,7 +228,18 @@ func (c Config) Validate() error {
 	if strings.ContainsAny(c.Realm, "\"\\\r\n") {
 		col.Add("Realm", `must not contain quotes, backslashes or line breaks`)
 	}
-	return valid.ForOp("validate webhook config", col.Err())
+	return col.Err()
+}
+
+// minProxyBits is the widest prefix a trusted proxy may have: /8 for IPv4
+// (a cloud provider's largest block), /32 for IPv6 (a whole provider's
+// allocation). A proxy list is the merchant's own load balancers; a wider
+// prefix holds strangers.
+func minProxyBits(p netip.Prefix) int {
+	if p.Addr().Is4() {
+		return 8
+	}
+	return 32
 }
 
 // validHeaderValue refuses what cannot be sent in a header (see
@@ -242,8 +271,8 @@ func (c Config) String() string {
 		b.WriteString(textproto.CanonicalMIMEHeaderKey(k))
 		b.WriteString(": " + redacted)
 	}
-	fmt.Fprintf(&b, "}, MaxBodyBytes: %d, Decrypter: %s, Deduplicator: %s, DuplicateWait: %s, Logger: %s, Realm: %q}",
-		c.MaxBodyBytes, setOrNil(c.Decrypter != nil), setOrNil(c.Deduplicator != nil), c.DuplicateWait, setOrNil(c.Logger != nil), c.Realm)
+	fmt.Fprintf(&b, "}, MaxBodyBytes: %d, Decrypter: %s, AcceptPlain: %t, Deduplicator: %s, DuplicateWait: %s, Logger: %s, Realm: %q}",
+		c.MaxBodyBytes, setOrNil(c.Decrypter != nil), c.AcceptPlain, setOrNil(c.Deduplicator != nil), c.DuplicateWait, setOrNil(c.Logger != nil), c.Realm)
 	return b.String()
 }
 
@@ -263,3 +292,9 @@ func (c Config) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, c.String(
 
 // LogValue makes log/slog print the Config without secrets.
 func (c Config) LogValue() slog.Value { return slog.StringValue(c.String()) }
+
+// MarshalJSON writes [Config.String] as a JSON string, so that
+// encoding/json (and slog's JSON handler, a Config nested in a logged
+// value) never writes the password or header values. A Config is not read
+// back from JSON.
+func (c Config) MarshalJSON() ([]byte, error) { return json.Marshal(c.String()) }

@@ -52,7 +52,21 @@ func TestNewVerifierFailsClosed(t *testing.T) {
 		{"invalid source prefix", func(c *Config) { c.Sources = []netip.Prefix{ProductionSources[0], {}} }, []string{"Sources[1]"}},
 		{"short mapped prefix", func(c *Config) { c.Sources = []netip.Prefix{netip.MustParsePrefix("::ffff:0:0/80")} }, []string{"Sources[0]"}},
 		{"invalid proxy", func(c *Config) { c.TrustedProxies = []netip.Prefix{{}} }, []string{"TrustedProxies[0]"}},
-		{"private proxies", func(c *Config) { c.TrustedProxies = prefixes("10.0.0.0/8", "fd00::/8", "::ffff:192.168.0.0/112") }, nil},
+		{"private proxies", func(c *Config) {
+			c.TrustedProxies = prefixes("10.0.0.0/8", "fd00:1234::/32", "::ffff:192.168.0.0/112", "::ffff:172.0.0.0/104")
+		}, nil},
+		// Prefixes this wide, alone or together, hold half the Internet or
+		// more: a stranger's peer would count as a proxy and its own
+		// X-Forwarded-For entries would decide the source check.
+		{"ipv4 proxy half the internet", func(c *Config) { c.TrustedProxies = prefixes("128.0.0.0/1") }, []string{"TrustedProxies[0]"}},
+		{"ipv6 proxies every address in two halves", func(c *Config) { c.TrustedProxies = prefixes("::/1", "8000::/1") },
+			[]string{"TrustedProxies[0]", "TrustedProxies[1]"}},
+		{"ipv4 proxies in quarters", func(c *Config) { c.TrustedProxies = prefixes("192.0.0.0/2", "128.0.0.0/2") },
+			[]string{"TrustedProxies[0]", "TrustedProxies[1]"}},
+		{"ipv4 proxy wider than /8", func(c *Config) { c.TrustedProxies = prefixes("10.0.0.0/8", "10.0.0.0/7") }, []string{"TrustedProxies[1]"}},
+		{"mapped ipv4 proxy wider than /8", func(c *Config) { c.TrustedProxies = prefixes("::ffff:10.0.0.0/103") }, []string{"TrustedProxies[0]"}},
+		{"ipv6 proxy wider than /32", func(c *Config) { c.TrustedProxies = prefixes("fd00::/8", "2001:db8::/31") },
+			[]string{"TrustedProxies[0]", "TrustedProxies[1]"}},
 		{"proxy trusts every ipv4 address", func(c *Config) { c.TrustedProxies = prefixes("10.0.0.0/8", "0.0.0.0/0") }, []string{"TrustedProxies[1]"}},
 		{"proxy trusts every ipv6 address", func(c *Config) { c.TrustedProxies = prefixes("::/0") }, []string{"TrustedProxies[0]"}},
 		{"proxy overlaps a source", func(c *Config) { c.TrustedProxies = prefixes("13.126.0.0/16") }, []string{"TrustedProxies[0]"}},
@@ -83,6 +97,17 @@ func TestNewVerifierFailsClosed(t *testing.T) {
 			require.NotContains(t, err.Error(), testPass)
 		})
 	}
+}
+
+// A refused proxy prefix says what is wrong with it and what to list
+// instead.
+func TestWideProxyMessage(t *testing.T) {
+	cfg := baseConfig()
+	cfg.TrustedProxies = prefixes("128.0.0.0/1", "2001:db8::/31")
+	_, err := NewVerifier(cfg)
+	require.ErrorContains(t, err, `checkout: new webhook verifier: invalid request: TrustedProxies[0]: "128.0.0.0/1" is wider than /8: `+
+		`a stranger's X-Forwarded-For would pass the source check; list your proxies' own addresses; `+
+		`TrustedProxies[1]: "2001:db8::/31" is wider than /32: `)
 }
 
 func TestValidateUsername(t *testing.T) {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 
 	checkout "github.com/payorch/checkout-go"
-	"github.com/payorch/checkout-go/internal/clip"
 )
 
 // The typed content of an event. The service nests the object an event is
@@ -51,7 +50,7 @@ func (e *ContentError) Error() string {
 	if e == nil {
 		return "checkout: read webhook content: <nil *ContentError>"
 	}
-	name := clip.To(e.Event, 64)
+	name := fmt.Sprintf("%.64s", e.Event) // the sender chose it: clipped
 	if name == "" {
 		name = "unnamed"
 	}
@@ -60,7 +59,7 @@ func (e *ContentError) Error() string {
 	}
 	holds := "no object"
 	if e.Holds != "" {
-		holds = fmt.Sprintf("%q", clip.To(e.Holds, 32))
+		holds = fmt.Sprintf("%.32q", e.Holds)
 	}
 	return fmt.Sprintf("checkout: read webhook content: %s event carries no %s (its content holds %s)", name, e.Want, holds)
 }

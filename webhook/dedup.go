@@ -2,6 +2,7 @@ package webhook
 
 import (
 	"context"
+	"strconv"
 	"sync"
 	"time"
 )
@@ -35,43 +36,58 @@ func (s DedupState) String() string {
 	}
 }
 
+// DedupToken names one delivery's claim on an event key: Begin returns it
+// with DedupNew, and the delivery hands it back to Done or Abandon, so that
+// it ends its own claim and never another delivery's. It is opaque to
+// Handler; the empty token is no claim.
+type DedupToken string
+
 // Deduplicator remembers which events were processed, so that a duplicate
 // delivery does not run the merchant's function twice and a
 // failed one is processed again when the service re-sends it.
 //
 // The contract, per key:
 //   - Begin atomically claims the key: exactly one of any number of
-//     concurrent callers gets DedupNew; the others get DedupInFlight until
-//     the owner calls Done (then DedupDone) or Abandon (then the next Begin
-//     gets DedupNew again).
-//   - Done is called only after the merchant's function succeeded.
-//   - Abandon is called when it failed, or panicked.
+//     concurrent callers gets DedupNew, with a DedupToken naming its claim;
+//     the others get DedupInFlight until the owner calls Done (then
+//     DedupDone) or Abandon (then the next Begin gets DedupNew again).
+//   - Done is called only after the merchant's function succeeded. It
+//     records the key as processed, whoever holds a claim on it by then
+//     (the event is processed), and ends the caller's claim.
+//   - Abandon is called when it failed, or panicked. It releases the claim
+//     named by its token and nothing else: a claim that has passed to
+//     another delivery meanwhile (a shared store's lease ended), or a token
+//     already released, leaves the key as it is.
 //
 // While a key is in flight, Handler makes a duplicate wait by calling
 // Begin again with a short backoff (see Handler); implement DedupWaiter as
 // well to wake it up without polling.
 //
-// It is small enough to back with Redis (Begin = SET key "inflight" NX PX
-// <lease>, reading the value when the SET fails; Done = SET key "done" PX
-// <ttl>; Abandon = DEL key) or SQL (an INSERT into a table with the key as
-// primary key, then an UPDATE or DELETE). A shared store should give
-// in-flight claims a lease longer than the handler's timeout, so that a
-// crashed instance does not block the event forever. Implementations must
-// be safe for concurrent use.
+// It is small enough to back with Redis (Begin = SET key "inflight:<random
+// token>" NX PX <lease>, reading the value when the SET fails; Done = SET
+// key "done" PX <ttl>; Abandon = DEL key only while it holds the caller's
+// token, in one script) or SQL (an INSERT into a table with the key as
+// primary key and the token beside it, then an UPDATE, or a DELETE ...
+// WHERE token = ?). A shared store should give in-flight claims a lease
+// longer than the handler's timeout, so that a crashed instance does not
+// block the event forever. Implementations must be safe for concurrent
+// use.
 type Deduplicator interface {
-	// Begin claims key for the caller (DedupNew), or reports that another
-	// delivery holds it (DedupInFlight) or that it was processed
-	// (DedupDone). An error makes Handler reply 500 without calling the
-	// merchant's function, so the service re-sends.
-	Begin(ctx context.Context, key string) (DedupState, error)
-	// Done records key as processed, ending the caller's claim. Handler
-	// calls it with a context that is not cancelled when the sender hangs
-	// up.
-	Done(ctx context.Context, key string) error
-	// Abandon ends the caller's claim without recording key, so that the
-	// next Begin gets DedupNew. Handler calls it with a context that is not
+	// Begin claims key for the caller (DedupNew and the claim's token), or
+	// reports that another delivery holds it (DedupInFlight) or that it
+	// was processed (DedupDone), with an empty token. An error makes
+	// Handler reply 500 without calling the merchant's function, so the
+	// service re-sends.
+	Begin(ctx context.Context, key string) (DedupState, DedupToken, error)
+	// Done records key as processed and ends the claim token names.
+	// Handler calls it with a context that is not cancelled when the
+	// sender hangs up.
+	Done(ctx context.Context, key string, token DedupToken) error
+	// Abandon ends the claim token names without recording key, so that
+	// the next Begin gets DedupNew; it does nothing when key is no longer
+	// held with that token. Handler calls it with a context that is not
 	// cancelled when the sender hangs up.
-	Abandon(ctx context.Context, key string) error
+	Abandon(ctx context.Context, key string, token DedupToken) error
 }
 
 // DedupWaiter is an optional interface of a Deduplicator that can tell
@@ -127,8 +143,16 @@ type MemoryDeduplicator struct {
 	now func() time.Time
 
 	mu       sync.Mutex
-	inFlight map[string]chan struct{} // closed on release; nil until someone waits
+	inFlight map[string]flight
+	claims   uint64 // claims made: the last token's number
 	done     doneSet
+}
+
+// flight is a key's claim: its token, and a channel closed on release (nil
+// until someone waits).
+type flight struct {
+	token    DedupToken
+	released chan struct{}
 }
 
 // NewMemoryDeduplicator returns an empty MemoryDeduplicator. Negative sizes
@@ -147,7 +171,7 @@ const errNilDeduplicator = sentinel("checkout: deduplicate webhook: nil *MemoryD
 // held.
 func (d *MemoryDeduplicator) init() {
 	if d.inFlight == nil {
-		d.inFlight = make(map[string]chan struct{})
+		d.inFlight = make(map[string]flight)
 	}
 	if d.ttl <= 0 {
 		d.ttl = DefaultDedupTTL
@@ -161,26 +185,30 @@ func (d *MemoryDeduplicator) init() {
 	}
 }
 
-// Begin claims key (see Deduplicator).
-func (d *MemoryDeduplicator) Begin(_ context.Context, key string) (DedupState, error) {
+// Begin claims key (see Deduplicator). Its tokens number the claims made
+// by d, so a token from an earlier claim on the key never matches a later
+// one.
+func (d *MemoryDeduplicator) Begin(_ context.Context, key string) (DedupState, DedupToken, error) {
 	if d == nil {
-		return 0, errNilDeduplicator
+		return 0, "", errNilDeduplicator
 	}
 	k := digest(key)
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.init()
 	if _, ok := d.inFlight[key]; ok {
-		return DedupInFlight, nil
+		return DedupInFlight, "", nil
 	}
 	if rec, ok := d.done.lookup(k); ok {
 		if d.now().UnixNano() < rec.expires {
-			return DedupDone, nil
+			return DedupDone, "", nil
 		}
 		d.done.forget(k) // its record is now stale
 	}
-	d.inFlight[key] = nil
-	return DedupNew, nil
+	d.claims++
+	token := DedupToken(strconv.FormatUint(d.claims, 36))
+	d.inFlight[key] = flight{token: token}
+	return DedupNew, token, nil
 }
 
 // Released returns a channel closed when key, now in flight, is released
@@ -191,27 +219,29 @@ func (d *MemoryDeduplicator) Released(key string) <-chan struct{} {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	ch, ok := d.inFlight[key]
+	f, ok := d.inFlight[key]
 	if !ok {
 		return nil
 	}
-	if ch == nil {
-		ch = make(chan struct{})
-		d.inFlight[key] = ch
+	if f.released == nil {
+		f.released = make(chan struct{})
+		d.inFlight[key] = f
 	}
-	return ch
+	return f.released
 }
 
 // release ends key's flight and wakes its waiters. d.mu must be held.
 func (d *MemoryDeduplicator) release(key string) {
-	if ch := d.inFlight[key]; ch != nil {
+	if ch := d.inFlight[key].released; ch != nil {
 		close(ch)
 	}
 	delete(d.inFlight, key)
 }
 
-// Done records key as processed for the TTL.
-func (d *MemoryDeduplicator) Done(_ context.Context, key string) error {
+// Done records key as processed for the TTL, and ends its flight whatever
+// the token: the event is processed, so a delivery still waiting on it
+// gets DedupDone.
+func (d *MemoryDeduplicator) Done(_ context.Context, key string, _ DedupToken) error {
 	if d == nil {
 		return errNilDeduplicator
 	}
@@ -234,14 +264,17 @@ func (d *MemoryDeduplicator) Done(_ context.Context, key string) error {
 	return nil
 }
 
-// Abandon releases key so that the next delivery is processed.
-func (d *MemoryDeduplicator) Abandon(_ context.Context, key string) error {
+// Abandon releases the claim token names on key, so that the next
+// delivery is processed; a key not held with that token is left alone.
+func (d *MemoryDeduplicator) Abandon(_ context.Context, key string, token DedupToken) error {
 	if d == nil {
 		return errNilDeduplicator
 	}
 	d.mu.Lock()
-	d.release(key)
-	d.mu.Unlock()
+	defer d.mu.Unlock()
+	if f, ok := d.inFlight[key]; ok && token != "" && f.token == token {
+		d.release(key)
+	}
 	return nil
 }
 

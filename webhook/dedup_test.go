@@ -28,18 +28,21 @@ func (c *fakeClock) Add(d time.Duration) {
 func TestMemoryDeduplicatorStates(t *testing.T) {
 	ctx := context.Background()
 	d := NewMemoryDeduplicator(MemoryDedupConfig{})
-	st, err := d.Begin(ctx, "k")
+	st, tok, err := d.Begin(ctx, "k")
 	require.NoError(t, err)
 	require.Equal(t, DedupNew, st)
-	st, _ = d.Begin(ctx, "k")
+	require.NotEmpty(t, tok)
+	st, tok2, _ := d.Begin(ctx, "k")
 	require.Equal(t, DedupInFlight, st)
+	require.Empty(t, tok2, "no claim, no token")
 
-	require.NoError(t, d.Abandon(ctx, "k"))
-	st, _ = d.Begin(ctx, "k")
+	require.NoError(t, d.Abandon(ctx, "k", tok))
+	st, tok2, _ = d.Begin(ctx, "k")
 	require.Equal(t, DedupNew, st, "an abandoned key is claimed again")
+	require.NotEqual(t, tok, tok2, "each claim has its own token")
 
-	require.NoError(t, d.Done(ctx, "k"))
-	st, _ = d.Begin(ctx, "k")
+	require.NoError(t, d.Done(ctx, "k", tok2))
+	st, _, _ = d.Begin(ctx, "k")
 	require.Equal(t, DedupDone, st)
 	done, inFlight := d.Len()
 	require.Equal(t, 1, done)
@@ -51,26 +54,51 @@ func TestMemoryDeduplicatorStates(t *testing.T) {
 	require.Equal(t, "invalid", DedupState(0).String())
 }
 
+// A delivery ends only its own claim: a release repeated after the key
+// passed to another delivery (a wrapper retrying Abandon, a late caller)
+// leaves the new claim alone, so a third delivery does not run beside the
+// second. (Abandon by key alone released whoever held it.)
+func TestMemoryDeduplicatorStaleTokenReleasesNothing(t *testing.T) {
+	ctx := context.Background()
+	d := NewMemoryDeduplicator(MemoryDedupConfig{})
+	st, tokA, _ := d.Begin(ctx, "k") // A
+	require.Equal(t, DedupNew, st)
+	require.NoError(t, d.Abandon(ctx, "k", tokA)) // A fails
+	st, tokB, _ := d.Begin(ctx, "k")              // B
+	require.Equal(t, DedupNew, st)
+
+	require.NoError(t, d.Abandon(ctx, "k", tokA)) // A's release, again
+	require.NoError(t, d.Abandon(ctx, "k", ""))   // no claim at all
+	st, _, _ = d.Begin(ctx, "k")                  // C
+	require.Equal(t, DedupInFlight, st, "B still holds the claim")
+	_, inFlight := d.Len()
+	require.Equal(t, 1, inFlight)
+
+	require.NoError(t, d.Abandon(ctx, "k", tokB))
+	st, _, _ = d.Begin(ctx, "k")
+	require.Equal(t, DedupNew, st, "B's own token releases it")
+}
+
 func TestMemoryDeduplicatorTTL(t *testing.T) {
 	ctx := context.Background()
 	clk := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	d := NewMemoryDeduplicator(MemoryDedupConfig{TTL: time.Hour, Now: clk.Now})
-	_, _ = d.Begin(ctx, "a")
-	require.NoError(t, d.Done(ctx, "a"))
+	_, _, _ = d.Begin(ctx, "a")
+	require.NoError(t, d.Done(ctx, "a", ""))
 	clk.Add(59 * time.Minute)
-	st, _ := d.Begin(ctx, "a")
+	st, _, _ := d.Begin(ctx, "a")
 	require.Equal(t, DedupDone, st)
 	clk.Add(time.Minute)
-	st, _ = d.Begin(ctx, "a")
+	st, tok, _ := d.Begin(ctx, "a")
 	require.Equal(t, DedupNew, st, "forgotten after the TTL")
-	require.NoError(t, d.Abandon(ctx, "a"))
+	require.NoError(t, d.Abandon(ctx, "a", tok))
 
 	// Expired keys are swept when others are recorded.
-	_, _ = d.Begin(ctx, "b")
-	require.NoError(t, d.Done(ctx, "b"))
+	_, _, _ = d.Begin(ctx, "b")
+	require.NoError(t, d.Done(ctx, "b", ""))
 	clk.Add(2 * time.Hour)
-	_, _ = d.Begin(ctx, "c")
-	require.NoError(t, d.Done(ctx, "c"))
+	_, _, _ = d.Begin(ctx, "c")
+	require.NoError(t, d.Done(ctx, "c", ""))
 	done, _ := d.Len()
 	require.Equal(t, 1, done)
 }
@@ -80,27 +108,27 @@ func TestMemoryDeduplicatorBounded(t *testing.T) {
 	d := NewMemoryDeduplicator(MemoryDedupConfig{MaxEntries: 3})
 	for i := 0; i < 10; i++ {
 		k := fmt.Sprint(i)
-		st, _ := d.Begin(ctx, k)
+		st, _, _ := d.Begin(ctx, k)
 		require.Equal(t, DedupNew, st)
-		require.NoError(t, d.Done(ctx, k))
+		require.NoError(t, d.Done(ctx, k, ""))
 		done, _ := d.Len()
 		require.LessOrEqual(t, done, 3)
 	}
 	for i := 7; i < 10; i++ {
-		st, _ := d.Begin(ctx, fmt.Sprint(i))
+		st, _, _ := d.Begin(ctx, fmt.Sprint(i))
 		require.Equal(t, DedupDone, st, "key %d is among the newest three", i)
 	}
-	st, _ := d.Begin(ctx, "0")
+	st, _, _ := d.Begin(ctx, "0")
 	require.Equal(t, DedupNew, st, "the oldest was forgotten")
 
 	// Keys in flight do not count and are never evicted.
 	d = NewMemoryDeduplicator(MemoryDedupConfig{MaxEntries: 1})
 	for i := 0; i < 5; i++ {
-		_, _ = d.Begin(ctx, fmt.Sprint("f", i))
+		_, _, _ = d.Begin(ctx, fmt.Sprint("f", i))
 	}
 	_, inFlight := d.Len()
 	require.Equal(t, 5, inFlight)
-	st, _ = d.Begin(ctx, "f0")
+	st, _, _ = d.Begin(ctx, "f0")
 	require.Equal(t, DedupInFlight, st)
 }
 
@@ -113,7 +141,7 @@ func TestMemoryDeduplicatorOneWinner(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if st, _ := d.Begin(ctx, "same"); st == DedupNew {
+			if st, _, _ := d.Begin(ctx, "same"); st == DedupNew {
 				wins.Add(1)
 			}
 		}()
@@ -126,12 +154,12 @@ func TestMemoryDeduplicatorStaleRecords(t *testing.T) {
 	ctx := context.Background()
 	clk := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	d := NewMemoryDeduplicator(MemoryDedupConfig{TTL: time.Hour, MaxEntries: 10, Now: clk.Now})
-	require.NoError(t, d.Done(ctx, "a"))
+	require.NoError(t, d.Done(ctx, "a", ""))
 	clk.Add(30 * time.Minute)
-	require.NoError(t, d.Done(ctx, "a")) // recorded again: the first record is stale
+	require.NoError(t, d.Done(ctx, "a", "")) // recorded again: the first record is stale
 	clk.Add(31 * time.Minute)
-	require.NoError(t, d.Done(ctx, "b")) // sweeps the first record of "a"
-	st, _ := d.Begin(ctx, "a")
+	require.NoError(t, d.Done(ctx, "b", "")) // sweeps the first record of "a"
+	st, _, _ := d.Begin(ctx, "a")
 	require.Equal(t, DedupDone, st, "the stale record must not forget the newer one")
 	done, _ := d.Len()
 	require.Equal(t, 2, done)
@@ -141,15 +169,15 @@ func TestMemoryDeduplicatorStaleRecords(t *testing.T) {
 	d = NewMemoryDeduplicator(MemoryDedupConfig{MaxEntries: 100})
 	for i := 0; i < 5000; i++ {
 		k := fmt.Sprint("k", i)
-		_, _ = d.Begin(ctx, k)
-		require.NoError(t, d.Done(ctx, k))
+		_, _, _ = d.Begin(ctx, k)
+		require.NoError(t, d.Done(ctx, k, ""))
 	}
 	done, _ = d.Len()
 	require.Equal(t, 100, done)
 	require.LessOrEqual(t, len(d.done.recs), 2*1024+100)
-	st, _ = d.Begin(ctx, "k4999")
+	st, _, _ = d.Begin(ctx, "k4999")
 	require.Equal(t, DedupDone, st)
-	st, _ = d.Begin(ctx, "k4899")
+	st, _, _ = d.Begin(ctx, "k4899")
 	require.Equal(t, DedupNew, st)
 }
 
@@ -162,10 +190,10 @@ func TestMemoryDeduplicatorQueueBounded(t *testing.T) {
 	clk := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	d := NewMemoryDeduplicator(MemoryDedupConfig{TTL: time.Hour, MaxEntries: 10, Now: clk.Now})
 	for i := 0; i < 10_000; i++ {
-		require.NoError(t, d.Done(ctx, "same"))
+		require.NoError(t, d.Done(ctx, "same", ""))
 		require.LessOrEqual(t, len(d.done.recs)-d.done.head, 2*10+64+1, "after %d re-records", i)
 	}
-	st, _ := d.Begin(ctx, "same")
+	st, _, _ := d.Begin(ctx, "same")
 	require.Equal(t, DedupDone, st, "dropping stale records keeps the live one")
 	done, _ := d.Len()
 	require.Equal(t, 1, done)
@@ -173,9 +201,9 @@ func TestMemoryDeduplicatorQueueBounded(t *testing.T) {
 	// Records of keys Begin found expired are dropped too.
 	for i := 0; i < 2000; i++ {
 		k := fmt.Sprint("e", i%5)
-		st, _ := d.Begin(ctx, k)
+		st, _, _ := d.Begin(ctx, k)
 		require.Equal(t, DedupNew, st)
-		require.NoError(t, d.Done(ctx, k))
+		require.NoError(t, d.Done(ctx, k, ""))
 		clk.Add(2 * time.Hour) // every record expires before the next Done
 		require.LessOrEqual(t, len(d.done.recs)-d.done.head, 2*10+64+1)
 	}
@@ -188,25 +216,25 @@ func TestMemoryDeduplicatorZeroAndNil(t *testing.T) {
 	ctx := context.Background()
 	var zero MemoryDeduplicator
 	require.Nil(t, zero.Released("k"))
-	require.NoError(t, zero.Abandon(ctx, "k"))
-	st, err := zero.Begin(ctx, "k")
+	require.NoError(t, zero.Abandon(ctx, "k", ""))
+	st, tok, err := zero.Begin(ctx, "k")
 	require.NoError(t, err)
 	require.Equal(t, DedupNew, st)
 	require.NotNil(t, zero.Released("k"))
-	require.NoError(t, zero.Done(ctx, "k"))
-	st, _ = zero.Begin(ctx, "k")
+	require.NoError(t, zero.Done(ctx, "k", tok))
+	st, _, _ = zero.Begin(ctx, "k")
 	require.Equal(t, DedupDone, st)
 	var zero2 MemoryDeduplicator
-	require.NoError(t, zero2.Done(ctx, "never begun"))
+	require.NoError(t, zero2.Done(ctx, "never begun", ""))
 	done, inFlight := zero2.Len()
 	require.Equal(t, [2]int{1, 0}, [2]int{done, inFlight})
 
 	var nilD *MemoryDeduplicator
 	require.NotPanics(t, func() {
-		_, err := nilD.Begin(ctx, "k")
+		_, _, err := nilD.Begin(ctx, "k")
 		require.Error(t, err)
-		require.Error(t, nilD.Done(ctx, "k"))
-		require.Error(t, nilD.Abandon(ctx, "k"))
+		require.Error(t, nilD.Done(ctx, "k", ""))
+		require.Error(t, nilD.Abandon(ctx, "k", ""))
 		require.Nil(t, nilD.Released("k"))
 		done, inFlight := nilD.Len()
 		require.Equal(t, [2]int{0, 0}, [2]int{done, inFlight})

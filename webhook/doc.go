@@ -24,6 +24,13 @@
 //		return shop.MarkPaid(ctx, order)
 //	}))
 //
+// Encrypted webhooks ({"JWT": "..."}) are opened by Config.Decrypter
+// ([JWEDecrypter] for the service's RSA keys), which also checks the
+// signature inside. Once a Decrypter is configured, plain JSON bodies are
+// refused ([ErrNotEncrypted]): they would skip both. During the switch-over,
+// while the service may still send plain JSON, set Config.AcceptPlain, and
+// clear it once every delivery arrives encrypted.
+//
 // The content of an event is typed by kind: [Event.Order] (the same
 // [checkout.OrderStatus] that [checkout.Client.GetOrder] returns),
 // [Event.Transaction], [Event.Mandate] and [Event.Refund]. Unknown event

@@ -75,20 +75,26 @@ func TestMemoryDeduplicatorAgainstModel(t *testing.T) {
 			clk := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 			d := NewMemoryDeduplicator(MemoryDedupConfig{TTL: tc.ttl, MaxEntries: tc.max, Now: clk.Now})
 			m := &dedupModel{ttl: int64(tc.ttl), max: tc.max, inFlight: map[string]bool{}, done: map[string]int64{}}
+			tokens := map[string]DedupToken{} // the claim of each key in flight
 			for i := range tc.ops {
 				key := fmt.Sprint("evt_", rng.IntN(tc.keys))
 				now := clk.Now().UnixNano()
 				switch r := rng.IntN(10); {
 				case r < 6:
-					got, err := d.Begin(ctx, key)
+					got, tok, err := d.Begin(ctx, key)
 					require.NoError(t, err)
 					require.Equal(t, m.begin(key, now), got, "op %d: Begin(%s)", i, key)
+					if got == DedupNew {
+						tokens[key] = tok
+					}
 				case r < 8 || m.inFlight[key]:
 					// Done also without a Begin: a re-record of a live key.
-					require.NoError(t, d.Done(ctx, key))
+					require.NoError(t, d.Done(ctx, key, tokens[key]))
+					delete(tokens, key)
 					m.finish(key, now)
 				default:
-					require.NoError(t, d.Abandon(ctx, key))
+					require.NoError(t, d.Abandon(ctx, key, tokens[key]))
+					delete(tokens, key)
 					delete(m.inFlight, key)
 				}
 				done, inFlight := d.Len()
@@ -123,16 +129,17 @@ func TestMemoryDeduplicatorMillionIDs(t *testing.T) {
 			key[j] = "0123456789abcdef"[n%16]
 			n /= 16
 		}
-		if st, _ := d.Begin(ctx, string(key)); st != DedupNew {
+		st, tok, _ := d.Begin(ctx, string(key))
+		if st != DedupNew {
 			t.Fatalf("id %d: %v", i, st)
 		}
-		_ = d.Done(ctx, string(key))
+		_ = d.Done(ctx, string(key), tok)
 	}
 	runtime.GC()
 	runtime.ReadMemStats(&after)
 	done, _ := d.Len()
 	require.Equal(t, ids, done)
-	st, _ := d.Begin(ctx, "id:ORDER_SUCCEEDED:evt_V2_00000000000000000000000000000000")
+	st, _, _ := d.Begin(ctx, "id:ORDER_SUCCEEDED:evt_V2_00000000000000000000000000000000")
 	require.Equal(t, DedupDone, st, "the first id is still remembered")
 	used := int64(after.HeapAlloc) - int64(before.HeapAlloc)
 	t.Logf("1,000,000 distinct ids: %.1f MiB on the heap, %.1f bytes per id (bound 64 MiB)", float64(used)/(1<<20), float64(used)/ids)

@@ -32,18 +32,22 @@ func newPollDedup() *pollDedup {
 	return &pollDedup{m: NewMemoryDeduplicator(MemoryDedupConfig{}), waiting: map[int]bool{}}
 }
 
-func (d *pollDedup) Begin(ctx context.Context, key string) (DedupState, error) {
+func (d *pollDedup) Begin(ctx context.Context, key string) (DedupState, DedupToken, error) {
 	d.begins.Add(1)
-	st, err := d.m.Begin(ctx, key)
+	st, tok, err := d.m.Begin(ctx, key)
 	if id, ok := ctx.Value(reqIDKey{}).(int); ok && st == DedupInFlight {
 		d.mu.Lock()
 		d.waiting[id] = true
 		d.mu.Unlock()
 	}
-	return st, err
+	return st, tok, err
 }
-func (d *pollDedup) Done(ctx context.Context, key string) error    { return d.m.Done(ctx, key) }
-func (d *pollDedup) Abandon(ctx context.Context, key string) error { return d.m.Abandon(ctx, key) }
+func (d *pollDedup) Done(ctx context.Context, key string, tok DedupToken) error {
+	return d.m.Done(ctx, key, tok)
+}
+func (d *pollDedup) Abandon(ctx context.Context, key string, tok DedupToken) error {
+	return d.m.Abandon(ctx, key, tok)
+}
 
 func (d *pollDedup) waitingCount() int {
 	d.mu.Lock()
@@ -237,11 +241,11 @@ type beginFailsWhileWaiting struct {
 	n atomic.Int32
 }
 
-func (d *beginFailsWhileWaiting) Begin(context.Context, string) (DedupState, error) {
+func (d *beginFailsWhileWaiting) Begin(context.Context, string) (DedupState, DedupToken, error) {
 	if d.n.Add(1) == 1 {
-		return DedupInFlight, nil
+		return DedupInFlight, "", nil
 	}
-	return 0, errors.New("store down")
+	return 0, "", errors.New("store down")
 }
 
 func TestHandlerDeduplicatorFailsWhileWaiting(t *testing.T) {
@@ -259,7 +263,7 @@ func TestMemoryDeduplicatorReleased(t *testing.T) {
 	ctx := context.Background()
 	d := NewMemoryDeduplicator(MemoryDedupConfig{})
 	require.Nil(t, d.Released("k"), "not in flight")
-	st, err := d.Begin(ctx, "k")
+	st, tok, err := d.Begin(ctx, "k")
 	require.NoError(t, err)
 	require.Equal(t, DedupNew, st)
 	a, b := d.Released("k"), d.Released("k")
@@ -270,14 +274,14 @@ func TestMemoryDeduplicatorReleased(t *testing.T) {
 		t.Fatal("closed while in flight")
 	default:
 	}
-	require.NoError(t, d.Abandon(ctx, "k"))
+	require.NoError(t, d.Abandon(ctx, "k", tok))
 	<-a // closed by Abandon
 	require.Nil(t, d.Released("k"))
 
-	st, _ = d.Begin(ctx, "k")
+	st, tok, _ = d.Begin(ctx, "k")
 	require.Equal(t, DedupNew, st)
 	c := d.Released("k")
-	require.NoError(t, d.Done(ctx, "k"))
+	require.NoError(t, d.Done(ctx, "k", tok))
 	<-c // closed by Done
 	require.Nil(t, d.Released("k"), "done, not in flight")
 }

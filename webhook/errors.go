@@ -3,17 +3,17 @@ package webhook
 import (
 	"fmt"
 
-	"github.com/payorch/checkout-go/internal/valid"
+	"github.com/payorch/checkout-go/validation"
 )
 
 // ValidationError is returned by NewVerifier, Config.Validate and
 // ValidateUsername. It is the SDK's one validation error type, so
 // errors.As(err, new(*checkout.ValidationError)) works too. Problem paths are
 // the Config field names ("Username", "Headers[X-Shop]", "Sources[2]").
-type ValidationError = valid.Error
+type ValidationError = validation.Error
 
 // Problem is one entry of a ValidationError.
-type Problem = valid.Problem
+type Problem = validation.Problem
 
 // Sentinel errors returned by Verify (wrapped with detail; test with
 // errors.Is). They are constants, not variables, so that no importer can
@@ -55,6 +55,13 @@ const (
 	// ErrNoDecrypter: the body is {"JWT": "..."} but Config.Decrypter is
 	// nil. Handler: 500 (logged), so the service re-sends once it is set.
 	ErrNoDecrypter = encryptedSentinel("checkout: verify webhook: encrypted payload: no Decrypter configured")
+
+	// ErrNotEncrypted: the body is plain JSON but Config.Decrypter is set
+	// and Config.AcceptPlain is not: plain JSON would skip the decryption
+	// and the signature check. Handler: 500 (logged), so the service
+	// re-sends; set AcceptPlain while switching over to encrypted
+	// webhooks.
+	ErrNotEncrypted = sentinel("checkout: verify webhook: plain body refused: a Decrypter is configured and AcceptPlain is not set")
 
 	// ErrDecrypt: the token could not be decrypted (wrong key, tampered
 	// token, unexpected algorithm). Handler: 500 (logged).

@@ -79,6 +79,7 @@ func TestSentinelsNameTheirOperation(t *testing.T) {
 		"webhook.ErrNoDecrypter":      {webhook.ErrNoDecrypter, verify + "encrypted payload: ", true},
 		"webhook.ErrDecrypt":          {webhook.ErrDecrypt, verify + "encrypted payload: ", true},
 		"webhook.ErrSignature":        {webhook.ErrSignature, verify + "encrypted payload: ", true},
+		"webhook.ErrNotEncrypted":     {webhook.ErrNotEncrypted, verify, false},
 		"webhook.ErrInFlight":         {webhook.ErrInFlight, dedup, false},
 		"webhook.ErrNoContent":        {webhook.ErrNoContent, read, false},
 	}
@@ -128,8 +129,8 @@ func TestOperationErrorsNameTheirOperation(t *testing.T) {
 	var nilVerifier *webhook.Verifier
 	var nilMemory *webhook.MemoryDeduplicator
 	var nilRedis *redisdedup.Deduplicator
-	_, beginErr := nilMemory.Begin(ctx, "k")
-	_, redisBeginErr := nilRedis.Begin(ctx, "k")
+	_, _, beginErr := nilMemory.Begin(ctx, "k")
+	_, _, redisBeginErr := nilRedis.Begin(ctx, "k")
 	_, newVerifierErr := webhook.NewVerifier(webhook.Config{})
 	_, newDecrypterErr := webhook.NewJWEDecrypter(webhook.JWEConfig{})
 	_, sealErr := webhook.Seal([]byte(`{}`), webhook.SealOptions{})
@@ -155,7 +156,7 @@ func TestOperationErrorsNameTheirOperation(t *testing.T) {
 		{"decrypted payload without event_name", "checkout: verify webhook: malformed body: no event_name (in the decrypted payload)",
 			verifyWith(stubDecrypter(`{}`), `{"JWT":"a.b.c.d.e"}`), webhook.ErrMalformedBody},
 		{"nil MemoryDeduplicator", "checkout: deduplicate webhook: nil *MemoryDeduplicator (use NewMemoryDeduplicator)", beginErr, nil},
-		{"nil MemoryDeduplicator Done", "checkout: deduplicate webhook: nil *MemoryDeduplicator (use NewMemoryDeduplicator)", nilMemory.Done(ctx, "k"), nil},
+		{"nil MemoryDeduplicator Done", "checkout: deduplicate webhook: nil *MemoryDeduplicator (use NewMemoryDeduplicator)", nilMemory.Done(ctx, "k", ""), nil},
 		{"content absent", `checkout: read webhook content: X event carries no refund (its content holds "order")`, refundErr, webhook.ErrNoContent},
 		{"content undecodable", "checkout: read webhook content: X event: its order does not decode: ", orderErr, webhook.ErrMalformedBody},
 		{"DecodeContent", "checkout: read webhook content: malformed content: content.order: json: ", ev.DecodeContent(&into), webhook.ErrMalformedBody},
@@ -165,13 +166,13 @@ func TestOperationErrorsNameTheirOperation(t *testing.T) {
 		{"Config.Validate", "checkout: validate webhook config: invalid request: Username: required; ", webhook.Config{}.Validate(), validation.ErrInvalidRequest},
 		{"ValidateUsername", "checkout: validate webhook username: invalid request: Username: must not contain ':'", webhook.ValidateUsername("a:b"), validation.ErrInvalidRequest},
 		{"NewJWEDecrypter", "checkout: new webhook decrypter: JWEConfig.PrivateKey is required", newDecrypterErr, nil},
-		{"ParseRSAPrivateKeyPEM", "checkout: parse private key: ", func() error { _, err := webhook.ParseRSAPrivateKeyPEM(nil); return err }(), nil},
+		{"NewJWEDecrypterFromPEM", "checkout: parse private key: ", func() error { _, err := webhook.NewJWEDecrypterFromPEM(nil, nil); return err }(), nil},
 		{"ParseRSAPublicKeyPEM", "checkout: parse public key: ", func() error { _, err := webhook.ParseRSAPublicKeyPEM(nil); return err }(), nil},
 		{"Seal", "checkout: seal webhook: SealOptions.Recipient is required", sealErr, nil},
 		{"redisdedup.New", "checkout: new redis deduplicator: Client is required", redisConfigErr, nil},
 		{"nil redisdedup Begin", "checkout: deduplicate webhook: redisdedup.Deduplicator not configured (use New)", redisBeginErr, nil},
-		{"nil redisdedup Done", "checkout: deduplicate webhook: redisdedup.Deduplicator not configured (use New)", nilRedis.Done(ctx, "k"), nil},
-		{"nil redisdedup Abandon", "checkout: deduplicate webhook: redisdedup.Deduplicator not configured (use New)", nilRedis.Abandon(ctx, "k"), nil},
+		{"nil redisdedup Done", "checkout: deduplicate webhook: redisdedup.Deduplicator not configured (use New)", nilRedis.Done(ctx, "k", "t"), nil},
+		{"nil redisdedup Abandon", "checkout: deduplicate webhook: redisdedup.Deduplicator not configured (use New)", nilRedis.Abandon(ctx, "k", "t"), nil},
 	}
 	for _, tt := range tests {
 		require.Error(t, tt.err, tt.name)

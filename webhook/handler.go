@@ -3,14 +3,13 @@ package webhook
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/netip"
 	"strconv"
 	"time"
-
-	"github.com/payorch/checkout-go/internal/clip"
 )
 
 // Handler returns an http.Handler that verifies each delivery, runs fn once
@@ -23,9 +22,11 @@ import (
 //	    ErrHeaderMismatch), with WWW-Authenticate: Basic realm=...
 //	413 body too large (ErrBodyTooLarge)
 //	400 not parseable (ErrMalformedBody)
-//	500 encrypted body without a Decrypter, or one that cannot be opened
-//	    (logged at error level: the merchant must fix the configuration,
-//	    and meanwhile the service keeps the event)
+//	500 encrypted body without a Decrypter, or one that cannot be opened,
+//	    or a plain body while a Decrypter is configured without
+//	    Config.AcceptPlain (ErrNotEncrypted) (logged at error level: the
+//	    merchant must fix the configuration, and meanwhile the service
+//	    keeps the event)
 //	409 a duplicate of an event whose first delivery is still running
 //	    after Config.DuplicateWait (or the sender hung up), with
 //	    Retry-After: 5
@@ -106,12 +107,12 @@ const (
 )
 
 // awaitFirst waits while key is in flight, for at most h.wait and while
-// ctx lives, and returns the state Begin last gave: DedupDone (the first
-// delivery succeeded), DedupNew (it failed and this delivery now owns the
-// key), or DedupInFlight (the wait ended first).
-func (h *handler) awaitFirst(ctx context.Context, key string) (DedupState, error) {
+// ctx lives, and returns what Begin last gave: DedupDone (the first
+// delivery succeeded), DedupNew and its token (it failed and this delivery
+// now owns the key), or DedupInFlight (the wait ended first).
+func (h *handler) awaitFirst(ctx context.Context, key string) (DedupState, DedupToken, error) {
 	if h.wait <= 0 {
-		return DedupInFlight, nil
+		return DedupInFlight, "", nil
 	}
 	timer := time.NewTimer(h.wait)
 	defer timer.Stop()
@@ -141,13 +142,13 @@ func (h *handler) awaitFirst(ctx context.Context, key string) (DedupState, error
 		case <-wake:
 		case <-tick:
 		case <-timer.C:
-			return DedupInFlight, nil
+			return DedupInFlight, "", nil
 		case <-ctx.Done():
-			return DedupInFlight, nil
+			return DedupInFlight, "", nil
 		}
-		state, err := h.v.dedup.Begin(ctx, key)
+		state, token, err := h.v.dedup.Begin(ctx, key)
 		if err != nil || state != DedupInFlight {
-			return state, err
+			return state, token, err
 		}
 	}
 }
@@ -169,14 +170,14 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx := r.Context()
 	key := ev.DedupKey()
-	state, err := h.v.dedup.Begin(ctx, key)
+	state, token, err := h.v.dedup.Begin(ctx, key)
 	if err != nil {
 		h.logError(r, "webhook deduplicator failed", client, ev, err)
 		reply(w, http.StatusInternalServerError)
 		return
 	}
 	if state == DedupInFlight {
-		state, err = h.awaitFirst(ctx, key)
+		state, token, err = h.awaitFirst(ctx, key)
 		if err != nil {
 			h.logError(r, "webhook deduplicator failed", client, ev, err)
 			reply(w, http.StatusInternalServerError)
@@ -200,29 +201,30 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	if err := h.run(ctx, key, ev); err != nil {
+	if err := h.run(ctx, key, token, ev); err != nil {
 		h.logError(r, "webhook function failed; the service will re-send", client, ev, err)
 		reply(w, http.StatusInternalServerError)
 		return
 	}
 	// Recorded even when the sender has hung up meanwhile: the work is done,
 	// and a cancelled context must not leave the key claimed.
-	if err := h.v.dedup.Done(context.WithoutCancel(ctx), key); err != nil {
+	if err := h.v.dedup.Done(context.WithoutCancel(ctx), key, token); err != nil {
 		h.logError(r, "webhook processed but the deduplicator could not record it", client, ev, err)
 	}
 	h.logDebug(ctx, "webhook processed", client, ev)
 	reply(w, http.StatusOK)
 }
 
-// run calls fn and releases the key when it fails or panics. A panic is
-// re-raised after the key is released, so net/http handles it as usual.
-func (h *handler) run(ctx context.Context, key string, ev *Event) (err error) {
+// run calls fn and releases this delivery's claim on the key (token) when
+// it fails or panics. A panic is re-raised after the claim is released, so
+// net/http handles it as usual.
+func (h *handler) run(ctx context.Context, key string, token DedupToken, ev *Event) (err error) {
 	ok := false
 	defer func() {
 		if !ok {
 			// Release with a context that outlives a cancelled request, so
 			// the key is not left claimed.
-			if aerr := h.v.dedup.Abandon(context.WithoutCancel(ctx), key); aerr != nil && h.log != nil {
+			if aerr := h.v.dedup.Abandon(context.WithoutCancel(ctx), key, token); aerr != nil && h.log != nil {
 				h.log.LogAttrs(ctx, slog.LevelError, "webhook deduplicator could not release an event", attrs(netip.Addr{}, ev, aerr)...)
 			}
 		}
@@ -257,8 +259,8 @@ func (v *Verifier) realmOrDefault() string {
 
 // StatusFor maps an error of Verify to the status Handler replies with:
 // 403, 405, 401, 413, 400, 409 as documented on Handler, and 500 for
-// anything else (including the encrypted-payload errors and nil-safe
-// ErrNotConfigured).
+// anything else (including the encrypted-payload errors, ErrNotEncrypted
+// and nil-safe ErrNotConfigured).
 func StatusFor(err error) int {
 	switch {
 	case err == nil:
@@ -295,13 +297,21 @@ func reply(w http.ResponseWriter, status int) {
 // from the body, which is never logged whole.
 const maxLogText = 128
 
+// clipped is s cut to maxLogText characters.
+func clipped(s string) string {
+	if len(s) <= maxLogText {
+		return s
+	}
+	return fmt.Sprintf("%.*s", maxLogText, s)
+}
+
 func attrs(client netip.Addr, ev *Event, err error) []slog.Attr {
 	a := make([]slog.Attr, 0, 4)
 	if client.IsValid() {
 		a = append(a, slog.String("client", client.String()))
 	}
 	if ev != nil {
-		a = append(a, slog.String("event_id", clip.To(ev.ID, maxLogText)), slog.String("event_name", clip.To(ev.Name, maxLogText)))
+		a = append(a, slog.String("event_id", clipped(ev.ID)), slog.String("event_name", clipped(ev.Name)))
 	}
 	if err != nil {
 		a = append(a, slog.String("error", err.Error()))

@@ -127,7 +127,8 @@ func TestHandlerNilFunctionAndNilVerifier(t *testing.T) {
 	require.Equal(t, 500, serve(h, NewTestRequest(cfg, []byte(orderBody))).Code)
 }
 
-// stubDedup lets a test make the store fail.
+// stubDedup lets a test make the store fail. Its claims carry the token
+// "claim-1", and it records the tokens Done and Abandon get back.
 type stubDedup struct {
 	begin      DedupState
 	beginErr   error
@@ -135,15 +136,25 @@ type stubDedup struct {
 	doneCalls  int
 	abandoned  int
 	abandonErr error
+	ended      []DedupToken // the tokens of Done and Abandon, in order
 }
 
-func (s *stubDedup) Begin(context.Context, string) (DedupState, error) { return s.begin, s.beginErr }
-func (s *stubDedup) Done(context.Context, string) error {
+const stubToken DedupToken = "claim-1"
+
+func (s *stubDedup) Begin(context.Context, string) (DedupState, DedupToken, error) {
+	if s.begin == DedupNew {
+		return s.begin, stubToken, s.beginErr
+	}
+	return s.begin, "", s.beginErr
+}
+func (s *stubDedup) Done(_ context.Context, _ string, tok DedupToken) error {
 	s.doneCalls++
+	s.ended = append(s.ended, tok)
 	return s.doneErr
 }
-func (s *stubDedup) Abandon(context.Context, string) error {
+func (s *stubDedup) Abandon(_ context.Context, _ string, tok DedupToken) error {
 	s.abandoned++
+	s.ended = append(s.ended, tok)
 	return s.abandonErr
 }
 
@@ -180,6 +191,9 @@ func TestHandlerDeduplicatorFailures(t *testing.T) {
 			require.Equal(t, tt.called, called)
 			require.Equal(t, tt.done, tt.dd.doneCalls)
 			require.Equal(t, tt.abandoned, tt.dd.abandoned)
+			for _, tok := range tt.dd.ended {
+				require.Equal(t, stubToken, tok, "the delivery ends the claim Begin gave it")
+			}
 			require.Contains(t, logs.String(), "evt_V2_1")
 		})
 	}
@@ -213,7 +227,7 @@ func TestHandlerLogsNoSecrets(t *testing.T) {
 	}
 	out := logs.String()
 	require.Equal(t, 6, strings.Count(out, "\n"), out)
-	require.Contains(t, out, `"event_id":"`+longID[:128]+`…"`)
+	require.Contains(t, out, `"event_id":"`+longID[:128]+`"`)
 	require.NotContains(t, out, longID[:129])
 	for _, secret := range []string{testPass, "tok-secret-12", "4111111111111111", "secret.token", "ord_1",
 		base64.StdEncoding.EncodeToString([]byte(testUser + ":" + testPass))[:12]} {
@@ -256,14 +270,14 @@ type ctxDedup struct {
 	doneCtxErr, abandonCtxErr error
 }
 
-func (d *ctxDedup) Done(ctx context.Context, key string) error {
+func (d *ctxDedup) Done(ctx context.Context, key string, tok DedupToken) error {
 	d.doneCtxErr = ctx.Err()
-	return d.MemoryDeduplicator.Done(ctx, key)
+	return d.MemoryDeduplicator.Done(ctx, key, tok)
 }
 
-func (d *ctxDedup) Abandon(ctx context.Context, key string) error {
+func (d *ctxDedup) Abandon(ctx context.Context, key string, tok DedupToken) error {
 	d.abandonCtxErr = ctx.Err()
-	return d.MemoryDeduplicator.Abandon(ctx, key)
+	return d.MemoryDeduplicator.Abandon(ctx, key, tok)
 }
 
 func TestHandlerRecordsOutcomeAfterSenderHangsUp(t *testing.T) {

@@ -3,13 +3,16 @@ package webhook
 import (
 	"bytes"
 	"crypto/rsa"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"strconv"
 
 	gojose "github.com/go-jose/go-jose/v4"
 
+	checkout "github.com/payorch/checkout-go"
 	"github.com/payorch/checkout-go/internal/jose"
 )
 
@@ -29,6 +32,10 @@ type Decrypter interface {
 // JWEConfig configures a JWEDecrypter. The service encrypts webhooks as a
 // compact JWE ("alg":"RSA-OAEP-256", "enc":"A256GCM", with a "kid") and
 // signs with RS256 when signing is switched on.
+//
+// No rendering of a JWEConfig (fmt's verbs, log/slog, encoding/json; a
+// value or a pointer) shows the private key: each prints
+// [JWEConfig.String].
 type JWEConfig struct {
 	// PrivateKey is the merchant's RSA key the service encrypts to.
 	// Required.
@@ -80,11 +87,11 @@ func NewJWEDecrypter(cfg JWEConfig) (*JWEDecrypter, error) {
 }
 
 // NewJWEDecrypterFromPEM builds a JWEDecrypter from PEM text: the merchant's
-// private key (PKCS#1 "RSA PRIVATE KEY" or PKCS#8 "PRIVATE KEY") and,
-// optionally (nil or empty), the service's public key (see
-// ParseRSAPublicKeyPEM).
+// private key (PKCS#1 "RSA PRIVATE KEY" or PKCS#8 "PRIVATE KEY", read by
+// [checkout.ParseRSAPrivateKeyPEM]) and, optionally (nil or empty), the
+// service's public key (see [ParseRSAPublicKeyPEM]).
 func NewJWEDecrypterFromPEM(privatePEM, verificationPEM []byte) (*JWEDecrypter, error) {
-	priv, err := ParseRSAPrivateKeyPEM(privatePEM)
+	priv, err := checkout.ParseRSAPrivateKeyPEM(privatePEM)
 	if err != nil {
 		return nil, err
 	}
@@ -95,17 +102,6 @@ func NewJWEDecrypterFromPEM(privatePEM, verificationPEM []byte) (*JWEDecrypter, 
 		}
 	}
 	return NewJWEDecrypter(cfg)
-}
-
-// ParseRSAPrivateKeyPEM reads the first PEM block of b as an RSA private
-// key in PKCS#1 ("RSA PRIVATE KEY") or PKCS#8 ("PRIVATE KEY") form.
-// Encrypted PEM is not supported. Errors never quote key material.
-func ParseRSAPrivateKeyPEM(b []byte) (*rsa.PrivateKey, error) {
-	k, err := jose.ParsePrivateKeyPEM(b)
-	if err != nil {
-		return nil, errors.New("checkout: parse private key: " + err.Error())
-	}
-	return k, nil
 }
 
 // ParseRSAPublicKeyPEM reads the first PEM block of b as an RSA public key:
@@ -162,19 +158,66 @@ func (d *JWEDecrypter) String() string {
 	if d == nil {
 		return "webhook.JWEDecrypter(nil)"
 	}
-	bits := 0
-	if d.priv != nil && d.priv.N != nil {
-		bits = d.priv.N.BitLen()
-	}
-	return fmt.Sprintf("webhook.JWEDecrypter{PrivateKey: RSA-%d %s, KeyID: %q, VerificationKey: %s, VerificationKeyID: %q}",
-		bits, redacted, d.kid, setOrNil(d.verify != nil), d.verifyID)
+	return fmt.Sprintf("webhook.JWEDecrypter{PrivateKey: %s, KeyID: %q, VerificationKey: %s, VerificationKeyID: %q}",
+		privateKeyText(d.priv), d.kid, publicKeyText(d.verify), d.verifyID)
 }
+
+// privateKeyText names a private key by its size, never its numbers.
+func privateKeyText(k *rsa.PrivateKey) string {
+	if k == nil {
+		return "nil"
+	}
+	return publicKeyText(&k.PublicKey) + " " + redacted
+}
+
+// publicKeyText names a public key by its size.
+func publicKeyText(k *rsa.PublicKey) string {
+	if k == nil {
+		return "nil"
+	}
+	bits := 0
+	if k.N != nil {
+		bits = k.N.BitLen()
+	}
+	return "RSA-" + strconv.Itoa(bits)
+}
+
+// String describes the JWEConfig with its keys named by size only.
+func (c JWEConfig) String() string {
+	return fmt.Sprintf("webhook.JWEConfig{PrivateKey: %s, KeyID: %q, VerificationKey: %s, VerificationKeyID: %q}",
+		privateKeyText(c.PrivateKey), c.KeyID, publicKeyText(c.VerificationKey), c.VerificationKeyID)
+}
+
+// Format makes every fmt verb print String.
+func (c JWEConfig) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, c.String()) }
+
+// LogValue makes log/slog print String.
+func (c JWEConfig) LogValue() slog.Value { return slog.StringValue(c.String()) }
+
+// MarshalJSON writes String as a JSON string.
+func (c JWEConfig) MarshalJSON() ([]byte, error) { return json.Marshal(c.String()) }
+
+// String describes the SealOptions with their keys named by size only.
+func (o SealOptions) String() string {
+	return fmt.Sprintf("webhook.SealOptions{Recipient: %s, RecipientKeyID: %q, Signer: %s, SignerKeyID: %q, SignatureAsJSON: %t, LegacyOAEP: %t}",
+		publicKeyText(o.Recipient), o.RecipientKeyID, privateKeyText(o.Signer), o.SignerKeyID, o.SignatureAsJSON, o.LegacyOAEP)
+}
+
+// Format makes every fmt verb print String.
+func (o SealOptions) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, o.String()) }
+
+// LogValue makes log/slog print String.
+func (o SealOptions) LogValue() slog.Value { return slog.StringValue(o.String()) }
+
+// MarshalJSON writes String as a JSON string.
+func (o SealOptions) MarshalJSON() ([]byte, error) { return json.Marshal(o.String()) }
 
 // Format makes every fmt verb print String: the private key never leaks
 // through %v or %+v.
 func (d *JWEDecrypter) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, d.String()) }
 
-// SealOptions says how Seal builds a token.
+// SealOptions says how Seal builds a token. Like [JWEConfig], it renders
+// as [SealOptions.String] everywhere, never showing the Signer's key.
 type SealOptions struct {
 	// Recipient is the merchant's public key (the counterpart of
 	// JWEConfig.PrivateKey). Required.

@@ -167,7 +167,7 @@ func TestJWEConfigAndPEMErrors(t *testing.T) {
 		"broken pkcs1":      pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: []byte{1, 2, 3}}),
 		"broken pkcs8":      pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: []byte{1, 2, 3}}),
 	} {
-		_, err := ParseRSAPrivateKeyPEM(b)
+		_, err := NewJWEDecrypterFromPEM(b, nil)
 		require.Error(t, err, name)
 		require.True(t, strings.HasPrefix(err.Error(), "checkout: parse private key: "), name)
 	}

@@ -35,18 +35,26 @@ func TestHandlerEncryptedWebhooks(t *testing.T) {
 	require.Equal(t, "ord_ஆ_1", ev.OrderID())
 	require.Equal(t, utf8Event, string(ev.Raw))
 
-	// Plain JSON keeps working next to JWT (backward compatible, §6.1.7).
-	require.Equal(t, 200, serve(h, NewTestRequest(cfg, []byte(orderBody))).Code)
-	require.Len(t, got, 2)
-	require.False(t, got[1].Encrypted)
-
 	// The JSON-serialised JWE envelope of the service's API responses.
 	parts := strings.Split(seal(t, strings.Replace(utf8Event, "evt_jwe_1", "evt_jwe_2", 1), opts), ".")
 	body, err := json.Marshal(map[string]string{"header": parts[0], "encryptedKey": parts[1], "iv": parts[2], "encryptedPayload": parts[3], "tag": parts[4]})
 	require.NoError(t, err)
 	require.Equal(t, 200, serve(h, NewTestRequest(cfg, body)).Code)
+	require.Len(t, got, 2)
+	require.Equal(t, "evt_jwe_2", got[1].ID)
+
+	// Plain JSON keeps working next to JWT while the receiver switches
+	// over (backward compatible, §6.1.7), with AcceptPlain.
+	cfg.AcceptPlain = true
+	v, err = NewVerifier(cfg)
+	require.NoError(t, err)
+	h = v.Handler(func(_ context.Context, ev *Event) error { got = append(got, ev); return nil })
+	require.Equal(t, 200, serve(h, NewTestRequest(cfg, []byte(orderBody))).Code)
 	require.Len(t, got, 3)
-	require.Equal(t, "evt_jwe_2", got[2].ID)
+	require.False(t, got[2].Encrypted)
+	require.Equal(t, 200, serve(h, NewTestRequest(cfg, envelope(seal(t, strings.Replace(utf8Event, "evt_jwe_1", "evt_jwe_3", 1), opts)))).Code)
+	require.Len(t, got, 4)
+	require.True(t, got[3].Encrypted)
 
 	// Failures are 500 (nothing lost) or 400, never 200.
 	for name, tc := range map[string]struct {
@@ -64,7 +72,47 @@ func TestHandlerEncryptedWebhooks(t *testing.T) {
 	} {
 		require.Equal(t, tc.code, serve(h, NewTestRequest(cfg, tc.body)).Code, name)
 	}
-	require.Len(t, got, 3)
+	require.Len(t, got, 4)
+}
+
+// With a Decrypter (and a VerificationKey) a plain JSON body is a
+// downgrade: whoever holds the Basic credentials would skip the
+// decryption and the signature. It is refused with a 500 (so a genuine
+// plain delivery during a switch-over is re-sent, not lost) unless
+// AcceptPlain is set; the merchant's function never sees it.
+func TestPlainBodyRefusedWithDecrypter(t *testing.T) {
+	for _, jc := range []JWEConfig{
+		{PrivateKey: merchantKey(), VerificationKey: &serviceKey().PublicKey},
+		{PrivateKey: merchantKey()},
+	} {
+		cfg, v := jweVerifier(t, jc)
+		ev, err := v.Verify(NewTestRequest(cfg, []byte(orderBody)))
+		require.ErrorIs(t, err, ErrNotEncrypted)
+		require.NotErrorIs(t, err, ErrMalformedBody)
+		require.Nil(t, ev)
+		h := v.Handler(func(context.Context, *Event) error { t.Error("a plain body reached the function"); return nil })
+		require.Equal(t, http.StatusInternalServerError, serve(h, NewTestRequest(cfg, []byte(orderBody))).Code)
+		// Not-JSON stays a 400: the refusal is about a well-formed plain event.
+		require.Equal(t, http.StatusBadRequest, serve(h, NewTestRequest(cfg, []byte(`not json`))).Code)
+
+		cfg.AcceptPlain = true
+		v, err = NewVerifier(cfg)
+		require.NoError(t, err)
+		ev, err = v.Verify(NewTestRequest(cfg, []byte(orderBody)))
+		require.NoError(t, err)
+		require.False(t, ev.Encrypted)
+	}
+
+	// Without a Decrypter plain JSON is the only form, with or without
+	// AcceptPlain.
+	for _, accept := range []bool{false, true} {
+		cfg := baseConfig()
+		cfg.AcceptPlain = accept
+		v, err := NewVerifier(cfg)
+		require.NoError(t, err)
+		_, err = v.Verify(NewTestRequest(cfg, []byte(orderBody)))
+		require.NoError(t, err)
+	}
 }
 
 // The published envelopes (conformance/jwt): the JWT webhook header names

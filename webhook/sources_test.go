@@ -3,6 +3,7 @@ package webhook
 import (
 	"net/http"
 	"net/netip"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -139,4 +140,58 @@ func TestIPv6Sources(t *testing.T) {
 			require.ErrorIs(t, err, ErrForbiddenSource, remote)
 		}
 	}
+}
+
+// FuzzClientAddr reads X-Forwarded-For as a stranger may write it, behind a
+// trusted proxy or not. It never panics, and the address it finds is the
+// peer, or an entry of the header with nothing but trusted hops to its
+// right: entries left of the first untrusted one never decide.
+func FuzzClientAddr(f *testing.F) {
+	for _, seed := range []struct{ remote, line1, line2 string }{
+		{"10.1.2.3:443", "13.126.232.13", ""},
+		{"10.1.2.3:443", "198.51.100.7, 13.126.232.13", "10.9.9.9"},
+		{"[fd00::1]:443", "2001:db8::1, [2001:db8::2]:8443", ""},
+		{"10.1.2.3:443", "::ffff:13.126.232.13, fe80::1%eth0", "unknown"},
+		{"203.0.113.9:1", "13.126.232.13", ""},
+		{"10.1.2.3", "1.2.3.4:80, , 10.0.0.1", "  "},
+		{"[::ffff:10.1.2.3]:1", "13.126.232.13,13.126.232.14,", "[::1]"},
+	} {
+		f.Add(seed.remote, seed.line1, seed.line2)
+	}
+	proxies := prefixSet(prefixes("10.0.0.0/8", "fd00::/8"))
+	f.Fuzz(func(t *testing.T, remote, line1, line2 string) {
+		r := &http.Request{RemoteAddr: remote, Header: http.Header{}}
+		var entries []string
+		for _, line := range []string{line1, line2} {
+			if line != "" {
+				r.Header.Add("X-Forwarded-For", line)
+				entries = append(entries, strings.Split(line, ",")...)
+			}
+		}
+		got, err := clientAddr(r, proxies)
+		peer, peerOK := parseHost(remote)
+		if err != nil {
+			require.ErrorIs(t, err, ErrForbiddenSource)
+			require.False(t, peerOK && !proxies.contains(peer), "an untrusted peer is the answer, whatever the header says")
+			return
+		}
+		require.True(t, peerOK)
+		require.True(t, got.IsValid() && !got.Is4In6() && got.Zone() == "", "%v", got)
+		if got == peer || !proxies.contains(peer) {
+			require.Equal(t, peer, got)
+			return
+		}
+		// got came from the header: every entry to its right is a
+		// trusted hop.
+		i := len(entries) - 1
+		for ; i >= 0; i-- {
+			a, ok := parseHost(entries[i])
+			require.True(t, ok, "an unparseable entry right of the client fails closed")
+			if a == got {
+				break
+			}
+			require.True(t, proxies.contains(a), "entry %q right of the client is not a trusted hop", entries[i])
+		}
+		require.GreaterOrEqual(t, i, 0, "the client %v is not in the header", got)
+	})
 }

@@ -16,32 +16,38 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/payorch/checkout-go/internal/clip"
-	"github.com/payorch/checkout-go/internal/valid"
 )
 
 // Verifier checks webhook requests against a Config and
 // decodes their events. Make one with NewVerifier; the zero value refuses
 // everything (ErrNotConfigured). It is immutable and safe for concurrent
 // use. It keeps only SHA-256 digests of the credentials and header values,
-// and formatting it never prints them.
+// and no rendering of it (fmt, log/slog, encoding/json; a Verifier value
+// as well as a pointer) prints them.
 type Verifier struct {
-	ok       bool
-	userHash [sha256.Size]byte
-	passHash [sha256.Size]byte
-	headers  []expectedHeader
+	ok     bool
+	digest *digests // behind a pointer: reflection prints only its address
 
 	anySource bool
 	sources   prefixSet
 	proxies   prefixSet
 
-	maxBody   int64
-	decrypter Decrypter
-	dedup     Deduplicator
-	dupWait   time.Duration // <= 0: a duplicate does not wait
-	log       *slog.Logger
-	realm     string
+	maxBody     int64
+	decrypter   Decrypter
+	acceptPlain bool // plain JSON passes although decrypter is set
+	dedup       Deduplicator
+	dupWait     time.Duration // <= 0: a duplicate does not wait
+	log         *slog.Logger
+	realm       string
+}
+
+// digests are what a Verifier keeps of the secrets it checks. They stay
+// behind a pointer so that fmt's %p of a Verifier value, which prints the
+// fields by reflection whatever methods it has, shows an address instead:
+// a digest printed lets a weak password be guessed offline.
+type digests struct {
+	user, pass [sha256.Size]byte
+	headers    []expectedHeader
 }
 
 type expectedHeader struct {
@@ -54,20 +60,23 @@ type expectedHeader struct {
 // password, or no source list (without AllowAnySource) is an error, a
 // *ValidationError listing every problem.
 func NewVerifier(cfg Config) (*Verifier, error) {
-	if err := cfg.Validate(); err != nil {
-		return nil, valid.ForOp("new webhook verifier", err)
+	if err := cfg.validate("new webhook verifier"); err != nil {
+		return nil, err
 	}
 	v := &Verifier{
-		ok:        true,
-		userHash:  sha256.Sum256([]byte(cfg.Username)),
-		passHash:  sha256.Sum256([]byte(cfg.Password)),
-		anySource: cfg.AllowAnySource,
-		maxBody:   cfg.MaxBodyBytes,
-		decrypter: cfg.Decrypter,
-		dedup:     cfg.Deduplicator,
-		dupWait:   cfg.DuplicateWait,
-		log:       cfg.Logger,
-		realm:     cfg.Realm,
+		ok: true,
+		digest: &digests{
+			user: sha256.Sum256([]byte(cfg.Username)),
+			pass: sha256.Sum256([]byte(cfg.Password)),
+		},
+		anySource:   cfg.AllowAnySource,
+		maxBody:     cfg.MaxBodyBytes,
+		decrypter:   cfg.Decrypter,
+		acceptPlain: cfg.AcceptPlain,
+		dedup:       cfg.Deduplicator,
+		dupWait:     cfg.DuplicateWait,
+		log:         cfg.Logger,
+		realm:       cfg.Realm,
 	}
 	for _, p := range cfg.Sources {
 		np, _ := normalizePrefix(p) // validated above
@@ -78,7 +87,7 @@ func NewVerifier(cfg Config) (*Verifier, error) {
 		v.proxies = append(v.proxies, np)
 	}
 	for _, name := range slices.Sorted(maps.Keys(cfg.Headers)) {
-		v.headers = append(v.headers, expectedHeader{
+		v.digest.headers = append(v.digest.headers, expectedHeader{
 			name: textproto.CanonicalMIMEHeaderKey(name),
 			hash: sha256.Sum256([]byte(cfg.Headers[name])),
 		})
@@ -110,7 +119,8 @@ func NewVerifier(cfg Config) (*Verifier, error) {
 //  5. body size (ErrBodyTooLarge), read through a limit;
 //  6. body: a plain event, or an encrypted envelope opened with
 //     Config.Decrypter (ErrMalformedBody, ErrNoDecrypter, ErrDecrypt,
-//     ErrSignature).
+//     ErrSignature); with a Decrypter, a plain event only when
+//     Config.AcceptPlain is set (ErrNotEncrypted).
 //
 // Verify reads and closes r.Body. It does not deduplicate: Handler does.
 // A nil or zero Verifier returns ErrNotConfigured, and a nil r
@@ -136,7 +146,7 @@ func (v *Verifier) verify(r *http.Request) (*Event, netip.Addr, error) {
 		return nil, client, wrap(ErrForbiddenSource, client.String())
 	}
 	if r.Method != http.MethodPost {
-		return nil, client, wrap(ErrMethodNotAllowed, strconv.Quote(clip.To(r.Method, 32)))
+		return nil, client, wrap(ErrMethodNotAllowed, fmt.Sprintf("%.32q", r.Method))
 	}
 	if err := v.checkCredentials(r.Header); err != nil {
 		return nil, client, err
@@ -170,7 +180,7 @@ func (v *Verifier) checkCredentials(h http.Header) error {
 	// when the first differs.
 	uh := sha256.Sum256([]byte(user))
 	ph := sha256.Sum256([]byte(pass))
-	match := subtle.ConstantTimeCompare(uh[:], v.userHash[:]) & subtle.ConstantTimeCompare(ph[:], v.passHash[:])
+	match := subtle.ConstantTimeCompare(uh[:], v.digest.user[:]) & subtle.ConstantTimeCompare(ph[:], v.digest.pass[:])
 	if !ok {
 		return wrap(ErrUnauthorized, detail)
 	}
@@ -181,7 +191,7 @@ func (v *Verifier) checkCredentials(h http.Header) error {
 }
 
 func (v *Verifier) checkHeaders(h http.Header) error {
-	for _, want := range v.headers {
+	for _, want := range v.digest.headers {
 		values := h[want.name]
 		if len(values) != 1 {
 			if len(values) == 0 {
@@ -245,6 +255,11 @@ func (v *Verifier) decode(body []byte) (*Event, error) {
 		return nil, err
 	}
 	if !encrypted {
+		if v.decrypter != nil && !v.acceptPlain {
+			// A downgrade: plain JSON would skip the decryption and the
+			// signature the Decrypter checks.
+			return nil, ErrNotEncrypted
+		}
 		return eventFrom(&w, body)
 	}
 	if v.decrypter == nil {
@@ -315,20 +330,22 @@ func (v *Verifier) String() string {
 	if v == nil || !v.ok {
 		return "webhook.Verifier(not configured)"
 	}
-	names := make([]string, len(v.headers))
-	for i, h := range v.headers {
+	names := make([]string, len(v.digest.headers))
+	for i, h := range v.digest.headers {
 		names[i] = h.name
 	}
 	src := strconv.Itoa(len(v.sources)) + " prefixes"
 	if v.anySource {
 		src = "any"
 	}
-	return fmt.Sprintf("webhook.Verifier{Credentials: %s, Sources: %s, TrustedProxies: %d prefixes, Headers: %v, MaxBodyBytes: %d, Decrypter: %s}",
-		redacted, src, len(v.proxies), names, v.maxBody, setOrNil(v.decrypter != nil))
+	return fmt.Sprintf("webhook.Verifier{Credentials: %s, Sources: %s, TrustedProxies: %d prefixes, Headers: %v, MaxBodyBytes: %d, Decrypter: %s, AcceptPlain: %t}",
+		redacted, src, len(v.proxies), names, v.maxBody, setOrNil(v.decrypter != nil), v.acceptPlain)
 }
 
-// Format makes every fmt verb print String.
-func (v *Verifier) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, v.String()) }
+// Format makes every fmt verb print String, for a Verifier value as for a
+// pointer (a nil pointer prints "<nil>"): without it, fmt would print a
+// copied Verifier field by field.
+func (v Verifier) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, v.String()) }
 
 // LogValue makes log/slog print String (the JSON handler would otherwise
 // print an empty object).

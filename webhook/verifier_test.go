@@ -186,6 +186,7 @@ func TestStatusFor(t *testing.T) {
 		ErrNoDecrypter:             500,
 		ErrDecrypt:                 500,
 		ErrSignature:               500,
+		ErrNotEncrypted:            500,
 		ErrInFlight:                409,
 		ErrNotConfigured:           500,
 		errors.New("other"):        500,

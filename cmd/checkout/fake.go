@@ -10,11 +10,13 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 
 	checkout "github.com/payorch/checkout-go"
 	"github.com/payorch/checkout-go/checkouttest"
+	"github.com/payorch/checkout-go/internal/httpfield"
 	"github.com/payorch/checkout-go/validation"
 )
 
@@ -94,7 +96,7 @@ func fakeCommand() command {
 			fmt.Fprintf(stdout, "checkout fake: serving merchant %s at %s\n", cfg.MerchantID, fake.URL)
 			fmt.Fprintf(stdout, "  base URL:  %s (%s)\n", fake.URL, checkout.EnvBaseURL)
 			if cfg.Webhook.URL != "" {
-				fmt.Fprintf(stdout, "  webhooks:  %s\n", cfg.Webhook.URL)
+				fmt.Fprintf(stdout, "  webhooks:  %s\n", redactURL(cfg.Webhook.URL))
 			} else {
 				fmt.Fprintf(stdout, "  webhooks:  to each order's metadata.webhook_url only (no --webhook-url)\n")
 			}
@@ -170,17 +172,23 @@ func writeJWEKeys(dir string, k checkouttest.JWEKeys) (string, error) {
 	return k.KeyID, nil
 }
 
-// parseHeaders reads "Name=value,Other=value".
+// parseHeaders reads "Name=value,Other=value". A malformed item is named
+// by its position, and by its header name when it is "Name:value", never
+// quoted: it holds a secret value, or is the tail of one that held a comma.
 func parseHeaders(s string) (map[string]string, error) {
 	items := list(s)
 	if len(items) == 0 {
 		return nil, nil
 	}
 	h := make(map[string]string, len(items))
-	for _, it := range items {
+	for i, it := range items {
 		name, value, ok := strings.Cut(it, "=")
 		if !ok || strings.TrimSpace(name) == "" {
-			return nil, fmt.Errorf("%q is not Name=value", it)
+			which := "item " + strconv.Itoa(i+1)
+			if name, _, ok := strings.Cut(it, ":"); ok && httpfield.ValidName(strings.TrimSpace(name)) {
+				which += " (" + strings.TrimSpace(name) + ")"
+			}
+			return nil, errors.New(which + " is not Name=value")
 		}
 		h[strings.TrimSpace(name)] = value
 	}

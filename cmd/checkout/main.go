@@ -21,6 +21,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"os/signal"
 	"syscall"
@@ -113,6 +114,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, env func(
 }
 
 func isFlag(s string) bool { return len(s) > 1 && s[0] == '-' }
+
+// redactURL returns the URL s for printing: its password, if it has one,
+// replaced by "xxxxx" (url.URL.Redacted). Text that does not parse is not
+// printed at all, since it may hold one.
+func redactURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil {
+		return "(a URL that does not parse)"
+	}
+	if _, ok := u.User.Password(); !ok {
+		return s // as given, so that a signed query prints unchanged
+	}
+	return u.Redacted()
+}
 
 // usageError prints a usage problem of fs's command and returns exitUsage.
 func usageError(fs *flag.FlagSet, stderr io.Writer, format string, args ...any) int {

@@ -60,7 +60,7 @@ func triggerCommand() command {
 			}
 			base, err := url.Parse(strings.TrimRight(*fake, "/"))
 			if err != nil || (base.Scheme != "http" && base.Scheme != "https") || base.Host == "" {
-				return usageError(fs, stderr, "--fake %q is not an http(s) URL", *fake)
+				return usageError(fs, stderr, "--fake %s is not an http(s) URL", redactURL(*fake))
 			}
 			u := base.String() + checkouttest.ControlPrefix + "orders/" + url.PathEscape(*order) + "/" + action
 			if *refundID != "" {
@@ -96,7 +96,7 @@ func trigger(ctx context.Context, u string, asJSON bool, stdout, stderr io.Write
 			Error string `json:"error"`
 		}
 		if json.Unmarshal(body, &e) != nil || e.Error == "" {
-			e.Error = fmt.Sprintf("HTTP %d from %s (is it a checkout fake?)", resp.StatusCode, u)
+			e.Error = fmt.Sprintf("HTTP %d from %s (is it a checkout fake?)", resp.StatusCode, redactURL(u))
 		}
 		fmt.Fprintf(stderr, "checkout trigger: %s\n", e.Error)
 		return exitFail
@@ -106,8 +106,18 @@ func trigger(ctx context.Context, u string, asJSON bool, stdout, stderr io.Write
 		fmt.Fprintf(stderr, "checkout trigger: the reply is not a control result: %v\n", err)
 		return exitFail
 	}
+	for i := range res.Deliveries {
+		res.Deliveries[i].URL = redactURL(res.Deliveries[i].URL)
+	}
+	res.ReturnURL = redactURL(res.ReturnURL)
 	if asJSON {
-		_, _ = stdout.Write(body)
+		// Written again from res, whose URLs no longer hold a password.
+		b, err := json.Marshal(&res)
+		if err != nil {
+			fmt.Fprintf(stderr, "checkout trigger: %v\n", err)
+			return exitFail
+		}
+		_, _ = stdout.Write(append(b, '\n'))
 	} else {
 		fmt.Fprintf(stdout, "order %s: %s (status_id %d)\n", res.OrderID, res.Status, res.StatusID)
 	}

@@ -13,6 +13,7 @@
 //	WEBHOOK_HEADERS        custom headers set in the dashboard, "Name=value,Other=value"
 //	WEBHOOK_JWE_KEY_FILE   PEM private key for encrypted ({"JWT": ...}) webhooks, optional
 //	WEBHOOK_JWS_KEY_FILE   PEM public key of the service to verify signed payloads, optional
+//	WEBHOOK_ACCEPT_PLAIN=1 with WEBHOOK_JWE_KEY_FILE, still accept plain JSON bodies (switch-over only)
 //	ADDR                   listen address, default ":8080"
 //
 // It stops gracefully on SIGINT or SIGTERM: deliveries in progress finish
@@ -238,6 +239,7 @@ func configFromEnv(getenv func(string) string) (webhook.Config, error) {
 			return cfg, err
 		}
 		cfg.Decrypter = dec
+		cfg.AcceptPlain = getenv("WEBHOOK_ACCEPT_PLAIN") == "1"
 	}
 	return cfg, nil
 }

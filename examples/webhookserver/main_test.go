@@ -76,16 +76,29 @@ func TestServerEndToEnd(t *testing.T) {
 	require.NoError(t, err)
 
 	body := []byte(`{"id":"evt_1","event_name":"ORDER_SUCCEEDED","content":{"order":{"order_id":"ord_1","status":"CHARGED"}}}`)
+	token, err := webhook.Seal([]byte(strings.Replace(string(body), "evt_1", "evt_2", 1)), webhook.SealOptions{Recipient: &key.PublicKey})
+	require.NoError(t, err)
 	rec := httptest.NewRecorder()
+	mux.ServeHTTP(rec, webhook.NewTestRequest(cfg, []byte(`{"JWT":"`+token+`"}`)))
+	require.Equal(t, http.StatusOK, rec.Code)
+	require.Equal(t, 1, strings.Count(logs.String(), "order paid"))
+
+	// With a JWE key, plain JSON is refused (500: re-sent) unless
+	// WEBHOOK_ACCEPT_PLAIN=1 says the switch-over is under way.
+	rec = httptest.NewRecorder()
+	mux.ServeHTTP(rec, webhook.NewTestRequest(cfg, body))
+	require.Equal(t, http.StatusInternalServerError, rec.Code)
+	cfg, err = configFromEnv(env(map[string]string{
+		"WEBHOOK_USERNAME": "shop", "WEBHOOK_PASSWORD": "pw", "WEBHOOK_HEADERS": "X-Shop=hdr-secret-9", "WEBHOOK_JWE_KEY_FILE": keyFile,
+		"WEBHOOK_ACCEPT_PLAIN": "1",
+	}))
+	require.NoError(t, err)
+	mux, _, err = newMux(cfg, slog.New(slog.NewJSONHandler(&logs, nil)))
+	require.NoError(t, err)
+	rec = httptest.NewRecorder()
 	mux.ServeHTTP(rec, webhook.NewTestRequest(cfg, body))
 	require.Equal(t, http.StatusOK, rec.Code)
 	require.Contains(t, logs.String(), `"msg":"order paid","order_id":"ord_1"`)
-
-	token, err := webhook.Seal([]byte(strings.Replace(string(body), "evt_1", "evt_2", 1)), webhook.SealOptions{Recipient: &key.PublicKey})
-	require.NoError(t, err)
-	rec = httptest.NewRecorder()
-	mux.ServeHTTP(rec, webhook.NewTestRequest(cfg, []byte(`{"JWT":"`+token+`"}`)))
-	require.Equal(t, http.StatusOK, rec.Code)
 	require.Equal(t, 2, strings.Count(logs.String(), "order paid"))
 
 	rec = httptest.NewRecorder()

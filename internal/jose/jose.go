@@ -14,6 +14,8 @@ import (
 	"crypto/rsa"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"strings"
 
 	gojose "github.com/go-jose/go-jose/v4"
@@ -281,9 +283,25 @@ func Decrypt(token string, key *rsa.PrivateKey, kid string) ([]byte, error) {
 	}
 	plain, err := obj.Decrypt(key)
 	if err != nil {
-		return nil, fail(KindDecrypt, "the token does not decrypt with the private key (another key, or tampered)")
+		return nil, fail(KindDecrypt, decryptDetail(token, err))
 	}
 	return plain, nil
+}
+
+// decryptDetail says why a token that parsed did not open. go-jose fails
+// with ErrCryptoFailure when the key or the ciphertext is wrong; after a
+// successful decryption only decompressing the content ("zip") can fail,
+// and it refuses content that would decompress past its limit.
+func decryptDetail(token string, err error) string {
+	h, _ := peekHeader(token)
+	switch {
+	case errors.Is(err, gojose.ErrCryptoFailure) || h.Zip == "":
+		return "the token does not decrypt with the private key (another key, or tampered)"
+	case h.Zip != string(gojose.DEFLATE):
+		return fmt.Sprintf("the token's content is compressed with %.64q, which is not supported", h.Zip)
+	}
+	return `the token's content is compressed ("zip":"DEF") and decompresses past the limit (250 kB, or 10 times ` +
+		`its compressed size): refused as a decompression bomb, or it is not DEFLATE`
 }
 
 // jweParseDetail says why go-jose refused a compact JWE, naming a refused
@@ -380,6 +398,7 @@ type header struct {
 	Alg string `json:"alg"`
 	Enc string `json:"enc"`
 	Kid string `json:"kid"`
+	Zip string `json:"zip"`
 }
 
 // peekHeader decodes the first part of a compact token, without trusting

@@ -1,6 +1,7 @@
 package jose
 
 import (
+	"bytes"
 	"crypto/rand"
 	"crypto/rsa"
 	"errors"
@@ -125,4 +126,62 @@ func TestQuoteClips(t *testing.T) {
 	_, err := Decrypt(tok, keyA(), "")
 	require.Equal(t, KindDecrypt, kindOf(t, err))
 	require.NotContains(t, err.Error(), "go-jose")
+}
+
+// sealZipped encrypts plain to key compressed with DEFLATE ("zip":"DEF"),
+// as go-jose can and the service does not.
+func sealZipped(t testing.TB, plain []byte, key *rsa.PublicKey) string {
+	t.Helper()
+	e, err := gojose.NewEncrypter(gojose.A256GCM, gojose.Recipient{Algorithm: gojose.RSA_OAEP_256, Key: key, KeyID: "key_1"},
+		&gojose.EncrypterOptions{Compression: gojose.DEFLATE})
+	require.NoError(t, err)
+	obj, err := e.Encrypt(plain)
+	require.NoError(t, err)
+	tok, err := obj.CompactSerialize()
+	require.NoError(t, err)
+	return tok
+}
+
+// A zip bomb (a few kilobytes of DEFLATE that would expand past go-jose's
+// limit) is refused as what it is, not as a token for another key: the
+// merchant's key is fine, the sender is not.
+func TestZipBombSaysWhatHappened(t *testing.T) {
+	bomb := sealZipped(t, bytes.Repeat([]byte("0"), 8<<20), &keyA().PublicKey)
+	require.Less(t, len(bomb), 64<<10, "compressed, it is small")
+	_, err := Decrypt(bomb, keyA(), "key_1")
+	require.Equal(t, KindDecrypt, kindOf(t, err))
+	require.EqualError(t, err, `the token's content is compressed ("zip":"DEF") and decompresses past the limit `+
+		`(250 kB, or 10 times its compressed size): refused as a decompression bomb, or it is not DEFLATE`)
+
+	// Through Open too, whichever envelope carries it.
+	for _, body := range []string{`{"JWT":"` + bomb + `"}`, envelopeOf(bomb)} {
+		_, err = Open([]byte(body), keyA(), &keyB().PublicKey, "key_1")
+		require.ErrorContains(t, err, "decompression bomb")
+	}
+
+	// A compression go-jose does not know is named.
+	e, err := gojose.NewEncrypter(gojose.A256GCM, gojose.Recipient{Algorithm: gojose.RSA_OAEP_256, Key: &keyA().PublicKey},
+		(&gojose.EncrypterOptions{}).WithHeader("zip", "LZW"))
+	require.NoError(t, err)
+	obj, err := e.Encrypt([]byte(`{}`))
+	require.NoError(t, err)
+	lzw, err := obj.CompactSerialize()
+	require.NoError(t, err)
+	_, err = Decrypt(lzw, keyA(), "")
+	require.EqualError(t, err, `the token's content is compressed with "LZW", which is not supported`)
+
+	// Compressed content within the limit opens as before; another key is
+	// still "another key".
+	small := sealZipped(t, []byte(`{"order_id":"o_1"}`), &keyA().PublicKey)
+	got, err := Decrypt(small, keyA(), "key_1")
+	require.NoError(t, err)
+	require.Equal(t, `{"order_id":"o_1"}`, string(got))
+	_, err = Decrypt(small, keyB(), "key_1")
+	require.EqualError(t, err, "the token does not decrypt with the private key (another key, or tampered)")
+}
+
+// envelopeOf writes a compact JWE as the service's JSON envelope.
+func envelopeOf(tok string) string {
+	p := strings.Split(tok, ".")
+	return `{"header":"` + p[0] + `","encryptedKey":"` + p[1] + `","iv":"` + p[2] + `","encryptedPayload":"` + p[3] + `","tag":"` + p[4] + `"}`
 }

@@ -16,9 +16,12 @@
 //
 // Each event's key holds one of two values: a claim ("inflight:<token>")
 // set with SET NX semantics and a lease before the merchant's function
-// runs, or "done" with the TTL once the function succeeded. A failed
-// function deletes its own claim (only its own: the token is compared), so
-// the service's re-send is processed.
+// runs, or "done" with the TTL once the function succeeded. The token is
+// random and goes back to the delivery that made the claim (Begin returns
+// it); a failed function deletes the claim only while it still holds that
+// token (compare-and-delete in one script), so the service's re-send is
+// processed and a claim that passed to another delivery after the lease
+// ended is never released by the first one.
 //
 // Redis trouble never loses an event. When Redis cannot be reached, times
 // out or restarts, Begin returns an error and the webhook handler replies
@@ -38,7 +41,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -91,9 +93,6 @@ type Deduplicator struct {
 	ttl     time.Duration
 	lease   time.Duration
 	timeout time.Duration
-
-	mu     sync.Mutex
-	claims map[string]string // key -> the value of this process's claim
 }
 
 var _ webhook.Deduplicator = (*Deduplicator)(nil)
@@ -113,7 +112,7 @@ redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return ''
 `)
 
-// abandon deletes KEYS[1] only while it holds this process's claim ARGV[1].
+// abandon deletes KEYS[1] only while it holds the claim ARGV[1].
 var abandon = redis.NewScript(`
 if redis.call('GET', KEYS[1]) == ARGV[1] then
 	return redis.call('DEL', KEYS[1])
@@ -143,7 +142,6 @@ func New(cfg Config) (*Deduplicator, error) {
 	}
 	d := &Deduplicator{
 		rdb: cfg.Client, prefix: cfg.Prefix, ttl: cfg.TTL, lease: cfg.Lease, timeout: cfg.Timeout,
-		claims: make(map[string]string),
 	}
 	if d.prefix == "" {
 		d.prefix = DefaultPrefix
@@ -160,14 +158,15 @@ func New(cfg Config) (*Deduplicator, error) {
 	return d, nil
 }
 
-// Begin claims key for the caller (see webhook.Deduplicator). Any Redis
-// failure, or no answer within Timeout, is returned, so the handler
-// replies 500 and the event is re-sent.
-func (d *Deduplicator) Begin(ctx context.Context, key string) (webhook.DedupState, error) {
+// Begin claims key for the caller (see webhook.Deduplicator) with a random
+// token of 128 bits. Any Redis failure, or no answer within Timeout, is
+// returned, so the handler replies 500 and the event is re-sent.
+func (d *Deduplicator) Begin(ctx context.Context, key string) (webhook.DedupState, webhook.DedupToken, error) {
 	if d == nil || d.rdb == nil {
-		return 0, errNotConfigured
+		return 0, "", errNotConfigured
 	}
-	claim := claimPrefix + rand.Text()
+	token := webhook.DedupToken(rand.Text())
+	claim := claimPrefix + string(token)
 	type answer struct {
 		v   string
 		err error
@@ -194,24 +193,21 @@ func (d *Deduplicator) Begin(ctx context.Context, key string) (webhook.DedupStat
 				_ = abandon.Run(rctx, d.rdb, []string{d.prefix + key}, claim).Err()
 			}
 		}()
-		return 0, fmt.Errorf("checkout: deduplicate webhook: redis begin: no answer from Redis: %w", ctx.Err())
+		return 0, "", fmt.Errorf("checkout: deduplicate webhook: redis begin: no answer from Redis: %w", ctx.Err())
 	}
 	if a.err != nil {
-		return 0, fmt.Errorf("checkout: deduplicate webhook: redis begin: %w", a.err)
+		return 0, "", fmt.Errorf("checkout: deduplicate webhook: redis begin: %w", a.err)
 	}
 	switch {
 	case a.v == "":
-		d.mu.Lock()
-		d.claims[key] = claim
-		d.mu.Unlock()
-		return webhook.DedupNew, nil
+		return webhook.DedupNew, token, nil
 	case a.v == doneValue:
-		return webhook.DedupDone, nil
+		return webhook.DedupDone, "", nil
 	case strings.HasPrefix(a.v, claimPrefix):
-		return webhook.DedupInFlight, nil
+		return webhook.DedupInFlight, "", nil
 	default:
 		// Something else owns this key: never guess that it was processed.
-		return 0, fmt.Errorf("checkout: deduplicate webhook: redis begin: key %q holds a value this package did not write; use another Prefix", d.prefix+key)
+		return 0, "", fmt.Errorf("checkout: deduplicate webhook: redis begin: key %q holds a value this package did not write; use another Prefix", d.prefix+key)
 	}
 }
 
@@ -250,13 +246,13 @@ func (d *Deduplicator) bounded(ctx context.Context, f func(context.Context) erro
 	}
 }
 
-// Done records key as processed for the TTL, whoever holds its claim now:
-// the merchant's function succeeded.
-func (d *Deduplicator) Done(ctx context.Context, key string) error {
+// Done records key as processed for the TTL, whoever holds its claim now
+// (the merchant's function succeeded: the event is processed), which ends
+// the caller's claim too.
+func (d *Deduplicator) Done(ctx context.Context, key string, _ webhook.DedupToken) error {
 	if d == nil || d.rdb == nil {
 		return errNotConfigured
 	}
-	d.forgetClaim(key)
 	err := d.bounded(ctx, func(ctx context.Context) error {
 		return d.rdb.Set(ctx, d.prefix+key, doneValue, d.ttl).Err()
 	})
@@ -266,32 +262,24 @@ func (d *Deduplicator) Done(ctx context.Context, key string) error {
 	return nil
 }
 
-// Abandon releases this process's claim on key so that the next delivery
-// is processed. A claim that has meanwhile passed to another delivery (its
-// lease ended) is left alone.
-func (d *Deduplicator) Abandon(ctx context.Context, key string) error {
+// Abandon releases the claim token names on key, so that the next
+// delivery is processed. A claim that has meanwhile passed to another
+// delivery (the lease ended), in this process or another, is left alone,
+// and so is a key recorded as processed.
+func (d *Deduplicator) Abandon(ctx context.Context, key string, token webhook.DedupToken) error {
 	if d == nil || d.rdb == nil {
 		return errNotConfigured
 	}
-	claim := d.forgetClaim(key)
-	if claim == "" {
-		return nil // not claimed here: nothing of ours to release
+	if token == "" {
+		return nil // no claim: nothing to release
 	}
 	err := d.bounded(ctx, func(ctx context.Context) error {
-		return abandon.Run(ctx, d.rdb, []string{d.prefix + key}, claim).Err()
+		return abandon.Run(ctx, d.rdb, []string{d.prefix + key}, claimPrefix+string(token)).Err()
 	})
 	if err != nil {
 		return fmt.Errorf("checkout: deduplicate webhook: redis abandon: %w (the claim ends with its lease)", err)
 	}
 	return nil
-}
-
-func (d *Deduplicator) forgetClaim(key string) string {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	claim := d.claims[key]
-	delete(d.claims, key)
-	return claim
 }
 
 const errNotConfigured = sentinel("checkout: deduplicate webhook: redisdedup.Deduplicator not configured (use New)")

@@ -37,32 +37,37 @@ func TestStatesAcrossReplicas(t *testing.T) {
 	a := newDedup(t, redisdedup.Config{Client: newClient(t, addr), Prefix: prefix})
 	b := newDedup(t, redisdedup.Config{Client: newClient(t, addr), Prefix: prefix})
 
-	st, err := a.Begin(ctx, "id:ORDER_SUCCEEDED:evt_1")
+	st, tokA, err := a.Begin(ctx, "id:ORDER_SUCCEEDED:evt_1")
 	require.NoError(t, err)
 	require.Equal(t, webhook.DedupNew, st)
-	st, err = b.Begin(ctx, "id:ORDER_SUCCEEDED:evt_1")
+	require.NotEmpty(t, tokA)
+	st, tok, err := b.Begin(ctx, "id:ORDER_SUCCEEDED:evt_1")
 	require.NoError(t, err)
 	require.Equal(t, webhook.DedupInFlight, st, "the other replica sees the claim")
+	require.Empty(t, tok)
 
-	require.NoError(t, a.Abandon(ctx, "id:ORDER_SUCCEEDED:evt_1"))
-	st, err = b.Begin(ctx, "id:ORDER_SUCCEEDED:evt_1")
+	require.NoError(t, a.Abandon(ctx, "id:ORDER_SUCCEEDED:evt_1", tokA))
+	st, tokB, err := b.Begin(ctx, "id:ORDER_SUCCEEDED:evt_1")
 	require.NoError(t, err)
 	require.Equal(t, webhook.DedupNew, st, "released: the re-send is processed")
-	require.NoError(t, b.Done(ctx, "id:ORDER_SUCCEEDED:evt_1"))
+	require.NotEqual(t, tokA, tokB)
+	require.NoError(t, b.Done(ctx, "id:ORDER_SUCCEEDED:evt_1", tokB))
 	for _, d := range []*redisdedup.Deduplicator{a, b} {
-		st, err = d.Begin(ctx, "id:ORDER_SUCCEEDED:evt_1")
+		st, _, err = d.Begin(ctx, "id:ORDER_SUCCEEDED:evt_1")
 		require.NoError(t, err)
 		require.Equal(t, webhook.DedupDone, st)
 	}
 
-	// Abandon without a claim of this process does nothing.
-	require.NoError(t, a.Abandon(ctx, "id:ORDER_SUCCEEDED:evt_1"))
-	st, _ = b.Begin(ctx, "id:ORDER_SUCCEEDED:evt_1")
+	// Abandon with a spent token, or none, does nothing to a processed key.
+	require.NoError(t, a.Abandon(ctx, "id:ORDER_SUCCEEDED:evt_1", tokA))
+	require.NoError(t, a.Abandon(ctx, "id:ORDER_SUCCEEDED:evt_1", tokB))
+	require.NoError(t, a.Abandon(ctx, "id:ORDER_SUCCEEDED:evt_1", ""))
+	st, _, _ = b.Begin(ctx, "id:ORDER_SUCCEEDED:evt_1")
 	require.Equal(t, webhook.DedupDone, st)
 
 	// A different prefix is a different receiver.
 	other := newDedup(t, redisdedup.Config{Client: newClient(t, addr)})
-	st, err = other.Begin(ctx, "id:ORDER_SUCCEEDED:evt_1")
+	st, _, err = other.Begin(ctx, "id:ORDER_SUCCEEDED:evt_1")
 	require.NoError(t, err)
 	require.Equal(t, webhook.DedupNew, st)
 }
@@ -74,28 +79,58 @@ func TestTTLAndLease(t *testing.T) {
 	a := newDedup(t, redisdedup.Config{Client: newClient(t, addr), Prefix: prefix, TTL: 300 * time.Millisecond, Lease: 300 * time.Millisecond})
 	b := newDedup(t, redisdedup.Config{Client: newClient(t, addr), Prefix: prefix, TTL: 300 * time.Millisecond, Lease: 300 * time.Millisecond})
 
-	st, _ := a.Begin(ctx, "done-key")
+	st, tok, _ := a.Begin(ctx, "done-key")
 	require.Equal(t, webhook.DedupNew, st)
-	require.NoError(t, a.Done(ctx, "done-key"))
-	st, _ = b.Begin(ctx, "done-key")
+	require.NoError(t, a.Done(ctx, "done-key", tok))
+	st, _, _ = b.Begin(ctx, "done-key")
 	require.Equal(t, webhook.DedupDone, st)
 
 	// A replica that crashed mid-function never ends its claim: the lease does.
-	st, _ = a.Begin(ctx, "crashed")
+	st, tokA, _ := a.Begin(ctx, "crashed")
 	require.Equal(t, webhook.DedupNew, st)
-	st, _ = b.Begin(ctx, "crashed")
+	st, _, _ = b.Begin(ctx, "crashed")
 	require.Equal(t, webhook.DedupInFlight, st)
 
 	time.Sleep(450 * time.Millisecond)
-	st, _ = b.Begin(ctx, "done-key")
+	st, _, _ = b.Begin(ctx, "done-key")
 	require.Equal(t, webhook.DedupNew, st, "forgotten after the TTL")
-	st, _ = b.Begin(ctx, "crashed")
+	st, _, _ = b.Begin(ctx, "crashed")
 	require.Equal(t, webhook.DedupNew, st, "the lease ended; b owns it now")
 
 	// a comes back late and fails: it must not release b's claim.
-	require.NoError(t, a.Abandon(ctx, "crashed"))
-	st, _ = newDedup(t, redisdedup.Config{Client: newClient(t, addr), Prefix: prefix}).Begin(ctx, "crashed")
+	require.NoError(t, a.Abandon(ctx, "crashed", tokA))
+	st, _, _ = newDedup(t, redisdedup.Config{Client: newClient(t, addr), Prefix: prefix}).Begin(ctx, "crashed")
 	require.Equal(t, webhook.DedupInFlight, st, "b's claim survives a's Abandon")
+}
+
+// Two deliveries in one process: A's claim outlives its lease, B claims
+// the event, and A then fails. A's Abandon must release A's claim only, so
+// a third delivery C still finds B's claim and does not run the function
+// beside B. (With one claim remembered per key, A's Abandon deleted B's.)
+// A's late Done records the event as processed, which it is; B's own
+// Abandon then leaves that record alone.
+func TestLateDeliveryReleasesOnlyItsOwnClaim(t *testing.T) {
+	ctx := context.Background()
+	d := newDedup(t, redisdedup.Config{Client: newClient(t, redisAddr(t)), Lease: 200 * time.Millisecond})
+
+	st, tokA, err := d.Begin(ctx, "k") // A
+	require.NoError(t, err)
+	require.Equal(t, webhook.DedupNew, st)
+	time.Sleep(300 * time.Millisecond) // A's lease ends while its function runs
+	st, tokB, err := d.Begin(ctx, "k") // B
+	require.NoError(t, err)
+	require.Equal(t, webhook.DedupNew, st)
+	require.NotEqual(t, tokA, tokB)
+
+	require.NoError(t, d.Abandon(ctx, "k", tokA)) // A fails late
+	st, _, err = d.Begin(ctx, "k")                // C
+	require.NoError(t, err)
+	require.Equal(t, webhook.DedupInFlight, st, "B still holds the claim")
+
+	require.NoError(t, d.Done(ctx, "k", tokA)) // or A succeeds late
+	require.NoError(t, d.Abandon(ctx, "k", tokB))
+	st, _, _ = d.Begin(ctx, "k")
+	require.Equal(t, webhook.DedupDone, st, "the event was processed; B's failure does not undo that")
 }
 
 func TestRefusesForeignValues(t *testing.T) {
@@ -105,7 +140,7 @@ func TestRefusesForeignValues(t *testing.T) {
 	prefix := testPrefix()
 	require.NoError(t, c.Set(ctx, prefix+"k", "something else", time.Minute).Err())
 	d := newDedup(t, redisdedup.Config{Client: c, Prefix: prefix})
-	_, err := d.Begin(ctx, "k")
+	_, _, err := d.Begin(ctx, "k")
 	require.ErrorContains(t, err, "checkout: deduplicate webhook: redis begin: ")
 	require.ErrorContains(t, err, "did not write")
 }
@@ -116,10 +151,10 @@ func TestConfig(t *testing.T) {
 
 	var nilD *redisdedup.Deduplicator
 	require.NotPanics(t, func() {
-		_, err := nilD.Begin(context.Background(), "k")
+		_, _, err := nilD.Begin(context.Background(), "k")
 		require.Error(t, err)
-		require.Error(t, nilD.Done(context.Background(), "k"))
-		require.Error(t, nilD.Abandon(context.Background(), "k"))
+		require.Error(t, nilD.Done(context.Background(), "k", ""))
+		require.Error(t, nilD.Abandon(context.Background(), "k", "t"))
 	})
 }
 
@@ -171,7 +206,7 @@ func TestRedisUnreachableOrHung(t *testing.T) {
 			require.Equal(t, http.StatusInternalServerError, rec.Code)
 			require.Zero(t, calls.Load(), "the function never runs without a claim")
 			require.Less(t, time.Since(start), 5*time.Second, "bounded by the Timeout, not by go-redis's own")
-			_, err = d.Begin(context.Background(), "k")
+			_, _, err = d.Begin(context.Background(), "k")
 			require.ErrorContains(t, err, "checkout: deduplicate webhook: redis begin: ")
 		})
 	}
