@@ -1,8 +1,11 @@
 package checkouttest
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"maps"
 	"net"
 	"net/url"
@@ -303,18 +306,39 @@ func cloneMap(m map[string]string) map[string]string {
 	return out
 }
 
-// Format prints c without its secrets: the API key, the response key and
-// the webhook password show as "[redacted]" under every verb.
-func (c Config) Format(f fmt.State, _ rune) {
-	fmt.Fprintf(f, "checkouttest.Config{MerchantID: %q, APIKey: %s, Webhook: %v, Gateways: %v, ResponseKey: %s}",
+// String describes c without its secrets: the API key, the response key,
+// the webhook password and header values show as "[redacted]".
+func (c Config) String() string {
+	return fmt.Sprintf("checkouttest.Config{MerchantID: %q, APIKey: %s, Webhook: %s, Gateways: %v, ResponseKey: %s}",
 		c.MerchantID, redacted(c.APIKey), c.Webhook, c.Gateways, redacted(c.ResponseKey))
 }
 
-// Format prints w without the password and the custom header values.
-func (w WebhookConfig) Format(f fmt.State, _ rune) {
-	fmt.Fprintf(f, "checkouttest.WebhookConfig{URL: %q, Username: %q, Password: %s, Headers: %v, Events: %v, RetryInterval: %s, MaxAttempts: %d, Duplicates: %d}",
+// Format prints String under every verb.
+func (c Config) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, c.String()) }
+
+// LogValue makes log/slog print String.
+func (c Config) LogValue() slog.Value { return slog.StringValue(c.String()) }
+
+// MarshalJSON writes String as a JSON string, so that encoding/json never
+// writes a secret of c. A Config is not read back from JSON.
+func (c Config) MarshalJSON() ([]byte, error) { return json.Marshal(c.String()) }
+
+// String describes w without the password and the custom header values
+// (their names show).
+func (w WebhookConfig) String() string {
+	return fmt.Sprintf("checkouttest.WebhookConfig{URL: %q, Username: %q, Password: %s, Headers: %v, Events: %v, RetryInterval: %s, MaxAttempts: %d, Duplicates: %d}",
 		w.URL, w.Username, redacted(w.Password), slices.Sorted(maps.Keys(w.Headers)), w.Events, w.RetryInterval, w.MaxAttempts, w.Duplicates)
 }
+
+// Format prints String under every verb.
+func (w WebhookConfig) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, w.String()) }
+
+// LogValue makes log/slog print String.
+func (w WebhookConfig) LogValue() slog.Value { return slog.StringValue(w.String()) }
+
+// MarshalJSON writes String as a JSON string, so that encoding/json never
+// writes the password or a header value.
+func (w WebhookConfig) MarshalJSON() ([]byte, error) { return json.Marshal(w.String()) }
 
 func redacted(secret string) string {
 	if secret == "" {

@@ -10,6 +10,8 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -53,8 +55,8 @@ type JWEKeys struct {
 	ServiceKeyPEM []byte
 }
 
-// Format prints the key id and the key sizes, never the private key.
-func (k JWEKeys) Format(f fmt.State, _ rune) {
+// String describes the key id and the key sizes, never the private key.
+func (k JWEKeys) String() string {
 	m, sv := 0, 0
 	if k.MerchantKey != nil && k.MerchantKey.N != nil {
 		m = k.MerchantKey.N.BitLen()
@@ -62,8 +64,18 @@ func (k JWEKeys) Format(f fmt.State, _ rune) {
 	if k.ServiceKey != nil && k.ServiceKey.N != nil {
 		sv = k.ServiceKey.N.BitLen()
 	}
-	fmt.Fprintf(f, "checkouttest.JWEKeys{KeyID: %q, MerchantKey: RSA-%d [redacted], ServiceKey: RSA-%d}", k.KeyID, m, sv)
+	return fmt.Sprintf("checkouttest.JWEKeys{KeyID: %q, MerchantKey: RSA-%d [redacted], ServiceKey: RSA-%d}", k.KeyID, m, sv)
 }
+
+// Format prints String under every verb.
+func (k JWEKeys) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, k.String()) }
+
+// LogValue makes log/slog print String.
+func (k JWEKeys) LogValue() slog.Value { return slog.StringValue(k.String()) }
+
+// MarshalJSON writes String as a JSON string, so that encoding/json never
+// writes the private key (its PEM or its numbers).
+func (k JWEKeys) MarshalJSON() ([]byte, error) { return json.Marshal(k.String()) }
 
 // v4State holds the JWE+JWS keys of one Server, made on first use: RSA key
 // generation is slow, and most tests never use the mode.
