@@ -77,7 +77,7 @@
 // opens a page the fake serves, without script and without assets of its
 // own from another host: the order and its amount, the session's product
 // summary, and the payment options its payment_filter and sdk_udf leave
-// visible (PreviewPage says which, and why), so a merchant sees what a
+// visible ([PreviewPage] says which, and why), so a merchant sees what a
 // filter does before going live. The tester picks an option and an
 // outcome: success and failure move the order as Pay and Fail do, pending
 // leaves it PENDING_VBV; the webhooks are sent, and the browser is

@@ -36,8 +36,8 @@ const (
 	emiGroupCardless = "cardless"
 )
 
-// PageCard is the test card behind a CARD option of the payment page: what
-// a card filter matches it by.
+// PageCard is the test card behind a CARD option of the payment page
+// ([PageOption].Card): what a [paymentfilter.CardFilter] matches it by.
 type PageCard struct {
 	// BIN is the card's first six digits, which cardBins ranges match.
 	BIN string
@@ -52,8 +52,8 @@ type PageCard struct {
 	Bank string
 }
 
-// PagePlan is the EMI plan behind an EMI option of the payment page: what
-// emiOptions match it by.
+// PagePlan is the EMI plan behind an EMI option of the payment page
+// ([PageOption].Plan): what a session's emiOptions match it by.
 type PagePlan struct {
 	// Kind is the plan's emiOptions key: "standardEmi", "lowCostEmi" or
 	// "noCostEmi".

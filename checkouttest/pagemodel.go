@@ -9,10 +9,10 @@ import (
 	"github.com/payorch/checkout-go/validation"
 )
 
-// PageOption is one payment option of the fake's hosted payment page: a
-// card, a UPI app or collect handle, a wallet, a bank, a pay-later
-// provider, reward points, cash, or an EMI plan, and whether the filter
-// leaves it visible.
+// PageOption is one payment option of the fake's hosted payment page (see
+// [PreviewPage]): a card ([PageCard]), a UPI app or collect handle, a
+// wallet, a bank, a pay-later provider, reward points, cash, or an EMI
+// plan ([PagePlan]), and whether the filter leaves it visible.
 type PageOption struct {
 	// Value is the value of the option's form control on the page. It
 	// starts with the payment method type, then what tells the option
@@ -48,7 +48,8 @@ type PageOption struct {
 
 // PagePreview is what the fake's payment page offers for a payment filter
 // and an sdk_udf value: the page and the checkout command's filter
-// --preview both show it. Make one with [PreviewPage].
+// --preview both show it. Make one with [PreviewPage]; a [PageOption]'s
+// Value is what the page's form posts to pay with it.
 type PagePreview struct {
 	// Options are every option of the fake's catalogue, visible or not,
 	// in page order.
@@ -65,8 +66,9 @@ type PagePreview struct {
 }
 
 // PreviewPage returns the options the fake's payment page shows for a
-// session with payment filter f (nil: none sent) and sdk_udf value udf
-// ("": none sent), following the spec's payment-locking and EMI rules:
+// session with payment filter f (the session's [paymentfilter.Filter];
+// nil: none sent) and sdk_udf value udf (its [emi.Visibility]; "": none
+// sent), following the spec's payment-locking and EMI rules:
 //
 //   - allowDefaultOptions decides what no entry decides: with true it stays
 //     visible, with false only what enable: true entries select is shown;
@@ -85,9 +87,11 @@ type PagePreview struct {
 //     plans a filter matches by method, issuer and tenure range.
 //
 // Where the spec leaves a combination open, the fake applies the same
-// rule at every level and says so in Notes. PreviewPage does not validate
-// f (the fake and the client refuse invalid filters before a page
-// exists); what an invalid filter means here is noted, not refused.
+// rule at every level and says so in [PagePreview].Notes, with each
+// option's [PageOption].Why. PreviewPage does not validate f (the fake and
+// the client refuse invalid filters, [paymentfilter.Filter.Validate],
+// before a page exists); what an invalid filter means here is noted, not
+// refused.
 func PreviewPage(f *paymentfilter.Filter, udf emi.Visibility) *PagePreview {
 	r := newPageRules(f, udf)
 	p := &PagePreview{rules: r}
