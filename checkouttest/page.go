@@ -164,6 +164,9 @@ func (s *Server) page(id string, q url.Values) (*pageView, *PagePreview, bool) {
 		v.Summary = newSummaryView(setup.summary)
 	}
 	v.Notes, v.Offered = p.Notes, len(p.Visible()) > 0
+	if v.Iframe {
+		v.Notes = append(v.Notes, "This is the iframe link: the form opens what follows in the top window, since a page without script cannot move only the final redirect out of the frame.")
+	}
 	v.Sections = sections(p)
 	for i := range v.Sections {
 		sec := &v.Sections[i]

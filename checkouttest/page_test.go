@@ -304,6 +304,7 @@ func TestPaymentPageOfEveryLink(t *testing.T) {
 	// The iframe page posts to itself, keeping the mark.
 	html := getPage(t, links["iframe"].(string))
 	require.Contains(t, html, `action="/orders/`+st.json["id"].(string)+`/payment-page?iframe=true"`)
+	require.Contains(t, html, "This is the iframe link: the form opens what follows in the top window")
 
 	resp, err := http.Get(s.URL + "/orders/ordeh_nope/payment-page")
 	require.NoError(t, err)
