@@ -377,7 +377,7 @@ func (s *Server) view(o *order) orderView {
 			Currency: o.currency, ExpressCheckout: true, Redirect: true, TxnUUID: t.uuid, Gateway: t.gateway,
 			ErrorMessage: t.errMessage, Created: s.timestamp(t.created),
 		}
-		if t.status != StatusStarted {
+		if t.status != StatusStarted && t.status != StatusPendingVBV { // no gateway answer yet
 			code, msg := "SUCCESS", "SUCCESS"
 			if t.errCode != "" {
 				code, msg = t.errCode, t.errMessage

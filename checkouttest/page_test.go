@@ -181,6 +181,9 @@ func TestPaymentPagePays(t *testing.T) {
 			require.Equal(t, tc.methodType, st.PaymentMethodType)
 			require.Equal(t, tc.meth, st.PaymentMethod)
 			require.Equal(t, tc.events, events(t, s, "ord_pay"))
+			o, err := s.Order("ord_pay")
+			require.NoError(t, err)
+			require.Equal(t, tc.status != "PENDING_VBV", strings.Contains(string(o.Raw), `"payment_gateway_response"`), "a pending payment has no gateway answer yet")
 		})
 	}
 }
