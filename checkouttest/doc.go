@@ -73,6 +73,17 @@
 //	s.Pay(req.OrderID)                  // ORDER_SUCCEEDED reaches the receiver
 //	s.WaitDeliveries(ctx)               // every delivery notified or given up
 //
+// The payment page: payment_links.web (and mobile, iframe) of every order
+// opens a page the fake serves, without script and without assets of its
+// own from another host: the order and its amount, the session's product
+// summary, and the payment options its payment_filter and sdk_udf leave
+// visible ([PreviewPage] says which, and why), so a merchant sees what a
+// filter does before going live. The tester picks an option and an
+// outcome: success and failure move the order as Pay and Fail do, pending
+// leaves it PENDING_VBV; the webhooks are sent, and the browser is
+// redirected to the order's return_url, signed for checkout.VerifyReturn
+// (the result is shown on the page when there is no return_url).
+//
 // Programs not written in Go drive the same fake through the checkout
 // command (checkout fake, checkout trigger) and the control endpoints under
 // ControlPrefix, which exist only in the fake; checkout fake

@@ -133,7 +133,11 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, body []byte) {
 		writeError(w, http.StatusBadRequest, errBody{Status: "Bad Request", ErrorCode: "INVALID_REQUEST", ErrorMessage: "malformed path"})
 		return
 	}
-	if len(parts) == 3 && parts[0] == "orders" && parts[2] == "payment-page" || len(parts) == 3 && parts[0] == "links" {
+	if len(parts) == 3 && parts[0] == "orders" && parts[2] == "payment-page" {
+		s.servePaymentPage(w, r, body, parts[1])
+		return
+	}
+	if len(parts) == 3 && parts[0] == "links" {
 		s.serveLinkPage(w, r, parts)
 		return
 	}

@@ -194,30 +194,21 @@ func (s *Server) handleUpdateOrder(w http.ResponseWriter, r *http.Request, body 
 	})
 }
 
-// serveLinkPage serves the payment page and collection links the fake
-// hands out, so that a test can load them: 200 while valid, 410 after the
-// link's expiry, 404 for an unknown order.
+// serveLinkPage serves the collection links the fake hands out, so that a
+// test can load them: 200 while valid, 410 after the link's expiry, 404
+// for an unknown order. The payment page is page.go's.
 func (s *Server) serveLinkPage(w http.ResponseWriter, r *http.Request, parts []string) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 		return
 	}
-	id, kind := parts[1], "payment page"
-	if parts[0] == "links" {
-		id, kind = parts[2], parts[1]
-	}
+	id, kind := parts[2], parts[1]
 	s.mu.Lock()
-	var o *order
-	for _, cand := range s.orders {
-		if cand.id == id {
-			o = cand
-			break
-		}
-	}
+	o := s.orderByID(id)
 	var link CollectionLink
-	found := o != nil
-	if o != nil && parts[0] == "links" {
+	found := false
+	if o != nil {
 		key := map[string]string{"qr": "QR", "intent": "INTENT"}[kind]
 		link, found = o.links[key]
 	}

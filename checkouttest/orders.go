@@ -26,12 +26,16 @@ const (
 	StatusStarted = "STARTED"
 	// StatusCharged (status_id 21) is an order paid by Pay or PayWith.
 	StatusCharged = "CHARGED"
+	// StatusPendingVBV (status_id 23) is an order whose payment the
+	// payment page left pending, waiting for the customer's
+	// authentication; Pay, PayWith and Fail can still finish it.
+	StatusPendingVBV = "PENDING_VBV"
 	// StatusAuthorizationFailed (status_id 27) is an order whose payment
 	// Fail failed.
 	StatusAuthorizationFailed = "AUTHORIZATION_FAILED"
 )
 
-var statusIDs = map[string]int{StatusCreated: 1, StatusNew: 10, StatusStarted: 20, StatusCharged: 21, StatusAuthorizationFailed: 27}
+var statusIDs = map[string]int{StatusCreated: 1, StatusNew: 10, StatusStarted: 20, StatusCharged: 21, StatusPendingVBV: 23, StatusAuthorizationFailed: 27}
 
 // Refund statuses: the "status" of an element of the order status's
 // "refunds", as in the service's published samples.
@@ -72,6 +76,7 @@ type order struct {
 	txns              int
 	txn               *txn
 	refunds           []*refund
+	page              *pageSetup // what the session asked the payment page to show (page.go); nil for POST /orders
 }
 
 type txn struct {
@@ -103,10 +108,11 @@ type Order struct {
 	// OrderID is the merchant's order id, "order_id".
 	OrderID string
 	// Status is the order's "status": StatusCreated, StatusNew,
-	// StatusStarted, StatusCharged or StatusAuthorizationFailed.
+	// StatusStarted, StatusCharged, StatusPendingVBV or
+	// StatusAuthorizationFailed.
 	Status string
 	// StatusID is the order's numeric "status_id" (CREATED 1, NEW 10,
-	// STARTED 20, CHARGED 21, AUTHORIZATION_FAILED 27).
+	// STARTED 20, CHARGED 21, PENDING_VBV 23, AUTHORIZATION_FAILED 27).
 	StatusID int
 	// Amount is the order's "amount", a decimal with two places ("100.00").
 	Amount string
@@ -245,7 +251,7 @@ type paymentLinks struct {
 
 func (s *Server) paymentLinks(o *order) paymentLinks {
 	page := s.URL + "/orders/" + url.PathEscape(o.id) + "/payment-page"
-	return paymentLinks{Web: page, Mobile: page + "?mobile=true", Iframe: page}
+	return paymentLinks{Web: page, Mobile: page + "?mobile=true", Iframe: page + "?iframe=true"}
 }
 
 // orderView is the order status JSON (conformance/orders/order_status_*.json).
@@ -371,7 +377,7 @@ func (s *Server) view(o *order) orderView {
 			Currency: o.currency, ExpressCheckout: true, Redirect: true, TxnUUID: t.uuid, Gateway: t.gateway,
 			ErrorMessage: t.errMessage, Created: s.timestamp(t.created),
 		}
-		if t.status != StatusStarted {
+		if t.status != StatusStarted && t.status != StatusPendingVBV { // no gateway answer yet
 			code, msg := "SUCCESS", "SUCCESS"
 			if t.errCode != "" {
 				code, msg = t.errCode, t.errMessage

@@ -133,6 +133,7 @@ func (s *Server) orderFromSession(req *checkout.SessionRequest, now time.Time) *
 		returnURL: req.ReturnURL, description: req.Description, clientID: req.PaymentPageClientID,
 		webhookURL: req.WebhookURL, gatewayRef: req.GatewayReferenceID,
 		status: StatusNew, created: now, udf: map[string]string{}, metadata: map[string]string{},
+		page: newPageSetup(req),
 	}
 	o.keep(extra)
 	return o
@@ -168,6 +169,9 @@ func (s *Server) upsertOrder(p *problems, o *order) *order {
 		if have.amount != o.amount {
 			p.bad("amount", fmt.Sprintf("order %q already exists with amount %s", o.orderID, amountText(have.amount)))
 			return nil
+		}
+		if o.page != nil {
+			have.page = o.page // the payment page shows the latest session's filter and summary
 		}
 		return have
 	}

@@ -29,7 +29,8 @@ type Payment struct {
 // the transaction stays STARTED and no ORDER_* event is sent, as with the
 // service.
 // It fails with ErrUnknownOrder, with ErrInvalidTransition unless the order
-// is CREATED, NEW, STARTED or AUTHORIZATION_FAILED, and with ErrClosed.
+// is CREATED, NEW, STARTED, PENDING_VBV or AUTHORIZATION_FAILED, and with
+// ErrClosed.
 func (s *Server) Pay(orderID string) error { return s.PayWith(orderID, Payment{}) }
 
 // PayWith is Pay with the payment method of p.
@@ -64,7 +65,7 @@ func (s *Server) attempt(orderID string, p Payment, final string) error {
 		return err
 	}
 	switch o.status {
-	case StatusCreated, StatusNew, StatusStarted, StatusAuthorizationFailed:
+	case StatusCreated, StatusNew, StatusStarted, StatusAuthorizationFailed, StatusPendingVBV:
 	default:
 		return fmt.Errorf("%w: order %q is %s", ErrInvalidTransition, orderID, o.status)
 	}
@@ -99,6 +100,9 @@ func (s *Server) attempt(orderID string, p Payment, final string) error {
 	}
 	s.emitLocked(o, EventTxnCreated)
 	o.status = final
+	if final == StatusPendingVBV { // the payment page's pending outcome: no final event yet
+		return nil
+	}
 	if final == StatusAuthorizationFailed {
 		t.errCode, t.errMessage = "03", "Not sufficient funds"
 		s.emitLocked(o, EventOrderFailed)

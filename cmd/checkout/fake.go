@@ -34,6 +34,13 @@ metadata.webhook_url, else to --webhook-url, with the Basic credentials
 --webhook-user/--webhook-password. Webhook URLs must be https, or http on a
 loopback address.
 
+The payment_links (web, mobile, iframe) of every session and order open the
+fake's payment page: the options the session's payment_filter and sdk_udf
+leave visible (see "checkout filter --preview"), the product summary, and a
+form to pay with success, failure or pending. The order moves, the webhook
+is sent, and the browser is redirected to return_url, signed with
+--response-key (the result is shown on the page without one).
+
 The fake also serves the JWE+JWS mode (/v4/session, /v4/order-status,
 /v4/orders/{order_id}/refunds) with a key pair of its own, made at start.
 --jwe-keys-dir DIR writes what a client of that mode needs into DIR:
@@ -103,6 +110,7 @@ func fakeCommand() command {
 			if kid != "" {
 				fmt.Fprintf(stdout, "  JWE+JWS:   key id %s, keys in %s (%s, %s)\n", kid, *jweDir, merchantKeyFile, serviceKeyFile)
 			}
+			fmt.Fprintf(stdout, "  pay page:  payment_links.web of each session and order (%s/orders/{id}/payment-page)\n", fake.URL)
 			fmt.Fprintf(stdout, "  control:   checkout trigger pay|fail|refund --order ID --fake %s\n", fake.URL)
 			fmt.Fprintf(stdout, "  stop with Ctrl-C\n")
 			gate.Open()

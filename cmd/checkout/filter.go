@@ -9,6 +9,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/payorch/checkout-go/emi"
 	"github.com/payorch/checkout-go/paymentfilter"
 	"github.com/payorch/checkout-go/validation"
 )
@@ -25,7 +26,16 @@ REWARD, CASH.
   checkout filter --only UPI --hide-upi-handles @ybl
   checkout filter --hide-methods WALLET:PAYTM,PHONEPE --hide-bins 459000::460000
 
-Exit status 1 when the SDK refuses the filter (its problems are printed).
+--preview prints, instead of the JSON, the options the payment page of
+"checkout fake" shows for the filter, and what hides the others. --file
+starts from a filter in a JSON file (a payment_filter object, or a session
+body holding payment_filter and sdk_udf), which the other flags then change:
+
+  checkout filter --preview --hide WALLET --show-upi-apps GPAY,PHONEPE
+  checkout filter --preview --file session.json --sdk-udf hideEMI
+
+Exit status 1 when the SDK refuses the filter (its problems are printed), or
+when the previewed page would offer nothing to pay with.
 
 Flags:
 `
@@ -36,6 +46,9 @@ func filterCommand() command {
 			only    []paymentfilter.MethodType
 			ops     []func(*paymentfilter.Filter) *paymentfilter.Filter
 			compact bool
+			preview bool
+			file    string
+			udf     string
 		)
 		// op declares a flag whose value, applied by step, becomes a step
 		// of the chain; step refusing the value refuses the flag.
@@ -84,18 +97,42 @@ func filterCommand() command {
 		op("hide-bins", "hide cards in these BIN `ranges`, FROM::TO (459000::460000)", listStep(emptyList, paymentfilter.ParseBINRange, (*paymentfilter.Filter).HideBINRanges))
 		op("show-bins", "show only cards in these BIN `ranges`", listStep(emptyList, paymentfilter.ParseBINRange, (*paymentfilter.Filter).ShowBINRanges))
 		fs.BoolVar(&compact, "compact", false, "print the JSON on one line")
+		fs.BoolVar(&preview, "preview", false, "print the options the fake's payment page shows for the filter, instead of its JSON")
+		fs.StringVar(&file, "file", "", "start from the filter in this JSON `file`: a payment_filter object, or a session body holding payment_filter and sdk_udf")
+		fs.StringVar(&udf, "sdk-udf", "", "with --preview, the session's sdk_udf `value` (showEMI, hideEMI, ShowEMIWithoutCards); wins over the file's")
 		return func(_ context.Context, args []string, stdout, stderr io.Writer) int {
 			if len(args) > 0 {
 				return usageError(fs, stderr, "unexpected argument %q", args[0])
+			}
+			switch {
+			case file != "" && only != nil:
+				return usageError(fs, stderr, "give --only or --file, not both")
+			case udf != "" && !preview:
+				return usageError(fs, stderr, "--sdk-udf is for --preview: the JSON printed is the payment_filter, which does not hold it")
 			}
 			f := paymentfilter.New()
 			if only != nil {
 				f = paymentfilter.Only(only...)
 			}
+			var fileUDF emi.Visibility
+			if file != "" {
+				var err error
+				if f, fileUDF, err = readFilterFile(file); err != nil {
+					fmt.Fprintf(stderr, "checkout filter: --file: %v\n", err)
+					return exitFail
+				}
+			}
+			if udf != "" {
+				fileUDF = emi.Visibility(udf)
+			}
 			for _, step := range ops {
 				f = step(f)
 			}
-			if err := f.Validate(); err != nil {
+			err := f.Validate()
+			if preview && err == nil {
+				err = fileUDF.Validate()
+			}
+			if err != nil {
 				var ve *validation.Error
 				if errors.As(err, &ve) {
 					for _, p := range ve.Problems {
@@ -106,8 +143,14 @@ func filterCommand() command {
 				}
 				return exitFail
 			}
+			if preview {
+				if err := printPreview(stdout, f, fileUDF); err != nil {
+					fmt.Fprintf(stderr, "checkout filter: %v\n", err)
+					return exitFail
+				}
+				return exitOK
+			}
 			var out []byte
-			var err error
 			if compact {
 				out, err = json.Marshal(f)
 			} else {

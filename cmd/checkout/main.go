@@ -9,6 +9,7 @@
 //	checkout fake --jwe-keys-dir ./keys ...     # also: the JWE+JWS keys and key id, as files for your client
 //	checkout trigger pay --order ord_1          # pay, fail or refund an order; the webhook is delivered
 //	checkout filter --hide WALLET --hide-card-types CREDIT
+//	checkout filter --preview --hide WALLET     # the options the fake's payment page shows
 //
 // Every command takes --help. Flags can also be given as environment
 // variables (named in each command's help); a flag wins over its variable.
@@ -39,7 +40,7 @@ const usage = `checkout: the checkout-go SDK's command line
 Usage:
   checkout fake [flags]                     run the fake payment service until Ctrl-C or SIGTERM
   checkout trigger pay|fail|refund [flags]  move an order of a running fake; its webhook is delivered
-  checkout filter [flags]                   print the JSON of a payment filter
+  checkout filter [flags]                   print the JSON of a payment filter, or (--preview) its payment page
   checkout help [command]                   show this text, or a command's flags
 
 Run "checkout <command> --help" for a command's flags and environment variables.
