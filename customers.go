@@ -3,7 +3,6 @@ package checkout
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -181,7 +180,7 @@ type Customer struct {
 	// (juspay.client_auth_token_expiry); zero when absent or unreadable.
 	ClientAuthTokenExpiry Timestamp `json:"-"`
 	// Raw is the whole reply.
-	Raw json.RawMessage `json:"-"`
+	Raw RawJSON `json:"-"`
 }
 
 // customerWire is a Customer as the service writes it, the token under

@@ -3,7 +3,6 @@ package checkout
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"net/url"
 	"strings"
 	"unicode/utf8"
@@ -370,7 +369,7 @@ type Order struct {
 	// (juspay.client_auth_token_expiry); zero when absent or unreadable.
 	ClientAuthTokenExpiry Timestamp `json:"-"`
 	// Raw is the whole reply.
-	Raw json.RawMessage `json:"-"`
+	Raw RawJSON `json:"-"`
 }
 
 // CollectionLinkURLs are the payment collection links of an order.

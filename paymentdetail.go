@@ -90,7 +90,7 @@ type Transaction struct {
 	// LastUpdated is when the attempt last changed.
 	LastUpdated Timestamp `json:"last_updated,omitzero"`
 	// Raw is the transaction as the service sent it.
-	Raw json.RawMessage `json:"-"`
+	Raw RawJSON `json:"-"`
 }
 
 // UnmarshalJSON decodes a transaction leniently, as [OrderStatus] does; Raw
@@ -227,7 +227,7 @@ type GatewayResponse struct {
 	Created Timestamp `json:"created,omitzero"`
 	// Full is the gateway's own reply as the service passes it on
 	// (gateway_response), whose shape differs from gateway to gateway.
-	Full json.RawMessage `json:"gateway_response,omitempty"`
+	Full RawJSON `json:"gateway_response,omitempty"`
 }
 
 // CardDetail is the card an order was paid with (card). The number itself
@@ -328,7 +328,7 @@ type MandateDetail struct {
 	// LastUpdated is when the mandate last changed.
 	LastUpdated Timestamp `json:"last_updated,omitzero"`
 	// Raw is the mandate as the service sent it.
-	Raw json.RawMessage `json:"-"`
+	Raw RawJSON `json:"-"`
 }
 
 // UnmarshalJSON decodes a mandate leniently, as [OrderStatus] does (its
@@ -371,7 +371,7 @@ type Offer struct {
 	// Status is whether the offer was applied ("AVAILED", …).
 	Status string `json:"status,omitempty"`
 	// Raw is the offer as the service sent it.
-	Raw json.RawMessage `json:"-"`
+	Raw RawJSON `json:"-"`
 }
 
 // UnmarshalJSON decodes an offer leniently, as [OrderStatus] does; Raw

@@ -3,7 +3,6 @@ package checkout
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/google/go-querystring/query"
@@ -146,7 +145,7 @@ type Refund struct {
 	// (expected_refund_credit_time), when the gateway says.
 	ExpectedCreditAt Timestamp `json:"expected_refund_credit_time,omitzero"`
 	// Raw is the refund as the service sent it.
-	Raw json.RawMessage `json:"-"`
+	Raw RawJSON `json:"-"`
 }
 
 // UnmarshalJSON decodes one refund leniently (numbers as strings,

@@ -97,7 +97,7 @@ func (b *textBool) UnmarshalJSON(data []byte) error {
 
 // marshalRaw is the MarshalJSON of a reply type: raw when it is set (Raw
 // wins over edited fields), else the typed fields, wire.
-func marshalRaw(raw json.RawMessage, wire any) ([]byte, error) {
+func marshalRaw(raw RawJSON, wire any) ([]byte, error) {
 	if len(raw) > 0 {
 		return raw, nil
 	}
@@ -143,6 +143,48 @@ func kindOf(raw []byte) string {
 // direct one may), as json.RawMessage does.
 func errNilTarget(typ string) error {
 	return fmt.Errorf("checkout: %s.UnmarshalJSON on nil pointer", typ)
+}
+
+// RawJSON is JSON text a reply keeps exactly as the service sent it (the
+// Raw of every reply type): a []byte like json.RawMessage, byte for byte,
+// that prints as text. fmt shows the JSON itself under %v, %+v and %s
+// (json.RawMessage would print hundreds of decimal bytes), %q quotes it,
+// %x and %X give its bytes in hex, and %#v shows checkout.RawJSON(`…`).
+type RawJSON []byte
+
+// String returns the JSON text.
+func (r RawJSON) String() string { return string(r) }
+
+// Format prints the JSON text (see [RawJSON]).
+func (r RawJSON) Format(f fmt.State, verb rune) {
+	switch {
+	case verb == 'v' && f.Flag('#'):
+		fmt.Fprintf(f, "checkout.RawJSON(%s)", strconv.Quote(string(r)))
+	case verb == 'q':
+		fmt.Fprint(f, strconv.Quote(string(r)))
+	case verb == 'x' || verb == 'X':
+		fmt.Fprintf(f, fmt.FormatString(f, verb), []byte(r))
+	default:
+		fmt.Fprint(f, string(r))
+	}
+}
+
+// MarshalJSON returns the JSON text itself, as json.RawMessage does (null
+// when empty).
+func (r RawJSON) MarshalJSON() ([]byte, error) {
+	if len(r) == 0 {
+		return []byte("null"), nil
+	}
+	return r, nil
+}
+
+// UnmarshalJSON keeps a copy of data, as json.RawMessage does.
+func (r *RawJSON) UnmarshalJSON(data []byte) error {
+	if r == nil {
+		return errNilTarget("RawJSON")
+	}
+	*r = append((*r)[:0], data...)
+	return nil
 }
 
 // Timestamp is a time the service sends in a reply. It reads every form

@@ -3,6 +3,8 @@ package checkout
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -136,7 +138,7 @@ func TestResponsesWithoutRaw(t *testing.T) {
 	var r Refund
 	in := `{"id":"r","amount":"5","sent_to_gateway":true,"created":"FILTERED"}`
 	require.NoError(t, json.Unmarshal([]byte(in), &r))
-	require.Equal(t, Refund{ID: "r", Amount: "5.00", SentToGateway: true, Raw: json.RawMessage(in)}, r)
+	require.Equal(t, Refund{ID: "r", Amount: "5.00", SentToGateway: true, Raw: RawJSON(in)}, r)
 	out, err = json.Marshal(r)
 	require.NoError(t, err)
 	require.Equal(t, in, string(out), "Raw wins")
@@ -150,4 +152,33 @@ func TestResponsesWithoutRaw(t *testing.T) {
 	var none OrderStatus
 	require.NoError(t, json.Unmarshal([]byte(`[1]`), &none))
 	require.Equal(t, OrderStatus{}, none)
+}
+
+// A reply printed with fmt shows its Raw as the JSON text, not as hundreds
+// of decimal bytes, and Raw stays the service's bytes.
+func TestRawPrintsAsText(t *testing.T) {
+	body := `{"order_id":"o1","status":"CHARGED","payment_gateway_response":{"gateway_response":{"rrn":"1"}}}`
+	st, err := decodeReply[OrderStatus]([]byte(body))
+	require.NoError(t, err)
+	out := fmt.Sprintf("%+v", *st)
+	require.Contains(t, out, "Raw:"+body)
+	require.Contains(t, fmt.Sprintf("%+v", *st.PaymentGatewayResponse), `Full:{"rrn":"1"}`)
+	require.NotContains(t, out, "Raw:[123 34", "not the bytes in decimal")
+	require.Equal(t, body, fmt.Sprintf("%v", st.Raw))
+	require.Equal(t, body, fmt.Sprintf("%s", st.Raw))
+	require.Equal(t, strconv.Quote(body), fmt.Sprintf("%q", st.Raw))
+	require.Equal(t, fmt.Sprintf("%x", []byte(body)), fmt.Sprintf("%x", st.Raw))
+	require.Equal(t, "checkout.RawJSON("+strconv.Quote(body)+")", fmt.Sprintf("%#v", st.Raw))
+	require.Equal(t, []byte(body), []byte(st.Raw), "byte for byte")
+
+	o, err := decodeReply[Order]([]byte(`{"order_id":"o1","status":"NEW"}`))
+	require.NoError(t, err)
+	require.Contains(t, fmt.Sprintf("%+v", o), `Raw:{"order_id":"o1","status":"NEW"}`)
+
+	b, err := json.Marshal(struct{ R RawJSON }{RawJSON(`{"a":1}`)})
+	require.NoError(t, err)
+	require.Equal(t, `{"R":{"a":1}}`, string(b))
+	var back struct{ R RawJSON }
+	require.NoError(t, json.Unmarshal(b, &back))
+	require.Equal(t, RawJSON(`{"a":1}`), back.R)
 }

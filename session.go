@@ -324,7 +324,7 @@ type Session struct {
 	// byte: hand it unchanged to the client SDK's process operation.
 	SDKPayload json.RawMessage `json:"sdk_payload,omitempty"`
 	// Raw is the whole reply.
-	Raw json.RawMessage `json:"-"`
+	Raw RawJSON `json:"-"`
 }
 
 // PaymentLinks are the links to the hosted payment page of a session or an

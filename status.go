@@ -294,7 +294,7 @@ type OrderStatus struct {
 	// LastUpdated is when the order last changed; zero when absent.
 	LastUpdated Timestamp `json:"last_updated,omitzero"`
 	// Raw is the whole reply.
-	Raw json.RawMessage `json:"-"`
+	Raw RawJSON `json:"-"`
 }
 
 // UnmarshalJSON decodes an order status as GetOrder does; Raw keeps the

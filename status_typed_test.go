@@ -50,7 +50,7 @@ func requireTyped(t *testing.T, where string, v reflect.Value, raw any) {
 		}
 		v = v.Elem()
 	}
-	if v.Type() == reflect.TypeFor[json.RawMessage]() {
+	if v.Type() == reflect.TypeFor[json.RawMessage]() || v.Type() == reflect.TypeFor[RawJSON]() {
 		want, err := json.Marshal(raw)
 		require.NoError(t, err)
 		require.JSONEq(t, string(want), string(v.Bytes()), where)
