@@ -260,16 +260,17 @@ func ExampleSessionRequest_MarshalJSON() {
 		CustomerEmail: "asha@example.com", PaymentPageClientID: "shop", Action: checkout.PaymentPage,
 		Mandate: &checkout.Mandate{Option: checkout.MandateOptional, MaxAmount: "1000.00",
 			StartDate: time.Unix(1644420442, 0)},
-		Extra: map[string]any{"udf1": "blue"},
+		UDF1:  "blue",
+		Extra: map[string]any{"mobile_country_code": "91"},
 	}
 	body, err := json.Marshal(req)
 	fmt.Println(string(body), err)
 
 	var back checkout.SessionRequest
 	err = json.Unmarshal(body, &back)
-	fmt.Println(back.Mandate.StartDate.Unix(), back.Extra["udf1"], err)
+	fmt.Println(back.Mandate.StartDate.Unix(), back.UDF1, err)
 	// Output:
-	// {"order_id":"ord_1001","amount":"10.00","customer_id":"cust_42","customer_phone":"9876543210","customer_email":"asha@example.com","payment_page_client_id":"shop","action":"paymentPage","options.create_mandate":"OPTIONAL","mandate.max_amount":"1000.00","mandate.start_date":"1644420442","udf1":"blue"} <nil>
+	// {"order_id":"ord_1001","amount":"10.00","customer_id":"cust_42","customer_phone":"9876543210","customer_email":"asha@example.com","payment_page_client_id":"shop","action":"paymentPage","udf1":"blue","options.create_mandate":"OPTIONAL","mandate.max_amount":"1000.00","mandate.start_date":"1644420442","mobile_country_code":"91"} <nil>
 	// 1644420442 blue <nil>
 }
 

@@ -5,7 +5,6 @@ import (
 	"context"
 	"net/url"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/google/go-querystring/query"
 
@@ -64,10 +63,21 @@ type OrderRequest struct {
 	// CollectionLinks asks for UPI payment collection links; nil asks for
 	// none.
 	CollectionLinks *CollectionLinks `url:"payment_collection_link_details,omitempty"`
-	// Extra carries form fields this type does not model (udf1…udf10, …).
-	// A key a typed field owns and text that is not valid UTF-8 are
-	// validation errors; Lint reports empty keys and keys holding control
-	// characters.
+	// UDF1 to UDF10 are your own fields of the order (udf1…udf10), kept
+	// by the service and returned in the order status and webhooks.
+	UDF1  string `url:"udf1,omitempty"`
+	UDF2  string `url:"udf2,omitempty"`  // See UDF1.
+	UDF3  string `url:"udf3,omitempty"`  // See UDF1.
+	UDF4  string `url:"udf4,omitempty"`  // See UDF1.
+	UDF5  string `url:"udf5,omitempty"`  // See UDF1.
+	UDF6  string `url:"udf6,omitempty"`  // See UDF1.
+	UDF7  string `url:"udf7,omitempty"`  // See UDF1.
+	UDF8  string `url:"udf8,omitempty"`  // See UDF1.
+	UDF9  string `url:"udf9,omitempty"`  // See UDF1.
+	UDF10 string `url:"udf10,omitempty"` // See UDF1.
+	// Extra carries form fields this type does not model. A key a typed
+	// field owns and text that is not valid UTF-8 are validation errors;
+	// Lint reports empty keys and keys holding control characters.
 	Extra map[string]string `url:"-"`
 }
 
@@ -89,7 +99,23 @@ func ownsOrderKey(k, ns string) bool {
 		keyReturnURL, "description", keySubvention, keyWebhookURL, keyClientToken, keyCollection, keyCollectionFlag:
 		return true
 	}
-	return k == gatewayReferenceKey(ns) || isAddressKey(k, keyBilling) || isAddressKey(k, keyShipping)
+	return k == gatewayReferenceKey(ns) || isAddressKey(k, keyBilling) || isAddressKey(k, keyShipping) || isUDFKey(k)
+}
+
+// writesKey reports whether a typed field writes the form key k in
+// namespace ns, so that Extra may not: always for the keys the SDK always
+// typed, only when the field is set for udf1…udf10, which Extra carried
+// before they were typed and may still carry while their field is empty.
+func (r *OrderRequest) writesKey(k, ns string) bool {
+	if isUDFKey(k) {
+		return r.udfs()[udfIndex(k)] != ""
+	}
+	return ownsOrderKey(k, ns)
+}
+
+// udfs returns UDF1…UDF10 in order.
+func (r *OrderRequest) udfs() [10]string {
+	return [...]string{r.UDF1, r.UDF2, r.UDF3, r.UDF4, r.UDF5, r.UDF6, r.UDF7, r.UDF8, r.UDF9, r.UDF10}
 }
 
 // Validate reports what the service refuses, or what the form could not
@@ -126,13 +152,16 @@ func (r *OrderRequest) validate(ns string) error {
 	} {
 		checkText(&v, f.key, f.value)
 	}
+	for i, u := range r.udfs() {
+		checkText(&v, udfKey(i), u)
+	}
 	r.BillingAddress.checkUTF8(&v, keyBilling)
 	r.ShippingAddress.checkUTF8(&v, keyShipping)
-	seen := r.GatewayMetadata.check(&v, func(k string) bool { return ownsOrderKey(k, ns) })
+	seen := r.GatewayMetadata.check(&v, func(k string) bool { return ownsOrderKey(k, ns) }, "OrderRequest")
 	if r.CollectionLinks != nil {
 		r.CollectionLinks.check(&v, keyCollection)
 	}
-	checkExtra(&v, r.Extra, func(k string) bool { return ownsOrderKey(k, ns) || seen[k] }, "OrderRequest")
+	checkExtra(&v, r.Extra, func(k string) bool { return r.writesKey(k, ns) || seen[k] }, "OrderRequest")
 	return v.Err()
 }
 
@@ -286,61 +315,6 @@ func isAddressKey(k, key string) bool {
 	return false
 }
 
-// GatewayMetadata is one value passed to a gateway, sent as
-// metadata.<Gateway>:<Key>, for example {Gateway: "PAYU", Key:
-// "offer_key", Value: "…"}.
-type GatewayMetadata struct {
-	// Gateway is the gateway's code, e.g. "PAYU"; not empty, no ":" or "."
-	// (the service could not tell where it ends).
-	Gateway string
-	// Key is the gateway-specific key; not empty, no ":".
-	Key string
-	// Value is sent as given.
-	Value string
-}
-
-// GatewayMetadataList is the gateway metadata of an order, in order.
-type GatewayMetadataList []GatewayMetadata
-
-// EncodeValues adds each entry to v as key.<Gateway>:<Key>; it lets
-// go-querystring encode an OrderRequest.
-func (l GatewayMetadataList) EncodeValues(key string, v *url.Values) error {
-	for _, m := range l {
-		(*v)[m.key()] = []string{m.Value}
-	}
-	return nil
-}
-
-// key returns the form key of m: metadata.<Gateway>:<Key>.
-func (m GatewayMetadata) key() string { return metadataPrefix + m.Gateway + ":" + m.Key }
-
-// check records what the entries cannot be sent as (an ambiguous or empty
-// gateway or key, invalid UTF-8, a key a typed field owns, a key given
-// twice) and returns the keys they write.
-func (l GatewayMetadataList) check(v *validation.Error, owned func(string) bool) map[string]bool {
-	seen := make(map[string]bool, len(l))
-	for i, m := range l {
-		p := validation.Index(keyMetadata, i)
-		switch {
-		case !utf8.ValidString(m.Gateway + m.Key + m.Value):
-			v.Add(p, "is not valid UTF-8")
-		case m.Gateway == "" || strings.ContainsAny(m.Gateway, ":."):
-			v.Add(p+".Gateway", `must be a gateway code, not empty and without ":" or "."`)
-		case m.Key == "" || strings.Contains(m.Key, ":"):
-			v.Add(p+".Key", `must be a key, not empty and without ":"`)
-		default:
-			k := m.key()
-			if owned(k) {
-				v.Add(k, "is a typed field of OrderRequest; set it there")
-			} else if seen[k] {
-				v.Add(k, "is given twice")
-			}
-			seen[k] = true
-		}
-	}
-	return seen
-}
-
 // Order is the reply to [Client.CreateOrder]. With encoding/json it decodes
 // as CreateOrder does and encodes as the service's reply, Raw.
 //
@@ -358,6 +332,53 @@ type Order struct {
 	OrderID string `json:"order_id,omitempty"`
 	// PaymentLinks are the links to the hosted payment page.
 	PaymentLinks PaymentLinks `json:"payment_links,omitzero"`
+	// MerchantID is your merchant id.
+	MerchantID string `json:"merchant_id,omitempty"`
+	// Amount is the order's amount.
+	Amount Amount `json:"amount,omitempty"`
+	// AmountRefunded is the sum refunded so far (0 for a new order).
+	AmountRefunded Amount `json:"amount_refunded,omitempty"`
+	// Refunded reports whether the whole order was refunded.
+	Refunded bool `json:"refunded,omitempty"`
+	// Currency is the currency code ("INR").
+	Currency string `json:"currency,omitempty"`
+	// CustomerID is your id of the customer (or the service's, cth_…).
+	CustomerID string `json:"customer_id,omitempty"`
+	// CustomerEmail is the customer's email address.
+	CustomerEmail string `json:"customer_email,omitempty"`
+	// CustomerPhone is the customer's phone number.
+	CustomerPhone string `json:"customer_phone,omitempty"`
+	// ProductID is your id of what is sold.
+	ProductID string `json:"product_id,omitempty"`
+	// ReturnURL is where the customer lands after paying.
+	ReturnURL string `json:"return_url,omitempty"`
+	// DateCreated is when the order was created; zero when absent.
+	DateCreated Timestamp `json:"date_created,omitzero"`
+	// OrderExpiry is when the order stops taking payments (order_expiry);
+	// zero when absent.
+	OrderExpiry Timestamp `json:"order_expiry,omitzero"`
+	// DeepLink is the UPI deep link (upi://pay?…) of an order created with
+	// a UPI transaction (deep_link): open it to pay in a UPI app.
+	DeepLink string `json:"deep_link,omitempty"`
+	// Base64EncodedQR is the UPI QR code of such an order as a
+	// base64-encoded image (base64_encoded_qr): show it to be scanned.
+	Base64EncodedQR string `json:"base64_encoded_qr,omitempty"`
+	// SourceObject names what the order was made for ("PAYMENT_LINK",
+	// "MANDATE"…); empty for a plain order.
+	SourceObject string `json:"source_object,omitempty"`
+	// SourceObjectID is the id of that object.
+	SourceObjectID string `json:"source_object_id,omitempty"`
+	// UDF1 to UDF10 are your own fields of the order, as you sent them.
+	UDF1  string `json:"udf1,omitempty"`
+	UDF2  string `json:"udf2,omitempty"`  // See UDF1.
+	UDF3  string `json:"udf3,omitempty"`  // See UDF1.
+	UDF4  string `json:"udf4,omitempty"`  // See UDF1.
+	UDF5  string `json:"udf5,omitempty"`  // See UDF1.
+	UDF6  string `json:"udf6,omitempty"`  // See UDF1.
+	UDF7  string `json:"udf7,omitempty"`  // See UDF1.
+	UDF8  string `json:"udf8,omitempty"`  // See UDF1.
+	UDF9  string `json:"udf9,omitempty"`  // See UDF1.
+	UDF10 string `json:"udf10,omitempty"` // See UDF1.
 	// CollectionLinks are the payment collection links, present when the
 	// request asked for them (links.payment_collection_links).
 	CollectionLinks CollectionLinkURLs `json:"-"`

@@ -121,7 +121,8 @@ func TestOrderOwnsTheKeysItSends(t *testing.T) {
 	for k := range sent {
 		require.True(t, ownsOrderKey(k, DefaultNamespace), k)
 	}
-	for _, k := range []string{"udf1", "metadata.PAYU:offer_key", "billing_address_zip", "billing_address", "metadata.JUSPAY:gateway_reference_id"} {
+	require.True(t, ownsOrderKey("udf10", DefaultNamespace))
+	for _, k := range []string{"udf11", "udf0", "metadata.PAYU:offer_key", "billing_address_zip", "billing_address", "metadata.JUSPAY:gateway_reference_id"} {
 		require.False(t, ownsOrderKey(k, DefaultNamespace), k)
 	}
 	require.True(t, ownsOrderKey("metadata.JUSPAY:gateway_reference_id", "JUSPAY"))

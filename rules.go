@@ -31,7 +31,24 @@ const (
 	keyWebhookURL    = "metadata.webhook_url"
 	keyUniqueRequest = "unique_request_id"
 	keyClientToken   = "options.get_client_auth_token"
+	keyCurrency      = "currency"
 )
+
+// udfKey returns the key of the user-defined field i, from 0: udf1…udf10.
+func udfKey(i int) string { return "udf" + strconv.Itoa(i+1) }
+
+// udfIndex returns the index, from 0, of the user-defined field key k, one
+// of udf1…udf10.
+func udfIndex(k string) int {
+	n, _ := strconv.Atoi(strings.TrimPrefix(k, "udf"))
+	return n - 1
+}
+
+// isUDFKey reports whether k is one of udf1…udf10.
+func isUDFKey(k string) bool {
+	n, err := strconv.Atoi(strings.TrimPrefix(k, "udf"))
+	return strings.HasPrefix(k, "udf") && err == nil && n >= 1 && n <= 10 && k == udfKey(n-1)
+}
 
 // maxOrderIDLen is the longest order id the service's documents advise.
 const maxOrderIDLen = 20

@@ -66,6 +66,7 @@ const (
 	keyMandateStart    = "mandate.start_date"
 	keyMandateEnd      = "mandate.end_date"
 	keyDefaultGWRefKey = "metadata." + DefaultNamespace + ":" + gatewayReferenceName
+	keyUPIDeepLinks    = "options.get_upi_deep_links"
 )
 
 // Mandate asks the session to set up a mandate, a standing permission to
@@ -117,6 +118,9 @@ type SessionRequest struct {
 	// ReturnURL is where the customer lands after paying (return_url).
 	// Lint advises an absolute https URL.
 	ReturnURL string `json:"return_url,omitempty"`
+	// Currency is a currency code such as "INR" (currency); the service's
+	// default applies when it is empty.
+	Currency string `json:"currency,omitempty"`
 	// Description is shown with the payment (description).
 	Description string `json:"description,omitempty"`
 	// FirstName is the customer's first name (first_name).
@@ -147,9 +151,29 @@ type SessionRequest struct {
 	// configured one (metadata.webhook_url). It must be https (http only on
 	// a loopback address).
 	WebhookURL string `json:"metadata.webhook_url,omitempty"`
-	// Extra carries keys this type does not model (udf1…udf10, currency,
-	// mobile_country_code, the "service" of an enach action, gateway
-	// metadata such as metadata.AMAZONPAY:…), sent as top-level keys after
+	// GatewayMetadata passes values to particular gateways, sent as
+	// metadata.<GATEWAY>:<key> exactly as given, in order, as an order
+	// request sends them (metadata.AMAZONPAY:gateway_reference_id is
+	// AMAZONPAY's own entry: only the client's namespace is
+	// GatewayReferenceID's).
+	GatewayMetadata GatewayMetadataList `json:"-"`
+	// UPIDeepLinks asks for the UPI deep link of the payment in the reply
+	// ([PaymentLinks.DeepLink]), sent as options.get_upi_deep_links "true".
+	UPIDeepLinks bool `json:"-"`
+	// UDF1 to UDF10 are your own fields of the order (udf1…udf10), kept
+	// by the service and returned in the order status and webhooks.
+	UDF1  string `json:"udf1,omitempty"`
+	UDF2  string `json:"udf2,omitempty"`  // See UDF1.
+	UDF3  string `json:"udf3,omitempty"`  // See UDF1.
+	UDF4  string `json:"udf4,omitempty"`  // See UDF1.
+	UDF5  string `json:"udf5,omitempty"`  // See UDF1.
+	UDF6  string `json:"udf6,omitempty"`  // See UDF1.
+	UDF7  string `json:"udf7,omitempty"`  // See UDF1.
+	UDF8  string `json:"udf8,omitempty"`  // See UDF1.
+	UDF9  string `json:"udf9,omitempty"`  // See UDF1.
+	UDF10 string `json:"udf10,omitempty"` // See UDF1.
+	// Extra carries keys this type does not model (mobile_country_code,
+	// the "service" of an enach action, …), sent as top-level keys after
 	// the typed ones. A key a typed field owns is a validation error, never
 	// a silent override.
 	Extra map[string]any `json:"-"`
@@ -214,8 +238,24 @@ func (r *SessionRequest) validate(ns string) error {
 			v.Add(keyMandateMax, "is required with "+keyMandateOption)
 		}
 	}
-	checkExtra(&v, r.Extra, func(k string) bool { return ownsSessionKey(k, ns) }, "SessionRequest")
+	seen := r.GatewayMetadata.check(&v, func(k string) bool { return ownsSessionKey(k, ns) }, "SessionRequest")
+	checkExtra(&v, r.Extra, func(k string) bool { return r.writesKey(k, ns) || seen[k] }, "SessionRequest")
 	return v.Err()
+}
+
+// writesKey reports whether a typed field writes the key k in namespace
+// ns, so that Extra may not: always for the keys the SDK always typed,
+// only when the field is set for currency and udf1…udf10, which Extra
+// carried before they were typed and may still carry while their field
+// is empty.
+func (r *SessionRequest) writesKey(k, ns string) bool {
+	switch {
+	case k == keyCurrency:
+		return r.Currency != ""
+	case isUDFKey(k):
+		return r.udfs()[udfIndex(k)] != ""
+	}
+	return ownsSessionKey(k, ns)
 }
 
 // checkUTF8 records the text fields that are not valid UTF-8, under the
@@ -229,6 +269,7 @@ func (r *SessionRequest) checkUTF8(v *validation.Error, ns string) {
 	checkText(v, keyClientID, r.PaymentPageClientID)
 	checkText(v, keyAction, string(r.Action))
 	checkText(v, keyReturnURL, r.ReturnURL)
+	checkText(v, keyCurrency, r.Currency)
 	checkText(v, "description", r.Description)
 	checkText(v, "first_name", r.FirstName)
 	checkText(v, "last_name", r.LastName)
@@ -239,6 +280,14 @@ func (r *SessionRequest) checkUTF8(v *validation.Error, ns string) {
 		checkText(v, keyMandateOption, string(m.Option))
 		checkText(v, keyMandateMax, string(m.MaxAmount))
 	}
+	for i, u := range r.udfs() {
+		checkText(v, udfKey(i), u)
+	}
+}
+
+// udfs returns UDF1…UDF10 in order.
+func (r *SessionRequest) udfs() [10]string {
+	return [...]string{r.UDF1, r.UDF2, r.UDF3, r.UDF4, r.UDF5, r.UDF6, r.UDF7, r.UDF8, r.UDF9, r.UDF10}
 }
 
 // Lint returns advice on a request Validate lets through: what the
@@ -320,6 +369,9 @@ type Session struct {
 	OrderID string `json:"order_id,omitempty"`
 	// PaymentLinks are the links to the hosted payment page.
 	PaymentLinks PaymentLinks `json:"payment_links,omitzero"`
+	// OrderExpiry is when the order stops taking payments (order_expiry);
+	// zero when absent.
+	OrderExpiry Timestamp `json:"order_expiry,omitzero"`
 	// SDKPayload is sdk_payload exactly as the service sent it, byte for
 	// byte: hand it unchanged to the client SDK's process operation.
 	SDKPayload json.RawMessage `json:"sdk_payload,omitempty"`
@@ -339,6 +391,10 @@ type PaymentLinks struct {
 	// Expiry is when the links stop working (expiry); zero when absent or
 	// unreadable.
 	Expiry Timestamp `json:"expiry,omitzero"`
+	// DeepLink is the UPI deep link of the payment (deep_link: upi://pay?…),
+	// which opens the customer's UPI app; a session asks for it with
+	// [SessionRequest.UPIDeepLinks].
+	DeepLink string `json:"deep_link,omitempty"`
 }
 
 // UnmarshalJSON decodes a session reply as CreateSession does: Raw keeps

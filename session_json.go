@@ -25,11 +25,12 @@ import (
 func ownsSessionKey(k, ns string) bool {
 	switch k {
 	case keyOrderID, keyAmount, keyCustomerID, keyCustomerPhone, keyCustomerEmail, keyClientID, keyAction,
-		keyReturnURL, "description", "first_name", "last_name", keyPaymentFilter, keySDKUDF, keyProductSummary,
-		keyMandateOption, keyMandateMax, keyMandateStart, keyMandateEnd, keyWebhookURL:
+		keyReturnURL, keyCurrency, "description", "first_name", "last_name", keyPaymentFilter, keySDKUDF,
+		keyProductSummary, keyMandateOption, keyMandateMax, keyMandateStart, keyMandateEnd, keyWebhookURL,
+		keyUPIDeepLinks:
 		return true
 	}
-	return k == gatewayReferenceKey(ns)
+	return k == gatewayReferenceKey(ns) || isUDFKey(k)
 }
 
 // MarshalJSON returns the JSON body CreateSession sends: the service's flat
@@ -46,7 +47,7 @@ func ownsSessionKey(k, ns string) bool {
 func (r SessionRequest) MarshalJSON() ([]byte, error) {
 	var v validation.Error
 	r.checkUTF8(&v, DefaultNamespace)
-	checkExtra(&v, r.Extra, func(k string) bool { return ownsSessionKey(k, DefaultNamespace) }, "SessionRequest")
+	checkExtra(&v, r.Extra, func(k string) bool { return r.writesKey(k, DefaultNamespace) }, "SessionRequest")
 	if err := v.Err(); err != nil {
 		return nil, err
 	}
@@ -62,6 +63,7 @@ type sessionWire struct {
 	ProductSummary string   `json:"product_summary,omitempty"`
 	StartDate      unixTime `json:"mandate.start_date,omitzero"`
 	EndDate        unixTime `json:"mandate.end_date,omitzero"`
+	UPIDeepLinks   string   `json:"options.get_upi_deep_links,omitempty"`
 }
 
 // sessionFields is SessionRequest without its methods.
@@ -94,12 +96,18 @@ func (r *SessionRequest) encode(ns string) ([]byte, error) {
 			w.EndDate = unixTime(m.EndDate)
 		}
 	}
+	if r.UPIDeepLinks {
+		w.UPIDeepLinks = "true" // text, as the service's own bodies send it
+	}
 	body, err := marshalNoEscape(w)
 	if err != nil {
 		return nil, err
 	}
 	if ns != DefaultNamespace && ref != "" {
 		body = appendMember(body, gatewayReferenceKey(ns), mustQuote(ref))
+	}
+	for _, m := range r.GatewayMetadata {
+		body = appendMember(body, m.key(), mustQuote(m.Value))
 	}
 	var v validation.Error
 	for _, k := range slices.Sorted(maps.Keys(r.Extra)) {
@@ -204,6 +212,8 @@ func (r *SessionRequest) UnmarshalJSON(data []byte) error {
 			out.Action = Action(readText(&v, k, raw))
 		case keyReturnURL:
 			out.ReturnURL = readText(&v, k, raw)
+		case keyCurrency:
+			out.Currency = readText(&v, k, raw)
 		case "description":
 			out.Description = readText(&v, k, raw)
 		case "first_name":
@@ -234,7 +244,35 @@ func (r *SessionRequest) UnmarshalJSON(data []byte) error {
 			out.PaymentFilter = readFilter(&v, raw)
 		case keyProductSummary:
 			out.ProductSummary = readSummary(&v, raw)
+		case keyUPIDeepLinks:
+			out.UPIDeepLinks = readFlag(&v, k, raw)
+		case "udf1":
+			out.UDF1 = readText(&v, k, raw)
+		case "udf2":
+			out.UDF2 = readText(&v, k, raw)
+		case "udf3":
+			out.UDF3 = readText(&v, k, raw)
+		case "udf4":
+			out.UDF4 = readText(&v, k, raw)
+		case "udf5":
+			out.UDF5 = readText(&v, k, raw)
+		case "udf6":
+			out.UDF6 = readText(&v, k, raw)
+		case "udf7":
+			out.UDF7 = readText(&v, k, raw)
+		case "udf8":
+			out.UDF8 = readText(&v, k, raw)
+		case "udf9":
+			out.UDF9 = readText(&v, k, raw)
+		case "udf10":
+			out.UDF10 = readText(&v, k, raw)
 		default:
+			// A gateway's own entry, metadata.<GATEWAY>:<key>, as given;
+			// any other key, or an entry whose value is not text, to Extra.
+			if gateway, key, ok := splitGatewayKey(k); ok && (kindOf(raw) == "string" || kindOf(raw) == "number") {
+				out.GatewayMetadata = append(out.GatewayMetadata, GatewayMetadata{Gateway: gateway, Key: key, Value: readText(&v, k, raw)})
+				continue
+			}
 			out.setExtra(&v, k, raw)
 		}
 	}
@@ -280,6 +318,21 @@ func readText(v *validation.Error, key string, raw json.RawMessage) string {
 		v.Add(key, "must be a JSON string, not "+kindOf(raw))
 	}
 	return ""
+}
+
+// readFlag reads a typed flag: true or false, as a JSON boolean or as text
+// ("true", as the service's own bodies send it). Anything else is a
+// problem at key.
+func readFlag(v *validation.Error, key string, raw json.RawMessage) bool {
+	raw = bytes.TrimSpace(raw)
+	switch string(raw) {
+	case "true", `"true"`:
+		return true
+	case "false", `"false"`:
+		return false
+	}
+	v.Add(key, "must be true or false, not "+kindOf(raw))
+	return false
 }
 
 // readUnixTime reads a mandate date: Unix seconds as canonical decimal text

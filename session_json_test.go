@@ -71,13 +71,15 @@ func TestSessionRequestUnmarshalFields(t *testing.T) {
 	require.Equal(t, map[string]any{"service": "in.juspay.ec"}, r.Extra)
 
 	var basic SessionRequest
-	require.NoError(t, json.Unmarshal([]byte(`{"amount":"1.0","udf1":1.50,"x":{"y":[1,"a"]}}`), &basic))
+	require.NoError(t, json.Unmarshal([]byte(`{"amount":"1.0","udf1":1.50,"udf2":"b","x":{"y":[1,"a"]},"n":2.50}`), &basic))
 	require.Equal(t, Amount("1.0"), basic.Amount, "no normalisation of a request amount")
-	require.Equal(t, map[string]any{"udf1": json.Number("1.50"), "x": map[string]any{"y": []any{json.Number("1"), "a"}}}, basic.Extra)
+	require.Equal(t, "1.50", basic.UDF1, "a number given for a typed text key is its text")
+	require.Equal(t, "b", basic.UDF2)
+	require.Equal(t, map[string]any{"x": map[string]any{"y": []any{json.Number("1"), "a"}}, "n": json.Number("2.50")}, basic.Extra)
 	out, err := json.Marshal(basic)
 	require.NoError(t, err)
-	require.JSONEq(t, `{"amount":"1.0","udf1":1.50,"x":{"y":[1,"a"]}}`, string(out))
-	require.Contains(t, string(out), `"udf1":1.50`, "number text kept")
+	require.JSONEq(t, `{"amount":"1.0","udf1":"1.50","udf2":"b","x":{"y":[1,"a"]},"n":2.50}`, string(out))
+	require.Contains(t, string(out), `"n":2.50`, "number text kept in Extra")
 }
 
 // Every golden body of the encoder decodes back to the same bytes.
@@ -156,7 +158,7 @@ func TestSessionRequestUnmarshalErrors(t *testing.T) {
 // and encode in the one canonical spelling: numbers given for typed text
 // keys are the same text, mandate_max_amount is mandate.max_amount. A
 // metadata key of another gateway (metadata.JUSPAY:… when the namespace is
-// SERVICE) is that gateway's own entry: it stays in Extra and is sent as
+// SERVICE) is that gateway's own entry: a GatewayMetadata entry sent as
 // given, never moved to GatewayReferenceID.
 func TestSessionRequestSpellings(t *testing.T) {
 	body := `{"amount":100,"mandate_max_amount":"1000","options.create_mandate":"REQUIRED",` +
@@ -167,7 +169,8 @@ func TestSessionRequestSpellings(t *testing.T) {
 	require.Equal(t, Amount("1000"), r.Mandate.MaxAmount)
 	require.Empty(t, r.GatewayReferenceID)
 	require.Equal(t, "9876543210", r.CustomerPhone)
-	require.Equal(t, map[string]any{"metadata.JUSPAY:gateway_reference_id": "payu_test"}, r.Extra)
+	require.Equal(t, GatewayMetadataList{{Gateway: "JUSPAY", Key: "gateway_reference_id", Value: "payu_test"}}, r.GatewayMetadata)
+	require.Nil(t, r.Extra)
 	out, err := json.Marshal(&r)
 	require.NoError(t, err)
 	require.JSONEq(t, `{"amount":"100","mandate.max_amount":"1000","options.create_mandate":"REQUIRED",`+
@@ -186,7 +189,7 @@ func TestSessionRequestSpellings(t *testing.T) {
 		require.Len(t, m, 6, "%s", sent)
 	}
 	// In a client whose namespace is JUSPAY, that key belongs to
-	// GatewayReferenceID: Extra may not set it too.
+	// GatewayReferenceID: the entry may not set it too.
 	var ve *ValidationError
 	require.ErrorAs(t, r.validate("JUSPAY"), &ve)
 	require.True(t, ve.Has("metadata.JUSPAY:gateway_reference_id"), "%v", ve)
@@ -197,7 +200,8 @@ func TestSessionRequestSpellings(t *testing.T) {
 		`"metadata.SERVICE:gateway_reference_id":"a","metadata.JUSPAY:gateway_reference_id":"b"}`), &r))
 	require.Equal(t, Amount("5"), r.Mandate.MaxAmount)
 	require.Equal(t, "a", r.GatewayReferenceID)
-	require.Equal(t, map[string]any{"mandate_max_amount": "6", "metadata.JUSPAY:gateway_reference_id": "b"}, r.Extra)
+	require.Equal(t, map[string]any{"mandate_max_amount": "6"}, r.Extra)
+	require.Equal(t, GatewayMetadataList{{Gateway: "JUSPAY", Key: "gateway_reference_id", Value: "b"}}, r.GatewayMetadata)
 }
 
 // A product_summary or payment_filter that cannot be decoded is reported at

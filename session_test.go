@@ -76,9 +76,12 @@ func TestSessionEncodeGolden(t *testing.T) {
 		}()},
 		{"session_extra.json", func() *SessionRequest {
 			r := baseSession()
+			r.UDF1, r.UDF10, r.Currency = "udf1-dummy", "a<b & c>d", "INR"
+			r.UPIDeepLinks = true
+			r.GatewayMetadata = GatewayMetadataList{{Gateway: "AMAZONPAY", Key: "gateway_reference_id", Value: "amzn_1"}}
 			r.Extra = map[string]any{
-				"udf1": "udf1-dummy", "udf10": "a<b & c>d", "currency": "INR", "mobile_country_code": "+91",
-				"send_mail": true, "gateway_id": "12", "metadata.expiryInMins": "3397", "mandate.block_funds": false,
+				"mobile_country_code": "+91", "send_mail": true, "gateway_id": "12", "metadata.expiryInMins": "3397",
+				"mandate.block_funds": false,
 			}
 			return r
 		}()},

@@ -207,3 +207,45 @@ func TestOrderNotFoundThroughTheClient(t *testing.T) {
 	require.Equal(t, 40.0, r.json["status_id"])
 	require.Equal(t, "ord_404", r.json["order_id"], "the body names the order, not only the client")
 }
+
+// The fake serves the fields the service's replies carry: the order-create
+// reply beyond its ids, a session's UPI deep link and order expiry, and it
+// keeps what typed request fields (currency, udf1…udf10, a session's
+// gateway metadata) sent, as the order status shows.
+func TestNewReplyFieldsThroughTheClient(t *testing.T) {
+	s := newServer(t, checkouttest.Config{})
+	c, ctx := newClient(t, s), ctxT(t)
+	o, err := c.CreateOrder(ctx, &checkout.OrderRequest{OrderID: "ord_new", Amount: "1499.00", Currency: "INR",
+		CustomerID: "cust_1", CustomerEmail: "a@example.com", CustomerPhone: "9876543210", ProductID: "sku-5",
+		ReturnURL: "https://shop.example/return", UDF1: "gift", UDF10: "wrap"})
+	require.NoError(t, err)
+	require.Equal(t, checkout.Amount("1499.00"), o.Amount)
+	require.Equal(t, checkout.Amount("0.00"), o.AmountRefunded)
+	require.False(t, o.Refunded)
+	require.Equal(t, "INR", o.Currency)
+	require.Equal(t, "cust_1", o.CustomerID)
+	require.Equal(t, "a@example.com", o.CustomerEmail)
+	require.Equal(t, "9876543210", o.CustomerPhone)
+	require.Equal(t, "sku-5", o.ProductID)
+	require.Equal(t, "https://shop.example/return", o.ReturnURL)
+	require.Equal(t, merchantID, o.MerchantID)
+	require.Equal(t, "gift", o.UDF1)
+	require.Equal(t, "wrap", o.UDF10)
+	require.False(t, o.DateCreated.IsZero())
+	require.True(t, o.OrderExpiry.After(o.DateCreated.Time))
+
+	sess, err := c.CreateSession(ctx, &checkout.SessionRequest{OrderID: "ord_sess", Amount: "10.00", CustomerID: "cust_1",
+		CustomerPhone: "9876543210", PaymentPageClientID: "shop", Action: checkout.PaymentPage, Currency: "INR",
+		UDF3: "campaign", UPIDeepLinks: true,
+		GatewayMetadata: checkout.GatewayMetadataList{{Gateway: "AMAZONPAY", Key: "gateway_reference_id", Value: "amzn_1"}}})
+	require.NoError(t, err)
+	require.True(t, strings.HasPrefix(sess.PaymentLinks.DeepLink, "upi://pay?"), sess.PaymentLinks.DeepLink)
+	require.Contains(t, sess.PaymentLinks.DeepLink, "am=10.00")
+	require.False(t, sess.OrderExpiry.IsZero())
+	st, err := c.GetOrder(ctx, "ord_sess")
+	require.NoError(t, err)
+	require.Equal(t, "campaign", st.UDF3)
+	require.Equal(t, "INR", st.Currency)
+	require.Equal(t, "amzn_1", st.Metadata["AMAZONPAY:gateway_reference_id"], "%v", st.Metadata)
+	require.Empty(t, st.GatewayReferenceID, "another gateway's entry is not the order's reference")
+}

@@ -243,10 +243,18 @@ func newID(prefix string) string {
 func (s *Server) timestamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
 type paymentLinks struct {
-	Web    string `json:"web"`
-	Mobile string `json:"mobile,omitempty"`
-	Iframe string `json:"iframe,omitempty"`
-	Expiry string `json:"expiry,omitempty"`
+	Web      string `json:"web"`
+	Mobile   string `json:"mobile,omitempty"`
+	Iframe   string `json:"iframe,omitempty"`
+	Expiry   string `json:"expiry,omitempty"`
+	DeepLink string `json:"deep_link,omitempty"`
+}
+
+// upiDeepLink is the UPI intent link of o, as the service makes one for a
+// session that asks for it (options.get_upi_deep_links).
+func (s *Server) upiDeepLink(o *order) string {
+	q := url.Values{"pa": {"checkouttest@upi"}, "pn": {"checkouttest"}, "tr": {o.id}, "am": {amountText(o.amount)}, "cu": {o.currency}}
+	return "upi://pay?" + q.Encode()
 }
 
 func (s *Server) paymentLinks(o *order) paymentLinks {

@@ -69,6 +69,9 @@ func (s *Server) handleSession(w http.ResponseWriter, r *http.Request, body []by
 		pl := s.paymentLinks(got)
 		pl.Mobile, pl.Iframe = "", ""
 		pl.Expiry = s.timestamp(got.clientTokenExpiry)
+		if req.UPIDeepLinks {
+			pl.DeepLink = s.upiDeepLink(got)
+		}
 		resp.PaymentLinks = &pl
 		resp.OrderExpiry = pl.Expiry
 		set("clientAuthToken", got.clientAuthToken)
@@ -127,8 +130,20 @@ func (s *Server) orderFromSession(req *checkout.SessionRequest, now time.Time) *
 			extra[k] = text
 		}
 	}
+	for i, u := range [...]string{req.UDF1, req.UDF2, req.UDF3, req.UDF4, req.UDF5, req.UDF6, req.UDF7, req.UDF8, req.UDF9, req.UDF10} {
+		if u != "" {
+			extra["udf"+strconv.Itoa(i+1)] = u
+		}
+	}
+	for _, m := range req.GatewayMetadata {
+		extra["metadata."+m.Gateway+":"+m.Key] = m.Value
+	}
+	currency := req.Currency
+	if currency == "" {
+		currency = extra["currency"]
+	}
 	o := &order{
-		orderID: req.OrderID, amount: amount, currency: extra["currency"],
+		orderID: req.OrderID, amount: amount, currency: currency,
 		customerID: req.CustomerID, customerEmail: req.CustomerEmail, customerPhone: req.CustomerPhone,
 		returnURL: req.ReturnURL, description: req.Description, clientID: req.PaymentPageClientID,
 		webhookURL: req.WebhookURL, gatewayRef: req.GatewayReferenceID,
