@@ -259,6 +259,67 @@ type CardDetail struct {
 	SavedToLocker bool `json:"saved_to_locker"`
 	// UsingToken reports whether a network token was used.
 	UsingToken bool `json:"using_token"`
+	// Token describes the network or issuer token paid with, when
+	// UsingToken (token); nil otherwise.
+	Token *CardToken `json:"token,omitempty"`
+	// TokenCreated reports whether this payment tokenised the card
+	// (token_created).
+	TokenCreated bool `json:"token_created,omitempty"`
+	// TokenizationUserConsent reports whether the customer consented to
+	// tokenising the card (tokenization_user_consent).
+	TokenizationUserConsent bool `json:"tokenization_user_consent,omitempty"`
+	// IssuerCountry is the issuing bank's country ("INDIA")
+	// (card_issuer_country).
+	IssuerCountry string `json:"card_issuer_country,omitempty"`
+	// ExtendedType is the card's type in more detail than Type, such as
+	// "CREDIT" or "PREPAID" (extended_card_type).
+	ExtendedType string `json:"extended_card_type,omitempty"`
+}
+
+// CardToken is the token a card payment used (a card's token): the card's
+// stand-in at the network or issuer. Raw keeps the fields not typed here.
+type CardToken struct {
+	// Provider is who issued the token ("VISA", "MASTERCARD", a bank).
+	Provider string `json:"provider,omitempty"`
+	// ProviderCategory is the kind of token ("NETWORK_TOKEN",
+	// "ISSUER_TOKEN").
+	ProviderCategory string `json:"provider_category,omitempty"`
+	// PAR is the payment account reference, the same for every token of
+	// one card.
+	PAR string `json:"par,omitempty"`
+	// LastFourDigits are the token's last four digits.
+	LastFourDigits string `json:"last_four_digits,omitempty"`
+	// Reference is the service's reference of the token (card_reference).
+	Reference string `json:"card_reference,omitempty"`
+	// Fingerprint is the same for every payment with the same token
+	// (card_fingerprint).
+	Fingerprint string `json:"card_fingerprint,omitempty"`
+	// ISIN is the token's first digits (card_isin).
+	ISIN string `json:"card_isin,omitempty"`
+	// Raw is the token block as the service sent it.
+	Raw RawJSON `json:"-"`
+}
+
+// UnmarshalJSON decodes a card token leniently; Raw keeps it whole. A
+// value that is not an object leaves t unchanged.
+func (t *CardToken) UnmarshalJSON(data []byte) error {
+	if t == nil {
+		return errNilTarget("CardToken")
+	}
+	type plain CardToken
+	var p plain
+	if ok, err := readObject(data, &p, "card token"); !ok {
+		return err
+	}
+	p.Raw = bytes.Clone(data)
+	*t = CardToken(p)
+	return nil
+}
+
+// MarshalJSON returns Raw when it is set, else the typed fields.
+func (t CardToken) MarshalJSON() ([]byte, error) {
+	type plain CardToken
+	return marshalRaw(t.Raw, plain(t))
 }
 
 // UPIDetail is the UPI side of a payment (upi).
@@ -267,6 +328,8 @@ type UPIDetail struct {
 	PayerVPA string `json:"payer_vpa,omitempty"`
 	// TxnFlowType is "COLLECT" or "INTENT".
 	TxnFlowType string `json:"txn_flow_type,omitempty"`
+	// PayerApp is the UPI app the customer paid with (payer_app).
+	PayerApp string `json:"payer_app,omitempty"`
 }
 
 // WalletDetail is the wallet side of a payment (wallet).
@@ -274,91 +337,6 @@ type WalletDetail struct {
 	// TxnFlowType is how the wallet was charged ("REDIRECT",
 	// "REDIRECT_DEBIT", …).
 	TxnFlowType string `json:"txn_flow_type,omitempty"`
-}
-
-// MandateDetail is a mandate as the service reports it: the mandate block
-// of an order status, and the content of the mandate webhooks
-// (MANDATE_CREATED, MANDATE_ACTIVATED, …).
-type MandateDetail struct {
-	// MandateID is the service's id of the mandate.
-	MandateID string `json:"mandate_id,omitempty"`
-	// MandateToken is the token that debits against the mandate take.
-	MandateToken string `json:"mandate_token,omitempty"`
-	// MandateDebitToken is the debit token (in a mandate webhook).
-	MandateDebitToken string `json:"mandate_debit_token,omitempty"`
-	// MandateStatus is the mandate's status in an order ("ACTIVE",
-	// "PAUSED", "REVOKED", "FAILURE", "EXPIRED", …).
-	MandateStatus string `json:"mandate_status,omitempty"`
-	// Status is the mandate's status in a mandate webhook.
-	Status string `json:"status,omitempty"`
-	// MandateType is "EMANDATE" or "MANDATE".
-	MandateType string `json:"mandate_type,omitempty"`
-	// MaxAmount is the most one debit may take.
-	MaxAmount Amount `json:"max_amount,omitempty"`
-	// AmountRule is "FIXED" or "VARIABLE".
-	AmountRule string `json:"amount_rule,omitempty"`
-	// Frequency is how often it may debit ("MONTHLY", "ASPRESENTED", …).
-	Frequency string `json:"frequency,omitempty"`
-	// RuleType and RuleValue pin the debit day ("AFTER", 30).
-	RuleType string `json:"rule_type,omitempty"`
-	// RuleValue is the day number of RuleType.
-	RuleValue int `json:"rule_value,omitempty"`
-	// StartDate is when the mandate starts, in Unix seconds as text
-	// ("1598745600"), as the service sends it.
-	StartDate string `json:"start_date,omitempty"`
-	// EndDate is when the mandate ends, like StartDate.
-	EndDate string `json:"end_date,omitempty"`
-	// BlockFund reports whether the amount is blocked on the customer's
-	// account (block_fund).
-	BlockFund bool `json:"block_fund"`
-	// RevokableByCustomer reports whether the customer may revoke it.
-	RevokableByCustomer bool `json:"revokable_by_customer"`
-	// OrderID is the order that registered the mandate (in a mandate
-	// webhook).
-	OrderID string `json:"order_id,omitempty"`
-	// CustomerID is your id of the customer (in a mandate webhook).
-	CustomerID string `json:"customer_id,omitempty"`
-	// Currency is the currency code (in a mandate webhook).
-	Currency string `json:"currency,omitempty"`
-	// ActivatedAt is when the mandate became active.
-	ActivatedAt Timestamp `json:"activated_at,omitzero"`
-	// LastActivatedAt is when the mandate last became active (after a
-	// pause).
-	LastActivatedAt Timestamp `json:"last_activated_at,omitzero"`
-	// LastUpdated is when the mandate last changed.
-	LastUpdated Timestamp `json:"last_updated,omitzero"`
-	// Raw is the mandate as the service sent it.
-	Raw RawJSON `json:"-"`
-}
-
-// UnmarshalJSON decodes a mandate leniently, as [OrderStatus] does (its
-// booleans may come as the text "true"); Raw
-// keeps it whole. JSON null, and a value that is not an object (the
-// service's "FILTERED"), leave m unchanged.
-func (m *MandateDetail) UnmarshalJSON(data []byte) error {
-	if m == nil {
-		return errNilTarget("MandateDetail")
-	}
-	type plain MandateDetail
-	var w struct {
-		plain
-		BlockFund           textBool `json:"block_fund"`
-		RevokableByCustomer textBool `json:"revokable_by_customer"`
-	}
-	if ok, err := readObject(data, &w, "mandate"); !ok {
-		return err
-	}
-	p := w.plain
-	p.BlockFund, p.RevokableByCustomer = bool(w.BlockFund), bool(w.RevokableByCustomer)
-	p.Raw = bytes.Clone(data)
-	*m = MandateDetail(p)
-	return nil
-}
-
-// MarshalJSON returns Raw when it is set, else the typed fields.
-func (m MandateDetail) MarshalJSON() ([]byte, error) {
-	type plain MandateDetail
-	return marshalRaw(m.Raw, plain(m))
 }
 
 // Offer is an offer applied to an order's payment (an element of offers).
@@ -370,8 +348,22 @@ type Offer struct {
 	OfferCode string `json:"offer_code,omitempty"`
 	// Status is whether the offer was applied ("AVAILED", …).
 	Status string `json:"status,omitempty"`
+	// Benefits are what the offer gave (benefits).
+	Benefits []OfferBenefit `json:"benefits,omitempty"`
 	// Raw is the offer as the service sent it.
 	Raw RawJSON `json:"-"`
+}
+
+// OfferBenefit is one benefit of an [Offer]: a discount or a cashback.
+type OfferBenefit struct {
+	// Type is the kind of benefit ("DISCOUNT", "CASHBACK").
+	Type string `json:"type,omitempty"`
+	// Amount is what the benefit is worth on this payment.
+	Amount Amount `json:"amount,omitempty"`
+	// CalculationRule says how Value applies ("ABSOLUTE", "PERCENTAGE").
+	CalculationRule string `json:"calculation_rule,omitempty"`
+	// Value is the offer's value: an amount, or a percentage.
+	Value Amount `json:"value,omitempty"`
 }
 
 // UnmarshalJSON decodes an offer leniently, as [OrderStatus] does; Raw

@@ -37,7 +37,8 @@ func TestStatusIDs(t *testing.T) {
 		{StatusVoidFailed, 35, true},
 		{StatusAutoRefunded, 36, true},
 		{StatusNotFound, 40, false},
-		{StatusPartialCharged, 0, false},
+		{StatusPartialCharged, 37, false},
+		{StatusToBeCharged, 38, false},
 	} {
 		t.Run(string(tt.s), func(t *testing.T) {
 			require.Equal(t, tt.id, tt.s.ID())

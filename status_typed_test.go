@@ -22,7 +22,6 @@ var untypedKeys = map[string]bool{
 	"OrderStatus.emi_details":     true, // FILTERED
 	"OrderStatus.additional_info": true, // {}
 	"Refund.previous_attempts":    true, // FILTERED
-	"MandateDetail.payment_info":  true, // differs by payment method
 }
 
 var (

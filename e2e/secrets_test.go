@@ -75,6 +75,7 @@ var (
 		"checkout.authToken.ClientAuthToken":       "reply data: the client_auth_token of a reply",
 		"checkout.orderWire.Token":                 "reply data: the client_auth_token of a reply",
 		"checkout.customerWire.Token":              "reply data: the client_auth_token of a reply",
+		"checkout.CardDetail.Token":                "reply data: the card's network token block (provider, PAR, last digits); no token number is typed",
 		"checkout.MandateDetail.MandateToken":      "reply data: the service's id of a mandate, used only with the API key",
 		"checkout.MandateDetail.MandateDebitToken": "reply data: the service's id of a mandate debit, used only with the API key",
 		"checkouttest.order.clientAuthToken":       "the fake's own reply data (client_auth_token)",

@@ -109,7 +109,10 @@ func (e *Event) Order() (*checkout.OrderStatus, error) {
 // the order (TXN_CREATED as published, the order events), the order's
 // latest transaction (its txn_detail). In the second case the order's own
 // fields (payment method, card, gateway response) are not copied into it:
-// read them from [Event.Order]. An event with neither is a
+// read them from [Event.Order]. An order paid by several transactions
+// (ORDER_PARTIAL_CHARGED) lists them all in the TxnList of [Event.Order];
+// Transaction still returns its txn_detail, the one the service names
+// latest, never a pick among the list. An event with neither is a
 // [*ContentError] matching [ErrNoContent].
 func (e *Event) Transaction() (*checkout.Transaction, error) {
 	return typedContent[checkout.Transaction](e, "txn", "transaction", "txn_detail")
@@ -123,6 +126,14 @@ func (e *Event) Transaction() (*checkout.Transaction, error) {
 // [*ContentError] matching [ErrNoContent].
 func (e *Event) Mandate() (*checkout.MandateDetail, error) {
 	return typedContent[checkout.MandateDetail](e, "mandate", "mandate", "mandate")
+}
+
+// Notification returns the notification a NOTIFICATION_SUCCEEDED or
+// NOTIFICATION_FAILED event is about (content.notification): a message to
+// the customer before a mandate debit. An event without one is a
+// [*ContentError] matching [ErrNoContent].
+func (e *Event) Notification() (*Notification, error) {
+	return typedContent[Notification](e, "notification", "notification", "")
 }
 
 // Refund returns the refund the event is about. The service's refund events

@@ -63,11 +63,10 @@ type Event struct {
 	sub subject
 }
 
-// Event names seen in the service's published samples, one constant for
-// each. The list is not complete (the service does not publish one):
-// Event.Name holds whatever the service sent, and an event without a
-// constant is handled like any other (the content accessors read its
-// shape, not its name).
+// Event names the service documents, one constant for each. The service
+// adds events: Event.Name holds whatever the service sent, and an event
+// without a constant is handled like any other (the content accessors read
+// its shape, not its name).
 const (
 	// OrderSucceeded is ORDER_SUCCEEDED: an order was paid. Read the order
 	// with [Event.Order] and check it with [checkout.OrderStatus.CheckPaid]
@@ -78,6 +77,14 @@ const (
 	// says how (its status and the gateway's response).
 	OrderFailed = "ORDER_FAILED"
 
+	// OrderPartialCharged is ORDER_PARTIAL_CHARGED: an order was paid in
+	// part (status PARTIAL_CHARGED): one transaction is CHARGED and another,
+	// by another instrument, is TO_BE_CHARGED. It is not paid yet: do not
+	// fulfil it. [Event.Order] gives the order, and its TxnList every
+	// transaction; [Event.Transaction] gives the order's txn_detail, the
+	// transaction the service names latest.
+	OrderPartialCharged = "ORDER_PARTIAL_CHARGED"
+
 	// OrderRefunded is ORDER_REFUNDED: a refund of an order succeeded. The
 	// event carries the order with its refunds: see [Event.Refund].
 	OrderRefunded = "ORDER_REFUNDED"
@@ -85,6 +92,12 @@ const (
 	// OrderRefundFailed is ORDER_REFUND_FAILED: a refund of an order failed
 	// ([Event.Refund], [Event.Order]).
 	OrderRefundFailed = "ORDER_REFUND_FAILED"
+
+	// RefundManualReviewNeeded is REFUND_MANUAL_REVIEW_NEEDED: the outcome
+	// of a refund is unclear at the gateway (its status is MANUAL_REVIEW):
+	// reconcile it with the gateway yourself. The event carries the order
+	// with its refunds ([Event.Refund], [Event.Order]).
+	RefundManualReviewNeeded = "REFUND_MANUAL_REVIEW_NEEDED"
 
 	// RefundInitiated is REFUND_INITIATED: a refund was started and is
 	// pending ([Event.Refund], [Event.Order]).
@@ -108,6 +121,13 @@ const (
 	// [Event.Transaction] returns.
 	TxnCreated = "TXN_CREATED"
 
+	// TxnCharged is TXN_CHARGED: a payment attempt was charged. It carries
+	// the transaction ([Event.Transaction]) or the order with it as its
+	// latest transaction ([Event.Order]); an order paid by several
+	// transactions may see one TXN_CHARGED per transaction before its
+	// ORDER_SUCCEEDED.
+	TxnCharged = "TXN_CHARGED"
+
 	// TxnFailed is TXN_FAILED: a payment attempt failed. It carries the
 	// transaction only ([Event.Transaction]), not the order.
 	TxnFailed = "TXN_FAILED"
@@ -128,6 +148,11 @@ const (
 	// ([Event.Mandate]).
 	MandatePaused = "MANDATE_PAUSED"
 
+	// MandateRevoked is MANDATE_REVOKED: a mandate was cancelled, by the
+	// customer or at the bank, and can no longer be debited
+	// ([Event.Mandate]).
+	MandateRevoked = "MANDATE_REVOKED"
+
 	// MandateExpired is MANDATE_EXPIRED: a mandate reached its end date
 	// ([Event.Mandate]).
 	MandateExpired = "MANDATE_EXPIRED"
@@ -135,11 +160,11 @@ const (
 	// NotificationSucceeded is NOTIFICATION_SUCCEEDED: a notification to the
 	// customer about a mandate debit (a pre-debit SMS, for example) was
 	// delivered. Its content is "notification": read it with
-	// [Event.DecodeContent].
+	// [Event.Notification].
 	NotificationSucceeded = "NOTIFICATION_SUCCEEDED"
 
 	// NotificationFailed is NOTIFICATION_FAILED: such a notification could
-	// not be delivered ([Event.DecodeContent]).
+	// not be delivered ([Event.Notification]).
 	NotificationFailed = "NOTIFICATION_FAILED"
 )
 
