@@ -19,8 +19,6 @@ import (
 	"strings"
 
 	gojose "github.com/go-jose/go-jose/v4"
-
-	"github.com/payorch/checkout-go/internal/clip"
 )
 
 // Kind says which stage of opening or sealing failed.
@@ -118,7 +116,7 @@ func Encrypt(plain []byte, key *rsa.PublicKey, kid string, alg gojose.KeyAlgorit
 		return "", fail(KindKey, "no encryption key")
 	}
 	if alg != gojose.RSA_OAEP_256 && alg != gojose.RSA_OAEP {
-		return "", fail(KindKey, "key algorithm "+clip.Quote(string(alg), maxQuoted)+" is not one of the service's")
+		return "", fail(KindKey, "key algorithm "+quote(string(alg))+" is not one of the service's")
 	}
 	e, err := gojose.NewEncrypter(gojose.A256GCM, gojose.Recipient{Algorithm: alg, Key: key, KeyID: kid}, nil)
 	if err != nil {
@@ -279,7 +277,7 @@ func Decrypt(token string, key *rsa.PrivateKey, kid string) ([]byte, error) {
 		if obj.Header.KeyID == "" {
 			return nil, fail(KindDecrypt, "the token has no kid; want the configured key id")
 		}
-		return nil, fail(KindDecrypt, "token kid "+clip.Quote(obj.Header.KeyID, maxQuoted)+" is not the configured key id")
+		return nil, fail(KindDecrypt, "token kid "+quote(obj.Header.KeyID)+" is not the configured key id")
 	}
 	plain, err := obj.Decrypt(key)
 	if err != nil {
@@ -312,9 +310,9 @@ func jweParseDetail(token string) string {
 	case !ok:
 		return "not a compact JWE (five base64url parts with a JSON header)"
 	case !containsAlg(h.Alg, "RSA-OAEP-256", "RSA-OAEP"):
-		return "key algorithm " + clip.Quote(h.Alg, maxQuoted) + " is not accepted (want RSA-OAEP-256 or RSA-OAEP)"
+		return "key algorithm " + quote(h.Alg) + " is not accepted (want RSA-OAEP-256 or RSA-OAEP)"
 	case h.Enc != "A256GCM":
-		return "content encryption " + clip.Quote(h.Enc, maxQuoted) + " is not accepted (want A256GCM)"
+		return "content encryption " + quote(h.Enc) + " is not accepted (want A256GCM)"
 	}
 	return "not a well-formed compact JWE"
 }
@@ -372,7 +370,7 @@ func Verify(token string, key *rsa.PublicKey, kid string, rule KIDRule) ([]byte,
 	jws, err := gojose.ParseSignedCompact(token, signatureAlgs)
 	if err != nil {
 		if h, ok := peekHeader(token); ok && h.Alg != "RS256" {
-			return nil, fail(KindSignature, "signature algorithm "+clip.Quote(h.Alg, maxQuoted)+" is not accepted (want RS256)")
+			return nil, fail(KindSignature, "signature algorithm "+quote(h.Alg)+" is not accepted (want RS256)")
 		}
 		return nil, fail(KindSignature, "not a well-formed compact JWS")
 	}
@@ -384,7 +382,7 @@ func Verify(token string, key *rsa.PublicKey, kid string, rule KIDRule) ([]byte,
 		if got == "" {
 			return nil, fail(KindSignature, "the signature has no kid; want the configured key id")
 		}
-		return nil, fail(KindSignature, "signature kid "+clip.Quote(got, maxQuoted)+" is not the configured key id")
+		return nil, fail(KindSignature, "signature kid "+quote(got)+" is not the configured key id")
 	}
 	payload, err := jws.Verify(key)
 	if err != nil {
@@ -456,6 +454,7 @@ func base64URLByte(c byte) bool {
 	return c == '-' || c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
-// maxQuoted bounds the sender-chosen text (an algorithm, a key id) quoted
-// in an error.
-const maxQuoted = 64
+// quote quotes sender-chosen text (an algorithm, a key id) for an error,
+// cut to its first 24 characters (on a character boundary), so a hostile
+// sender cannot fill a log line.
+func quote(s string) string { return fmt.Sprintf("%.24q", s) }

@@ -6,8 +6,6 @@ import (
 	"encoding/pem"
 	"fmt"
 	"strings"
-
-	"github.com/payorch/checkout-go/internal/clip"
 )
 
 // MinRSABits is the smallest RSA modulus accepted for either key: the
@@ -70,9 +68,9 @@ func ParsePrivateKeyPEM(b []byte) (*rsa.PrivateKey, error) {
 		}
 		return rk, nil
 	case "PUBLIC KEY", "RSA PUBLIC KEY", "CERTIFICATE":
-		return nil, fail(KindKey, "PEM block "+clip.Quote(block.Type, maxQuoted)+" holds a public key; want the private key")
+		return nil, fail(KindKey, "PEM block "+quote(block.Type)+" holds a public key; want the private key")
 	default:
-		return nil, fail(KindKey, "PEM block "+clip.Quote(block.Type, maxQuoted)+`, want "RSA PRIVATE KEY" or "PRIVATE KEY"`)
+		return nil, fail(KindKey, "PEM block "+quote(block.Type)+`, want "RSA PRIVATE KEY" or "PRIVATE KEY"`)
 	}
 }
 
@@ -96,9 +94,9 @@ func ParsePublicKeyPEM(b []byte) (*rsa.PublicKey, error) {
 			k = cert.PublicKey
 		}
 	case "RSA PRIVATE KEY", "PRIVATE KEY":
-		return nil, fail(KindKey, "PEM block "+clip.Quote(block.Type, maxQuoted)+" is a private key; want the public key")
+		return nil, fail(KindKey, "PEM block "+quote(block.Type)+" is a private key; want the public key")
 	default:
-		return nil, fail(KindKey, "PEM block "+clip.Quote(block.Type, maxQuoted)+`, want "PUBLIC KEY", "RSA PUBLIC KEY" or "CERTIFICATE"`)
+		return nil, fail(KindKey, "PEM block "+quote(block.Type)+`, want "PUBLIC KEY", "RSA PUBLIC KEY" or "CERTIFICATE"`)
 	}
 	if err != nil {
 		return nil, fail(KindKey, "invalid "+strings.ToLower(block.Type))
