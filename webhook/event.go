@@ -232,7 +232,7 @@ func eventFrom(w *wireBody, body []byte) (*Event, error) {
 	if c := bytes.TrimSpace(w.Content); len(c) > 0 && string(c) != "null" {
 		ev.Content = c
 		// body was checked to be valid JSON by json.Unmarshal.
-		ev.sub = readSubject(c, true)
+		ev.sub = readSubject(c)
 	}
 	return ev, nil
 }
@@ -317,7 +317,7 @@ func (e *Event) currentSubject() subject {
 	if e.sub.from(e.Content) {
 		return e.sub
 	}
-	return readSubject(e.Content, false)
+	return readSubject(e.Content)
 }
 
 // DecodeContent unmarshals the object the event is about (see Kind) into v,
