@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/payorch/checkout-go/emi"
+	"github.com/payorch/checkout-go/validation"
 )
 
 // New returns a filter that keeps every default option visible
@@ -193,7 +194,7 @@ func (f *Filter) EMI(e *emi.Options) *Filter {
 func (f *Filter) add(call func() string, clash string, o Option) *Option {
 	if i := f.block(o.PaymentMethodType); i >= 0 && o.PaymentMethodType != "" {
 		f.conflicts = append(f.conflicts, conflict{
-			problem: Problem{
+			problem: validation.Problem{
 				Path: blockPath(i),
 				Message: call() + " conflicts with the " + string(o.PaymentMethodType) + " block, which " +
 					f.Options[i].state() + ": " + clash,

@@ -6,23 +6,23 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/payorch/checkout-go/internal/valid"
+	"github.com/payorch/checkout-go/validation"
 )
 
 // conflict is a fluent call that the block of its type, as it stood, could
 // not express: problem is reported while the block the call appended
 // (block, of type typ) is still there.
 type conflict struct {
-	problem Problem
+	problem validation.Problem
 	block   int
 	typ     MethodType
 }
 
 // conflictProblems adds the conflicts whose block is still there.
-func (f *Filter) conflictProblems(c *valid.Collector) {
+func (f *Filter) conflictProblems(e *validation.Error) {
 	for _, k := range f.conflicts {
 		if f.hasConflict(k) {
-			c.Add(k.problem.Path, k.problem.Message)
+			e.Add(k.problem.Path, k.problem.Message)
 		}
 	}
 }
@@ -50,7 +50,7 @@ func (f *Filter) conflictBlocks() map[int]bool {
 }
 
 // blockPath is the path of options[i].
-func blockPath(i int) string { return valid.Index(valid.Join(rootPath, optionsKey), i) }
+func blockPath(i int) string { return validation.Index(validation.Join(rootPath, optionsKey), i) }
 
 // wholeType says what a block without paymentMethods or filters does.
 func wholeType(enable bool, t MethodType) string {

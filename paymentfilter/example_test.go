@@ -7,6 +7,7 @@ import (
 
 	"github.com/payorch/checkout-go/emi"
 	"github.com/payorch/checkout-go/paymentfilter"
+	"github.com/payorch/checkout-go/validation"
 )
 
 // show prints the JSON the filter sends, or why it cannot be sent.
@@ -142,7 +143,7 @@ func ExampleFilter_Validate() {
 			}},
 		}},
 	}
-	var ve *paymentfilter.ValidationError
+	var ve *validation.Error
 	if errors.As(f.Validate(), &ve) {
 		for _, p := range ve.Problems {
 			fmt.Println(p.Path)
@@ -161,7 +162,7 @@ func ExampleFilter_Validate() {
 // would honour.
 func ExampleFilter_Validate_conflict() {
 	b := paymentfilter.Only(paymentfilter.Wallet).HideMethods(paymentfilter.Wallet, "PAYTM")
-	var ve *paymentfilter.ValidationError
+	var ve *validation.Error
 	if errors.As(b.Validate(), &ve) {
 		for _, p := range ve.Problems {
 			fmt.Println(p)
