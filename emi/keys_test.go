@@ -59,7 +59,7 @@ func requireRealPaths(t *testing.T, name string, err error, root string, allowed
 	}
 }
 
-// TestProblemPathsNameRealKeys: every problem Validate or decoding reports
+// TestProblemPathsNameRealKeys: every problem Validate, Lint or decoding reports
 // is at a path whose segments are keys the types declare in their json
 // tags (or accept as another spelling), indexes, or the Extra key the
 // problem is about; the corpus triggers every rule at least once (go test
@@ -98,6 +98,10 @@ func TestProblemPathsNameRealKeys(t *testing.T) {
 		requireRealPaths(t, name, json.Unmarshal([]byte(body), &o), "emiOptions", "Enable")
 	}
 
+	lint := emi.New().RemoveIssuers(emi.NoCost, emi.Credit, "ICICI").AddFilter(emi.Standard, emi.Cardless, emi.Filter{PaymentMethodType: "UIP"})
+	requireRealPaths(t, "Lint", &validation.Error{Problems: lint.Lint()}, "emiOptions")
+
 	// The sdk_udf switch reports at its own key.
 	requireRealPaths(t, "visibility", emi.Visibility("showemi").Validate(), "sdk_udf")
+	requireRealPaths(t, "visibility Lint", &validation.Error{Problems: emi.Visibility("showEMl").Lint()}, "sdk_udf")
 }

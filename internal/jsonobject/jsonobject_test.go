@@ -2,6 +2,7 @@ package jsonobject_test
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -116,4 +117,32 @@ func TestCaseMistakeAndClone(t *testing.T) {
 	c := jsonobject.CloneExtra(src)
 	c["a"][0] = '2'
 	require.Equal(t, `1`, string(src["a"]))
+}
+
+// TestUnknown: a likely typo names the closest known value; another
+// unknown value of a closed set lists the set; known values, case
+// mistakes and empty values get no advice.
+func TestUnknown(t *testing.T) {
+	methods := []string{"CARD", "UPI", "WALLET", "NB", "CONSUMER_FINANCE", "WALLETS"}
+	tests := []struct {
+		s      string
+		closed bool
+		want   string
+	}{
+		{"WALLLET", false, `unknown method "WALLLET": likely a typo, did you mean "WALLET"?`},
+		{"walet", false, `unknown method "walet": likely a typo, did you mean "WALLET"?`},
+		{"CONSUMERFINANSE", false, `unknown method "CONSUMERFINANSE": likely a typo, did you mean "CONSUMER_FINANCE"?`},
+		{"UIP", false, `unknown method "UIP": likely a typo, did you mean "UPI"?`},
+		{"CRYPTO", false, ""},
+		{"CRYPTO", true, `unknown method "CRYPTO": the service documents CARD, UPI, WALLET, NB, CONSUMER_FINANCE, WALLETS only`},
+		{"WALLETS", false, ""},
+		{"wallet", true, ""},
+		{"", true, ""},
+		{"CASH", false, ""},
+	}
+	for _, tt := range tests {
+		require.Equal(t, tt.want, jsonobject.Unknown("method", tt.s, methods, tt.closed), tt.s)
+	}
+	require.Equal(t, `unknown x "`+strings.Repeat("A", 40)+`": the service documents B only`,
+		jsonobject.Unknown("x", strings.Repeat("A", 100), []string{"B"}, true), "at most 40 characters of the value")
 }
