@@ -107,7 +107,8 @@ func invalidFilters(t *testing.T) map[string]*pf.Filter {
 	}
 	withExtra := func(f *pf.Filter, extra map[string]json.RawMessage) *pf.Filter { f.Extra = extra; return f }
 	return map[string]*pf.Filter{
-		"conflicting calls": pf.New().Hide(pf.Wallet).Show(pf.Wallet).HideMethods(pf.NB, "NB_SBI").AddOption(pf.Option{PaymentMethodType: pf.NB}),
+		"conflicting calls":       pf.New().Hide(pf.Wallet).Show(pf.Wallet).HideMethods(pf.NB, "NB_SBI").AddOption(pf.Option{PaymentMethodType: pf.NB}),
+		"shown and hidden values": pf.New().HideUPIApps("GPAY").ShowUPIApps("GPAY").ShowCardTypes(pf.Credit).HideCardTypes(pf.Credit),
 		"duplicate block and method type mistakes": {AllowDefaultOptions: true, Options: []pf.Option{
 			{PaymentMethodType: pf.NB}, {PaymentMethodType: pf.NB}, {PaymentMethodType: "wallet"}, {Enable: true}}},
 		"methods on CARD and UPI, filters elsewhere, disabled filters": {AllowDefaultOptions: true, Options: []pf.Option{
@@ -149,7 +150,7 @@ func invalidBodies() map[string]string {
 	}
 }
 
-// TestProblemPathsNameRealKeys: every problem Validate or decoding reports
+// TestProblemPathsNameRealKeys: every problem Validate, Lint or decoding reports
 // is at a path whose segments are keys the types declare in their json
 // tags (or accept as another spelling), indexes, or the Extra key the
 // problem is about. A typo in the key a rule writes fails here.
@@ -157,6 +158,9 @@ func TestProblemPathsNameRealKeys(t *testing.T) {
 	for name, f := range invalidFilters(t) {
 		requireRealPaths(t, name, f.Validate(), f)
 	}
+	lint := pf.New().HideCardTypes("CREDTI", "PREPAIDX").Hide("WALLLET").AddUPIFilter(pf.UPIFilter{UPIType: "INTNET"}).
+		EMI(emi.New().RemoveIssuers(emi.NoCost, emi.Credit, "ICICI").AddFilter(emi.Standard, emi.Cardless, emi.Filter{PaymentMethodType: "UIP"}))
+	requireRealPaths(t, "Lint", &validation.Error{Problems: lint.Lint()}, lint)
 	for name, body := range invalidBodies() {
 		var f pf.Filter
 		err := json.Unmarshal([]byte(body), &f)
