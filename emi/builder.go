@@ -3,7 +3,7 @@ package emi
 import (
 	"strconv"
 
-	"github.com/payorch/checkout-go/internal/valid"
+	"github.com/payorch/checkout-go/validation"
 )
 
 // New returns empty Options, to extend with the fluent methods, for example
@@ -24,7 +24,7 @@ func New() *Options { return &Options{} }
 
 // reject records a problem at path for call.
 func (o *Options) reject(path, call, msg string) {
-	o.problems = append(o.problems, valid.Problem{Path: path, Message: call + ": " + msg})
+	o.problems = append(o.problems, validation.Problem{Path: path, Message: call + ": " + msg})
 }
 
 // checkPlan records an unknown plan and reports whether p is known.
@@ -43,7 +43,7 @@ func (o *Options) checkGroup(call string, p Plan, in Instrument) bool {
 		return false
 	}
 	if in.Key() == unknownGroup {
-		o.reject(valid.Join(rootPath, p.Key()), call,
+		o.reject(validation.Join(rootPath, p.Key()), call,
 			"unknown instrument "+strconv.Itoa(int(in))+": want Credit, Debit or Cardless")
 		return false
 	}

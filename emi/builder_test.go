@@ -8,6 +8,7 @@ import (
 
 	"github.com/payorch/checkout-go/emi"
 	"github.com/payorch/checkout-go/internal/wiretest"
+	"github.com/payorch/checkout-go/validation"
 )
 
 // TestBuilderInPlace: a fluent call changes its receiver and returns it;
@@ -74,14 +75,14 @@ func TestBuilderRejectsUnknownPlanOrInstrument(t *testing.T) {
 	tests := []struct {
 		name     string
 		b        *emi.Options
-		options  string        // the JSON: the accepted calls only
-		problems []emi.Problem // Validate, in order
+		options  string               // the JSON: the accepted calls only
+		problems []validation.Problem // Validate, in order
 	}{
 		{
 			name:    "unknown plan before a valid one",
 			b:       emi.New().Disable(emi.Plan(9)).Enable(emi.NoCost),
 			options: `{"noCostEmi":{"enable":true}}`,
-			problems: []emi.Problem{
+			problems: []validation.Problem{
 				{Path: "emiOptions", Message: "Disable(Plan(9)): unknown plan 9: want Standard, LowCost or NoCost"},
 			},
 		},
@@ -89,7 +90,7 @@ func TestBuilderRejectsUnknownPlanOrInstrument(t *testing.T) {
 			name:    "unknown plan among valid ones",
 			b:       emi.New().Enable(emi.Standard, emi.NoCost+1),
 			options: `{"standardEmi":{"enable":true}}`,
-			problems: []emi.Problem{
+			problems: []validation.Problem{
 				{Path: "emiOptions", Message: "Enable(Standard, Plan(4)): unknown plan 4: want Standard, LowCost or NoCost"},
 			},
 		},
@@ -97,7 +98,7 @@ func TestBuilderRejectsUnknownPlanOrInstrument(t *testing.T) {
 			name:    "unknown instrument",
 			b:       emi.New().EnableGroup(emi.NoCost, emi.Instrument(7)),
 			options: `{}`,
-			problems: []emi.Problem{
+			problems: []validation.Problem{
 				{Path: "emiOptions.noCostEmi", Message: "EnableGroup(NoCost, Instrument(7)): unknown instrument 7: want Credit, Debit or Cardless"},
 			},
 		},
@@ -105,7 +106,7 @@ func TestBuilderRejectsUnknownPlanOrInstrument(t *testing.T) {
 			name:    "unknown plan of a group, after valid calls",
 			b:       emi.New().OnlyNoCost().DisableGroup(emi.Plan(0), emi.Credit),
 			options: `{"standardEmi":{"enable":false},"lowCostEmi":{"enable":false},"noCostEmi":{"enable":true},"showOnlyEmi":true}`,
-			problems: []emi.Problem{
+			problems: []validation.Problem{
 				{Path: "emiOptions", Message: "DisableGroup(Plan(0), Credit): unknown plan 0: want Standard, LowCost or NoCost"},
 			},
 		},
@@ -113,7 +114,7 @@ func TestBuilderRejectsUnknownPlanOrInstrument(t *testing.T) {
 			name:    "every filter call",
 			b:       emi.New().RemoveIssuers(emi.NoCost, 0, "SVC_HDFC").RemoveTenures(-1, emi.Debit, "SVC_SBI", emi.Months(3, 6)).AddFilter(emi.Standard, 4, emi.Filter{PaymentMethod: "CARD"}).OnlyEMI(),
 			options: `{"showOnlyEmi":true}`,
-			problems: []emi.Problem{
+			problems: []validation.Problem{
 				{Path: "emiOptions.noCostEmi", Message: "RemoveIssuers(NoCost, Instrument(0)): unknown instrument 0: want Credit, Debit or Cardless"},
 				{Path: "emiOptions", Message: "RemoveTenures(Plan(-1), Debit): unknown plan -1: want Standard, LowCost or NoCost"},
 				{Path: "emiOptions.standardEmi", Message: "AddFilter(Standard, Instrument(4)): unknown instrument 4: want Credit, Debit or Cardless"},
@@ -124,7 +125,7 @@ func TestBuilderRejectsUnknownPlanOrInstrument(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			require.Equal(t, tt.options, wiretest.JSONString(t, tt.b))
 
-			var ve *emi.ValidationError
+			var ve *validation.Error
 			require.ErrorAs(t, tt.b.Validate(), &ve)
 			require.Equal(t, tt.problems, ve.Problems)
 

@@ -16,25 +16,18 @@
 // case-sensitive keys and decode what the service's samples send, keeping
 // keys the SDK does not model in Extra so that decoding then encoding gives
 // the same JSON. [Options.Validate] reports every problem with its JSON
-// path, starting at the emiOptions key.
+// path, starting at the emiOptions key, as a *[validation.Error];
+// [Options.Lint] gives advice on values the service takes but that are
+// probably mistakes.
 package emi
 
 import (
 	"encoding/json"
-	"reflect"
 	"slices"
 
-	"github.com/payorch/checkout-go/internal/deepcopy"
-	"github.com/payorch/checkout-go/internal/tagjson"
-	"github.com/payorch/checkout-go/internal/valid"
+	"github.com/payorch/checkout-go/internal/jsonobject"
+	"github.com/payorch/checkout-go/validation"
 )
-
-// ValidationError is the error of Validate: every problem with its JSON path.
-// It is the same type as checkout.ValidationError.
-type ValidationError = valid.Error
-
-// Problem is one reason a value cannot be sent: a JSON path and a message.
-type Problem = valid.Problem
 
 // Visibility is the session request's sdk_udf value, the coarse EMI switch:
 // show EMI, hide it, or show it without the CARD method. The service
@@ -52,21 +45,34 @@ const (
 	ShowWithoutCards Visibility = "ShowEMIWithoutCards"
 )
 
+// visibilityKey is the session request's key of a Visibility: the path of
+// its problems.
+const visibilityKey = "sdk_udf"
+
+// visibilities are the sdk_udf values, for messages naming the closest.
+func visibilities() []Visibility { return []Visibility{Show, Hide, ShowWithoutCards} }
+
 // Valid reports whether v is one of the three sdk_udf values. The zero value
 // is not a wire value, so it is not Valid (but Validate accepts it: not sent).
-func (v Visibility) Valid() bool { return slices.Contains(visibilities[:], v) }
-
-var visibilities = [...]Visibility{Show, Hide, ShowWithoutCards}
+func (v Visibility) Valid() bool {
+	switch v {
+	case Show, Hide, ShowWithoutCards:
+		return true
+	}
+	return false
+}
 
 // Validate reports, at path "sdk_udf", a known value written in another
 // case, such as "showemi": the service matches values case-exactly, so it
 // would not see it. Other values pass (the service may know more), and the
-// zero value means sdk_udf is not sent.
+// zero value means sdk_udf is not sent. [Visibility.Lint] advises on a
+// likely typo.
 func (v Visibility) Validate() error {
-	if msg := tagjson.CaseMistake("EMI visibility", v, visibilities[:]...); msg != "" {
-		return tagjson.Problem("sdk_udf", msg)
+	var e validation.Error
+	if msg := jsonobject.CaseMistake("EMI visibility", v, visibilities()); msg != "" {
+		e.Add(visibilityKey, msg)
 	}
-	return nil
+	return e.Err()
 }
 
 // MethodType is a paymentMethodType value: a kind of payment instrument.
@@ -98,21 +104,25 @@ const (
 // which the service takes too.
 const walletsOld MethodType = "WALLETS"
 
-var (
-	// methodTypes are the values above, in the order the service
-	// documents them.
-	methodTypes = [...]MethodType{Card, UPI, Wallet, NB, ConsumerFinance, Reward, Cash}
-	// methodSpellings are the spellings the service takes.
-	methodSpellings = append(methodTypes[:len(methodTypes):len(methodTypes)], walletsOld)
-)
-
 // MethodTypes returns every paymentMethodType value above, in the order the
 // service documents them.
-func MethodTypes() []MethodType { return slices.Clone(methodTypes[:]) }
+func MethodTypes() []MethodType {
+	return []MethodType{Card, UPI, Wallet, NB, ConsumerFinance, Reward, Cash}
+}
+
+// methodSpellings are the paymentMethodType spellings the service takes:
+// the values above and the older WALLETS.
+func methodSpellings() []MethodType { return append(MethodTypes(), walletsOld) }
 
 // Valid reports whether t is one of the values above (case sensitive). The
 // zero value is not Valid.
-func (t MethodType) Valid() bool { return slices.Contains(methodTypes[:], t) }
+func (t MethodType) Valid() bool {
+	switch t {
+	case Card, UPI, Wallet, NB, ConsumerFinance, Reward, Cash:
+		return true
+	}
+	return false
+}
 
 // Validate reports, at the path of the paymentMethodType key (callers place it under
 // their object's path), a missing value or a known value written in
@@ -120,13 +130,13 @@ func (t MethodType) Valid() bool { return slices.Contains(methodTypes[:], t) }
 // so it would not see it. Other values pass: the service may know more
 // types.
 func (t MethodType) Validate() error {
+	var e validation.Error
 	if t == "" {
-		return tagjson.Problem(methodTypeKey, "missing: want one of CARD, UPI, WALLET, NB, CONSUMER_FINANCE, REWARD, CASH")
+		e.Add(methodTypeKey, "missing: want one of CARD, UPI, WALLET, NB, CONSUMER_FINANCE, REWARD, CASH")
+	} else if msg := jsonobject.CaseMistake("payment method type", t, methodSpellings()); msg != "" {
+		e.Add(methodTypeKey, msg)
 	}
-	if msg := tagjson.CaseMistake("payment method type", t, methodSpellings...); msg != "" {
-		return tagjson.Problem(methodTypeKey, msg)
-	}
-	return nil
+	return e.Err()
 }
 
 // Options is payment_filter.emiOptions: which EMI plans the checkout
@@ -150,52 +160,27 @@ type Options struct {
 
 	// problems are the fluent calls that could not be carried out (see
 	// New), in call order.
-	problems []valid.Problem
-}
-
-// rootPath is where the paths of Validate and of decoding problems start:
-// the key of the options in payment_filter.
-const rootPath = "emiOptions"
-
-// optionsObject and the others are the keys the types declare in their
-// json tags, read once. The types below Options only add their Extra keys
-// in MarshalJSON, so a tree without any is encoded in one pass (see
-// WithPlain).
-var (
-	optionsObject = tagjson.ObjectOf[Options]().WithPlain(
-		reflect.TypeFor[SubFilter](), reflect.TypeFor[Group](), reflect.TypeFor[Filter](), reflect.TypeFor[IssuerFilter]())
-	subFilterObject = tagjson.ObjectOf[SubFilter]().WithPlain(
-		reflect.TypeFor[Group](), reflect.TypeFor[Filter](), reflect.TypeFor[IssuerFilter]())
-	groupObject   = tagjson.ObjectOf[Group]().WithPlain(reflect.TypeFor[Filter](), reflect.TypeFor[IssuerFilter]())
-	filterObject  = issuerFilters(tagjson.ObjectOf[Filter]()).WithPlain(reflect.TypeFor[IssuerFilter]())
-	issuerObject  = tagjson.ObjectOf[IssuerFilter]()
-	methodTypeKey = filterObject.Key("PaymentMethodType")
-)
-
-// MarshalJSON encodes o with the service's keys: the plan types that are
-// set, showOnlyEmi when set, then Extra.
-func (o Options) MarshalJSON() ([]byte, error) {
-	type plain Options
-	return optionsObject.Marshal((*plain)(&o), o.Extra)
-}
-
-// UnmarshalJSON decodes emiOptions. It is strict about what it models
-// (case-exact keys, JSON types, required enable flags) and keeps every
-// other key in Extra. Errors are a *ValidationError at the JSON path from
-// the emiOptions key; null leaves o unchanged.
-func (o *Options) UnmarshalJSON(data []byte) error {
-	return optionsObject.Unmarshal(data, o, rootPath)
+	problems []validation.Problem
 }
 
 // Clone returns a deep copy of o (nil for nil), with the calls the fluent
 // methods could not carry out (see [New]): half-built options to extend in
 // another direction, or to hand to another goroutine.
 func (o *Options) Clone() *Options {
-	c := deepcopy.Of(o)
-	if c != nil {
-		c.problems = slices.Clone(o.problems)
+	if o == nil {
+		return nil
 	}
-	return c
+	c := *o
+	c.StandardEMI = o.StandardEMI.Clone()
+	c.LowCostEMI = o.LowCostEMI.Clone()
+	c.NoCostEMI = o.NoCostEMI.Clone()
+	if o.ShowOnlyEMI != nil {
+		only := *o.ShowOnlyEMI
+		c.ShowOnlyEMI = &only
+	}
+	c.Extra = jsonobject.CloneExtra(o.Extra)
+	c.problems = slices.Clone(o.problems)
+	return &c
 }
 
 // SubFilter is an EMI plan type: the standardEmi, lowCostEmi or noCostEmi
@@ -213,20 +198,18 @@ type SubFilter struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes s with the service's keys, then Extra.
-func (s SubFilter) MarshalJSON() ([]byte, error) {
-	type plain SubFilter
-	return subFilterObject.Marshal((*plain)(&s), s.Extra)
-}
-
-// UnmarshalJSON decodes an EMI plan type (see [Options.UnmarshalJSON]);
-// paths in errors are relative to it.
-func (s *SubFilter) UnmarshalJSON(data []byte) error {
-	return subFilterObject.Unmarshal(data, s, "")
-}
-
 // Clone returns a deep copy of s (nil for nil).
-func (s *SubFilter) Clone() *SubFilter { return deepcopy.Of(s) }
+func (s *SubFilter) Clone() *SubFilter {
+	if s == nil {
+		return nil
+	}
+	c := *s
+	c.Credit = s.Credit.Clone()
+	c.Debit = s.Debit.Clone()
+	c.Cardless = s.Cardless.Clone()
+	c.Extra = jsonobject.CloneExtra(s.Extra)
+	return &c
+}
 
 // Group is the credit, debit or cardless object of an EMI plan type.
 type Group struct {
@@ -238,21 +221,21 @@ type Group struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes g with the service's keys, then Extra; filters is
-// sent when it is non-nil (an empty decoded list is sent back as []).
-func (g Group) MarshalJSON() ([]byte, error) {
-	type plain Group
-	return groupObject.Marshal((*plain)(&g), g.Extra)
-}
-
-// UnmarshalJSON decodes a credit, debit or cardless group (see
-// [Options.UnmarshalJSON]); paths in errors are relative to the group.
-func (g *Group) UnmarshalJSON(data []byte) error {
-	return groupObject.Unmarshal(data, g, "")
-}
-
 // Clone returns a deep copy of g (nil for nil).
-func (g *Group) Clone() *Group { return deepcopy.Of(g) }
+func (g *Group) Clone() *Group {
+	if g == nil {
+		return nil
+	}
+	c := *g
+	if g.Filters != nil {
+		c.Filters = make([]Filter, len(g.Filters))
+		for i := range g.Filters {
+			c.Filters[i] = g.Filters[i].clone()
+		}
+	}
+	c.Extra = jsonobject.CloneExtra(g.Extra)
+	return &c
+}
 
 // Filter is an emiFilter: one refinement inside a Group, matching plans by
 // payment method and issuer.
@@ -272,29 +255,21 @@ type Filter struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// issuerFilters makes o accept the plural spelling of the issuer filter's
-// key.
-func issuerFilters(o *tagjson.Object) *tagjson.Object {
-	k := o.Key("IssuerFilter")
-	return o.WithAlias(k+"s", k)
-}
-
-// MarshalJSON encodes f with the service's keys (issuerFilter, singular),
-// then Extra.
-func (f Filter) MarshalJSON() ([]byte, error) {
-	type plain Filter
-	return filterObject.Marshal((*plain)(&f), f.Extra)
-}
-
-// UnmarshalJSON decodes an emiFilter, accepting issuerFilters for
-// issuerFilter (both in one object is an error); paths in errors are
-// relative to the filter.
-func (f *Filter) UnmarshalJSON(data []byte) error {
-	return filterObject.Unmarshal(data, f, "")
-}
-
 // Clone returns a deep copy of f (nil for nil).
-func (f *Filter) Clone() *Filter { return deepcopy.Of(f) }
+func (f *Filter) Clone() *Filter {
+	if f == nil {
+		return nil
+	}
+	c := f.clone()
+	return &c
+}
+
+func (f *Filter) clone() Filter {
+	c := *f
+	c.IssuerFilter = f.IssuerFilter.Clone()
+	c.Extra = jsonobject.CloneExtra(f.Extra)
+	return c
+}
 
 // IssuerFilter is the issuerFilter object of an emiFilter: the plans of
 // some issuers, or of some of their tenures.
@@ -310,18 +285,14 @@ type IssuerFilter struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes f with the service's keys, then Extra; issuers and
-// tenures are sent when non-nil.
-func (f IssuerFilter) MarshalJSON() ([]byte, error) {
-	type plain IssuerFilter
-	return issuerObject.Marshal((*plain)(&f), f.Extra)
-}
-
-// UnmarshalJSON decodes an issuerFilter (see [Options.UnmarshalJSON]). A
-// tenure that is not a well-formed range is kept for Validate to report.
-func (f *IssuerFilter) UnmarshalJSON(data []byte) error {
-	return issuerObject.Unmarshal(data, f, "")
-}
-
 // Clone returns a deep copy of f (nil for nil).
-func (f *IssuerFilter) Clone() *IssuerFilter { return deepcopy.Of(f) }
+func (f *IssuerFilter) Clone() *IssuerFilter {
+	if f == nil {
+		return nil
+	}
+	c := *f
+	c.Issuers = slices.Clone(f.Issuers)
+	c.Tenures = slices.Clone(f.Tenures)
+	c.Extra = jsonobject.CloneExtra(f.Extra)
+	return &c
+}

@@ -88,3 +88,26 @@ func ExampleOptions_Validate_rejectedCall() {
 	// Output:
 	// checkout: validate: invalid request: emiOptions: Disable(Plan(9)): unknown plan 9: want Standard, LowCost or NoCost
 }
+
+// Lint gives advice on values the service takes but that are probably
+// mistakes: here an issuer without its namespace prefix and a method type
+// with a typo. Validate lets both through.
+func ExampleOptions_Lint() {
+	o := emi.New().RemoveIssuers(emi.NoCost, emi.Credit, "ICICI").
+		AddFilter(emi.Standard, emi.Cardless, emi.Filter{PaymentMethodType: "CONSUMER_FINANCEE"})
+	fmt.Println(o.Validate())
+	for _, p := range o.Lint() {
+		fmt.Println(p)
+	}
+	// Output:
+	// <nil>
+	// emiOptions.standardEmi.cardless.filters[0].paymentMethodType: unknown payment method type "CONSUMER_FINANCEE": likely a typo, did you mean "CONSUMER_FINANCE"?
+	// emiOptions.noCostEmi.credit.filters[0].issuerFilter.issuers[0]: issuer "ICICI" has no namespace prefix: did you mean "SVC_ICICI"? (issuer codes are written SVC_<BANK>, or with the deployment's own prefix, such as JP_<BANK>)
+}
+
+// The sdk_udf value gets advice when it is likely a typo.
+func ExampleVisibility_Lint() {
+	fmt.Println(emi.Visibility("showEMl").Lint())
+	// Output:
+	// [sdk_udf: unknown EMI visibility "showEMl": likely a typo, did you mean "showEMI"?]
+}

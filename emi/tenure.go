@@ -1,10 +1,11 @@
 package emi
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 
-	"github.com/payorch/checkout-go/internal/rangetext"
+	"github.com/payorch/checkout-go/validation"
 )
 
 // TenureRange is one element of issuerFilter.tenures: a range of
@@ -34,7 +35,11 @@ const maxTenureDigits = 9
 // or leading zeros, at most nine digits each, from at least 1 and not after
 // to. What it accepts, String gives back unchanged.
 func ParseTenureRange(s string) (TenureRange, error) {
-	return rangetext.Parse("parse tenure range", s, parseTenureRange)
+	r, problem := parseTenureRange(s)
+	if problem != "" {
+		return TenureRange{}, errors.New("checkout: parse tenure range: " + problem)
+	}
+	return r, nil
 }
 
 // parseTenureRange is ParseTenureRange with the problem as text, as
@@ -120,9 +125,15 @@ func (r TenureRange) MarshalText() ([]byte, error) {
 // is not a well-formed range is kept as it is, so that nothing is lost, and
 // Validate reports it.
 func (r *TenureRange) UnmarshalText(text []byte) error {
-	return rangetext.Decode(r, "decode tenure range", text, parseTenureRange, func(text string) TenureRange {
-		return TenureRange{raw: text, malformed: true}
-	})
+	if r == nil {
+		return errors.New("checkout: decode tenure range: nil pointer")
+	}
+	parsed, problem := parseTenureRange(string(text))
+	if problem != "" {
+		parsed = TenureRange{raw: string(text), malformed: true}
+	}
+	*r = parsed
+	return nil
 }
 
 // Validate reports why r cannot be sent: malformed text, a start below one
@@ -130,5 +141,14 @@ func (r *TenureRange) UnmarshalText(text []byte) error {
 // hold), or from greater than to. The problem has an empty path (the caller
 // knows where r sits).
 func (r TenureRange) Validate() error {
-	return rangetext.Validate(r, r.malformed, r.raw, parseTenureRange, TenureRange.rangeProblem)
+	var problem string
+	if r.malformed {
+		_, problem = parseTenureRange(r.raw)
+	} else {
+		problem = r.rangeProblem()
+	}
+	if problem == "" {
+		return nil
+	}
+	return &validation.Error{Problems: []validation.Problem{{Message: problem}}}
 }

@@ -1,14 +1,14 @@
 package emi
 
 import (
-	"github.com/payorch/checkout-go/internal/tagjson"
-	"github.com/payorch/checkout-go/internal/valid"
+	"github.com/payorch/checkout-go/internal/jsonobject"
+	"github.com/payorch/checkout-go/validation"
 )
 
 // Validate reports what the service would refuse or could not make sense
 // of, every problem with its JSON path from the emiOptions key (for
 // example emiOptions.noCostEmi.credit.filters[0].issuerFilter.tenures[1]). A nil
-// *Options is valid: it is not sent. The error is a *ValidationError.
+// *Options is valid: it is not sent. The error is a *[validation.Error].
 //
 // It refuses: a fluent call that could not be carried out (see [New]),
 // first; a known paymentMethodType written in another case; a tenure range
@@ -20,73 +20,70 @@ import (
 // It lets through what the service takes: empty options ({} appears in the
 // service's own samples), issuers with any prefix, unknown method types,
 // empty lists, groups inside a disabled plan type, and keys the SDK does
-// not model. Validate takes time in proportion to the size of the options.
+// not model ([Options.Lint] advises on likely mistakes among them).
+// Validate takes time in proportion to the size of the options.
 func (o *Options) Validate() error {
 	if o == nil {
 		return nil
 	}
-	var c valid.Collector
+	var e validation.Error
 	for _, p := range o.problems {
-		c.Add(p.Path, p.Message)
+		e.Add(p.Path, p.Message)
 	}
-	o.validate(&c)
-	return c.Err()
+	o.validate(&e)
+	return e.Err()
 }
 
-func (o *Options) validate(c *valid.Collector) {
-	allOff := true
-	for _, p := range []Plan{Standard, LowCost, NoCost} {
-		s := *o.sub(p)
-		if s == nil || s.Enable {
-			allOff = false
-		}
-		if s != nil {
-			s.validate(c, valid.Join(rootPath, p.Key()))
-		}
-	}
-	if o.ShowOnlyEMI != nil && *o.ShowOnlyEMI && allOff {
-		c.Add(valid.Join(rootPath, optionsObject.Key("ShowOnlyEMI")),
+func (o *Options) validate(e *validation.Error) {
+	o.StandardEMI.validate(e, validation.Join(rootPath, standardKey))
+	o.LowCostEMI.validate(e, validation.Join(rootPath, lowCostKey))
+	o.NoCostEMI.validate(e, validation.Join(rootPath, noCostKey))
+	if o.ShowOnlyEMI != nil && *o.ShowOnlyEMI && o.StandardEMI.disabled() && o.LowCostEMI.disabled() && o.NoCostEMI.disabled() {
+		e.Add(validation.Join(rootPath, showOnlyKey),
 			"nothing would be visible: showOnlyEmi is true but standard, low cost and no cost EMI are all disabled")
 	}
-	optionsObject.CheckExtra(c, rootPath, o.Extra, rootPath, allKeys)
+	jsonobject.CheckExtra(e, rootPath, o.Extra, optionsKeys(), rootPath, allKeys)
 }
 
-func (s *SubFilter) validate(c *valid.Collector, path string) {
-	for _, in := range []Instrument{Credit, Debit, Cardless} {
-		if g := *s.group(in); g != nil {
-			g.validate(c, valid.Join(path, in.Key()))
-		}
+// disabled reports whether s is sent with enable false (nil is not sent:
+// the service's default applies).
+func (s *SubFilter) disabled() bool { return s != nil && !s.Enable }
+
+func (s *SubFilter) validate(e *validation.Error, path string) {
+	if s == nil {
+		return
 	}
-	subFilterObject.CheckExtra(c, path, s.Extra, "an EMI plan type", allKeys)
+	s.Credit.validate(e, validation.Join(path, creditKey))
+	s.Debit.validate(e, validation.Join(path, debitKey))
+	s.Cardless.validate(e, validation.Join(path, cardlessKey))
+	jsonobject.CheckExtra(e, path, s.Extra, subFilterKeys(), "an EMI plan type", allKeys)
 }
 
-func (g *Group) validate(c *valid.Collector, path string) {
-	fp := valid.Join(path, groupObject.Key("Filters"))
+func (g *Group) validate(e *validation.Error, path string) {
+	if g == nil {
+		return
+	}
 	for i := range g.Filters {
-		g.Filters[i].validate(c, valid.Index(fp, i))
+		g.Filters[i].validate(e, validation.Index(validation.Join(path, filtersKey), i))
 	}
-	groupObject.CheckExtra(c, path, g.Extra, "an EMI group", allKeys)
+	jsonobject.CheckExtra(e, path, g.Extra, groupKeys(), "an EMI group", allKeys)
 }
 
-func (f *Filter) validate(c *valid.Collector, path string) {
+func (f *Filter) validate(e *validation.Error, path string) {
 	if f.PaymentMethodType != "" {
-		c.Merge(path, f.PaymentMethodType.Validate())
+		e.Merge(path, f.PaymentMethodType.Validate())
 	}
 	if f.IssuerFilter != nil {
-		f.IssuerFilter.validate(c, valid.Join(path, filterObject.Key("IssuerFilter")))
+		f.IssuerFilter.validate(e, validation.Join(path, issuerFilterKey))
 	}
-	filterObject.CheckExtra(c, path, f.Extra, "an emiFilter", allKeys)
+	jsonobject.CheckExtra(e, path, f.Extra, filterKeys(), "an emiFilter", allKeys)
 }
 
-func (f *IssuerFilter) validate(c *valid.Collector, path string) {
+func (f *IssuerFilter) validate(e *validation.Error, path string) {
 	for i, t := range f.Tenures {
 		if err := t.Validate(); err != nil {
-			c.Merge(valid.Index(valid.Join(path, issuerObject.Key("Tenures")), i), err)
+			e.Merge(validation.Index(validation.Join(path, tenuresKey), i), err)
 		}
 	}
-	issuerObject.CheckExtra(c, path, f.Extra, "an issuerFilter", allKeys)
+	jsonobject.CheckExtra(e, path, f.Extra, issuerKeys(), "an issuerFilter", allKeys)
 }
-
-// allKeys are the keys of every object of emiOptions, to name a key put in
-// the wrong object.
-var allKeys = tagjson.KeysOf(optionsObject, subFilterObject, groupObject, filterObject, issuerObject)

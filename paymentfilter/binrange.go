@@ -1,10 +1,11 @@
 package paymentfilter
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 
-	"github.com/payorch/checkout-go/internal/rangetext"
+	"github.com/payorch/checkout-go/validation"
 )
 
 // BINRange is one element of cardFilter.cardBins: a range of card BINs
@@ -29,7 +30,11 @@ type BINRange struct {
 // length the service takes: 6 and 8 digits are usual), from not above to
 // as numbers. What it accepts, String gives back unchanged.
 func ParseBINRange(s string) (BINRange, error) {
-	return rangetext.Parse("parse BIN range", s, parseBINRange)
+	r, problem := parseBINRange(s)
+	if problem != "" {
+		return BINRange{}, errors.New("checkout: parse BIN range: " + problem)
+	}
+	return r, nil
 }
 
 // parseBINRange is ParseBINRange with the problem as text, as Validate
@@ -104,14 +109,29 @@ func (r BINRange) MarshalText() ([]byte, error) {
 // is not a well-formed range is kept as it is, so that nothing is lost, and
 // Validate reports it.
 func (r *BINRange) UnmarshalText(text []byte) error {
-	return rangetext.Decode(r, "decode BIN range", text, parseBINRange, func(text string) BINRange {
-		return BINRange{raw: text, malformed: true}
-	})
+	if r == nil {
+		return errors.New("checkout: decode BIN range: nil pointer")
+	}
+	parsed, problem := parseBINRange(string(text))
+	if problem != "" {
+		parsed = BINRange{raw: string(text), malformed: true}
+	}
+	*r = parsed
+	return nil
 }
 
 // Validate reports why r cannot be sent: text that is not a range, a side
 // that is not decimal digits, or from greater than to. The problem has an
 // empty path (the caller knows where r sits).
 func (r BINRange) Validate() error {
-	return rangetext.Validate(r, r.malformed, r.raw, parseBINRange, BINRange.problem)
+	var problem string
+	if r.malformed {
+		_, problem = parseBINRange(r.raw)
+	} else {
+		problem = r.problem()
+	}
+	if problem == "" {
+		return nil
+	}
+	return &validation.Error{Problems: []validation.Problem{{Message: problem}}}
 }

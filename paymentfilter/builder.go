@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/payorch/checkout-go/emi"
+	"github.com/payorch/checkout-go/validation"
 )
 
 // New returns a filter that keeps every default option visible
@@ -18,9 +19,12 @@ import (
 // line (f.Hide(Wallet)) works too; a call on a nil *Filter starts from
 // New(). Nothing is copied per call: a call costs time in proportion to
 // what it adds and to the option blocks and card or UPI filters of its
-// type it looks through (one block per payment method type), so building
-// is linear in what is built. Values are added as given: a code passed
-// twice is sent twice, which the service takes.
+// type it looks through (one block per payment method type), and a card
+// or UPI call also to the values listed with the other enable flag, which
+// it compares its values with; so building is linear in what is built,
+// unless calls keep alternating between showing and hiding long lists.
+// Values are added as given: a code passed twice is sent twice, which the
+// service takes.
 //
 // The fluent methods keep one option block per payment method type (the
 // service honours only the first block of a type) and merge each call into
@@ -43,9 +47,17 @@ import (
 //
 //	payment_filter.options[0]: Show(WALLET) conflicts with the WALLET block, which hides WALLET as a whole (enable: false, no paymentMethods): one block cannot also show WALLET as a whole
 //
-// instead of the duplicate block it left. The calls the [emi.Options]
-// given to EMI could not carry out travel with it and are reported the
-// same way, under "payment_filter.emiOptions".
+// instead of the duplicate block it left. A card or UPI value that one call
+// shows and another hides is a conflict too: HideUPIApps("GPAY") then
+// ShowUPIApps("GPAY"), and the same for UPI handles, card types, card
+// brands and BIN ranges (and for the filters AddCardFilter and AddUPIFilter
+// add with one list); the later call's filter is kept, and Validate
+// reports the conflict at the earlier filter, for example
+//
+//	payment_filter.options[0].upiFilters[0]: ShowUPIApps("GPAY") conflicts with the INTENT UPI filter, which hides upiMethods "GPAY" (enable: false): the same UPI app cannot be both shown and hidden
+//
+// The calls the [emi.Options] given to EMI could not carry out travel with
+// it and are reported the same way, under "payment_filter.emiOptions".
 func New() *Filter { return &Filter{AllowDefaultOptions: true} }
 
 // Only returns a filter that shows only what is enabled
@@ -193,7 +205,7 @@ func (f *Filter) EMI(e *emi.Options) *Filter {
 func (f *Filter) add(call func() string, clash string, o Option) *Option {
 	if i := f.block(o.PaymentMethodType); i >= 0 && o.PaymentMethodType != "" {
 		f.conflicts = append(f.conflicts, conflict{
-			problem: Problem{
+			problem: validation.Problem{
 				Path: blockPath(i),
 				Message: call() + " conflicts with the " + string(o.PaymentMethodType) + " block, which " +
 					f.Options[i].state() + ": " + clash,

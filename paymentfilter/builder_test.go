@@ -12,6 +12,7 @@ import (
 	"github.com/payorch/checkout-go/emi"
 	"github.com/payorch/checkout-go/internal/wiretest"
 	pf "github.com/payorch/checkout-go/paymentfilter"
+	"github.com/payorch/checkout-go/validation"
 )
 
 // TestBuilderInPlace: a fluent call changes its receiver and returns it, so
@@ -191,42 +192,42 @@ func TestBuilderContradictions(t *testing.T) {
 	tests := []struct {
 		name    string
 		build   *pf.Filter
-		want    string     // the JSON
-		problem pf.Problem // the one problem of Validate
+		want    string             // the JSON
+		problem validation.Problem // the one problem of Validate
 	}{
 		{"show after hide", pf.New().Hide(pf.Wallet).Show(pf.Wallet),
 			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false},{"paymentMethodType":"WALLET","enable":true}]}`,
-			pf.Problem{Path: "payment_filter.options[0]", Message: "Show(WALLET) conflicts with the WALLET block, which hides WALLET as a whole (enable: false, no paymentMethods): one block cannot also show WALLET as a whole"}},
+			validation.Problem{Path: "payment_filter.options[0]", Message: "Show(WALLET) conflicts with the WALLET block, which hides WALLET as a whole (enable: false, no paymentMethods): one block cannot also show WALLET as a whole"}},
 		{"hide after only", pf.Only(pf.UPI, pf.Wallet).Hide(pf.Wallet),
 			`{"allowDefaultOptions":false,"options":[{"paymentMethodType":"UPI","enable":true},{"paymentMethodType":"WALLET","enable":true},{"paymentMethodType":"WALLET","enable":false}]}`,
-			pf.Problem{Path: "payment_filter.options[1]", Message: "Hide(WALLET) conflicts with the WALLET block, which shows WALLET as a whole (enable: true, no paymentMethods): one block cannot also hide WALLET as a whole"}},
+			validation.Problem{Path: "payment_filter.options[1]", Message: "Hide(WALLET) conflicts with the WALLET block, which shows WALLET as a whole (enable: true, no paymentMethods): one block cannot also hide WALLET as a whole"}},
 		{"hide some after showing the whole type", pf.Only(pf.Wallet).HideMethods(pf.Wallet, "PAYTM"),
 			`{"allowDefaultOptions":false,"options":[{"paymentMethodType":"WALLET","enable":true},{"paymentMethodType":"WALLET","enable":false,"paymentMethods":["PAYTM"]}]}`,
-			pf.Problem{Path: "payment_filter.options[0]", Message: `HideMethods(WALLET, "PAYTM") conflicts with the WALLET block, which shows WALLET as a whole (enable: true, no paymentMethods): one block cannot also hide listed methods`}},
+			validation.Problem{Path: "payment_filter.options[0]", Message: `HideMethods(WALLET, "PAYTM") conflicts with the WALLET block, which shows WALLET as a whole (enable: true, no paymentMethods): one block cannot also hide listed methods`}},
 		{"methods after hiding the whole type", pf.New().Hide(pf.Wallet).HideMethods(pf.Wallet, "PAYTM"),
 			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false},{"paymentMethodType":"WALLET","enable":false,"paymentMethods":["PAYTM"]}]}`,
-			pf.Problem{Path: "payment_filter.options[0]", Message: `HideMethods(WALLET, "PAYTM") conflicts with the WALLET block, which hides WALLET as a whole (enable: false, no paymentMethods): one block cannot also hide listed methods`}},
+			validation.Problem{Path: "payment_filter.options[0]", Message: `HideMethods(WALLET, "PAYTM") conflicts with the WALLET block, which hides WALLET as a whole (enable: false, no paymentMethods): one block cannot also hide listed methods`}},
 		{"show some after hiding some", pf.New().HideMandateMethods("", pf.Wallet, "PAYTM").ShowMethods(pf.Wallet, "SIMPL"),
 			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false,"paymentMethods":["PAYTM","SVC_PAYTM"]},{"paymentMethodType":"WALLET","enable":true,"paymentMethods":["SIMPL"]}]}`,
-			pf.Problem{Path: "payment_filter.options[0]", Message: `ShowMethods(WALLET, "SIMPL") conflicts with the WALLET block, which hides the listed WALLET methods (enable: false, paymentMethods "PAYTM", "SVC_PAYTM"): one block cannot also show listed methods`}},
+			validation.Problem{Path: "payment_filter.options[0]", Message: `ShowMethods(WALLET, "SIMPL") conflicts with the WALLET block, which hides the listed WALLET methods (enable: false, paymentMethods "PAYTM", "SVC_PAYTM"): one block cannot also show listed methods`}},
 		{"UPI apps on hidden UPI", pf.New().Hide(pf.UPI).HideUPIApps("PHONEPE", "GPAY"),
 			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"UPI","enable":false},{"paymentMethodType":"UPI","enable":true,"upiFilters":[{"upiType":"INTENT","enable":false,"upiMethods":["PHONEPE","GPAY"]}]}]}`,
-			pf.Problem{Path: "payment_filter.options[0]", Message: `HideUPIApps("PHONEPE", "GPAY") conflicts with the UPI block, which hides UPI as a whole (enable: false, no paymentMethods): one block cannot also carry upiFilters, which need enable: true and no paymentMethods`}},
+			validation.Problem{Path: "payment_filter.options[0]", Message: `HideUPIApps("PHONEPE", "GPAY") conflicts with the UPI block, which hides UPI as a whole (enable: false, no paymentMethods): one block cannot also carry upiFilters, which need enable: true and no paymentMethods`}},
 		{"card filters on hidden cards", pf.New().Hide(pf.Card).HideCardTypes(pf.Credit),
 			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":false},{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardTypes":["CREDIT"]}]}]}`,
-			pf.Problem{Path: "payment_filter.options[0]", Message: "HideCardTypes(CREDIT) conflicts with the CARD block, which hides CARD as a whole (enable: false, no paymentMethods): one block cannot also carry cardFilters, which need enable: true and no paymentMethods"}},
+			validation.Problem{Path: "payment_filter.options[0]", Message: "HideCardTypes(CREDIT) conflicts with the CARD block, which hides CARD as a whole (enable: false, no paymentMethods): one block cannot also carry cardFilters, which need enable: true and no paymentMethods"}},
 		{"hide after card filters", pf.New().HideBINRanges(pf.BINRange{From: "459000", To: "460000"}).Hide(pf.Card),
 			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardBins":["459000::460000"]}]},{"paymentMethodType":"CARD","enable":false}]}`,
-			pf.Problem{Path: "payment_filter.options[0]", Message: "Hide(CARD) conflicts with the CARD block, which keeps CARD enabled for its filters (enable: true, no paymentMethods, 1 cardFilter): one block cannot also hide CARD as a whole"}},
+			validation.Problem{Path: "payment_filter.options[0]", Message: "Hide(CARD) conflicts with the CARD block, which keeps CARD enabled for its filters (enable: true, no paymentMethods, 1 cardFilter): one block cannot also hide CARD as a whole"}},
 		{"show some after showing the whole type", pf.Only(pf.NB).ShowMethods(pf.NB, "NB_HDFC"),
 			`{"allowDefaultOptions":false,"options":[{"paymentMethodType":"NB","enable":true},{"paymentMethodType":"NB","enable":true,"paymentMethods":["NB_HDFC"]}]}`,
-			pf.Problem{Path: "payment_filter.options[0]", Message: `ShowMethods(NB, "NB_HDFC") conflicts with the NB block, which shows NB as a whole (enable: true, no paymentMethods): one block cannot also show listed methods`}},
+			validation.Problem{Path: "payment_filter.options[0]", Message: `ShowMethods(NB, "NB_HDFC") conflicts with the NB block, which shows NB as a whole (enable: true, no paymentMethods): one block cannot also show listed methods`}},
 		{"a UPI filter on hidden UPI", pf.New().Hide(pf.UPI).AddUPIFilter(pf.UPIFilter{UPIType: pf.Collect}),
 			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"UPI","enable":false},{"paymentMethodType":"UPI","enable":true,"upiFilters":[{"upiType":"COLLECT","enable":false}]}]}`,
-			pf.Problem{Path: "payment_filter.options[0]", Message: `AddUPIFilter({"upiType":"COLLECT","enable":false}) conflicts with the UPI block, which hides UPI as a whole (enable: false, no paymentMethods): one block cannot also carry upiFilters, which need enable: true and no paymentMethods`}},
+			validation.Problem{Path: "payment_filter.options[0]", Message: `AddUPIFilter({"upiType":"COLLECT","enable":false}) conflicts with the UPI block, which hides UPI as a whole (enable: false, no paymentMethods): one block cannot also carry upiFilters, which need enable: true and no paymentMethods`}},
 		{"an option of a type already present", pf.New().HideMethods(pf.NB, "NB_SBI").AddOption(pf.Option{PaymentMethodType: pf.NB}),
 			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"NB","enable":false,"paymentMethods":["NB_SBI"]},{"paymentMethodType":"NB","enable":false}]}`,
-			pf.Problem{Path: "payment_filter.options[0]", Message: `AddOption(NB) conflicts with the NB block, which hides the listed NB methods (enable: false, paymentMethods "NB_SBI"): AddOption never merges, and the service honours only the first block of a type`}},
+			validation.Problem{Path: "payment_filter.options[0]", Message: `AddOption(NB) conflicts with the NB block, which hides the listed NB methods (enable: false, paymentMethods "NB_SBI"): AddOption never merges, and the service honours only the first block of a type`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -235,9 +236,9 @@ func TestBuilderContradictions(t *testing.T) {
 			// The filter itself, and the copy Clone makes, report the
 			// conflict (the client validates before sending).
 			for _, f := range []*pf.Filter{tt.build, tt.build.Clone()} {
-				var ve *pf.ValidationError
+				var ve *validation.Error
 				require.ErrorAs(t, f.Validate(), &ve)
-				require.Equal(t, []pf.Problem{tt.problem}, ve.Problems, "the conflict, and not also the duplicate block it explains")
+				require.Equal(t, []validation.Problem{tt.problem}, ve.Problems, "the conflict, and not also the duplicate block it explains")
 			}
 
 			// Decoded from its JSON, it is a hand-made filter: the
@@ -280,8 +281,8 @@ func TestBuilderProblemsStayOnTheirBranch(t *testing.T) {
 // call replaces them with the options.
 func TestBuilderEMIProblems(t *testing.T) {
 	b := pf.New().Hide(pf.Wallet).EMI(emi.New().Disable(emi.Plan(9)).Enable(emi.NoCost))
-	want := []pf.Problem{{Path: "payment_filter.emiOptions", Message: "Disable(Plan(9)): unknown plan 9: want Standard, LowCost or NoCost"}}
-	var ve *pf.ValidationError
+	want := []validation.Problem{{Path: "payment_filter.emiOptions", Message: "Disable(Plan(9)): unknown plan 9: want Standard, LowCost or NoCost"}}
+	var ve *validation.Error
 	require.ErrorAs(t, b.Validate(), &ve)
 	require.Equal(t, want, ve.Problems)
 	require.ErrorAs(t, b.Clone().Validate(), &ve)

@@ -6,31 +6,45 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/payorch/checkout-go/internal/valid"
+	"github.com/payorch/checkout-go/validation"
 )
 
 // conflict is a fluent call that the block of its type, as it stood, could
-// not express: problem is reported while the block the call appended
-// (block, of type typ) is still there.
+// not express, or that shows a card or UPI value an earlier call hid (or
+// hides one it showed). problem is reported while what the call added is
+// still there: the block it appended (block, of type typ) or, for a value
+// (list is cardFiltersKey or upiFiltersKey), the filter at index item of
+// that list of the block it extended.
 type conflict struct {
-	problem Problem
+	problem validation.Problem
 	block   int
 	typ     MethodType
+	list    string
+	item    int
 }
 
 // conflictProblems adds the conflicts whose block is still there.
-func (f *Filter) conflictProblems(c *valid.Collector) {
+func (f *Filter) conflictProblems(e *validation.Error) {
 	for _, k := range f.conflicts {
 		if f.hasConflict(k) {
-			c.Add(k.problem.Path, k.problem.Message)
+			e.Add(k.problem.Path, k.problem.Message)
 		}
 	}
 }
 
-// hasConflict reports whether the block conflict k appended is still in f
-// (it is not when the caller removed it by hand).
+// hasConflict reports whether what conflict k added is still in f (it is
+// not when the caller removed it by hand).
 func (f *Filter) hasConflict(k conflict) bool {
-	return k.block < len(f.Options) && f.Options[k.block].PaymentMethodType == k.typ
+	if k.block >= len(f.Options) || f.Options[k.block].PaymentMethodType != k.typ {
+		return false
+	}
+	switch k.list {
+	case cardFiltersKey:
+		return k.item < len(f.Options[k.block].CardFilters)
+	case upiFiltersKey:
+		return k.item < len(f.Options[k.block].UPIFilters)
+	}
+	return true
 }
 
 // conflictBlocks returns the blocks that conflicting calls appended and
@@ -42,7 +56,7 @@ func (f *Filter) conflictBlocks() map[int]bool {
 	}
 	blocks := make(map[int]bool, len(f.conflicts))
 	for _, k := range f.conflicts {
-		if f.hasConflict(k) {
+		if k.list == "" && f.hasConflict(k) {
 			blocks[k.block] = true
 		}
 	}
@@ -50,7 +64,7 @@ func (f *Filter) conflictBlocks() map[int]bool {
 }
 
 // blockPath is the path of options[i].
-func blockPath(i int) string { return valid.Index(valid.Join(rootPath, optionsKey), i) }
+func blockPath(i int) string { return validation.Index(validation.Join(rootPath, optionsKey), i) }
 
 // wholeType says what a block without paymentMethods or filters does.
 func wholeType(enable bool, t MethodType) string {

@@ -13,6 +13,7 @@ import (
 	"github.com/payorch/checkout-go/internal/conformance"
 	"github.com/payorch/checkout-go/internal/wiretest"
 	pf "github.com/payorch/checkout-go/paymentfilter"
+	"github.com/payorch/checkout-go/validation"
 )
 
 // sampleProblems lists the published samples that decode but that Validate
@@ -59,7 +60,7 @@ func TestConformanceRoundTrip(t *testing.T) {
 
 			err = f.Validate()
 			if path, bad := sampleProblems[s.Name]; bad {
-				var ve *pf.ValidationError
+				var ve *validation.Error
 				require.True(t, errors.As(err, &ve), "want a validation error, got %v", err)
 				require.True(t, ve.Has(path), "want a problem at %s, got %v", path, err)
 			} else {

@@ -10,6 +10,7 @@ import (
 	"github.com/payorch/checkout-go/emi"
 	"github.com/payorch/checkout-go/internal/wiretest"
 	pf "github.com/payorch/checkout-go/paymentfilter"
+	"github.com/payorch/checkout-go/validation"
 )
 
 // TestDecodeEncode: what decoding accepts and how it is sent back.
@@ -137,7 +138,7 @@ func TestEncodeExtraOverModelledKey(t *testing.T) {
 		Extra: map[string]json.RawMessage{"cardTypes": json.RawMessage(`["DEBIT"]`), "cardType": json.RawMessage(`["DEBIT"]`), "x": json.RawMessage(`1`)}})
 	require.Equal(t, `{"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardTypes":["CREDIT"],"x":1}]}]}`,
 		wiretest.JSONString(t, f))
-	var ve *pf.ValidationError
+	var ve *validation.Error
 	require.ErrorAs(t, f.Validate(), &ve)
 	require.True(t, ve.Has("payment_filter.options[0].cardFilters[0].cardType"))
 	require.True(t, ve.Has("payment_filter.options[0].cardFilters[0].cardTypes"))
@@ -180,7 +181,7 @@ func TestDecodeRequiredNull(t *testing.T) {
 	} {
 		var f pf.Filter
 		err := json.Unmarshal([]byte(in), &f)
-		var ve *pf.ValidationError
+		var ve *validation.Error
 		require.True(t, errors.As(err, &ve), in)
 		require.Equal(t, path, ve.Problems[0].Path)
 		require.Equal(t, "required, got null", ve.Problems[0].Message)

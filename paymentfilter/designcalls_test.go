@@ -10,6 +10,7 @@ import (
 	"github.com/payorch/checkout-go/emi"
 	"github.com/payorch/checkout-go/internal/wiretest"
 	"github.com/payorch/checkout-go/paymentfilter"
+	"github.com/payorch/checkout-go/validation"
 )
 
 // The call sites of DESIGN.md §4, as code outside the package writes them:
@@ -87,9 +88,9 @@ func TestFluentCallsOnHandWrittenFilter(t *testing.T) {
 	require.Same(t, hand, f, "the receiver is the filter extended")
 
 	g := f.Hide(paymentfilter.NB)
-	var ve *paymentfilter.ValidationError
+	var ve *validation.Error
 	require.ErrorAs(t, g.Validate(), &ve)
-	require.Equal(t, []paymentfilter.Problem{{Path: "payment_filter.options[0]",
+	require.Equal(t, []validation.Problem{{Path: "payment_filter.options[0]",
 		Message: "Hide(NB) conflicts with the NB block, which shows NB as a whole (enable: true, no paymentMethods): one block cannot also hide NB as a whole"}},
 		ve.Problems)
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/payorch/checkout-go/emi"
 	"github.com/payorch/checkout-go/paymentfilter"
+	"github.com/payorch/checkout-go/validation"
 )
 
 // show prints the JSON the filter sends, or why it cannot be sent.
@@ -142,7 +143,7 @@ func ExampleFilter_Validate() {
 			}},
 		}},
 	}
-	var ve *paymentfilter.ValidationError
+	var ve *validation.Error
 	if errors.As(f.Validate(), &ve) {
 		for _, p := range ve.Problems {
 			fmt.Println(p.Path)
@@ -161,7 +162,7 @@ func ExampleFilter_Validate() {
 // would honour.
 func ExampleFilter_Validate_conflict() {
 	b := paymentfilter.Only(paymentfilter.Wallet).HideMethods(paymentfilter.Wallet, "PAYTM")
-	var ve *paymentfilter.ValidationError
+	var ve *validation.Error
 	if errors.As(b.Validate(), &ve) {
 		for _, p := range ve.Problems {
 			fmt.Println(p)
@@ -169,4 +170,30 @@ func ExampleFilter_Validate_conflict() {
 	}
 	// Output:
 	// payment_filter.options[0]: HideMethods(WALLET, "PAYTM") conflicts with the WALLET block, which shows WALLET as a whole (enable: true, no paymentMethods): one block cannot also hide listed methods
+}
+
+// ShowUPIApps shows only the listed apps in a filter begun with Only
+// (allowDefaultOptions false: only what enable: true entries select is
+// displayed). In a filter begun with New every default option stays
+// visible, so the same call hides nothing: use HideUPIApps there.
+func ExampleFilter_ShowUPIApps() {
+	show(paymentfilter.Only(paymentfilter.UPI).ShowUPIApps("GPAY", "PHONEPE"))
+	show(paymentfilter.New().HideUPIApps("PAYTM"))
+	// Output:
+	// {"allowDefaultOptions":false,"options":[{"paymentMethodType":"UPI","enable":true,"upiFilters":[{"upiType":"INTENT","enable":true,"upiMethods":["GPAY","PHONEPE"]}]}]}
+	// {"allowDefaultOptions":true,"options":[{"paymentMethodType":"UPI","enable":true,"upiFilters":[{"upiType":"INTENT","enable":false,"upiMethods":["PAYTM"]}]}]}
+}
+
+// Showing a value that an earlier call hid is a conflict, reported at the
+// earlier filter.
+func ExampleFilter_Validate_shownAndHidden() {
+	f := paymentfilter.New().HideCardTypes(paymentfilter.Credit).ShowCardTypes(paymentfilter.Credit)
+	var ve *validation.Error
+	if errors.As(f.Validate(), &ve) {
+		for _, p := range ve.Problems {
+			fmt.Println(p)
+		}
+	}
+	// Output:
+	// payment_filter.options[0].cardFilters[0]: ShowCardTypes(CREDIT) conflicts with the card filter, which hides cardTypes "CREDIT" (enable: false): the same card type cannot be both shown and hidden
 }

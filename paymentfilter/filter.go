@@ -27,7 +27,9 @@
 //
 // [Filter.Validate], which the client calls before sending, reports the
 // conflicting calls first, then every problem of the filter with its JSON
-// path from "payment_filter". The types encode with the service's exact,
+// path from "payment_filter", as a *[validation.Error]; [Filter.Lint]
+// gives advice on values the service takes but that are probably
+// mistakes. The types encode with the service's exact,
 // case-sensitive keys and decode the service's published samples (the
 // singular card keys of its field table too), keeping keys the SDK does not
 // model in Extra, so that decoding then encoding gives the same JSON.
@@ -35,21 +37,11 @@ package paymentfilter
 
 import (
 	"encoding/json"
-	"reflect"
 	"slices"
 
 	"github.com/payorch/checkout-go/emi"
-	"github.com/payorch/checkout-go/internal/deepcopy"
-	"github.com/payorch/checkout-go/internal/tagjson"
-	"github.com/payorch/checkout-go/internal/valid"
+	"github.com/payorch/checkout-go/internal/jsonobject"
 )
-
-// ValidationError is the error of Validate: every problem with its JSON path.
-// It is the same type as checkout.ValidationError.
-type ValidationError = valid.Error
-
-// Problem is one reason a value cannot be sent: a JSON path and a message.
-type Problem = valid.Problem
 
 // Filter is the payment_filter object of a session request: which payment
 // options the checkout screen shows. Reading it from several goroutines
@@ -80,71 +72,24 @@ type Filter struct {
 	optionsAbsent bool
 }
 
-// rootPath is where the paths of Validate and of decoding problems start:
-// the session request's name for the filter.
-const rootPath = "payment_filter"
-
-// filterObject and the others are the keys the types declare in their json
-// tags, read once.
-// The types below Filter whose MarshalJSON only adds their Extra keys can
-// be encoded in one pass while they have none (see WithPlain).
-var (
-	filterObject = tagjson.ObjectOf[Filter]().WithRooted("EMIOptions").WithPlain(
-		reflect.TypeFor[Option](), reflect.TypeFor[CardFilter](), reflect.TypeFor[UPIFilter](),
-		reflect.TypeFor[emi.Options](), reflect.TypeFor[emi.SubFilter](), reflect.TypeFor[emi.Group](),
-		reflect.TypeFor[emi.Filter](), reflect.TypeFor[emi.IssuerFilter]())
-	optionObject = tagjson.ObjectOf[Option]().WithPlain(reflect.TypeFor[CardFilter](), reflect.TypeFor[UPIFilter]())
-	cardObject   = singulars(tagjson.ObjectOf[CardFilter]())
-	upiObject    = tagjson.ObjectOf[UPIFilter]()
-)
-
-// MarshalJSON encodes f with the service's exact keys: allowDefaultOptions
-// and options always ([] when empty, except for a decoded filter that had
-// none, see Options), emiOptions when set, then Extra.
-func (f Filter) MarshalJSON() ([]byte, error) {
-	type plain Filter
-	p := plain(f)
-	switch {
-	case p.Options == nil && !f.optionsAbsent:
-		p.Options = []Option{}
-	case len(p.Options) == 0 && f.optionsAbsent:
-		p.Options = nil
-	}
-	return filterObject.Marshal(&p, f.Extra)
-}
-
-// UnmarshalJSON decodes a payment_filter object. It is strict about what
-// it models (case-exact keys, JSON types, the required allowDefaultOptions
-// and enable flags), keeps every other key in Extra, and accepts the
-// singular card keys and issuerFilters, sent back in their usual spelling.
-// A BIN or tenure range that is not well formed is kept for Validate to
-// report. Errors are a *ValidationError at the JSON path from
-// "payment_filter"; null leaves f unchanged.
-func (f *Filter) UnmarshalJSON(data []byte) error {
-	if f == nil {
-		return tagjson.Problem(rootPath, "cannot decode into a nil pointer")
-	}
-	var v Filter
-	if err := filterObject.Unmarshal(data, &v, rootPath); err != nil || tagjson.IsNull(data) {
-		return err
-	}
-	// options is required by the service's field table but absent from
-	// published samples that carry only emiOptions: absent (or null)
-	// decodes as empty and is left out again while Options stays empty.
-	v.optionsAbsent = v.Options == nil
-	*f = v
-	return nil
-}
-
 // Clone returns a deep copy of f (nil for nil), with the conflicts of its
 // fluent calls (see [New]): a half-built filter to extend in another
 // direction, or to hand to another goroutine.
 func (f *Filter) Clone() *Filter {
-	c := deepcopy.Of(f)
-	if c != nil {
-		c.conflicts = slices.Clone(f.conflicts)
+	if f == nil {
+		return nil
 	}
-	return c
+	c := *f
+	if f.Options != nil {
+		c.Options = make([]Option, len(f.Options))
+		for i := range f.Options {
+			c.Options[i] = f.Options[i].clone()
+		}
+	}
+	c.EMIOptions = f.EMIOptions.Clone()
+	c.Extra = jsonobject.CloneExtra(f.Extra)
+	c.conflicts = slices.Clone(f.conflicts)
+	return &c
 }
 
 // Option is one element of payment_filter.options: what to show or hide of
@@ -172,21 +117,33 @@ type Option struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes o with the service's exact keys, then Extra. Lists
-// are sent when non-nil (an empty decoded list is sent back as []).
-func (o Option) MarshalJSON() ([]byte, error) {
-	type plain Option
-	return optionObject.Marshal((*plain)(&o), o.Extra)
-}
-
-// UnmarshalJSON decodes an option (see [Filter.UnmarshalJSON]); paths in
-// errors are relative to the option.
-func (o *Option) UnmarshalJSON(data []byte) error {
-	return optionObject.Unmarshal(data, o, "")
-}
-
 // Clone returns a deep copy of o (nil for nil).
-func (o *Option) Clone() *Option { return deepcopy.Of(o) }
+func (o *Option) Clone() *Option {
+	if o == nil {
+		return nil
+	}
+	c := o.clone()
+	return &c
+}
+
+func (o *Option) clone() Option {
+	c := *o
+	c.PaymentMethods = slices.Clone(o.PaymentMethods)
+	if o.CardFilters != nil {
+		c.CardFilters = make([]CardFilter, len(o.CardFilters))
+		for i := range o.CardFilters {
+			c.CardFilters[i] = o.CardFilters[i].clone()
+		}
+	}
+	if o.UPIFilters != nil {
+		c.UPIFilters = make([]UPIFilter, len(o.UPIFilters))
+		for i := range o.UPIFilters {
+			c.UPIFilters[i] = o.UPIFilters[i].clone()
+		}
+	}
+	c.Extra = jsonobject.CloneExtra(o.Extra)
+	return c
+}
 
 // CardFilter is a cardFilter: which cards of the CARD option to show or
 // hide. It encodes the plural keys the service accepts (cardBrands,
@@ -212,40 +169,25 @@ type CardFilter struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// singulars makes o accept, for each list key (the keys but enable, which
-// all end in s), the singular spelling of the service's field table.
-func singulars(o *tagjson.Object) *tagjson.Object {
-	for _, k := range o.Keys() {
-		if one, ok := cutPlural(k); ok {
-			o.WithAlias(one, k)
-		}
-	}
-	return o
-}
-
-func cutPlural(k string) (string, bool) {
-	if len(k) > 1 && k[len(k)-1] == 's' {
-		return k[:len(k)-1], true
-	}
-	return "", false
-}
-
-// MarshalJSON encodes c with the plural keys the service accepts, then
-// Extra.
-func (c CardFilter) MarshalJSON() ([]byte, error) {
-	type plain CardFilter
-	return cardObject.Marshal((*plain)(&c), c.Extra)
-}
-
-// UnmarshalJSON decodes a cardFilter, accepting the singular keys (both
-// spellings of one key in one object is an error); paths in errors are
-// relative to the card filter.
-func (c *CardFilter) UnmarshalJSON(data []byte) error {
-	return cardObject.Unmarshal(data, c, "")
-}
-
 // Clone returns a deep copy of c (nil for nil).
-func (c *CardFilter) Clone() *CardFilter { return deepcopy.Of(c) }
+func (c *CardFilter) Clone() *CardFilter {
+	if c == nil {
+		return nil
+	}
+	d := c.clone()
+	return &d
+}
+
+func (c *CardFilter) clone() CardFilter {
+	d := *c
+	d.CardBrands = slices.Clone(c.CardBrands)
+	d.CardBins = slices.Clone(c.CardBins)
+	d.CardTypes = slices.Clone(c.CardTypes)
+	d.CardSubTypes = slices.Clone(c.CardSubTypes)
+	d.CardBanks = slices.Clone(c.CardBanks)
+	d.Extra = jsonobject.CloneExtra(c.Extra)
+	return d
+}
 
 // UPIFilter is a upiFilter: which UPI apps or collect handles of the UPI
 // option to show or hide.
@@ -262,20 +204,21 @@ type UPIFilter struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON encodes u with the service's exact keys, then Extra.
-func (u UPIFilter) MarshalJSON() ([]byte, error) {
-	type plain UPIFilter
-	return upiObject.Marshal((*plain)(&u), u.Extra)
-}
-
-// UnmarshalJSON decodes a upiFilter (see [Filter.UnmarshalJSON]); paths in
-// errors are relative to the UPI filter.
-func (u *UPIFilter) UnmarshalJSON(data []byte) error {
-	return upiObject.Unmarshal(data, u, "")
-}
-
 // Clone returns a deep copy of u (nil for nil).
-func (u *UPIFilter) Clone() *UPIFilter { return deepcopy.Of(u) }
+func (u *UPIFilter) Clone() *UPIFilter {
+	if u == nil {
+		return nil
+	}
+	c := u.clone()
+	return &c
+}
+
+func (u *UPIFilter) clone() UPIFilter {
+	c := *u
+	c.UPIMethods = slices.Clone(u.UPIMethods)
+	c.Extra = jsonobject.CloneExtra(u.Extra)
+	return c
+}
 
 // MethodType is a paymentMethodType value. It is the same type as
 // [emi.MethodType], so one value serves the options and the EMI filters.
@@ -332,6 +275,9 @@ const (
 // value is not Valid.
 func (t CardType) Valid() bool { return t == Credit || t == Debit }
 
+// cardTypes are the cardTypes values, for messages naming the closest.
+func cardTypes() []CardType { return []CardType{Debit, Credit} }
+
 // UPIType is a upiType value: what the upiMethods of a UPI filter are.
 type UPIType string
 
@@ -347,3 +293,6 @@ const (
 // Valid reports whether t is COLLECT or INTENT (case sensitive). The zero
 // value is not Valid.
 func (t UPIType) Valid() bool { return t == Collect || t == Intent }
+
+// upiTypes are the upiType values, for messages naming the closest.
+func upiTypes() []UPIType { return []UPIType{Collect, Intent} }

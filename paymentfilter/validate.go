@@ -1,20 +1,19 @@
 package paymentfilter
 
 import (
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/payorch/checkout-go/emi"
-	"github.com/payorch/checkout-go/internal/tagjson"
-	"github.com/payorch/checkout-go/internal/valid"
+	"github.com/payorch/checkout-go/internal/jsonobject"
+	"github.com/payorch/checkout-go/validation"
 )
 
 // Validate reports what the service would refuse or could not make sense
 // of, every problem with its JSON path from "payment_filter" (for example
 // "payment_filter.options[1].cardFilters[0].cardBins[2]"; EMI problems sit
 // under "payment_filter.emiOptions"). A nil *Filter is valid: it is not
-// sent. The error is a *ValidationError.
+// sent. The error is a *[validation.Error].
 //
 // It refuses: an option without paymentMethodType; a known value written
 // in another case ("card", "credit", "intent": the service matches values
@@ -31,7 +30,7 @@ import (
 // It lets through what the service takes: method types, card types and
 // UPI types it does not know, any method code (with any prefix, a comma,
 // or twice), BINs of any number of digits, empty lists, and keys the SDK
-// does not model.
+// does not model ([Filter.Lint] advises on likely mistakes among them).
 //
 // The conflicting fluent calls come first (see [New]), each instead of the
 // duplicate block it left; the calls the [emi.Options] given to EMI could
@@ -41,43 +40,22 @@ func (f *Filter) Validate() error {
 	if f == nil {
 		return nil
 	}
-	var c valid.Collector
-	f.conflictProblems(&c)
-	f.validate(&c, f.conflictBlocks())
-	return c.Err()
+	var e validation.Error
+	f.conflictProblems(&e)
+	f.validate(&e, f.conflictBlocks())
+	return e.Err()
 }
-
-// allKeys are the keys of every object of a payment filter, emiOptions
-// included, to name a key put in the wrong object.
-var allKeys = tagjson.KeysOf(filterObject, optionObject, cardObject, upiObject,
-	tagjson.ObjectOf[emi.Options](), tagjson.ObjectOf[emi.SubFilter](), tagjson.ObjectOf[emi.Group](),
-	tagjson.ObjectOf[emi.Filter](), tagjson.ObjectOf[emi.IssuerFilter]())
-
-// The keys Validate names in its paths, read from the json tags.
-var (
-	optionsKey     = filterObject.Key("Options")
-	allowKey       = filterObject.Key("AllowDefaultOptions")
-	methodTypeKey  = optionObject.Key("PaymentMethodType")
-	enableKey      = optionObject.Key("Enable")
-	methodsKey     = optionObject.Key("PaymentMethods")
-	cardFiltersKey = optionObject.Key("CardFilters")
-	upiFiltersKey  = optionObject.Key("UPIFilters")
-	cardBinsKey    = cardObject.Key("CardBins")
-	cardTypesKey   = cardObject.Key("CardTypes")
-	upiTypeKey     = upiObject.Key("UPIType")
-	upiMethodsKey  = upiObject.Key("UPIMethods")
-)
 
 // duplicateBlock starts the message of a second option block of a type.
 const duplicateBlock = "duplicate option block for "
 
 // validate adds the problems of the filter itself; explained are the
 // blocks whose duplicate-block problem a conflict already reported.
-func (f *Filter) validate(c *valid.Collector, explained map[int]bool) {
+func (f *Filter) validate(e *validation.Error, explained map[int]bool) {
 	first := make(map[MethodType]int, len(f.Options))
 	for i := range f.Options {
 		o := &f.Options[i]
-		o.validate(c, i)
+		o.validate(e, i)
 		t := sameType(o.PaymentMethodType)
 		if t == "" {
 			continue
@@ -85,27 +63,18 @@ func (f *Filter) validate(c *valid.Collector, explained map[int]bool) {
 		if j, dup := first[t]; !dup {
 			first[t] = i
 		} else if !explained[i] {
-			c.Add(valid.Join(blockPath(i), methodTypeKey), duplicateBlock+string(o.PaymentMethodType)+
-				" (first at "+valid.Index(optionsKey, j)+"): the service honours only the first block of a type, so merge them")
+			e.Add(validation.Join(blockPath(i), methodTypeKey), duplicateBlock+string(o.PaymentMethodType)+
+				" (first at "+validation.Index(optionsKey, j)+"): the service honours only the first block of a type, so merge them")
 		}
 	}
-	c.Merge(rootPath, f.EMIOptions.Validate())
-	f.validateVisible(c)
-	filterObject.CheckExtra(c, rootPath, f.Extra, rootPath, allKeys)
+	e.Merge(rootPath, f.EMIOptions.Validate())
+	f.validateVisible(e)
+	jsonobject.CheckExtra(e, rootPath, f.Extra, filterKeys(), rootPath, allKeys)
 }
-
-// methodTypes are the payment method types, each once, for
-// validateVisible (read only: emi.MethodTypes returns a new copy on each
-// call).
-var methodTypes = func() []emi.MethodType {
-	t := emi.MethodTypes()
-	slices.Sort(t)
-	return slices.Compact(t)
-}()
 
 // validateVisible reports a filter that would leave the checkout screen
 // empty.
-func (f *Filter) validateVisible(c *valid.Collector) {
+func (f *Filter) validateVisible(e *validation.Error) {
 	if !f.AllowDefaultOptions {
 		for _, o := range f.Options {
 			if o.Enable {
@@ -115,7 +84,7 @@ func (f *Filter) validateVisible(c *valid.Collector) {
 		if emiShows(f.EMIOptions) {
 			return
 		}
-		c.Add(valid.Join(rootPath, allowKey), "nothing would be visible: allowDefaultOptions is false and no option or EMI plan is enabled")
+		e.Add(validation.Join(rootPath, allowKey), "nothing would be visible: allowDefaultOptions is false and no option or EMI plan is enabled")
 		return
 	}
 	hidden := map[MethodType]bool{}
@@ -124,15 +93,12 @@ func (f *Filter) validateVisible(c *valid.Collector) {
 			hidden[sameType(o.PaymentMethodType)] = true
 		}
 	}
-	if len(hidden) < len(methodTypes) {
-		return // some type is not hidden: there are fewer hidden ones
-	}
-	for _, t := range methodTypes {
+	for _, t := range emi.MethodTypes() {
 		if !hidden[t] {
 			return
 		}
 	}
-	c.Add(valid.Join(rootPath, optionsKey), "nothing would be visible: every payment method type is hidden")
+	e.Add(validation.Join(rootPath, optionsKey), "nothing would be visible: every payment method type is hidden")
 }
 
 // emiShows reports whether o enables some EMI plans on its own.
@@ -162,36 +128,36 @@ type listItem struct {
 
 // path is the filter's path, such as "payment_filter.options[1].cardFilters[0]".
 func (l listItem) path() string {
-	return valid.Index(valid.Join(blockPath(l.block), l.key), l.item)
+	return validation.Index(validation.Join(blockPath(l.block), l.key), l.item)
 }
 
 // validate adds the problems of the option options[block].
-func (o *Option) validate(c *valid.Collector, block int) {
+func (o *Option) validate(e *validation.Error, block int) {
 	t := o.PaymentMethodType
 	if err := t.Validate(); err != nil {
-		c.Merge(blockPath(block), err)
+		e.Merge(blockPath(block), err)
 	}
 	switch {
 	case o.PaymentMethods == nil:
 	case t == Card:
-		c.Add(valid.Join(blockPath(block), methodsKey), "has no effect on CARD, the service ignores it: use "+cardFiltersKey)
+		e.Add(validation.Join(blockPath(block), methodsKey), "has no effect on CARD, the service ignores it: use "+cardFiltersKey)
 	case t == UPI:
-		c.Add(valid.Join(blockPath(block), methodsKey), "has no effect on UPI, the service ignores it: use "+upiFiltersKey)
+		e.Add(validation.Join(blockPath(block), methodsKey), "has no effect on UPI, the service ignores it: use "+upiFiltersKey)
 	}
 	if o.CardFilters != nil {
-		o.validateFilterList(c, block, cardFiltersKey, "card", Card)
+		o.validateFilterList(e, block, cardFiltersKey, "card", Card)
 		for i := range o.CardFilters {
-			o.CardFilters[i].validate(c, listItem{block, cardFiltersKey, i})
+			o.CardFilters[i].validate(e, listItem{block, cardFiltersKey, i})
 		}
 	}
 	if o.UPIFilters != nil {
-		o.validateFilterList(c, block, upiFiltersKey, "UPI", UPI)
+		o.validateFilterList(e, block, upiFiltersKey, "UPI", UPI)
 		for i := range o.UPIFilters {
-			o.UPIFilters[i].validate(c, listItem{block, upiFiltersKey, i})
+			o.UPIFilters[i].validate(e, listItem{block, upiFiltersKey, i})
 		}
 	}
 	if len(o.Extra) > 0 {
-		optionObject.CheckExtra(c, blockPath(block), o.Extra, "an option", allKeys)
+		jsonobject.CheckExtra(e, blockPath(block), o.Extra, optionKeys(), "an option", allKeys)
 	}
 }
 
@@ -199,34 +165,34 @@ func (o *Option) validate(c *valid.Collector, block int) {
 // upiFilters, naming what kind of filters) of the option options[block]
 // sits on its type only, in an enabled option, as the service considers
 // it nowhere else.
-func (o *Option) validateFilterList(c *valid.Collector, block int, key, what string, only MethodType) {
+func (o *Option) validateFilterList(e *validation.Error, block int, key, what string, only MethodType) {
 	switch {
 	case o.PaymentMethodType != only:
-		c.Add(valid.Join(blockPath(block), key), what+" filters apply only to "+string(only)+", not "+strconv.Quote(string(o.PaymentMethodType)))
+		e.Add(validation.Join(blockPath(block), key), what+" filters apply only to "+string(only)+", not "+strconv.Quote(string(o.PaymentMethodType)))
 	case !o.Enable:
-		c.Add(valid.Join(blockPath(block), enableKey), "must be true when "+key+" are given: the service requires it")
+		e.Add(validation.Join(blockPath(block), enableKey), "must be true when "+key+" are given: the service requires it")
 	}
 }
 
-func (c *CardFilter) validate(col *valid.Collector, at listItem) {
+func (c *CardFilter) validate(e *validation.Error, at listItem) {
 	for i, r := range c.CardBins {
 		if err := r.Validate(); err != nil {
-			col.Merge(valid.Index(valid.Join(at.path(), cardBinsKey), i), err)
+			e.Merge(validation.Index(validation.Join(at.path(), cardBinsKey), i), err)
 		}
 	}
 	for i, t := range c.CardTypes {
-		if msg := tagjson.CaseMistake("card type", t, Debit, Credit); msg != "" {
-			col.Add(valid.Index(valid.Join(at.path(), cardTypesKey), i), msg)
+		if msg := jsonobject.CaseMistake("card type", t, cardTypes()); msg != "" {
+			e.Add(validation.Index(validation.Join(at.path(), cardTypesKey), i), msg)
 		}
 	}
 	if len(c.Extra) > 0 {
-		cardObject.CheckExtra(col, at.path(), c.Extra, "a card filter", allKeys)
+		jsonobject.CheckExtra(e, at.path(), c.Extra, cardKeys(), "a card filter", allKeys)
 	}
 }
 
-func (u *UPIFilter) validate(c *valid.Collector, at listItem) {
-	if msg := tagjson.CaseMistake("UPI type", u.UPIType, Collect, Intent); msg != "" {
-		c.Add(valid.Join(at.path(), upiTypeKey), msg)
+func (u *UPIFilter) validate(e *validation.Error, at listItem) {
+	if msg := jsonobject.CaseMistake("UPI type", u.UPIType, upiTypes()); msg != "" {
+		e.Add(validation.Join(at.path(), upiTypeKey), msg)
 	}
 	for i, m := range u.UPIMethods {
 		var msg string
@@ -240,9 +206,9 @@ func (u *UPIFilter) validate(c *valid.Collector, at listItem) {
 		default:
 			continue
 		}
-		c.Add(valid.Index(valid.Join(at.path(), upiMethodsKey), i), msg)
+		e.Add(validation.Index(validation.Join(at.path(), upiMethodsKey), i), msg)
 	}
 	if len(u.Extra) > 0 {
-		upiObject.CheckExtra(c, at.path(), u.Extra, "a UPI filter", allKeys)
+		jsonobject.CheckExtra(e, at.path(), u.Extra, upiKeys(), "a UPI filter", allKeys)
 	}
 }

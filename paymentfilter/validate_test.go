@@ -11,6 +11,7 @@ import (
 	"github.com/payorch/checkout-go/emi"
 	"github.com/payorch/checkout-go/internal/wiretest"
 	pf "github.com/payorch/checkout-go/paymentfilter"
+	"github.com/payorch/checkout-go/validation"
 )
 
 // decoded decodes a payment_filter written as JSON, for bad values that only
@@ -228,9 +229,9 @@ func TestValidateLinear(t *testing.T) {
 	require.NoError(t, f.Validate())
 
 	f.Options = append(f.Options, pf.Option{PaymentMethodType: "TYPE_9999", Enable: true})
-	var ve *pf.ValidationError
+	var ve *validation.Error
 	require.ErrorAs(t, f.Validate(), &ve)
-	require.Equal(t, []pf.Problem{{Path: "payment_filter.options[10002].paymentMethodType",
+	require.Equal(t, []validation.Problem{{Path: "payment_filter.options[10002].paymentMethodType",
 		Message: "duplicate option block for TYPE_9999 (first at options[10001]): the service honours only the first block of a type, so merge them"}}, ve.Problems)
 }
 
@@ -240,7 +241,7 @@ func TestValidateReportsEveryProblem(t *testing.T) {
 		{PaymentMethodType: "card", Enable: true},
 		{PaymentMethodType: pf.UPI, PaymentMethods: []string{"GPAY"}},
 	}}
-	var ve *pf.ValidationError
+	var ve *validation.Error
 	require.True(t, errors.As(f.Validate(), &ve))
 	require.True(t, ve.Has("payment_filter.options[0].paymentMethodType"))
 	require.True(t, ve.Has("payment_filter.options[1].paymentMethods"))
