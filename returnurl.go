@@ -2,14 +2,14 @@ package checkout
 
 import (
 	"crypto/hmac"
+	"crypto/sha256"
 	"encoding/base64"
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/payorch/checkout-go/internal/returnsign"
 )
 
 // Errors of VerifyReturn; match them with errors.Is. Their messages never
@@ -29,7 +29,7 @@ const (
 
 // ReturnAlgorithm is the signature_algorithm of the redirects VerifyReturn
 // accepts.
-const ReturnAlgorithm = returnsign.Algorithm
+const ReturnAlgorithm = "HMAC-SHA256"
 
 // ReturnRedirect is what VerifyReturn read from a redirect whose signature
 // it checked.
@@ -73,23 +73,23 @@ func VerifyReturn(query url.Values, responseKey string) (ReturnRedirect, error) 
 	if responseKey == "" {
 		return ReturnRedirect{}, errors.New("checkout: verify return: the response key is empty")
 	}
-	sigs := query[returnsign.SignatureParam]
+	sigs := query[returnSignatureParam]
 	if len(sigs) == 0 || sigs[0] == "" {
 		return ReturnRedirect{}, ErrReturnSignatureMissing
 	}
-	algs := query[returnsign.AlgorithmParam]
-	if len(algs) != 1 || !strings.EqualFold(algs[0], returnsign.Algorithm) {
+	algs := query[returnAlgorithmParam]
+	if len(algs) != 1 || !strings.EqualFold(algs[0], ReturnAlgorithm) {
 		if len(algs) == 0 || algs[0] == "" {
 			return ReturnRedirect{}, fmt.Errorf("%w: signature_algorithm is missing", ErrReturnAlgorithmUnknown)
 		}
-		return ReturnRedirect{}, fmt.Errorf("%w: %.40q (want %s)", ErrReturnAlgorithmUnknown, strings.Join(algs, ","), returnsign.Algorithm)
+		return ReturnRedirect{}, fmt.Errorf("%w: %.40q (want %s)", ErrReturnAlgorithmUnknown, strings.Join(algs, ","), ReturnAlgorithm)
 	}
 	if len(sigs) > 1 {
 		return ReturnRedirect{}, fmt.Errorf("%w: signature is given %d times", ErrReturnSignatureMismatch, len(sigs))
 	}
 	params := make(url.Values, len(query))
 	for k, v := range query {
-		if k == returnsign.SignatureParam || k == returnsign.AlgorithmParam {
+		if k == returnSignatureParam || k == returnAlgorithmParam {
 			continue
 		}
 		if len(v) != 1 {
@@ -99,7 +99,7 @@ func VerifyReturn(query url.Values, responseKey string) (ReturnRedirect, error) 
 		}
 		params[k] = []string{v[0]}
 	}
-	if !signatureMatches(sigs[0], returnsign.MAC(params, responseKey)) {
+	if !signatureMatches(sigs[0], returnMAC(params, responseKey)) {
 		return ReturnRedirect{}, ErrReturnSignatureMismatch
 	}
 	r := ReturnRedirect{OrderID: params.Get("order_id"), Status: params.Get("status"), Params: params}
@@ -136,4 +136,66 @@ func signatureMatches(got string, mac []byte) bool {
 		}
 	}
 	return ok
+}
+
+// The query parameters that carry a redirect's signature; every other
+// parameter is signed.
+const (
+	returnSignatureParam = "signature"
+	returnAlgorithmParam = "signature_algorithm"
+)
+
+// returnMessage is the text a redirect's signature covers: the signed
+// parameters sorted by key, each written QueryEscape(key)=QueryEscape(value),
+// joined with "&", and the whole string query-escaped once more. A key with
+// several values contributes its first (VerifyReturn refuses such queries
+// before it checks them).
+func returnMessage(params url.Values) string {
+	keys := make([]string, 0, len(params))
+	for k := range params {
+		if k != returnSignatureParam && k != returnAlgorithmParam {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	var b strings.Builder
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteByte('&')
+		}
+		b.WriteString(url.QueryEscape(k))
+		b.WriteByte('=')
+		if v := params[k]; len(v) > 0 {
+			b.WriteString(url.QueryEscape(v[0]))
+		}
+	}
+	return url.QueryEscape(b.String())
+}
+
+// returnMAC returns the HMAC-SHA256 of returnMessage(params) under key.
+func returnMAC(params url.Values, key string) []byte {
+	m := hmac.New(sha256.New, []byte(key))
+	m.Write([]byte(returnMessage(params)))
+	return m.Sum(nil)
+}
+
+// SignReturn returns the query string of a redirect to return_url signed
+// as the service signs it under responseKey: params (order_id, status,
+// status_id, and any other) plus signature and signature_algorithm, the
+// signature escaped once more than the other parameters, as the service
+// sends it. [VerifyReturn] accepts it. Use it in tests of your return
+// handler, to build the redirect the service would send:
+//
+//	q := checkout.SignReturn(url.Values{"order_id": {"ord_1"}, "status": {"CHARGED"}, "status_id": {"21"}}, key)
+//	req := httptest.NewRequest(http.MethodGet, "/return?"+q, nil)
+//
+// params is not changed; a key with several values signs its first.
+func SignReturn(params url.Values, responseKey string) string {
+	q := make(url.Values, len(params)+2)
+	for k, v := range params {
+		q[k] = slices.Clone(v)
+	}
+	q.Set(returnSignatureParam, url.QueryEscape(base64.StdEncoding.EncodeToString(returnMAC(params, responseKey))))
+	q.Set(returnAlgorithmParam, ReturnAlgorithm)
+	return q.Encode()
 }

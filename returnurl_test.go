@@ -383,3 +383,37 @@ func FuzzVerifyReturn(f *testing.F) {
 		require.Equal(t, want, strings.ReplaceAll(got, " ", "+"), "accepted only the key's signature")
 	})
 }
+
+// SignReturn builds the redirect the service would send; VerifyReturn
+// accepts it, an independent signature agrees, and any change is refused.
+func TestSignReturn(t *testing.T) {
+	const key = "resp_secret_Zq81"
+	params := url.Values{"order_id": {"ord 1/ü"}, "status": {"CHARGED"}, "status_id": {"21"}, "cart": {"42"}}
+	raw := checkout.SignReturn(params, key)
+	q, err := url.ParseQuery(raw)
+	require.NoError(t, err)
+	r, err := checkout.VerifyReturn(q, key)
+	require.NoError(t, err)
+	require.Equal(t, "ord 1/ü", r.OrderID)
+	require.Equal(t, 21, r.StatusID)
+	require.Equal(t, "42", r.Params.Get("cart"))
+	_, sig := signedRedirect([][2]string{{"order_id", "ord 1/ü"}, {"status", "CHARGED"}, {"status_id", "21"}, {"cart", "42"}}, key)
+	require.Equal(t, url.QueryEscape(sig), q.Get("signature"), "the signature, escaped once more, as the service sends it")
+	require.Equal(t, checkout.ReturnAlgorithm, q.Get("signature_algorithm"))
+	require.Equal(t, "ord 1/ü", params.Get("order_id"), "params is not changed")
+	require.NotContains(t, params, "signature")
+	q.Set("status", "FAILED")
+	_, err = checkout.VerifyReturn(q, key)
+	require.ErrorIs(t, err, checkout.ErrReturnSignatureMismatch)
+}
+
+// A test of a return handler builds the redirect with SignReturn.
+func ExampleSignReturn() {
+	const responseKey = "resp_secret_Zq81"
+	q := checkout.SignReturn(url.Values{"order_id": {"ord_1"}, "status": {"CHARGED"}, "status_id": {"21"}}, responseKey)
+	req := httptest.NewRequest(http.MethodGet, "/return?"+q, nil)
+
+	r, err := checkout.VerifyReturn(req.URL.Query(), responseKey)
+	fmt.Println(r.OrderID, r.Status, err)
+	// Output: ord_1 CHARGED <nil>
+}

@@ -6,7 +6,7 @@ import (
 	"net/url"
 	"strconv"
 
-	"github.com/payorch/checkout-go/internal/returnsign"
+	checkout "github.com/payorch/checkout-go"
 )
 
 // ErrNoReturnURL: the order has no return_url, or the fake has no
@@ -50,6 +50,6 @@ func (s *Server) ReturnURL(orderID string) (string, error) {
 	params.Set("order_id", orderID)
 	params.Set("status", status)
 	params.Set("status_id", strconv.Itoa(statusIDs[status]))
-	u.RawQuery = returnsign.SignedQuery(params, s.responseKey)
+	u.RawQuery = checkout.SignReturn(params, s.responseKey)
 	return u.String(), nil
 }
