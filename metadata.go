@@ -28,6 +28,17 @@ func gatewayReferenceKey(ns string) string {
 	return metadataPrefix + ns + ":" + gatewayReferenceName
 }
 
+// isGatewayReferenceKey reports whether k is gatewayReferenceKey(ns),
+// without building that key.
+func isGatewayReferenceKey(k, ns string) bool {
+	rest, ok := strings.CutPrefix(k, metadataPrefix)
+	if !ok {
+		return false
+	}
+	rest, ok = strings.CutPrefix(rest, ns)
+	return ok && rest == ":"+gatewayReferenceName
+}
+
 // splitGatewayKey splits a key of the shape metadata.<GATEWAY>:<key>, as
 // gateway-specific metadata and the gateway reference are written.
 func splitGatewayKey(k string) (gateway, key string, ok bool) {
@@ -80,6 +91,9 @@ func (m GatewayMetadata) key() string { return metadataPrefix + m.Gateway + ":" 
 // sent as (an ambiguous or empty gateway or key, invalid UTF-8, a key a
 // typed field owns, a key given twice) and returns the keys they write.
 func (l GatewayMetadataList) check(v *validation.Error, owned func(string) bool, owner string) map[string]bool {
+	if len(l) == 0 {
+		return nil
+	}
 	seen := make(map[string]bool, len(l))
 	for i, m := range l {
 		p := validation.Index(keyMetadata, i)

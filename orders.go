@@ -99,7 +99,7 @@ func ownsOrderKey(k, ns string) bool {
 		keyReturnURL, "description", keySubvention, keyWebhookURL, keyClientToken, keyCollection, keyCollectionFlag:
 		return true
 	}
-	return k == gatewayReferenceKey(ns) || isAddressKey(k, keyBilling) || isAddressKey(k, keyShipping) || isUDFKey(k)
+	return isGatewayReferenceKey(k, ns) || isAddressKey(k, keyBilling) || isAddressKey(k, keyShipping) || isUDFKey(k)
 }
 
 // writesKey reports whether a typed field writes the form key k in
@@ -152,9 +152,7 @@ func (r *OrderRequest) validate(ns string) error {
 	} {
 		checkText(&v, f.key, f.value)
 	}
-	for i, u := range r.udfs() {
-		checkText(&v, udfKey(i), u)
-	}
+	checkUDFs(&v, r.udfs())
 	r.BillingAddress.checkUTF8(&v, keyBilling)
 	r.ShippingAddress.checkUTF8(&v, keyShipping)
 	seen := r.GatewayMetadata.check(&v, func(k string) bool { return ownsOrderKey(k, ns) }, "OrderRequest")

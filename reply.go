@@ -207,15 +207,19 @@ func (t *Timestamp) UnmarshalJSON(data []byte) error {
 	if t == nil {
 		return errNilTarget("Timestamp")
 	}
-	text := string(bytes.TrimSpace(data))
+	data = bytes.TrimSpace(data)
+	var text string
 	switch kindOf(data) {
 	case "null":
 		return nil
 	case "string":
-		if err := json.Unmarshal(data, &text); err != nil {
+		if n := len(data); n >= 2 && data[n-1] == '"' && bytes.IndexByte(data[1:n-1], '\\') < 0 {
+			text = string(data[1 : n-1]) // no escapes: the common case, read without a decoder
+		} else if err := json.Unmarshal(data, &text); err != nil {
 			return err
 		}
 	case "number":
+		text = string(data)
 	default:
 		t.Time = time.Time{}
 		return nil
@@ -225,18 +229,16 @@ func (t *Timestamp) UnmarshalJSON(data []byte) error {
 }
 
 // parseServiceTime reads text as Timestamp describes, or returns the zero
-// time.
+// time. The text forms come first: they are what the service usually
+// writes.
 func parseServiceTime(text string) time.Time {
-	if secs, err := strconv.ParseInt(text, 10, 64); err == nil {
-		if secs <= 0 || secs > 1<<40 {
-			return time.Time{}
-		}
-		return time.Unix(secs, 0).UTC()
-	}
 	for _, layout := range timestampLayouts {
 		if v, err := time.Parse(layout, text); err == nil {
 			return v
 		}
+	}
+	if secs, err := strconv.ParseInt(text, 10, 64); err == nil && secs > 0 && secs <= 1<<40 {
+		return time.Unix(secs, 0).UTC()
 	}
 	return time.Time{}
 }

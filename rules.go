@@ -37,6 +37,16 @@ const (
 // udfKey returns the key of the user-defined field i, from 0: udf1…udf10.
 func udfKey(i int) string { return "udf" + strconv.Itoa(i+1) }
 
+// checkUDFs records each user-defined field that is not valid UTF-8, at
+// its key (built only then: the fields are checked on every call).
+func checkUDFs(v *validation.Error, udfs [10]string) {
+	for i, u := range udfs {
+		if !utf8.ValidString(u) {
+			checkText(v, udfKey(i), u)
+		}
+	}
+}
+
 // udfIndex returns the index, from 0, of the user-defined field key k, one
 // of udf1…udf10.
 func udfIndex(k string) int {
@@ -168,6 +178,9 @@ func lintOrderID(v *validation.Error, path, s string) {
 // owner: a key that is not valid UTF-8, a key a typed field owns (owns),
 // and text inside a value that is not valid UTF-8.
 func checkExtra[V any](v *validation.Error, extra map[string]V, owns func(string) bool, owner string) {
+	if len(extra) == 0 {
+		return
+	}
 	for _, k := range slices.Sorted(maps.Keys(extra)) {
 		switch {
 		case !utf8.ValidString(k):

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/payorch/checkout-go/emi"
 	"github.com/payorch/checkout-go/paymentfilter"
@@ -274,15 +275,15 @@ func (r *SessionRequest) checkUTF8(v *validation.Error, ns string) {
 	checkText(v, "first_name", r.FirstName)
 	checkText(v, "last_name", r.LastName)
 	checkText(v, keySDKUDF, string(r.EMI))
-	checkText(v, gatewayReferenceKey(ns), r.GatewayReferenceID)
+	if !utf8.ValidString(r.GatewayReferenceID) {
+		checkText(v, gatewayReferenceKey(ns), r.GatewayReferenceID)
+	}
 	checkText(v, keyWebhookURL, r.WebhookURL)
 	if m := r.Mandate; m != nil {
 		checkText(v, keyMandateOption, string(m.Option))
 		checkText(v, keyMandateMax, string(m.MaxAmount))
 	}
-	for i, u := range r.udfs() {
-		checkText(v, udfKey(i), u)
-	}
+	checkUDFs(v, r.udfs())
 }
 
 // udfs returns UDF1…UDF10 in order.

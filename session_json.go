@@ -30,7 +30,7 @@ func ownsSessionKey(k, ns string) bool {
 		keyUPIDeepLinks:
 		return true
 	}
-	return k == gatewayReferenceKey(ns) || isUDFKey(k)
+	return isGatewayReferenceKey(k, ns) || isUDFKey(k)
 }
 
 // MarshalJSON returns the JSON body CreateSession sends: the service's flat
@@ -73,11 +73,14 @@ type sessionFields SessionRequest
 // Validate), the gateway reference in namespace ns. An Extra value that
 // cannot be encoded is a *ValidationError at its key.
 func (r *SessionRequest) encode(ns string) ([]byte, error) {
-	fields := sessionFields(*r)
-	w := sessionWire{sessionFields: &fields, Mandate: r.Mandate}
-	ref := fields.GatewayReferenceID
-	if ns != DefaultNamespace {
+	w := sessionWire{sessionFields: (*sessionFields)(r), Mandate: r.Mandate}
+	ref := r.GatewayReferenceID
+	if ns != DefaultNamespace && ref != "" {
+		// The reference goes under the client's namespace (appended
+		// below), so the copy encoded leaves it out; r is not changed.
+		fields := sessionFields(*r)
 		fields.GatewayReferenceID = ""
+		w.sessionFields = &fields
 	}
 	if r.ProductSummary != nil && len(*r.ProductSummary) > 0 {
 		text, err := r.ProductSummary.MarshalJSON()
@@ -108,6 +111,9 @@ func (r *SessionRequest) encode(ns string) ([]byte, error) {
 	}
 	for _, m := range r.GatewayMetadata {
 		body = appendMember(body, m.key(), mustQuote(m.Value))
+	}
+	if len(r.Extra) == 0 {
+		return body, nil
 	}
 	var v validation.Error
 	for _, k := range slices.Sorted(maps.Keys(r.Extra)) {

@@ -133,8 +133,10 @@ func (t MethodType) Validate() error {
 	var e validation.Error
 	if t == "" {
 		e.Add(methodTypeKey, "missing: want one of CARD, UPI, WALLET, NB, CONSUMER_FINANCE, REWARD, CASH")
-	} else if msg := jsonobject.CaseMistake("payment method type", t, methodSpellings()); msg != "" {
-		e.Add(methodTypeKey, msg)
+	} else if !t.Valid() && t != walletsOld {
+		if msg := jsonobject.CaseMistake("payment method type", t, methodSpellings()); msg != "" {
+			e.Add(methodTypeKey, msg)
+		}
 	}
 	return e.Err()
 }
