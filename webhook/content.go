@@ -216,7 +216,7 @@ func (e *Event) content() json.RawMessage {
 		return nil
 	}
 	c := e.Content
-	if e.sub.from(c) {
+	if e.decoded.holds(c) {
 		return c
 	}
 	c = bytes.TrimSpace(c)

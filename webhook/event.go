@@ -54,13 +54,13 @@ type Event struct {
 	// and was decrypted.
 	Encrypted bool
 
-	// sub is what Kind, Field, OrderID, Status and DecodeContent read,
-	// found in Content once when the event is decoded. It is never written
-	// afterwards, so copies and concurrent calls share it safely; it is
-	// used only while Content is still the slice it was read from (see
-	// subject.from), so an Event built by hand, or one whose Content was
-	// replaced, is read from its Content on each call.
-	sub subject
+	// decoded is the Content the event was decoded with and what Kind,
+	// Field, OrderID, Status and DecodeContent read from it, found on
+	// their first call. It is used only while Content is still the slice
+	// it was decoded with (see decodedContent.holds), so an Event built by
+	// hand, or one whose Content was replaced, is read from its Content on
+	// each call.
+	decoded *decodedContent
 }
 
 // Event names the service documents, one constant for each. The service
@@ -232,7 +232,7 @@ func eventFrom(w *wireBody, body []byte) (*Event, error) {
 	if c := bytes.TrimSpace(w.Content); len(c) > 0 && string(c) != "null" {
 		ev.Content = c
 		// body was checked to be valid JSON by json.Unmarshal.
-		ev.sub = readSubject(c)
+		ev.decoded = &decodedContent{content: c}
 	}
 	return ev, nil
 }
@@ -314,8 +314,8 @@ func (e *Event) currentSubject() subject {
 	if e == nil {
 		return subject{}
 	}
-	if e.sub.from(e.Content) {
-		return e.sub
+	if e.decoded.holds(e.Content) {
+		return e.decoded.subject()
 	}
 	return readSubject(e.Content)
 }

@@ -4,23 +4,40 @@ import (
 	"bytes"
 	"encoding/json"
 	"slices"
+	"sync"
 )
 
 // subject is what the Event helpers read from content (see Event.Kind):
 // the key of the object the event is about, that object's JSON text, and
 // its order_id and status.
 type subject struct {
-	content json.RawMessage // the Content it was read from; empty: not read
 	kind    string
 	obj     json.RawMessage // the object under kind, exactly as sent
 	orderID string
 	status  string
 }
 
-// from reports that s was read from content: the same slice, not merely
-// equal bytes, so that a Content replaced after decoding is read afresh.
-func (s *subject) from(content json.RawMessage) bool {
-	return len(s.content) > 0 && len(s.content) == len(content) && &s.content[0] == &content[0]
+// decodedContent is the Content an event was decoded with, which was
+// valid JSON then, and its subject, read on the first call of a helper
+// that needs it: a handler that never asks pays nothing for it. Copies of
+// the Event share it; the sync.Once makes concurrent first calls safe.
+type decodedContent struct {
+	content json.RawMessage
+	once    sync.Once
+	sub     subject
+}
+
+// holds reports that d is what the event was decoded with and content is
+// still that slice (not merely equal bytes): a Content replaced after
+// decoding is read afresh.
+func (d *decodedContent) holds(content json.RawMessage) bool {
+	return d != nil && len(d.content) > 0 && len(d.content) == len(content) && &d.content[0] == &content[0]
+}
+
+// subject returns the subject of d's content, reading it once.
+func (d *decodedContent) subject() subject {
+	d.once.Do(func() { d.sub = readSubject(d.content) })
+	return d.sub
 }
 
 // wellKnownKinds are the content keys Kind prefers, in this order, before
@@ -33,28 +50,45 @@ var wellKnownKinds = [...]string{"order", "txn", "mandate", "refund", "notificat
 // a map, a repeated key counts with its last value. Content that is not a
 // JSON object holds no object.
 func readSubject(content json.RawMessage) subject {
-	s := subject{content: content}
-	ms, ok := objectMembers(content)
+	var s subject
+	members, ok := objectMap(content)
 	if !ok {
 		return s
 	}
 	for _, k := range wellKnownKinds {
-		if v := lastMember(ms, k); isObject(v) {
+		if v := members[k]; isObject(v) {
 			s.kind, s.obj = k, v
 			break
 		}
 	}
 	if s.obj == nil {
+		// No well-known key holds an object: the first key that does, in
+		// document order, which a map does not keep.
+		ms, _ := objectMembers(content)
 		i := slices.IndexFunc(ms, func(m jsonMember) bool { return isObject(m.value) })
 		if i < 0 {
 			return s
 		}
 		s.kind, s.obj = ms[i].key, ms[i].value
 	}
-	if obj, ok := objectMembers(s.obj); ok {
-		s.orderID, s.status = scalarText(lastMember(obj, "order_id")), scalarText(lastMember(obj, "status"))
+	if obj, ok := objectMap(s.obj); ok {
+		s.orderID, s.status = scalarText(obj["order_id"]), scalarText(obj["status"])
 	}
 	return s
+}
+
+// objectMap decodes the JSON object obj into its members (a repeated key
+// counts with its last value), or returns false when obj is not one JSON
+// object.
+func objectMap(obj []byte) (map[string]json.RawMessage, bool) {
+	if !isObject(obj) {
+		return nil, false
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(obj, &m) != nil {
+		return nil, false
+	}
+	return m, true
 }
 
 // jsonMember is one member of a JSON object: its key and its value's JSON
@@ -93,21 +127,11 @@ func objectMembers(obj []byte) ([]jsonMember, bool) {
 	return out, true
 }
 
-// lastMember returns the value of the last member named name, or nil.
-func lastMember(ms []jsonMember, name string) json.RawMessage {
-	for i := len(ms) - 1; i >= 0; i-- {
-		if ms[i].key == name {
-			return ms[i].value
-		}
-	}
-	return nil
-}
-
 // member returns the value of the last member name of the JSON object
 // obj, or nil (also when obj is not an object).
 func member(obj json.RawMessage, name string) json.RawMessage {
-	ms, _ := objectMembers(obj)
-	return lastMember(ms, name)
+	m, _ := objectMap(obj)
+	return m[name]
 }
 
 // isObject reports whether v is a JSON object.
