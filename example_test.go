@@ -260,7 +260,7 @@ func ExampleSessionRequest_MarshalJSON() {
 		CustomerEmail: "asha@example.com", PaymentPageClientID: "shop", Action: checkout.PaymentPage,
 		Mandate: &checkout.Mandate{Option: checkout.MandateOptional, MaxAmount: "1000.00",
 			StartDate: time.Unix(1644420442, 0)},
-		UDF1:  "blue",
+		UDFs:  checkout.UDFs{UDF1: "blue"},
 		Extra: map[string]any{"mobile_country_code": "91"},
 	}
 	body, err := json.Marshal(req)

@@ -3,6 +3,7 @@ package checkout
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"testing"
 	"time"
 
@@ -209,4 +210,35 @@ func TestMandatePaymentInfoTyped(t *testing.T) {
 	var card MandateDetail
 	require.NoError(t, json.Unmarshal([]byte(`{"payment_info":{"payment_method_type":"CARD","card":{"card_brand":"VISA"}}}`), &card))
 	require.Equal(t, "VISA", card.PaymentInfo.Card.Brand)
+}
+
+// Each of udf1…udf10 lands in its own field of UDFs, whether a session
+// body is decoded or an order form is encoded, and goes out under its key.
+func TestUDFsEveryKey(t *testing.T) {
+	for i := range 10 {
+		key, value := udfKey(i), fmt.Sprintf("value %d", i+1)
+		var r SessionRequest
+		body := `{"order_id":"o1","amount":"1.00","customer_id":"c","payment_page_client_id":"p","action":"paymentPage","` +
+			key + `":"` + value + `"}`
+		require.NoError(t, json.Unmarshal([]byte(body), &r), key)
+		list := r.UDFs.list()
+		for j, got := range list {
+			if j == i {
+				require.Equal(t, value, got, key)
+			} else {
+				require.Empty(t, got, "%s set %s", key, udfKey(j))
+			}
+		}
+		require.Empty(t, r.Extra, key)
+		out, err := json.Marshal(&r)
+		require.NoError(t, err)
+		require.Contains(t, string(out), `"`+key+`":"`+value+`"`)
+
+		o := fullOrder()
+		o.Extra = nil
+		*o.UDFs.field(i) = value
+		v, err := o.Values()
+		require.NoError(t, err)
+		require.Equal(t, value, v.Get(key))
+	}
 }

@@ -116,3 +116,30 @@ func (l GatewayMetadataList) check(v *validation.Error, owned func(string) bool,
 	}
 	return seen
 }
+
+// UDFs are the ten fields the service keeps for the merchant with an
+// order (udf1…udf10): send them with a session or an order, and read them
+// back in the order's replies and webhooks. Request and reply types embed
+// UDFs, so its fields read as theirs: req.UDF1.
+type UDFs struct {
+	UDF1  string `json:"udf1,omitempty" url:"udf1,omitempty"`
+	UDF2  string `json:"udf2,omitempty" url:"udf2,omitempty"`   // See UDF1.
+	UDF3  string `json:"udf3,omitempty" url:"udf3,omitempty"`   // See UDF1.
+	UDF4  string `json:"udf4,omitempty" url:"udf4,omitempty"`   // See UDF1.
+	UDF5  string `json:"udf5,omitempty" url:"udf5,omitempty"`   // See UDF1.
+	UDF6  string `json:"udf6,omitempty" url:"udf6,omitempty"`   // See UDF1.
+	UDF7  string `json:"udf7,omitempty" url:"udf7,omitempty"`   // See UDF1.
+	UDF8  string `json:"udf8,omitempty" url:"udf8,omitempty"`   // See UDF1.
+	UDF9  string `json:"udf9,omitempty" url:"udf9,omitempty"`   // See UDF1.
+	UDF10 string `json:"udf10,omitempty" url:"udf10,omitempty"` // See UDF1.
+}
+
+// list returns UDF1…UDF10 in order.
+func (u *UDFs) list() [10]string {
+	return [...]string{u.UDF1, u.UDF2, u.UDF3, u.UDF4, u.UDF5, u.UDF6, u.UDF7, u.UDF8, u.UDF9, u.UDF10}
+}
+
+// field returns the field of the user-defined field i, from 0 (udfIndex).
+func (u *UDFs) field(i int) *string {
+	return [...]*string{&u.UDF1, &u.UDF2, &u.UDF3, &u.UDF4, &u.UDF5, &u.UDF6, &u.UDF7, &u.UDF8, &u.UDF9, &u.UDF10}[i]
+}

@@ -63,18 +63,9 @@ type OrderRequest struct {
 	// CollectionLinks asks for UPI payment collection links; nil asks for
 	// none.
 	CollectionLinks *CollectionLinks `url:"payment_collection_link_details,omitempty"`
-	// UDF1 to UDF10 are your own fields of the order (udf1…udf10), kept
-	// by the service and returned in the order status and webhooks.
-	UDF1  string `url:"udf1,omitempty"`
-	UDF2  string `url:"udf2,omitempty"`  // See UDF1.
-	UDF3  string `url:"udf3,omitempty"`  // See UDF1.
-	UDF4  string `url:"udf4,omitempty"`  // See UDF1.
-	UDF5  string `url:"udf5,omitempty"`  // See UDF1.
-	UDF6  string `url:"udf6,omitempty"`  // See UDF1.
-	UDF7  string `url:"udf7,omitempty"`  // See UDF1.
-	UDF8  string `url:"udf8,omitempty"`  // See UDF1.
-	UDF9  string `url:"udf9,omitempty"`  // See UDF1.
-	UDF10 string `url:"udf10,omitempty"` // See UDF1.
+	// UDFs are your own fields of the order (udf1…udf10), kept by the
+	// service and returned in the order status and webhooks.
+	UDFs
 	// Extra carries form fields this type does not model. A key a typed
 	// field owns and text that is not valid UTF-8 are validation errors;
 	// Lint reports empty keys and keys holding control characters.
@@ -108,14 +99,9 @@ func ownsOrderKey(k, ns string) bool {
 // before they were typed and may still carry while their field is empty.
 func (r *OrderRequest) writesKey(k, ns string) bool {
 	if isUDFKey(k) {
-		return r.udfs()[udfIndex(k)] != ""
+		return r.UDFs.list()[udfIndex(k)] != ""
 	}
 	return ownsOrderKey(k, ns)
-}
-
-// udfs returns UDF1…UDF10 in order.
-func (r *OrderRequest) udfs() [10]string {
-	return [...]string{r.UDF1, r.UDF2, r.UDF3, r.UDF4, r.UDF5, r.UDF6, r.UDF7, r.UDF8, r.UDF9, r.UDF10}
 }
 
 // Validate reports what the service refuses, or what the form could not
@@ -152,7 +138,7 @@ func (r *OrderRequest) validate(ns string) error {
 	} {
 		checkText(&v, f.key, f.value)
 	}
-	checkUDFs(&v, r.udfs())
+	checkUDFs(&v, r.UDFs.list())
 	r.BillingAddress.checkUTF8(&v, keyBilling)
 	r.ShippingAddress.checkUTF8(&v, keyShipping)
 	seen := r.GatewayMetadata.check(&v, func(k string) bool { return ownsOrderKey(k, ns) }, "OrderRequest")
@@ -366,17 +352,8 @@ type Order struct {
 	SourceObject string `json:"source_object,omitempty"`
 	// SourceObjectID is the id of that object.
 	SourceObjectID string `json:"source_object_id,omitempty"`
-	// UDF1 to UDF10 are your own fields of the order, as you sent them.
-	UDF1  string `json:"udf1,omitempty"`
-	UDF2  string `json:"udf2,omitempty"`  // See UDF1.
-	UDF3  string `json:"udf3,omitempty"`  // See UDF1.
-	UDF4  string `json:"udf4,omitempty"`  // See UDF1.
-	UDF5  string `json:"udf5,omitempty"`  // See UDF1.
-	UDF6  string `json:"udf6,omitempty"`  // See UDF1.
-	UDF7  string `json:"udf7,omitempty"`  // See UDF1.
-	UDF8  string `json:"udf8,omitempty"`  // See UDF1.
-	UDF9  string `json:"udf9,omitempty"`  // See UDF1.
-	UDF10 string `json:"udf10,omitempty"` // See UDF1.
+	// UDFs are your own fields of the order, as you sent them.
+	UDFs
 	// CollectionLinks are the payment collection links, present when the
 	// request asked for them (links.payment_collection_links).
 	CollectionLinks CollectionLinkURLs `json:"-"`

@@ -161,18 +161,9 @@ type SessionRequest struct {
 	// UPIDeepLinks asks for the UPI deep link of the payment in the reply
 	// ([PaymentLinks.DeepLink]), sent as options.get_upi_deep_links "true".
 	UPIDeepLinks bool `json:"-"`
-	// UDF1 to UDF10 are your own fields of the order (udf1…udf10), kept
-	// by the service and returned in the order status and webhooks.
-	UDF1  string `json:"udf1,omitempty"`
-	UDF2  string `json:"udf2,omitempty"`  // See UDF1.
-	UDF3  string `json:"udf3,omitempty"`  // See UDF1.
-	UDF4  string `json:"udf4,omitempty"`  // See UDF1.
-	UDF5  string `json:"udf5,omitempty"`  // See UDF1.
-	UDF6  string `json:"udf6,omitempty"`  // See UDF1.
-	UDF7  string `json:"udf7,omitempty"`  // See UDF1.
-	UDF8  string `json:"udf8,omitempty"`  // See UDF1.
-	UDF9  string `json:"udf9,omitempty"`  // See UDF1.
-	UDF10 string `json:"udf10,omitempty"` // See UDF1.
+	// UDFs are your own fields of the order (udf1…udf10), kept by the
+	// service and returned in the order status and webhooks.
+	UDFs
 	// Extra carries keys this type does not model (mobile_country_code,
 	// the "service" of an enach action, …), sent as top-level keys after
 	// the typed ones. A key a typed field owns is a validation error, never
@@ -254,7 +245,7 @@ func (r *SessionRequest) writesKey(k, ns string) bool {
 	case k == keyCurrency:
 		return r.Currency != ""
 	case isUDFKey(k):
-		return r.udfs()[udfIndex(k)] != ""
+		return r.UDFs.list()[udfIndex(k)] != ""
 	}
 	return ownsSessionKey(k, ns)
 }
@@ -283,12 +274,7 @@ func (r *SessionRequest) checkUTF8(v *validation.Error, ns string) {
 		checkText(v, keyMandateOption, string(m.Option))
 		checkText(v, keyMandateMax, string(m.MaxAmount))
 	}
-	checkUDFs(v, r.udfs())
-}
-
-// udfs returns UDF1…UDF10 in order.
-func (r *SessionRequest) udfs() [10]string {
-	return [...]string{r.UDF1, r.UDF2, r.UDF3, r.UDF4, r.UDF5, r.UDF6, r.UDF7, r.UDF8, r.UDF9, r.UDF10}
+	checkUDFs(v, r.UDFs.list())
 }
 
 // Lint returns advice on a request Validate lets through: what the

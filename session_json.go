@@ -252,27 +252,11 @@ func (r *SessionRequest) UnmarshalJSON(data []byte) error {
 			out.ProductSummary = readSummary(&v, raw)
 		case keyUPIDeepLinks:
 			out.UPIDeepLinks = readFlag(&v, k, raw)
-		case "udf1":
-			out.UDF1 = readText(&v, k, raw)
-		case "udf2":
-			out.UDF2 = readText(&v, k, raw)
-		case "udf3":
-			out.UDF3 = readText(&v, k, raw)
-		case "udf4":
-			out.UDF4 = readText(&v, k, raw)
-		case "udf5":
-			out.UDF5 = readText(&v, k, raw)
-		case "udf6":
-			out.UDF6 = readText(&v, k, raw)
-		case "udf7":
-			out.UDF7 = readText(&v, k, raw)
-		case "udf8":
-			out.UDF8 = readText(&v, k, raw)
-		case "udf9":
-			out.UDF9 = readText(&v, k, raw)
-		case "udf10":
-			out.UDF10 = readText(&v, k, raw)
 		default:
+			if isUDFKey(k) {
+				*out.UDFs.field(udfIndex(k)) = readText(&v, k, raw)
+				continue
+			}
 			// A gateway's own entry, metadata.<GATEWAY>:<key>, as given;
 			// any other key, or an entry whose value is not text, to Extra.
 			if gateway, key, ok := splitGatewayKey(k); ok && (kindOf(raw) == "string" || kindOf(raw) == "number") {

@@ -124,17 +124,8 @@ type OrderStatus struct {
 	ReturnURL string `json:"return_url,omitempty"`
 	// ProductID is your id of what is sold.
 	ProductID string `json:"product_id,omitempty"`
-	// UDF1 to UDF10 are your own fields of the order, as you sent them.
-	UDF1  string `json:"udf1,omitempty"`
-	UDF2  string `json:"udf2,omitempty"`  // See UDF1.
-	UDF3  string `json:"udf3,omitempty"`  // See UDF1.
-	UDF4  string `json:"udf4,omitempty"`  // See UDF1.
-	UDF5  string `json:"udf5,omitempty"`  // See UDF1.
-	UDF6  string `json:"udf6,omitempty"`  // See UDF1.
-	UDF7  string `json:"udf7,omitempty"`  // See UDF1.
-	UDF8  string `json:"udf8,omitempty"`  // See UDF1.
-	UDF9  string `json:"udf9,omitempty"`  // See UDF1.
-	UDF10 string `json:"udf10,omitempty"` // See UDF1.
+	// UDFs are your own fields of the order, as you sent them.
+	UDFs
 	// PaymentLinks are the links to the hosted payment page.
 	PaymentLinks PaymentLinks `json:"payment_links,omitzero"`
 	// DateCreated is when the order was created; zero when absent or

@@ -217,7 +217,7 @@ func TestNewReplyFieldsThroughTheClient(t *testing.T) {
 	c, ctx := newClient(t, s), ctxT(t)
 	o, err := c.CreateOrder(ctx, &checkout.OrderRequest{OrderID: "ord_new", Amount: "1499.00", Currency: "INR",
 		CustomerID: "cust_1", CustomerEmail: "a@example.com", CustomerPhone: "9876543210", ProductID: "sku-5",
-		ReturnURL: "https://shop.example/return", UDF1: "gift", UDF10: "wrap"})
+		ReturnURL: "https://shop.example/return", UDFs: checkout.UDFs{UDF1: "gift", UDF10: "wrap"}})
 	require.NoError(t, err)
 	require.Equal(t, checkout.Amount("1499.00"), o.Amount)
 	require.Equal(t, checkout.Amount("0.00"), o.AmountRefunded)
@@ -236,7 +236,7 @@ func TestNewReplyFieldsThroughTheClient(t *testing.T) {
 
 	sess, err := c.CreateSession(ctx, &checkout.SessionRequest{OrderID: "ord_sess", Amount: "10.00", CustomerID: "cust_1",
 		CustomerPhone: "9876543210", PaymentPageClientID: "shop", Action: checkout.PaymentPage, Currency: "INR",
-		UDF3: "campaign", UPIDeepLinks: true,
+		UDFs: checkout.UDFs{UDF3: "campaign"}, UPIDeepLinks: true,
 		GatewayMetadata: checkout.GatewayMetadataList{{Gateway: "AMAZONPAY", Key: "gateway_reference_id", Value: "amzn_1"}}})
 	require.NoError(t, err)
 	require.True(t, strings.HasPrefix(sess.PaymentLinks.DeepLink, "upi://pay?"), sess.PaymentLinks.DeepLink)

@@ -139,9 +139,9 @@ func readOrder(f *formReader) *checkout.OrderRequest {
 		GatewayReferenceID: f.text("metadata." + checkout.DefaultNamespace + ":gateway_reference_id"),
 		WebhookURL:         f.text("metadata.webhook_url"),
 		ClientAuthToken:    f.flag("options.get_client_auth_token"),
-		UDF1:               f.text("udf1"), UDF2: f.text("udf2"), UDF3: f.text("udf3"), UDF4: f.text("udf4"),
-		UDF5: f.text("udf5"), UDF6: f.text("udf6"), UDF7: f.text("udf7"), UDF8: f.text("udf8"),
-		UDF9: f.text("udf9"), UDF10: f.text("udf10"),
+		UDFs: checkout.UDFs{UDF1: f.text("udf1"), UDF2: f.text("udf2"), UDF3: f.text("udf3"), UDF4: f.text("udf4"),
+			UDF5: f.text("udf5"), UDF6: f.text("udf6"), UDF7: f.text("udf7"), UDF8: f.text("udf8"),
+			UDF9: f.text("udf9"), UDF10: f.text("udf10")},
 	}
 	f.text("options.get_payment_collection_link") // the flag beside the details, which say what is asked
 	if text := f.text("payment_collection_link_details"); text != "" {
