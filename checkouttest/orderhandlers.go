@@ -3,9 +3,9 @@ package checkouttest
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
-	"strconv"
 	"time"
 
 	checkout "github.com/payorch/checkout-go"
@@ -45,11 +45,7 @@ func (s *Server) handleCreateOrder(w http.ResponseWriter, r *http.Request, body 
 		status: StatusCreated, created: now, udf: map[string]string{}, metadata: map[string]string{},
 	}
 	o.keep(req.Extra)
-	for i, u := range [...]string{req.UDF1, req.UDF2, req.UDF3, req.UDF4, req.UDF5, req.UDF6, req.UDF7, req.UDF8, req.UDF9, req.UDF10} {
-		if u != "" {
-			o.udf["udf"+strconv.Itoa(i+1)] = u
-		}
-	}
+	maps.Copy(o.udf, udfValues(req.UDFs))
 	got := s.upsertOrder(p, o)
 	if got == nil {
 		p.write(w)
@@ -65,10 +61,7 @@ func (s *Server) handleCreateOrder(w http.ResponseWriter, r *http.Request, body 
 		Amount: amountNumber(got.amount), AmountRefunded: amountNumber(got.refunded()), Refunded: got.refunded() > 0 && got.refunded() >= got.amount,
 		Currency: got.currency, CustomerID: got.customerID, CustomerEmail: got.customerEmail, CustomerPhone: got.customerPhone,
 		ProductID: got.productID, ReturnURL: got.returnURL, DateCreated: s.timestamp(got.created),
-		OrderExpiry: s.timestamp(got.clientTokenExpiry),
-	}
-	for i := 1; i <= 10; i++ {
-		resp.setUDF(i, got.udf["udf"+strconv.Itoa(i)])
+		OrderExpiry: s.timestamp(got.clientTokenExpiry), udfView: udfViewOf(got.udf),
 	}
 	if req.CollectionLinks != nil && len(got.links) > 0 {
 		resp.Links = &orderLinks{PaymentCollectionLinks: map[string]string{}}
@@ -130,23 +123,9 @@ type createOrderResponse struct {
 	ReturnURL      string       `json:"return_url"`
 	DateCreated    string       `json:"date_created"`
 	OrderExpiry    string       `json:"order_expiry"`
-	UDF1           string       `json:"udf1"`
-	UDF2           string       `json:"udf2"`
-	UDF3           string       `json:"udf3"`
-	UDF4           string       `json:"udf4"`
-	UDF5           string       `json:"udf5"`
-	UDF6           string       `json:"udf6"`
-	UDF7           string       `json:"udf7"`
-	UDF8           string       `json:"udf8"`
-	UDF9           string       `json:"udf9"`
-	UDF10          string       `json:"udf10"`
-	Links          *orderLinks  `json:"links,omitempty"`
-	ClientAuth     *clientAuth  `json:"juspay,omitempty"`
-}
-
-// setUDF sets the user-defined field i, from 1.
-func (r *createOrderResponse) setUDF(i int, v string) {
-	*[...]*string{&r.UDF1, &r.UDF2, &r.UDF3, &r.UDF4, &r.UDF5, &r.UDF6, &r.UDF7, &r.UDF8, &r.UDF9, &r.UDF10}[i-1] = v
+	udfView
+	Links      *orderLinks `json:"links,omitempty"`
+	ClientAuth *clientAuth `json:"juspay,omitempty"`
 }
 
 type orderLinks struct {

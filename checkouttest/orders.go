@@ -264,31 +264,22 @@ func (s *Server) paymentLinks(o *order) paymentLinks {
 
 // orderView is the order status JSON (conformance/orders/order_status_*.json).
 type orderView struct {
-	CustomerEmail          string            `json:"customer_email"`
-	CustomerPhone          string            `json:"customer_phone"`
-	CustomerID             string            `json:"customer_id"`
-	StatusID               int               `json:"status_id"`
-	Status                 string            `json:"status"`
-	ID                     string            `json:"id"`
-	MerchantID             string            `json:"merchant_id"`
-	Amount                 json.Number       `json:"amount"`
-	Currency               string            `json:"currency"`
-	OrderID                string            `json:"order_id"`
-	DateCreated            string            `json:"date_created"`
-	ReturnURL              string            `json:"return_url"`
-	ProductID              string            `json:"product_id"`
-	Description            string            `json:"description,omitempty"`
-	PaymentLinks           paymentLinks      `json:"payment_links"`
-	UDF1                   string            `json:"udf1"`
-	UDF2                   string            `json:"udf2"`
-	UDF3                   string            `json:"udf3"`
-	UDF4                   string            `json:"udf4"`
-	UDF5                   string            `json:"udf5"`
-	UDF6                   string            `json:"udf6"`
-	UDF7                   string            `json:"udf7"`
-	UDF8                   string            `json:"udf8"`
-	UDF9                   string            `json:"udf9"`
-	UDF10                  string            `json:"udf10"`
+	CustomerEmail string       `json:"customer_email"`
+	CustomerPhone string       `json:"customer_phone"`
+	CustomerID    string       `json:"customer_id"`
+	StatusID      int          `json:"status_id"`
+	Status        string       `json:"status"`
+	ID            string       `json:"id"`
+	MerchantID    string       `json:"merchant_id"`
+	Amount        json.Number  `json:"amount"`
+	Currency      string       `json:"currency"`
+	OrderID       string       `json:"order_id"`
+	DateCreated   string       `json:"date_created"`
+	ReturnURL     string       `json:"return_url"`
+	ProductID     string       `json:"product_id"`
+	Description   string       `json:"description,omitempty"`
+	PaymentLinks  paymentLinks `json:"payment_links"`
+	udfView
 	TxnID                  string            `json:"txn_id,omitempty"`
 	PaymentMethodType      string            `json:"payment_method_type,omitempty"`
 	AuthType               string            `json:"auth_type,omitempty"`
@@ -358,8 +349,7 @@ func (s *Server) view(o *order) orderView {
 		Amount: amountNumber(o.amount), Currency: o.currency, OrderID: o.orderID,
 		DateCreated: s.timestamp(o.created), ReturnURL: o.returnURL, ProductID: o.productID,
 		Description: o.description, PaymentLinks: s.paymentLinks(o),
-		UDF1: o.udf["udf1"], UDF2: o.udf["udf2"], UDF3: o.udf["udf3"], UDF4: o.udf["udf4"], UDF5: o.udf["udf5"],
-		UDF6: o.udf["udf6"], UDF7: o.udf["udf7"], UDF8: o.udf["udf8"], UDF9: o.udf["udf9"], UDF10: o.udf["udf10"],
+		udfView:        udfViewOf(o.udf),
 		AmountRefunded: amountNumber(o.refunded()), EffectiveAmount: amountNumber(o.amount),
 		Offers: []any{},
 	}
@@ -412,4 +402,36 @@ func (s *Server) view(o *order) orderView {
 		v.Refunds = append(v.Refunds, rv)
 	}
 	return v
+}
+
+// udfView is udf1…udf10 as the service's order replies write them: every
+// key, empty or not.
+type udfView struct {
+	UDF1  string `json:"udf1"`
+	UDF2  string `json:"udf2"`
+	UDF3  string `json:"udf3"`
+	UDF4  string `json:"udf4"`
+	UDF5  string `json:"udf5"`
+	UDF6  string `json:"udf6"`
+	UDF7  string `json:"udf7"`
+	UDF8  string `json:"udf8"`
+	UDF9  string `json:"udf9"`
+	UDF10 string `json:"udf10"`
+}
+
+// udfViewOf renders an order's user-defined fields, kept by key.
+func udfViewOf(udf map[string]string) udfView {
+	return udfView{udf["udf1"], udf["udf2"], udf["udf3"], udf["udf4"], udf["udf5"],
+		udf["udf6"], udf["udf7"], udf["udf8"], udf["udf9"], udf["udf10"]}
+}
+
+// udfValues returns the user-defined fields a request sets, by key.
+func udfValues(u checkout.UDFs) map[string]string {
+	out := map[string]string{}
+	for i, v := range [...]string{u.UDF1, u.UDF2, u.UDF3, u.UDF4, u.UDF5, u.UDF6, u.UDF7, u.UDF8, u.UDF9, u.UDF10} {
+		if v != "" {
+			out["udf"+strconv.Itoa(i+1)] = v
+		}
+	}
+	return out
 }

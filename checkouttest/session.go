@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"strconv"
 	"strings"
@@ -130,11 +131,7 @@ func (s *Server) orderFromSession(req *checkout.SessionRequest, now time.Time) *
 			extra[k] = text
 		}
 	}
-	for i, u := range [...]string{req.UDF1, req.UDF2, req.UDF3, req.UDF4, req.UDF5, req.UDF6, req.UDF7, req.UDF8, req.UDF9, req.UDF10} {
-		if u != "" {
-			extra["udf"+strconv.Itoa(i+1)] = u
-		}
-	}
+	maps.Copy(extra, udfValues(req.UDFs))
 	for _, m := range req.GatewayMetadata {
 		extra["metadata."+m.Gateway+":"+m.Key] = m.Value
 	}
