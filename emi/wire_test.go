@@ -4,7 +4,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/stretchr/testify/require"
+	"github.com/payorch/checkout-go/internal/wiretest"
 )
 
 // TestWireTypesMatch: the twins Options.MarshalJSON encodes in one pass
@@ -17,15 +17,6 @@ func TestWireTypesMatch(t *testing.T) {
 		reflect.TypeFor[Group]():     reflect.TypeFor[groupWire](),
 		reflect.TypeFor[Filter]():    reflect.TypeFor[filterWire](),
 	} {
-		var want, got []string
-		for f := range real.Fields() {
-			if f.IsExported() && f.Tag.Get("json") != "-" {
-				want = append(want, f.Name+" "+string(f.Tag))
-			}
-		}
-		for f := range wire.Fields() {
-			got = append(got, f.Name+" "+string(f.Tag))
-		}
-		require.Equal(t, want, got, "%s and %s", real, wire)
+		wiretest.RequireSameFields(t, real, wire)
 	}
 }

@@ -11,30 +11,15 @@ import (
 
 	"github.com/payorch/checkout-go/emi"
 	"github.com/payorch/checkout-go/internal/conformance"
+	"github.com/payorch/checkout-go/internal/wiretest"
 )
-
-// requireSameFields checks that wire, the method-free twin of real, has
-// real's encoded fields: the same names and tags in the same order.
-func requireSameFields(t *testing.T, real, wire reflect.Type) {
-	t.Helper()
-	var want, got []string
-	for f := range real.Fields() {
-		if f.IsExported() && f.Tag.Get("json") != "-" {
-			want = append(want, f.Name+" "+string(f.Tag))
-		}
-	}
-	for f := range wire.Fields() {
-		got = append(got, f.Name+" "+string(f.Tag))
-	}
-	require.Equal(t, want, got, "%s and %s", real, wire)
-}
 
 // TestWireTypesMatch: the twins Filter.MarshalJSON encodes in one pass
 // declare what the types declare, and pf's list of emiOptions keys is
 // package emi's.
 func TestWireTypesMatch(t *testing.T) {
-	requireSameFields(t, reflect.TypeFor[Filter](), reflect.TypeFor[filterWire]())
-	requireSameFields(t, reflect.TypeFor[Option](), reflect.TypeFor[optionWire]())
+	wiretest.RequireSameFields(t, reflect.TypeFor[Filter](), reflect.TypeFor[filterWire]())
+	wiretest.RequireSameFields(t, reflect.TypeFor[Option](), reflect.TypeFor[optionWire]())
 
 	var keys []string
 	for _, typ := range []reflect.Type{reflect.TypeFor[emi.Options](), reflect.TypeFor[emi.SubFilter](),
