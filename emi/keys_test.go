@@ -2,13 +2,9 @@ package emi_test
 
 import (
 	"encoding/json"
-	"errors"
 	"reflect"
-	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/stretchr/testify/require"
 
 	"github.com/payorch/checkout-go/emi"
 	"github.com/payorch/checkout-go/internal/wiretest"
@@ -30,33 +26,16 @@ func realKeys() map[string]bool {
 	return keys
 }
 
-var segment = regexp.MustCompile(`^([^.\[\]]+)((\[\d+\])*)$`)
-
 // requireRealPaths checks that every problem of err has a path from root
 // whose segments are real keys, indexes, or one of the keys allowed (the
 // Extra keys a problem is about).
 func requireRealPaths(t *testing.T, name string, err error, root string, allowed ...string) {
 	t.Helper()
-	var ve *validation.Error
-	require.True(t, errors.As(err, &ve), "%s: want a *validation.Error, got %v", name, err)
-	require.NotEmpty(t, ve.Problems, name)
 	keys := realKeys()
 	for _, k := range allowed {
 		keys[k] = true
 	}
-	for _, p := range ve.Problems {
-		rest, ok := strings.CutPrefix(p.Path, root)
-		require.True(t, ok, "%s: path %q does not start at %s", name, p.Path, root)
-		if rest == "" {
-			continue
-		}
-		require.True(t, strings.HasPrefix(rest, "."), "%s: path %q", name, p.Path)
-		for _, s := range strings.Split(rest[1:], ".") {
-			m := segment.FindStringSubmatch(s)
-			require.NotNil(t, m, "%s: path %q has a malformed segment %q", name, p.Path, s)
-			require.True(t, keys[m[1]], "%s: path %q names %q, which is no key of emiOptions (%s)", name, p.Path, m[1], p.Message)
-		}
-	}
+	wiretest.RequirePathsNameKeys(t, name, err, root, keys)
 }
 
 // TestProblemPathsNameRealKeys: every problem Validate, Lint or decoding reports

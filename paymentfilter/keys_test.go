@@ -2,9 +2,7 @@ package paymentfilter_test
 
 import (
 	"encoding/json"
-	"errors"
 	"reflect"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -12,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/payorch/checkout-go/emi"
+	"github.com/payorch/checkout-go/internal/wiretest"
 	pf "github.com/payorch/checkout-go/paymentfilter"
 	"github.com/payorch/checkout-go/validation"
 )
@@ -70,30 +69,14 @@ func extraKeys(v reflect.Value, keys map[string]bool) {
 	}
 }
 
-var segment = regexp.MustCompile(`^([^.\[\]]+)((\[\d+\])*)$`)
-
-// requireRealPaths checks that every problem of err has a path from root
-// whose segments are real keys (or Extra keys of v) and indexes.
+// requireRealPaths checks that every problem of err has a path from
+// payment_filter whose segments are real keys (or Extra keys of v) and
+// indexes.
 func requireRealPaths(t *testing.T, name string, err error, v any) {
 	t.Helper()
-	var ve *validation.Error
-	require.True(t, errors.As(err, &ve), "%s: want a *validation.Error, got %v", name, err)
-	require.NotEmpty(t, ve.Problems, name)
 	keys := realKeys()
 	extraKeys(reflect.ValueOf(v), keys)
-	for _, p := range ve.Problems {
-		rest, ok := strings.CutPrefix(p.Path, "payment_filter")
-		require.True(t, ok, "%s: path %q does not start at payment_filter", name, p.Path)
-		if rest == "" {
-			continue
-		}
-		require.True(t, strings.HasPrefix(rest, "."), "%s: path %q", name, p.Path)
-		for _, s := range strings.Split(rest[1:], ".") {
-			m := segment.FindStringSubmatch(s)
-			require.NotNil(t, m, "%s: path %q has a malformed segment %q", name, p.Path, s)
-			require.True(t, keys[m[1]], "%s: path %q names %q, which is no key of a payment filter (%s)", name, p.Path, m[1], p.Message)
-		}
-	}
+	wiretest.RequirePathsNameKeys(t, name, err, "payment_filter", keys)
 }
 
 // invalidFilters trigger every rule of Validate at least once (go test

@@ -1,0 +1,57 @@
+package wiretest
+
+import (
+	"errors"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/payorch/checkout-go/validation"
+)
+
+// RequireSameFields fails tb unless wire, the method-free twin of real
+// that a MarshalJSON encodes in one pass, declares real's encoded fields:
+// the same names and tags in the same order.
+func RequireSameFields(tb testing.TB, real, wire reflect.Type) {
+	tb.Helper()
+	var want, got []string
+	for f := range real.Fields() {
+		if f.IsExported() && f.Tag.Get("json") != "-" {
+			want = append(want, f.Name+" "+string(f.Tag))
+		}
+	}
+	for f := range wire.Fields() {
+		got = append(got, f.Name+" "+string(f.Tag))
+	}
+	require.Equal(tb, want, got, "%s and %s", real, wire)
+}
+
+// pathSegment is one segment of a problem path: a key, then any indexes.
+var pathSegment = regexp.MustCompile(`^([^.\[\]]+)((\[\d+\])*)$`)
+
+// RequirePathsNameKeys fails tb unless err is a *validation.Error whose
+// every problem path starts at root and continues with keys in keys (each
+// followed by any indexes): the check, one per package, that no rule
+// names a key the types do not send. name says which case failed.
+func RequirePathsNameKeys(tb testing.TB, name string, err error, root string, keys map[string]bool) {
+	tb.Helper()
+	var ve *validation.Error
+	require.True(tb, errors.As(err, &ve), "%s: want a *validation.Error, got %v", name, err)
+	require.NotEmpty(tb, ve.Problems, name)
+	for _, p := range ve.Problems {
+		rest, ok := strings.CutPrefix(p.Path, root)
+		require.True(tb, ok, "%s: path %q does not start at %s", name, p.Path, root)
+		if rest == "" {
+			continue
+		}
+		require.True(tb, strings.HasPrefix(rest, "."), "%s: path %q", name, p.Path)
+		for _, s := range strings.Split(rest[1:], ".") {
+			m := pathSegment.FindStringSubmatch(s)
+			require.NotNil(tb, m, "%s: path %q has a malformed segment %q", name, p.Path, s)
+			require.True(tb, keys[m[1]], "%s: path %q names %q, which is no key under %s (%s)", name, p.Path, m[1], root, p.Message)
+		}
+	}
+}
