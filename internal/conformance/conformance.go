@@ -119,7 +119,7 @@ func requireRoot(tb testing.TB) string {
 // where the samples were looked for, and how to run them. go test shows
 // the output of a package that passes only when run without package
 // arguments (go test, in the package's folder) or with -v or -json, so
-// "go test -v ./... 2>&1 | grep 'conformance samples'" lists the lines of a
+// "go test -v ./... 2>&1 | grep 'skipped: conformance'" lists the lines of a
 // whole clone; plain "go test ./..." prints only each package's ok line.
 func Main(m interface{ Run() int }) int {
 	return report(os.Stderr, m.Run)
