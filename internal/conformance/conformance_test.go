@@ -76,19 +76,27 @@ func TestDirWhenAbsent(t *testing.T) {
 		none := filepath.Join(t.TempDir(), "none")
 		t.Setenv(EnvVar, none)
 		t.Setenv(RequireEnvVar, tt.require) // CI sets it; "" is a merchant's clone
-		ft := &fakeTB{TB: t}
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			defer func() { _ = recover() }()
-			Dir(ft, "orders")
-		}()
-		<-done
+		ft := dirWithStandIn(t)
 		require.Equal(t, tt.skipped, ft.skipped, tt.require)
 		require.Equal(t, tt.failed, ft.failed, tt.require)
 		require.Contains(t, ft.msg, tt.msg)
 		require.Contains(t, ft.msg, none)
 	}
+}
+
+// dirWithStandIn calls Dir(…, "orders") with a fakeTB over t, on a
+// goroutine of its own that the skip or failure stops, and returns the
+// fakeTB.
+func dirWithStandIn(t *testing.T) *fakeTB {
+	ft := &fakeTB{TB: t}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer func() { _ = recover() }()
+		Dir(ft, "orders")
+	}()
+	<-done
+	return ft
 }
 
 // fakeTB records a skip and stops the calling goroutine the way testing does.
@@ -144,17 +152,7 @@ func TestMainReportsSkippedTests(t *testing.T) {
 			t.Setenv(EnvVar, dir)
 			Dir(t, "orders")
 		})
-		t.Run("caught", func(t *testing.T) {
-			ft := &fakeTB{TB: t}
-			done := make(chan struct{})
-			go func() {
-				defer close(done)
-				defer func() { _ = recover() }()
-				Dir(ft, "orders")
-			}()
-			<-done
-			require.True(t, ft.skipped)
-		})
+		t.Run("caught", func(t *testing.T) { require.True(t, dirWithStandIn(t).skipped) })
 		return 0
 	}))
 	require.Empty(t, out.String())
