@@ -39,6 +39,7 @@ func TestNewClientOptions(t *testing.T) {
 		{"user info", "m", "k", []Option{WithBaseURL("https://u:p@api.example.com")}, "user information"},
 		{"query", "m", "k", []Option{WithBaseURL("https://api.example.com?x=1")}, "query"},
 		{"garbage", "m", "k", []Option{WithBaseURL("::::")}, "base URL"},
+		{"loopback without scheme", "m", "k", []Option{WithBaseURL("127.0.0.1:8080")}, "write http://127.0.0.1:8080"},
 		{"nil http client", "m", "k", []Option{WithBaseURL("https://a.example"), WithHTTPClient(nil)}, "nil"},
 		{"version bad format", "m", "k", []Option{WithBaseURL("https://a.example"), WithAPIVersion("2023-6-30")}, "YYYY-MM-DD"},
 		{"version bad date", "m", "k", []Option{WithBaseURL("https://a.example"), WithAPIVersion("2023-02-30")}, "YYYY-MM-DD"},
@@ -64,6 +65,28 @@ func TestNewClientOptions(t *testing.T) {
 			require.Nil(t, c)
 		})
 	}
+}
+
+// An address without a scheme, as "checkout fake --addr" takes it, is
+// refused with the URL to write: http:// on loopback, https:// elsewhere,
+// and only when that URL would be accepted (the input is never quoted).
+func TestWithBaseURLSuggestsTheURLToWrite(t *testing.T) {
+	for in, want := range map[string]string{
+		"127.0.0.1:8080":       "checkout: new client: invalid option: base URL: no scheme: write http://127.0.0.1:8080",
+		"localhost:8080":       "checkout: new client: invalid option: base URL: no scheme: write http://localhost:8080",
+		"[::1]:9":              "checkout: new client: invalid option: base URL: no scheme: write http://[::1]:9",
+		"api.example.com/v1":   "checkout: new client: invalid option: base URL: no scheme: write https://api.example.com/v1",
+		"u:secret@example.com": "checkout: new client: invalid option: base URL: scheme must be https",
+		"example.com?k=secret": "checkout: new client: invalid option: base URL: scheme must be https",
+		"":                     "checkout: new client: invalid option: base URL: scheme must be https",
+	} {
+		_, err := NewClient("m", "k", WithBaseURL(in))
+		require.ErrorIs(t, err, ErrInvalidOption, in)
+		require.EqualError(t, err, want, in)
+	}
+	// The suggestion is a URL the option takes.
+	_, err := NewClient("m", "k", WithBaseURL("http://127.0.0.1:8080"))
+	require.NoError(t, err)
 }
 
 func TestNewClientFromEnv(t *testing.T) {

@@ -55,12 +55,28 @@ type requestConfig struct {
 }
 
 // WithBaseURL sets the service's base address, such as the sandbox's or
-// production's; it is required, as there is no default host. It must be an
-// https:// URL, or http:// on a loopback address (tests and
+// production's that the dashboard and onboarding give you; it is required,
+// as there is no default host. It must be an https:// URL, or http:// on a
+// loopback address (tests and
 // [github.com/payorch/checkout-go/checkouttest]), without user information,
-// query or fragment. A path is kept as a prefix of every endpoint.
+// query or fragment. A path is kept as a prefix of every endpoint. An
+// address without a scheme, such as "127.0.0.1:8080" (the form
+// "checkout fake --addr" takes), is refused with the URL to write instead.
 func WithBaseURL(base string) Option {
 	return optionFunc(func(c *Client) error {
+		if !strings.Contains(base, "://") {
+			// A host and port, or a bare host: suggest the URL, http:// on
+			// loopback, https:// elsewhere, when that URL is one this
+			// option takes (the input itself is not quoted: it may hold
+			// user information).
+			scheme := "https://"
+			if h, err := url.Parse("http://" + base); err == nil && isLoopback(h.Hostname()) {
+				scheme = "http://"
+			}
+			if WithBaseURL(scheme+base).applyClient(&Client{}) == nil {
+				return optErr("base URL: no scheme: write %s", scheme+base)
+			}
+		}
 		u, err := url.Parse(base)
 		if err != nil {
 			return optErr("base URL: cannot parse")

@@ -43,7 +43,7 @@ func (w *warehouse) Ship(orderID string) { w.shipped = append(w.shipped, orderID
 
 func readmeCreateSession(ctx context.Context, baseURL, merchantID, apiKey string, app *mobileApp) (*checkout.Client, error) {
 	c, err := checkout.NewClient(merchantID, apiKey,
-		checkout.WithBaseURL(baseURL),       // required: the service's base address
+		checkout.WithBaseURL(baseURL),       // required: the sandbox or production address your dashboard gives
 		checkout.WithLogger(slog.Default())) // optional: debug logs never hold keys, headers or bodies
 	if err != nil {
 		return nil, err
@@ -276,7 +276,7 @@ func TestCheckout(t *testing.T) {
 	// … exercise your code with c …
 	_, err = c.CreateOrder(context.Background(), &checkout.OrderRequest{OrderID: "ord_1001", Amount: "10.00"})
 	require.NoError(t, err)
-	require.NoError(t, fake.Pay("ord_1001")) // the order is charged and its webhook delivered
-	require.NoError(t, fake.WaitDeliveries(context.Background()))
-	require.Positive(t, paidEvents.Load()) // what your webhook receiver recorded
+	require.NoError(t, fake.Pay("ord_1001"))                      // the order is charged and its webhook sent
+	require.NoError(t, fake.WaitDeliveries(context.Background())) // the webhook delivered (or given up)
+	require.Positive(t, paidEvents.Load())                        // what your webhook receiver recorded
 }

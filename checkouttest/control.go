@@ -3,7 +3,10 @@ package checkouttest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -21,12 +24,23 @@ import (
 //	POST /__checkouttest/orders/{order_id}/refund      RefundCompleted (every pending refund,
 //	                                                   or ?unique_request_id=…)
 //	POST /__checkouttest/orders/{order_id}/refund-fail RefundFailed (likewise)
+//	POST /__checkouttest/orders/{order_id}/resend      Resend of the order's last event
+//
+// The four moves take ?duplicates=N (1 to MaxControlRepeat): each event
+// the move sends is delivered N more times, as WebhookConfig.Duplicates
+// does for every event, to try a receiver's duplicate handling. resend
+// takes ?times=N (1 by default, at most MaxControlRepeat); an order
+// without a sent event is 409.
 //
 // A POST waits (at most ControlWait) until the webhooks it sent are
 // delivered or given up, and replies 200 with a ControlResult; an unknown
 // order is 404, a transition the order cannot make 409, anything else 400.
 // Error replies are {"error": "..."}.
 const ControlPrefix = "/__checkouttest/"
+
+// MaxControlRepeat bounds the duplicates and times parameters of the
+// control endpoints.
+const MaxControlRepeat = 10
 
 // ControlWait bounds how long a control POST waits for its webhooks.
 const ControlWait = 60 * time.Second
@@ -92,12 +106,35 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request, parts []st
 		return
 	}
 	orderID := parts[1]
+	q := r.URL.Query()
 	var ids []string
-	if id := r.URL.Query().Get("unique_request_id"); id != "" {
+	if id := q.Get("unique_request_id"); id != "" {
 		ids = []string{id}
 	}
+	action := parts[2]
+	repeat := "duplicates"
+	if action == "resend" {
+		repeat = "times"
+	}
+	for k := range q {
+		if k != repeat && (k != "unique_request_id" || !strings.HasPrefix(action, "refund")) {
+			writeJSON(w, http.StatusBadRequest, controlError{"unknown parameter " + strconv.Quote(k) + " for " + action})
+			return
+		}
+	}
+	n := 0
+	if action == "resend" {
+		n = 1
+	}
+	if v := q.Get(repeat); v != "" {
+		var err error
+		if n, err = strconv.Atoi(v); err != nil || n < 1 || n > MaxControlRepeat {
+			writeJSON(w, http.StatusBadRequest, controlError{fmt.Sprintf("%s must be a number from 1 to %d", repeat, MaxControlRepeat)})
+			return
+		}
+	}
 	var act func() error
-	switch parts[2] {
+	switch action {
 	case "pay":
 		act = func() error { return s.Pay(orderID) }
 	case "fail":
@@ -106,19 +143,25 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request, parts []st
 		act = func() error { return s.RefundCompleted(orderID, ids...) }
 	case "refund-fail":
 		act = func() error { return s.RefundFailed(orderID, ids...) }
+	case "resend":
+		act = func() error { return nil } // the resends below are the action
 	default:
-		writeJSON(w, http.StatusNotFound, controlError{"unknown action " + strings.ToValidUTF8(parts[2], "?") + ": use pay, fail, refund or refund-fail"})
+		writeJSON(w, http.StatusNotFound, controlError{"unknown action " + strings.ToValidUTF8(action, "?") + ": use pay, fail, refund, refund-fail or resend"})
 		return
 	}
 	s.mu.Lock()
 	from := len(s.deliveries)
 	s.mu.Unlock()
-	if err := act(); err != nil {
+	err := act()
+	if err == nil {
+		err = s.repeatEvents(orderID, from, action == "resend", n)
+	}
+	if err != nil {
 		status := http.StatusBadRequest
 		switch {
 		case errors.Is(err, ErrUnknownOrder):
 			status = http.StatusNotFound
-		case errors.Is(err, ErrInvalidTransition), errors.Is(err, ErrUnknownRefund):
+		case errors.Is(err, ErrInvalidTransition), errors.Is(err, ErrUnknownRefund), errors.Is(err, errNoEventSent):
 			status = http.StatusConflict
 		case errors.Is(err, ErrClosed):
 			status = http.StatusServiceUnavailable
@@ -134,6 +177,49 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request, parts []st
 	}
 	res.ReturnURL, _ = s.ReturnURL(orderID)
 	writeJSON(w, http.StatusOK, res)
+}
+
+// errNoEventSent is the failure of a resend for an order that has had no
+// event yet.
+var errNoEventSent = errors.New("no webhook event was sent for this order yet")
+
+// repeatEvents sends events of orderID again, n times each, through Resend:
+// with last, the order's latest event (the action sent none); otherwise
+// each event whose first delivery started at index from or later, that is
+// those the action just sent.
+func (s *Server) repeatEvents(orderID string, from int, last bool, n int) error {
+	var events []string
+	s.mu.Lock()
+	if _, err := s.openOrderLocked(orderID); err != nil {
+		s.mu.Unlock()
+		return err
+	}
+	if last {
+		for i := len(s.deliveries) - 1; i >= 0; i-- {
+			if d := s.deliveries[i]; d.OrderID == orderID {
+				events = []string{d.EventID}
+				break
+			}
+		}
+	} else {
+		for _, d := range s.deliveries[from:] {
+			if d.OrderID == orderID && !slices.Contains(events, d.EventID) {
+				events = append(events, d.EventID)
+			}
+		}
+	}
+	s.mu.Unlock()
+	if last && len(events) == 0 {
+		return errNoEventSent
+	}
+	for _, id := range events {
+		for range n {
+			if err := s.Resend(id); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // awaitDeliveries waits until the deliveries of orderID started at index

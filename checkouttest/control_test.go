@@ -177,3 +177,64 @@ func TestControlEndpoints(t *testing.T) {
 		require.False(t, strings.HasPrefix(r.Path, checkouttest.ControlPrefix), "control calls are not recorded: %s", r.Path)
 	}
 }
+
+// The control endpoints send an order's events more than once on purpose:
+// duplicates=N on a move delivers each event it sends N more times, and
+// resend delivers the order's last event again; every copy is the same
+// body, event id included, as a re-send of the service is.
+func TestControlResendAndDuplicates(t *testing.T) {
+	rc := newReceiver(t, always(200))
+	s := newServer(t, checkouttest.Config{Webhook: webhookConfig(rc.URL)})
+	require.Equal(t, 200, postOrder(t, s, orderForm("ord_d1")).status)
+
+	status, body := control(t, s, http.MethodPost, "orders/ord_d1/resend")
+	require.Equal(t, 409, status, "nothing sent yet")
+	require.Contains(t, body["error"], "no webhook event was sent")
+
+	status, body = control(t, s, http.MethodPost, "orders/ord_d1/pay?duplicates=2")
+	require.Equal(t, 200, status, body)
+	ds := body["deliveries"].([]any)
+	require.Len(t, ds, 3, "the event and two duplicates")
+	id := ds[0].(map[string]any)["event_id"]
+	for _, d := range ds {
+		require.Equal(t, id, d.(map[string]any)["event_id"])
+		require.Equal(t, true, d.(map[string]any)["notified"])
+	}
+	reqs := rc.requests()
+	require.Len(t, reqs, 3)
+	require.Equal(t, reqs[0].body, reqs[1].body)
+	require.Equal(t, reqs[0].body, reqs[2].body)
+
+	require.Equal(t, 200, postRefund(t, s, "ord_d1", "rf_d1", "1.00").status)
+	status, body = control(t, s, http.MethodPost, "orders/ord_d1/refund?unique_request_id=rf_d1&duplicates=1")
+	require.Equal(t, 200, status, body)
+	require.Len(t, body["deliveries"].([]any), 2)
+	refunded := body["deliveries"].([]any)[0].(map[string]any)["event_id"]
+
+	// resend: the last event (ORDER_REFUNDED), once or times=N.
+	status, body = control(t, s, http.MethodPost, "orders/ord_d1/resend")
+	require.Equal(t, 200, status, body)
+	ds = body["deliveries"].([]any)
+	require.Len(t, ds, 1)
+	require.Equal(t, refunded, ds[0].(map[string]any)["event_id"])
+	require.Equal(t, checkouttest.EventOrderRefunded, ds[0].(map[string]any)["event_name"])
+	require.Equal(t, "CHARGED", body["status"], "a resend moves nothing")
+	status, body = control(t, s, http.MethodPost, "orders/ord_d1/resend?times=3")
+	require.Equal(t, 200, status, body)
+	require.Len(t, body["deliveries"].([]any), 3)
+	require.Len(t, rc.requests(), 3+2+1+3)
+
+	for path, want := range map[string]int{
+		"orders/ord_none/resend":                 404,
+		"orders/ord_d1/resend?times=0":           400,
+		"orders/ord_d1/resend?times=11":          400,
+		"orders/ord_d1/resend?duplicates=1":      400, // resend counts with times
+		"orders/ord_d1/pay?times=2":              400,
+		"orders/ord_d1/pay?duplicates=x":         400,
+		"orders/ord_d1/fail?unique_request_id=r": 400,
+	} {
+		status, body = control(t, s, http.MethodPost, path)
+		require.Equal(t, want, status, "%s: %v", path, body)
+	}
+	require.Len(t, rc.requests(), 9, "a refused call sends nothing")
+}

@@ -70,7 +70,7 @@
 //	k := s.JWE()
 //	c, _ = checkout.NewClient("shop", "test_key", checkout.WithBaseURL(s.URL),
 //		checkout.WithJWE(k.KeyID, k.MerchantKey, k.ServiceKey))
-//	s.Pay(req.OrderID)                  // ORDER_SUCCEEDED reaches the receiver
+//	s.Pay(req.OrderID)                  // CHARGED; ORDER_SUCCEEDED is on its way to the receiver
 //	s.WaitDeliveries(ctx)               // every delivery notified or given up
 //
 // The payment page: payment_links.web (and mobile, iframe) of every order

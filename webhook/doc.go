@@ -21,7 +21,11 @@
 //		if err != nil {
 //			return err
 //		}
-//		return shop.MarkPaid(ctx, order)
+//		if err := order.CheckPaid(shop.Expected(order.OrderID)); err != nil {
+//			log.Printf("order %s: %v", order.OrderID, err) // not CHARGED, or another amount: do not ship
+//			return nil // a re-send would not mend it: acknowledge, and alert a person
+//		}
+//		return shop.MarkPaid(ctx, order) // an error replies 500: the service re-sends
 //	}))
 //
 // Encrypted webhooks ({"JWT": "..."}) are opened by Config.Decrypter

@@ -15,7 +15,9 @@ import (
 
 // A merchant server's webhook endpoint. The function runs once per event:
 // the re-sent duplicate is acknowledged without calling it again, and a
-// failure answers 500 so that the service re-sends the event later.
+// failure answers 500 so that the service re-sends the event later. An
+// order is marked paid only once CheckPaid says it is CHARGED for the
+// amount its cart asked for.
 func ExampleVerifier_Handler() {
 	cfg := webhook.Config{
 		Username: "shopwebhooks", // as configured in the dashboard
@@ -28,21 +30,34 @@ func ExampleVerifier_Handler() {
 		fmt.Println(err)
 		return
 	}
+	expected := map[string]checkout.Amount{"ord_1001": "1499.00", "ord_1002": "20.00"} // what each cart asked for
 	paid := map[string]bool{}
 	mux := http.NewServeMux()
 	mux.Handle("/webhooks", v.Handler(func(ctx context.Context, ev *webhook.Event) error {
-		if ev.Name == webhook.OrderSucceeded {
-			paid[ev.OrderID()] = true
-		}
 		fmt.Println("processing", ev.Name, ev.OrderID(), ev.Status())
+		if ev.Name != webhook.OrderSucceeded {
+			return nil // acknowledge the events you do not act on
+		}
+		order, err := ev.Order()
+		if err != nil {
+			return err // 500: the service re-sends
+		}
+		if err := order.CheckPaid(expected[order.OrderID]); err != nil {
+			fmt.Println("not shipping:", err)
+			return nil // a re-send would not mend it: alert a person instead
+		}
+		paid[order.OrderID] = true
 		return nil
 	}))
 
 	body := []byte(`{"id":"evt_V2_1","event_name":"ORDER_SUCCEEDED","date_created":"2023-08-10T07:00:48Z",
 		"content":{"order":{"order_id":"ord_1001","status":"CHARGED","amount":1499}}}`)
+	underpaid := []byte(`{"id":"evt_V2_2","event_name":"ORDER_SUCCEEDED","date_created":"2023-08-10T07:01:12Z",
+		"content":{"order":{"order_id":"ord_1002","status":"CHARGED","amount":"2.00"}}}`)
 	for _, r := range []*http.Request{
-		webhook.NewTestRequest(cfg, body), // the delivery
-		webhook.NewTestRequest(cfg, body), // a duplicate
+		webhook.NewTestRequest(cfg, body),      // the delivery
+		webhook.NewTestRequest(cfg, body),      // a duplicate
+		webhook.NewTestRequest(cfg, underpaid), // CHARGED, but not what the cart asked for
 	} {
 		rec := httptest.NewRecorder()
 		mux.ServeHTTP(rec, r)
@@ -58,6 +73,9 @@ func ExampleVerifier_Handler() {
 	// Output:
 	// processing ORDER_SUCCEEDED ord_1001 CHARGED
 	// 200
+	// 200
+	// processing ORDER_SUCCEEDED ord_1002 CHARGED
+	// not shipping: checkout: check paid: order "ord_1002" amount is 2.00, expected 20.00
 	// 200
 	// 403 map[ord_1001:true]
 }

@@ -72,14 +72,14 @@ func fakeCommand() command {
 			}
 			headers, err := parseHeaders(*hookHeaders)
 			if err != nil {
-				return usageError(fs, stderr, "--webhook-headers: %v", err)
+				return usageError(fs, stderr, "%s: %v", ef.source("webhook-headers"), err)
 			}
 			cfg := checkouttest.Config{
 				MerchantID: *merchantID, APIKey: *apiKey, ResponseKey: *responseKey,
 				Webhook: checkouttest.WebhookConfig{URL: *hookURL, Username: *hookUser, Password: *hookPass, Headers: headers},
 			}
 			if err := cfg.Validate(); err != nil {
-				return usageError(fs, stderr, "%s", configProblems(err))
+				return usageError(fs, stderr, "%s", configProblems(err, ef.source))
 			}
 			l, err := net.Listen("tcp", *addr)
 			if err != nil {
@@ -204,16 +204,18 @@ func parseHeaders(s string) (map[string]string, error) {
 }
 
 // configProblems words the problems of a checkouttest.Config with the
-// flags behind its fields, so the message speaks the command's language.
-func configProblems(err error) string {
+// flags behind its fields, or the environment variables when the values
+// came from there (source says which), so the message names what the user
+// wrote.
+func configProblems(err error, source func(flag string) string) string {
 	var ve *validation.Error
 	if !errors.As(err, &ve) {
 		return err.Error()
 	}
 	flags := strings.NewReplacer(
-		"MerchantID", "--merchant-id", "APIKey", "--api-key",
-		"Webhook.URL", "--webhook-url", "Webhook.Username", "--webhook-user", "Webhook.Password", "--webhook-password",
-		"Webhook.Headers", "--webhook-headers",
+		"MerchantID", source("merchant-id"), "APIKey", source("api-key"),
+		"Webhook.URL", source("webhook-url"), "Webhook.Username", source("webhook-user"),
+		"Webhook.Password", source("webhook-password"), "Webhook.Headers", source("webhook-headers"),
 	)
 	var b strings.Builder
 	for i, p := range ve.Problems {

@@ -26,6 +26,15 @@ REWARD, CASH.
   checkout filter --only UPI --hide-upi-handles @ybl
   checkout filter --hide-methods WALLET:PAYTM,PHONEPE --hide-bins 459000::460000
 
+The --emi-* flags build the filter's emiOptions (which EMI plans are
+offered), as package emi's methods do. Plan types are named by their keys,
+standardEmi, lowCostEmi and noCostEmi, and a group of one as PLAN.GROUP
+with the groups credit, debit and cardless:
+
+  checkout filter --emi-only-no-cost
+  checkout filter --emi-disable-group noCostEmi.credit --emi-remove-issuers noCostEmi.debit:SVC_ICICI
+  checkout filter --emi-remove-tenures noCostEmi.credit:SVC_ICICI:9::12,18::24
+
 --preview prints, instead of the JSON, the options the payment page of
 "checkout fake" shows for the filter, and what hides the others. --file
 starts from a filter in a JSON file (a payment_filter object, or a session
@@ -52,7 +61,7 @@ func filterCommand() command {
 		)
 		// op declares a flag whose value, applied by step, becomes a step
 		// of the chain; step refusing the value refuses the flag.
-		op := func(name, help string, step func(f *paymentfilter.Filter, v string) (*paymentfilter.Filter, error)) {
+		op := func(name, help string, step filterStep) {
 			fs.Func(name, help, func(v string) error {
 				if _, err := step(paymentfilter.New(), v); err != nil { // refuse bad syntax at once
 					return err
@@ -60,6 +69,10 @@ func filterCommand() command {
 				ops = append(ops, func(f *paymentfilter.Filter) *paymentfilter.Filter { f, _ = step(f, v); return f })
 				return nil
 			})
+		}
+		// boolOp declares a flag without a value that becomes a step.
+		boolOp := func(name, help string, step func(*paymentfilter.Filter) *paymentfilter.Filter) {
+			boolFlag(fs, name, help, func() { ops = append(ops, step) })
 		}
 		fs.Func("only", "show only these method `types` (the filter starts from paymentfilter.Only)", func(v string) error {
 			if only != nil {
@@ -71,7 +84,7 @@ func filterCommand() command {
 		})
 		op("hide", "hide these method `types`", listStep(noMethodType, asIs, (*paymentfilter.Filter).Hide))
 		op("show", "show these method `types`", listStep(noMethodType, asIs, (*paymentfilter.Filter).Show))
-		methods := func(hide bool) func(*paymentfilter.Filter, string) (*paymentfilter.Filter, error) {
+		methods := func(hide bool) filterStep {
 			return func(f *paymentfilter.Filter, v string) (*paymentfilter.Filter, error) {
 				t, codes, ok := strings.Cut(v, ":")
 				if !ok || strings.TrimSpace(t) == "" || len(list(codes)) == 0 {
@@ -96,6 +109,7 @@ func filterCommand() command {
 		op("show-upi-apps", "show only these UPI `apps`", listStep(emptyList, asIs, (*paymentfilter.Filter).ShowUPIApps))
 		op("hide-bins", "hide cards in these BIN `ranges`, FROM::TO (459000::460000)", listStep(emptyList, paymentfilter.ParseBINRange, (*paymentfilter.Filter).HideBINRanges))
 		op("show-bins", "show only cards in these BIN `ranges`", listStep(emptyList, paymentfilter.ParseBINRange, (*paymentfilter.Filter).ShowBINRanges))
+		emiFlags(op, boolOp)
 		fs.BoolVar(&compact, "compact", false, "print the JSON on one line")
 		fs.BoolVar(&preview, "preview", false, "print the options the fake's payment page shows for the filter, instead of its JSON")
 		fs.StringVar(&file, "file", "", "start from the filter in this JSON `file`: a payment_filter object, or a session body holding payment_filter and sdk_udf")
@@ -193,7 +207,7 @@ func listOf[T any](v, empty string, parse func(string) (T, error)) ([]T, error) 
 
 // listStep makes the step of a list flag: the value is read by listOf and
 // its items handed to apply, a Filter method such as HideCardTypes.
-func listStep[T any](empty string, parse func(string) (T, error), apply func(*paymentfilter.Filter, ...T) *paymentfilter.Filter) func(*paymentfilter.Filter, string) (*paymentfilter.Filter, error) {
+func listStep[T any](empty string, parse func(string) (T, error), apply func(*paymentfilter.Filter, ...T) *paymentfilter.Filter) filterStep {
 	return func(f *paymentfilter.Filter, v string) (*paymentfilter.Filter, error) {
 		items, err := listOf(v, empty, parse)
 		if err != nil {

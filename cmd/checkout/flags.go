@@ -10,13 +10,23 @@ import (
 // that a flag given on the command line wins and --help never prints a
 // secret taken from the environment as a default.
 type envFlags struct {
-	fs   *flag.FlagSet
-	env  func(string) string
-	vars map[string]string // flag name -> variable
+	fs      *flag.FlagSet
+	env     func(string) string
+	vars    map[string]string // flag name -> variable
+	fromEnv map[string]bool   // flag name -> set from its variable by apply
 }
 
 func newEnvFlags(fs *flag.FlagSet, env func(string) string) *envFlags {
-	return &envFlags{fs: fs, env: env, vars: map[string]string{}}
+	return &envFlags{fs: fs, env: env, vars: map[string]string{}, fromEnv: map[string]bool{}}
+}
+
+// source names where the value of flag name came from, for a message
+// about it: the variable when apply took it from there, else "--name".
+func (e *envFlags) source(name string) string {
+	if e.fromEnv[name] {
+		return e.vars[name]
+	}
+	return "--" + name
 }
 
 // String declares a string flag that falls back to the variable v.
@@ -38,6 +48,7 @@ func (e *envFlags) apply() error {
 			if err := e.fs.Set(name, val); err != nil {
 				return fmt.Errorf("%s: %w", v, err)
 			}
+			e.fromEnv[name] = true
 		}
 	}
 	return nil

@@ -8,8 +8,10 @@
 //	    --webhook-url http://127.0.0.1:3000/webhooks --webhook-user shop --webhook-password secret
 //	checkout fake --jwe-keys-dir ./keys ...     # also: the JWE+JWS keys and key id, as files for your client
 //	checkout trigger pay --order ord_1          # pay, fail or refund an order; the webhook is delivered
+//	checkout trigger resend --order ord_1       # its last webhook again (--duplicates N on a move)
 //	checkout filter --hide WALLET --hide-card-types CREDIT
 //	checkout filter --preview --hide WALLET     # the options the fake's payment page shows
+//	checkout filter --emi-only-no-cost          # emiOptions too, with the --emi-* flags
 //
 // Every command takes --help. Flags can also be given as environment
 // variables (named in each command's help); a flag wins over its variable.
@@ -40,6 +42,7 @@ const usage = `checkout: the checkout-go SDK's command line
 Usage:
   checkout fake [flags]                     run the fake payment service until Ctrl-C or SIGTERM
   checkout trigger pay|fail|refund [flags]  move an order of a running fake; its webhook is delivered
+  checkout trigger resend [flags]           send an order's last webhook again
   checkout filter [flags]                   print the JSON of a payment filter, or (--preview) its payment page
   checkout help [command]                   show this text, or a command's flags
 
@@ -89,10 +92,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, env func(
 			continue
 		}
 		fs := flag.NewFlagSet("checkout "+c.name, flag.ContinueOnError)
-		fs.SetOutput(stderr)
-		fs.Usage = func() {
-			fmt.Fprint(fs.Output(), c.help)
+		// The flag package prints a parse error to fs's output and calls
+		// Usage, for -help too: both are silenced, so that the help is
+		// printed once, on stdout when asked for, and an error once, below,
+		// in the command's own words.
+		fs.SetOutput(io.Discard)
+		fs.Usage = func() {}
+		help := func(w io.Writer) {
+			fmt.Fprint(w, c.help)
+			fs.SetOutput(w)
 			fs.PrintDefaults()
+			fs.SetOutput(io.Discard)
 		}
 		do := c.setup(fs, env)
 		// Flags may follow the command's own words ("trigger pay --order x").
@@ -102,11 +112,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, env func(
 		}
 		if err := fs.Parse(rest); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				fs.SetOutput(stdout)
-				fs.Usage()
+				help(stdout) // asked for: the output, and success
 				return exitOK
 			}
-			return exitUsage // the flag package printed the error and the usage
+			return usageError(fs, stderr, "%v", err)
 		}
 		return do(ctx, append(words, fs.Args()...), stdout, stderr)
 	}
@@ -117,12 +126,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, env func(
 func isFlag(s string) bool { return len(s) > 1 && s[0] == '-' }
 
 // redactURL returns the URL s for printing: its password, if it has one,
-// replaced by "xxxxx" (url.URL.Redacted). Text that does not parse is not
-// printed at all, since it may hold one.
+// replaced by "xxxxx" (url.URL.Redacted). Text that does not parse, or
+// parses without a host ("user:pass@host" reads as the scheme "user"), is
+// not printed at all, since it may hold one.
 func redactURL(s string) string {
 	u, err := url.Parse(s)
-	if err != nil {
+	switch {
+	case err != nil:
 		return "(a URL that does not parse)"
+	case u.Opaque != "":
+		return "(not a URL with a host)"
 	}
 	if _, ok := u.User.Password(); !ok {
 		return s // as given, so that a signed query prints unchanged

@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -21,6 +22,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	checkout "github.com/payorch/checkout-go"
+	"github.com/payorch/checkout-go/internal/conformance"
 	"github.com/payorch/checkout-go/internal/testio"
 	"github.com/payorch/checkout-go/paymentfilter"
 	"github.com/payorch/checkout-go/webhook"
@@ -42,7 +44,7 @@ func TestMain(m *testing.M) {
 		_ = os.RemoveAll(dir)
 		os.Exit(1)
 	}
-	code := m.Run()
+	code := conformance.Main(m) // says how many tests skipped for want of the samples
 	_ = os.RemoveAll(dir)
 	os.Exit(code)
 }
@@ -74,13 +76,18 @@ func TestHelpOnEveryCommand(t *testing.T) {
 	}
 	for cmd, want := range map[string][]string{
 		"fake":    {"-addr", "-merchant-id", "CHECKOUT_MERCHANT_ID", "-api-key", "CHECKOUT_API_KEY", "-webhook-url", "-webhook-user", "-webhook-password", "-response-key", "-jwe-keys-dir", "CHECKOUT_FAKE_JWE_KEYS_DIR"},
-		"trigger": {"-order", "-fake", "CHECKOUT_FAKE_URL", "pay", "fail", "refund"},
-		"filter":  {"-hide", "-only", "-hide-card-types", "-hide-upi-handles", "-hide-bins"},
+		"trigger": {"-order", "-fake", "CHECKOUT_FAKE_URL", "pay", "fail", "refund", "resend", "-duplicates", "-times"},
+		"filter":  {"-hide", "-only", "-hide-card-types", "-hide-upi-handles", "-hide-bins", "-emi-enable", "-emi-disable", "-emi-enable-group", "-emi-disable-group", "-emi-remove-issuers", "-emi-remove-tenures", "-emi-only", "-emi-only-no-cost"},
 	} {
-		for _, args := range [][]string{{cmd, "--help"}, {cmd, "-h"}, {"help", cmd}} {
+		for _, args := range [][]string{{cmd, "--help"}, {cmd, "-h"}, {cmd, "-help"}, {"help", cmd}, {cmd, "--hide", "WALLET", "--help"}} {
+			if cmd != "filter" && args[len(args)-1] == "--help" && len(args) > 2 {
+				continue // a filter flag
+			}
 			r := cli(t, nil, args...)
 			require.Equal(t, 0, r.code, args)
-			require.Contains(t, r.stdout, "Usage: checkout "+cmd)
+			require.Equal(t, 1, strings.Count(r.stdout, "Usage: checkout "+cmd), "the help once: %v", args)
+			require.Equal(t, 1, strings.Count(r.stdout, "\nFlags:\n"), args)
+			require.Empty(t, r.stderr, "on stdout only: %v", args)
 			for _, w := range want {
 				require.Contains(t, r.stdout, w, args)
 			}
@@ -93,31 +100,58 @@ func TestUsageErrorsExit2(t *testing.T) {
 		env  []string
 		args []string
 		want string
+		not  string // what the message must not say
 	}{
-		"no command":             {args: nil, want: "Usage:"},
-		"unknown command":        {args: []string{"serve"}, want: `unknown command "serve"`},
-		"unknown flag":           {args: []string{"filter", "--bogus"}, want: "flag provided but not defined: -bogus"},
-		"fake without ids":       {args: []string{"fake"}, want: "--merchant-id is required"},
-		"fake with a bad URL":    {args: []string{"fake", "--merchant-id", "m", "--api-key", "k", "--webhook-url", "http://shop.example/h"}, want: "--webhook-url"},
-		"fake with bad headers":  {args: []string{"fake", "--merchant-id", "m", "--api-key", "k", "--webhook-headers", "X-Shop"}, want: "Name=value"},
-		"fake with an argument":  {env: []string{"CHECKOUT_MERCHANT_ID=m", "CHECKOUT_API_KEY=k"}, args: []string{"fake", "now"}, want: `unexpected argument "now"`},
-		"trigger without action": {args: []string{"trigger", "--order", "o"}, want: "name one action"},
-		"trigger bad action":     {args: []string{"trigger", "explode", "--order", "o"}, want: `unknown action "explode"`},
-		"trigger without order":  {args: []string{"trigger", "pay"}, want: "--order is required"},
-		"trigger bad fake URL":   {args: []string{"trigger", "pay", "--order", "o", "--fake", "127.0.0.1:8080"}, want: "is not an http(s) URL"},
-		"filter bad BIN range":   {args: []string{"filter", "--hide-bins", "4590"}, want: "malformed BIN range"},
-		"filter bad methods":     {args: []string{"filter", "--hide-methods", "PAYTM"}, want: "TYPE:CODE,CODE"},
-		"filter two --only":      {args: []string{"filter", "--only", "UPI", "--only", "CARD"}, want: "give --only once"},
-		"filter empty --only":    {args: []string{"filter", "--only", " , "}, want: "no method type given"},
-		"filter empty --hide":    {args: []string{"filter", "--hide", ","}, want: "no method type given"},
-		"filter empty card list": {args: []string{"filter", "--hide-card-types", ""}, want: "empty list"},
-		"filter empty BIN list":  {args: []string{"filter", "--show-bins", ","}, want: "empty list"},
+		"fake with a bad URL in the environment": {env: []string{"CHECKOUT_WEBHOOK_URL=http://shop.example/h"}, args: []string{"fake", "--merchant-id", "m", "--api-key", "k"},
+			want: "checkout fake: CHECKOUT_WEBHOOK_URL must be https", not: "--webhook-url"},
+		"fake with bad headers in the environment": {env: []string{"CHECKOUT_WEBHOOK_HEADERS=X-Shop"}, args: []string{"fake", "--merchant-id", "m", "--api-key", "k"},
+			want: "checkout fake: CHECKOUT_WEBHOOK_HEADERS: item 1 is not Name=value", not: "--webhook-headers"},
+		"fake without ids from the environment": {env: []string{"CHECKOUT_API_KEY=k"}, args: []string{"fake"}, want: "--merchant-id is required", not: "CHECKOUT_API_KEY"},
+		"trigger fake URL without scheme": {args: []string{"trigger", "pay", "--order", "o", "--fake", "127.0.0.1:8080"},
+			want: "checkout trigger: --fake 127.0.0.1:8080 has no scheme: write http://127.0.0.1:8080"},
+		"trigger fake URL from the environment": {env: []string{"CHECKOUT_FAKE_URL=localhost:8080"}, args: []string{"trigger", "pay", "--order", "o"},
+			want: "checkout trigger: CHECKOUT_FAKE_URL localhost:8080 has no scheme: write http://localhost:8080"},
+		"trigger fake URL with a password": {args: []string{"trigger", "pay", "--order", "o", "--fake", "user:pw-secret@127.0.0.1:8080"},
+			want: "is not an http(s) URL", not: "pw-secret"},
+		"trigger resend with duplicates": {args: []string{"trigger", "resend", "--order", "o", "--duplicates", "1"}, want: "resend takes --times"},
+		"trigger pay with times":         {args: []string{"trigger", "pay", "--order", "o", "--times", "2"}, want: "--times goes with resend only"},
+		"trigger too many duplicates":    {args: []string{"trigger", "pay", "--order", "o", "--duplicates", "11"}, want: "--duplicates must be from 1 to 10"},
+		"trigger no times":               {args: []string{"trigger", "resend", "--order", "o", "--times", "0"}, want: "--times must be from 1 to 10"},
+		"filter unknown EMI plan":        {args: []string{"filter", "--emi-enable", "noCost"}, want: `checkout filter: invalid value "noCost" for flag -emi-enable: unknown EMI plan type "noCost": use standardEmi, lowCostEmi or noCostEmi`},
+		"filter unknown EMI group":       {args: []string{"filter", "--emi-disable-group", "noCostEmi.gold"}, want: `unknown EMI group "gold"`},
+		"filter EMI group without plan":  {args: []string{"filter", "--emi-enable-group", "credit"}, want: "is not PLAN.GROUP"},
+		"filter EMI issuers":             {args: []string{"filter", "--emi-remove-issuers", "noCostEmi.credit"}, want: "is not PLAN.GROUP:ISSUER,ISSUER"},
+		"filter EMI tenures":             {args: []string{"filter", "--emi-remove-tenures", "noCostEmi.credit:SVC_ICICI:9-12"}, want: "malformed tenure range"},
+		"filter EMI tenures no issuer":   {args: []string{"filter", "--emi-remove-tenures", "noCostEmi.credit:9::12"}, want: "is not PLAN.GROUP:ISSUER:FROM::TO,FROM::TO"},
+		"filter EMI empty plan list":     {args: []string{"filter", "--emi-disable", ","}, want: "no EMI plan type given"},
+		"no command":                     {args: nil, want: "Usage:"},
+		"unknown command":                {args: []string{"serve"}, want: `unknown command "serve"`},
+		"unknown flag":                   {args: []string{"filter", "--bogus"}, want: "flag provided but not defined: -bogus"},
+		"fake without ids":               {args: []string{"fake"}, want: "--merchant-id is required"},
+		"fake with a bad URL":            {args: []string{"fake", "--merchant-id", "m", "--api-key", "k", "--webhook-url", "http://shop.example/h"}, want: "--webhook-url"},
+		"fake with bad headers":          {args: []string{"fake", "--merchant-id", "m", "--api-key", "k", "--webhook-headers", "X-Shop"}, want: "Name=value"},
+		"fake with an argument":          {env: []string{"CHECKOUT_MERCHANT_ID=m", "CHECKOUT_API_KEY=k"}, args: []string{"fake", "now"}, want: `unexpected argument "now"`},
+		"trigger without action":         {args: []string{"trigger", "--order", "o"}, want: "name one action"},
+		"trigger bad action":             {args: []string{"trigger", "explode", "--order", "o"}, want: `unknown action "explode"`},
+		"trigger without order":          {args: []string{"trigger", "pay"}, want: "--order is required"},
+		"trigger bad fake URL":           {args: []string{"trigger", "pay", "--order", "o", "--fake", "ftp://127.0.0.1:8080"}, want: "--fake ftp://127.0.0.1:8080 is not an http(s) URL"},
+		"filter bad BIN range":           {args: []string{"filter", "--hide-bins", "4590"}, want: "malformed BIN range"},
+		"filter bad methods":             {args: []string{"filter", "--hide-methods", "PAYTM"}, want: "TYPE:CODE,CODE"},
+		"filter two --only":              {args: []string{"filter", "--only", "UPI", "--only", "CARD"}, want: "give --only once"},
+		"filter empty --only":            {args: []string{"filter", "--only", " , "}, want: "no method type given"},
+		"filter empty --hide":            {args: []string{"filter", "--hide", ","}, want: "no method type given"},
+		"filter empty card list":         {args: []string{"filter", "--hide-card-types", ""}, want: "empty list"},
+		"filter empty BIN list":          {args: []string{"filter", "--show-bins", ","}, want: "empty list"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			r := cli(t, tc.env, tc.args...)
 			require.Equal(t, 2, r.code, r.stderr)
 			require.Contains(t, r.stderr, tc.want)
 			require.Empty(t, r.stdout)
+			require.NotContains(t, r.stderr, "\nFlags:\n", "a usage error points to --help instead of printing it")
+			if tc.not != "" {
+				require.NotContains(t, r.stderr, tc.not)
+			}
 		})
 	}
 }
@@ -277,6 +311,8 @@ func TestFakeTriggerWebhook(t *testing.T) {
 		} `json:"deliveries"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(r.stdout), &res))
+	require.True(t, strings.HasSuffix(r.stdout, "}\n"), "--json ends its one line: %q", r.stdout)
+	require.Equal(t, 1, strings.Count(r.stdout, "\n"))
 	require.Equal(t, "CHARGED", res.Status)
 	require.Equal(t, "ORDER_REFUNDED", res.Deliveries[0].EventName)
 	require.True(t, res.Deliveries[0].Notified)
@@ -289,7 +325,8 @@ func TestFakeTriggerWebhook(t *testing.T) {
 	require.Equal(t, 1, r.code, r.stdout)
 	require.Contains(t, r.stdout, "order cli_2: AUTHORIZATION_FAILED (status_id 27)")
 	require.Contains(t, r.stderr, "webhook ORDER_FAILED")
-	require.Contains(t, r.stderr, "not acknowledged: last status 500")
+	require.Contains(t, r.stderr, "not acknowledged: last status 500; gave up after 10 attempts\n")
+	require.Equal(t, 1, strings.Count(r.stderr, "attempts"), "the attempts are counted once: %s", r.stderr)
 
 	// The fake refuses what the order cannot do.
 	r = cli(t, fakeEnv, "trigger", "pay", "--order", "cli/1")
@@ -379,4 +416,63 @@ func TestFakeStopsOnInterruptAndReportsBusyPort(t *testing.T) {
 	r := cli(t, env, "fake", "--addr", l.Addr().String())
 	require.Equal(t, 1, r.code)
 	require.Contains(t, r.stderr, "address already in use")
+}
+
+// checkout trigger sends webhooks more than once on purpose: --duplicates
+// on a move, and resend for the order's last event. The receiver sees the
+// same event (same id, same body) each time; a receiver with duplicate
+// handling, as webhook.Verifier's Handler has, acts once and replies 200
+// to every copy.
+func TestTriggerResendAndDuplicates(t *testing.T) {
+	v, err := webhook.NewVerifier(webhook.Config{Username: "dupshop", Password: "dup pass",
+		Sources: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}})
+	require.NoError(t, err)
+	var mu sync.Mutex
+	bodies := map[string]int{} // body -> deliveries
+	handled := make(chan string, 32)
+	h := v.Handler(func(_ context.Context, ev *webhook.Event) error { handled <- ev.ID; return nil })
+	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		bodies[string(b)]++
+		mu.Unlock()
+		r.Body = io.NopCloser(strings.NewReader(string(b)))
+		h.ServeHTTP(w, r)
+	}))
+	defer receiver.Close()
+	base, _, _, _ := startFake(t, []string{"CHECKOUT_API_KEY=cli_key"},
+		"--merchant-id", "cli_shop", "--webhook-url", receiver.URL, "--webhook-user", "dupshop", "--webhook-password", "dup pass")
+	env := []string{"CHECKOUT_FAKE_URL=" + base}
+	call(t, http.MethodPost, base+"/orders", url.Values{"order_id": {"dup_1"}, "amount": {"3.00"}})
+
+	r := cli(t, env, "trigger", "resend", "--order", "dup_1")
+	require.Equal(t, 1, r.code, r.stdout)
+	require.Contains(t, r.stderr, "no webhook event was sent for this order yet")
+
+	r = cli(t, env, "trigger", "pay", "--order", "dup_1", "--duplicates", "2")
+	require.Equal(t, 0, r.code, r.stderr)
+	require.Equal(t, 3, strings.Count(r.stdout, "webhook ORDER_SUCCEEDED evt_"), r.stdout)
+	eventID := <-handled
+	mu.Lock()
+	require.Len(t, bodies, 1, "one event")
+	for _, n := range bodies {
+		require.Equal(t, 3, n, "delivered three times")
+	}
+	mu.Unlock()
+
+	r = cli(t, env, "trigger", "resend", "--order", "dup_1", "--times", "2")
+	require.Equal(t, 0, r.code, r.stderr)
+	require.Contains(t, r.stdout, "order dup_1: CHARGED (status_id 21)\n")
+	require.Equal(t, 2, strings.Count(r.stdout, "webhook ORDER_SUCCEEDED "+eventID+": delivered to "+receiver.URL), r.stdout)
+	mu.Lock()
+	require.Len(t, bodies, 1, "the same body")
+	for _, n := range bodies {
+		require.Equal(t, 5, n)
+	}
+	mu.Unlock()
+	select {
+	case id := <-handled:
+		t.Fatalf("the receiver acted on %s again: its duplicate handling failed", id)
+	default: // every copy was answered 200 before trigger returned, none acted on
+	}
 }

@@ -8,13 +8,14 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/payorch/checkout-go/checkouttest"
 )
 
-const triggerHelp = `Usage: checkout trigger pay|fail|refund --order ID [flags]
+const triggerHelp = `Usage: checkout trigger pay|fail|refund|resend --order ID [flags]
 
 Moves an order of a running "checkout fake", as the customer or the bank
 would, and waits until the webhook it sends is delivered (or given up):
@@ -23,11 +24,20 @@ would, and waits until the webhook it sends is delivered (or given up):
   fail     the payment fails: AUTHORIZATION_FAILED, webhook ORDER_FAILED
   refund   the order's pending refunds (made with POST /orders/{id}/refunds)
            complete: webhook ORDER_REFUNDED; --refund-id picks one
+  resend   the order's last webhook is sent again, the same event (same id),
+           as the service re-sends one; --times sends it more than once
 
-It prints the order's new status, each webhook delivery, and the signed
+--duplicates N makes pay, fail and refund send each webhook N more times,
+at once, to try your receiver's duplicate handling (it should act once).
+
+  checkout trigger pay --order ord_1 --duplicates 2
+  checkout trigger resend --order ord_1
+
+It prints the order's status, each webhook delivery, and the signed
 redirect to the order's return_url when the fake has a response key. The exit
 status is 1 when the fake refuses (unknown order, a move the order cannot
-make) or a webhook was sent and not acknowledged with a 200.
+make, a resend before any webhook) or a webhook was sent and not
+acknowledged with a 200.
 
 Flags:
 `
@@ -39,32 +49,57 @@ func triggerCommand() command {
 		order := fs.String("order", "", "the merchant's order id (required)")
 		refundID := fs.String("refund-id", "", "refund: the unique_request_id of the refund to complete (default: every pending one)")
 		asJSON := fs.Bool("json", false, "print the fake's JSON reply instead of text")
+		dups := fs.Int("duplicates", 0, fmt.Sprintf("pay, fail, refund: send each webhook `N` more times (at most %d)", checkouttest.MaxControlRepeat))
+		times := fs.Int("times", 1, fmt.Sprintf("resend: send the last webhook `N` times (at most %d)", checkouttest.MaxControlRepeat))
 		return func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			if err := ef.apply(); err != nil {
 				return usageError(fs, stderr, "%v", err)
 			}
 			if len(args) != 1 {
-				return usageError(fs, stderr, "name one action: pay, fail or refund")
+				return usageError(fs, stderr, "name one action: pay, fail, refund or resend")
 			}
 			action := args[0]
 			switch action {
-			case "pay", "fail", "refund":
+			case "pay", "fail", "refund", "resend":
 			default:
-				return usageError(fs, stderr, "unknown action %q: use pay, fail or refund", action)
+				return usageError(fs, stderr, "unknown action %q: use pay, fail, refund or resend", action)
 			}
-			if *order == "" {
+			given := map[string]bool{}
+			fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+			switch {
+			case *order == "":
 				return usageError(fs, stderr, "--order is required")
-			}
-			if *refundID != "" && action != "refund" {
+			case given["refund-id"] && action != "refund":
 				return usageError(fs, stderr, "--refund-id goes with refund only")
+			case given["duplicates"] && action == "resend":
+				return usageError(fs, stderr, "--duplicates goes with pay, fail and refund; resend takes --times")
+			case given["times"] && action != "resend":
+				return usageError(fs, stderr, "--times goes with resend only; pay, fail and refund take --duplicates")
+			case given["duplicates"] && (*dups < 1 || *dups > checkouttest.MaxControlRepeat):
+				return usageError(fs, stderr, "--duplicates must be from 1 to %d", checkouttest.MaxControlRepeat)
+			case *times < 1 || *times > checkouttest.MaxControlRepeat:
+				return usageError(fs, stderr, "--times must be from 1 to %d", checkouttest.MaxControlRepeat)
 			}
 			base, err := url.Parse(strings.TrimRight(*fake, "/"))
 			if err != nil || (base.Scheme != "http" && base.Scheme != "https") || base.Host == "" {
-				return usageError(fs, stderr, "--fake %s is not an http(s) URL", redactURL(*fake))
+				if hint := urlHint(*fake); hint != "" {
+					return usageError(fs, stderr, "%s %s has no scheme: write %s", ef.source("fake"), *fake, hint)
+				}
+				return usageError(fs, stderr, "%s %s is not an http(s) URL", ef.source("fake"), redactURL(*fake))
+			}
+			q := url.Values{}
+			switch {
+			case *refundID != "":
+				q.Set("unique_request_id", *refundID)
+			case action == "resend" && *times > 1:
+				q.Set("times", strconv.Itoa(*times))
+			}
+			if *dups > 0 {
+				q.Set("duplicates", strconv.Itoa(*dups))
 			}
 			u := base.String() + checkouttest.ControlPrefix + "orders/" + url.PathEscape(*order) + "/" + action
-			if *refundID != "" {
-				u += "?unique_request_id=" + url.QueryEscape(*refundID)
+			if len(q) > 0 {
+				u += "?" + q.Encode()
 			}
 			return trigger(ctx, u, *asJSON, stdout, stderr)
 		}
@@ -134,17 +169,46 @@ func trigger(ctx context.Context, u string, asJSON bool, stdout, stderr io.Write
 			}
 		default:
 			code = exitFail
-			if d.Error == "" {
-				d.Error = "still being re-sent when the wait ended"
-			}
-			fmt.Fprintf(stderr, "checkout trigger: webhook %s %s to %s not acknowledged: last status %d after %d attempt%s; %s\n",
-				d.EventName, d.EventID, d.URL, d.LastStatus, d.Attempts, plural(d.Attempts), d.Error)
+			fmt.Fprintf(stderr, "checkout trigger: webhook %s %s to %s not acknowledged: %s\n", d.EventName, d.EventID, d.URL, notAcknowledged(d))
 		}
 	}
 	if res.ReturnURL != "" && !asJSON {
 		fmt.Fprintf(stdout, "return_url redirect: %s\n", res.ReturnURL)
 	}
 	return code
+}
+
+// notAcknowledged says how a delivery ended without a 200: the last reply
+// and the attempts, then why no more were made. The fake's own reason may
+// count the attempts already ("gave up after 10 attempts"): they are said
+// once.
+func notAcknowledged(d checkouttest.ControlDelivery) string {
+	last := "no reply"
+	if d.LastStatus != 0 {
+		last = fmt.Sprintf("last status %d", d.LastStatus)
+	}
+	switch {
+	case d.Error == "":
+		return fmt.Sprintf("%s after %d attempt%s; still being re-sent when the wait ended", last, d.Attempts, plural(d.Attempts))
+	case strings.Contains(d.Error, strconv.Itoa(d.Attempts)+" attempt"):
+		return fmt.Sprintf("%s; %s", last, d.Error)
+	default:
+		return fmt.Sprintf("%s after %d attempt%s; %s", last, d.Attempts, plural(d.Attempts), d.Error)
+	}
+}
+
+// urlHint returns the URL to write for an address given without a scheme,
+// such as 127.0.0.1:8080 (the form checkout fake --addr takes); "" when s
+// has a scheme or would not make a URL without user information.
+func urlHint(s string) string {
+	if strings.Contains(s, "://") {
+		return ""
+	}
+	u, err := url.Parse("http://" + s)
+	if err != nil || u.Host == "" || u.User != nil {
+		return ""
+	}
+	return "http://" + s
 }
 
 func plural(n int) string {

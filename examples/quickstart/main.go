@@ -9,9 +9,12 @@
 //
 //	go run ./examples/quickstart
 //
-// With CHECKOUT_BASE_URL, CHECKOUT_MERCHANT_ID and CHECKOUT_API_KEY set it
-// talks to that environment instead and skips the steps only the fake can
-// play (paying the order and delivering its webhook to this machine).
+// With CHECKOUT_BASE_URL, CHECKOUT_MERCHANT_ID, CHECKOUT_API_KEY and
+// CHECKOUT_PAYMENT_PAGE_CLIENT_ID (the session's payment_page_client_id)
+// set it talks to that environment instead and skips the steps only the
+// fake can play (paying the order and delivering its webhook to this
+// machine). Against the fake, CHECKOUT_PAYMENT_PAGE_CLIENT_ID is optional
+// ("quickstart" when unset).
 //
 // It exits 0 on success and 1 with a message on any failure, and gives up
 // after 30 seconds.

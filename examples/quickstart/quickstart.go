@@ -32,15 +32,31 @@ const (
 	webhookHeaderV  = "qs-7d1e"
 )
 
+// envPaymentPageClientID names the variable holding the session's
+// payment_page_client_id: the payment page client id your account was
+// given at onboarding. The fake takes any; the quickstart sends
+// fakePaymentPageClientID to it when the variable is not set.
+const (
+	envPaymentPageClientID  = "CHECKOUT_PAYMENT_PAGE_CLIENT_ID"
+	fakePaymentPageClientID = "quickstart"
+)
+
 // run is the whole quickstart; env reads the environment (os.Getenv in
 // main, a map in tests). Output goes to w, a few lines per step.
 func run(ctx context.Context, w io.Writer, env func(string) string) error {
 	p := printer{w: w}
 	base, mid, key := env(checkout.EnvBaseURL), env(checkout.EnvMerchantID), env(checkout.EnvAPIKey)
+	clientID := env(envPaymentPageClientID)
 	live := base != "" || mid != "" || key != ""
-	if live && (base == "" || mid == "" || key == "") {
+	switch {
+	case live && (base == "" || mid == "" || key == ""):
 		return fmt.Errorf("set all of %s, %s and %s to use a real environment, or none to use the embedded fake",
 			checkout.EnvBaseURL, checkout.EnvMerchantID, checkout.EnvAPIKey)
+	case live && clientID == "":
+		return fmt.Errorf("set %s to your account's payment page client id to use a real environment (%q is only the fake's)",
+			envPaymentPageClientID, fakePaymentPageClientID)
+	case clientID == "":
+		clientID = fakePaymentPageClientID
 	}
 
 	var fake *checkouttest.Server
@@ -84,7 +100,7 @@ func run(ctx context.Context, w io.Writer, env func(string) string) error {
 		CustomerID:          "cust_quickstart",
 		CustomerPhone:       "9876543210",
 		CustomerEmail:       "asha@example.com",
-		PaymentPageClientID: "quickstart",
+		PaymentPageClientID: clientID,
 		Action:              checkout.PaymentPage,
 		ReturnURL:           "https://shop.example/return",
 		Description:         "Running shoes",
@@ -95,7 +111,7 @@ func run(ctx context.Context, w io.Writer, env func(string) string) error {
 	if err != nil {
 		return err // the SDK's errors name the call already
 	}
-	p.step("Created session for order %s (status %s, id %s)", sess.OrderID, sess.Status, sess.ID)
+	p.step("Created session for order %s (status %s, id %s, payment page client id %s)", sess.OrderID, sess.Status, sess.ID, clientID)
 	var pretty bytes.Buffer
 	if err := json.Indent(&pretty, sess.SDKPayload, "    ", "  "); err != nil {
 		return fmt.Errorf("session sdk_payload is not JSON: %w", err)

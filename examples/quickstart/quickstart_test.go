@@ -53,6 +53,7 @@ func TestMainExitCode(t *testing.T) {
 	}{
 		{"no environment", nil, 0, "Done.\n", ""},
 		{"half an environment", []string{checkout.EnvBaseURL + "=https://api.example.com"}, 1, "", "quickstart: FAILED: set all of"},
+		{"a payment page client id", []string{envPaymentPageClientID + "=shop_page_main"}, 0, "Done.\n", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -63,6 +64,13 @@ func TestMainExitCode(t *testing.T) {
 			require.Equal(t, tt.code, r.Code, "stdout:\n%s\nstderr:\n%s", r.Stdout, r.Stderr)
 			require.True(t, strings.HasSuffix(r.Stdout, tt.out), r.Stdout)
 			require.Contains(t, r.Stderr, tt.inErr)
+			if tt.code == 0 {
+				want := fakePaymentPageClientID
+				if len(tt.env) > 0 {
+					want = strings.TrimPrefix(tt.env[0], envPaymentPageClientID+"=")
+				}
+				require.Contains(t, r.Stdout, "payment page client id "+want+")\n", "read from the environment")
+			}
 		})
 	}
 }
@@ -80,7 +88,7 @@ func TestRunAgainstTheFake(t *testing.T) {
 		require.Equal(t, string(rune('1'+i)), s[1])
 	}
 	require.Regexp(t, `(?m)^1\. Started the embedded fake service \(checkouttest\) at http://127\.0\.0\.1:\d+$`, text)
-	require.Regexp(t, `(?m)^2\. Created session for order qs-\w+ \(status NEW, id ordeh_[0-9a-f]{32}\)$`, text)
+	require.Regexp(t, `(?m)^2\. Created session for order qs-\w+ \(status NEW, id ordeh_[0-9a-f]{32}, payment page client id quickstart\)$`, text)
 	require.Regexp(t, `(?m)^4\. Created order qs-\w+-links \(status CREATED, status_id 1\)$`, text)
 	require.Regexp(t, `(?m)^   QR link \(15 min\):     http://127\.0\.0\.1:\d+/links/qr/ordeh_\w+\?expires_at=`, text)
 	require.Regexp(t, `(?m)^   INTENT link \(30 min\): http://127\.0\.0\.1:\d+/links/intent/ordeh_\w+\?expires_at=`, text)
@@ -95,6 +103,7 @@ func TestRunAgainstTheFake(t *testing.T) {
 	var payload struct {
 		RequestID string `json:"requestId"`
 		Payload   struct {
+			ClientID       string         `json:"clientId"`
 			PaymentFilter  map[string]any `json:"paymentFilter"`
 			SDKUdf         string         `json:"sdkUdf"`
 			ProductSummary string         `json:"productSummary"`
@@ -104,6 +113,7 @@ func TestRunAgainstTheFake(t *testing.T) {
 	id, err := uuid.Parse(payload.RequestID)
 	require.NoError(t, err)
 	require.Equal(t, uuid.Version(4), id.Version())
+	require.Equal(t, "quickstart", payload.Payload.ClientID, "the fake's default payment_page_client_id")
 	require.Equal(t, "showEMI", payload.Payload.SDKUdf)
 	require.Contains(t, payload.Payload.PaymentFilter, "emiOptions")
 	require.Contains(t, payload.Payload.ProductSummary, `"type":"divider"`)
@@ -115,7 +125,8 @@ func TestRunAgainstTheFake(t *testing.T) {
 func TestRunAgainstAnEnvironment(t *testing.T) {
 	env := checkouttest.NewServer(checkouttest.Config{MerchantID: "live_shop", APIKey: "live_key"})
 	defer env.Close()
-	vars := map[string]string{checkout.EnvBaseURL: env.URL, checkout.EnvMerchantID: "live_shop", checkout.EnvAPIKey: "live_key"}
+	vars := map[string]string{checkout.EnvBaseURL: env.URL, checkout.EnvMerchantID: "live_shop", checkout.EnvAPIKey: "live_key",
+		envPaymentPageClientID: "live_shop_page"}
 	var out bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -133,6 +144,32 @@ func TestRunAgainstAnEnvironment(t *testing.T) {
 	}
 	require.Equal(t, []string{"POST /session", "POST /orders", "GET /orders"}, calls)
 	require.Empty(t, env.Deliveries())
+	var session struct {
+		ClientID string `json:"payment_page_client_id"`
+	}
+	require.NoError(t, json.Unmarshal(env.Requests()[0].Body, &session))
+	require.Equal(t, "live_shop_page", session.ClientID, "the session carries "+envPaymentPageClientID)
+	require.Contains(t, text, "payment page client id live_shop_page)\n")
+}
+
+// CHECKOUT_PAYMENT_PAGE_CLIENT_ID is sent against the fake too, and a real
+// environment needs it: "quickstart" is only the fake's default.
+func TestRunPaymentPageClientID(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	var out bytes.Buffer
+	require.NoError(t, run(ctx, &out, func(k string) string {
+		return map[string]string{envPaymentPageClientID: "shop_page_7"}[k]
+	}))
+	require.Contains(t, out.String(), "checkouttest) at")
+	require.Contains(t, out.String(), `"clientId": "shop_page_7"`)
+
+	env := checkouttest.NewServer(checkouttest.Config{MerchantID: "live_shop", APIKey: "live_key"})
+	defer env.Close()
+	vars := map[string]string{checkout.EnvBaseURL: env.URL, checkout.EnvMerchantID: "live_shop", checkout.EnvAPIKey: "live_key"}
+	err := run(ctx, &bytes.Buffer{}, func(k string) string { return vars[k] })
+	require.ErrorContains(t, err, "set CHECKOUT_PAYMENT_PAGE_CLIENT_ID to your account's payment page client id")
+	require.Empty(t, env.Requests(), "nothing is sent without it")
 }
 
 func TestRunFailsClearly(t *testing.T) {
@@ -144,7 +181,8 @@ func TestRunFailsClearly(t *testing.T) {
 
 	env := checkouttest.NewServer(checkouttest.Config{MerchantID: "live_shop", APIKey: "live_key"})
 	defer env.Close()
-	wrong := map[string]string{checkout.EnvBaseURL: env.URL, checkout.EnvMerchantID: "live_shop", checkout.EnvAPIKey: "not_the_key"}
+	wrong := map[string]string{checkout.EnvBaseURL: env.URL, checkout.EnvMerchantID: "live_shop", checkout.EnvAPIKey: "not_the_key",
+		envPaymentPageClientID: "live_shop_page"}
 	err = run(ctx, &bytes.Buffer{}, func(k string) string { return wrong[k] })
 	require.ErrorIs(t, err, checkout.ErrUnauthorized)
 	require.ErrorContains(t, err, "create session")

@@ -3,16 +3,21 @@
 // The samples live in ../shared/conformance beside the repository (CI always
 // has it; a merchant's fresh clone does not). Every test that reads them goes
 // through Dir, which skips the test with a clear message when they are absent.
-// Set CHECKOUT_CONFORMANCE_DIR to point at another copy.
+// Set CHECKOUT_CONFORMANCE_DIR to point at another copy. Each package with
+// such tests calls Main from its TestMain, which says in one line how many
+// were skipped and why.
 package conformance
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -74,6 +79,13 @@ func Root() string {
 	}
 }
 
+// skipped counts the tests of this test binary that ended skipped because
+// the samples are absent, for Main's line. It is the one package-level
+// variable of the module's test helpers: a test reaches the samples through
+// Dir with nothing but its testing.TB, and the tally has to outlive every
+// test of the binary.
+var skipped atomic.Int64
+
 // requireRoot returns Root, or skips the test with a message saying where
 // the samples were looked for; when RequireEnvVar is set (as in CI) their
 // absence fails the test instead.
@@ -85,9 +97,79 @@ func requireRoot(tb testing.TB) string {
 		if os.Getenv(RequireEnvVar) != "" {
 			tb.Fatalf("%s; %s is set, so the samples are required", msg, RequireEnvVar)
 		}
+		// Counted once the test has ended skipped: a test that catches the
+		// skip (this package's own tests, with a stand-in TB) is not.
+		tb.Cleanup(func() {
+			if tb.Skipped() {
+				skipped.Add(1)
+			}
+		})
 		tb.Skipf("%s; skipping", msg)
 	}
 	return root
+}
+
+// Main runs the tests of a package (m.Run) and returns their exit code, for
+// the package's TestMain:
+//
+//	func TestMain(m *testing.M) { os.Exit(conformance.Main(m)) }
+//
+// When some tests were skipped because the samples are absent (a clone
+// without ../shared), it then prints one line on stderr saying how many,
+// where the samples were looked for, and how to run them. go test shows
+// the output of a package that passes only when run without package
+// arguments (go test, in the package's folder) or with -v or -json, so
+// "go test -v ./... 2>&1 | grep 'skipped: conformance'" lists the lines of a
+// whole clone; plain "go test ./..." prints only each package's ok line.
+func Main(m interface{ Run() int }) int {
+	return report(os.Stderr, m.Run)
+}
+
+// report runs run and writes Main's line to w when tests were skipped
+// during it.
+func report(w io.Writer, run func() int) int {
+	before := skipped.Load()
+	code := run()
+	if n := skipped.Load() - before; n > 0 {
+		tests := "tests"
+		if n == 1 {
+			tests = "test"
+		}
+		fmt.Fprintf(w, "%s: %d %s skipped: conformance samples not found at %s; set %s to a copy of them, or %s=1 to fail instead of skipping\n",
+			packagePath(), n, tests, lookedAt(), EnvVar, RequireEnvVar)
+	}
+	return code
+}
+
+// packagePath returns the import path of the package under test, from the
+// module path in go.mod and the folder go test runs the tests in (the
+// package's); the folder itself when go.mod cannot be read.
+func packagePath() string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "this package"
+	}
+	for dir := wd; ; {
+		if f, err := os.Open(filepath.Join(dir, "go.mod")); err == nil {
+			defer f.Close()
+			sc := bufio.NewScanner(f)
+			for sc.Scan() {
+				if mod, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "module "); ok {
+					rel, err := filepath.Rel(dir, wd)
+					if err != nil || rel == "." {
+						return strings.TrimSpace(mod)
+					}
+					return strings.TrimSpace(mod) + "/" + filepath.ToSlash(rel)
+				}
+			}
+			return wd
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return wd
+		}
+		dir = parent
+	}
 }
 
 // Dir returns the sample folder sub (for example "orders"), skipping the

@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -75,19 +76,27 @@ func TestDirWhenAbsent(t *testing.T) {
 		none := filepath.Join(t.TempDir(), "none")
 		t.Setenv(EnvVar, none)
 		t.Setenv(RequireEnvVar, tt.require) // CI sets it; "" is a merchant's clone
-		ft := &fakeTB{TB: t}
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			defer func() { _ = recover() }()
-			Dir(ft, "orders")
-		}()
-		<-done
+		ft := dirWithStandIn(t)
 		require.Equal(t, tt.skipped, ft.skipped, tt.require)
 		require.Equal(t, tt.failed, ft.failed, tt.require)
 		require.Contains(t, ft.msg, tt.msg)
 		require.Contains(t, ft.msg, none)
 	}
+}
+
+// dirWithStandIn calls Dir(…, "orders") with a fakeTB over t, on a
+// goroutine of its own that the skip or failure stops, and returns the
+// fakeTB.
+func dirWithStandIn(t *testing.T) *fakeTB {
+	ft := &fakeTB{TB: t}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer func() { _ = recover() }()
+		Dir(ft, "orders")
+	}()
+	<-done
+	return ft
 }
 
 // fakeTB records a skip and stops the calling goroutine the way testing does.
@@ -108,4 +117,50 @@ func (f *fakeTB) Fatalf(format string, args ...any) {
 	f.failed = true
 	f.msg = fmt.Sprintf(format, args...)
 	panic("fatal")
+}
+
+// Main's line: after the tests ran, one line saying how many were skipped
+// for want of the samples, where they were looked for and how to run them;
+// nothing when none was skipped, and the tests' exit code unchanged.
+func TestMainReportsSkippedTests(t *testing.T) {
+	none := filepath.Join(t.TempDir(), "none")
+	t.Setenv(EnvVar, none)
+	t.Setenv(RequireEnvVar, "")
+	var out bytes.Buffer
+	code := report(&out, func() int {
+		for _, name := range []string{"a", "b", "c"} {
+			t.Run(name, func(t *testing.T) { Dir(t, "orders") })
+		}
+		t.Run("no samples needed", func(t *testing.T) {})
+		t.Run("skipped for another reason", func(t *testing.T) { t.Skip("not about samples") })
+		return 3
+	})
+	require.Equal(t, 3, code, "the tests' exit code")
+	require.Equal(t, "github.com/payorch/checkout-go/internal/conformance: 3 tests skipped: conformance samples not found at "+
+		none+" ("+EnvVar+"); set "+EnvVar+" to a copy of them, or "+RequireEnvVar+"=1 to fail instead of skipping\n", out.String())
+
+	out.Reset()
+	require.Zero(t, report(&out, func() int { t.Run("one", func(t *testing.T) { Files(t, "orders", "*") }); return 0 }))
+	require.Contains(t, out.String(), ": 1 test skipped: ")
+
+	// Samples present, or a stand-in TB that catches the skip: no line.
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "orders"), 0o755))
+	out.Reset()
+	require.Zero(t, report(&out, func() int {
+		t.Run("found", func(t *testing.T) {
+			t.Setenv(EnvVar, dir)
+			Dir(t, "orders")
+		})
+		t.Run("caught", func(t *testing.T) { require.True(t, dirWithStandIn(t).skipped) })
+		return 0
+	}))
+	require.Empty(t, out.String())
+}
+
+// Without ../shared and without CHECKOUT_CONFORMANCE_DIR, the path named is
+// ../shared/conformance beside the module root, and the package is named
+// by its import path.
+func TestPackagePath(t *testing.T) {
+	require.Equal(t, "github.com/payorch/checkout-go/internal/conformance", packagePath())
 }
