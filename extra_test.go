@@ -3,6 +3,7 @@ package checkout
 import (
 	"encoding/json"
 	"maps"
+	"math"
 	"slices"
 	"testing"
 
@@ -30,6 +31,12 @@ func TestSessionExtraChecked(t *testing.T) {
 		{map[string]any{"\xffkey": "v"}, `"\xffkey"`, "not valid UTF-8"},
 		{map[string]any{"order_id": "v"}, "order_id", "typed field"},
 		{map[string]any{"metadata.SERVICE:gateway_reference_id": "v"}, "metadata.SERVICE:gateway_reference_id", "typed field"},
+		// Values JSON cannot hold are refused by Validate as by encoding.
+		{map[string]any{"x": math.Inf(1)}, "x", "not a finite number"},
+		{map[string]any{"x": []any{1.0, math.NaN()}}, "x[1]", "not a finite number"},
+		{map[string]any{"x": make(chan int)}, "x", "cannot be encoded as JSON"},
+		{map[string]any{"x": json.RawMessage(`{"a":`)}, "x", "not valid JSON"},
+		{map[string]any{"x": json.Number("12abc")}, "x", "cannot be encoded as JSON"},
 	} {
 		r := baseSession()
 		r.Extra = tc.extra
@@ -65,6 +72,32 @@ func TestSessionExtraChecked(t *testing.T) {
 	r.Extra = map[string]any{"udf1": map[string]any{"x": []any{"ok", json.Number("1")}}, "udf2": "ü"}
 	require.NoError(t, r.Validate())
 	require.Nil(t, r.Lint())
+}
+
+// MarshalJSON refuses the gateway entries Validate refuses: one that would
+// shadow the typed reference, one given twice (here by Extra too), text
+// that is not valid UTF-8, a gateway that would read back as another.
+func TestSessionMarshalChecksGatewayMetadata(t *testing.T) {
+	for _, tc := range []struct {
+		meta  GatewayMetadataList
+		extra map[string]any
+		path  string
+	}{
+		{GatewayMetadataList{{Gateway: "SERVICE", Key: "gateway_reference_id", Value: "shadow"}}, nil, "metadata.SERVICE:gateway_reference_id"},
+		{GatewayMetadataList{{Gateway: "PAYU", Key: "k", Value: "bad\xff"}}, nil, "metadata[0]"},
+		{GatewayMetadataList{{Gateway: "A:B", Key: "c", Value: "v"}}, nil, "metadata[0].Gateway"},
+		{GatewayMetadataList{{Gateway: "PAYU", Key: "k", Value: "v"}}, map[string]any{"metadata.PAYU:k": "dup"}, "metadata.PAYU:k"},
+	} {
+		r := baseSession()
+		r.GatewayReferenceID = "typed"
+		r.GatewayMetadata, r.Extra = tc.meta, tc.extra
+		_, err := json.Marshal(r)
+		var ve *ValidationError
+		require.ErrorAs(t, err, &ve, "%v", tc.meta)
+		require.Len(t, ve.Problems, 1, "%v", ve)
+		require.Equal(t, tc.path, ve.Problems[0].Path)
+		require.Error(t, r.Validate())
+	}
 }
 
 func TestOrderExtraChecked(t *testing.T) {

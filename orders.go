@@ -193,13 +193,20 @@ func (r *OrderRequest) Values() (url.Values, error) {
 // form returns the request's form, the gateway reference written in
 // namespace ns. It assumes Validate passed.
 func (r *OrderRequest) form(ns string) (url.Values, error) {
-	v, err := query.Values(r)
+	src := r
+	if ns != DefaultNamespace && r.GatewayReferenceID != "" {
+		// The reference goes under the client's namespace, added below;
+		// a gateway entry for a gateway named SERVICE keeps its own key.
+		c := *r
+		c.GatewayReferenceID = ""
+		src = &c
+	}
+	v, err := query.Values(src)
 	if err != nil {
 		return nil, err
 	}
-	if ref, ok := v[keyDefaultGWRefKey]; ok && ns != DefaultNamespace {
-		delete(v, keyDefaultGWRefKey)
-		v[gatewayReferenceKey(ns)] = ref
+	if src != r {
+		v.Set(gatewayReferenceKey(ns), r.GatewayReferenceID)
 	}
 	for k, s := range r.Extra {
 		v[k] = []string{s}

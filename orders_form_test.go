@@ -79,6 +79,12 @@ func TestOrderNamespace(t *testing.T) {
 	require.NoError(t, r.Validate(), "in the default namespace it is an ordinary gateway entry")
 	r.GatewayMetadata = []GatewayMetadata{{Gateway: "SERVICE", Key: "gateway_reference_id", Value: "x"}}
 	require.NoError(t, r.validate("JUSPAY"))
+	// Sent as given, beside the reference, which alone moves to the
+	// client's namespace.
+	both, err := r.form("JUSPAY")
+	require.NoError(t, err)
+	require.Equal(t, []string{"payu_test"}, both["metadata.JUSPAY:gateway_reference_id"])
+	require.Equal(t, []string{"x"}, both["metadata.SERVICE:gateway_reference_id"])
 	r.GatewayMetadata = nil
 	r.Extra = map[string]string{"metadata.JUSPAY:gateway_reference_id": "y"}
 	requireProblemPaths(t, r.validate("JUSPAY"), []string{"metadata.JUSPAY:gateway_reference_id"})

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math"
 	"net/url"
 	"slices"
 	"strconv"
@@ -198,11 +199,14 @@ const maxExtraDepth = 64
 
 // checkValueText records a problem at path for every string inside x that
 // is not valid UTF-8, since encoding/json would silently replace the bad
-// bytes. It looks into the values JSON itself is made of (strings, numbers,
-// []any, map[string]any, []string, map[string]string, json.RawMessage, as
+// bytes, and for every value JSON cannot hold (NaN or an infinity, raw
+// JSON that is not valid, a channel), which encoding would refuse. It
+// looks into the values JSON itself is made of (strings, numbers, []any,
+// map[string]any, []string, map[string]string, json.RawMessage, as
 // decoding gives them) and names the exact path; a value of another type
-// (a struct of yours) is encoded once to see whether encoding/json had to
-// replace bytes, and the problem is reported at path.
+// (a struct of yours) is encoded once to see whether it encodes and
+// whether encoding/json had to replace bytes, and the problem is reported
+// at path.
 func checkValueText(v *validation.Error, path string, x any, depth int) {
 	if depth > maxExtraDepth {
 		return
@@ -212,9 +216,14 @@ func checkValueText(v *validation.Error, path string, x any, depth int) {
 		checkText(v, path, x)
 	case json.Number:
 		checkText(v, path, string(x))
+		if _, err := marshalNoEscape(x); err != nil {
+			v.Add(path, "value cannot be encoded as JSON: "+err.Error())
+		}
 	case json.RawMessage:
 		if !utf8.Valid(x) {
 			v.Add(path, "is not valid UTF-8")
+		} else if !json.Valid(x) {
+			v.Add(path, "is not valid JSON")
 		}
 	case []string:
 		for i, s := range x {
@@ -236,9 +245,17 @@ func checkValueText(v *validation.Error, path string, x any, depth int) {
 				checkValueText(v, path+"."+k, x[k], depth+1)
 			}
 		}
-	case nil, bool, float64, int, int64:
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			v.Add(path, "is not a finite number, which JSON cannot hold")
+		}
+	case nil, bool, int, int64:
 	default:
-		if b, err := marshalNoEscape(x); err == nil && replacedInvalidUTF8(b) {
+		b, err := marshalNoEscape(x)
+		switch {
+		case err != nil:
+			v.Add(path, "value cannot be encoded as JSON: "+err.Error())
+		case replacedInvalidUTF8(b):
 			v.Add(path, "holds text that is not valid UTF-8")
 		}
 	}

@@ -214,7 +214,6 @@ func (r *SessionRequest) validate(ns string) error {
 	checkRequired(&v, keyCustomerID, r.CustomerID)
 	checkRequired(&v, keyClientID, r.PaymentPageClientID)
 	checkWebhookURL(&v, keyWebhookURL, r.WebhookURL)
-	r.checkUTF8(&v, ns)
 	if r.PaymentFilter != nil {
 		mergeAt(&v, keyPaymentFilter, r.PaymentFilter.Validate())
 	}
@@ -230,9 +229,18 @@ func (r *SessionRequest) validate(ns string) error {
 			v.Add(keyMandateMax, "is required with "+keyMandateOption)
 		}
 	}
-	seen := r.GatewayMetadata.check(&v, func(k string) bool { return ownsSessionKey(k, ns) }, "SessionRequest")
-	checkExtra(&v, r.Extra, func(k string) bool { return r.writesKey(k, ns) || seen[k] }, "SessionRequest")
+	r.checkBody(&v, ns)
 	return v.Err()
+}
+
+// checkBody records what would make the body say something other than
+// the request (Validate and MarshalJSON both refuse it): text that is not
+// valid UTF-8, and a gateway entry or Extra key that is ambiguous, given
+// twice or belongs to a typed field.
+func (r *SessionRequest) checkBody(v *validation.Error, ns string) {
+	r.checkUTF8(v, ns)
+	seen := r.GatewayMetadata.check(v, func(k string) bool { return ownsSessionKey(k, ns) }, "SessionRequest")
+	checkExtra(v, r.Extra, func(k string) bool { return r.writesKey(k, ns) || seen[k] }, "SessionRequest")
 }
 
 // writesKey reports whether a typed field writes the key k in namespace

@@ -42,12 +42,13 @@ func ownsSessionKey(k, ns string) bool {
 // it returns (the same JSON value; the client itself sends them unescaped).
 // It does not run Validate, so an incomplete request can be stored, but it
 // fails with a *ValidationError when the body could not say what the
-// request says: text that is not valid UTF-8, or an Extra key that is not
-// valid UTF-8 or belongs to a typed field.
+// request says: text that is not valid UTF-8, a gateway entry that is
+// ambiguous, given twice or belongs to a typed field, or an Extra key that
+// is not valid UTF-8, belongs to a typed field or a gateway entry, or
+// whose value cannot be encoded.
 func (r SessionRequest) MarshalJSON() ([]byte, error) {
 	var v validation.Error
-	r.checkUTF8(&v, DefaultNamespace)
-	checkExtra(&v, r.Extra, func(k string) bool { return r.writesKey(k, DefaultNamespace) }, "SessionRequest")
+	r.checkBody(&v, DefaultNamespace)
 	if err := v.Err(); err != nil {
 		return nil, err
 	}

@@ -216,7 +216,10 @@ func (e *Event) content() json.RawMessage {
 		return nil
 	}
 	c := e.Content
-	if e.decoded.holds(c) {
+	if e.decoded.holds(c) { // valid JSON, checked when decoded
+		if !isObject(c) {
+			return nil
+		}
 		return c
 	}
 	c = bytes.TrimSpace(c)

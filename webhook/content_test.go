@@ -1,6 +1,7 @@
 package webhook
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"math/big"
@@ -125,7 +126,6 @@ func TestContentErrors(t *testing.T) {
 	for _, body := range []string{
 		`{"event_name":"X"}`,
 		`{"event_name":"X","content":null}`,
-		`{"event_name":"X","content":"FILTERED"}`, // ParseEvent keeps no content that is not an object
 		`{"event_name":"X","content":{}}`,
 	} {
 		ev, err := ParseEvent([]byte(body))
@@ -138,14 +138,20 @@ func TestContentErrors(t *testing.T) {
 	}
 
 	// Content, or a key of it, that is there but holds no object (redacted
-	// as "FILTERED", null, a list) is damaged, not absent.
+	// as "FILTERED", null, a list) is damaged, not absent, whether the
+	// event was parsed or built by hand.
 	for _, body := range []string{
 		`{"event_name":"X","content":{"order":"FILTERED","mandate":null,"txn":[]}}`,
+		`{"event_name":"X","content":"FILTERED"}`,
+		`{"event_name":"X","content":[{"order":{"order_id":"o1"}}]}`,
+		`{"event_name":"X","content":5}`,
 	} {
 		ev, err := ParseEvent([]byte(body))
 		require.NoError(t, err, body)
+		byHand := &Event{Name: ev.Name, Content: bytes.Clone(ev.Content)}
 		for _, want := range []string{"order", "transaction", "mandate"} {
 			require.ErrorIs(t, accessorErr(ev, want), ErrMalformedBody, "%s: %s", want, body)
+			require.ErrorIs(t, accessorErr(byHand, want), ErrMalformedBody, "%s: %s, built by hand", want, body)
 		}
 	}
 

@@ -23,11 +23,11 @@ import (
 // it, and the light helpers Kind, OrderID, Status and Field read single
 // values without decoding the rest.
 //
-// ParseEvent and Verifier find that object, its order_id and its status
-// once, when they decode the event, so Kind, OrderID and Status cost
-// nothing more per call and Field reads only that object. An Event built
-// by hand, or one whose Content is replaced, is read from Content on each
-// call. An Event may be copied, and its methods called from several
+// For an event from ParseEvent or Verifier, that object, its order_id and
+// its status are found once, on the first call of Kind, OrderID, Status,
+// Field or DecodeContent, so a handler that never calls them pays nothing
+// for them and further calls cost nothing more. An Event built by hand, or
+// one whose Content is replaced, is read from Content on each call. An Event may be copied, and its methods called from several
 // goroutines.
 type Event struct {
 	// ID is "id", e.g. "evt_V2_b737837102414514ae0e9717a9f2664d". A number
