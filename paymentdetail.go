@@ -128,8 +128,9 @@ func (x Transaction) MarshalJSON() ([]byte, error) {
 type AmountBreakup []BreakupLine
 
 // UnmarshalJSON reads the breakup as an array or as text holding one; null,
-// an empty text and any other value (the service's "FILTERED") leave b
-// unchanged.
+// an empty text, text that does not hold a JSON array, and any other value
+// (the service's "FILTERED") leave b unchanged, and the reply's Raw keeps
+// what was sent.
 func (b *AmountBreakup) UnmarshalJSON(data []byte) error {
 	if b == nil {
 		return errNilTarget("AmountBreakup")
@@ -145,8 +146,8 @@ func (b *AmountBreakup) UnmarshalJSON(data []byte) error {
 		}
 		data = []byte(text)
 	}
-	if kindOf(data) != "array" {
-		return nil // null, or the service's "FILTERED"
+	if kindOf(data) != "array" || !json.Valid(data) {
+		return nil // null, the service's "FILTERED", or garbled text
 	}
 	var lines []BreakupLine
 	if err := decodeLenient(data, &lines); err != nil {
@@ -298,6 +299,26 @@ type CardToken struct {
 	ISIN string `json:"card_isin,omitempty"`
 	// Raw is the token block as the service sent it.
 	Raw RawJSON `json:"-"`
+}
+
+// UnmarshalJSON decodes a card leniently, as [OrderStatus] does; a token
+// block the service redacts ("FILTERED") leaves Token nil.
+func (c *CardDetail) UnmarshalJSON(data []byte) error {
+	if c == nil {
+		return errNilTarget("CardDetail")
+	}
+	type plain CardDetail
+	var w struct {
+		plain
+		Token object[CardToken] `json:"token"`
+	}
+	if ok, err := readObject(data, &w, "card"); !ok {
+		return err
+	}
+	p := w.plain
+	p.Token = w.Token.v
+	*c = CardDetail(p)
+	return nil
 }
 
 // UnmarshalJSON decodes a card token leniently; Raw keeps it whole. A

@@ -190,16 +190,21 @@ func (r *RawJSON) UnmarshalJSON(data []byte) error {
 // Timestamp is a time the service sends in a reply. It reads every form
 // the service writes: RFC 3339 ("2023-08-10T07:25:35Z"), a numeric offset
 // without a colon ("2016-08-02T08:07:52+0000"), and Unix seconds as a
-// number or as text ("1691662587"). Anything else, such as the redacted
-// "FILTERED", reads as the zero time (the reply's Raw keeps it). It
-// encodes as RFC 3339; the zero Timestamp is left out of replies encoded
-// without their Raw. Its methods are time.Time's.
+// number or as text ("1691662587"), and a time without an offset
+// ("2016-08-02T08:07:52"), read as UTC. Anything else, such as the
+// redacted "FILTERED", reads as the zero time (the reply's Raw keeps it).
+// It encodes as RFC 3339; the zero Timestamp is left out of replies
+// encoded without their Raw. It embeds time.Time, so ts.IsZero(),
+// ts.Before(t) and the other methods of time.Time work on it; pass ts.Time
+// where a time.Time is wanted.
 type Timestamp struct {
 	time.Time
 }
 
-// timestampLayouts are the text forms of a Timestamp, tried in turn.
-var timestampLayouts = [...]string{time.RFC3339Nano, "2006-01-02T15:04:05Z0700", "2006-01-02T15:04:05"}
+// timestampLayouts returns the text forms of a Timestamp, tried in turn.
+func timestampLayouts() [3]string {
+	return [...]string{time.RFC3339Nano, "2006-01-02T15:04:05Z0700", "2006-01-02T15:04:05"}
+}
 
 // UnmarshalJSON reads any form the service writes (see [Timestamp]);
 // what is not a time leaves the zero time. JSON null changes nothing.
@@ -228,16 +233,21 @@ func (t *Timestamp) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
+// maxUnixSeconds is the last second of the year 9999, the last time a
+// Timestamp can be written back as RFC 3339: larger numbers (milliseconds,
+// say) are no time of the service's.
+const maxUnixSeconds = 253402300799
+
 // parseServiceTime reads text as Timestamp describes, or returns the zero
 // time. The text forms come first: they are what the service usually
 // writes.
 func parseServiceTime(text string) time.Time {
-	for _, layout := range timestampLayouts {
+	for _, layout := range timestampLayouts() {
 		if v, err := time.Parse(layout, text); err == nil {
 			return v
 		}
 	}
-	if secs, err := strconv.ParseInt(text, 10, 64); err == nil && secs > 0 && secs <= 1<<40 {
+	if secs, err := strconv.ParseInt(text, 10, 64); err == nil && secs > 0 && secs <= maxUnixSeconds {
 		return time.Unix(secs, 0).UTC()
 	}
 	return time.Time{}

@@ -1,6 +1,7 @@
 package checkout
 
 import (
+	"encoding/json"
 	"testing"
 	"time"
 
@@ -44,4 +45,41 @@ func TestTimestampForms(t *testing.T) {
 	}
 	var nilTS *Timestamp
 	require.Error(t, nilTS.UnmarshalJSON([]byte(`"2023-12-30T21:46:57Z"`)))
+}
+
+// A value that fits no field is left out and kept in Raw, never an error
+// that loses the whole reply: a breakup whose text is garbled, a token
+// block the service redacts.
+func TestGarbledOrRedactedBlocksLeftOut(t *testing.T) {
+	body := `{"order_id":"o","status":"CHARGED","amount":"10.00",` +
+		`"txn_detail":{"txn_id":"t1","txn_amount_breakup":"[{\"name\":\"BASE\",\"amount\":10"},` +
+		`"card":{"card_brand":"VISA","using_token":true,"token":"FILTERED"}}`
+	st, err := decodeReply[OrderStatus]([]byte(body))
+	require.NoError(t, err)
+	require.NotNil(t, st.TxnDetail)
+	require.Equal(t, "t1", st.TxnDetail.TxnID)
+	require.Empty(t, st.TxnDetail.AmountBreakup)
+	require.Contains(t, string(st.TxnDetail.Raw), `txn_amount_breakup`)
+	require.NotNil(t, st.Card)
+	require.Equal(t, "VISA", st.Card.Brand)
+	require.Nil(t, st.Card.Token, "a redacted token block is nil, as every redacted block is")
+	require.NoError(t, st.CheckPaid("10.00"))
+
+	var card CardDetail
+	require.NoError(t, json.Unmarshal([]byte(`{"token":{"provider":"VISA"}}`), &card))
+	require.Equal(t, "VISA", card.Token.Provider)
+	var nilCard *CardDetail
+	require.Error(t, nilCard.UnmarshalJSON([]byte(`{}`)))
+}
+
+// Unix seconds read as a time only up to the year 9999, the last a
+// Timestamp can be written back: milliseconds are no time of the service's.
+func TestTimestampEncodableRange(t *testing.T) {
+	var ts Timestamp
+	require.NoError(t, ts.UnmarshalJSON([]byte(`253402300799`)))
+	require.Equal(t, 9999, ts.Year())
+	_, err := json.Marshal(ts)
+	require.NoError(t, err)
+	require.NoError(t, ts.UnmarshalJSON([]byte(`"1000000000000"`)))
+	require.True(t, ts.IsZero(), "a time in milliseconds: %v", ts.Time)
 }
