@@ -178,6 +178,10 @@ func amountFromWire(s string) Amount {
 	return Amount(s)
 }
 
+// maxDecimalText is the longest text read as an exact number: far more
+// digits than any amount has.
+const maxDecimalText = 64
+
 // normaliseDecimal rewrites a JSON number with at most two significant
 // fractional digits as digits "." two digits. It reports false when the
 // number needs more places (it is then kept as sent).
@@ -186,9 +190,9 @@ func normaliseDecimal(s string) (string, bool) {
 		return "", false
 	}
 	if i := strings.IndexAny(s, "eE"); i >= 0 {
-		// A huge exponent would make big.Rat build a huge number: such a
-		// value is no amount, keep it as sent.
-		if exp, err := strconv.Atoi(s[i+1:]); err != nil || exp > 40 || exp < -40 {
+		// A huge exponent or mantissa would make big.Rat build a huge
+		// number, slowly: such a value is no amount, keep it as sent.
+		if exp, err := strconv.Atoi(s[i+1:]); err != nil || exp > 40 || exp < -40 || len(s) > maxDecimalText {
 			return "", false
 		}
 		r, ok := new(big.Rat).SetString(s)

@@ -166,3 +166,17 @@ func TestAmountFromMinorNegative(t *testing.T) {
 		require.Equal(t, []Problem{{Path: tc.path, Message: "must not be negative"}}, ve.Problems, tc.name)
 	}
 }
+
+// A number too long to be an amount is no amount: it is never handed to
+// big.Rat, whose parse time grows faster than its length.
+func TestLongDecimalRefused(t *testing.T) {
+	long := "1" + strings.Repeat("0", 100) + "e-98"
+	_, ok := decimal(long)
+	require.False(t, ok)
+	_, ok = normaliseDecimal(long)
+	require.False(t, ok)
+	_, ok = decimal("1" + strings.Repeat("0", 60))
+	require.True(t, ok, "61 digits is still read")
+	st := OrderStatus{Status: StatusCharged, Amount: Amount(long)}
+	require.Error(t, st.CheckPaid("100.00"))
+}

@@ -67,6 +67,9 @@ type expiryDetail struct {
 // EncodeValues adds the links' JSON text to v under key, and the key that
 // turns collection links on; it lets go-querystring encode an OrderRequest.
 func (l *CollectionLinks) EncodeValues(key string, v *url.Values) error {
+	if l == nil {
+		return nil // no links asked for
+	}
 	d := collectionDetails{SupportedPaymentMethods: make([]CollectionMethod, 0, len(l.Links))}
 	for _, link := range l.Links {
 		d.SupportedPaymentMethods = append(d.SupportedPaymentMethods, link.Method)
@@ -95,6 +98,9 @@ func (l *CollectionLinks) EncodeValues(key string, v *url.Values) error {
 // not whole minutes in text, or an expiry for a method the text does not
 // list is a *ValidationError whose paths are the text's keys.
 func (l *CollectionLinks) UnmarshalText(text []byte) error {
+	if l == nil {
+		return errors.New("checkout: CollectionLinks.UnmarshalText on nil pointer")
+	}
 	var d collectionDetails
 	if err := json.Unmarshal(text, &d); err != nil {
 		p := Problem{Message: "is not JSON text: " + err.Error()}

@@ -40,3 +40,13 @@ func TestCollectionLinksUnmarshalText(t *testing.T) {
 		require.Equal(t, keep, out, "a failed read leaves the links unchanged")
 	}
 }
+
+// A nil *CollectionLinks asks for nothing when encoded and is an error, not
+// a panic, when read into.
+func TestCollectionLinksNil(t *testing.T) {
+	var l *CollectionLinks
+	v := url.Values{}
+	require.NoError(t, l.EncodeValues("payment_collection_link_details", &v))
+	require.Empty(t, v)
+	require.Error(t, l.UnmarshalText([]byte(`{}`)))
+}

@@ -3,6 +3,7 @@ package checkout
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/google/go-querystring/query"
@@ -20,6 +21,44 @@ type RefundRequest struct {
 	// Amount is the sum to refund (amount), more than 0 and at most what
 	// is left to refund. Leave it empty to refund the whole order.
 	Amount Amount `url:"amount,omitempty" json:"amount,omitempty"`
+}
+
+// UnmarshalJSON reads a refund request from the JSON the JWE+JWS mode
+// sends. The amount is kept as written, from a JSON string or number, so
+// that [RefundRequest.Validate] judges what was given: text that is not an
+// amount is refused there, never read as an empty Amount, which would
+// refund the whole order. Another JSON value for the amount is a
+// *ValidationError at amount.
+func (r *RefundRequest) UnmarshalJSON(data []byte) error {
+	if r == nil {
+		return errNilTarget("RefundRequest")
+	}
+	type plain RefundRequest
+	var w struct {
+		plain
+		Amount json.RawMessage `json:"amount"`
+	}
+	if err := json.Unmarshal(data, &w); err != nil {
+		return fmt.Errorf("checkout: refund request: %w", err)
+	}
+	p := w.plain
+	switch kind := kindOf(w.Amount); kind {
+	case "nothing", "null":
+	case "number":
+		p.Amount = Amount(bytes.TrimSpace(w.Amount))
+	case "string":
+		var text string
+		if err := json.Unmarshal(w.Amount, &text); err != nil {
+			return fmt.Errorf("checkout: refund request: %w", err)
+		}
+		p.Amount = Amount(text)
+	default:
+		var v validation.Error
+		v.Add(keyAmount, "must be a JSON string or number, not "+kind)
+		return invalid("decode refund request", v.Err())
+	}
+	*r = RefundRequest(p)
+	return nil
 }
 
 // Validate reports every problem that would make the service refuse the

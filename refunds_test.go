@@ -292,3 +292,38 @@ func mustJSON(t *testing.T, v any) []byte {
 	require.NoError(t, err)
 	return b
 }
+
+// A refund request read from JSON keeps its amount as written, so that
+// Validate judges it: text that is not an amount must never read as the
+// empty Amount, which refunds the whole order.
+func TestRefundRequestJSONKeepsAmount(t *testing.T) {
+	for _, tc := range []struct {
+		body string
+		want Amount
+		ok   bool
+	}{
+		{`{"unique_request_id":"r1","amount":"1.0"}`, "1.0", true},
+		{`{"unique_request_id":"r1","amount":12.5}`, "12.5", true},
+		{`{"unique_request_id":"r1"}`, "", true},
+		{`{"unique_request_id":"r1","amount":null}`, "", true},
+		{`{"unique_request_id":"r1","amount":"abc"}`, "abc", false},
+		{`{"unique_request_id":"r1","amount":"FILTERED"}`, "FILTERED", false},
+	} {
+		var r RefundRequest
+		require.NoError(t, json.Unmarshal([]byte(tc.body), &r), tc.body)
+		require.Equal(t, tc.want, r.Amount, tc.body)
+		require.Equal(t, "r1", r.UniqueRequestID)
+		if tc.ok {
+			require.NoError(t, r.Validate(), tc.body)
+		} else {
+			requireProblemPaths(t, r.Validate(), []string{"amount"})
+		}
+	}
+	var r RefundRequest
+	err := json.Unmarshal([]byte(`{"unique_request_id":"r1","amount":{"v":1}}`), &r)
+	var ve *ValidationError
+	require.ErrorAs(t, err, &ve)
+	require.Equal(t, "amount", ve.Problems[0].Path)
+	require.ErrorContains(t, err, "checkout: decode refund request:")
+	require.Error(t, (*RefundRequest)(nil).UnmarshalJSON([]byte(`{}`)))
+}

@@ -189,11 +189,14 @@ func returnMAC(params url.Values, key string) []byte {
 //	q := checkout.SignReturn(url.Values{"order_id": {"ord_1"}, "status": {"CHARGED"}, "status_id": {"21"}}, key)
 //	req := httptest.NewRequest(http.MethodGet, "/return?"+q, nil)
 //
-// params is not changed; a key with several values signs its first.
+// params is not changed. A key with several values is sent, and signed,
+// with its first value only, as the service sends each parameter once.
 func SignReturn(params url.Values, responseKey string) string {
 	q := make(url.Values, len(params)+2)
 	for k, v := range params {
-		q[k] = slices.Clone(v)
+		if len(v) > 0 {
+			q.Set(k, v[0])
+		}
 	}
 	q.Set(returnSignatureParam, url.QueryEscape(base64.StdEncoding.EncodeToString(returnMAC(params, responseKey))))
 	q.Set(returnAlgorithmParam, ReturnAlgorithm)

@@ -405,6 +405,15 @@ func TestSignReturn(t *testing.T) {
 	q.Set("status", "FAILED")
 	_, err = checkout.VerifyReturn(q, key)
 	require.ErrorIs(t, err, checkout.ErrReturnSignatureMismatch)
+
+	// A parameter given twice is sent, and signed, with its first value.
+	twice := url.Values{"order_id": {"ord_2"}, "status": {"CHARGED", "FAILED"}, "status_id": {"21"}}
+	q, err = url.ParseQuery(checkout.SignReturn(twice, key))
+	require.NoError(t, err)
+	require.Equal(t, []string{"CHARGED"}, q["status"])
+	r, err = checkout.VerifyReturn(q, key)
+	require.NoError(t, err)
+	require.Equal(t, "CHARGED", r.Status)
 }
 
 // A test of a return handler builds the redirect with SignReturn.

@@ -261,11 +261,11 @@ func (e notPaid) Error() string { return string(e) }
 func (notPaid) Is(target error) bool { return target == ErrNotPaid }
 
 // decimal reads decimal text ("1", "1.0", "10.00", "1e3") as an exact
-// number. Exponents beyond ±40 are refused, so a hostile value cannot make
-// a huge number.
+// number. Text longer than maxDecimalText and exponents beyond ±40 are
+// refused, so a hostile value cannot make a huge number or a slow parse.
 func decimal(s string) (*big.Rat, bool) {
 	s = strings.TrimSpace(s)
-	if !isNumber(s) {
+	if len(s) > maxDecimalText || !isNumber(s) {
 		return nil, false
 	}
 	if i := strings.IndexAny(s, "eE"); i >= 0 {
