@@ -74,9 +74,11 @@ const (
 // anything was written (dial or TLS handshake; a certificate the client does
 // not trust is not retried), and 429 or 503, waiting as Retry-After says but
 // never longer than MaxWait. Ambiguous failures (a timeout or a dropped
-// connection after the request was sent, 500, 502, 504) are retried for
-// [Client.GetOrder] only: the service documents no idempotency for creating
-// sessions, orders and refunds, so a retry could create or refund twice.
+// connection after the request was sent, 500, 502, 504) are retried only
+// for the calls that change nothing, [Client.GetOrder] and
+// [Client.GetCustomer]: the service documents no idempotency for creating
+// or changing sessions, orders, refunds and customers, so a retry could
+// create or refund twice.
 // Waits use full jitter and end at once when the context is done; a wait
 // that would outlast the context's deadline is not started, and the call
 // returns the last reply or error instead.

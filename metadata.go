@@ -122,6 +122,7 @@ func (l GatewayMetadataList) check(v *validation.Error, owned func(string) bool,
 // back in the order's replies and webhooks. Request and reply types embed
 // UDFs, so its fields read as theirs: req.UDF1.
 type UDFs struct {
+	// UDF1 is udf1; UDF2 to UDF10 are udf2 to udf10.
 	UDF1  string `json:"udf1,omitempty" url:"udf1,omitempty"`
 	UDF2  string `json:"udf2,omitempty" url:"udf2,omitempty"`   // See UDF1.
 	UDF3  string `json:"udf3,omitempty" url:"udf3,omitempty"`   // See UDF1.

@@ -221,7 +221,9 @@ func WithUserAgent(ua string) Option {
 // (metadata.SERVICE:gateway_reference_id); a deployment uses its own, for
 // example WithNamespace("JUSPAY") sends metadata.JUSPAY:gateway_reference_id.
 // It must not be empty nor hold ".", ":", spaces or control characters.
-// Decoding a request body accepts the key in any namespace.
+// Decoding a session body (json.Unmarshal into a [SessionRequest]) reads
+// metadata.SERVICE:gateway_reference_id into GatewayReferenceID and any
+// other metadata.<GATEWAY>:<key> into GatewayMetadata.
 func WithNamespace(ns string) Option {
 	return optionFunc(func(c *Client) error {
 		if !validNamespace(ns) {

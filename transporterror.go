@@ -15,7 +15,8 @@ import (
 // MaybeDelivered says what to do next. When it is false nothing reached the
 // service, so the call had no effect and may be sent again as it is. When it
 // is true the service may have acted: before sending a create or a refund
-// again, ask [Client.GetOrder] (see "After a failed write" at [Client]).
+// again, ask [Client.GetOrder], or [Client.GetCustomer] after a customer
+// call (see "After a failed write" at [Client]).
 //
 // errors.Is(err, context.DeadlineExceeded) and errors.Is(err,
 // context.Canceled) see through it, and errors.As reaches the cause (a
@@ -48,7 +49,8 @@ type TransportError struct {
 
 // Error returns one line: "checkout: <op>: <method> <path>: " and the
 // cause, and, when the request may have reached the service and the call
-// is a write, the advice to check with GetOrder before resending.
+// is a write, the advice to check with GetOrder (GetCustomer for a
+// customer call) before resending.
 func (e *TransportError) Error() string {
 	if e == nil {
 		return "checkout: <nil *TransportError>"
@@ -65,7 +67,11 @@ func (e *TransportError) Error() string {
 		cause = oneLine(e.Err.Error(), 5*maxMessage)
 	}
 	if e.MaybeDelivered && !e.idempotent && e.Method != http.MethodGet && e.Method != http.MethodHead {
-		advice = " (may have reached the service; check with GetOrder before resending)"
+		check := "GetOrder"
+		if strings.HasPrefix(e.Path, "/customers") {
+			check = "GetCustomer"
+		}
+		advice = " (may have reached the service; check with " + check + " before resending)"
 	}
 	return "checkout: " + cmp.Or(e.Op, "request") + ": " + where + tries + cause + advice
 }

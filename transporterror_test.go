@@ -29,7 +29,11 @@ func requireTransportError(t *testing.T, err error, op string, want bool) *Trans
 	msg := err.Error()
 	require.True(t, strings.HasPrefix(msg, "checkout: "+op+": "+te.Method+" "+te.Path+": "), msg)
 	require.NotContains(t, msg, "\n")
-	advice := "may have reached the service; check with GetOrder before resending"
+	check := "GetOrder"
+	if strings.HasPrefix(te.Path, "/customers") {
+		check = "GetCustomer" // a customer call is checked with the customer
+	}
+	advice := "may have reached the service; check with " + check + " before resending"
 	if want && te.Method != http.MethodGet {
 		require.Contains(t, msg, advice)
 	} else {
@@ -53,7 +57,12 @@ func TestTransportErrorMaybeDelivered(t *testing.T) {
 			require.Equal(t, http.MethodPost, te.Method)
 			require.Equal(t, 1, te.Attempts)
 		}
-		te := requireTransportError(t, func() error { _, err := c.GetOrder(ctx, "o/1"); return err }(), "get order", true)
+		te := requireTransportError(t, func() error {
+			_, err := c.CreateCustomer(ctx, &CreateCustomerRequest{ObjectReferenceID: "cust_1", CustomerDetails: CustomerDetails{MobileNumber: "9876543210", MobileCountryCode: "91"}})
+			return err
+		}(), "create customer", true)
+		require.Contains(t, te.Error(), "check with GetCustomer before resending")
+		te = requireTransportError(t, func() error { _, err := c.GetOrder(ctx, "o/1"); return err }(), "get order", true)
 		require.Equal(t, "/orders/o%2F1", te.Path)
 		require.Equal(t, fastRetry.MaxRetries+1, te.Attempts)
 		require.Contains(t, te.Error(), "get order: GET /orders/o%2F1: after 3 attempts: ")
