@@ -56,7 +56,7 @@ func (s *Server) handleCreateOrder(w http.ResponseWriter, r *http.Request, body 
 		o.links = s.collectionLinks(o, req.CollectionLinks, now)
 	}
 	resp := createOrderResponse{
-		Status: got.status, StatusID: statusIDs[got.status], ID: got.id, OrderID: got.orderID,
+		Status: got.status, StatusID: statusID(got.status), ID: got.id, OrderID: got.orderID,
 		PaymentLinks: s.paymentLinks(got), MerchantID: s.merchantID,
 		Amount: amountNumber(got.amount), AmountRefunded: amountNumber(got.refunded()), Refunded: got.refunded() > 0 && got.refunded() >= got.amount,
 		Currency: got.currency, CustomerID: got.customerID, CustomerEmail: got.customerEmail, CustomerPhone: got.customerPhone,

@@ -35,7 +35,24 @@ const (
 	StatusAuthorizationFailed = "AUTHORIZATION_FAILED"
 )
 
-var statusIDs = map[string]int{StatusCreated: 1, StatusNew: 10, StatusStarted: 20, StatusCharged: 21, StatusPendingVBV: 23, StatusAuthorizationFailed: 27}
+// statusID returns the service's id of an order status the fake uses.
+func statusID(status string) int {
+	switch status {
+	case StatusCreated:
+		return 1
+	case StatusNew:
+		return 10
+	case StatusStarted:
+		return 20
+	case StatusCharged:
+		return 21
+	case StatusPendingVBV:
+		return 23
+	case StatusAuthorizationFailed:
+		return 27
+	}
+	return 0
+}
 
 // Refund statuses: the "status" of an element of the order status's
 // "refunds", as in the service's published samples.
@@ -193,7 +210,7 @@ func (s *Server) Order(orderID string) (Order, error) {
 		return Order{}, err
 	}
 	out := Order{
-		ID: o.id, OrderID: o.orderID, Status: o.status, StatusID: statusIDs[o.status],
+		ID: o.id, OrderID: o.orderID, Status: o.status, StatusID: statusID(o.status),
 		Amount: amountText(o.amount), AmountRefunded: amountText(o.refunded()), Currency: o.currency,
 		WebhookURL: o.webhookURL, GatewayReferenceID: o.gatewayRef,
 		Metadata: cloneMap(o.metadata), Created: o.created, Raw: raw,
@@ -345,7 +362,7 @@ type refundView struct {
 func (s *Server) view(o *order) orderView {
 	v := orderView{
 		CustomerEmail: o.customerEmail, CustomerPhone: o.customerPhone, CustomerID: o.customerID,
-		StatusID: statusIDs[o.status], Status: o.status, ID: o.id, MerchantID: s.merchantID,
+		StatusID: statusID(o.status), Status: o.status, ID: o.id, MerchantID: s.merchantID,
 		Amount: amountNumber(o.amount), Currency: o.currency, OrderID: o.orderID,
 		DateCreated: s.timestamp(o.created), ReturnURL: o.returnURL, ProductID: o.productID,
 		Description: o.description, PaymentLinks: s.paymentLinks(o),

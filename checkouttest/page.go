@@ -145,7 +145,7 @@ func (s *Server) page(id string, q url.Values) (*pageView, *PagePreview, bool) {
 	}
 	v := &pageView{
 		OrderID: o.orderID, Amount: pageAmount(o.amount, o.currency), Description: o.description,
-		Status: o.status, StatusID: statusIDs[o.status],
+		Status: o.status, StatusID: statusID(o.status),
 		Mobile: q.Get("mobile") == "true", Iframe: q.Get("iframe") == "true",
 		Action: "/orders/" + url.PathEscape(id) + "/payment-page", Readings: readings(),
 	}

@@ -49,7 +49,7 @@ func (s *Server) ReturnURL(orderID string) (string, error) {
 	params := u.Query()
 	params.Set("order_id", orderID)
 	params.Set("status", status)
-	params.Set("status_id", strconv.Itoa(statusIDs[status]))
+	params.Set("status_id", strconv.Itoa(statusID(status)))
 	u.RawQuery = checkout.SignReturn(params, s.responseKey)
 	return u.String(), nil
 }

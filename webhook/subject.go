@@ -40,9 +40,11 @@ func (d *decodedContent) subject() subject {
 	return d.sub
 }
 
-// wellKnownKinds are the content keys Kind prefers, in this order, before
+// wellKnownKinds returns the content keys Kind prefers, in this order, before
 // any other key holding an object.
-var wellKnownKinds = [...]string{"order", "txn", "mandate", "refund", "notification"}
+func wellKnownKinds() [5]string {
+	return [...]string{"order", "txn", "mandate", "refund", "notification"}
+}
 
 // readSubject finds the object under content: the first well-known key
 // whose value is an object, else the first key, in document order, whose
@@ -55,7 +57,7 @@ func readSubject(content json.RawMessage) subject {
 	if !ok {
 		return s
 	}
-	for _, k := range wellKnownKinds {
+	for _, k := range wellKnownKinds() {
 		if v := members[k]; isObject(v) {
 			s.kind, s.obj = k, v
 			break

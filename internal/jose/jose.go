@@ -51,14 +51,20 @@ func (e *Error) Error() string { return e.Detail }
 
 func fail(k Kind, detail string) error { return &Error{Kind: k, Detail: detail} }
 
-// The algorithms of the service's envelopes. Requests are encrypted with
-// RSA-OAEP-256; RSA-OAEP (SHA-1) is accepted on input because one of the
-// service's SDKs sends it.
-var (
-	keyAlgorithms     = []gojose.KeyAlgorithm{gojose.RSA_OAEP_256, gojose.RSA_OAEP}
-	contentEncryption = []gojose.ContentEncryption{gojose.A256GCM}
-	signatureAlgs     = []gojose.SignatureAlgorithm{gojose.RS256}
-)
+// keyAlgorithms returns the key algorithms of the service's envelopes.
+// Requests are encrypted with RSA-OAEP-256; RSA-OAEP (SHA-1) is accepted
+// on input because one of the service's SDKs sends it.
+func keyAlgorithms() []gojose.KeyAlgorithm {
+	return []gojose.KeyAlgorithm{gojose.RSA_OAEP_256, gojose.RSA_OAEP}
+}
+
+// contentEncryption returns the content encryption of the envelopes.
+func contentEncryption() []gojose.ContentEncryption {
+	return []gojose.ContentEncryption{gojose.A256GCM}
+}
+
+// signatureAlgs returns the signature algorithms of the envelopes.
+func signatureAlgs() []gojose.SignatureAlgorithm { return []gojose.SignatureAlgorithm{gojose.RS256} }
 
 // JWEEnvelope is the JSON form of a compact JWE the service uses for /v4
 // request and reply bodies: the five base64url parts under their own
@@ -269,7 +275,7 @@ func Decrypt(token string, key *rsa.PrivateKey, kid string) ([]byte, error) {
 	if key == nil {
 		return nil, fail(KindKey, "no decryption key")
 	}
-	obj, err := gojose.ParseEncryptedCompact(strings.TrimSpace(token), keyAlgorithms, contentEncryption)
+	obj, err := gojose.ParseEncryptedCompact(strings.TrimSpace(token), keyAlgorithms(), contentEncryption())
 	if err != nil {
 		return nil, fail(KindDecrypt, jweParseDetail(token))
 	}
@@ -367,7 +373,7 @@ func Verify(token string, key *rsa.PublicKey, kid string, rule KIDRule) ([]byte,
 	if key == nil {
 		return nil, fail(KindKey, "no verification key")
 	}
-	jws, err := gojose.ParseSignedCompact(token, signatureAlgs)
+	jws, err := gojose.ParseSignedCompact(token, signatureAlgs())
 	if err != nil {
 		if h, ok := peekHeader(token); ok && h.Alg != "RS256" {
 			return nil, fail(KindSignature, "signature algorithm "+quote(h.Alg)+" is not accepted (want RS256)")
