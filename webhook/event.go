@@ -5,9 +5,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"strconv"
 	"strings"
 	"time"
+
+	checkout "github.com/payorch/checkout-go"
 )
 
 // Event is one webhook notification: its envelope (id, event_name,
@@ -37,8 +38,9 @@ type Event struct {
 	// Name is "event_name", e.g. "ORDER_SUCCEEDED", "TXN_FAILED".
 	Name string
 
-	// DateCreated is "date_created" (RFC 3339, or Unix seconds as a number
-	// or a string). It is the zero time when absent or in another form; the
+	// DateCreated is "date_created", read as [checkout.Timestamp] reads a
+	// time (RFC 3339, the +0000 offset, Unix seconds as a number or a
+	// string). It is the zero time when absent or in another form; the
 	// original text stays in Raw.
 	DateCreated time.Time
 
@@ -262,19 +264,15 @@ func scalarText(raw json.RawMessage) string {
 	}
 }
 
-// parseTime reads RFC 3339 text, or Unix seconds as a number or digits.
+// parseTime reads a time in any form a reply's [checkout.Timestamp] reads
+// (RFC 3339, the +0000 offset, Unix seconds as a number or text); anything
+// else is the zero time.
 func parseTime(raw json.RawMessage) time.Time {
-	s := strings.TrimSpace(scalarText(raw))
-	if s == "" {
+	var ts checkout.Timestamp
+	if ts.UnmarshalJSON(raw) != nil {
 		return time.Time{}
 	}
-	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
-		return t
-	}
-	if n, err := strconv.ParseInt(s, 10, 64); err == nil && n > 0 {
-		return time.Unix(n, 0).UTC()
-	}
-	return time.Time{}
+	return ts.Time
 }
 
 // Kind returns the key of the object under content that the event is

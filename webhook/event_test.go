@@ -282,3 +282,17 @@ func TestEventMarshalJSON(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, `{"event_name":"X"}`, string(b))
 }
+
+// date_created is read in every form a reply's time is: the service's
+// +0000 offset included.
+func TestEventDateCreatedForms(t *testing.T) {
+	want := time.Date(2016, 8, 2, 8, 7, 52, 0, time.UTC)
+	for _, dc := range []string{`"2016-08-02T08:07:52Z"`, `"2016-08-02T08:07:52+0000"`, `1470125272`, `"1470125272"`} {
+		ev, err := ParseEvent([]byte(`{"event_name":"X","date_created":` + dc + `}`))
+		require.NoError(t, err)
+		require.True(t, want.Equal(ev.DateCreated), "%s: %v", dc, ev.DateCreated)
+	}
+	ev, err := ParseEvent([]byte(`{"event_name":"X","date_created":"FILTERED"}`))
+	require.NoError(t, err)
+	require.True(t, ev.DateCreated.IsZero())
+}
