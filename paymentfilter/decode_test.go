@@ -217,22 +217,7 @@ func TestWireKeys(t *testing.T) {
 	out, err := json.Marshal(f)
 	require.NoError(t, err)
 
-	keys := map[string]bool{}
-	var walk func(v any)
-	walk = func(v any) {
-		switch x := v.(type) {
-		case map[string]any:
-			for k, e := range x {
-				keys[k] = true
-				walk(e)
-			}
-		case []any:
-			for _, e := range x {
-				walk(e)
-			}
-		}
-	}
-	walk(wiretest.Tree(t, out))
+	keys := wiretest.Keys(out)
 	var got []string
 	for k := range keys {
 		got = append(got, k)

@@ -1,6 +1,7 @@
 package wiretest
 
 import (
+	"encoding/json"
 	"errors"
 	"reflect"
 	"regexp"
@@ -54,4 +55,29 @@ func RequirePathsNameKeys(tb testing.TB, name string, err error, root string, ke
 			require.True(tb, keys[m[1]], "%s: path %q names %q, which is no key under %s (%s)", name, p.Path, m[1], root, p.Message)
 		}
 	}
+}
+
+// Keys returns every object key anywhere in the JSON text data, at any
+// depth; none when data is not JSON.
+func Keys(data []byte) map[string]bool {
+	keys := map[string]bool{}
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, e := range x {
+				keys[k] = true
+				walk(e)
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	var v any
+	if json.Unmarshal(data, &v) == nil {
+		walk(v)
+	}
+	return keys
 }
