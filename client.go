@@ -101,8 +101,9 @@ const (
 //     acted.
 //
 // Where the service may have acted, ask [Client.GetOrder] for the order
-// first and send again only what it does not show; a refund sent again with
-// the same UniqueRequestID is safe. For example:
+// ([Client.GetCustomer] for the customer, after a customer write) first
+// and send again only what it does not show; a refund sent again with the
+// same UniqueRequestID is safe. For example:
 //
 //	var te *checkout.TransportError
 //	if errors.As(err, &te) && te.MaybeDelivered {
