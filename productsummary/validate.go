@@ -11,21 +11,14 @@ import (
 
 // Validate returns a *[validation.Error] listing every problem, with paths
 // such as "product_summary[2][0].color", or nil. An empty or nil Summary is
-// valid (it is not sent). It takes time in proportion to the size of the
-// summary, and refuses only what the service documents as wrong or what
-// cannot be sent as written.
-//
-// It refuses: a missing (nil) item; a colour that is not #RGB, #RRGGBB or
-// #AARRGGBB; a divider without a thickness and a background without a
-// colour; an image URL, or an accordion icon that is not "", that is not an
-// absolute http or https URL; a number that is sent (weight, width, text
-// size, size, thickness) but is not finite or not greater than 0; text or
-// a font type that is not valid UTF-8 (it cannot be sent as written). A
-// number left at 0 is not sent, so the only zero it reports is a divider's
-// missing thickness. It lets through what the service does not document
-// as wrong: a line with no items, a blank text, a font type other than
-// regular, bold and semibold (see [FontType.Valid] for that check), an
-// accordion with both icons "".
+// valid (it is not sent). It refuses what the service documents as wrong
+// or what cannot be sent as written: a nil item; a colour that is not
+// #RGB, #RRGGBB or #AARRGGBB; a divider without a thickness, a background
+// without a colour; an image URL, or an accordion icon other than "", that
+// is not an absolute http or https URL; a number that is sent but is not
+// finite and greater than 0; text or a font type that is not valid UTF-8.
+// It lets through a line with no items, a blank text, an unknown font type
+// (see [FontType.Valid]) and an accordion with both icons "".
 func (s *Summary) Validate() error {
 	if s == nil {
 		return nil
@@ -41,27 +34,17 @@ func (s *Summary) Validate() error {
 	return k.problems.Err()
 }
 
-// encodable returns a *validation.Error for what JSON cannot carry: a nil
-// item, or a number that is NaN or infinite, at the item's place p.
-func encodable(it Item, p place) error {
-	k := checker{place: p, encodeOnly: true}
-	k.checkItem(it)
-	return k.problems.Err()
-}
-
 // checker collects the problems of the items at one place after another.
-// Each item kind's check method (beside the kind, in items.go) calls its
-// methods once per field, naming the field's wire key. With encodeOnly
-// they report only what JSON cannot carry, as MarshalJSON needs: a number
-// that is NaN or infinite.
+// Each kind's check method calls it once per field, naming the field's
+// wire key. With encodeOnly it reports only what JSON cannot carry, as
+// MarshalJSON needs: a nil item, a number that is NaN or infinite.
 type checker struct {
 	place
 	encodeOnly bool
 	problems   validation.Error
 }
 
-// Whether a field must be set: the last argument of the checks and of
-// readNumber.
+// Whether a field must be set: the last argument of the checks.
 const (
 	required = true
 	optional = false
@@ -137,6 +120,36 @@ func (k *checker) utf8(key, s string) {
 		k.add(key, "must be valid UTF-8")
 	}
 }
+
+func (s Space) check(k *checker) {
+	k.number("weight", s.Weight, optional)
+	k.number("width", s.Width, optional)
+}
+
+func (t Text) check(k *checker) {
+	k.utf8("text", t.Text)
+	k.color("color", t.Color, optional)
+	k.number("textSize", t.TextSize, optional)
+	k.utf8("fontType", string(t.FontType))
+}
+
+func (i Image) check(k *checker) {
+	k.url("url", i.URL, required)
+	k.number("size", i.Size, optional)
+}
+
+func (t ToggleImage) check(k *checker) {
+	k.url("openIcon", t.OpenIcon, optional)
+	k.url("closeIcon", t.CloseIcon, optional)
+	k.number("size", t.Size, optional)
+}
+
+func (d Divider) check(k *checker) {
+	k.number("thickness", d.Thickness, required)
+	k.color("color", d.Color, optional)
+}
+
+func (g Background) check(k *checker) { k.color("color", g.Color, required) }
 
 // IsHexColor reports whether v is a colour the service reads: "#" followed
 // by 3, 6 or 8 hex digits (#RGB, #RRGGBB, #AARRGGBB), in either letter
