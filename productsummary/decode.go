@@ -45,16 +45,13 @@ func (e *DecodeError) Unwrap() error { return e.Err }
 // rootPath is where paths start: the session request's key for the summary.
 const rootPath = "product_summary"
 
-// place is where a value sits: under root, at a line and an item index (-1
-// when not inside one). Paths are built only when a problem is reported.
-type place struct {
-	root       string
-	line, item int
-}
+// place is where a value sits: at a line and an item index (-1 when not
+// inside one). Paths are built only when a problem is reported.
+type place struct{ line, item int }
 
 // path returns the JSON path of key (or of the value itself for "").
 func (p place) path(key string) string {
-	s := p.root
+	s := rootPath
 	if p.line >= 0 {
 		s = validation.Index(s, p.line)
 	}
@@ -75,7 +72,7 @@ func isNull(data []byte) bool { return string(bytes.TrimSpace(data)) == "null" }
 // decode reads the array of lines, or when allowString a JSON string
 // holding it. Each item's "type" chooses its kind (decodeAs).
 func decode(data []byte, allowString bool) (Summary, error) {
-	at := place{root: rootPath, line: -1, item: -1}
+	at := place{-1, -1}
 	if data = bytes.TrimSpace(data); allowString && len(data) > 0 && data[0] == '"' {
 		var text string
 		if err := json.Unmarshal(data, &text); err != nil {
@@ -89,7 +86,7 @@ func decode(data []byte, allowString bool) (Summary, error) {
 	}
 	out := make(Summary, len(lines))
 	for i, raw := range lines {
-		p := place{root: rootPath, line: i, item: -1}
+		p := place{i, -1}
 		items, err := array(raw, p, "a line must be a JSON array of items")
 		if err != nil {
 			return nil, err

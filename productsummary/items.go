@@ -30,9 +30,9 @@ type Item interface {
 	check(k *checker)
 }
 
-// FontType is the weight of a [Text]'s letters. The service knows
-// [Regular], [Bold] and [SemiBold]; other spellings ("Bold" in its own
-// samples) are sent as written.
+// FontType is the weight of a [Text]'s letters, sent as written. The
+// service knows [Regular], [Bold] and [SemiBold]; its samples also write
+// "Bold" and "SemiBold".
 type FontType string
 
 // The font types the service documents.
@@ -102,23 +102,13 @@ type Background struct {
 	Color string `json:"color"` // required
 }
 
-// Kind returns [KindSpace].
-func (Space) Kind() Kind { return KindSpace }
-
-// Kind returns [KindText].
-func (Text) Kind() Kind { return KindText }
-
-// Kind returns [KindImage].
-func (Image) Kind() Kind { return KindImage }
-
-// Kind returns [KindToggleImage].
+// The Kind methods return the item's wire type.
+func (Space) Kind() Kind       { return KindSpace }
+func (Text) Kind() Kind        { return KindText }
+func (Image) Kind() Kind       { return KindImage }
 func (ToggleImage) Kind() Kind { return KindToggleImage }
-
-// Kind returns [KindDivider].
-func (Divider) Kind() Kind { return KindDivider }
-
-// Kind returns [KindBackground].
-func (Background) Kind() Kind { return KindBackground }
+func (Divider) Kind() Kind     { return KindDivider }
+func (Background) Kind() Kind  { return KindBackground }
 
 // typeKey is the one key the wire adds to an item's own fields; the
 // typed… types put it beside them, for encoding/json to write and read.
@@ -179,38 +169,29 @@ func tagged(it Item) any {
 func decodeAs(kind Kind, raw []byte) (it Item, ok bool, err error) {
 	switch kind {
 	case KindSpace:
-		var w typedSpace
-		err = strict(raw, &w)
-		return w.Space, true, err
+		return as(raw, func(w typedSpace) Item { return w.Space })
 	case KindText:
-		var w typedText
-		err = strict(raw, &w)
-		return w.Text, true, err
+		return as(raw, func(w typedText) Item { return w.Text })
 	case KindImage:
-		var w typedImage
-		err = strict(raw, &w)
-		return w.Image, true, err
+		return as(raw, func(w typedImage) Item { return w.Image })
 	case KindToggleImage, "toggleImage":
-		var w typedToggle
-		err = strict(raw, &w)
-		return w.ToggleImage, true, err
+		return as(raw, func(w typedToggle) Item { return w.ToggleImage })
 	case KindDivider:
-		var w typedDivider
-		err = strict(raw, &w)
-		return w.Divider, true, err
+		return as(raw, func(w typedDivider) Item { return w.Divider })
 	case KindBackground:
-		var w typedBackground
-		err = strict(raw, &w)
-		return w.Background, true, err
+		return as(raw, func(w typedBackground) Item { return w.Background })
 	}
 	return nil, false, nil
 }
 
-// strict decodes raw into v, an unknown key being an error.
-func strict(raw []byte, v any) error {
+// as decodes raw into a W, an unknown key being an error, and returns the
+// item it holds.
+func as[W any](raw []byte, item func(W) Item) (Item, bool, error) {
+	var w W
 	d := json.NewDecoder(bytes.NewReader(raw))
 	d.DisallowUnknownFields()
-	return d.Decode(v)
+	err := d.Decode(&w)
+	return item(w), true, err
 }
 
 // concrete turns a pointer to one of the six kinds into its value, and a

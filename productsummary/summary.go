@@ -16,34 +16,29 @@
 //
 // # Wire form
 //
-// On the wire each item is a JSON object whose "type" names its kind. The
-// Go type of an item is its kind, so an item carries no type field of its
-// own: json.Marshal of a Summary writes the "type" of every item, and
-// json.Unmarshal into a Summary reads it and decodes the object into the
-// right kind. Marshal a Summary, not a Line or an item alone: those have
-// no "type". The session request sends the array as JSON text inside a
-// string; json.Unmarshal and [Parse] read that form too. Rules:
+// Each item is a JSON object whose "type" names its kind. An item's Go type
+// is its kind, so items have no type field: json.Marshal of a Summary
+// writes each item's "type" (marshal the Summary, not a Line or an item
+// alone), and json.Unmarshal into a Summary reads it and decodes the object
+// into that kind. The session request sends the array as JSON text inside
+// a string, which json.Unmarshal and [Parse] also read.
 //   - A toggle image is sent as "toggleimage"; "toggleImage", which the
 //     service's samples also write, is read too.
-//   - A font type is sent as written: the constants are the service's
-//     lower-case spellings, and "Bold" read from a sample goes back as
-//     "Bold".
-//   - Numbers (weights, widths, sizes, a divider's thickness) are float64
-//     and 0 means not sent: the service gives none of them a meaningful
-//     zero. Optional strings (a text's colour and font type, a divider's
-//     colour) are not sent when empty; the others always are, so an unused
-//     accordion icon goes out as "".
-//   - Decoding refuses, as a *[DecodeError] naming its path, an item type
-//     the SDK does not know and a key its kind does not have: a summary is
-//     what the merchant writes, so an unknown type or key is a typo the
-//     screen would not draw, better reported than carried along.
+//   - A font type is sent as written ("Bold" read from a sample goes back
+//     as "Bold"); the constants are the service's lower-case spellings.
+//   - Numbers are float64 and 0 is not sent: the service gives none of them
+//     a meaningful zero. Optional strings (colours, a font type) are not
+//     sent when empty; the others always are, so an unused accordion icon
+//     goes out as "".
+//   - An item type the SDK does not know, or a key its kind does not have,
+//     is a *[DecodeError] naming its path: a summary is what the merchant
+//     writes, so either is a typo the screen would not draw, better
+//     reported than carried along.
 //
 // Call [Summary.Validate] before sending (the client does).
 package productsummary
 
-import (
-	"encoding/json"
-)
+import "encoding/json"
 
 // Summary is the product summary: lines shown top to bottom. A nil or empty
 // Summary means no summary is sent. Like any slice it may be read from
@@ -71,7 +66,7 @@ func (s Summary) MarshalJSON() ([]byte, error) {
 	}
 	items := make([]any, 0, n)
 	lines := make([][]any, len(s))
-	k := checker{place: place{root: rootPath}, encodeOnly: true}
+	k := checker{encodeOnly: true}
 	for i, l := range s {
 		k.line = i
 		start := len(items)
@@ -105,9 +100,8 @@ func (s *Summary) UnmarshalJSON(data []byte) error {
 	return err
 }
 
-// Clone returns a deep copy of s, pointer items as values, so that a
-// half-built summary can be shared and each copy extended on its own. A
-// nil s gives nil.
+// Clone returns a deep copy of s (nil for nil), pointer items as values, to
+// share a half-built summary and extend each copy on its own.
 func (s *Summary) Clone() *Summary {
 	if s == nil {
 		return nil

@@ -23,7 +23,7 @@ func (s *Summary) Validate() error {
 	if s == nil {
 		return nil
 	}
-	k := checker{place: place{root: rootPath}}
+	k := checker{}
 	for i, l := range *s {
 		k.line = i
 		for j, it := range l {
@@ -34,10 +34,10 @@ func (s *Summary) Validate() error {
 	return k.problems.Err()
 }
 
-// checker collects the problems of the items at one place after another.
-// Each kind's check method calls it once per field, naming the field's
-// wire key. With encodeOnly it reports only what JSON cannot carry, as
-// MarshalJSON needs: a nil item, a number that is NaN or infinite.
+// checker collects the problems of items, one place after another; each
+// kind's check method calls it once per field with the field's wire key.
+// With encodeOnly it reports only what MarshalJSON cannot write: a nil
+// item, a number that is NaN or infinite.
 type checker struct {
 	place
 	encodeOnly bool
@@ -82,31 +82,16 @@ func (k *checker) number(key string, n float64, required bool) {
 	}
 }
 
-// color checks a hex colour; "" is the unset field.
-func (k *checker) color(key, s string, required bool) {
+// format checks a string that is sent when set and must then be what want
+// says (valid checks it); "" is the unset field, or an unused icon.
+func (k *checker) format(key, s, want string, valid func(string) bool, required bool) {
 	switch {
 	case k.encodeOnly:
-	case s == "":
-		if required {
-			k.add(key, "required: "+wantColor)
-		}
-	case !IsHexColor(s):
-		k.add(key, fmt.Sprintf("must be %s, got %.40q", wantColor, s))
-	}
-}
-
-// url checks an absolute http or https URL; "" is the unset field, or an
-// unused accordion icon.
-func (k *checker) url(key, s string, required bool) {
-	switch {
-	case k.encodeOnly:
-	case s == "":
-		if required {
-			k.add(key, "required: "+wantURL)
-		}
-	case !isURL(s):
-		msg := fmt.Sprintf("must be %s, got %.40q", wantURL, s)
-		if !required {
+	case s == "" && required:
+		k.add(key, "required: "+want)
+	case s != "" && !valid(s):
+		msg := fmt.Sprintf("must be %s, got %.40q", want, s)
+		if want == wantURL && !required {
 			msg += `, or "" when unused`
 		}
 		k.add(key, msg)
@@ -128,28 +113,28 @@ func (s Space) check(k *checker) {
 
 func (t Text) check(k *checker) {
 	k.utf8("text", t.Text)
-	k.color("color", t.Color, optional)
+	k.format("color", t.Color, wantColor, IsHexColor, optional)
 	k.number("textSize", t.TextSize, optional)
 	k.utf8("fontType", string(t.FontType))
 }
 
 func (i Image) check(k *checker) {
-	k.url("url", i.URL, required)
+	k.format("url", i.URL, wantURL, isURL, required)
 	k.number("size", i.Size, optional)
 }
 
 func (t ToggleImage) check(k *checker) {
-	k.url("openIcon", t.OpenIcon, optional)
-	k.url("closeIcon", t.CloseIcon, optional)
+	k.format("openIcon", t.OpenIcon, wantURL, isURL, optional)
+	k.format("closeIcon", t.CloseIcon, wantURL, isURL, optional)
 	k.number("size", t.Size, optional)
 }
 
 func (d Divider) check(k *checker) {
 	k.number("thickness", d.Thickness, required)
-	k.color("color", d.Color, optional)
+	k.format("color", d.Color, wantColor, IsHexColor, optional)
 }
 
-func (g Background) check(k *checker) { k.color("color", g.Color, required) }
+func (g Background) check(k *checker) { k.format("color", g.Color, wantColor, IsHexColor, required) }
 
 // IsHexColor reports whether v is a colour the service reads: "#" followed
 // by 3, 6 or 8 hex digits (#RGB, #RRGGBB, #AARRGGBB), in either letter
