@@ -363,8 +363,8 @@ func readSummary(v *validation.Error, raw json.RawMessage) *productsummary.Summa
 		v.Add(keyProductSummary, "must be a JSON string holding the summary's array, not "+kindOf(raw))
 		return nil
 	}
-	s := new(productsummary.Summary)
-	if err := s.UnmarshalText([]byte(text)); err != nil {
+	s, err := productsummary.Parse(text)
+	if err != nil {
 		var de *productsummary.DecodeError
 		if !errors.As(err, &de) {
 			mergeAt(v, keyProductSummary, err)
@@ -377,7 +377,7 @@ func readSummary(v *validation.Error, raw json.RawMessage) *productsummary.Summa
 		mergeAt(v, keyProductSummary, &ValidationError{Problems: []Problem{{Path: de.Path, Message: msg}}})
 		return nil
 	}
-	return s
+	return &s
 }
 
 // unixTime is a mandate date on the wire: Unix seconds in decimal text

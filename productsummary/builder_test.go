@@ -1,6 +1,7 @@
 package productsummary_test
 
 import (
+	"encoding/json"
 	"runtime"
 	"testing"
 
@@ -24,7 +25,7 @@ func TestGolden(t *testing.T) {
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			require.NoError(t, tc.s.Validate())
-			got, err := tc.s.MarshalText()
+			got, err := json.Marshal(tc.s)
 			require.NoError(t, err)
 			wiretest.Golden(t, tc.file, got)
 

@@ -75,13 +75,17 @@ func busTicket() *ps.Summary {
 // line.
 func printLines(s *ps.Summary) {
 	fmt.Println("valid:", s.Validate() == nil)
-	for _, l := range *s {
-		b, err := json.Marshal(l)
-		if err != nil {
-			fmt.Println(err)
-			return
-		}
-		fmt.Println(string(b))
+	b, err := json.Marshal(s)
+	var lines []json.RawMessage
+	if err == nil {
+		err = json.Unmarshal(b, &lines)
+	}
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, l := range lines {
+		fmt.Println(string(l))
 	}
 }
 
@@ -140,10 +144,10 @@ func ExampleNew_busTicket() {
 
 // The session request carries the summary as a JSON string; Parse reads
 // either form back.
-func ExampleSummary_MarshalText() {
+func ExampleSummary_MarshalJSON() {
 	s := ps.New().
 		Line(ps.Text{Text: "Amount", FontType: ps.Bold}, ps.Space{Weight: 1}, ps.Text{Text: "₹10,000"})
-	text, _ := s.MarshalText()
+	text, _ := json.Marshal(s)
 	field, _ := json.Marshal(string(text)) // what the root client does for "product_summary"
 	fmt.Println(string(field))
 

@@ -11,26 +11,19 @@ import (
 
 // Validate returns a *[validation.Error] listing every problem, with paths
 // such as "product_summary[2][0].color", or nil. An empty or nil Summary is
-// valid (it is not sent). It takes time in proportion to the size of the
-// summary, and refuses only what the service documents as wrong or what
-// cannot be sent as written.
-//
-// It refuses: a missing (nil) item; a colour that is not #RGB, #RRGGBB or
-// #AARRGGBB; a divider without a thickness and a background without a
-// colour; an image URL, or an accordion icon that is not "", that is not an
-// absolute http or https URL; a number that is sent (weight, width, text
-// size, size, thickness) but is not finite or not greater than 0; text or
-// a font type that is not valid UTF-8 (it cannot be sent as written). A
-// number left at 0 is not sent, so the only zero it reports is a divider's
-// missing thickness. It lets through what the service does not document
-// as wrong: a line with no items, a blank text, a font type other than
-// regular, bold and semibold (see [FontType.Valid] for that check), an
-// accordion with both icons "".
+// valid (it is not sent). It refuses what the service documents as wrong
+// or what cannot be sent as written: a nil item; a colour that is not
+// #RGB, #RRGGBB or #AARRGGBB; a divider without a thickness, a background
+// without a colour; an image URL, or an accordion icon other than "", that
+// is not an absolute http or https URL; a number that is sent but is not
+// finite and greater than 0; text or a font type that is not valid UTF-8.
+// It lets through a line with no items, a blank text, an unknown font type
+// (see [FontType.Valid]) and an accordion with both icons "".
 func (s *Summary) Validate() error {
 	if s == nil {
 		return nil
 	}
-	k := checker{place: place{root: rootPath}}
+	k := checker{}
 	for i, l := range *s {
 		k.line = i
 		for j, it := range l {
@@ -41,27 +34,17 @@ func (s *Summary) Validate() error {
 	return k.problems.Err()
 }
 
-// encodable returns a *validation.Error for what JSON cannot carry: a nil
-// item, or a number that is NaN or infinite, at the item's place p.
-func encodable(it Item, p place) error {
-	k := checker{place: p, encodeOnly: true}
-	k.checkItem(it)
-	return k.problems.Err()
-}
-
-// checker collects the problems of the items at one place after another.
-// Each item kind's check method (beside the kind, in items.go) calls its
-// methods once per field, naming the field's wire key. With encodeOnly
-// they report only what JSON cannot carry, as MarshalJSON needs: a number
-// that is NaN or infinite.
+// checker collects the problems of items, one place after another; each
+// kind's check method calls it once per field with the field's wire key.
+// With encodeOnly it reports only what MarshalJSON cannot write: a nil
+// item, a number that is NaN or infinite.
 type checker struct {
 	place
 	encodeOnly bool
 	problems   validation.Error
 }
 
-// Whether a field must be set: the last argument of the checks and of
-// readNumber.
+// Whether a field must be set: the last argument of the checks.
 const (
 	required = true
 	optional = false
@@ -99,31 +82,16 @@ func (k *checker) number(key string, n float64, required bool) {
 	}
 }
 
-// color checks a hex colour; "" is the unset field.
-func (k *checker) color(key, s string, required bool) {
+// format checks a string that is sent when set and must then be what want
+// says (valid checks it); "" is the unset field, or an unused icon.
+func (k *checker) format(key, s, want string, valid func(string) bool, required bool) {
 	switch {
 	case k.encodeOnly:
-	case s == "":
-		if required {
-			k.add(key, "required: "+wantColor)
-		}
-	case !IsHexColor(s):
-		k.add(key, fmt.Sprintf("must be %s, got %.40q", wantColor, s))
-	}
-}
-
-// url checks an absolute http or https URL; "" is the unset field, or an
-// unused accordion icon.
-func (k *checker) url(key, s string, required bool) {
-	switch {
-	case k.encodeOnly:
-	case s == "":
-		if required {
-			k.add(key, "required: "+wantURL)
-		}
-	case !isURL(s):
-		msg := fmt.Sprintf("must be %s, got %.40q", wantURL, s)
-		if !required {
+	case s == "" && required:
+		k.add(key, "required: "+want)
+	case s != "" && !valid(s):
+		msg := fmt.Sprintf("must be %s, got %.40q", want, s)
+		if want == wantURL && !required {
 			msg += `, or "" when unused`
 		}
 		k.add(key, msg)
@@ -137,6 +105,36 @@ func (k *checker) utf8(key, s string) {
 		k.add(key, "must be valid UTF-8")
 	}
 }
+
+func (s Space) check(k *checker) {
+	k.number("weight", s.Weight, optional)
+	k.number("width", s.Width, optional)
+}
+
+func (t Text) check(k *checker) {
+	k.utf8("text", t.Text)
+	k.format("color", t.Color, wantColor, IsHexColor, optional)
+	k.number("textSize", t.TextSize, optional)
+	k.utf8("fontType", string(t.FontType))
+}
+
+func (i Image) check(k *checker) {
+	k.format("url", i.URL, wantURL, isURL, required)
+	k.number("size", i.Size, optional)
+}
+
+func (t ToggleImage) check(k *checker) {
+	k.format("openIcon", t.OpenIcon, wantURL, isURL, optional)
+	k.format("closeIcon", t.CloseIcon, wantURL, isURL, optional)
+	k.number("size", t.Size, optional)
+}
+
+func (d Divider) check(k *checker) {
+	k.number("thickness", d.Thickness, required)
+	k.format("color", d.Color, wantColor, IsHexColor, optional)
+}
+
+func (g Background) check(k *checker) { k.format("color", g.Color, wantColor, IsHexColor, required) }
 
 // IsHexColor reports whether v is a colour the service reads: "#" followed
 // by 3, 6 or 8 hex digits (#RGB, #RRGGBB, #AARRGGBB), in either letter

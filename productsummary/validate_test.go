@@ -3,6 +3,9 @@ package productsummary_test
 import (
 	"errors"
 	"math"
+	"reflect"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -132,24 +135,6 @@ func TestValidateQuotesLongValuesShort(t *testing.T) {
 	require.NotContains(t, err.Error(), "\n", "the error stays on one line")
 }
 
-func TestFontType(t *testing.T) {
-	for _, tc := range []struct {
-		in    ps.FontType
-		canon ps.FontType
-		ok    bool
-	}{
-		{"regular", ps.Regular, true},
-		{"Bold", ps.Bold, true},
-		{"SemiBold", ps.SemiBold, true},
-		{"SEMIBOLD", ps.SemiBold, true},
-		{"semi-bold", "semi-bold", false},
-		{"", "", false},
-	} {
-		require.Equal(t, tc.canon, tc.in.Canonical(), tc.in)
-		require.Equal(t, tc.ok, tc.in.Valid(), tc.in)
-	}
-}
-
 func TestIsHexColor(t *testing.T) {
 	for c, ok := range map[string]bool{
 		"#fff": true, "#FFFFFF": true, "#80ffFFff": true, "#b6a885": true,
@@ -157,5 +142,58 @@ func TestIsHexColor(t *testing.T) {
 		"#ffffffffff": false, "#ggg": false, " #fff": false, "#fff ": false,
 	} {
 		require.Equal(t, ok, ps.IsHexColor(c), c)
+	}
+}
+
+// TestProblemPathsNameRealKeys: every path Validate reports names a key the
+// item types' json tags spell (a typo in a key written at a rule fails
+// here), every field of every kind has a Validate rule, and the decoder
+// reads every key the tags spell, reporting a bad value at it.
+func TestProblemPathsNameRealKeys(t *testing.T) {
+	kinds := []ps.Item{ps.Space{}, ps.Text{}, ps.Image{}, ps.ToggleImage{}, ps.Divider{}, ps.Background{}}
+	real := map[string]bool{}
+	for _, it := range kinds {
+		for f := range reflect.TypeOf(it).Fields() {
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			real[name] = true
+		}
+	}
+	invalid := ps.Summary{
+		{nil, (*ps.Text)(nil)},
+		{ps.Space{Weight: -1, Width: math.NaN()}, ps.Space{Weight: math.Inf(1), Width: -2}},
+		{ps.Text{Text: "\xff", Color: "red", TextSize: -1, FontType: "\xff"}, ps.Text{TextSize: math.NaN()}},
+		{ps.Image{}, ps.Image{URL: "/a.png", Size: -1}, ps.Image{URL: icon, Size: math.Inf(-1)}},
+		{ps.ToggleImage{OpenIcon: "x", CloseIcon: "ftp://x.example/", Size: -1}, ps.ToggleImage{Size: math.NaN()}},
+		{ps.Divider{}, ps.Divider{Thickness: -1, Color: "#12"}, ps.Divider{Thickness: math.Inf(1)}},
+		{ps.Background{}, ps.Background{Color: "blue"}},
+	}
+	shape := regexp.MustCompile(`^product_summary\[(\d+)\]\[(\d+)\](?:\.(\w+))?$`)
+	validated := map[string]bool{}
+	var ve *validation.Error
+	require.ErrorAs(t, invalid.Validate(), &ve)
+	for _, p := range ve.Problems {
+		m := shape.FindStringSubmatch(p.Path)
+		require.NotNil(t, m, p.Path)
+		require.True(t, m[3] == "" || real[m[3]], "path %q names a key no json tag spells", p.Path)
+		if i, _ := strconv.Atoi(m[1]); i > 0 {
+			j, _ := strconv.Atoi(m[2])
+			validated[string(invalid[i][j].Kind())+"."+m[3]] = true
+		}
+	}
+	for _, it := range kinds {
+		for f := range reflect.TypeOf(it).Fields() {
+			key, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			require.True(t, validated[string(it.Kind())+"."+key], "no Validate rule at %s.%s", it.Kind(), key)
+
+			bad := `true`
+			if f.Type.Kind() == reflect.Float64 {
+				bad = `"wide"`
+			}
+			_, err := ps.Parse(`[[{"type":"` + string(it.Kind()) + `","` + key + `":` + bad + `}]]`)
+			var de *ps.DecodeError
+			require.ErrorAs(t, err, &de)
+			require.Equal(t, "product_summary[0][0]."+key, de.Path)
+			require.NotContains(t, de.Message, "unknown key")
+		}
 	}
 }

@@ -45,12 +45,12 @@ func TestDesignLiterals(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			require.Equal(t, ps.Summary{{tc.item}}, *ps.New().Line(tc.item))
-			got, err := json.Marshal(tc.item)
+			got, err := json.Marshal(ps.Summary{{tc.item}})
 			require.NoError(t, err)
-			require.Equal(t, tc.want, string(got), "exact bytes, spec key order")
+			require.Equal(t, "[["+tc.want+"]]", string(got), "exact bytes, spec key order")
 			require.NoError(t, (&ps.Summary{{tc.item}}).Validate())
 
-			back, err := ps.Parse("[[" + string(got) + "]]")
+			back, err := ps.Parse(string(got))
 			require.NoError(t, err)
 			require.Equal(t, ps.Summary{{tc.item}}, back, "the literal reads back as written")
 		})
@@ -84,5 +84,23 @@ func TestDesignLiteralZeroThickness(t *testing.T) {
 		require.Len(t, ve.Problems, 1)
 		require.Equal(t, "product_summary[0][0].thickness", ve.Problems[0].Path)
 		require.Equal(t, "required: a number greater than 0", ve.Problems[0].Message)
+	}
+}
+
+func TestFontType(t *testing.T) {
+	for _, tc := range []struct {
+		in    ps.FontType
+		canon ps.FontType
+		ok    bool
+	}{
+		{"regular", ps.Regular, true},
+		{"Bold", ps.Bold, true},
+		{"SemiBold", ps.SemiBold, true},
+		{"SEMIBOLD", ps.SemiBold, true},
+		{"semi-bold", "semi-bold", false},
+		{"", "", false},
+	} {
+		require.Equal(t, tc.canon, tc.in.Canonical(), tc.in)
+		require.Equal(t, tc.ok, tc.in.Valid(), tc.in)
 	}
 }

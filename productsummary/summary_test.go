@@ -2,11 +2,15 @@ package productsummary_test
 
 import (
 	"encoding/json"
+	"maps"
 	"math"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/payorch/checkout-go/internal/conformance"
 	"github.com/payorch/checkout-go/internal/wiretest"
 	ps "github.com/payorch/checkout-go/productsummary"
 	"github.com/payorch/checkout-go/validation"
@@ -38,13 +42,9 @@ func TestMarshalItems(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			line, err := json.Marshal(ps.Line{tc.item})
+			got, err := json.Marshal(ps.Summary{{tc.item}})
 			require.NoError(t, err)
-			require.Equal(t, "["+tc.want+"]", string(line))
-
-			alone, err := json.Marshal(tc.item)
-			require.NoError(t, err)
-			require.Equal(t, tc.want, string(alone))
+			require.Equal(t, "[["+tc.want+"]]", string(got))
 		})
 	}
 }
@@ -68,11 +68,11 @@ func TestMarshalMatchesEncodingJSON(t *testing.T) {
 // encoding/json writes s on its own.
 func requireTextAsEncodingJSON(t testing.TB, s string) {
 	t.Helper()
-	got, err := json.Marshal(ps.Text{Text: s})
+	got, err := json.Marshal(ps.Summary{{ps.Text{Text: s}}})
 	require.NoError(t, err)
 	str, err := json.Marshal(s)
 	require.NoError(t, err)
-	require.Equal(t, `{"type":"text","text":`+string(str)+`}`, string(got), "text %q", s)
+	require.Equal(t, `[[{"type":"text","text":`+string(str)+`}]]`, string(got), "text %q", s)
 }
 
 // requireNumberAsEncodingJSON checks that a Space of weight n, a finite
@@ -80,38 +80,31 @@ func requireTextAsEncodingJSON(t testing.TB, s string) {
 // -0 out (not sent).
 func requireNumberAsEncodingJSON(t testing.TB, n float64) {
 	t.Helper()
-	got, err := json.Marshal(ps.Space{Weight: n})
+	got, err := json.Marshal(ps.Summary{{ps.Space{Weight: n}}})
 	require.NoError(t, err)
 	if n == 0 {
-		require.Equal(t, `{"type":"space"}`, string(got), "0 and -0 are not sent")
+		require.Equal(t, `[[{"type":"space"}]]`, string(got), "0 and -0 are not sent")
 		return
 	}
 	num, err := json.Marshal(n)
 	require.NoError(t, err)
-	require.Equal(t, `{"type":"space","weight":`+string(num)+`}`, string(got), "number %v", n)
+	require.Equal(t, `[[{"type":"space","weight":`+string(num)+`}]]`, string(got), "number %v", n)
 }
 
-func TestMarshalTextEqualsMarshalJSON(t *testing.T) {
+// TestMarshalInsideAStruct: inside a struct the summary is the array; the
+// session request (root package) sends that text as a string instead.
+func TestMarshalInsideAStruct(t *testing.T) {
 	s := ps.Summary{{ps.Space{}}, {ps.Text{Text: "a & b"}, ps.Space{Weight: 1}, ps.Text{Text: "₹1"}}}
-	text, err := s.MarshalText()
-	require.NoError(t, err)
-	js, err := json.Marshal(s)
-	require.NoError(t, err)
-	require.Equal(t, `[[{"type":"space"}],[{"type":"text","text":"a \u0026 b"},{"type":"space","weight":1},{"type":"text","text":"₹1"}]]`, string(text))
-	require.Equal(t, string(text), string(js))
-
-	// Inside a struct the summary is the array; the session request (root
-	// package) sends the MarshalText form as a string instead.
 	body, err := json.Marshal(struct {
 		S ps.Summary `json:"product_summary"`
-	}{s[:1]})
+	}{s})
 	require.NoError(t, err)
-	require.Equal(t, `{"product_summary":[[{"type":"space"}]]}`, string(body))
+	require.Equal(t, `{"product_summary":[[{"type":"space"}],[{"type":"text","text":"a \u0026 b"},{"type":"space","weight":1},{"type":"text","text":"₹1"}]]}`, string(body))
 }
 
 func TestMarshalEmpty(t *testing.T) {
 	for _, s := range []ps.Summary{nil, {}} {
-		b, err := s.MarshalText()
+		b, err := s.MarshalJSON()
 		require.NoError(t, err)
 		require.Equal(t, "[]", string(b))
 	}
@@ -131,7 +124,7 @@ func TestMarshalErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := tc.s.MarshalText()
+			_, err := tc.s.MarshalJSON()
 			wiretest.RequireProblem(t, err, tc.path, tc.msg)
 
 			var ve *validation.Error
@@ -144,10 +137,6 @@ func TestMarshalErrors(t *testing.T) {
 			require.True(t, ve.Has(tc.path), "%v", verr)
 		})
 	}
-	_, err := json.Marshal(ps.Divider{Thickness: math.Inf(-1)})
-	var ve *validation.Error
-	require.ErrorAs(t, err, &ve)
-	require.Equal(t, "thickness", ve.Problems[0].Path)
 }
 
 func TestClone(t *testing.T) {
@@ -172,9 +161,9 @@ func TestKindsAndPointerItems(t *testing.T) {
 		require.Equal(t, k, items[i].Kind())
 		require.Equal(t, k, ptrs[i].Kind())
 
-		byValue, err := ps.Summary{{items[i]}}.MarshalText()
+		byValue, err := json.Marshal(ps.Summary{{items[i]}})
 		require.NoError(t, err)
-		byPointer, err := ps.Summary{{ptrs[i]}}.MarshalText()
+		byPointer, err := json.Marshal(ps.Summary{{ptrs[i]}})
 		require.NoError(t, err)
 		require.Equal(t, string(byValue), string(byPointer))
 		require.Contains(t, string(byValue), `"type":"`+string(k)+`"`)
@@ -184,7 +173,160 @@ func TestKindsAndPointerItems(t *testing.T) {
 		var ve *validation.Error
 		require.ErrorAs(t, err, &ve, k)
 		require.Equal(t, "product_summary[0][0]", ve.Problems[0].Path)
-		_, err = ps.Summary{{nils[i]}}.MarshalText()
+		_, err = json.Marshal(ps.Summary{{nils[i]}})
 		require.ErrorAs(t, err, &ve, k)
 	}
+}
+
+// TestConformanceRoundTrip decodes every published product summary and
+// checks that re-encoding gives the same JSON tree, key order aside, after
+// the one documented normalisation (type "toggleImage" is written
+// "toggleimage"). Numbers compare as float64, so 1.0 and 1 are equal.
+func TestConformanceRoundTrip(t *testing.T) {
+	samples := conformance.Files(t, "product_summary", "*.json")
+	require.Len(t, samples, 4, "expected the three summaries and the session body")
+	for _, sm := range samples {
+		t.Run(sm.Name, func(t *testing.T) {
+			require.True(t, sm.ValidJSON())
+			var text string
+			if strings.HasSuffix(sm.Name, ".body.json") {
+				var body map[string]any
+				require.NoError(t, json.Unmarshal(sm.Data, &body))
+				s, ok := body["product_summary"].(string)
+				require.True(t, ok, "product_summary is carried as a JSON string")
+				text = s
+			} else {
+				text = string(sm.Data)
+			}
+
+			s, err := ps.Parse(text)
+			require.NoError(t, err)
+			require.NotEmpty(t, s)
+			require.NoError(t, s.Validate(), "the service's own samples are valid")
+
+			out, err := json.Marshal(s)
+			require.NoError(t, err)
+
+			var want, got any
+			require.NoError(t, json.Unmarshal([]byte(text), &want))
+			require.NoError(t, json.Unmarshal(out, &got))
+			normaliseToggle(want)
+			require.Equal(t, want, got)
+			require.Equal(t, keySet(want), keySet(got), "no key is added, dropped or changes case")
+			require.NotContains(t, string(out), `"toggleImage"`)
+
+			// The session request's form, a JSON string holding the array,
+			// reads back to the same summary.
+			quoted, err := json.Marshal(string(out))
+			require.NoError(t, err)
+			again, err := ps.Parse(string(quoted))
+			require.NoError(t, err)
+			require.Equal(t, s, again)
+		})
+	}
+}
+
+// TestConformanceSessionBodyField decodes the session body straight into a
+// struct: Summary.UnmarshalJSON accepts the string form.
+func TestConformanceSessionBodyField(t *testing.T) {
+	samples := conformance.Files(t, "product_summary", "session_request_product_summary.body.json")
+	var body struct {
+		ProductSummary ps.Summary `json:"product_summary"`
+	}
+	require.NoError(t, json.Unmarshal(samples[0].Data, &body))
+	s := body.ProductSummary
+	require.Len(t, s, 9)
+	// fontType casings are kept as written.
+	require.Equal(t, ps.FontType("bold"), s[0][0].(ps.Text).FontType)
+	require.Equal(t, ps.FontType("Bold"), s[0][2].(ps.Text).FontType)
+	require.Equal(t, ps.FontType("SemiBold"), s[1][0].(ps.Text).FontType)
+	require.Equal(t, ps.Divider{Thickness: 1, Color: "#D6C190"}, s[5][0])
+	require.Equal(t, ps.Background{Color: "#faefd9"}, s[8][0])
+	require.Equal(t, ps.Line{ps.Space{}}, s[2], "an empty line is one space item")
+}
+
+// TestConformanceToggleSpellings checks both spellings of the accordion type
+// the samples use decode to ToggleImage, including an unused icon as "".
+func TestConformanceToggleSpellings(t *testing.T) {
+	for _, tc := range []struct {
+		file      string
+		line, idx int
+		want      ps.ToggleImage
+	}{
+		{"product_summary_case1_toggleimage_lowercase_and_images.json", 0, 7, ps.ToggleImage{
+			OpenIcon:  "https://assets.juspay.in/hyper/images/internalPP/ic_arrow_down.png",
+			CloseIcon: "https://assets.juspay.in/hyper/images/internalPP/ic_arrow_up.png",
+			Size:      18,
+		}},
+		{"product_summary_case2_toggleImage_camelcase_flight.json", 6, 4, ps.ToggleImage{
+			OpenIcon:  "https://upload.wikimedia.org/wikipedia/commons/9/96/Chevron-icon-drop-down-menu-WHITE.png",
+			CloseIcon: "",
+			Size:      20,
+		}},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			sm := conformance.Files(t, "product_summary", tc.file)[0]
+			s, err := ps.Parse(string(sm.Data))
+			require.NoError(t, err)
+			require.Equal(t, tc.want, s[tc.line][tc.idx])
+		})
+	}
+}
+
+func normaliseToggle(v any) {
+	switch v := v.(type) {
+	case []any:
+		for _, e := range v {
+			normaliseToggle(e)
+		}
+	case map[string]any:
+		if v["type"] == "toggleImage" {
+			v["type"] = "toggleimage"
+		}
+		for _, e := range v {
+			normaliseToggle(e)
+		}
+	}
+}
+
+// keySet lists every object key in the tree, sorted, with duplicates.
+func keySet(v any) []string {
+	var keys []string
+	var walk func(any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case []any:
+			for _, e := range v {
+				walk(e)
+			}
+		case map[string]any:
+			for _, k := range slices.Sorted(maps.Keys(v)) {
+				keys = append(keys, k)
+				walk(v[k])
+			}
+		}
+	}
+	walk(v)
+	slices.Sort(keys)
+	return keys
+}
+
+// FuzzEncode: an item writes strings and numbers exactly as
+// encoding/json does; a number at 0 (or -0) is not sent.
+func FuzzEncode(f *testing.F) {
+	f.Add("₹ 813.75", 0.7)
+	f.Add("<b>\"q\"</b> & \\", 1e21)
+	f.Add("\x00\x1f\u2028\u2029\xff\xfe", 1e-7)
+	f.Add("", math.Copysign(0, -1))
+	f.Add("tab\tnew\nline", 123456789.125)
+	f.Fuzz(func(t *testing.T, s string, n float64) {
+		requireTextAsEncodingJSON(t, s)
+		if math.IsNaN(n) || math.IsInf(n, 0) {
+			_, err := json.Marshal(ps.Summary{{ps.Space{Weight: n}}})
+			var ve *validation.Error
+			require.ErrorAs(t, err, &ve)
+			return
+		}
+		requireNumberAsEncodingJSON(t, n)
+	})
 }
