@@ -2,7 +2,6 @@ package checkouttest_test
 
 import (
 	"encoding/json"
-	"fmt"
 	"net"
 	"net/http"
 	"net/url"
@@ -185,20 +184,3 @@ func TestNewServerOnListener(t *testing.T) {
 	require.NoError(t, l2.Close())
 }
 
-func TestNoSecretsInFormatting(t *testing.T) {
-	cfg := checkouttest.Config{MerchantID: merchantID, APIKey: apiKey, Webhook: checkouttest.WebhookConfig{
-		Username: "shopuser", Password: "hook-pass-77", Headers: map[string]string{"X-Token": "tok-secret-3"},
-	}}
-	s := newServer(t, cfg)
-	for _, verb := range []string{"%v", "%+v", "%#v", "%s"} {
-		for _, v := range []any{cfg, cfg.Webhook, s, &cfg} {
-			out := fmt.Sprintf(verb, v)
-			require.NotContains(t, out, apiKey, verb)
-			require.NotContains(t, out, "hook-pass-77", verb)
-			require.NotContains(t, out, "tok-secret-3", verb)
-		}
-	}
-	require.Contains(t, fmt.Sprint(cfg), merchantID)
-	require.Contains(t, fmt.Sprint(cfg), "X-Token")
-	require.Equal(t, "checkouttest.Server("+s.URL+")", fmt.Sprint(s))
-}

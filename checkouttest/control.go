@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"slices"
 	"strconv"
@@ -32,11 +33,25 @@ import (
 // takes ?times=N (1 by default, at most MaxControlRepeat); an order
 // without a sent event is 409.
 //
+// A POST must carry the header ControlHeader (any value; the checkout
+// command sends it), which a web page cannot send cross-site without a
+// preflight the fake never grants; a request that a browser marks
+// cross-site (an Origin other than the fake's own, Sec-Fetch-Site
+// cross-site or same-site) is refused with 403, so a page the developer
+// visits cannot pay an order.
+//
 // A POST waits (at most ControlWait) until the webhooks it sent are
 // delivered or given up, and replies 200 with a ControlResult; an unknown
 // order is 404, a transition the order cannot make 409, anything else 400.
 // Error replies are {"error": "..."}.
 const ControlPrefix = "/__checkouttest/"
+
+// ControlHeader is the header every control POST must carry.
+const ControlHeader = "X-Checkouttest-Control"
+
+// FakeHeader is sent with every reply of the fake, set to "1", so that a
+// client (or a person reading a trace) never takes it for the service.
+const FakeHeader = "X-Checkout-Fake"
 
 // MaxControlRepeat bounds the duplicates and times parameters of the
 // control endpoints.
@@ -68,7 +83,8 @@ type ControlDelivery struct {
 	EventID string `json:"event_id"`
 	// EventName is the event's name, such as ORDER_SUCCEEDED.
 	EventName string `json:"event_name"`
-	// URL is where the event was sent; "" when no webhook URL is set.
+	// URL is where the event was sent, its secrets redacted (RedactURL);
+	// "" when no webhook URL is set.
 	URL string `json:"url"`
 	// Notified is true once the receiver replied 200.
 	Notified bool `json:"notified"`
@@ -87,6 +103,10 @@ type controlError struct {
 // serveControl answers the control endpoints; parts is the path after
 // ControlPrefix, split and unescaped.
 func (s *Server) serveControl(w http.ResponseWriter, r *http.Request, parts []string) {
+	if why := crossSite(r); why != "" {
+		writeJSON(w, http.StatusForbidden, controlError{why})
+		return
+	}
 	if len(parts) == 1 && parts[0] == "health" {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")
@@ -103,6 +123,10 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request, parts []st
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
 		writeJSON(w, http.StatusMethodNotAllowed, controlError{"use POST"})
+		return
+	}
+	if r.Header.Get(ControlHeader) == "" {
+		writeJSON(w, http.StatusForbidden, controlError{"a control POST needs the header " + ControlHeader + ": 1 (checkout trigger sends it)"})
 		return
 	}
 	orderID := parts[1]
@@ -235,7 +259,7 @@ func (s *Server) awaitDeliveries(ctx context.Context, from int, orderID string) 
 			if d.OrderID != orderID {
 				continue
 			}
-			cd := ControlDelivery{EventID: d.EventID, EventName: d.EventName, URL: d.URL, Notified: d.Notified, Attempts: len(d.Attempts), Error: d.Err}
+			cd := ControlDelivery{EventID: d.EventID, EventName: d.EventName, URL: RedactURL(d.URL), Notified: d.Notified, Attempts: len(d.Attempts), Error: d.Err}
 			if n := len(d.Attempts); n > 0 {
 				cd.LastStatus = d.Attempts[n-1].StatusCode
 			}
@@ -252,4 +276,32 @@ func (s *Server) awaitDeliveries(ctx context.Context, from int, orderID string) 
 			return out
 		}
 	}
+}
+
+// crossSite says why a browser's request came from another site (Origin
+// not the fake's own; Sec-Fetch-Site cross-site or same-site); "" when it
+// did not, or came from no browser.
+func crossSite(r *http.Request) string {
+	switch site := r.Header.Get("Sec-Fetch-Site"); site {
+	case "cross-site", "same-site":
+		return "refused: a " + site + " request (Sec-Fetch-Site); the fake obeys only its own pages and programs"
+	}
+	if origin := r.Header.Values("Origin"); len(origin) > 0 && (len(origin) > 1 || origin[0] != "http://"+r.Host) {
+		return "refused: a request from another origin; the fake obeys only its own pages and programs"
+	}
+	return ""
+}
+
+// hostAllowed reports whether the fake serves a request naming host: any
+// when it listens beyond loopback on purpose, else only loopback names, so
+// that a DNS name rebound to 127.0.0.1 reaches nothing.
+func (s *Server) hostAllowed(host string) bool {
+	if s.anyHost || host == "" {
+		return true
+	}
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.ToLower(strings.TrimSuffix(strings.TrimPrefix(host, "["), "]"))
+	return isLoopbackHost(host) || strings.HasSuffix(host, ".localhost")
 }

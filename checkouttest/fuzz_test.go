@@ -18,6 +18,7 @@ func fuzzServer(tb testing.TB) *Server {
 
 func serve(s *Server, method, path, contentType string, body []byte) int {
 	req := httptest.NewRequest(method, path, bytes.NewReader(body))
+	req.Host = "127.0.0.1"
 	req.SetBasicAuth("k", "")
 	req.Header.Set("x-merchantid", "m")
 	req.Header.Set("Content-Type", contentType)

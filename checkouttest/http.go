@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -78,6 +79,11 @@ func (s *Server) Count(method, path string) int {
 }
 
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set(FakeHeader, "1")
+	if !s.hostAllowed(r.Host) {
+		http.Error(w, "checkouttest: the fake listens on loopback and serves only loopback host names, not "+strconv.Quote(r.Host), http.StatusMisdirectedRequest)
+		return
+	}
 	if rest, ok := strings.CutPrefix(r.URL.EscapedPath(), ControlPrefix); ok {
 		parts, ok := splitPath(rest)
 		if !ok {

@@ -251,8 +251,28 @@ func TestPaymentPageRefuses(t *testing.T) {
 	resp.Body.Close()
 	require.Equal(t, http.StatusBadRequest, resp.StatusCode)
 
-	r = pay(t, page, url.Values{"option": {card}, "outcome": {"success"}, "card_number": {"4213231234567890"}})
-	require.Equal(t, http.StatusSeeOther, r.status, "a card outside the hidden range is taken")
+	// Another site's page cannot post the form for the tester.
+	form := url.Values{"option": {"UPI:GPAY"}, "outcome": {"success"}}
+	for _, h := range []http.Header{{"Origin": {"https://evil.example"}}, {"Sec-Fetch-Site": {"cross-site"}}} {
+		h.Set("Content-Type", "application/x-www-form-urlencoded")
+		got := send(t, http.MethodPost, page, h, []byte(form.Encode()))
+		require.Equal(t, http.StatusForbidden, got.status, "%v", h)
+	}
+	o, err := s.Order("ord_refuse")
+	require.NoError(t, err)
+	require.Equal(t, checkouttest.StatusNew, o.Status)
+
+	u, err := url.Parse(page)
+	require.NoError(t, err)
+	h := http.Header{"Origin": {"http://" + u.Host}, "Sec-Fetch-Site": {"same-origin"}, "Content-Type": {"application/x-www-form-urlencoded"}}
+	form = url.Values{"option": {card}, "outcome": {"success"}, "card_number": {"4213231234567890"}}
+	post, err := http.NewRequest(http.MethodPost, page, strings.NewReader(form.Encode()))
+	require.NoError(t, err)
+	post.Header = h
+	resp, err = (&http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}).Do(post)
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, http.StatusSeeOther, resp.StatusCode, "the page's own form: a card outside the hidden range is taken")
 	require.Empty(t, events(t, s, "ord_refuse")[2:])
 }
 

@@ -75,7 +75,7 @@ func TestHelpOnEveryCommand(t *testing.T) {
 		require.Empty(t, r.stderr)
 	}
 	for cmd, want := range map[string][]string{
-		"fake":    {"-addr", "-merchant-id", "CHECKOUT_MERCHANT_ID", "-api-key", "CHECKOUT_API_KEY", "-webhook-url", "-webhook-user", "-webhook-password", "-response-key", "-jwe-keys-dir", "CHECKOUT_FAKE_JWE_KEYS_DIR"},
+		"fake":    {"-addr", "-merchant-id", "CHECKOUT_MERCHANT_ID", "-api-key", "CHECKOUT_FAKE_API_KEY", "-webhook-url", "-webhook-user", "-webhook-password", "-response-key", "-jwe-keys-dir", "CHECKOUT_FAKE_JWE_KEYS_DIR"},
 		"trigger": {"-order", "-fake", "CHECKOUT_FAKE_URL", "pay", "fail", "refund", "resend", "-duplicates", "-times"},
 		"filter":  {"-hide", "-only", "-hide-card-types", "-hide-upi-handles", "-hide-bins", "-emi-enable", "-emi-disable", "-emi-enable-group", "-emi-disable-group", "-emi-remove-issuers", "-emi-remove-tenures", "-emi-only", "-emi-only-no-cost"},
 	} {
@@ -106,7 +106,9 @@ func TestUsageErrorsExit2(t *testing.T) {
 			want: "checkout fake: CHECKOUT_WEBHOOK_URL must be https", not: "--webhook-url"},
 		"fake with bad headers in the environment": {env: []string{"CHECKOUT_WEBHOOK_HEADERS=X-Shop"}, args: []string{"fake", "--merchant-id", "m", "--api-key", "k"},
 			want: "checkout fake: CHECKOUT_WEBHOOK_HEADERS: item 1 is not Name=value", not: "--webhook-headers"},
-		"fake without ids from the environment": {env: []string{"CHECKOUT_API_KEY=k"}, args: []string{"fake"}, want: "--merchant-id is required", not: "CHECKOUT_API_KEY"},
+		"fake without ids from the environment": {env: []string{"CHECKOUT_FAKE_API_KEY=k"}, args: []string{"fake"}, want: "--merchant-id is required", not: "CHECKOUT_FAKE_API_KEY"},
+		"fake never takes the production key": {env: []string{"CHECKOUT_MERCHANT_ID=m", "CHECKOUT_API_KEY=prod_key"}, args: []string{"fake"},
+			want: "checkout fake: --api-key is required", not: "prod_key"},
 		"trigger fake URL without scheme": {args: []string{"trigger", "pay", "--order", "o", "--fake", "127.0.0.1:8080"},
 			want: "checkout trigger: --fake 127.0.0.1:8080 has no scheme: write http://127.0.0.1:8080"},
 		"trigger fake URL from the environment": {env: []string{"CHECKOUT_FAKE_URL=localhost:8080"}, args: []string{"trigger", "pay", "--order", "o"},
@@ -130,7 +132,7 @@ func TestUsageErrorsExit2(t *testing.T) {
 		"fake without ids":               {args: []string{"fake"}, want: "--merchant-id is required"},
 		"fake with a bad URL":            {args: []string{"fake", "--merchant-id", "m", "--api-key", "k", "--webhook-url", "http://shop.example/h"}, want: "--webhook-url"},
 		"fake with bad headers":          {args: []string{"fake", "--merchant-id", "m", "--api-key", "k", "--webhook-headers", "X-Shop"}, want: "Name=value"},
-		"fake with an argument":          {env: []string{"CHECKOUT_MERCHANT_ID=m", "CHECKOUT_API_KEY=k"}, args: []string{"fake", "now"}, want: `unexpected argument "now"`},
+		"fake with an argument":          {env: []string{"CHECKOUT_MERCHANT_ID=m", "CHECKOUT_FAKE_API_KEY=k"}, args: []string{"fake", "now"}, want: `unexpected argument "now"`},
 		"trigger without action":         {args: []string{"trigger", "--order", "o"}, want: "name one action"},
 		"trigger bad action":             {args: []string{"trigger", "explode", "--order", "o"}, want: `unknown action "explode"`},
 		"trigger without order":          {args: []string{"trigger", "pay"}, want: "--order is required"},
@@ -213,6 +215,11 @@ func freeAddr(t *testing.T) string {
 func startFake(t *testing.T, env []string, args ...string) (base string, cmd *exec.Cmd, stdout, stderr *testio.SyncBuffer) {
 	t.Helper()
 	addr := freeAddr(t)
+	for i, a := range args { // an --addr of the test's wins
+		if a == "--addr" && i+1 < len(args) {
+			addr = args[i+1]
+		}
+	}
 	cmd = exec.Command(bin, append([]string{"fake", "--addr", addr}, args...)...)
 	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH")}, env...)
 	stdout, stderr = &testio.SyncBuffer{}, &testio.SyncBuffer{}
@@ -224,7 +231,7 @@ func startFake(t *testing.T, env []string, args ...string) (base string, cmd *ex
 			_ = cmd.Wait()
 		}
 	})
-	base = "http://" + addr
+	base = "http://" + strings.Replace(addr, "0.0.0.0", "127.0.0.1", 1)
 	require.Eventually(t, func() bool {
 		resp, err := http.Get(base + "/__checkouttest/health")
 		if err != nil {
@@ -275,7 +282,7 @@ func TestFakeTriggerWebhook(t *testing.T) {
 
 	// The API key and the webhook password come from the environment.
 	base, fake, fakeOut, _ := startFake(t,
-		[]string{"CHECKOUT_API_KEY=cli_key", "CHECKOUT_WEBHOOK_PASSWORD=" + hookPass},
+		[]string{"CHECKOUT_FAKE_API_KEY=cli_key", "CHECKOUT_WEBHOOK_PASSWORD=" + hookPass},
 		"--merchant-id", "cli_shop", "--webhook-url", receiver.URL, "--webhook-user", hookUser, "--response-key", responseKey)
 	require.Contains(t, fakeOut.String(), "serving merchant cli_shop at "+base)
 	fakeEnv := []string{"CHECKOUT_FAKE_URL=" + base}
@@ -328,6 +335,14 @@ func TestFakeTriggerWebhook(t *testing.T) {
 	require.Contains(t, r.stderr, "not acknowledged: last status 500; gave up after 10 attempts\n")
 	require.Equal(t, 1, strings.Count(r.stderr, "attempts"), "the attempts are counted once: %s", r.stderr)
 
+	// A web page the developer visits cannot drive it: no control header,
+	// a foreign Origin.
+	resp, err := http.Post(base+"/__checkouttest/orders/cli_2/pay", "text/plain", strings.NewReader("x"))
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, http.StatusForbidden, resp.StatusCode)
+	require.Equal(t, "1", resp.Header.Get("X-Checkout-Fake"), "the fake says it is one")
+
 	// The fake refuses what the order cannot do.
 	r = cli(t, fakeEnv, "trigger", "pay", "--order", "cli/1")
 	require.Equal(t, 1, r.code)
@@ -359,7 +374,7 @@ func TestFakeTriggerWebhook(t *testing.T) {
 // order status go through the /v4 calls of the standalone fake.
 func TestFakeWritesJWEKeys(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "keys")
-	base, _, out, _ := startFake(t, []string{"CHECKOUT_MERCHANT_ID=jwe_shop", "CHECKOUT_API_KEY=jwe_key"}, "--jwe-keys-dir", dir)
+	base, _, out, _ := startFake(t, []string{"CHECKOUT_MERCHANT_ID=jwe_shop", "CHECKOUT_FAKE_API_KEY=jwe_key"}, "--jwe-keys-dir", dir)
 
 	kid, err := os.ReadFile(filepath.Join(dir, "key_id"))
 	require.NoError(t, err)
@@ -399,13 +414,13 @@ func TestFakeWritesJWEKeys(t *testing.T) {
 	// A directory that cannot be made: status 1, nothing served.
 	file := filepath.Join(t.TempDir(), "file")
 	require.NoError(t, os.WriteFile(file, nil, 0o600))
-	r := cli(t, []string{"CHECKOUT_MERCHANT_ID=m", "CHECKOUT_API_KEY=k"}, "fake", "--addr", freeAddr(t), "--jwe-keys-dir", filepath.Join(file, "keys"))
+	r := cli(t, []string{"CHECKOUT_MERCHANT_ID=m", "CHECKOUT_FAKE_API_KEY=k"}, "fake", "--addr", freeAddr(t), "--jwe-keys-dir", filepath.Join(file, "keys"))
 	require.Equal(t, 1, r.code)
 	require.Contains(t, r.stderr, "--jwe-keys-dir")
 }
 
 func TestFakeStopsOnInterruptAndReportsBusyPort(t *testing.T) {
-	env := []string{"CHECKOUT_MERCHANT_ID=m", "CHECKOUT_API_KEY=k"}
+	env := []string{"CHECKOUT_MERCHANT_ID=m", "CHECKOUT_FAKE_API_KEY=k"}
 	_, fake, _, _ := startFake(t, env)
 	require.NoError(t, fake.Process.Signal(os.Interrupt))
 	require.NoError(t, fake.Wait(), "exit status 0 after Ctrl-C")
@@ -440,7 +455,7 @@ func TestTriggerResendAndDuplicates(t *testing.T) {
 		h.ServeHTTP(w, r)
 	}))
 	defer receiver.Close()
-	base, _, _, _ := startFake(t, []string{"CHECKOUT_API_KEY=cli_key"},
+	base, _, _, _ := startFake(t, []string{"CHECKOUT_FAKE_API_KEY=cli_key"},
 		"--merchant-id", "cli_shop", "--webhook-url", receiver.URL, "--webhook-user", "dupshop", "--webhook-password", "dup pass")
 	env := []string{"CHECKOUT_FAKE_URL=" + base}
 	call(t, http.MethodPost, base+"/orders", url.Values{"order_id": {"dup_1"}, "amount": {"3.00"}})
@@ -475,4 +490,20 @@ func TestTriggerResendAndDuplicates(t *testing.T) {
 		t.Fatalf("the receiver acted on %s again: its duplicate handling failed", id)
 	default: // every copy was answered 200 before trigger returned, none acted on
 	}
+}
+
+// A fake put on every interface says so, and prints a base URL that
+// checkout.WithBaseURL takes (http://[::]:port is not one).
+func TestFakeOnEveryInterface(t *testing.T) {
+	_, port, err := net.SplitHostPort(freeAddr(t))
+	require.NoError(t, err)
+	base, _, out, errOut := startFake(t, []string{"CHECKOUT_MERCHANT_ID=m", "CHECKOUT_FAKE_API_KEY=k"}, "--addr", "0.0.0.0:"+port)
+	require.Regexp(t, `checkout fake: warning: listening on \S+:`+port+`, beyond loopback`, errOut.String())
+	require.Contains(t, out.String(), "base URL:  http://127.0.0.1:"+port+" ")
+	_, err = checkout.NewClient("m", "k", checkout.WithBaseURL("http://127.0.0.1:"+port))
+	require.NoError(t, err)
+	require.Equal(t, "http://127.0.0.1:"+port, base)
+
+	_, _, _, quiet := startFake(t, []string{"CHECKOUT_MERCHANT_ID=m", "CHECKOUT_FAKE_API_KEY=k"})
+	require.NotContains(t, quiet.String(), "warning", "loopback: nothing to warn of")
 }

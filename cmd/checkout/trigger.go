@@ -85,7 +85,7 @@ func triggerCommand() command {
 				if hint := urlHint(*fake); hint != "" {
 					return usageError(fs, stderr, "%s %s has no scheme: write %s", ef.source("fake"), *fake, hint)
 				}
-				return usageError(fs, stderr, "%s %s is not an http(s) URL", ef.source("fake"), redactURL(*fake))
+				return usageError(fs, stderr, "%s %s is not an http(s) URL", ef.source("fake"), checkouttest.RedactURL(*fake))
 			}
 			q := url.Values{}
 			switch {
@@ -115,6 +115,7 @@ func trigger(ctx context.Context, u string, asJSON bool, stdout, stderr io.Write
 		fmt.Fprintf(stderr, "checkout trigger: %v\n", err)
 		return exitFail
 	}
+	req.Header.Set(checkouttest.ControlHeader, "1")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		fmt.Fprintf(stderr, "checkout trigger: is the fake running? %v\n", err)
@@ -131,7 +132,7 @@ func trigger(ctx context.Context, u string, asJSON bool, stdout, stderr io.Write
 			Error string `json:"error"`
 		}
 		if json.Unmarshal(body, &e) != nil || e.Error == "" {
-			e.Error = fmt.Sprintf("HTTP %d from %s (is it a checkout fake?)", resp.StatusCode, redactURL(u))
+			e.Error = fmt.Sprintf("HTTP %d from %s (is it a checkout fake?)", resp.StatusCode, checkouttest.RedactURL(u))
 		}
 		fmt.Fprintf(stderr, "checkout trigger: %s\n", e.Error)
 		return exitFail
@@ -141,18 +142,23 @@ func trigger(ctx context.Context, u string, asJSON bool, stdout, stderr io.Write
 		fmt.Fprintf(stderr, "checkout trigger: the reply is not a control result: %v\n", err)
 		return exitFail
 	}
+	// The fake redacts the webhook URLs; the redirect keeps its signed
+	// query, for a return handler to be tried with, unless it holds user
+	// information.
 	for i := range res.Deliveries {
-		res.Deliveries[i].URL = redactURL(res.Deliveries[i].URL)
+		res.Deliveries[i].URL = checkouttest.RedactURL(res.Deliveries[i].URL) // a fake of another version may not have
 	}
-	res.ReturnURL = redactURL(res.ReturnURL)
+	if ret, err := url.Parse(res.ReturnURL); err != nil || ret.User != nil {
+		res.ReturnURL = checkouttest.RedactURL(res.ReturnURL)
+	}
 	if asJSON {
-		// Written again from res, whose URLs no longer hold a password.
-		b, err := json.Marshal(&res)
-		if err != nil {
+		// Written again from res, whose URLs hold no secret.
+		enc := json.NewEncoder(stdout)
+		enc.SetEscapeHTML(false) // a URL's "&" as written
+		if err := enc.Encode(&res); err != nil {
 			fmt.Fprintf(stderr, "checkout trigger: %v\n", err)
 			return exitFail
 		}
-		_, _ = stdout.Write(append(b, '\n'))
 	} else {
 		fmt.Fprintf(stdout, "order %s: %s (status_id %d)\n", res.OrderID, res.Status, res.StatusID)
 	}
