@@ -183,4 +183,3 @@ func TestNewServerOnListener(t *testing.T) {
 	require.NoError(t, err, "the address is free again")
 	require.NoError(t, l2.Close())
 }
-
