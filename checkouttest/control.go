@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	checkout "github.com/payorch/checkout-go"
 )
 
 // ControlPrefix is the path under which the fake serves its control
@@ -27,6 +29,7 @@ import (
 //	POST /__checkouttest/orders/{order_id}/refund-fail RefundFailed (likewise)
 //	POST /__checkouttest/orders/{order_id}/resend      Resend of the order's last event
 //
+// pay takes ?amount=90.00 to settle another amount (Payment.Amount).
 // The four moves take ?duplicates=N (1 to MaxControlRepeat): each event
 // the move sends is delivered N more times, as WebhookConfig.Duplicates
 // does for every event, to try a receiver's duplicate handling. resend
@@ -141,7 +144,7 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request, parts []st
 		repeat = "times"
 	}
 	for k := range q {
-		if k != repeat && (k != "unique_request_id" || !strings.HasPrefix(action, "refund")) {
+		if k != repeat && (k != "unique_request_id" || !strings.HasPrefix(action, "refund")) && (k != "amount" || action != "pay") {
 			writeJSON(w, http.StatusBadRequest, controlError{"unknown parameter " + strconv.Quote(k) + " for " + action})
 			return
 		}
@@ -160,7 +163,7 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request, parts []st
 	var act func() error
 	switch action {
 	case "pay":
-		act = func() error { return s.Pay(orderID) }
+		act = func() error { return s.PayWith(orderID, Payment{Amount: checkout.Amount(q.Get("amount"))}) }
 	case "fail":
 		act = func() error { return s.Fail(orderID) }
 	case "refund":

@@ -83,6 +83,9 @@ func fakeCommand() command {
 			if err := cfg.Validate(); err != nil {
 				return usageError(fs, stderr, "%s", configProblems(err, ef.source))
 			}
+			if _, port, err := net.SplitHostPort(*addr); err != nil || !isPort(port) {
+				return usageError(fs, stderr, "%s %.64q is not host:port, like 127.0.0.1:8080", ef.source("addr"), *addr)
+			}
 			l, err := net.Listen("tcp", *addr)
 			if err != nil {
 				fmt.Fprintf(stderr, "checkout fake: %v\n", err)
@@ -125,6 +128,12 @@ func fakeCommand() command {
 			return exitOK
 		}
 	}}
+}
+
+// isPort reports whether s is a port number, 0 to 65535.
+func isPort(s string) bool {
+	n, err := strconv.ParseUint(s, 10, 16)
+	return err == nil && strconv.FormatUint(n, 10) == s
 }
 
 // gatedListener takes no connection until Open (or Close) is called.

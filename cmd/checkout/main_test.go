@@ -115,6 +115,13 @@ func TestUsageErrorsExit2(t *testing.T) {
 			want: "checkout trigger: CHECKOUT_FAKE_URL localhost:8080 has no scheme: write http://localhost:8080"},
 		"trigger fake URL with a password": {args: []string{"trigger", "pay", "--order", "o", "--fake", "user:pw-secret@127.0.0.1:8080"},
 			want: "is not an http(s) URL", not: "pw-secret"},
+		"fake address from the environment": {env: []string{"CHECKOUT_FAKE_ADDR=nonsense", "CHECKOUT_MERCHANT_ID=m", "CHECKOUT_FAKE_API_KEY=k"}, args: []string{"fake"},
+			want: `checkout fake: CHECKOUT_FAKE_ADDR "nonsense" is not host:port, like 127.0.0.1:8080`, not: "missing port"},
+		"fake address port out of range": {env: []string{"CHECKOUT_MERCHANT_ID=m", "CHECKOUT_FAKE_API_KEY=k"}, args: []string{"fake", "--addr", "127.0.0.1:99999"},
+			want: `checkout fake: --addr "127.0.0.1:99999" is not host:port`},
+		"trigger amount on fail":         {args: []string{"trigger", "fail", "--order", "o", "--amount", "1.00"}, want: "--amount goes with pay only"},
+		"trigger amount not an amount":   {args: []string{"trigger", "pay", "--order", "o", "--amount", "ten"}, want: `--amount "ten" is not an amount like 90.00`},
+		"trigger amount zero":            {args: []string{"trigger", "pay", "--order", "o", "--amount", "0"}, want: `--amount "0" is not an amount`},
 		"trigger resend with duplicates": {args: []string{"trigger", "resend", "--order", "o", "--duplicates", "1"}, want: "resend takes --times"},
 		"trigger pay with times":         {args: []string{"trigger", "pay", "--order", "o", "--times", "2"}, want: "--times goes with resend only"},
 		"trigger too many duplicates":    {args: []string{"trigger", "pay", "--order", "o", "--duplicates", "11"}, want: "--duplicates must be from 1 to 10"},
@@ -506,4 +513,23 @@ func TestFakeOnEveryInterface(t *testing.T) {
 
 	_, _, _, quiet := startFake(t, []string{"CHECKOUT_MERCHANT_ID=m", "CHECKOUT_FAKE_API_KEY=k"})
 	require.NotContains(t, quiet.String(), "warning", "loopback: nothing to warn of")
+}
+
+// trigger pay --amount settles another amount, which the order then
+// reports; without a webhook URL, --json says so in the command's words.
+func TestTriggerAmountWithoutWebhookURL(t *testing.T) {
+	base, _, _, _ := startFake(t, []string{"CHECKOUT_MERCHANT_ID=cli_shop", "CHECKOUT_FAKE_API_KEY=cli_key"})
+	call(t, http.MethodPost, base+"/orders", url.Values{"order_id": {"amt_1"}, "amount": {"100.00"}})
+	r := cli(t, []string{"CHECKOUT_FAKE_URL=" + base}, "trigger", "pay", "--order", "amt_1", "--amount", "90.00", "--json")
+	require.Equal(t, 0, r.code, r.stderr)
+	require.Contains(t, r.stdout, `"error":"no webhook URL: give the fake --webhook-url, or the order metadata.webhook_url"`)
+	require.NotContains(t, r.stdout, "Config.Webhook")
+	st := call(t, http.MethodGet, base+"/orders/amt_1", nil)
+	require.EqualValues(t, 90, st["amount"])
+	require.Equal(t, "CHARGED", st["status"])
+
+	call(t, http.MethodPost, base+"/orders", url.Values{"order_id": {"amt_2"}, "amount": {"100.00"}})
+	r = cli(t, []string{"CHECKOUT_FAKE_URL=" + base}, "trigger", "pay", "--order", "amt_2")
+	require.Equal(t, 0, r.code, r.stderr)
+	require.Contains(t, r.stdout, "webhook ORDER_SUCCEEDED: not sent, no webhook URL: give the fake --webhook-url")
 }
