@@ -3,6 +3,7 @@ package checkouttest_test
 import (
 	"context"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -205,4 +206,22 @@ func TestZeroServer(t *testing.T) {
 			})
 		})
 	}
+}
+
+// A fake on a listener of the caller's (the checkout command's --addr)
+// serves there, and Close closes that listener.
+func TestNewServerOnListener(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := l.Addr().String()
+	s := checkouttest.NewServer(checkouttest.Config{MerchantID: merchantID, APIKey: apiKey, Listener: l})
+	require.Equal(t, "http://"+addr, s.URL)
+	require.Equal(t, 200, postOrder(t, s, orderForm("ord_start")).status)
+	s.Close()
+	require.ErrorIs(t, s.Pay("ord_start"), checkouttest.ErrClosed)
+	_, err = net.Dial("tcp", addr)
+	require.Error(t, err, "the listener is closed")
+	l2, err := net.Listen("tcp", addr)
+	require.NoError(t, err, "the address is free again")
+	require.NoError(t, l2.Close())
 }
