@@ -15,38 +15,9 @@ import (
 )
 
 // ControlPrefix is the path under which the fake serves its control
-// endpoints. They exist only in the fake, never in the service: they let a
-// program that is not written in Go (the checkout command's trigger, a
-// mobile app's test suite) do what Pay, Fail and RefundCompleted do. They
-// need no credentials, are not recorded by Requests and are not subject to
-// InjectFault:
-//
-//	GET  /__checkouttest/health                        200 {"status":"ok"}
-//	POST /__checkouttest/orders/{order_id}/pay         Pay
-//	POST /__checkouttest/orders/{order_id}/fail        Fail
-//	POST /__checkouttest/orders/{order_id}/refund      RefundCompleted (every pending refund,
-//	                                                   or ?unique_request_id=…)
-//	POST /__checkouttest/orders/{order_id}/refund-fail RefundFailed (likewise)
-//	POST /__checkouttest/orders/{order_id}/resend      Resend of the order's last event
-//
-// pay takes ?amount=90.00 to settle another amount (Payment.Amount).
-// The four moves take ?duplicates=N (1 to MaxControlRepeat): each event
-// the move sends is delivered N more times, as WebhookConfig.Duplicates
-// does for every event, to try a receiver's duplicate handling. resend
-// takes ?times=N (1 by default, at most MaxControlRepeat); an order
-// without a sent event is 409.
-//
-// A POST must carry the header ControlHeader (any value; the checkout
-// command sends it), which a web page cannot send cross-site without a
-// preflight the fake never grants; a request that a browser marks
-// cross-site (an Origin other than the fake's own, Sec-Fetch-Site
-// cross-site or same-site) is refused with 403, so a page the developer
-// visits cannot pay an order.
-//
-// A POST waits (at most ControlWait) until the webhooks it sent are
-// delivered or given up, and replies 200 with a ControlResult; an unknown
-// order is 404, a transition the order cannot make 409, anything else 400.
-// Error replies are {"error": "..."}.
+// endpoints, which exist only in the fake: they let a program not written
+// in Go (checkout trigger, a mobile app's tests) do what Pay, Fail,
+// RefundCompleted and Resend do. The package doc lists them.
 const ControlPrefix = "/__checkouttest/"
 
 // ControlHeader is the header every control POST must carry.
