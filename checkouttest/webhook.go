@@ -5,10 +5,11 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
-	"strings"
 	"time"
 
 	checkout "github.com/payorch/checkout-go"
@@ -421,7 +422,10 @@ func (s *Server) send(d *delivery) Attempt {
 	}
 	resp, err := s.hc.Do(req)
 	if err != nil {
-		a.Err = strings.ReplaceAll(err.Error(), d.URL, "<webhook url>")
+		if ue := (*url.Error)(nil); errors.As(err, &ue) {
+			err = ue.Err // its URL, with the user and query, is not repeated
+		}
+		a.Err = "POST <webhook url>: " + err.Error()
 		return a
 	}
 	drain(resp.Body)

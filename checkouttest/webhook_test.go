@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -271,6 +272,25 @@ func TestWebhookWithoutURL(t *testing.T) {
 	require.True(t, ds[0].Done)
 	require.Empty(t, ds[0].Attempts)
 	require.Contains(t, ds[0].Err, "no webhook URL")
+}
+
+// A failed send is recorded without the URL's user or query, which may be
+// tokens (the HTTP client's own error keeps both).
+func TestWebhookSendErrorHidesTheURL(t *testing.T) {
+	closed := httptest.NewServer(http.NotFoundHandler())
+	closed.Close()
+	hook := strings.Replace(closed.URL, "http://", "http://tok-user-1@", 1) + "/h?token=q-secret-9"
+	s := newServer(t, checkouttest.Config{Webhook: checkouttest.WebhookConfig{URL: hook, MaxAttempts: 1}})
+	require.Equal(t, 200, postOrder(t, s, orderForm("ord_e1")).status)
+	require.NoError(t, s.Pay("ord_e1"))
+	wait(t, s)
+	d := s.Deliveries()[0]
+	require.Len(t, d.Attempts, 1)
+	require.Contains(t, d.Attempts[0].Err, "POST <webhook url>: ")
+	for _, text := range []string{d.Attempts[0].Err, d.Err} {
+		require.NotContains(t, text, "tok-user-1")
+		require.NotContains(t, text, "q-secret-9")
+	}
 }
 
 func TestWebhookCredentialsFixedInDashboard(t *testing.T) {
