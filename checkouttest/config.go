@@ -80,7 +80,8 @@ type Config struct {
 	// Listener, when not nil, is where the fake accepts connections, for a
 	// fake at a fixed address (the checkout command's fake --addr); Close
 	// closes it. Nil means a new listener on a free loopback port, as
-	// httptest.NewServer does.
+	// httptest.NewServer does. On a loopback address the fake serves only
+	// loopback Host names (no DNS rebinding); beyond loopback, any.
 	Listener net.Listener
 	// Now is the fake's clock (date_created, link expiry). Nil means time.Now.
 	Now func() time.Time
@@ -323,11 +324,11 @@ func (c Config) LogValue() slog.Value { return slog.StringValue(c.String()) }
 // writes a secret of c. A Config is not read back from JSON.
 func (c Config) MarshalJSON() ([]byte, error) { return json.Marshal(c.String()) }
 
-// String describes w without the password and the custom header values
-// (their names show).
+// String describes w without the password, the custom header values
+// (their names show) and the URL's secrets (see RedactURL).
 func (w WebhookConfig) String() string {
 	return fmt.Sprintf("checkouttest.WebhookConfig{URL: %q, Username: %q, Password: %s, Headers: %v, Events: %v, RetryInterval: %s, MaxAttempts: %d, Duplicates: %d}",
-		w.URL, w.Username, redacted(w.Password), slices.Sorted(maps.Keys(w.Headers)), w.Events, w.RetryInterval, w.MaxAttempts, w.Duplicates)
+		RedactURL(w.URL), w.Username, redacted(w.Password), slices.Sorted(maps.Keys(w.Headers)), w.Events, w.RetryInterval, w.MaxAttempts, w.Duplicates)
 }
 
 // Format prints String under every verb.
@@ -345,4 +346,36 @@ func redacted(secret string) string {
 		return ""
 	}
 	return "[redacted]"
+}
+
+// RedactURL returns the URL raw for printing, its secrets replaced by
+// "xxxxx": the whole user information (a user alone is often a token),
+// each query value and the fragment. Text that does not parse as a URL
+// with a host is not shown at all.
+func RedactURL(raw string) string {
+	u, err := url.Parse(raw)
+	switch {
+	case raw == "":
+		return ""
+	case err != nil || u.Opaque != "":
+		return "(not a URL with a host)"
+	}
+	if u.User != nil {
+		u.User = url.User("xxxxx")
+	}
+	if u.RawQuery != "" {
+		parts := strings.Split(u.RawQuery, "&")
+		for i, p := range parts {
+			if k, _, ok := strings.Cut(p, "="); ok {
+				parts[i] = k + "=xxxxx"
+			} else if p != "" {
+				parts[i] = "xxxxx"
+			}
+		}
+		u.RawQuery = strings.Join(parts, "&")
+	}
+	if u.Fragment != "" {
+		u.Fragment, u.RawFragment = "xxxxx", ""
+	}
+	return u.String()
 }

@@ -4,39 +4,28 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	checkout "github.com/payorch/checkout-go"
 )
 
 // ControlPrefix is the path under which the fake serves its control
-// endpoints. They exist only in the fake, never in the service: they let a
-// program that is not written in Go (the checkout command's trigger, a
-// mobile app's test suite) do what Pay, Fail and RefundCompleted do. They
-// need no credentials, are not recorded by Requests and are not subject to
-// InjectFault:
-//
-//	GET  /__checkouttest/health                        200 {"status":"ok"}
-//	POST /__checkouttest/orders/{order_id}/pay         Pay
-//	POST /__checkouttest/orders/{order_id}/fail        Fail
-//	POST /__checkouttest/orders/{order_id}/refund      RefundCompleted (every pending refund,
-//	                                                   or ?unique_request_id=…)
-//	POST /__checkouttest/orders/{order_id}/refund-fail RefundFailed (likewise)
-//	POST /__checkouttest/orders/{order_id}/resend      Resend of the order's last event
-//
-// The four moves take ?duplicates=N (1 to MaxControlRepeat): each event
-// the move sends is delivered N more times, as WebhookConfig.Duplicates
-// does for every event, to try a receiver's duplicate handling. resend
-// takes ?times=N (1 by default, at most MaxControlRepeat); an order
-// without a sent event is 409.
-//
-// A POST waits (at most ControlWait) until the webhooks it sent are
-// delivered or given up, and replies 200 with a ControlResult; an unknown
-// order is 404, a transition the order cannot make 409, anything else 400.
-// Error replies are {"error": "..."}.
+// endpoints, which exist only in the fake: they let a program not written
+// in Go (checkout trigger, a mobile app's tests) do what Pay, Fail,
+// RefundCompleted and Resend do. The package doc lists them.
 const ControlPrefix = "/__checkouttest/"
+
+// ControlHeader is the header every control POST must carry.
+const ControlHeader = "X-Checkouttest-Control"
+
+// FakeHeader is sent with every reply of the fake, set to "1", so that a
+// client (or a person reading a trace) never takes it for the service.
+const FakeHeader = "X-Checkout-Fake"
 
 // MaxControlRepeat bounds the duplicates and times parameters of the
 // control endpoints.
@@ -68,7 +57,8 @@ type ControlDelivery struct {
 	EventID string `json:"event_id"`
 	// EventName is the event's name, such as ORDER_SUCCEEDED.
 	EventName string `json:"event_name"`
-	// URL is where the event was sent; "" when no webhook URL is set.
+	// URL is where the event was sent, its secrets redacted (RedactURL);
+	// "" when no webhook URL is set.
 	URL string `json:"url"`
 	// Notified is true once the receiver replied 200.
 	Notified bool `json:"notified"`
@@ -87,6 +77,10 @@ type controlError struct {
 // serveControl answers the control endpoints; parts is the path after
 // ControlPrefix, split and unescaped.
 func (s *Server) serveControl(w http.ResponseWriter, r *http.Request, parts []string) {
+	if why := crossSite(r); why != "" {
+		writeJSON(w, http.StatusForbidden, controlError{why})
+		return
+	}
 	if len(parts) == 1 && parts[0] == "health" {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")
@@ -105,6 +99,10 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request, parts []st
 		writeJSON(w, http.StatusMethodNotAllowed, controlError{"use POST"})
 		return
 	}
+	if r.Header.Get(ControlHeader) == "" {
+		writeJSON(w, http.StatusForbidden, controlError{"a control POST needs the header " + ControlHeader + ": 1 (checkout trigger sends it)"})
+		return
+	}
 	orderID := parts[1]
 	q := r.URL.Query()
 	var ids []string
@@ -117,7 +115,7 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request, parts []st
 		repeat = "times"
 	}
 	for k := range q {
-		if k != repeat && (k != "unique_request_id" || !strings.HasPrefix(action, "refund")) {
+		if k != repeat && (k != "unique_request_id" || !strings.HasPrefix(action, "refund")) && (k != "amount" || action != "pay") {
 			writeJSON(w, http.StatusBadRequest, controlError{"unknown parameter " + strconv.Quote(k) + " for " + action})
 			return
 		}
@@ -136,7 +134,7 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request, parts []st
 	var act func() error
 	switch action {
 	case "pay":
-		act = func() error { return s.Pay(orderID) }
+		act = func() error { return s.PayWith(orderID, Payment{Amount: checkout.Amount(q.Get("amount"))}) }
 	case "fail":
 		act = func() error { return s.Fail(orderID) }
 	case "refund":
@@ -235,7 +233,7 @@ func (s *Server) awaitDeliveries(ctx context.Context, from int, orderID string) 
 			if d.OrderID != orderID {
 				continue
 			}
-			cd := ControlDelivery{EventID: d.EventID, EventName: d.EventName, URL: d.URL, Notified: d.Notified, Attempts: len(d.Attempts), Error: d.Err}
+			cd := ControlDelivery{EventID: d.EventID, EventName: d.EventName, URL: RedactURL(d.URL), Notified: d.Notified, Attempts: len(d.Attempts), Error: d.Err}
 			if n := len(d.Attempts); n > 0 {
 				cd.LastStatus = d.Attempts[n-1].StatusCode
 			}
@@ -252,4 +250,32 @@ func (s *Server) awaitDeliveries(ctx context.Context, from int, orderID string) 
 			return out
 		}
 	}
+}
+
+// crossSite says why a browser's request came from another site (Origin
+// not the fake's own; Sec-Fetch-Site cross-site or same-site); "" when it
+// did not, or came from no browser.
+func crossSite(r *http.Request) string {
+	switch site := r.Header.Get("Sec-Fetch-Site"); site {
+	case "cross-site", "same-site":
+		return "refused: a " + site + " request (Sec-Fetch-Site); the fake obeys only its own pages and programs"
+	}
+	if origin := r.Header.Values("Origin"); len(origin) > 0 && (len(origin) > 1 || origin[0] != "http://"+r.Host) {
+		return "refused: a request from another origin; the fake obeys only its own pages and programs"
+	}
+	return ""
+}
+
+// hostAllowed reports whether the fake serves a request naming host: any
+// when it listens beyond loopback on purpose, else only loopback names, so
+// that a DNS name rebound to 127.0.0.1 reaches nothing.
+func (s *Server) hostAllowed(host string) bool {
+	if s.anyHost || host == "" {
+		return true
+	}
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.ToLower(strings.TrimSuffix(strings.TrimPrefix(host, "["), "]"))
+	return isLoopbackHost(host) || strings.HasSuffix(host, ".localhost")
 }

@@ -2,6 +2,9 @@ package checkouttest_test
 
 import (
 	"encoding/json"
+	"io"
+	"maps"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -111,7 +114,7 @@ func TestReturnURLSignedForVerifyReturn(t *testing.T) {
 
 func control(t *testing.T, s *checkouttest.Server, method, path string) (int, map[string]any) {
 	t.Helper()
-	r := send(t, method, s.URL+checkouttest.ControlPrefix+path, nil, nil)
+	r := send(t, method, s.URL+checkouttest.ControlPrefix+path, http.Header{checkouttest.ControlHeader: {"1"}}, nil)
 	require.Equal(t, "application/json", strings.Split(r.header.Get("Content-Type"), ";")[0])
 	return r.status, r.json
 }
@@ -237,4 +240,92 @@ func TestControlResendAndDuplicates(t *testing.T) {
 		require.Equal(t, want, status, "%s: %v", path, body)
 	}
 	require.Len(t, rc.requests(), 9, "a refused call sends nothing")
+}
+
+// A web page the developer visits cannot drive the fake: a control POST
+// needs ControlHeader (a custom header: a cross-site page cannot send it
+// without a preflight the fake never grants), and whatever a browser marks
+// as cross-site is refused, with the header or without.
+func TestControlRefusesCrossSite(t *testing.T) {
+	rc := newReceiver(t, always(200))
+	s := newServer(t, checkouttest.Config{Webhook: webhookConfig(rc.URL)})
+	require.Equal(t, 200, postOrder(t, s, orderForm("ord_x")).status)
+	u := s.URL + checkouttest.ControlPrefix + "orders/ord_x/pay?duplicates=10"
+	own := "http://" + strings.TrimPrefix(s.URL, "http://")
+	ctl := checkouttest.ControlHeader
+	for name, h := range map[string]http.Header{
+		"a text/plain form, no header":    {"Content-Type": {"text/plain"}, "Origin": {"https://evil.example"}},
+		"no header, no browser":           {},
+		"a foreign origin":                {ctl: {"1"}, "Origin": {"https://evil.example"}},
+		"a null origin":                   {ctl: {"1"}, "Origin": {"null"}},
+		"the same host, another scheme":   {ctl: {"1"}, "Origin": {"https://" + strings.TrimPrefix(s.URL, "http://")}},
+		"two origins":                     {ctl: {"1"}, "Origin": {own, "https://evil.example"}},
+		"Sec-Fetch-Site cross-site":       {ctl: {"1"}, "Sec-Fetch-Site": {"cross-site"}},
+		"Sec-Fetch-Site same-site":        {ctl: {"1"}, "Sec-Fetch-Site": {"same-site"}},
+		"cross-site health check as well": {"Sec-Fetch-Site": {"cross-site"}},
+	} {
+		target := u
+		if strings.HasPrefix(name, "cross-site health") {
+			target = s.URL + checkouttest.ControlPrefix + "health"
+		}
+		r := send(t, http.MethodPost, target, h, []byte("x=1"))
+		require.Equal(t, 403, r.status, "%s: %s", name, r.body)
+		require.Equal(t, "1", r.header.Get(checkouttest.FakeHeader))
+	}
+	o, err := s.Order("ord_x")
+	require.NoError(t, err)
+	require.Equal(t, checkouttest.StatusCreated, o.Status, "nothing moved")
+	require.Empty(t, rc.requests())
+
+	for _, h := range []http.Header{{ctl: {"1"}, "Origin": {own}, "Sec-Fetch-Site": {"same-origin"}}, {ctl: {"1"}}} {
+		r := send(t, http.MethodPost, s.URL+checkouttest.ControlPrefix+"orders/ord_x/fail", h, nil)
+		require.Equal(t, 200, r.status, "%s", r.body)
+	}
+	r := send(t, http.MethodGet, s.URL+checkouttest.ControlPrefix+"health", nil, nil)
+	require.Equal(t, 200, r.status, "a health check needs no header")
+}
+
+// DNS rebinding: a name of the attacker's that resolves to 127.0.0.1
+// reaches the fake with that name in Host; a fake on loopback serves only
+// loopback names, a fake put beyond loopback on purpose any.
+func TestHostNamesServed(t *testing.T) {
+	s := newServer(t, checkouttest.Config{})
+	require.Equal(t, 200, postOrder(t, s, orderForm("ord_h")).status)
+	_, port, err := net.SplitHostPort(strings.TrimPrefix(s.URL, "http://"))
+	require.NoError(t, err)
+	hostReply := func(host, path string, h http.Header) reply {
+		req, err := http.NewRequest(http.MethodGet, s.URL+path, nil)
+		require.NoError(t, err)
+		req.Host = host
+		maps.Copy(req.Header, h)
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return reply{status: resp.StatusCode, header: resp.Header, body: body}
+	}
+	for _, host := range []string{"rebind.evil.example:" + port, "evil.example", "10.0.0.7:" + port, "localhost.evil.example:" + port} {
+		for _, path := range []string{"/orders/ord_h", checkouttest.ControlPrefix + "health", "/orders/x/payment-page"} {
+			r := hostReply(host, path, authHeaders())
+			require.Equal(t, http.StatusMisdirectedRequest, r.status, "%s %s", host, path)
+			require.Equal(t, "1", r.header.Get(checkouttest.FakeHeader))
+		}
+	}
+	for _, host := range []string{"127.0.0.1:" + port, "localhost:" + port, "LocalHost", "app.localhost:" + port, "[::1]:" + port} {
+		require.Equal(t, 200, hostReply(host, "/orders/ord_h", authHeaders()).status, host)
+	}
+
+	l, err := net.Listen("tcp", "0.0.0.0:0")
+	require.NoError(t, err)
+	wide := newServer(t, checkouttest.Config{Listener: l})
+	require.True(t, strings.HasPrefix(wide.URL, "http://127.0.0.1:"), "a URL checkout.WithBaseURL takes: %s", wide.URL)
+	_, err = checkout.NewClient(merchantID, apiKey, checkout.WithBaseURL(wide.URL))
+	require.NoError(t, err)
+	req, err := http.NewRequest(http.MethodGet, wide.URL+checkouttest.ControlPrefix+"health", nil)
+	require.NoError(t, err)
+	req.Host = "fake.docker.internal"
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, 200, resp.StatusCode, "bound beyond loopback on purpose: any name")
 }

@@ -34,7 +34,11 @@
 //     object_reference_id;
 //   - /v4/session, /v4/order-status and /v4/orders/{order_id}/refunds serve
 //     the JWE+JWS mode: bodies signed and encrypted with the fake's own key
-//     pair, which Server.JWE returns for checkout.WithJWE.
+//     pair, which Server.JWE returns for checkout.WithJWE;
+//   - the older paths the official PHP and Python SDKs call answer as the
+//     documented ones, on the same orders: POST /order/create (which also
+//     updates an existing order_id), GET /order/status?order_id=… and POST
+//     /order/refund (order_id in the form).
 //
 // Bad requests get HTTP 400 with the service's error bodies: "Mandatory
 // fields are missing" when a required key is absent, else INVALID_REQUEST;
@@ -46,7 +50,8 @@
 // PayWith and Fail finish an order's transaction, RefundCompleted and
 // RefundFailed finish a refund, and each of them sends the matching webhook
 // (ORDER_SUCCEEDED, ORDER_FAILED, ORDER_REFUNDED, ORDER_REFUND_FAILED) when
-// the event is enabled in the webhook configuration. Webhooks go to the
+// the event is enabled in the webhook configuration; PayWith with
+// Payment.Amount settles another amount, for an underpaid or overpaid order. Webhooks go to the
 // order's metadata.webhook_url, else to the configured URL, always with the
 // configured Basic credentials and custom headers, and are re-sent after
 // every non-200 reply until a 200 or MaxAttempts. The webhook configuration
@@ -84,10 +89,72 @@
 // redirected to the order's return_url, signed for checkout.VerifyReturn
 // (the result is shown on the page when there is no return_url).
 //
+// What the page shows ([PreviewPage] computes it) follows these rules:
+//
+//   - allowDefaultOptions decides what no entry decides: with true it stays
+//     visible, with false only what enable: true entries select is shown;
+//   - an option block (only the first of each paymentMethodType counts)
+//     with enable false hides its type, or the methods it names in
+//     paymentMethods; with enable true it shows them;
+//   - card filters (by brand, type, sub type, bank and BIN range; the
+//     lists of one filter must all match) and UPI filters (INTENT apps,
+//     COLLECT handles) hide or show what they match inside an enabled
+//     CARD or UPI block; paymentMethods has no effect on CARD and UPI;
+//   - sdk_udf hideEMI hides EMI, showEMI shows it, ShowEMIWithoutCards
+//     shows it and hides the CARD method; showOnlyEmi hides everything but
+//     EMI;
+//   - emiOptions enable or disable standardEmi, lowCostEmi and noCostEmi,
+//     their credit, debit and cardless groups, and inside a group the
+//     plans a filter matches by method, issuer and tenure range.
+//
+// A test drives the page without a browser by posting its form
+// (application/x-www-form-urlencoded) to the page's URL: "option" is the
+// PageOption.Value of a visible option, such as "WALLET:PAYTM", "UPI:GPAY"
+// (an app), "UPI:@ybl" (a collect handle), "NB:NB_HDFC",
+// "CARD:CREDIT:VISA:ICICI:PLATINUM" or "EMI:noCostEmi:credit:SVC_ICICI:9"
+// (PreviewPage lists them); "outcome" is "success", "failure" or
+// "pending"; a card option may add "card_number", checked against the
+// filter's BIN ranges. For example:
+//
+//	curl -d option=WALLET:PAYTM -d outcome=success "$PAYMENT_LINK_WEB"
+//
+// A post another site's page makes (its Origin, or Sec-Fetch-Site
+// cross-site) is refused.
+//
 // Programs not written in Go drive the same fake through the checkout
 // command (checkout fake, checkout trigger) and the control endpoints under
 // ControlPrefix, which exist only in the fake; checkout fake
-// --jwe-keys-dir writes the JWE+JWS keys to files for them.
+// --jwe-keys-dir writes the JWE+JWS keys to files for them. The control
+// endpoints need no API key, are not recorded by Requests and are not
+// subject to InjectFault:
+//
+//	GET  /__checkouttest/health                        200 {"status":"ok"}
+//	POST /__checkouttest/orders/{order_id}/pay         Pay (?amount=90.00: Payment.Amount)
+//	POST /__checkouttest/orders/{order_id}/fail        Fail
+//	POST /__checkouttest/orders/{order_id}/refund      RefundCompleted (every pending refund,
+//	                                                   or ?unique_request_id=…)
+//	POST /__checkouttest/orders/{order_id}/refund-fail RefundFailed (likewise)
+//	POST /__checkouttest/orders/{order_id}/resend      Resend of the order's last event
+//
+// The four moves take ?duplicates=N (1 to MaxControlRepeat): each event
+// the move sends is delivered N more times, as WebhookConfig.Duplicates
+// does, to try a receiver's duplicate handling; resend takes ?times=N.
+// A POST must carry the header ControlHeader (any value; checkout trigger
+// sends it), which a web page cannot send cross-site without a preflight
+// the fake never grants, and a request a browser marks cross-site (an
+// Origin not the fake's own, Sec-Fetch-Site cross-site or same-site) is
+// refused with 403. A POST waits (at most ControlWait) until the webhooks
+// it sent are delivered or given up and replies 200 with a ControlResult;
+// an unknown order is 404, a move the order cannot make (or a resend
+// before any event) 409, anything else 400, with {"error": "..."}.
+//
+// What the fake protects: on loopback (the default) it serves only
+// loopback Host names, so a DNS name rebound to 127.0.0.1 reaches nothing;
+// the control endpoints need ControlHeader and refuse cross-site requests;
+// nothing it prints holds a secret of its configuration; every reply
+// carries FakeHeader. What it does not: its pages and control endpoints
+// take no API key, and on another address (Config.Listener) anyone who
+// reaches it can use them. It is test code: never expose it.
 //
 // A Server is safe for concurrent use by many goroutines and holds all its
 // state itself; tests may run in parallel, each with its own Server. Close

@@ -2,15 +2,18 @@ package checkouttest_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"io"
 	"net/http"
 	"net/url"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
+	checkout "github.com/payorch/checkout-go"
 	"github.com/payorch/checkout-go/checkouttest"
 )
 
@@ -143,4 +146,57 @@ func sessionBody(orderID string) map[string]any {
 
 func orderForm(orderID string) url.Values {
 	return url.Values{"order_id": {orderID}, "amount": {"25.50"}, "customer_id": {"cust_1"}, "currency": {"INR"}}
+}
+
+func newClient(t *testing.T, s *checkouttest.Server) *checkout.Client {
+	t.Helper()
+	c, err := checkout.NewClient(merchantID, apiKey, checkout.WithBaseURL(s.URL))
+	require.NoError(t, err)
+	return c
+}
+
+func ctxT(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func createOrder(t *testing.T, c *checkout.Client, orderID string, amount checkout.Amount) {
+	t.Helper()
+	_, err := c.CreateOrder(ctxT(t), &checkout.OrderRequest{OrderID: orderID, Amount: amount, CustomerID: "cust_1"})
+	require.NoError(t, err)
+}
+
+func apiError(t *testing.T, err error) *checkout.APIError {
+	t.Helper()
+	var e *checkout.APIError
+	require.ErrorAs(t, err, &e)
+	return e
+}
+
+// fakeClock is a settable clock for Config.Now.
+type fakeClock struct {
+	mu chanMutex
+	t  time.Time
+}
+
+type chanMutex chan struct{}
+
+func (c *fakeClock) lock() {
+	if c.mu == nil {
+		c.mu = make(chanMutex, 1)
+	}
+	c.mu <- struct{}{}
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.lock()
+	defer func() { <-c.mu }()
+	return c.t
+}
+
+func (c *fakeClock) Set(t time.Time) {
+	c.lock()
+	defer func() { <-c.mu }()
+	c.t = t
 }

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -78,6 +79,11 @@ func (s *Server) Count(method, path string) int {
 }
 
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set(FakeHeader, "1")
+	if !s.hostAllowed(r.Host) {
+		http.Error(w, "checkouttest: the fake listens on loopback and serves only loopback host names, not "+strconv.Quote(r.Host), http.StatusMisdirectedRequest)
+		return
+	}
 	if rest, ok := strings.CutPrefix(r.URL.EscapedPath(), ControlPrefix); ok {
 		parts, ok := splitPath(rest)
 		if !ok {
@@ -125,7 +131,8 @@ func redact(h http.Header) http.Header {
 // route dispatches a checked-in request to the service's calls: /session,
 // /orders, /orders/{order_id} (GET the status, POST an update),
 // /orders/{order_id}/refunds, /refunds, /customers and /customers/{id}
-// (GET, POST an update). The payment page and collection links the fake
+// (GET, POST an update), and the older /order/create, /order/status and
+// /order/refund. The payment page and collection links the fake
 // hands out are served without auth, as a browser would load them.
 func (s *Server) route(w http.ResponseWriter, r *http.Request, body []byte) {
 	parts, ok := splitPath(strings.TrimPrefix(r.URL.EscapedPath(), "/"))
@@ -157,6 +164,12 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, body []byte) {
 		methods, id = map[string]handler{http.MethodGet: s.handleGetOrder, http.MethodPost: s.handleUpdateOrder}, parts[1]
 	case len(parts) == 3 && parts[0] == "orders" && parts[1] != "" && parts[2] == "refunds":
 		methods, id = map[string]handler{http.MethodPost: s.handleRefund}, parts[1]
+	case len(parts) == 2 && parts[0] == "order" && parts[1] == "create": // the older paths of the PHP and Python SDKs
+		methods = map[string]handler{http.MethodPost: s.handleOrderCreate}
+	case len(parts) == 2 && parts[0] == "order" && parts[1] == "status":
+		methods = map[string]handler{http.MethodGet: s.handleOrderStatus}
+	case len(parts) == 2 && parts[0] == "order" && parts[1] == "refund":
+		methods = map[string]handler{http.MethodPost: s.handleOrderRefund}
 	case len(parts) == 1 && parts[0] == "refunds":
 		methods = map[string]handler{http.MethodPost: s.handleTxnRefund}
 	case len(parts) == 1 && parts[0] == "customers":

@@ -31,9 +31,31 @@ func (s *Server) handleCreateOrder(w http.ResponseWriter, r *http.Request, body 
 			p.bad("version", "header "+err.Error())
 		}
 	}
+	s.createOrder(w, r, body, p, false)
+}
+
+// handleOrderCreate serves the older POST /order/create of the official
+// PHP and Python SDKs: POST /orders with an optional version header,
+// where an existing order_id updates that order instead of being refused.
+func (s *Server) handleOrderCreate(w http.ResponseWriter, r *http.Request, body []byte, _ string) {
+	p := &problems{}
+	optionalVersion(p, r)
+	s.createOrder(w, r, body, p, true)
+}
+
+// createOrder makes the order of a create form, or with update changes
+// the existing order of that order_id (its amount unless it is charged,
+// its udf and metadata fields), and answers it.
+func (s *Server) createOrder(w http.ResponseWriter, r *http.Request, body []byte, p *problems, update bool) {
 	req, ok := formOK(w, p, r, body, readOrder)
 	if !ok {
 		return
+	}
+	if update {
+		if refuse := s.updateByCreate(req); refuse != nil {
+			refuse(w)
+			return
+		}
 	}
 	now := s.now()
 	amount, _ := req.Amount.Minor() // Validate let it through, so it reads
@@ -74,6 +96,40 @@ func (s *Server) handleCreateOrder(w http.ResponseWriter, r *http.Request, body 
 	}
 	s.mu.Unlock()
 	writeJSON(w, http.StatusOK, resp)
+}
+
+// updateByCreate applies a create form to the order it names, if there is
+// one, as the older /order/create does; a refusal is returned to write.
+func (s *Server) updateByCreate(req *checkout.OrderRequest) func(http.ResponseWriter) {
+	amount, _ := req.Amount.Minor()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	o := s.orders[req.OrderID]
+	switch {
+	case o == nil:
+		return nil
+	case o.status == StatusCharged && o.amount != amount:
+		p := &problems{}
+		p.bad("amount", fmt.Sprintf("order %q is already %s and cannot be changed", req.OrderID, StatusCharged))
+		return p.write
+	}
+	o.amount = amount
+	o.keep(req.Extra)
+	maps.Copy(o.udf, udfValues(req.UDFs))
+	return nil
+}
+
+// handleOrderStatus serves the older GET /order/status?order_id=…: the
+// answer of GET /orders/{order_id}.
+func (s *Server) handleOrderStatus(w http.ResponseWriter, r *http.Request, body []byte, _ string) {
+	orderID := r.URL.Query().Get("order_id")
+	if orderID == "" {
+		p := &problems{}
+		p.miss("order_id")
+		p.write(w)
+		return
+	}
+	s.handleGetOrder(w, r, body, orderID)
 }
 
 // collectionLinks makes the links asked for: the PAY method's link is

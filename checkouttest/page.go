@@ -115,6 +115,10 @@ func (s *Server) servePaymentPage(w http.ResponseWriter, r *http.Request, body [
 		}
 		writePage(w, http.StatusOK, v)
 	case http.MethodPost:
+		if why := crossSite(r); why != "" {
+			http.Error(w, why, http.StatusForbidden)
+			return
+		}
 		s.payOnPage(w, r, body, id)
 	default:
 		w.Header().Set("Allow", "GET, HEAD, POST")

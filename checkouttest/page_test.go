@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -17,6 +18,7 @@ import (
 
 	checkout "github.com/payorch/checkout-go"
 	"github.com/payorch/checkout-go/checkouttest"
+	"github.com/payorch/checkout-go/emi"
 	"github.com/payorch/checkout-go/paymentfilter"
 )
 
@@ -251,8 +253,28 @@ func TestPaymentPageRefuses(t *testing.T) {
 	resp.Body.Close()
 	require.Equal(t, http.StatusBadRequest, resp.StatusCode)
 
-	r = pay(t, page, url.Values{"option": {card}, "outcome": {"success"}, "card_number": {"4213231234567890"}})
-	require.Equal(t, http.StatusSeeOther, r.status, "a card outside the hidden range is taken")
+	// Another site's page cannot post the form for the tester.
+	form := url.Values{"option": {"UPI:GPAY"}, "outcome": {"success"}}
+	for _, h := range []http.Header{{"Origin": {"https://evil.example"}}, {"Sec-Fetch-Site": {"cross-site"}}} {
+		h.Set("Content-Type", "application/x-www-form-urlencoded")
+		got := send(t, http.MethodPost, page, h, []byte(form.Encode()))
+		require.Equal(t, http.StatusForbidden, got.status, "%v", h)
+	}
+	o, err := s.Order("ord_refuse")
+	require.NoError(t, err)
+	require.Equal(t, checkouttest.StatusNew, o.Status)
+
+	u, err := url.Parse(page)
+	require.NoError(t, err)
+	h := http.Header{"Origin": {"http://" + u.Host}, "Sec-Fetch-Site": {"same-origin"}, "Content-Type": {"application/x-www-form-urlencoded"}}
+	form = url.Values{"option": {card}, "outcome": {"success"}, "card_number": {"4213231234567890"}}
+	post, err := http.NewRequest(http.MethodPost, page, strings.NewReader(form.Encode()))
+	require.NoError(t, err)
+	post.Header = h
+	resp, err = (&http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}).Do(post)
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, http.StatusSeeOther, resp.StatusCode, "the page's own form: a card outside the hidden range is taken")
 	require.Empty(t, events(t, s, "ord_refuse")[2:])
 }
 
@@ -380,4 +402,28 @@ func TestPaymentPageNothingToPay(t *testing.T) {
 	require.Contains(t, html, "The filter leaves no payment option: there is nothing to pay with.")
 	require.NotContains(t, html, `id="pay"`)
 	require.Contains(t, html, "Hidden: allowDefaultOptions is false and no enable: true entry of payment_filter.options[0].cardFilters selects it.")
+}
+
+// The form values the package doc gives for driving the page with curl
+// are options of the page, so a test copying them pays.
+func TestDocumentedFormValues(t *testing.T) {
+	doc, err := os.ReadFile("doc.go")
+	require.NoError(t, err)
+	i := strings.Index(string(doc), `"option" is the`)
+	require.GreaterOrEqual(t, i, 0)
+	values := regexp.MustCompile(`"([A-Z]+:[^"]+)"`).FindAllStringSubmatch(string(doc[i:i+600]), -1)
+	require.GreaterOrEqual(t, len(values), 6)
+	p := checkouttest.PreviewPage(paymentfilter.New(), emi.Show)
+	for _, v := range values {
+		o, ok := p.Option(v[1])
+		require.True(t, ok && o.Visible, v[1])
+	}
+
+	s, c := pageFake(t, responseKey)
+	page := createPage(t, c, pageSession("ord_doc", paymentfilter.New()))
+	r := pay(t, page, url.Values{"option": {"WALLET:PAYTM"}, "outcome": {"success"}})
+	require.Equal(t, http.StatusOK, r.status, "no return_url: the result on the page")
+	o, err := s.Order("ord_doc")
+	require.NoError(t, err)
+	require.Equal(t, checkouttest.StatusCharged, o.Status)
 }

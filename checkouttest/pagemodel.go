@@ -68,30 +68,12 @@ type PagePreview struct {
 // PreviewPage returns the options the fake's payment page shows for a
 // session with payment filter f (the session's [paymentfilter.Filter];
 // nil: none sent) and sdk_udf value udf (its [emi.Visibility]; "": none
-// sent), following the spec's payment-locking and EMI rules:
-//
-//   - allowDefaultOptions decides what no entry decides: with true it stays
-//     visible, with false only what enable: true entries select is shown;
-//   - an option block (only the first of each paymentMethodType counts)
-//     with enable false hides its type, or the methods it names in
-//     paymentMethods; with enable true it shows them;
-//   - card filters (by brand, type, sub type, bank and BIN range; the
-//     lists of one filter must all match) and UPI filters (INTENT apps,
-//     COLLECT handles) hide or show what they match inside an enabled
-//     CARD or UPI block; paymentMethods has no effect on CARD and UPI;
-//   - sdk_udf hideEMI hides EMI, showEMI shows it, ShowEMIWithoutCards
-//     shows it and hides the CARD method; showOnlyEmi hides everything but
-//     EMI;
-//   - emiOptions enable or disable standardEmi, lowCostEmi and noCostEmi,
-//     their credit, debit and cardless groups, and inside a group the
-//     plans a filter matches by method, issuer and tenure range.
-//
-// Where the spec leaves a combination open, the fake applies the same
-// rule at every level and says so in [PagePreview].Notes, with each
-// option's [PageOption].Why. PreviewPage does not validate f (the fake and
-// the client refuse invalid filters, [paymentfilter.Filter.Validate],
-// before a page exists); what an invalid filter means here is noted, not
-// refused.
+// sent), following the spec's payment-locking and EMI rules (the package
+// doc lists them). Where the spec leaves a combination open, the fake
+// applies the same rule at every level and says so in
+// [PagePreview].Notes, with each option's [PageOption].Why. PreviewPage
+// does not validate f ([paymentfilter.Filter.Validate] does, before a page
+// exists): what an invalid filter means here is noted, not refused.
 func PreviewPage(f *paymentfilter.Filter, udf emi.Visibility) *PagePreview {
 	r := newPageRules(f, udf)
 	p := &PagePreview{rules: r}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 
 	checkout "github.com/payorch/checkout-go"
 )
@@ -17,6 +18,20 @@ func (s *Server) handleRefund(w http.ResponseWriter, r *http.Request, body []byt
 		return
 	}
 	s.refundOrder(w, orderID, req)
+}
+
+// handleOrderRefund serves the older POST /order/refund, whose form names
+// the order by order_id: the answer of POST /orders/{order_id}/refunds.
+func (s *Server) handleOrderRefund(w http.ResponseWriter, r *http.Request, body []byte, _ string) {
+	p := &problems{}
+	form, _ := url.ParseQuery(string(body)) // formOK refuses a malformed one
+	if form.Get("order_id") == "" {
+		p.miss("order_id")
+	}
+	optionalVersion(p, r)
+	if req, ok := formOK(w, p, r, body, readRefund); ok {
+		s.refundOrder(w, form.Get("order_id"), req)
+	}
 }
 
 // refundOrder refunds the order as req asks, once the request passed its

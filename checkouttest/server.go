@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"sync"
 	"time"
 
@@ -46,7 +47,8 @@ var (
 // methods return ErrNotStarted (or nothing) and Close does nothing.
 type Server struct {
 	// URL is the base URL of the fake, "http://127.0.0.1:port", with no
-	// trailing slash. Pass it to checkout.WithBaseURL.
+	// trailing slash: a loopback URL even when Config.Listener listens on
+	// every interface. Pass it to checkout.WithBaseURL.
 	URL string
 
 	merchantID  string
@@ -54,6 +56,7 @@ type Server struct {
 	responseKey string
 	now         func() time.Time
 	ts          *httptest.Server
+	anyHost     bool // listening beyond loopback on purpose: any Host header is served
 
 	// ctx is cancelled by Close: it stops webhook deliveries and injected delays.
 	ctx    context.Context
@@ -129,8 +132,22 @@ func NewServer(cfg Config) *Server {
 		s.ts.Listener = cfg.Listener
 	}
 	s.ts.Start()
-	s.URL = s.ts.URL
+	s.URL, s.anyHost = baseURL(s.ts.Listener.Addr())
 	return s
+}
+
+// baseURL is the URL at which a client on this machine reaches addr (a
+// loopback one for a listener on every interface), and whether addr is
+// beyond loopback.
+func baseURL(addr net.Addr) (string, bool) {
+	ta, ok := addr.(*net.TCPAddr)
+	switch {
+	case !ok:
+		return "http://" + addr.String(), true
+	case ta.IP.IsUnspecified(): // Go listens on both families there
+		return "http://" + net.JoinHostPort("127.0.0.1", strconv.Itoa(ta.Port)), true
+	}
+	return "http://" + ta.String(), !ta.IP.IsLoopback()
 }
 
 func eventSet(names []string) map[string]bool {

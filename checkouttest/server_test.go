@@ -3,6 +3,7 @@ package checkouttest_test
 import (
 	"context"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -16,41 +17,6 @@ import (
 
 	"github.com/payorch/checkout-go/checkouttest"
 )
-
-func TestConfigErrors(t *testing.T) {
-	ok := checkouttest.Config{MerchantID: "m", APIKey: "k"}
-	tests := []struct {
-		name   string
-		change func(c *checkouttest.Config)
-		want   string
-	}{
-		{"no merchant id", func(c *checkouttest.Config) { c.MerchantID = "" }, "MerchantID"},
-		{"no api key", func(c *checkouttest.Config) { c.APIKey = "" }, "APIKey"},
-		{"http webhook URL off loopback", func(c *checkouttest.Config) { c.Webhook.URL = "http://shop.example/h" }, "Webhook.URL"},
-		{"relative webhook URL", func(c *checkouttest.Config) { c.Webhook.URL = "/h" }, "Webhook.URL"},
-		{"username with a dot", func(c *checkouttest.Config) { c.Webhook.Username = "shop.user"; c.Webhook.Password = "p" }, "Webhook.Username"},
-		{"password without username", func(c *checkouttest.Config) { c.Webhook.Password = "p" }, "Webhook.Username"},
-		{"Authorization custom header", func(c *checkouttest.Config) { c.Webhook.Headers = map[string]string{"authorization": "x"} }, "Webhook.Headers[authorization]"},
-		{"bad header name", func(c *checkouttest.Config) { c.Webhook.Headers = map[string]string{"X Shop": "x"} }, "Webhook.Headers[X Shop]"},
-		{"lower-case event", func(c *checkouttest.Config) { c.Webhook.Events = []string{"order_succeeded"} }, "Webhook.Events[0]"},
-		{"negative retry", func(c *checkouttest.Config) { c.Webhook.RetryInterval = -1 }, "Webhook.RetryInterval"},
-		{"gateway without reference", func(c *checkouttest.Config) { c.Gateways = []checkouttest.Gateway{{Name: "PAYU"}} }, "Gateways[0].ReferenceID"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			c := ok
-			tt.change(&c)
-			err := c.Validate()
-			require.ErrorContains(t, err, tt.want)
-			require.PanicsWithError(t, err.Error(), func() { checkouttest.NewServer(c) })
-		})
-	}
-	err := (checkouttest.Config{MerchantID: "m", APIKey: "k", Gateways: []checkouttest.Gateway{
-		{Name: "PAYU", ReferenceID: "a"}, {Name: "RAZORPAY", ReferenceID: "a"}, {Name: "PAYU", ReferenceID: "a"},
-	}}).Validate()
-	require.ErrorIs(t, err, checkouttest.ErrDuplicateReference)
-	require.ErrorContains(t, err, "Gateways[2]")
-}
 
 func TestCloseLeavesNoGoroutines(t *testing.T) {
 	base := runtime.NumGoroutine()
@@ -240,4 +206,22 @@ func TestZeroServer(t *testing.T) {
 			})
 		})
 	}
+}
+
+// A fake on a listener of the caller's (the checkout command's --addr)
+// serves there, and Close closes that listener.
+func TestNewServerOnListener(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := l.Addr().String()
+	s := checkouttest.NewServer(checkouttest.Config{MerchantID: merchantID, APIKey: apiKey, Listener: l})
+	require.Equal(t, "http://"+addr, s.URL)
+	require.Equal(t, 200, postOrder(t, s, orderForm("ord_start")).status)
+	s.Close()
+	require.ErrorIs(t, s.Pay("ord_start"), checkouttest.ErrClosed)
+	_, err = net.Dial("tcp", addr)
+	require.Error(t, err, "the listener is closed")
+	l2, err := net.Listen("tcp", addr)
+	require.NoError(t, err, "the address is free again")
+	require.NoError(t, l2.Close())
 }

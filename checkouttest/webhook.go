@@ -5,11 +5,14 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
-	"strings"
 	"time"
+
+	checkout "github.com/payorch/checkout-go"
 )
 
 // Payment says how PayWith pays: the payment_method_type and
@@ -21,6 +24,11 @@ type Payment struct {
 	// Method is the order status's "payment_method", for example "VISA"
 	// or "MASTERCARD"; "" means "VISA" for a card, else MethodType.
 	Method string
+	// Amount is what the customer pays, "" for the order's amount. Another
+	// amount becomes the order's (amount, effective_amount, txn_amount),
+	// so an underpaid or overpaid order fails OrderStatus.CheckPaid
+	// against the amount asked for.
+	Amount checkout.Amount
 }
 
 // Pay charges the order with a card, as a customer completing the checkout
@@ -58,6 +66,10 @@ func (s *Server) attempt(orderID string, p Payment, final string) error {
 			p.Method = p.MethodType
 		}
 	}
+	paid, err := p.Amount.Minor()
+	if p.Amount != "" && (err != nil || paid == 0) {
+		return fmt.Errorf("checkouttest: pay: Payment.Amount %.24q is not a positive amount like 90.00", string(p.Amount))
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	o, err := s.openOrderLocked(orderID)
@@ -68,6 +80,9 @@ func (s *Server) attempt(orderID string, p Payment, final string) error {
 	case StatusCreated, StatusNew, StatusStarted, StatusAuthorizationFailed, StatusPendingVBV:
 	default:
 		return fmt.Errorf("%w: order %q is %s", ErrInvalidTransition, orderID, o.status)
+	}
+	if p.Amount != "" {
+		o.amount = paid
 	}
 	o.txns++
 	t := &txn{
@@ -407,7 +422,10 @@ func (s *Server) send(d *delivery) Attempt {
 	}
 	resp, err := s.hc.Do(req)
 	if err != nil {
-		a.Err = strings.ReplaceAll(err.Error(), d.URL, "<webhook url>")
+		if ue := (*url.Error)(nil); errors.As(err, &ue) {
+			err = ue.Err // its URL, with the user and query, is not repeated
+		}
+		a.Err = "POST <webhook url>: " + err.Error()
 		return a
 	}
 	drain(resp.Body)

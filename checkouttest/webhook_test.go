@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -273,6 +274,25 @@ func TestWebhookWithoutURL(t *testing.T) {
 	require.Contains(t, ds[0].Err, "no webhook URL")
 }
 
+// A failed send is recorded without the URL's user or query, which may be
+// tokens (the HTTP client's own error keeps both).
+func TestWebhookSendErrorHidesTheURL(t *testing.T) {
+	closed := httptest.NewServer(http.NotFoundHandler())
+	closed.Close()
+	hook := strings.Replace(closed.URL, "http://", "http://tok-user-1@", 1) + "/h?token=q-secret-9"
+	s := newServer(t, checkouttest.Config{Webhook: checkouttest.WebhookConfig{URL: hook, MaxAttempts: 1}})
+	require.Equal(t, 200, postOrder(t, s, orderForm("ord_e1")).status)
+	require.NoError(t, s.Pay("ord_e1"))
+	wait(t, s)
+	d := s.Deliveries()[0]
+	require.Len(t, d.Attempts, 1)
+	require.Contains(t, d.Attempts[0].Err, "POST <webhook url>: ")
+	for _, text := range []string{d.Attempts[0].Err, d.Err} {
+		require.NotContains(t, text, "tok-user-1")
+		require.NotContains(t, text, "q-secret-9")
+	}
+}
+
 func TestWebhookCredentialsFixedInDashboard(t *testing.T) {
 	rc := newReceiver(t, func(_ int64, r *http.Request) int {
 		if u, p, ok := r.BasicAuth(); ok && u == "shopuser" && p == "right" {
@@ -374,4 +394,55 @@ func TestGatewayReferences(t *testing.T) {
 	require.Equal(t, "example-ord_g2-2", "example-"+o.TxnID[len(merchantID)+1:])
 	require.ErrorIs(t, s.Pay("ord_g2"), checkouttest.ErrInvalidTransition)
 	require.ErrorIs(t, s.Pay("ord_none"), checkouttest.ErrUnknownOrder)
+}
+
+// Pay can settle another amount than the order's, for a merchant to try an
+// underpaid or overpaid order: the order status and the webhook carry it,
+// and CheckPaid against the amount asked for refuses it.
+func TestPayAnotherAmount(t *testing.T) {
+	rc := newReceiver(t, always(200))
+	s := newServer(t, checkouttest.Config{Webhook: webhookConfig(rc.URL)})
+	c, err := checkout.NewClient(merchantID, apiKey, checkout.WithBaseURL(s.URL))
+	require.NoError(t, err)
+	ctx := context.Background()
+	for id, paid := range map[string]checkout.Amount{"ord_under": "20.00", "ord_over": "30.5"} {
+		require.Equal(t, 200, postOrder(t, s, orderForm(id)).status) // 25.50
+		require.NoError(t, s.PayWith(id, checkouttest.Payment{MethodType: "UPI", Amount: paid}))
+		st, err := c.GetOrder(ctx, id)
+		require.NoError(t, err)
+		require.True(t, st.IsPaid())
+		require.ErrorIs(t, st.CheckPaid("25.50"), checkout.ErrNotPaid, id)
+		require.NoError(t, st.CheckPaid(paid), id)
+		require.NoError(t, (&checkout.OrderStatus{Status: st.Status, Amount: st.EffectiveAmount}).CheckPaid(paid), "effective_amount too")
+		o, err := s.Order(id)
+		require.NoError(t, err)
+		require.Contains(t, string(o.Raw), `"txn_amount":`+map[string]string{"ord_under": "20,", "ord_over": "30.5,"}[id])
+	}
+	wait(t, s)
+	var ev struct {
+		Content struct {
+			Order struct {
+				Amount json.Number `json:"amount"`
+			} `json:"order"`
+		} `json:"content"`
+	}
+	require.NoError(t, json.Unmarshal(rc.requests()[0].body, &ev))
+	require.NotEqual(t, "25.50", ev.Content.Order.Amount.String(), "the webhook carries the amount paid")
+
+	require.Equal(t, 200, postOrder(t, s, orderForm("ord_bad")).status)
+	for _, bad := range []checkout.Amount{"0.00", "-1", "1.005", "ten"} {
+		err := s.PayWith("ord_bad", checkouttest.Payment{Amount: bad})
+		require.ErrorContains(t, err, "checkouttest: pay: Payment.Amount", bad)
+	}
+	o, err := s.Order("ord_bad")
+	require.NoError(t, err)
+	require.Equal(t, checkouttest.StatusCreated, o.Status, "a refused amount moves nothing")
+	require.Equal(t, "25.50", o.Amount)
+
+	status, body := control(t, s, http.MethodPost, "orders/ord_bad/pay?amount=12.00")
+	require.Equal(t, 200, status, body)
+	o, _ = s.Order("ord_bad")
+	require.Equal(t, "12.00", o.Amount)
+	status, _ = control(t, s, http.MethodPost, "orders/ord_bad/fail?amount=12.00")
+	require.Equal(t, 400, status, "amount goes with pay only")
 }

@@ -26,8 +26,10 @@ Runs the SDK's fake of the payment service (package checkouttest) as a
 standalone HTTP server until Ctrl-C or SIGTERM, then shuts down gracefully:
 requests being served finish, webhook deliveries stop.
 
-Point any client at it: the base URL is printed when it starts. Requests
-need "Authorization: Basic base64(<api key>:)" and "x-merchantid". Orders are
+Point any client at it: the base URL is printed when it starts (a loopback
+one when it listens on every interface, with a warning). Requests need
+"Authorization: Basic base64(<api key>:)" and "x-merchantid"; every reply
+carries "X-Checkout-Fake: 1". Orders are
 paid, failed or refunded with "checkout trigger" (or the fake-only endpoints
 under /__checkouttest/), and the webhook goes to the order's
 metadata.webhook_url, else to --webhook-url, with the Basic credentials
@@ -56,7 +58,7 @@ func fakeCommand() command {
 		ef := newEnvFlags(fs, env)
 		addr := ef.String("addr", "CHECKOUT_FAKE_ADDR", "127.0.0.1:8080", "`host:port` to listen on")
 		merchantID := ef.String("merchant-id", checkout.EnvMerchantID, "", "merchant id every request must carry in x-merchantid (required)")
-		apiKey := ef.String("api-key", checkout.EnvAPIKey, "", "API key of the Basic Authorization header (required)")
+		apiKey := ef.String("api-key", "CHECKOUT_FAKE_API_KEY", "", "API key of the Basic Authorization header (required; not CHECKOUT_API_KEY, the production clients' variable)")
 		hookURL := ef.String("webhook-url", "CHECKOUT_WEBHOOK_URL", "", "`URL` receiving the webhooks of orders without their own metadata.webhook_url")
 		hookUser := ef.String("webhook-user", "CHECKOUT_WEBHOOK_USER", "", "username of the Basic credentials sent with webhooks")
 		hookPass := ef.String("webhook-password", "CHECKOUT_WEBHOOK_PASSWORD", "", "password of the Basic credentials sent with webhooks")
@@ -81,10 +83,16 @@ func fakeCommand() command {
 			if err := cfg.Validate(); err != nil {
 				return usageError(fs, stderr, "%s", configProblems(err, ef.source))
 			}
+			if _, port, err := net.SplitHostPort(*addr); err != nil || !isPort(port) {
+				return usageError(fs, stderr, "%s %.64q is not host:port, like 127.0.0.1:8080", ef.source("addr"), *addr)
+			}
 			l, err := net.Listen("tcp", *addr)
 			if err != nil {
 				fmt.Fprintf(stderr, "checkout fake: %v\n", err)
 				return exitFail
+			}
+			if ta, ok := l.Addr().(*net.TCPAddr); !ok || !ta.IP.IsLoopback() {
+				fmt.Fprintf(stderr, "checkout fake: warning: listening on %s, beyond loopback: whoever reaches it can pay orders on its pages, and any Host name is served\n", l.Addr())
 			}
 			// No connection is taken before the key files (with
 			// --jwe-keys-dir) are written and the startup lines printed: a
@@ -103,7 +111,7 @@ func fakeCommand() command {
 			fmt.Fprintf(stdout, "checkout fake: serving merchant %s at %s\n", cfg.MerchantID, fake.URL)
 			fmt.Fprintf(stdout, "  base URL:  %s (%s)\n", fake.URL, checkout.EnvBaseURL)
 			if cfg.Webhook.URL != "" {
-				fmt.Fprintf(stdout, "  webhooks:  %s\n", redactURL(cfg.Webhook.URL))
+				fmt.Fprintf(stdout, "  webhooks:  %s\n", checkouttest.RedactURL(cfg.Webhook.URL))
 			} else {
 				fmt.Fprintf(stdout, "  webhooks:  to each order's metadata.webhook_url only (no --webhook-url)\n")
 			}
@@ -120,6 +128,12 @@ func fakeCommand() command {
 			return exitOK
 		}
 	}}
+}
+
+// isPort reports whether s is a port number, 0 to 65535.
+func isPort(s string) bool {
+	n, err := strconv.ParseUint(s, 10, 16)
+	return err == nil && strconv.FormatUint(n, 10) == s
 }
 
 // gatedListener takes no connection until Open (or Close) is called.

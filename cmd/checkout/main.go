@@ -24,7 +24,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"os/signal"
 	"syscall"
@@ -124,24 +123,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, env func(
 }
 
 func isFlag(s string) bool { return len(s) > 1 && s[0] == '-' }
-
-// redactURL returns the URL s for printing: its password, if it has one,
-// replaced by "xxxxx" (url.URL.Redacted). Text that does not parse, or
-// parses without a host ("user:pass@host" reads as the scheme "user"), is
-// not printed at all, since it may hold one.
-func redactURL(s string) string {
-	u, err := url.Parse(s)
-	switch {
-	case err != nil:
-		return "(a URL that does not parse)"
-	case u.Opaque != "":
-		return "(not a URL with a host)"
-	}
-	if _, ok := u.User.Password(); !ok {
-		return s // as given, so that a signed query prints unchanged
-	}
-	return u.Redacted()
-}
 
 // usageError prints a usage problem of fs's command and returns exitUsage.
 func usageError(fs *flag.FlagSet, stderr io.Writer, format string, args ...any) int {

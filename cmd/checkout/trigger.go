@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	checkout "github.com/payorch/checkout-go"
 	"github.com/payorch/checkout-go/checkouttest"
 )
 
@@ -30,7 +31,11 @@ would, and waits until the webhook it sends is delivered (or given up):
 --duplicates N makes pay, fail and refund send each webhook N more times,
 at once, to try your receiver's duplicate handling (it should act once).
 
+--amount settles pay with another amount than the order's (the order then
+reports it), to try an underpaid or overpaid order.
+
   checkout trigger pay --order ord_1 --duplicates 2
+  checkout trigger pay --order ord_2 --amount 90.00
   checkout trigger resend --order ord_1
 
 It prints the order's status, each webhook delivery, and the signed
@@ -50,6 +55,7 @@ func triggerCommand() command {
 		refundID := fs.String("refund-id", "", "refund: the unique_request_id of the refund to complete (default: every pending one)")
 		asJSON := fs.Bool("json", false, "print the fake's JSON reply instead of text")
 		dups := fs.Int("duplicates", 0, fmt.Sprintf("pay, fail, refund: send each webhook `N` more times (at most %d)", checkouttest.MaxControlRepeat))
+		amount := fs.String("amount", "", "pay: settle `AMOUNT` (like 90.00) instead of the order's amount, for an underpaid or overpaid order")
 		times := fs.Int("times", 1, fmt.Sprintf("resend: send the last webhook `N` times (at most %d)", checkouttest.MaxControlRepeat))
 		return func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			if err := ef.apply(); err != nil {
@@ -69,6 +75,10 @@ func triggerCommand() command {
 			switch {
 			case *order == "":
 				return usageError(fs, stderr, "--order is required")
+			case given["amount"] && action != "pay":
+				return usageError(fs, stderr, "--amount goes with pay only")
+			case given["amount"] && !isAmount(*amount):
+				return usageError(fs, stderr, "--amount %.24q is not an amount like 90.00", *amount)
 			case given["refund-id"] && action != "refund":
 				return usageError(fs, stderr, "--refund-id goes with refund only")
 			case given["duplicates"] && action == "resend":
@@ -85,7 +95,7 @@ func triggerCommand() command {
 				if hint := urlHint(*fake); hint != "" {
 					return usageError(fs, stderr, "%s %s has no scheme: write %s", ef.source("fake"), *fake, hint)
 				}
-				return usageError(fs, stderr, "%s %s is not an http(s) URL", ef.source("fake"), redactURL(*fake))
+				return usageError(fs, stderr, "%s %s is not an http(s) URL", ef.source("fake"), checkouttest.RedactURL(*fake))
 			}
 			q := url.Values{}
 			switch {
@@ -93,6 +103,9 @@ func triggerCommand() command {
 				q.Set("unique_request_id", *refundID)
 			case action == "resend" && *times > 1:
 				q.Set("times", strconv.Itoa(*times))
+			}
+			if *amount != "" {
+				q.Set("amount", *amount)
 			}
 			if *dups > 0 {
 				q.Set("duplicates", strconv.Itoa(*dups))
@@ -115,6 +128,7 @@ func trigger(ctx context.Context, u string, asJSON bool, stdout, stderr io.Write
 		fmt.Fprintf(stderr, "checkout trigger: %v\n", err)
 		return exitFail
 	}
+	req.Header.Set(checkouttest.ControlHeader, "1")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		fmt.Fprintf(stderr, "checkout trigger: is the fake running? %v\n", err)
@@ -131,7 +145,7 @@ func trigger(ctx context.Context, u string, asJSON bool, stdout, stderr io.Write
 			Error string `json:"error"`
 		}
 		if json.Unmarshal(body, &e) != nil || e.Error == "" {
-			e.Error = fmt.Sprintf("HTTP %d from %s (is it a checkout fake?)", resp.StatusCode, redactURL(u))
+			e.Error = fmt.Sprintf("HTTP %d from %s (is it a checkout fake?)", resp.StatusCode, checkouttest.RedactURL(u))
 		}
 		fmt.Fprintf(stderr, "checkout trigger: %s\n", e.Error)
 		return exitFail
@@ -141,18 +155,26 @@ func trigger(ctx context.Context, u string, asJSON bool, stdout, stderr io.Write
 		fmt.Fprintf(stderr, "checkout trigger: the reply is not a control result: %v\n", err)
 		return exitFail
 	}
-	for i := range res.Deliveries {
-		res.Deliveries[i].URL = redactURL(res.Deliveries[i].URL)
+	// The fake redacts the webhook URLs; the redirect keeps its signed
+	// query, for a return handler to be tried with, unless it holds user
+	// information.
+	for i, d := range res.Deliveries {
+		res.Deliveries[i].URL = checkouttest.RedactURL(d.URL) // a fake of another version may not have
+		if d.URL == "" {
+			res.Deliveries[i].Error = noWebhookURL // the fake's words are for Go
+		}
 	}
-	res.ReturnURL = redactURL(res.ReturnURL)
+	if ret, err := url.Parse(res.ReturnURL); err != nil || ret.User != nil {
+		res.ReturnURL = checkouttest.RedactURL(res.ReturnURL)
+	}
 	if asJSON {
-		// Written again from res, whose URLs no longer hold a password.
-		b, err := json.Marshal(&res)
-		if err != nil {
+		// Written again from res, whose URLs hold no secret.
+		enc := json.NewEncoder(stdout)
+		enc.SetEscapeHTML(false) // a URL's "&" as written
+		if err := enc.Encode(&res); err != nil {
 			fmt.Fprintf(stderr, "checkout trigger: %v\n", err)
 			return exitFail
 		}
-		_, _ = stdout.Write(append(b, '\n'))
 	} else {
 		fmt.Fprintf(stdout, "order %s: %s (status_id %d)\n", res.OrderID, res.Status, res.StatusID)
 	}
@@ -161,7 +183,7 @@ func trigger(ctx context.Context, u string, asJSON bool, stdout, stderr io.Write
 		switch {
 		case d.URL == "":
 			if !asJSON {
-				fmt.Fprintf(stdout, "webhook %s: not sent, no webhook URL (give the fake --webhook-url, or the order metadata.webhook_url)\n", d.EventName)
+				fmt.Fprintf(stdout, "webhook %s: not sent, %s\n", d.EventName, noWebhookURL)
 			}
 		case d.Notified:
 			if !asJSON {
@@ -176,6 +198,16 @@ func trigger(ctx context.Context, u string, asJSON bool, stdout, stderr io.Write
 		fmt.Fprintf(stdout, "return_url redirect: %s\n", res.ReturnURL)
 	}
 	return code
+}
+
+// noWebhookURL says why a delivery was not sent, in the command's words.
+const noWebhookURL = "no webhook URL: give the fake --webhook-url, or the order metadata.webhook_url"
+
+// isAmount reports whether s is an amount the fake settles: positive,
+// at most two places.
+func isAmount(s string) bool {
+	minor, err := checkout.Amount(s).Minor()
+	return err == nil && minor > 0
 }
 
 // notAcknowledged says how a delivery ended without a 200: the last reply

@@ -2,13 +2,10 @@ package checkouttest_test
 
 import (
 	"encoding/json"
-	"fmt"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -124,33 +121,6 @@ func TestRequestsAreRecordedRedacted(t *testing.T) {
 	require.NotContains(t, strings.Join(reqs[0].Header.Values("Authorization"), ""), basic(apiKey+":"))
 }
 
-// fakeClock is a settable clock for Config.Now.
-type fakeClock struct {
-	mu chanMutex
-	t  time.Time
-}
-
-type chanMutex chan struct{}
-
-func (c *fakeClock) lock() {
-	if c.mu == nil {
-		c.mu = make(chanMutex, 1)
-	}
-	c.mu <- struct{}{}
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.lock()
-	defer func() { <-c.mu }()
-	return c.t
-}
-
-func (c *fakeClock) Set(t time.Time) {
-	c.lock()
-	defer func() { <-c.mu }()
-	c.t = t
-}
-
 func TestPathEscapedOrderID(t *testing.T) {
 	s := newServer(t, checkouttest.Config{})
 	require.Equal(t, 200, postOrder(t, s, orderForm("shop/2026/17")).status)
@@ -167,38 +137,68 @@ func TestPathEscapedOrderID(t *testing.T) {
 	require.Equal(t, []string{"version"}, r.fieldNames())
 }
 
-// A fake on a listener of the caller's (the checkout command's --addr)
-// serves there, and Close closes that listener.
-func TestNewServerOnListener(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	addr := l.Addr().String()
-	s := checkouttest.NewServer(checkouttest.Config{MerchantID: merchantID, APIKey: apiKey, Listener: l})
-	require.Equal(t, "http://"+addr, s.URL)
-	require.Equal(t, 200, postOrder(t, s, orderForm("ord_start")).status)
-	s.Close()
-	require.ErrorIs(t, s.Pay("ord_start"), checkouttest.ErrClosed)
-	_, err = net.Dial("tcp", addr)
-	require.Error(t, err, "the listener is closed")
-	l2, err := net.Listen("tcp", addr)
-	require.NoError(t, err, "the address is free again")
-	require.NoError(t, l2.Close())
+// The checkers walk untrusted JSON and forms with type switches; whatever
+// arrives, the fake must answer 200 or 400 and never panic.
+
+func fuzzServer(tb testing.TB) *checkouttest.Server {
+	s := checkouttest.NewServer(checkouttest.Config{MerchantID: "m", APIKey: "k"})
+	tb.Cleanup(s.Close)
+	return s
 }
 
-func TestNoSecretsInFormatting(t *testing.T) {
-	cfg := checkouttest.Config{MerchantID: merchantID, APIKey: apiKey, Webhook: checkouttest.WebhookConfig{
-		Username: "shopuser", Password: "hook-pass-77", Headers: map[string]string{"X-Token": "tok-secret-3"},
-	}}
-	s := newServer(t, cfg)
-	for _, verb := range []string{"%v", "%+v", "%#v", "%s"} {
-		for _, v := range []any{cfg, cfg.Webhook, s, &cfg} {
-			out := fmt.Sprintf(verb, v)
-			require.NotContains(t, out, apiKey, verb)
-			require.NotContains(t, out, "hook-pass-77", verb)
-			require.NotContains(t, out, "tok-secret-3", verb)
+func serve(t *testing.T, s *checkouttest.Server, method, path, contentType string, body []byte) int {
+	h := http.Header{"Authorization": {basic("k:")}, "X-Merchantid": {"m"}, "Content-Type": {contentType}, "Version": {"2023-06-30"}}
+	return send(t, method, s.URL+path, h, body).status
+}
+
+func FuzzSessionBody(f *testing.F) {
+	f.Add([]byte(`{"order_id":"o","amount":"1.00","customer_id":"c","customer_phone":"1","customer_email":"e","payment_page_client_id":"p","action":"paymentPage"}`))
+	f.Add([]byte(`{"customer_id":"c","customer_phone":"1","customer_email":"e","payment_page_client_id":"p","action":"paymentManagement","payment_filter":{"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardBins":["1::2"]}]}],"emiOptions":{"noCostEmi":{"enable":true,"credit":{"enable":true,"filters":[{"enable":false,"issuerFilter":{"tenures":["3::6"]}}]}}}}}`))
+	f.Add([]byte(`{"product_summary":"[[{\"type\":\"divider\",\"thickness\":1}]]","sdk_udf":"showEMI","metadata":{}}`))
+	f.Add([]byte(`[]`))
+	s := fuzzServer(f)
+	f.Fuzz(func(t *testing.T, body []byte) {
+		if code := serve(t, s, http.MethodPost, "/session", "application/json", body); code != 200 && code != 400 {
+			t.Fatalf("status %d for %q", code, body)
 		}
-	}
-	require.Contains(t, fmt.Sprint(cfg), merchantID)
-	require.Contains(t, fmt.Sprint(cfg), "X-Token")
-	require.Equal(t, "checkouttest.Server("+s.URL+")", fmt.Sprint(s))
+	})
+}
+
+func FuzzOrderForm(f *testing.F) {
+	f.Add("order_id=o&amount=1.00&options.get_payment_collection_link=1&payment_collection_link_details=%7B%22supported_payment_methods%22%3A%5B%22QR%22%5D%7D")
+	f.Add("order_id=o&amount=1&payment_collection_link_details=%7B%22supported_payment_methods%22%3A%5B%22QR%22%2C%22QR%22%5D%2C%22expiry_details%22%3A%5B%7B%22payment_method%22%3A%22QR%22%2C%22expiry_in_mins%22%3A%225%22%7D%5D%7D")
+	f.Add("%zz")
+	s := fuzzServer(f)
+	f.Fuzz(func(t *testing.T, body string) {
+		if code := serve(t, s, http.MethodPost, "/orders", "application/x-www-form-urlencoded", []byte(body)); code != 200 && code != 400 {
+			t.Fatalf("status %d for %q", code, body)
+		}
+	})
+}
+
+// FuzzAnyRequest sends whatever method, path, Authorization, Content-Type
+// and body: the fake answers with a 4xx or 200, never a panic or a 5xx.
+func FuzzAnyRequest(f *testing.F) {
+	f.Add("POST", "/orders/o/refunds", "Basic azo=", "application/x-www-form-urlencoded", []byte("unique_request_id=r&amount=1.00"))
+	f.Add("GET", "/orders/%2F", "basic aw==", "", []byte(nil))
+	f.Add("GET", "/links/qr/x", "", "", []byte(nil))
+	f.Add("POST", "/session", "Basic", "application/json; charset=\"", []byte(`{}`))
+	f.Add("POST", "/refunds", "Basic azo=", "application/x-www-form-urlencoded", []byte("unique_request_id=r&txn_id=t&refund_type=INSTANT"))
+	f.Add("POST", "/orders/o", "Basic azo=", "application/x-www-form-urlencoded", []byte("amount=1&billing_address_city=X&udf1=y"))
+	f.Add("POST", "/customers", "Basic azo=", "application/x-www-form-urlencoded", []byte("object_reference_id=c&mobile_number=1&options.get_client_auth_token=true"))
+	f.Add("GET", "/customers/c?options.get_client_auth_token=maybe", "Basic azo=", "", []byte(nil))
+	s := fuzzServer(f)
+	f.Fuzz(func(t *testing.T, method, target, auth, contentType string, body []byte) {
+		h := http.Header{"Authorization": {auth}, "X-Merchantid": {"m"}, "Content-Type": {contentType}, "Version": {"2023-06-30"}}
+		if u, err := url.Parse(s.URL + target); err != nil || u.Path == "" {
+			return // no client sends it
+		}
+		r, err := do(method, s.URL+target, h, body)
+		if err != nil {
+			return // the client refused to send it
+		}
+		if r.status != 200 && (r.status < 400 || r.status > 499) {
+			t.Fatalf("status %d for %s %q", r.status, method, target)
+		}
+	})
 }
