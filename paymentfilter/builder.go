@@ -142,7 +142,7 @@ func (f *Filter) AddOption(o Option) *Filter {
 		f = New()
 	}
 	f.add(func() string { return "AddOption(" + string(o.PaymentMethodType) + ")" },
-		"AddOption never merges, and the service honours only the first block of a type", *o.Clone())
+		"AddOption never merges, and the service honours only the first block of a type", o.clone())
 	return f
 }
 

@@ -62,7 +62,7 @@ func (f *Filter) AddCardFilter(cf CardFilter) *Filter {
 	i := f.filterBlock(call, Card)
 	clash := f.cardClash(call, i, &cf)
 	o := &f.Options[i]
-	o.CardFilters = append(o.CardFilters, *cf.Clone())
+	o.CardFilters = append(o.CardFilters, cf.clone())
 	f.addClash(clash, len(o.CardFilters)-1)
 	return f
 }
@@ -273,7 +273,7 @@ func (f *Filter) AddUPIFilter(u UPIFilter) *Filter {
 	i := f.filterBlock(call, UPI)
 	clash := f.upiClash(call, i, u.UPIType, u.Enable, u.UPIMethods)
 	o := &f.Options[i]
-	o.UPIFilters = append(o.UPIFilters, *u.Clone())
+	o.UPIFilters = append(o.UPIFilters, u.clone())
 	f.addClash(clash, len(o.UPIFilters)-1)
 	return f
 }

@@ -11,7 +11,6 @@ import (
 
 	"github.com/payorch/checkout-go/emi"
 	"github.com/payorch/checkout-go/internal/wiretest"
-	"github.com/payorch/checkout-go/paymentfilter"
 	pf "github.com/payorch/checkout-go/paymentfilter"
 	"github.com/payorch/checkout-go/validation"
 )
@@ -338,23 +337,23 @@ func TestEnums(t *testing.T) {
 // a chain is a *paymentfilter.Filter (or *emi.Options) and goes straight
 // into a field of that type. These lines are checked by the compiler.
 var (
-	_ *paymentfilter.Filter = paymentfilter.New().Hide(paymentfilter.Wallet)
-	_ *paymentfilter.Filter = paymentfilter.Only(paymentfilter.UPI)
-	_ *emi.Options          = emi.New().OnlyNoCost()
-	_ paymentfilter.Filter  = paymentfilter.Filter{EMIOptions: emi.New().OnlyNoCost()}
+	_ *pf.Filter   = pf.New().Hide(pf.Wallet)
+	_ *pf.Filter   = pf.Only(pf.UPI)
+	_ *emi.Options = emi.New().OnlyNoCost()
+	_ pf.Filter    = pf.Filter{EMIOptions: emi.New().OnlyNoCost()}
 )
 
-var _ *paymentfilter.Filter = paymentfilter.New().HideCardTypes(paymentfilter.Credit).
-	HideBINRanges(paymentfilter.BINRange{From: "459000", To: "460000"}).
+var _ *pf.Filter = pf.New().HideCardTypes(pf.Credit).
+	HideBINRanges(pf.BINRange{From: "459000", To: "460000"}).
 	HideUPIApps("PHONEPE").HideUPIHandles("@ybl").
-	HideMethods(paymentfilter.Wallet, "PAYTM").
-	HideMandateMethods(paymentfilter.DefaultMandatePrefix, paymentfilter.NB, "NB_HDFC").
+	HideMethods(pf.Wallet, "PAYTM").
+	HideMandateMethods(pf.DefaultMandatePrefix, pf.NB, "NB_HDFC").
 	EMI(emi.New().OnlyNoCost())
 
 // The README's chain.
-var _ *paymentfilter.Filter = paymentfilter.New().
-	Hide(paymentfilter.Wallet).
-	HideCardTypes(paymentfilter.Credit).
+var _ *pf.Filter = pf.New().
+	Hide(pf.Wallet).
+	HideCardTypes(pf.Credit).
 	EMI(emi.New().DisableGroup(emi.NoCost, emi.Credit))
 
 // TestDesignCallSites: the DESIGN.md call sites are values of the model and
@@ -365,20 +364,20 @@ func TestDesignCallSites(t *testing.T) {
 		v    any
 		want string
 	}{
-		{"Only(UPI)", paymentfilter.Only(paymentfilter.UPI),
+		{"Only(UPI)", pf.Only(pf.UPI),
 			`{"allowDefaultOptions":false,"options":[{"paymentMethodType":"UPI","enable":true}]}`},
-		{"New().Hide(Wallet)", paymentfilter.New().Hide(paymentfilter.Wallet),
+		{"New().Hide(Wallet)", pf.New().Hide(pf.Wallet),
 			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false}]}`},
-		{"New()", paymentfilter.New(), `{"allowDefaultOptions":true}`},
-		{"Only()", paymentfilter.Only(), `{"allowDefaultOptions":false}`},
+		{"New()", pf.New(), `{"allowDefaultOptions":true}`},
+		{"Only()", pf.Only(), `{"allowDefaultOptions":false}`},
 		{"struct literal with emi.New().OnlyNoCost()",
-			paymentfilter.Filter{AllowDefaultOptions: true, EMIOptions: emi.New().OnlyNoCost()},
+			pf.Filter{AllowDefaultOptions: true, EMIOptions: emi.New().OnlyNoCost()},
 			`{"allowDefaultOptions":true,"emiOptions":{"standardEmi":{"enable":false},"lowCostEmi":{"enable":false},"noCostEmi":{"enable":true},"showOnlyEmi":true}}`},
 		{"emi.New().OnlyNoCost()", emi.New().OnlyNoCost(),
 			`{"standardEmi":{"enable":false},"lowCostEmi":{"enable":false},"noCostEmi":{"enable":true},"showOnlyEmi":true}`},
 		{"in a struct field", struct {
-			F *paymentfilter.Filter `json:"payment_filter"`
-		}{paymentfilter.New().HideUPIHandles("@ybl")},
+			F *pf.Filter `json:"payment_filter"`
+		}{pf.New().HideUPIHandles("@ybl")},
 			`{"payment_filter":{"allowDefaultOptions":true,"options":[{"paymentMethodType":"UPI","enable":true,"upiFilters":[{"upiType":"COLLECT","enable":false,"upiMethods":["@ybl"]}]}]}}`},
 	}
 	for _, tt := range tests {
@@ -390,9 +389,9 @@ func TestDesignCallSites(t *testing.T) {
 	}
 	// A call on its own line is not lost (it used to return a changed
 	// copy and leave f alone).
-	f := paymentfilter.New()
-	f.Hide(paymentfilter.Wallet)
-	f.HideCardTypes(paymentfilter.Credit)
+	f := pf.New()
+	f.Hide(pf.Wallet)
+	f.HideCardTypes(pf.Credit)
 	require.Equal(t, `{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false},{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardTypes":["CREDIT"]}]}]}`,
 		wiretest.JSONString(t, f))
 	require.NoError(t, f.Validate())
@@ -402,13 +401,13 @@ func TestDesignCallSites(t *testing.T) {
 // extends like any other; a conflict with a block no fluent call added is
 // worded from that block's state, like any other.
 func TestFluentCallsOnHandWrittenFilter(t *testing.T) {
-	hand := &paymentfilter.Filter{Options: []paymentfilter.Option{{PaymentMethodType: paymentfilter.NB, Enable: true}}}
-	f := hand.HideCardTypes(paymentfilter.Credit)
+	hand := &pf.Filter{Options: []pf.Option{{PaymentMethodType: pf.NB, Enable: true}}}
+	f := hand.HideCardTypes(pf.Credit)
 	require.Equal(t, `{"allowDefaultOptions":false,"options":[{"paymentMethodType":"NB","enable":true},{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardTypes":["CREDIT"]}]}]}`,
 		wiretest.JSONString(t, f), "allowDefaultOptions stays as written")
 	require.Same(t, hand, f, "the receiver is the filter extended")
 
-	g := f.Hide(paymentfilter.NB)
+	g := f.Hide(pf.NB)
 	var ve *validation.Error
 	require.ErrorAs(t, g.Validate(), &ve)
 	require.Equal(t, []validation.Problem{{Path: "payment_filter.options[0]",

@@ -6,25 +6,22 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/payorch/checkout-go/paymentfilter"
+	pf "github.com/payorch/checkout-go/paymentfilter"
 	"github.com/payorch/checkout-go/validation"
 )
 
-// The call sites of DESIGN.md §4, as code outside the package writes them:
-// a chain is a *paymentfilter.Filter (or *emi.Options) and goes straight
-// into a field of that type. These lines are checked by the compiler.
 // TestConflictsAfterHandEdits: blocks removed by hand between fluent calls
 // take their conflicts with them, clones extended from several goroutines
 // keep their own (run with -race), and each conflict is worded from the
 // block as it now stands.
 func TestConflictsAfterHandEdits(t *testing.T) {
-	base := paymentfilter.New().Hide(paymentfilter.Wallet, paymentfilter.NB, paymentfilter.Cash).Show(paymentfilter.NB)
+	base := pf.New().Hide(pf.Wallet, pf.NB, pf.Cash).Show(pf.NB)
 	require.ErrorContains(t, base.Validate(), "Show(NB) conflicts")
 	base.Options = base.Options[:1] // WALLET only; the array still has room for four.
 	require.NoError(t, base.Validate(), "the conflicting block was cut, and its conflict with it")
 	var wg sync.WaitGroup
 	got := make([]error, 2)
-	for i, t := range []paymentfilter.MethodType{paymentfilter.NB, paymentfilter.Cash} {
+	for i, t := range []pf.MethodType{pf.NB, pf.Cash} {
 		f := base.Clone()
 		wg.Go(func() { got[i] = f.Hide(t).Show(t).Validate() })
 	}
@@ -40,16 +37,16 @@ func TestConflictsAfterHandEdits(t *testing.T) {
 func TestHidingListedMethodsOfAShownType(t *testing.T) {
 	for _, tt := range []struct {
 		name  string
-		build *paymentfilter.Filter
+		build *pf.Filter
 		want  string
-		works *paymentfilter.Filter
+		works *pf.Filter
 	}{
-		{"after Only", paymentfilter.Only(paymentfilter.UPI, paymentfilter.Card, paymentfilter.Wallet).HideMethods(paymentfilter.Wallet, "PAYTM"),
+		{"after Only", pf.Only(pf.UPI, pf.Card, pf.Wallet).HideMethods(pf.Wallet, "PAYTM"),
 			`payment_filter.options[2]: HideMethods(WALLET, "PAYTM") conflicts with the WALLET block, which shows WALLET as a whole (enable: true, no paymentMethods): one block cannot also hide listed methods; to show WALLET but these methods, write New().Hide(NB, CONSUMER_FINANCE, REWARD, CASH).HideMethods(WALLET, "PAYTM") instead, or list the WALLET methods to show with ShowMethods(WALLET, …)`,
-			paymentfilter.New().Hide(paymentfilter.NB, paymentfilter.ConsumerFinance, paymentfilter.Reward, paymentfilter.Cash).HideMethods(paymentfilter.Wallet, "PAYTM")},
-		{"after New and Show", paymentfilter.New().Show(paymentfilter.Wallet).HideMandateMethods("JP_", paymentfilter.Wallet, "PAYTM"),
+			pf.New().Hide(pf.NB, pf.ConsumerFinance, pf.Reward, pf.Cash).HideMethods(pf.Wallet, "PAYTM")},
+		{"after New and Show", pf.New().Show(pf.Wallet).HideMandateMethods("JP_", pf.Wallet, "PAYTM"),
 			`payment_filter.options[0]: HideMandateMethods("JP_", WALLET, "PAYTM") conflicts with the WALLET block, which shows WALLET as a whole (enable: true, no paymentMethods): one block cannot also hide listed methods; to show WALLET but these methods, write New().HideMandateMethods("JP_", WALLET, "PAYTM") instead, or list the WALLET methods to show with ShowMethods(WALLET, …)`,
-			paymentfilter.New().HideMandateMethods("JP_", paymentfilter.Wallet, "PAYTM")},
+			pf.New().HideMandateMethods("JP_", pf.Wallet, "PAYTM")},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var ve *validation.Error

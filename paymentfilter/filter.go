@@ -8,8 +8,8 @@ import (
 	"github.com/payorch/checkout-go/emi"
 )
 
-// The wire keys of payment_filter that problem paths name, as the service
-// spells them (the json tags say the same; a test checks the paths).
+// The wire keys that problem paths name (a test checks them against the
+// json tags).
 const (
 	rootPath        = "payment_filter" // the session request's key of the filter, where paths start
 	allowKey        = "allowDefaultOptions"
@@ -98,18 +98,6 @@ type Option struct {
 	DisplayMessage string `json:"displayMessage,omitempty"`
 }
 
-// Clone returns a deep copy of o (nil for nil).
-func (o *Option) Clone() *Option { return clonePtr(o, (*Option).clone) }
-
-// clonePtr returns a pointer to a copy of p made by clone (nil for nil).
-func clonePtr[T any](p *T, clone func(*T) T) *T {
-	if p == nil {
-		return nil
-	}
-	c := clone(p)
-	return &c
-}
-
 func (o *Option) clone() Option {
 	c := *o
 	c.PaymentMethods = slices.Clone(o.PaymentMethods)
@@ -178,9 +166,6 @@ func singular[T any](plural *[]T, one []T) bool {
 	return true
 }
 
-// Clone returns a deep copy of c (nil for nil).
-func (c *CardFilter) Clone() *CardFilter { return clonePtr(c, (*CardFilter).clone) }
-
 func (c *CardFilter) clone() CardFilter {
 	d := *c
 	d.CardBrands = slices.Clone(c.CardBrands)
@@ -204,9 +189,6 @@ type UPIFilter struct {
 	UPIMethods []string `json:"upiMethods,omitzero"`
 }
 
-// Clone returns a deep copy of u (nil for nil).
-func (u *UPIFilter) Clone() *UPIFilter { return clonePtr(u, (*UPIFilter).clone) }
-
 func (u *UPIFilter) clone() UPIFilter {
 	c := *u
 	c.UPIMethods = slices.Clone(u.UPIMethods)
@@ -220,22 +202,16 @@ type MethodType = emi.MethodType
 // The paymentMethodType values, exactly as the service spells them.
 // Validate lets other values through (the service may know more types),
 // except a known value in another case, such as "card".
+// The older spelling WALLETS is sent as it is and counts as WALLET for
+// every rule of this package.
 const (
-	// Card is CARD: cards.
-	Card = emi.Card
-	// UPI is UPI.
-	UPI = emi.UPI
-	// Wallet is WALLET: wallets. The older spelling WALLETS is sent as it
-	// is and counts as WALLET for every rule of this package.
-	Wallet = emi.Wallet
-	// NB is NB: net banking.
-	NB = emi.NB
-	// ConsumerFinance is CONSUMER_FINANCE: consumer finance (pay later).
-	ConsumerFinance = emi.ConsumerFinance
-	// Reward is REWARD: reward points.
-	Reward = emi.Reward
-	// Cash is CASH: cash on delivery.
-	Cash = emi.Cash
+	Card            = emi.Card            // CARD: cards
+	UPI             = emi.UPI             // UPI
+	Wallet          = emi.Wallet          // WALLET: wallets
+	NB              = emi.NB              // NB: net banking
+	ConsumerFinance = emi.ConsumerFinance // CONSUMER_FINANCE: consumer finance (pay later)
+	Reward          = emi.Reward          // REWARD: reward points
+	Cash            = emi.Cash            // CASH: cash on delivery
 )
 
 // sameType returns the type t stands for: WALLET for WALLETS, t otherwise.
@@ -252,10 +228,8 @@ type CardType string
 // The cardTypes values, exactly as the service spells them. Validate lets
 // other values through, except these in another case.
 const (
-	// Credit is CREDIT: credit cards.
-	Credit CardType = "CREDIT"
-	// Debit is DEBIT: debit cards.
-	Debit CardType = "DEBIT"
+	Credit CardType = "CREDIT" // credit cards
+	Debit  CardType = "DEBIT"  // debit cards
 )
 
 // Valid reports whether t is DEBIT or CREDIT (case sensitive). The zero
@@ -268,10 +242,8 @@ type UPIType string
 // The upiType values, exactly as the service spells them. Validate lets
 // other values through, except these in another case.
 const (
-	// Collect is COLLECT: the customer types a VPA; upiMethods are handles.
-	Collect UPIType = "COLLECT"
-	// Intent is INTENT: the customer picks a UPI app; upiMethods are apps.
-	Intent UPIType = "INTENT"
+	Collect UPIType = "COLLECT" // the customer types a VPA; upiMethods are handles
+	Intent  UPIType = "INTENT"  // the customer picks a UPI app; upiMethods are apps
 )
 
 // Valid reports whether t is COLLECT or INTENT (case sensitive). The zero
