@@ -159,10 +159,10 @@ func (f *Filter) EMI(e *emi.Options) *Filter {
 	return f
 }
 
-// add appends o as a new block, added by call, and returns it. When o's
-// type already has a block, it records the conflict at that block, saying
-// what that block does and why it cannot also do what call asks (clash).
-func (f *Filter) add(call func() string, clash string, o Option) *Option {
+// add appends o as a new block, added by call. When o's type already has a
+// block, it records the conflict at that block, saying what that block
+// does and why it cannot also do what call asks (clash).
+func (f *Filter) add(call func() string, clash string, o Option) {
 	if i := f.block(o.PaymentMethodType); i >= 0 && o.PaymentMethodType != "" {
 		f.conflicts = append(f.conflicts, conflict{
 			problem: validation.Problem{
@@ -175,7 +175,6 @@ func (f *Filter) add(call func() string, clash string, o Option) *Option {
 		})
 	}
 	f.Options = append(f.Options, o)
-	return &f.Options[len(f.Options)-1]
 }
 
 // block returns the index of the first option of type t (WALLETS counting

@@ -80,15 +80,15 @@ func wholeType(enable bool, t MethodType) string {
 // showing that type: New(), hiding the types f does not show, then call.
 func (f *Filter) hideInstead(call func() string, t MethodType) string {
 	var hidden []MethodType
-	for _, t := range emi.MethodTypes() {
+	for _, other := range emi.MethodTypes() {
 		shown := f.AllowDefaultOptions
 		for _, o := range f.Options {
-			if sameType(o.PaymentMethodType) == t && o.PaymentMethods == nil {
+			if sameType(o.PaymentMethodType) == other && o.PaymentMethods == nil {
 				shown = o.Enable
 			}
 		}
 		if !shown {
-			hidden = append(hidden, t)
+			hidden = append(hidden, other)
 		}
 	}
 	start := "New()"

@@ -22,9 +22,9 @@
 //
 // The types are plain structs with the service's json keys: encoding/json
 // writes and reads them. Decoding also takes the singular card keys of the
-// service's field table (cardBrand for cardBrands…); a key the SDK does not
-// model is dropped, so a merchant who needs one sends the whole
-// payment_filter in the session request's Extra.
+// service's field table (cardBrand for cardBrands…). A key the SDK does not
+// model is dropped on decoding: a merchant who needs one sends the whole
+// payment_filter in the session request's Extra, leaving PaymentFilter nil.
 //
 // # How the fluent calls compose
 //

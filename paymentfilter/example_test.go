@@ -197,3 +197,12 @@ func ExampleFilter_Validate_shownAndHidden() {
 	// Output:
 	// payment_filter.options[0].cardFilters[0]: ShowCardTypes(CREDIT) conflicts with the card filter, which hides cardTypes "CREDIT" (enable: false): the same card type cannot be both shown and hidden
 }
+
+// Grey out two wallets with a message instead of hiding them (display and
+// displayMessage of the service's schema).
+func ExampleFilter_AddOption() {
+	show(paymentfilter.New().AddOption(paymentfilter.Option{PaymentMethodType: paymentfilter.Wallet,
+		PaymentMethods: []string{"LAZYPAY", "SIMPL"}, Display: true, DisplayMessage: "Back tomorrow"}))
+	// Output:
+	// {"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false,"paymentMethods":["LAZYPAY","SIMPL"],"display":true,"displayMessage":"Back tomorrow"}]}
+}
