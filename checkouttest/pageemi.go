@@ -138,7 +138,7 @@ func (r *pageRules) readBlock(i int, o paymentfilter.Option) {
 	}
 	r.blocks[t] = i
 	if o.Display || o.DisplayMessage != "" {
-		r.note(p + " carries display or displayMessage (grey out, in the service's schema): the fake ignores them.")
+		r.note(p + " greys out with display and displayMessage (in the service's schema): the fake ignores them.")
 	}
 	if (t == paymentfilter.Card || t == paymentfilter.UPI) && len(o.PaymentMethods) > 0 {
 		r.note(p + ".paymentMethods is ignored: the spec says so for CARD and UPI.")
