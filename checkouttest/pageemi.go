@@ -137,8 +137,8 @@ func (r *pageRules) readBlock(i int, o paymentfilter.Option) {
 		return
 	}
 	r.blocks[t] = i
-	if len(o.Extra) > 0 {
-		r.note(p + " carries keys the spec does not describe (such as display and displayMessage of the service's schema): the fake ignores them.")
+	if o.Display || o.DisplayMessage != "" {
+		r.note(p + " greys out with display and displayMessage (in the service's schema): the fake ignores them.")
 	}
 	if (t == paymentfilter.Card || t == paymentfilter.UPI) && len(o.PaymentMethods) > 0 {
 		r.note(p + ".paymentMethods is ignored: the spec says so for CARD and UPI.")

@@ -62,12 +62,6 @@ func TestBuilderKeepsGroupsAcrossPlanToggles(t *testing.T) {
 		wiretest.JSONString(t, o))
 }
 
-// TestPlanAndInstrumentKeys: the wire keys behind the builder's names.
-func TestPlanAndInstrumentKeys(t *testing.T) {
-	require.Equal(t, []string{"standardEmi", "lowCostEmi", "noCostEmi"}, []string{emi.Standard.Key(), emi.LowCost.Key(), emi.NoCost.Key()})
-	require.Equal(t, []string{"credit", "debit", "cardless"}, []string{emi.Credit.Key(), emi.Debit.Key(), emi.Cardless.Key()})
-}
-
 // TestBuilderRejectsUnknownPlanOrInstrument: a call naming an unknown Plan or
 // Instrument changes nothing, and the builder keeps it: Validate reports it
 // with the call as written, never a silent fix-up.

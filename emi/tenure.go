@@ -8,12 +8,10 @@ import (
 	"github.com/payorch/checkout-go/validation"
 )
 
-// TenureRange is one element of issuerFilter.tenures: a range of
-// EMI tenures in months, written "<from>::<to>" on the wire ("9::12").
-//
-// A TenureRange decoded from text that is not a well-formed range keeps that
-// text, is sent back unchanged and is reported by Validate; assign a new
-// value (Months, ParseTenureRange) to replace it.
+// TenureRange is one element of issuerFilter.tenures: a range of EMI
+// tenures in months, written "<from>::<to>" on the wire ("9::12"). Text that
+// is not a well-formed range decodes without error into a Malformed range,
+// sent back unchanged and reported by Validate.
 type TenureRange struct {
 	// From is the first tenure of the range, in months (at least 1).
 	From int
@@ -27,13 +25,13 @@ type TenureRange struct {
 // Months returns the tenure range from..to months.
 func Months(from, to int) TenureRange { return TenureRange{From: from, To: to} }
 
-// maxTenureDigits bounds each side of a range so that parsing cannot
-// overflow; no real tenure comes near it (the service's are a few months).
-const maxTenureDigits = 9
+// maxMonths is the longest tenure the text form holds: nine digits, so
+// parsing cannot overflow (the service's tenures are a few months).
+const maxMonths = 999_999_999
 
-// ParseTenureRange parses "<from>::<to>" strictly: decimal months without sign
-// or leading zeros, at most nine digits each, from at least 1 and not after
-// to. What it accepts, String gives back unchanged.
+// ParseTenureRange parses "<from>::<to>" strictly: decimal months without
+// sign or leading zeros, at most nine digits each, from at least 1 and not
+// after to. String gives back what it accepts.
 func ParseTenureRange(s string) (TenureRange, error) {
 	r, problem := parseTenureRange(s)
 	if problem != "" {
@@ -42,8 +40,7 @@ func ParseTenureRange(s string) (TenureRange, error) {
 	return r, nil
 }
 
-// parseTenureRange is ParseTenureRange with the problem as text, as
-// Validate reports it.
+// parseTenureRange is ParseTenureRange with the problem as text.
 func parseTenureRange(s string) (TenureRange, string) {
 	from, to, ok := strings.Cut(s, "::")
 	if !ok {
@@ -55,19 +52,22 @@ func parseTenureRange(s string) (TenureRange, string) {
 		return TenureRange{}, "malformed tenure range " + strconv.Quote(s) + ": want <from>::<to> in months without sign or leading zeros, like \"9::12\""
 	}
 	r := TenureRange{From: f, To: t}
-	if msg := r.rangeProblem(); msg != "" {
-		return TenureRange{}, msg
-	}
-	return r, ""
+	return r, r.problem()
 }
 
-// maxMonths is the longest tenure the text form holds: nine digits.
-const maxMonths = 999_999_999
+// parseMonths parses decimal digits without sign or leading zero, at most
+// nine of them.
+func parseMonths(s string) (int, bool) {
+	if len(s) > 9 || len(s) > 1 && s[0] == '0' || strings.TrimLeft(s, "0123456789") != "" {
+		return 0, false
+	}
+	n, err := strconv.Atoi(s)
+	return n, err == nil
+}
 
-// rangeProblem checks a range: months from 1 to maxMonths (what the text
-// form holds, so that a range the SDK writes reads back), from not after
-// to.
-func (r TenureRange) rangeProblem() string {
+// problem checks a range: months from 1 to maxMonths (what the text form
+// holds), from not after to; "" when r can be sent.
+func (r TenureRange) problem() string {
 	switch {
 	case r.From < 1:
 		return "tenure range " + strconv.Quote(r.String()) + " starts below 1 month"
@@ -77,21 +77,6 @@ func (r TenureRange) rangeProblem() string {
 		return "tenure range " + strconv.Quote(r.String()) + " has from greater than to"
 	}
 	return ""
-}
-
-func parseMonths(s string) (int, bool) {
-	if s == "" || len(s) > maxTenureDigits || (len(s) > 1 && s[0] == '0') {
-		return 0, false
-	}
-	n := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = n*10 + int(c-'0')
-	}
-	return n, true
 }
 
 // Malformed reports whether r was decoded from text that is not a
@@ -107,23 +92,11 @@ func (r TenureRange) String() string {
 	return strconv.Itoa(r.From) + "::" + strconv.Itoa(r.To)
 }
 
-func (r TenureRange) appendText(b []byte) []byte {
-	if r.malformed {
-		return append(b, r.raw...)
-	}
-	b = strconv.AppendInt(b, int64(r.From), 10)
-	b = append(b, ':', ':')
-	return strconv.AppendInt(b, int64(r.To), 10)
-}
+// MarshalText returns the wire form (see [TenureRange.String]).
+func (r TenureRange) MarshalText() ([]byte, error) { return []byte(r.String()), nil }
 
-// MarshalText returns the wire form (see String).
-func (r TenureRange) MarshalText() ([]byte, error) {
-	return r.appendText(nil), nil
-}
-
-// UnmarshalText decodes the wire form. It fails only on a nil r: text that
-// is not a well-formed range is kept as it is, so that nothing is lost, and
-// Validate reports it.
+// UnmarshalText decodes the wire form. Text that is not a well-formed
+// range is kept as it is, for Validate to report: it never fails.
 func (r *TenureRange) UnmarshalText(text []byte) error {
 	if r == nil {
 		return errors.New("checkout: decode tenure range: nil pointer")
@@ -137,15 +110,12 @@ func (r *TenureRange) UnmarshalText(text []byte) error {
 }
 
 // Validate reports why r cannot be sent: malformed text, a start below one
-// month, an end beyond nine digits of months (which the text form cannot
-// hold), or from greater than to. The problem has an empty path (the caller
-// knows where r sits).
+// month, an end beyond nine digits of months, or from greater than to. The
+// problem has an empty path (the caller knows where r sits).
 func (r TenureRange) Validate() error {
-	var problem string
+	problem := r.problem()
 	if r.malformed {
 		_, problem = parseTenureRange(r.raw)
-	} else {
-		problem = r.rangeProblem()
 	}
 	if problem == "" {
 		return nil

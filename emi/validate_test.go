@@ -1,19 +1,19 @@
 package emi_test
 
 import (
-	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/payorch/checkout-go/emi"
+	"github.com/payorch/checkout-go/internal/conformance"
 	"github.com/payorch/checkout-go/internal/wiretest"
+	"github.com/payorch/checkout-go/validation"
 )
 
 // TestValidateRejects: each bad emiOptions gets a problem at its JSON path
 // with a message saying what is wrong.
 func TestValidateRejects(t *testing.T) {
-	f := false
 	wiretest.RunRejections(t, []wiretest.Rejection[*emi.Options]{
 		{"tenure from above to", func(*testing.T) *emi.Options {
 			return emi.New().RemoveTenures(emi.NoCost, emi.Credit, "SVC_ICICI", emi.Months(3, 6), emi.Months(12, 9))
@@ -33,15 +33,6 @@ func TestValidateRejects(t *testing.T) {
 		{"mis-cased older spelling", func(*testing.T) *emi.Options {
 			return emi.New().AddFilter(emi.Standard, emi.Cardless, emi.Filter{PaymentMethodType: "wallets"})
 		}, "emiOptions.standardEmi.cardless.filters[0].paymentMethodType", `did you mean "WALLETS"`},
-		{"mis-cased key", func(t *testing.T) *emi.Options {
-			return wiretest.Decode[emi.Options](t, `{"noCostEmi":{"enable":true},"ShowOnlyEmi":true}`)
-		}, "emiOptions.ShowOnlyEmi", `did you mean "showOnlyEmi"`},
-		{"misplaced key", func(t *testing.T) *emi.Options {
-			return wiretest.Decode[emi.Options](t, `{"noCostEmi":{"enable":true,"credit":{"enable":true,"filters":[{"enable":true,"issuers":["SVC_HDFC"]}]}}}`)
-		}, "emiOptions.noCostEmi.credit.filters[0].issuers", "does not belong in an emiFilter"},
-		{"Extra overriding a modelled key", func(*testing.T) *emi.Options {
-			return &emi.Options{ShowOnlyEMI: &f, Extra: map[string]json.RawMessage{"showOnlyEmi": json.RawMessage(`true`)}}
-		}, "emiOptions.showOnlyEmi", "is a modelled key"},
 	})
 }
 
@@ -76,27 +67,46 @@ func TestValidateAccepts(t *testing.T) {
 	}
 }
 
-// TestVisibility: the sdk_udf values, case exact, at path sdk_udf.
-func TestVisibility(t *testing.T) {
-	require.Equal(t, emi.Visibility("showEMI"), emi.Show)
-	require.Equal(t, emi.Visibility("hideEMI"), emi.Hide)
-	require.Equal(t, emi.Visibility("ShowEMIWithoutCards"), emi.ShowWithoutCards)
-	for _, v := range []emi.Visibility{emi.Show, emi.Hide, emi.ShowWithoutCards, ""} {
-		require.NoError(t, v.Validate(), v)
+// TestLint: advice on what Validate lets through, at Validate's paths,
+// with the value it likely misspells.
+func TestLint(t *testing.T) {
+	o := emi.New().
+		RemoveIssuers(emi.NoCost, emi.Credit, "SVC_HDFC", "ICICI", "JP_SBI").
+		RemoveTenures(emi.Standard, emi.Debit, "AXIS", emi.Months(3, 6)).
+		AddFilter(emi.LowCost, emi.Cardless, emi.Filter{PaymentMethodType: "CONSUMER_FINANCEE", PaymentMethod: "LAZYPAY"}).
+		AddFilter(emi.LowCost, emi.Cardless, emi.Filter{PaymentMethodType: "WALLLET"}).
+		AddFilter(emi.LowCost, emi.Cardless, emi.Filter{PaymentMethodType: "BNPL"})
+	require.NoError(t, o.Validate(), "advice is not a refusal: the service takes these")
+	require.Equal(t, []validation.Problem{
+		{Path: "emiOptions.standardEmi.debit.filters[0].issuerFilter.issuers[0]",
+			Message: `issuer "AXIS" has no namespace prefix: did you mean "SVC_AXIS"? (issuer codes are written SVC_<BANK>, or with the deployment's own prefix, such as JP_<BANK>)`},
+		{Path: "emiOptions.lowCostEmi.cardless.filters[0].paymentMethodType",
+			Message: `unknown payment method type "CONSUMER_FINANCEE": likely a typo, did you mean "CONSUMER_FINANCE"?`},
+		{Path: "emiOptions.lowCostEmi.cardless.filters[1].paymentMethodType",
+			Message: `unknown payment method type "WALLLET": likely a typo, did you mean "WALLET"?`},
+		{Path: "emiOptions.noCostEmi.credit.filters[0].issuerFilter.issuers[1]",
+			Message: `issuer "ICICI" has no namespace prefix: did you mean "SVC_ICICI"? (issuer codes are written SVC_<BANK>, or with the deployment's own prefix, such as JP_<BANK>)`},
+	}, o.Lint())
+
+	var none *emi.Options
+	require.Nil(t, none.Lint())
+	require.Nil(t, emi.New().Lint())
+	// A known value in another case is Validate's, not Lint's.
+	mistake := emi.New().AddFilter(emi.Standard, emi.Cardless, emi.Filter{PaymentMethodType: "wallet"})
+	require.Error(t, mistake.Validate())
+	require.Nil(t, mistake.Lint())
+}
+
+// TestLintQuietOnGoodOptions: the builders' behaviours and the service's
+// published samples get no advice.
+func TestLintQuietOnGoodOptions(t *testing.T) {
+	for _, b := range behaviours() {
+		require.Nil(t, b.Build.Lint(), b.Name)
 	}
-	require.False(t, emi.Visibility("").Valid())
-	// Values the SDK does not know pass: the service may know more.
-	for _, v := range []emi.Visibility{"show", " showEMI", "showEMIOnly"} {
-		require.False(t, v.Valid(), v)
-		require.NoError(t, v.Validate(), v)
-	}
-	tests := map[emi.Visibility]string{
-		"showemi":             `did you mean "showEMI"`,
-		"HideEMI":             `did you mean "hideEMI"`,
-		"showEMIWithoutCards": `did you mean "ShowEMIWithoutCards"`,
-	}
-	for v, fragment := range tests {
-		require.False(t, v.Valid(), v)
-		wiretest.RequireProblem(t, v.Validate(), "sdk_udf", fragment)
+	for _, s := range conformance.Files(t, "emi", "*.json") {
+		if s.ValidJSON() {
+			o := wiretest.Decode[emi.Options](t, string(sampleEMIOptions(t, s.Data)))
+			require.Nil(t, o.Lint(), s.Name)
+		}
 	}
 }

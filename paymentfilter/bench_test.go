@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"reflect"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -29,7 +28,7 @@ func largestFilter() *pf.Filter {
 		ShowMandateMethods("", pf.NB, "NB_HDFC", "NB_SBI", "NB_ICICI", "NB_AXIS").
 		ShowMandateMethods("", pf.Wallet, "PAYTM", "MOBIKWIK").
 		ShowMandateMethods("", pf.ConsumerFinance, "LAZYPAY", "SIMPL").
-		Hide(pf.Cash, pf.Reward).
+		Show(pf.Cash, pf.Reward).
 		EMI(emi.New().
 			Enable(emi.Standard, emi.LowCost).
 			DisableGroup(emi.LowCost, emi.Debit).
@@ -59,11 +58,8 @@ func asMap(tb testing.TB, f *pf.Filter) map[string]any {
 func TestBenchmarkInputsAgree(t *testing.T) {
 	f := largestFilter()
 	require.NoError(t, f.Validate())
-	typed, err := f.MarshalJSON()
+	typed, err := json.Marshal(f)
 	require.NoError(t, err)
-	std, err := json.Marshal(f)
-	require.NoError(t, err)
-	require.Equal(t, string(typed), string(std))
 	fromMap, err := json.Marshal(asMap(t, f))
 	require.NoError(t, err)
 	var a, b any
@@ -72,31 +68,11 @@ func TestBenchmarkInputsAgree(t *testing.T) {
 	require.True(t, reflect.DeepEqual(a, b), "benchmark inputs differ:\n%s\n%s", typed, fromMap)
 }
 
-// TestEncodingOnePassOrPerLevel: a filter without Extra keys below the top
-// is encoded in one encoding/json pass; one Extra key deep down makes every
-// level above it encode itself. Both give the same bytes but for that key.
-func TestEncodingOnePassOrPerLevel(t *testing.T) {
-	f := largestFilter()
-	onePass, err := json.Marshal(f)
-	require.NoError(t, err)
-
-	deep := f.Clone()
-	deep.EMIOptions.NoCostEMI.Credit.Filters[1].IssuerFilter.Extra = map[string]json.RawMessage{"zz": json.RawMessage(`1`)}
-	deep.Options[0].Extra = map[string]json.RawMessage{"display": json.RawMessage(`true`)}
-	perLevel, err := json.Marshal(deep)
-	require.NoError(t, err)
-	require.Equal(t, 1, strings.Count(string(perLevel), `,"zz":1}`))
-	require.Equal(t, 1, strings.Count(string(perLevel), `,"display":true}`))
-	stripped := strings.Replace(strings.Replace(string(perLevel), `,"zz":1}`, `}`, 1), `,"display":true}`, `}`, 1)
-	require.Equal(t, string(onePass), stripped)
-}
-
 // BenchmarkFilterMarshal encodes the largest realistic filter, typed, with
-// encoding/json: MarshalJSON, which is what a request encoder embedding the
-// filter calls.
+// encoding/json.
 func BenchmarkFilterMarshal(b *testing.B) {
 	f := largestFilter()
-	wiretest.Bench(b, func() error { _, err := f.MarshalJSON(); return err })
+	wiretest.Bench(b, func() error { _, err := json.Marshal(f); return err })
 }
 
 // BenchmarkFilterMarshalMap encodes the same JSON from map[string]any with
@@ -104,14 +80,6 @@ func BenchmarkFilterMarshal(b *testing.B) {
 func BenchmarkFilterMarshalMap(b *testing.B) {
 	m := asMap(b, largestFilter())
 	wiretest.Bench(b, func() error { _, err := json.Marshal(m); return err })
-}
-
-// BenchmarkFilterMarshalStdlib encodes the typed filter through
-// json.Marshal(f): encoding/json re-scans (compacts) what MarshalJSON
-// returns, which costs about as much as the encoding itself.
-func BenchmarkFilterMarshalStdlib(b *testing.B) {
-	f := largestFilter()
-	wiretest.Bench(b, func() error { _, err := json.Marshal(f); return err })
 }
 
 // BenchmarkFilterUnmarshal decodes the largest realistic filter.

@@ -10,12 +10,10 @@ import (
 
 // BINRange is one element of cardFilter.cardBins: a range of card BINs
 // (the leading digits of a card number), written "<from_bin>::<to_bin>" on
-// the wire ("459000::460000").
-//
-// From and To are kept as text so that leading zeros and length survive. A
-// BINRange decoded from text that is not a well-formed range keeps that
-// text, is sent back unchanged and is reported by Validate; assign a new
-// value (a literal, [ParseBINRange]) to replace it.
+// the wire ("459000::460000"). From and To are text, so leading zeros and
+// length survive. Text that is not a well-formed range decodes without
+// error into a Malformed range, sent back unchanged and reported by
+// Validate.
 type BINRange struct {
 	// From is the first BIN of the range: decimal digits, usually 6 or 8.
 	From string
@@ -27,8 +25,7 @@ type BINRange struct {
 }
 
 // ParseBINRange parses "<from>::<to>": both sides decimal digits (of any
-// length the service takes: 6 and 8 digits are usual), from not above to
-// as numbers. What it accepts, String gives back unchanged.
+// length), from not above to as numbers. String gives back what it accepts.
 func ParseBINRange(s string) (BINRange, error) {
 	r, problem := parseBINRange(s)
 	if problem != "" {
@@ -37,8 +34,7 @@ func ParseBINRange(s string) (BINRange, error) {
 	return r, nil
 }
 
-// parseBINRange is ParseBINRange with the problem as text, as Validate
-// reports it.
+// parseBINRange is ParseBINRange with the problem as text.
 func parseBINRange(s string) (BINRange, string) {
 	from, to, ok := strings.Cut(s, "::")
 	if !ok {
@@ -58,33 +54,21 @@ func (r BINRange) problem() string {
 			return "BIN range " + strconv.Quote(r.String()) + ": " + side.name + " must be decimal digits"
 		}
 	}
-	if numericLess(r.To, r.From) {
+	// Compare as numbers: leading zeros aside, the longer is the larger.
+	from, to := strings.TrimLeft(r.From, "0"), strings.TrimLeft(r.To, "0")
+	if len(to) < len(from) || len(to) == len(from) && to < from {
 		return "BIN range " + strconv.Quote(r.String()) + ": from is greater than to"
 	}
 	return ""
 }
 
-// numericLess reports whether the decimal digits a stand for a smaller
-// number than b.
-func numericLess(a, b string) bool {
-	a = strings.TrimLeft(a, "0")
-	b = strings.TrimLeft(b, "0")
-	if len(a) != len(b) {
-		return len(a) < len(b)
-	}
-	return a < b
-}
-
 func digits(s string) bool {
-	if s == "" {
-		return false
-	}
 	for i := 0; i < len(s); i++ {
 		if s[i] < '0' || s[i] > '9' {
 			return false
 		}
 	}
-	return true
+	return s != ""
 }
 
 // Malformed reports whether r was decoded from text that is not a
@@ -100,14 +84,11 @@ func (r BINRange) String() string {
 	return r.From + "::" + r.To
 }
 
-// MarshalText returns the wire form (see String).
-func (r BINRange) MarshalText() ([]byte, error) {
-	return []byte(r.String()), nil
-}
+// MarshalText returns the wire form (see [BINRange.String]).
+func (r BINRange) MarshalText() ([]byte, error) { return []byte(r.String()), nil }
 
-// UnmarshalText decodes the wire form. It fails only on a nil r: text that
-// is not a well-formed range is kept as it is, so that nothing is lost, and
-// Validate reports it.
+// UnmarshalText decodes the wire form. Text that is not a well-formed
+// range is kept as it is, for Validate to report: it never fails.
 func (r *BINRange) UnmarshalText(text []byte) error {
 	if r == nil {
 		return errors.New("checkout: decode BIN range: nil pointer")
@@ -124,11 +105,9 @@ func (r *BINRange) UnmarshalText(text []byte) error {
 // that is not decimal digits, or from greater than to. The problem has an
 // empty path (the caller knows where r sits).
 func (r BINRange) Validate() error {
-	var problem string
+	problem := r.problem()
 	if r.malformed {
 		_, problem = parseBINRange(r.raw)
-	} else {
-		problem = r.problem()
 	}
 	if problem == "" {
 		return nil

@@ -10,61 +10,17 @@ import (
 )
 
 // New returns a filter that keeps every default option visible
-// (allowDefaultOptions true) besides what later calls hide or show, with
-// no options yet, for example New().Hide(Wallet). It is
-// &Filter{AllowDefaultOptions: true}.
-//
-// The fluent methods of Filter say one behaviour each. Each changes the
-// filter in place and returns it, so calls chain, and a call on its own
-// line (f.Hide(Wallet)) works too; a call on a nil *Filter starts from
-// New(). Nothing is copied per call: a call costs time in proportion to
-// what it adds and to the option blocks and card or UPI filters of its
-// type it looks through (one block per payment method type), and a card
-// or UPI call also to the values listed with the other enable flag, which
-// it compares its values with; so building is linear in what is built,
-// unless calls keep alternating between showing and hiding long lists.
-// Values are added as given: a code passed twice is sent twice, which the
-// service takes.
-//
-// The fluent methods keep one option block per payment method type (the
-// service honours only the first block of a type) and merge each call into
-// the block of its type where one block can say both: Only(Card) then
-// HideCardTypes(Credit), HideMethods(Wallet, "A") then HideMethods(Wallet,
-// "B"), HideUPIApps then HideUPIHandles. A call that one block cannot
-// express together with an earlier one is a conflict, never resolved
-// silently: Hide(Wallet).Show(Wallet), Only(Wallet).HideMethods(Wallet,
-// "PAYTM") (enable applies to the listed paymentMethods, so one WALLET
-// block cannot show the type and hide one of its wallets),
-// Hide(UPI).HideUPIApps("GPAY") (UPI filters need UPI enabled). Whether a
-// call conflicts depends only on the block of its type as it stands (its
-// enable flag, paymentMethods and card or UPI filters), however that block
-// was made: by a fluent call, by hand or by decoding. The conflicting call
-// is kept as a second block of its type, and the filter remembers the
-// conflict (unexported, copied by Clone, never encoded; nil while there is
-// none, so a chain without conflicts equals the struct literal it builds):
-// Validate reports it at the earlier block, naming the call and what that
-// block does, for example
-//
-//	payment_filter.options[0]: Show(WALLET) conflicts with the WALLET block, which hides WALLET as a whole (enable: false, no paymentMethods): one block cannot also show WALLET as a whole
-//
-// instead of the duplicate block it left. A card or UPI value that one call
-// shows and another hides is a conflict too: HideUPIApps("GPAY") then
-// ShowUPIApps("GPAY"), and the same for UPI handles, card types, card
-// brands and BIN ranges (and for the filters AddCardFilter and AddUPIFilter
-// add with one list); the later call's filter is kept, and Validate
-// reports the conflict at the earlier filter, for example
-//
-//	payment_filter.options[0].upiFilters[0]: ShowUPIApps("GPAY") conflicts with the INTENT UPI filter, which hides upiMethods "GPAY" (enable: false): the same UPI app cannot be both shown and hidden
-//
-// The calls the [emi.Options] given to EMI could not carry out travel with
-// it and are reported the same way, under "payment_filter.emiOptions".
+// (allowDefaultOptions true) besides what later calls hide or show, for
+// example New().Hide(Wallet). It is &Filter{AllowDefaultOptions: true}. The
+// package doc says how the fluent calls compose and when two conflict.
 func New() *Filter { return &Filter{AllowDefaultOptions: true} }
 
 // Only returns a filter that shows only what is enabled
 // (allowDefaultOptions false), starting with the given method types, for
 // example Only(UPI) to show only UPI. Only() with no type starts from
 // nothing, for a filter that shows only EMI or only some methods of a type.
-// Only() is &Filter{} (see [New] for how the fluent methods work).
+// Only() is &Filter{}. A Hide call after Only hides what is not shown
+// anyway ([Filter.Lint] says so).
 func Only(types ...MethodType) *Filter {
 	return (&Filter{}).setTypes(func() string { return listCall("Only", types) }, true, types)
 }
@@ -170,19 +126,23 @@ func (f *Filter) setMethods(call func() string, t MethodType, enable bool, codes
 			return f
 		}
 	}
-	f.add(call, "one block cannot also "+listed(enable), Option{PaymentMethodType: t, Enable: enable, PaymentMethods: slices.Clone(codes)})
+	clash := "one block cannot also " + listed(enable)
+	if i := f.block(t); i >= 0 && !enable && f.Options[i].Enable && f.Options[i].PaymentMethods == nil {
+		clash += f.hideInstead(call, t)
+	}
+	f.add(call, clash, Option{PaymentMethodType: t, Enable: enable, PaymentMethods: slices.Clone(codes)})
 	return f
 }
 
-// AddOption appends a copy of o as its own option block, for keys the
-// builder has no method for (Extra). It does not merge: when its type
-// already has a block, it is a conflict (see [New]).
+// AddOption appends a copy of o as its own option block, for fields the
+// builder has no method for (Display, DisplayMessage). It does not merge:
+// when its type already has a block, it is a conflict.
 func (f *Filter) AddOption(o Option) *Filter {
 	if f == nil {
 		f = New()
 	}
 	f.add(func() string { return "AddOption(" + string(o.PaymentMethodType) + ")" },
-		"AddOption never merges, and the service honours only the first block of a type", *o.Clone())
+		"AddOption never merges, and the service honours only the first block of a type", o.clone())
 	return f
 }
 
@@ -199,10 +159,10 @@ func (f *Filter) EMI(e *emi.Options) *Filter {
 	return f
 }
 
-// add appends o as a new block, added by call, and returns it. When o's
-// type already has a block, it records the conflict at that block, saying
-// what that block does and why it cannot also do what call asks (clash).
-func (f *Filter) add(call func() string, clash string, o Option) *Option {
+// add appends o as a new block, added by call. When o's type already has a
+// block, it records the conflict at that block, saying what that block
+// does and why it cannot also do what call asks (clash).
+func (f *Filter) add(call func() string, clash string, o Option) {
 	if i := f.block(o.PaymentMethodType); i >= 0 && o.PaymentMethodType != "" {
 		f.conflicts = append(f.conflicts, conflict{
 			problem: validation.Problem{
@@ -215,7 +175,6 @@ func (f *Filter) add(call func() string, clash string, o Option) *Option {
 		})
 	}
 	f.Options = append(f.Options, o)
-	return &f.Options[len(f.Options)-1]
 }
 
 // block returns the index of the first option of type t (WALLETS counting

@@ -16,15 +16,9 @@ func (f *Filter) HideCardTypes(types ...CardType) *Filter {
 }
 
 // ShowCardTypes adds the given card types to a cardFilter with enable
-// true, in the CARD option (enabled). What that shows depends on
-// allowDefaultOptions, as the service reads it: after [Only] (false), only
-// what enable: true entries select is displayed, so
-// Only(Card).ShowCardTypes(Credit) shows credit cards and no other card
-// (the shape of the service's own "only credit cards" sample); after [New]
-// (true), every default option stays visible besides the filtered ones, so
-// ShowCardTypes hides no card and adds none the defaults do not show: it
-// documents intent. Showing a type an earlier call hid, or hiding one it
-// showed, is a conflict that Validate reports.
+// true, in the CARD option (enabled): Only(Card).ShowCardTypes(Credit)
+// shows credit cards and no other card; after [New] it hides nothing (see
+// the package doc).
 func (f *Filter) ShowCardTypes(types ...CardType) *Filter {
 	return f.mergeCard(func() string { return listCall("ShowCardTypes", types) }, CardFilter{Enable: true, CardTypes: slices.Clone(types)})
 }
@@ -68,7 +62,7 @@ func (f *Filter) AddCardFilter(cf CardFilter) *Filter {
 	i := f.filterBlock(call, Card)
 	clash := f.cardClash(call, i, &cf)
 	o := &f.Options[i]
-	o.CardFilters = append(o.CardFilters, *cf.Clone())
+	o.CardFilters = append(o.CardFilters, cf.clone())
 	f.addClash(clash, len(o.CardFilters)-1)
 	return f
 }
@@ -86,7 +80,7 @@ func (f *Filter) mergeCard(call func() string, cf CardFilter) *Filter {
 	want := cf.criterion()
 	for j := range o.CardFilters {
 		e := &o.CardFilters[j]
-		if e.Enable != cf.Enable || e.Extra != nil || want == "" || e.criterion() != want {
+		if e.Enable != cf.Enable || want == "" || e.criterion() != want {
 			continue
 		}
 		e.CardBrands = append(e.CardBrands, cf.CardBrands...)
@@ -247,14 +241,9 @@ func (f *Filter) HideUPIApps(apps ...string) *Filter {
 }
 
 // ShowUPIApps adds the given UPI apps to an INTENT upiFilter with enable
-// true, in the UPI option (enabled). What that shows depends on
-// allowDefaultOptions, as the service reads it: after [Only] (false), only
-// what enable: true entries select is displayed, so
-// Only(UPI).ShowUPIApps("GPAY") shows GPAY as the only UPI app; after
-// [New] (true), every default option stays visible besides the filtered
-// ones, so ShowUPIApps hides no other app and adds none the defaults do
-// not show: it documents intent. Showing an app an earlier call hid, or
-// hiding one it showed, is a conflict that Validate reports.
+// true, in the UPI option (enabled): Only(UPI).ShowUPIApps("GPAY") shows
+// GPAY as the only UPI app; after [New] it hides nothing (see the package
+// doc).
 func (f *Filter) ShowUPIApps(apps ...string) *Filter {
 	return f.mergeUPI(func() string { return listCall("ShowUPIApps", apps) }, Intent, true, apps)
 }
@@ -284,7 +273,7 @@ func (f *Filter) AddUPIFilter(u UPIFilter) *Filter {
 	i := f.filterBlock(call, UPI)
 	clash := f.upiClash(call, i, u.UPIType, u.Enable, u.UPIMethods)
 	o := &f.Options[i]
-	o.UPIFilters = append(o.UPIFilters, *u.Clone())
+	o.UPIFilters = append(o.UPIFilters, u.clone())
 	f.addClash(clash, len(o.UPIFilters)-1)
 	return f
 }
@@ -298,7 +287,7 @@ func (f *Filter) mergeUPI(call func() string, t UPIType, enable bool, methods []
 	o := &f.Options[i]
 	for j := range o.UPIFilters {
 		e := &o.UPIFilters[j]
-		if e.UPIType == t && e.Enable == enable && e.Extra == nil && len(e.UPIMethods) > 0 {
+		if e.UPIType == t && e.Enable == enable && len(e.UPIMethods) > 0 {
 			e.UPIMethods = append(e.UPIMethods, methods...)
 			f.addClash(clash, j)
 			return f

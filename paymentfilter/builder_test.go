@@ -173,7 +173,7 @@ func TestBuilderMerges(t *testing.T) {
 		{"UPI apps on only UPI", pf.Only(pf.UPI).HideUPIApps("GPAY"),
 			`{"allowDefaultOptions":false,"options":[{"paymentMethodType":"UPI","enable":true,"upiFilters":[{"upiType":"INTENT","enable":false,"upiMethods":["GPAY"]}]}]}`},
 		{"EMI is replaced, not merged", pf.New().EMI(emi.New().OnlyEMI()).EMI(emi.New().Disable(emi.Standard)),
-			`{"allowDefaultOptions":true,"options":[],"emiOptions":{"standardEmi":{"enable":false}}}`},
+			`{"allowDefaultOptions":true,"emiOptions":{"standardEmi":{"enable":false}}}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -203,7 +203,7 @@ func TestBuilderContradictions(t *testing.T) {
 			validation.Problem{Path: "payment_filter.options[1]", Message: "Hide(WALLET) conflicts with the WALLET block, which shows WALLET as a whole (enable: true, no paymentMethods): one block cannot also hide WALLET as a whole"}},
 		{"hide some after showing the whole type", pf.Only(pf.Wallet).HideMethods(pf.Wallet, "PAYTM"),
 			`{"allowDefaultOptions":false,"options":[{"paymentMethodType":"WALLET","enable":true},{"paymentMethodType":"WALLET","enable":false,"paymentMethods":["PAYTM"]}]}`,
-			validation.Problem{Path: "payment_filter.options[0]", Message: `HideMethods(WALLET, "PAYTM") conflicts with the WALLET block, which shows WALLET as a whole (enable: true, no paymentMethods): one block cannot also hide listed methods`}},
+			validation.Problem{Path: "payment_filter.options[0]", Message: `HideMethods(WALLET, "PAYTM") conflicts with the WALLET block, which shows WALLET as a whole (enable: true, no paymentMethods): one block cannot also hide listed methods; to show WALLET but these methods, write New().Hide(CARD, UPI, NB, CONSUMER_FINANCE, REWARD, CASH).HideMethods(WALLET, "PAYTM") instead, or list the WALLET methods to show with ShowMethods(WALLET, …)`}},
 		{"methods after hiding the whole type", pf.New().Hide(pf.Wallet).HideMethods(pf.Wallet, "PAYTM"),
 			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false},{"paymentMethodType":"WALLET","enable":false,"paymentMethods":["PAYTM"]}]}`,
 			validation.Problem{Path: "payment_filter.options[0]", Message: `HideMethods(WALLET, "PAYTM") conflicts with the WALLET block, which hides WALLET as a whole (enable: false, no paymentMethods): one block cannot also hide listed methods`}},
@@ -331,4 +331,86 @@ func TestEnums(t *testing.T) {
 	require.True(t, pf.Intent.Valid())
 	require.False(t, pf.UPIType("").Valid())
 	require.False(t, pf.UPIType("Intent").Valid())
+}
+
+// The call sites of DESIGN.md §4, as code outside the package writes them:
+// a chain is a *paymentfilter.Filter (or *emi.Options) and goes straight
+// into a field of that type. These lines are checked by the compiler.
+var (
+	_ *pf.Filter   = pf.New().Hide(pf.Wallet)
+	_ *pf.Filter   = pf.Only(pf.UPI)
+	_ *emi.Options = emi.New().OnlyNoCost()
+	_ pf.Filter    = pf.Filter{EMIOptions: emi.New().OnlyNoCost()}
+)
+
+var _ *pf.Filter = pf.New().HideCardTypes(pf.Credit).
+	HideBINRanges(pf.BINRange{From: "459000", To: "460000"}).
+	HideUPIApps("PHONEPE").HideUPIHandles("@ybl").
+	HideMethods(pf.Wallet, "PAYTM").
+	HideMandateMethods(pf.DefaultMandatePrefix, pf.NB, "NB_HDFC").
+	EMI(emi.New().OnlyNoCost())
+
+// The README's chain.
+var _ *pf.Filter = pf.New().
+	Hide(pf.Wallet).
+	HideCardTypes(pf.Credit).
+	EMI(emi.New().DisableGroup(emi.NoCost, emi.Credit))
+
+// TestDesignCallSites: the DESIGN.md call sites are values of the model and
+// encode as such, with encoding/json directly (there is no finishing step).
+func TestDesignCallSites(t *testing.T) {
+	tests := []struct {
+		name string
+		v    any
+		want string
+	}{
+		{"Only(UPI)", pf.Only(pf.UPI),
+			`{"allowDefaultOptions":false,"options":[{"paymentMethodType":"UPI","enable":true}]}`},
+		{"New().Hide(Wallet)", pf.New().Hide(pf.Wallet),
+			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false}]}`},
+		{"New()", pf.New(), `{"allowDefaultOptions":true}`},
+		{"Only()", pf.Only(), `{"allowDefaultOptions":false}`},
+		{"struct literal with emi.New().OnlyNoCost()",
+			pf.Filter{AllowDefaultOptions: true, EMIOptions: emi.New().OnlyNoCost()},
+			`{"allowDefaultOptions":true,"emiOptions":{"standardEmi":{"enable":false},"lowCostEmi":{"enable":false},"noCostEmi":{"enable":true},"showOnlyEmi":true}}`},
+		{"emi.New().OnlyNoCost()", emi.New().OnlyNoCost(),
+			`{"standardEmi":{"enable":false},"lowCostEmi":{"enable":false},"noCostEmi":{"enable":true},"showOnlyEmi":true}`},
+		{"in a struct field", struct {
+			F *pf.Filter `json:"payment_filter"`
+		}{pf.New().HideUPIHandles("@ybl")},
+			`{"payment_filter":{"allowDefaultOptions":true,"options":[{"paymentMethodType":"UPI","enable":true,"upiFilters":[{"upiType":"COLLECT","enable":false,"upiMethods":["@ybl"]}]}]}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, err := json.Marshal(tt.v)
+			require.NoError(t, err)
+			require.Equal(t, tt.want, string(out))
+		})
+	}
+	// A call on its own line is not lost (it used to return a changed
+	// copy and leave f alone).
+	f := pf.New()
+	f.Hide(pf.Wallet)
+	f.HideCardTypes(pf.Credit)
+	require.Equal(t, `{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false},{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardTypes":["CREDIT"]}]}]}`,
+		wiretest.JSONString(t, f))
+	require.NoError(t, f.Validate())
+}
+
+// TestFluentCallsOnHandWrittenFilter: a hand-written (or decoded) filter
+// extends like any other; a conflict with a block no fluent call added is
+// worded from that block's state, like any other.
+func TestFluentCallsOnHandWrittenFilter(t *testing.T) {
+	hand := &pf.Filter{Options: []pf.Option{{PaymentMethodType: pf.NB, Enable: true}}}
+	f := hand.HideCardTypes(pf.Credit)
+	require.Equal(t, `{"allowDefaultOptions":false,"options":[{"paymentMethodType":"NB","enable":true},{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardTypes":["CREDIT"]}]}]}`,
+		wiretest.JSONString(t, f), "allowDefaultOptions stays as written")
+	require.Same(t, hand, f, "the receiver is the filter extended")
+
+	g := f.Hide(pf.NB)
+	var ve *validation.Error
+	require.ErrorAs(t, g.Validate(), &ve)
+	require.Equal(t, []validation.Problem{{Path: "payment_filter.options[0]",
+		Message: "Hide(NB) conflicts with the NB block, which shows NB as a whole (enable: true, no paymentMethods): one block cannot also hide NB as a whole"}},
+		ve.Problems)
 }

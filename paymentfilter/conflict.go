@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/payorch/checkout-go/emi"
 	"github.com/payorch/checkout-go/validation"
 )
 
@@ -72,6 +73,30 @@ func wholeType(enable bool, t MethodType) string {
 		return "show " + string(t) + " as a whole"
 	}
 	return "hide " + string(t) + " as a whole"
+}
+
+// hideInstead names the composition that hides some methods of a shown
+// type, for the conflict of call (a hide of listed methods) with a block
+// showing that type: New(), hiding the types f does not show, then call.
+func (f *Filter) hideInstead(call func() string, t MethodType) string {
+	var hidden []MethodType
+	for _, other := range emi.MethodTypes() {
+		shown := f.AllowDefaultOptions
+		for _, o := range f.Options {
+			if sameType(o.PaymentMethodType) == other && o.PaymentMethods == nil {
+				shown = o.Enable
+			}
+		}
+		if !shown {
+			hidden = append(hidden, other)
+		}
+	}
+	start := "New()"
+	if len(hidden) > 0 {
+		start += "." + listCall("Hide", hidden)
+	}
+	return "; to show " + string(t) + " but these methods, write " + start + "." + call() +
+		" instead, or list the " + string(t) + " methods to show with ShowMethods(" + string(t) + ", …)"
 }
 
 // listed says what a block with paymentMethods does.
@@ -178,8 +203,8 @@ func listCall[T ~string | BINRange](name string, list []T) string {
 
 // jsonCall spells a call on a filter by its JSON, for example
 // `AddUPIFilter({"upiType":"COLLECT","enable":false})`.
-func jsonCall(name string, v json.Marshaler) string {
-	b, err := v.MarshalJSON()
+func jsonCall(name string, v any) string {
+	b, err := json.Marshal(v)
 	if err != nil {
 		return name + "(…)"
 	}

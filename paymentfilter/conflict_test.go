@@ -1,103 +1,60 @@
 package paymentfilter_test
 
 import (
-	"encoding/json"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/payorch/checkout-go/internal/wiretest"
 	pf "github.com/payorch/checkout-go/paymentfilter"
 	"github.com/payorch/checkout-go/validation"
 )
 
-// TestBuilderValueConflicts: a card or UPI value that one call shows and
-// another hides is reported by Validate as Hide(Wallet).Show(Wallet) is:
-// at the earlier filter, naming the call; the later call's filter is
-// kept, and a copy made by Clone keeps the conflict.
-func TestBuilderValueConflicts(t *testing.T) {
-	bins := pf.BINRange{From: "459000", To: "460000"}
-	tests := []struct {
-		name    string
-		build   *pf.Filter
-		want    string // the JSON
-		problem validation.Problem
-	}{
-		{"UPI app hidden then shown", pf.New().HideUPIApps("GPAY", "PHONEPE").ShowUPIApps("PAYTM", "GPAY"),
-			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"UPI","enable":true,"upiFilters":[{"upiType":"INTENT","enable":false,"upiMethods":["GPAY","PHONEPE"]},{"upiType":"INTENT","enable":true,"upiMethods":["PAYTM","GPAY"]}]}]}`,
-			validation.Problem{Path: "payment_filter.options[0].upiFilters[0]",
-				Message: `ShowUPIApps("PAYTM", "GPAY") conflicts with the INTENT UPI filter, which hides upiMethods "GPAY" (enable: false): the same UPI app cannot be both shown and hidden`}},
-		{"UPI app shown then hidden, on only UPI", pf.Only(pf.UPI).ShowUPIApps("GPAY").HideUPIApps("GPAY"),
-			`{"allowDefaultOptions":false,"options":[{"paymentMethodType":"UPI","enable":true,"upiFilters":[{"upiType":"INTENT","enable":true,"upiMethods":["GPAY"]},{"upiType":"INTENT","enable":false,"upiMethods":["GPAY"]}]}]}`,
-			validation.Problem{Path: "payment_filter.options[0].upiFilters[0]",
-				Message: `HideUPIApps("GPAY") conflicts with the INTENT UPI filter, which shows upiMethods "GPAY" (enable: true): the same UPI app cannot be both shown and hidden`}},
-		{"UPI handle", pf.New().HideUPIHandles("@ybl").ShowUPIHandles("@ybl"),
-			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"UPI","enable":true,"upiFilters":[{"upiType":"COLLECT","enable":false,"upiMethods":["@ybl"]},{"upiType":"COLLECT","enable":true,"upiMethods":["@ybl"]}]}]}`,
-			validation.Problem{Path: "payment_filter.options[0].upiFilters[0]",
-				Message: `ShowUPIHandles("@ybl") conflicts with the COLLECT UPI filter, which hides upiMethods "@ybl" (enable: false): the same UPI handle cannot be both shown and hidden`}},
-		{"card type", pf.New().HideCardTypes(pf.Credit).ShowCardTypes(pf.Debit, pf.Credit),
-			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardTypes":["CREDIT"]},{"enable":true,"cardTypes":["DEBIT","CREDIT"]}]}]}`,
-			validation.Problem{Path: "payment_filter.options[0].cardFilters[0]",
-				Message: `ShowCardTypes(DEBIT, CREDIT) conflicts with the card filter, which hides cardTypes "CREDIT" (enable: false): the same card type cannot be both shown and hidden`}},
-		{"card brand", pf.Only(pf.Card).ShowCardBrands("VISA").HideCardBrands("VISA"),
-			`{"allowDefaultOptions":false,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":true,"cardBrands":["VISA"]},{"enable":false,"cardBrands":["VISA"]}]}]}`,
-			validation.Problem{Path: "payment_filter.options[0].cardFilters[0]",
-				Message: `HideCardBrands("VISA") conflicts with the card filter, which shows cardBrands "VISA" (enable: true): the same card brand cannot be both shown and hidden`}},
-		{"BIN range", pf.New().HideBINRanges(bins).ShowBINRanges(bins),
-			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardBins":["459000::460000"]},{"enable":true,"cardBins":["459000::460000"]}]}]}`,
-			validation.Problem{Path: "payment_filter.options[0].cardFilters[0]",
-				Message: `ShowBINRanges("459000::460000") conflicts with the card filter, which hides cardBins "459000::460000" (enable: false): the same BIN range cannot be both shown and hidden`}},
-		{"a card filter as given, with one list", pf.New().HideCardBrands("AMEX").AddCardFilter(pf.CardFilter{Enable: true, CardBrands: []string{"AMEX"}}),
-			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardBrands":["AMEX"]},{"enable":true,"cardBrands":["AMEX"]}]}]}`,
-			validation.Problem{Path: "payment_filter.options[0].cardFilters[0]",
-				Message: `AddCardFilter({"enable":true,"cardBrands":["AMEX"]}) conflicts with the card filter, which hides cardBrands "AMEX" (enable: false): the same card brand cannot be both shown and hidden`}},
-		{"a UPI filter as given", pf.New().ShowUPIApps("CRED").AddUPIFilter(pf.UPIFilter{UPIType: pf.Intent, UPIMethods: []string{"CRED"}}),
-			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"UPI","enable":true,"upiFilters":[{"upiType":"INTENT","enable":true,"upiMethods":["CRED"]},{"upiType":"INTENT","enable":false,"upiMethods":["CRED"]}]}]}`,
-			validation.Problem{Path: "payment_filter.options[0].upiFilters[0]",
-				Message: `AddUPIFilter({"upiType":"INTENT","enable":false,"upiMethods":["CRED"]}) conflicts with the INTENT UPI filter, which shows upiMethods "CRED" (enable: true): the same UPI app cannot be both shown and hidden`}},
+// TestConflictsAfterHandEdits: blocks removed by hand between fluent calls
+// take their conflicts with them, clones extended from several goroutines
+// keep their own (run with -race), and each conflict is worded from the
+// block as it now stands.
+func TestConflictsAfterHandEdits(t *testing.T) {
+	base := pf.New().Hide(pf.Wallet, pf.NB, pf.Cash).Show(pf.NB)
+	require.ErrorContains(t, base.Validate(), "Show(NB) conflicts")
+	base.Options = base.Options[:1] // WALLET only; the array still has room for four.
+	require.NoError(t, base.Validate(), "the conflicting block was cut, and its conflict with it")
+	var wg sync.WaitGroup
+	got := make([]error, 2)
+	for i, t := range []pf.MethodType{pf.NB, pf.Cash} {
+		f := base.Clone()
+		wg.Go(func() { got[i] = f.Hide(t).Show(t).Validate() })
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			require.Equal(t, tt.want, wiretest.JSONString(t, tt.build))
-			for _, f := range []*pf.Filter{tt.build, tt.build.Clone()} {
-				var ve *validation.Error
-				require.ErrorAs(t, f.Validate(), &ve)
-				require.Equal(t, []validation.Problem{tt.problem}, ve.Problems)
-			}
-
-			// Decoded from its JSON, it is a hand-made filter: no call to
-			// report (the service takes the shape).
-			var d pf.Filter
-			require.NoError(t, json.Unmarshal([]byte(tt.want), &d))
-			require.NoError(t, d.Validate())
-
-			// With the later call's filter removed by hand, nothing is left
-			// to report.
-			fixed := tt.build.Clone()
-			o := &fixed.Options[0]
-			if o.CardFilters != nil {
-				o.CardFilters = o.CardFilters[:1]
-			} else {
-				o.UPIFilters = o.UPIFilters[:1]
-			}
-			require.NoError(t, fixed.Validate())
-		})
-	}
+	wg.Wait()
+	require.ErrorContains(t, got[0], "payment_filter.options[1]: Show(NB) conflicts with the NB block, which hides NB as a whole (enable: false, ")
+	require.ErrorContains(t, got[1], "payment_filter.options[1]: Show(CASH) conflicts with the CASH block, which hides CASH as a whole (enable: false, ")
+	require.NoError(t, base.Validate())
 }
 
-// TestBuilderNoValueConflicts: showing and hiding different values, or
-// the same value under different criteria or UPI types, or a filter that
-// combines criteria, is no conflict.
-func TestBuilderNoValueConflicts(t *testing.T) {
-	for name, f := range map[string]*pf.Filter{
-		"different apps":              pf.New().HideUPIApps("GPAY").ShowUPIApps("PHONEPE"),
-		"app and handle":              pf.New().HideUPIApps("GPAY").ShowUPIHandles("@ybl"),
-		"the same value, same enable": pf.New().HideCardTypes(pf.Credit).HideCardTypes(pf.Credit),
-		"different criteria":          pf.Only(pf.Card).ShowCardTypes(pf.Debit).HideCardBrands("RUPAY"),
-		"combined criteria":           pf.Only(pf.Card).AddCardFilter(pf.CardFilter{Enable: true, CardBrands: []string{"VISA"}, CardTypes: []pf.CardType{pf.Credit}}).HideCardBrands("VISA"),
-		"hidden BIN range, another shown": pf.New().HideBINRanges(pf.BINRange{From: "4", To: "5"}).
-			ShowBINRanges(pf.BINRange{From: "45", To: "46"}),
+// TestHidingListedMethodsOfAShownType (issue 29.4): one block cannot show a
+// type and hide some of its methods; the conflict names the composition
+// that does it, which builds, validates and is quiet under Lint.
+func TestHidingListedMethodsOfAShownType(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		build *pf.Filter
+		want  string
+		works *pf.Filter
+	}{
+		{"after Only", pf.Only(pf.UPI, pf.Card, pf.Wallet).HideMethods(pf.Wallet, "PAYTM"),
+			`payment_filter.options[2]: HideMethods(WALLET, "PAYTM") conflicts with the WALLET block, which shows WALLET as a whole (enable: true, no paymentMethods): one block cannot also hide listed methods; to show WALLET but these methods, write New().Hide(NB, CONSUMER_FINANCE, REWARD, CASH).HideMethods(WALLET, "PAYTM") instead, or list the WALLET methods to show with ShowMethods(WALLET, …)`,
+			pf.New().Hide(pf.NB, pf.ConsumerFinance, pf.Reward, pf.Cash).HideMethods(pf.Wallet, "PAYTM")},
+		{"after New and Show", pf.New().Show(pf.Wallet).HideMandateMethods("JP_", pf.Wallet, "PAYTM"),
+			`payment_filter.options[0]: HideMandateMethods("JP_", WALLET, "PAYTM") conflicts with the WALLET block, which shows WALLET as a whole (enable: true, no paymentMethods): one block cannot also hide listed methods; to show WALLET but these methods, write New().HideMandateMethods("JP_", WALLET, "PAYTM") instead, or list the WALLET methods to show with ShowMethods(WALLET, …)`,
+			pf.New().HideMandateMethods("JP_", pf.Wallet, "PAYTM")},
 	} {
-		require.NoError(t, f.Validate(), name)
+		t.Run(tt.name, func(t *testing.T) {
+			var ve *validation.Error
+			require.ErrorAs(t, tt.build.Validate(), &ve)
+			require.Len(t, ve.Problems, 1)
+			require.Equal(t, tt.want, ve.Problems[0].String())
+			require.NoError(t, tt.works.Validate())
+			require.Empty(t, tt.works.Lint())
+		})
 	}
 }

@@ -113,9 +113,9 @@ func ExampleFilter_EMI() {
 	show(paymentfilter.New().EMI(emi.New().OnlyNoCost()))
 	show(paymentfilter.New().EMI(emi.New().Enable(emi.Standard, emi.LowCost).DisableGroup(emi.NoCost, emi.Credit)))
 	// Output:
-	// {"allowDefaultOptions":true,"options":[],"emiOptions":{"showOnlyEmi":true}}
-	// {"allowDefaultOptions":true,"options":[],"emiOptions":{"standardEmi":{"enable":false},"lowCostEmi":{"enable":false},"noCostEmi":{"enable":true},"showOnlyEmi":true}}
-	// {"allowDefaultOptions":true,"options":[],"emiOptions":{"standardEmi":{"enable":true},"lowCostEmi":{"enable":true},"noCostEmi":{"enable":true,"credit":{"enable":false}}}}
+	// {"allowDefaultOptions":true,"emiOptions":{"showOnlyEmi":true}}
+	// {"allowDefaultOptions":true,"emiOptions":{"standardEmi":{"enable":false},"lowCostEmi":{"enable":false},"noCostEmi":{"enable":true},"showOnlyEmi":true}}
+	// {"allowDefaultOptions":true,"emiOptions":{"standardEmi":{"enable":true},"lowCostEmi":{"enable":true},"noCostEmi":{"enable":true,"credit":{"enable":false}}}}
 }
 
 // The fluent methods change the filter in place, so a call on its own line
@@ -169,7 +169,7 @@ func ExampleFilter_Validate_conflict() {
 		}
 	}
 	// Output:
-	// payment_filter.options[0]: HideMethods(WALLET, "PAYTM") conflicts with the WALLET block, which shows WALLET as a whole (enable: true, no paymentMethods): one block cannot also hide listed methods
+	// payment_filter.options[0]: HideMethods(WALLET, "PAYTM") conflicts with the WALLET block, which shows WALLET as a whole (enable: true, no paymentMethods): one block cannot also hide listed methods; to show WALLET but these methods, write New().Hide(CARD, UPI, NB, CONSUMER_FINANCE, REWARD, CASH).HideMethods(WALLET, "PAYTM") instead, or list the WALLET methods to show with ShowMethods(WALLET, …)
 }
 
 // ShowUPIApps shows only the listed apps in a filter begun with Only
@@ -196,4 +196,13 @@ func ExampleFilter_Validate_shownAndHidden() {
 	}
 	// Output:
 	// payment_filter.options[0].cardFilters[0]: ShowCardTypes(CREDIT) conflicts with the card filter, which hides cardTypes "CREDIT" (enable: false): the same card type cannot be both shown and hidden
+}
+
+// Grey out two wallets with a message instead of hiding them (display and
+// displayMessage of the service's schema).
+func ExampleFilter_AddOption() {
+	show(paymentfilter.New().AddOption(paymentfilter.Option{PaymentMethodType: paymentfilter.Wallet,
+		PaymentMethods: []string{"LAZYPAY", "SIMPL"}, Display: true, DisplayMessage: "Back tomorrow"}))
+	// Output:
+	// {"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false,"paymentMethods":["LAZYPAY","SIMPL"],"display":true,"displayMessage":"Back tomorrow"}]}
 }

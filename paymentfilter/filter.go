@@ -1,103 +1,81 @@
-// Package paymentfilter models payment locking: the payment_filter object of
-// a session request, which chooses the payment instruments the hosted
-// checkout shows, and carries the EMI filter of package emi.
-//
-// [Filter] is the model and its own fluent builder. [New] and [Only] return
-// a *Filter, and each method changes that filter in place and returns it, so
-// calls chain and a call on its own line works too:
-//
-//	paymentfilter.New().Hide(paymentfilter.Wallet)              // hide a whole type
-//	paymentfilter.Only(paymentfilter.UPI)                       // show only UPI
-//	paymentfilter.New().HideUPIHandles("@ybl").HideUPIApps("PHONEPE")
-//	paymentfilter.New().HideCardTypes(paymentfilter.Credit)     // hide credit cards
-//	paymentfilter.New().HideBINRanges(paymentfilter.BINRange{From: "459000", To: "460000"})
-//	paymentfilter.New().HideMethods(paymentfilter.Wallet, "LAZYPAY", "SIMPL")
-//	paymentfilter.New().EMI(emi.New().OnlyNoCost())             // EMI plans
-//
-// The value is ready as it is: it goes straight into a session request or a
-// struct literal, and there is no finishing call:
-//
-//	checkout.SessionRequest{PaymentFilter: paymentfilter.New().Hide(paymentfilter.Wallet)}
-//	paymentfilter.Filter{AllowDefaultOptions: true, EMIOptions: emi.New().OnlyNoCost()}
-//
-// A chain records nothing but the calls it could not carry out, so a chain
-// without such calls equals the struct literal of what it builds.
-// [Filter.Clone] gives an independent copy of a half-built filter to extend
-// in two ways.
-//
-// [Filter.Validate], which the client calls before sending, reports the
-// conflicting calls first, then every problem of the filter with its JSON
-// path from "payment_filter", as a *[validation.Error]; [Filter.Lint]
-// gives advice on values the service takes but that are probably
-// mistakes. The types encode with the service's exact,
-// case-sensitive keys and decode the service's published samples (the
-// singular card keys of its field table too), keeping keys the SDK does not
-// model in Extra, so that decoding then encoding gives the same JSON.
 package paymentfilter
 
 import (
 	"encoding/json"
+	"errors"
 	"slices"
 
 	"github.com/payorch/checkout-go/emi"
-	"github.com/payorch/checkout-go/internal/jsonobject"
+)
+
+// The wire keys that problem paths name (a test checks them against the
+// json tags).
+const (
+	rootPath        = "payment_filter" // the session request's key of the filter, where paths start
+	allowKey        = "allowDefaultOptions"
+	optionsKey      = "options"
+	methodTypeKey   = "paymentMethodType"
+	enableKey       = "enable"
+	methodsKey      = "paymentMethods"
+	cardFiltersKey  = "cardFilters"
+	upiFiltersKey   = "upiFilters"
+	cardBrandsKey   = "cardBrands"
+	cardBinsKey     = "cardBins"
+	cardTypesKey    = "cardTypes"
+	cardSubTypesKey = "cardSubTypes"
+	cardBanksKey    = "cardBanks"
+	upiTypeKey      = "upiType"
+	upiMethodsKey   = "upiMethods"
 )
 
 // Filter is the payment_filter object of a session request: which payment
-// options the checkout screen shows. Reading it from several goroutines
-// (Validate, encoding) is safe; the fluent methods change it, so use
-// [Filter.Clone] to give each goroutine its own.
+// options the checkout screen shows. Reading it from several goroutines is
+// safe; the fluent methods change it, so use [Filter.Clone] to give each
+// goroutine its own.
 type Filter struct {
 	// AllowDefaultOptions is allowDefaultOptions, always sent. true: every
 	// default option stays visible besides the filtered ones; false: only
 	// the options enabled here are shown.
 	AllowDefaultOptions bool `json:"allowDefaultOptions"`
-	// Options is options, always sent ([] when empty; the one exception is
-	// a decoded filter that had no options, sent back without it while
-	// Options stays empty): one block per payment method type, since the
-	// service honours only the first block of a type.
-	Options []Option `json:"options,omitzero"`
-	// EMIOptions is emiOptions, the EMI plans shown (see [emi.Options]),
-	// sent when set.
-	EMIOptions *emi.Options `json:"emiOptions,omitzero"`
-	// Extra holds keys the SDK does not model, sent unchanged after the
-	// modelled ones (sorted). Decoding fills it so nothing is lost.
-	Extra map[string]json.RawMessage `json:"-"`
+	// Options is options, sent when not empty: one block per payment
+	// method type, since the service honours only the first block of a type.
+	Options []Option `json:"options,omitempty"`
+	// EMIOptions is emiOptions, the EMI plans shown, sent when set.
+	EMIOptions *emi.Options `json:"emiOptions,omitempty"`
 
 	// conflicts are the conflicting fluent calls, in call order, nil when
 	// there are none.
 	conflicts []conflict
-	// optionsAbsent records that the decoded object had no options key:
-	// while Options stays empty, it is not sent back either.
-	optionsAbsent bool
 }
 
 // Clone returns a deep copy of f (nil for nil), with the conflicts of its
-// fluent calls (see [New]): a half-built filter to extend in another
-// direction, or to hand to another goroutine.
+// fluent calls: a half-built filter to extend in another direction, or to
+// hand to another goroutine.
 func (f *Filter) Clone() *Filter {
 	if f == nil {
 		return nil
 	}
 	c := *f
-	if f.Options != nil {
-		c.Options = make([]Option, len(f.Options))
-		for i := range f.Options {
-			c.Options[i] = f.Options[i].clone()
-		}
-	}
+	c.Options = cloneEach(f.Options, (*Option).clone)
 	c.EMIOptions = f.EMIOptions.Clone()
-	c.Extra = jsonobject.CloneExtra(f.Extra)
 	c.conflicts = slices.Clone(f.conflicts)
 	return &c
 }
 
+// cloneEach returns a copy of list made by clone (nil for nil).
+func cloneEach[T any](list []T, clone func(*T) T) []T {
+	if list == nil {
+		return nil
+	}
+	c := make([]T, len(list))
+	for i := range list {
+		c[i] = clone(&list[i])
+	}
+	return c
+}
+
 // Option is one element of payment_filter.options: what to show or hide of
 // one payment method type.
-//
-// Keys the SDK does not model, such as display and displayMessage of the
-// service's published schema (grey out an option with a message), are kept
-// in Extra.
 type Option struct {
 	// PaymentMethodType is paymentMethodType (required, case sensitive).
 	PaymentMethodType MethodType `json:"paymentMethodType"`
@@ -113,44 +91,24 @@ type Option struct {
 	CardFilters []CardFilter `json:"cardFilters,omitzero"`
 	// UPIFilters is upiFilters: considered only for UPI.
 	UPIFilters []UPIFilter `json:"upiFilters,omitzero"`
-	// Extra holds keys the SDK does not model (see Filter.Extra).
-	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// Clone returns a deep copy of o (nil for nil).
-func (o *Option) Clone() *Option {
-	if o == nil {
-		return nil
-	}
-	c := o.clone()
-	return &c
+	// Display is display: with Enable false, true greys the methods out
+	// instead of hiding them, showing DisplayMessage.
+	Display bool `json:"display,omitempty"`
+	// DisplayMessage is displayMessage: the text shown on greyed-out methods.
+	DisplayMessage string `json:"displayMessage,omitempty"`
 }
 
 func (o *Option) clone() Option {
 	c := *o
 	c.PaymentMethods = slices.Clone(o.PaymentMethods)
-	if o.CardFilters != nil {
-		c.CardFilters = make([]CardFilter, len(o.CardFilters))
-		for i := range o.CardFilters {
-			c.CardFilters[i] = o.CardFilters[i].clone()
-		}
-	}
-	if o.UPIFilters != nil {
-		c.UPIFilters = make([]UPIFilter, len(o.UPIFilters))
-		for i := range o.UPIFilters {
-			c.UPIFilters[i] = o.UPIFilters[i].clone()
-		}
-	}
-	c.Extra = jsonobject.CloneExtra(o.Extra)
+	c.CardFilters = cloneEach(o.CardFilters, (*CardFilter).clone)
+	c.UPIFilters = cloneEach(o.UPIFilters, (*UPIFilter).clone)
 	return c
 }
 
 // CardFilter is a cardFilter: which cards of the CARD option to show or
-// hide. It encodes the plural keys the service accepts (cardBrands,
-// cardBins, cardTypes, cardSubTypes, cardBanks) and decodes the singular
-// spellings of the service's field table too (cardBrand, cardBin, cardType,
-// cardSubType, cardBank). The lists of one filter combine: {cardBrands:
-// [VISA], cardTypes: [CREDIT]} matches VISA credit cards.
+// hide. The lists of one filter combine: {cardBrands: [VISA], cardTypes:
+// [CREDIT]} matches VISA credit cards.
 type CardFilter struct {
 	// Enable is enable (required): false hides, true shows the cards
 	// matched.
@@ -165,17 +123,47 @@ type CardFilter struct {
 	CardSubTypes []string `json:"cardSubTypes,omitzero"`
 	// CardBanks is cardBanks: issuing bank names.
 	CardBanks []string `json:"cardBanks,omitzero"`
-	// Extra holds keys the SDK does not model (see Filter.Extra).
-	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Clone returns a deep copy of c (nil for nil).
-func (c *CardFilter) Clone() *CardFilter {
+// UnmarshalJSON decodes a cardFilter, taking the singular keys of the
+// service's field table (cardBrand, cardBin, cardType, cardSubType,
+// cardBank) for the plural ones; both spellings of one key is an error.
+func (c *CardFilter) UnmarshalJSON(data []byte) error {
 	if c == nil {
-		return nil
+		return errors.New("checkout: decode card filter: nil pointer")
 	}
-	d := c.clone()
-	return &d
+	type plain CardFilter
+	var v struct {
+		plain
+		CardBrand   []string   `json:"cardBrand"`
+		CardBin     []BINRange `json:"cardBin"`
+		CardType    []CardType `json:"cardType"`
+		CardSubType []string   `json:"cardSubType"`
+		CardBank    []string   `json:"cardBank"`
+	}
+	if err := json.Unmarshal(data, &v); err != nil {
+		return err
+	}
+	if !(singular(&v.CardBrands, v.CardBrand) && singular(&v.CardBins, v.CardBin) &&
+		singular(&v.CardTypes, v.CardType) && singular(&v.CardSubTypes, v.CardSubType) &&
+		singular(&v.CardBanks, v.CardBank)) {
+		return errors.New("checkout: decode card filter: a key is given in both its singular and plural spelling")
+	}
+	*c = CardFilter(v.plain)
+	return nil
+}
+
+// singular moves a list decoded under a singular key into its plural
+// field; false when both were given.
+func singular[T any](plural *[]T, one []T) bool {
+	if one == nil {
+		return true
+	}
+	if *plural != nil {
+		return false
+	}
+	*plural = one
+	return true
 }
 
 func (c *CardFilter) clone() CardFilter {
@@ -185,7 +173,6 @@ func (c *CardFilter) clone() CardFilter {
 	d.CardTypes = slices.Clone(c.CardTypes)
 	d.CardSubTypes = slices.Clone(c.CardSubTypes)
 	d.CardBanks = slices.Clone(c.CardBanks)
-	d.Extra = jsonobject.CloneExtra(c.Extra)
 	return d
 }
 
@@ -200,23 +187,11 @@ type UPIFilter struct {
 	// UPIMethods is upiMethods: for COLLECT, VPA handle suffixes "@<handle>";
 	// for INTENT, UPI app identifiers.
 	UPIMethods []string `json:"upiMethods,omitzero"`
-	// Extra holds keys the SDK does not model (see Filter.Extra).
-	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// Clone returns a deep copy of u (nil for nil).
-func (u *UPIFilter) Clone() *UPIFilter {
-	if u == nil {
-		return nil
-	}
-	c := u.clone()
-	return &c
 }
 
 func (u *UPIFilter) clone() UPIFilter {
 	c := *u
 	c.UPIMethods = slices.Clone(u.UPIMethods)
-	c.Extra = jsonobject.CloneExtra(u.Extra)
 	return c
 }
 
@@ -227,33 +202,21 @@ type MethodType = emi.MethodType
 // The paymentMethodType values, exactly as the service spells them.
 // Validate lets other values through (the service may know more types),
 // except a known value in another case, such as "card".
+// The older spelling WALLETS is sent as it is and counts as WALLET for
+// every rule of this package.
 const (
-	// Card is CARD: cards.
-	Card = emi.Card
-	// UPI is UPI.
-	UPI = emi.UPI
-	// Wallet is WALLET: wallets. The service's older documents spell it
-	// WALLETS: a decoded WALLETS is kept as it is and sent back as it is,
-	// and counts as WALLET for the one-block-per-type rule, for the rule
-	// that something stays visible, and for the block a fluent call on
-	// Wallet extends.
-	Wallet = emi.Wallet
-	// NB is NB: net banking.
-	NB = emi.NB
-	// ConsumerFinance is CONSUMER_FINANCE: consumer finance (pay later).
-	ConsumerFinance = emi.ConsumerFinance
-	// Reward is REWARD: reward points.
-	Reward = emi.Reward
-	// Cash is CASH: cash on delivery.
-	Cash = emi.Cash
+	Card            = emi.Card            // CARD: cards
+	UPI             = emi.UPI             // UPI
+	Wallet          = emi.Wallet          // WALLET: wallets
+	NB              = emi.NB              // NB: net banking
+	ConsumerFinance = emi.ConsumerFinance // CONSUMER_FINANCE: consumer finance (pay later)
+	Reward          = emi.Reward          // REWARD: reward points
+	Cash            = emi.Cash            // CASH: cash on delivery
 )
-
-// walletsOld is the older spelling of WALLET in the service's documents.
-const walletsOld MethodType = "WALLETS"
 
 // sameType returns the type t stands for: WALLET for WALLETS, t otherwise.
 func sameType(t MethodType) MethodType {
-	if t == walletsOld {
+	if t == "WALLETS" {
 		return Wallet
 	}
 	return t
@@ -265,18 +228,13 @@ type CardType string
 // The cardTypes values, exactly as the service spells them. Validate lets
 // other values through, except these in another case.
 const (
-	// Credit is CREDIT: credit cards.
-	Credit CardType = "CREDIT"
-	// Debit is DEBIT: debit cards.
-	Debit CardType = "DEBIT"
+	Credit CardType = "CREDIT" // credit cards
+	Debit  CardType = "DEBIT"  // debit cards
 )
 
 // Valid reports whether t is DEBIT or CREDIT (case sensitive). The zero
 // value is not Valid.
 func (t CardType) Valid() bool { return t == Credit || t == Debit }
-
-// cardTypes are the cardTypes values, for messages naming the closest.
-func cardTypes() []CardType { return []CardType{Debit, Credit} }
 
 // UPIType is a upiType value: what the upiMethods of a UPI filter are.
 type UPIType string
@@ -284,15 +242,10 @@ type UPIType string
 // The upiType values, exactly as the service spells them. Validate lets
 // other values through, except these in another case.
 const (
-	// Collect is COLLECT: the customer types a VPA; upiMethods are handles.
-	Collect UPIType = "COLLECT"
-	// Intent is INTENT: the customer picks a UPI app; upiMethods are apps.
-	Intent UPIType = "INTENT"
+	Collect UPIType = "COLLECT" // the customer types a VPA; upiMethods are handles
+	Intent  UPIType = "INTENT"  // the customer picks a UPI app; upiMethods are apps
 )
 
 // Valid reports whether t is COLLECT or INTENT (case sensitive). The zero
 // value is not Valid.
 func (t UPIType) Valid() bool { return t == Collect || t == Intent }
-
-// upiTypes are the upiType values, for messages naming the closest.
-func upiTypes() []UPIType { return []UPIType{Collect, Intent} }

@@ -71,3 +71,17 @@ func ExampleFilter_Lint() {
 	// payment_filter.options[1].paymentMethodType: unknown payment method type "WALLLET": likely a typo, did you mean "WALLET"?
 	// payment_filter.emiOptions.noCostEmi.credit.filters[0].issuerFilter.issuers[0]: issuer "ICICI" has no namespace prefix: did you mean "SVC_ICICI"? (issuer codes are written SVC_<BANK>, or with the deployment's own prefix, such as JP_<BANK>)
 }
+
+// TestLintHideAfterOnly (issue 29.4): after Only, a block that hides a type
+// or its methods does nothing, since only enabled options are shown; Lint
+// says so at that block, and Validate lets it through.
+func TestLintHideAfterOnly(t *testing.T) {
+	f := pf.Only(pf.UPI, pf.Card).HideMethods(pf.Wallet, "PAYTM")
+	require.NoError(t, f.Validate())
+	require.Equal(t, []validation.Problem{{Path: "payment_filter.options[2]",
+		Message: "has no effect: it hides WALLET, which is not shown anyway: allowDefaultOptions is false, so only the options enabled here are shown; remove the block"}}, f.Lint())
+	require.Len(t, pf.Only(pf.UPI).Hide(pf.Cash).Lint(), 1, "a whole type too")
+	require.Empty(t, pf.New().HideMethods(pf.Wallet, "PAYTM").Lint(), "with the defaults shown, the hide works")
+	grey := pf.Only(pf.UPI).AddOption(pf.Option{PaymentMethodType: pf.Wallet, Display: true, DisplayMessage: "Soon"})
+	require.Empty(t, grey.Lint(), "a greyed-out block shows something")
+}

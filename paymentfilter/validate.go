@@ -5,37 +5,24 @@ import (
 	"strings"
 
 	"github.com/payorch/checkout-go/emi"
-	"github.com/payorch/checkout-go/internal/jsonobject"
+	"github.com/payorch/checkout-go/internal/spelling"
 	"github.com/payorch/checkout-go/validation"
 )
 
 // Validate reports what the service would refuse or could not make sense
-// of, every problem with its JSON path from "payment_filter" (for example
+// of, every problem with its JSON path from "payment_filter" (such as
 // "payment_filter.options[1].cardFilters[0].cardBins[2]"; EMI problems sit
-// under "payment_filter.emiOptions"). A nil *Filter is valid: it is not
-// sent. The error is a *[validation.Error].
+// under "payment_filter.emiOptions"), as a *[validation.Error]. A nil
+// *Filter is valid: it is not sent. The conflicting fluent calls come first.
 //
-// It refuses: an option without paymentMethodType; a known value written
-// in another case ("card", "credit", "intent": the service matches values
-// case-exactly, so it would not see them); a second option block of a type
-// (the service honours only the first); paymentMethods on CARD or UPI
-// (ignored there: use card or UPI filters); card filters on another type
-// than CARD and UPI filters on another type than UPI; CARD or UPI disabled
-// while carrying those filters; a BIN range that is not digits
-// "<from>::<to>" with from not above to; a COLLECT handle that does not
-// start with "@" or an INTENT app that does; a filter that would leave
-// nothing visible; an Extra key that is a modelled key, is not JSON or is
-// a modelled key in another case; and what [emi.Options.Validate] refuses.
-//
-// It lets through what the service takes: method types, card types and
-// UPI types it does not know, any method code (with any prefix, a comma,
-// or twice), BINs of any number of digits, empty lists, and keys the SDK
-// does not model ([Filter.Lint] advises on likely mistakes among them).
-//
-// The conflicting fluent calls come first (see [New]), each instead of the
-// duplicate block it left; the calls the [emi.Options] given to EMI could
-// not carry out come first among the emiOptions problems. Validate takes
-// time in proportion to the size of the filter.
+// It refuses: an option without paymentMethodType; a known value in
+// another case ("card", "credit": the service matches case-exactly); a
+// second block of a type; paymentMethods on CARD or UPI; card filters off
+// CARD and UPI filters off UPI; CARD or UPI disabled while carrying them; a
+// malformed BIN range; a COLLECT handle without "@" or an INTENT app with
+// one; a filter that leaves nothing visible; and what [emi.Options.Validate]
+// refuses. Unknown types and codes, BINs of any length and empty lists
+// pass: the service takes them ([Filter.Lint] advises on likely mistakes).
 func (f *Filter) Validate() error {
 	if f == nil {
 		return nil
@@ -45,6 +32,12 @@ func (f *Filter) Validate() error {
 	f.validate(&e, f.conflictBlocks())
 	return e.Err()
 }
+
+// The card and UPI types, for messages naming the closest.
+var (
+	cardTypes = []CardType{Debit, Credit}
+	upiTypes  = []UPIType{Collect, Intent}
+)
 
 // duplicateBlock starts the message of a second option block of a type.
 const duplicateBlock = "duplicate option block for "
@@ -69,7 +62,6 @@ func (f *Filter) validate(e *validation.Error, explained map[int]bool) {
 	}
 	e.Merge(rootPath, f.EMIOptions.Validate())
 	f.validateVisible(e)
-	jsonobject.CheckExtra(e, rootPath, f.Extra, filterKeys(), rootPath, allKeys)
 }
 
 // validateVisible reports a filter that would leave the checkout screen
@@ -156,9 +148,6 @@ func (o *Option) validate(e *validation.Error, block int) {
 			o.UPIFilters[i].validate(e, listItem{block, upiFiltersKey, i})
 		}
 	}
-	if len(o.Extra) > 0 {
-		jsonobject.CheckExtra(e, blockPath(block), o.Extra, optionKeys(), "an option", allKeys)
-	}
 }
 
 // validateFilterList checks that the list under key (cardFilters or
@@ -181,17 +170,14 @@ func (c *CardFilter) validate(e *validation.Error, at listItem) {
 		}
 	}
 	for i, t := range c.CardTypes {
-		if msg := jsonobject.CaseMistake("card type", t, cardTypes()); msg != "" {
+		if msg := spelling.CaseMistake("card type", t, cardTypes); msg != "" {
 			e.Add(validation.Index(validation.Join(at.path(), cardTypesKey), i), msg)
 		}
-	}
-	if len(c.Extra) > 0 {
-		jsonobject.CheckExtra(e, at.path(), c.Extra, cardKeys(), "a card filter", allKeys)
 	}
 }
 
 func (u *UPIFilter) validate(e *validation.Error, at listItem) {
-	if msg := jsonobject.CaseMistake("UPI type", u.UPIType, upiTypes()); msg != "" {
+	if msg := spelling.CaseMistake("UPI type", u.UPIType, upiTypes); msg != "" {
 		e.Add(validation.Join(at.path(), upiTypeKey), msg)
 	}
 	for i, m := range u.UPIMethods {
@@ -207,8 +193,5 @@ func (u *UPIFilter) validate(e *validation.Error, at listItem) {
 			continue
 		}
 		e.Add(validation.Index(validation.Join(at.path(), upiMethodsKey), i), msg)
-	}
-	if len(u.Extra) > 0 {
-		jsonobject.CheckExtra(e, at.path(), u.Extra, upiKeys(), "a UPI filter", allKeys)
 	}
 }

@@ -25,18 +25,10 @@ func Decode[T any](tb testing.TB, s string) *T {
 }
 
 // Reencode decodes in into a T and returns what json.Marshal sends back.
-// When T has a MarshalJSON method, calling it directly must give the same
-// bytes.
 func Reencode[T any](tb testing.TB, in string) string {
 	tb.Helper()
-	v := Decode[T](tb, in)
-	out, err := json.Marshal(v)
+	out, err := json.Marshal(Decode[T](tb, in))
 	require.NoError(tb, err)
-	if m, ok := any(v).(json.Marshaler); ok {
-		direct, err := m.MarshalJSON()
-		require.NoError(tb, err)
-		require.Equal(tb, string(out), string(direct), "MarshalJSON alone gives what json.Marshal gives")
-	}
 	return string(out)
 }
 
@@ -50,33 +42,6 @@ func RunEncodings[T any](t *testing.T, rows []Encoding) {
 	for _, r := range rows {
 		t.Run(r.Name, func(t *testing.T) { require.Equal(t, r.Out, Reencode[T](t, r.In)) })
 	}
-}
-
-// Refusal is one row of a table of inputs decoding refuses: decoding In
-// gives one problem at Path whose message holds Fragment, or, with Path
-// "", encoding/json's own error holding Fragment. Like Encoding, it names
-// an unnamed struct type.
-type Refusal = struct{ Name, In, Path, Fragment string }
-
-// RunRefusals checks each row in a subtest (see RequireRefused).
-func RunRefusals[T any](t *testing.T, rows []Refusal) {
-	for _, r := range rows {
-		t.Run(r.Name, func(t *testing.T) { RequireRefused[T](t, r.In, r.Path, r.Fragment) })
-	}
-}
-
-// RequireRefused checks that decoding in into a T fails as a Refusal row
-// says, and leaves the T as it was.
-func RequireRefused[T any](tb testing.TB, in, path, fragment string) {
-	tb.Helper()
-	var v T
-	err := json.Unmarshal([]byte(in), &v)
-	if path == "" {
-		require.ErrorContains(tb, err, fragment)
-	} else {
-		RequireProblem(tb, err, path, fragment)
-	}
-	require.Equal(tb, *new(T), v, "an error leaves the value")
 }
 
 // Rejection is one row of a table of values Validate refuses: the value

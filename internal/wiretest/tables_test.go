@@ -1,7 +1,6 @@
 package wiretest
 
 import (
-	"encoding/json"
 	"errors"
 	"strconv"
 	"strings"
@@ -12,11 +11,9 @@ import (
 	"github.com/payorch/checkout-go/validation"
 )
 
-// box is a model: it validates, copies itself, and encodes its N as text
-// when Text is set, which json.Marshal of a *box and MarshalJSON agree on.
+// box is a model: it validates and copies itself.
 type box struct {
 	N    int  `json:"n"`
-	Text bool `json:"-"`
 	seen bool // set by a chain, to tell it from a literal
 }
 
@@ -42,35 +39,11 @@ func (d drifting) MarshalJSON() ([]byte, error) {
 	return []byte(`{"n":` + strconv.Itoa(d.N+drifts) + `}`), nil
 }
 
-// bad decodes only {"n":...} with n a number, and refuses "x" with a problem.
-type bad struct{ N int }
-
-func (b *bad) UnmarshalJSON(data []byte) error {
-	if strings.Contains(string(data), `"x"`) {
-		b.N = 99
-		return &validation.Error{Problems: []validation.Problem{{Path: "p.x", Message: "x is refused"}}}
-	}
-	var v struct{ N int }
-	if err := json.Unmarshal(data, &v); err != nil {
-		return err
-	}
-	b.N = v.N
-	return nil
-}
-
 func TestDecodeAndReencode(t *testing.T) {
 	require.Equal(t, &box{N: 3}, Decode[box](t, `{"n":3}`))
 	require.True(t, fails(t, func(tb testing.TB) { Decode[box](tb, `{"n":"3"}`) }))
 
 	require.Equal(t, `{"n":3}`, Reencode[box](t, `{"n":3,"x":1}`))
-	require.True(t, fails(t, func(tb testing.TB) { Reencode[drifting](tb, `{"n":3}`) }), "MarshalJSON differs from json.Marshal")
-}
-
-func TestRequireRefused(t *testing.T) {
-	require.False(t, fails(t, func(tb testing.TB) { RequireRefused[box](tb, `{"n":`, "", "unexpected end") }))
-	require.True(t, fails(t, func(tb testing.TB) { RequireRefused[box](tb, `{"n":1}`, "", "unexpected end") }), "no error")
-	require.True(t, fails(t, func(tb testing.TB) { RequireRefused[bad](tb, `"x"`, "p.x", "refused") }), "the value changed")
-	require.True(t, fails(t, func(tb testing.TB) { RequireRefused[bad](tb, `"x"`, "p.y", "refused") }), "wrong path")
 }
 
 func TestRequireProblemAt(t *testing.T) {
@@ -151,9 +124,8 @@ func TestCheckStable(t *testing.T) {
 }
 
 // TestRunTables runs each table helper on a row that holds: the rows'
-// checks are RequireRefused, RequireProblemAt and Reencode, tested above.
+// checks are RequireProblemAt and Reencode, tested above.
 func TestRunTables(t *testing.T) {
 	RunEncodings[box](t, []Encoding{{"number", `{"n":1}`, `{"n":1}`}})
-	RunRefusals[box](t, []Refusal{{"not JSON", `{`, "", "unexpected end"}})
 	RunRejections(t, []Rejection[*box]{{"negative", func(*testing.T) *box { return &box{N: -1} }, "n", "negative"}})
 }
