@@ -236,7 +236,7 @@ var conformanceRows = []sampleRow{
 
 	// payment_filter/: payment filters, alone (the signed Payment Page
 	// orderDetails carry the same payment_filter) or in session bodies.
-	{file: "payment_filter/orderdetails_payment_filter_grey_out_wallet_with_display_message.json", kind: kFilter, want: fields{"AllowDefaultOptions": "true", "Options[0].PaymentMethodType": "WALLET", "Options[0].Enable": "false", "Options[0].PaymentMethods[0]": "LAZYPAY,SIMPL", "Options[0].Extra[display]": "true"}},
+	{file: "payment_filter/orderdetails_payment_filter_grey_out_wallet_with_display_message.json", kind: kFilter, want: fields{"AllowDefaultOptions": "true", "Options[0].PaymentMethodType": "WALLET", "Options[0].Enable": "false", "Options[0].PaymentMethods[0]": "LAZYPAY,SIMPL", "Options[0].Display": "true"}},
 	{file: "payment_filter/orderdetails_payment_filter_hide_card.json", kind: kFilter, want: fields{"AllowDefaultOptions": "true", "Options[0].PaymentMethodType": "CARD", "Options[0].Enable": "false"}},
 	{file: "payment_filter/orderdetails_payment_filter_hide_card_bin_range.json", kind: kFilter, want: fields{"AllowDefaultOptions": "true", "Options[0].PaymentMethodType": "CARD", "Options[0].Enable": "true", "Options[0].CardFilters[0].Enable": "false", "Options[0].CardFilters[0].CardBins[0].From": "459000", "Options[0].CardFilters[0].CardBins[0].To": "460000"}},
 	{file: "payment_filter/orderdetails_payment_filter_hide_cash.json", kind: kFilter, want: fields{"AllowDefaultOptions": "true", "Options[0].PaymentMethodType": "CASH", "Options[0].Enable": "false"}},
@@ -245,7 +245,7 @@ var conformanceRows = []sampleRow{
 	{file: "payment_filter/orderdetails_payment_filter_hide_upi.json", kind: kFilter, want: fields{"AllowDefaultOptions": "true", "Options[0].PaymentMethodType": "UPI", "Options[0].Enable": "false"}},
 	// A WALLET option nested in cardFilters, as published: it decodes and
 	// Validate names it.
-	{file: "payment_filter/orderdetails_payment_filter_hide_visa_debit_sbi_MALFORMED.json", kind: kFilter, negative: true, problem: "payment_filter.options[0].cardFilters[1].paymentMethodType", want: fields{"Options[0].PaymentMethodType": "CARD", "Options[0].CardFilters[0].CardBrands[0]": "VISA", "Options[0].CardFilters[0].CardTypes[0]": "DEBIT", "Options[0].CardFilters[0].CardBanks[0]": "SBI"}},
+	{file: "payment_filter/orderdetails_payment_filter_hide_visa_debit_sbi_MALFORMED.json", kind: kFilter, negative: true, problem: "payment_filter.options[0].cardFilters[1]", want: fields{"Options[0].PaymentMethodType": "CARD", "Options[0].CardFilters[0].CardBrands[0]": "VISA", "Options[0].CardFilters[0].CardTypes[0]": "DEBIT", "Options[0].CardFilters[0].CardBanks[0]": "SBI"}},
 	{file: "payment_filter/orderdetails_payment_filter_hide_wallets.json", kind: kFilter, want: fields{"AllowDefaultOptions": "true", "Options[0].PaymentMethodType": "WALLET", "Options[0].Enable": "false"}},
 	{file: "payment_filter/orderdetails_payment_filter_only_card.json", kind: kFilter, want: fields{"AllowDefaultOptions": "false", "Options[0].PaymentMethodType": "CARD", "Options[0].Enable": "true"}},
 	{file: "payment_filter/orderdetails_payment_filter_only_netbanking.json", kind: kFilter, want: fields{"AllowDefaultOptions": "false", "Options[0].PaymentMethodType": "NB", "Options[0].Enable": "true"}},
