@@ -24,7 +24,8 @@ import (
 //     one for an existing order has Replayed set.
 //   - Refund and RefundTransaction: the refund with the request's
 //     unique_request_id is looked up in the order and returned with its
-//     Replayed set; when there is none, the refund is sent again likewise.
+//     Replayed set (another amount is a *ConflictError); when there is
+//     none, the refund is sent again likewise.
 //
 // A client without retries ([RetryPolicy] MaxRetries 0) replays nothing.
 type ConflictError struct {
@@ -32,14 +33,26 @@ type ConflictError struct {
 	Op string
 	// OrderID is the order that exists.
 	OrderID string
+	// UniqueRequestID is the refund that exists; empty for an order.
+	UniqueRequestID string
 	// Fields are the keys that differ ("amount", "currency", "customer_id").
 	Fields []string
+	// Err is the failure that started the replay: the service's answer
+	// that the order or refund exists, or the [*TransportError].
+	Err error
 }
 
-// Error names the order and the fields that differ.
+// Error names the order or refund and the fields that differ.
 func (e *ConflictError) Error() string {
-	return fmt.Sprintf("checkout: %s: order %q already exists with another %s", e.Op, e.OrderID, strings.Join(e.Fields, ", "))
+	what := fmt.Sprintf("order %q", e.OrderID)
+	if e.UniqueRequestID != "" {
+		what = fmt.Sprintf("refund %q of %s", e.UniqueRequestID, what)
+	}
+	return fmt.Sprintf("checkout: %s: %s already exists with another %s", e.Op, what, strings.Join(e.Fields, ", "))
 }
+
+// Unwrap returns Err.
+func (e *ConflictError) Unwrap() error { return e.Err }
 
 // replayKey marks the context of a write sent again by a replay; its value
 // is how many times it was.
@@ -94,9 +107,7 @@ func (c *Client) lookup(ctx context.Context, orderID string, opts []RequestOptio
 // choice).
 func differs(st *OrderStatus, amount Amount, currency, customerID string) []string {
 	var out []string
-	a, ok1 := decimal(string(amount))
-	b, ok2 := decimal(string(st.Amount))
-	if !ok1 || !ok2 || a.Cmp(b) != 0 {
+	if !sameAmount(amount, st.Amount) {
 		out = append(out, keyAmount)
 	}
 	if currency != "" && !strings.EqualFold(currency, st.Currency) {
@@ -106,6 +117,13 @@ func differs(st *OrderStatus, amount Amount, currency, customerID string) []stri
 		out = append(out, keyCustomerID)
 	}
 	return out
+}
+
+// sameAmount reports whether a and b are the same decimal number.
+func sameAmount(a, b Amount) bool {
+	x, ok1 := decimal(string(a))
+	y, ok2 := decimal(string(b))
+	return ok1 && ok2 && x.Cmp(y) == 0
 }
 
 // replayOrder settles a CreateOrder that failed with err (see ConflictError).
@@ -124,7 +142,7 @@ func (c *Client) replayOrder(ctx context.Context, req *OrderRequest, opts []Requ
 		return nil, err
 	}
 	if d := differs(st, req.Amount, req.Currency, req.CustomerID); d != nil {
-		return nil, &ConflictError{Op: "create order", OrderID: req.OrderID, Fields: d}
+		return nil, &ConflictError{Op: "create order", OrderID: req.OrderID, Fields: d, Err: err}
 	}
 	return &Order{
 		Status: string(st.Status), ID: st.ID, OrderID: st.OrderID, PaymentLinks: st.PaymentLinks, MerchantID: st.MerchantID,
@@ -145,7 +163,7 @@ func (c *Client) replaySession(ctx context.Context, req *SessionRequest, opts []
 	}
 	if st != nil {
 		if d := differs(st, req.Amount, req.Currency, req.CustomerID); d != nil {
-			return nil, &ConflictError{Op: "create session", OrderID: req.OrderID, Fields: d}
+			return nil, &ConflictError{Op: "create session", OrderID: req.OrderID, Fields: d, Err: err}
 		}
 	}
 	ctx, more := c.again(ctx)
@@ -159,16 +177,20 @@ func (c *Client) replaySession(ctx context.Context, req *SessionRequest, opts []
 	return s, err
 }
 
-// findRefund returns the refund of st made with uniqueRequestID, marked
-// replayed, or nil.
-func findRefund(st *OrderStatus, uniqueRequestID string) *Refund {
+// findRefund returns the refund of st made with id, marked replayed, or
+// nil; a *ConflictError when its amount is not the one asked for (empty:
+// the whole order).
+func findRefund(op string, st *OrderStatus, id string, amount Amount, err error) (*Refund, error) {
 	for i := range st.Refunds {
-		if r := &st.Refunds[i]; r.UniqueRequestID == uniqueRequestID {
+		if r := &st.Refunds[i]; r.UniqueRequestID == id {
+			if amount != "" && !sameAmount(amount, r.Amount) {
+				return nil, &ConflictError{Op: op, OrderID: st.OrderID, UniqueRequestID: id, Fields: []string{keyAmount}, Err: err}
+			}
 			r.Replayed = true
-			return r
+			return r, nil
 		}
 	}
-	return nil
+	return nil, nil
 }
 
 // replayRefund settles a Refund that failed with err (see ConflictError):
@@ -178,7 +200,10 @@ func (c *Client) replayRefund(ctx context.Context, orderID string, req *RefundRe
 		return nil, err
 	}
 	if st, _ := c.lookup(ctx, orderID, opts); st != nil {
-		if findRefund(st, req.UniqueRequestID) != nil {
+		switch r, cerr := findRefund("refund", st, req.UniqueRequestID, req.Amount, err); {
+		case cerr != nil:
+			return nil, cerr
+		case r != nil:
 			return st, nil
 		}
 		if ctx, ok := c.again(ctx); ok {
@@ -204,8 +229,8 @@ func (c *Client) replayTxnRefund(ctx context.Context, req *TransactionRefundRequ
 		}
 	}
 	if st, _ := c.lookup(ctx, orderID, opts); orderID != "" && st != nil {
-		if r := findRefund(st, req.UniqueRequestID); r != nil {
-			return r, nil
+		if r, cerr := findRefund("refund transaction", st, req.UniqueRequestID, req.Amount, err); r != nil || cerr != nil {
+			return r, cerr
 		}
 		if ctx, ok := c.again(ctx); ok {
 			return c.RefundTransaction(ctx, req, opts...)

@@ -146,6 +146,11 @@ func TestReplayRefund(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, st.Refunds, 1)
 	require.True(t, st.Refunds[0].Replayed)
+	_, err = c.Refund(ctx, "r-1", &checkout.RefundRequest{UniqueRequestID: "u-1", Amount: "5.00"})
+	var ce *checkout.ConflictError
+	require.ErrorAs(t, err, &ce)
+	require.ErrorIs(t, err, checkout.ErrInvalidRequest, "the service's refusal is kept")
+	require.Equal(t, `checkout: refund: refund "u-1" of order "r-1" already exists with another amount`, ce.Error())
 
 	// By transaction, the order named only by its txn_id.
 	o, err := fake.Order("r-2")
