@@ -1,6 +1,7 @@
 package reconcile_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -103,9 +104,20 @@ func TestHandleRunsOnceWhicheverPathSeesIt(t *testing.T) {
 
 	run(t, r)
 	require.Eventually(t, func() bool { return len(h.get("by-poll")) > 0 }, 5*time.Second, 5*time.Millisecond)
+	// Re-sent, to this replica and to another one (whose webhook
+	// Verifier has not seen the event): the Store says it was handled.
+	v2, err := webhook.NewVerifier(webhook.Config{Username: "shop", Password: "hook-secret", AllowAnySource: true})
+	require.NoError(t, err)
+	other := r.Handler(v2)
 	for _, d := range fake.Deliveries() {
 		if d.OrderID == "by-hook" {
 			require.NoError(t, fake.Resend(d.EventID))
+			req := httptest.NewRequest(http.MethodPost, "/", bytes.NewReader(d.Body))
+			req.SetBasicAuth("shop", "hook-secret")
+			req.Header.Set("Content-Type", "application/json")
+			w := httptest.NewRecorder()
+			other.ServeHTTP(w, req)
+			require.Equal(t, http.StatusOK, w.Code)
 		}
 	}
 	require.NoError(t, fake.WaitDeliveries(context.Background()))
