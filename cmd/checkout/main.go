@@ -68,7 +68,9 @@ type command struct {
 	setup func(fs *flag.FlagSet, env func(string) string) func(ctx context.Context, args []string, stdout, stderr io.Writer) int
 }
 
-func commands() []command { return []command{fakeCommand(), triggerCommand(), filterCommand(), awaitCommand()} }
+func commands() []command {
+	return []command{fakeCommand(), triggerCommand(), filterCommand(), awaitCommand()}
+}
 
 // run is the whole program; env reads the environment.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer, env func(string) string) int {
