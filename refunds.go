@@ -252,7 +252,7 @@ func (c *Client) Refund(ctx context.Context, orderID string, req *RefundRequest,
 	cl.jwePath, cl.jweBody = "/v4"+path+"/refunds", jweBody
 	st := new(OrderStatus)
 	if err := c.send(ctx, cl, opts, st); err != nil {
-		return c.replayRefund(ctx, orderID, req, opts, aboutOrder(err, orderID))
+		return c.replayOrderRefund(ctx, orderID, req, opts, aboutOrder(err, orderID))
 	}
 	if err := st.about(op, orderID); err != nil {
 		return nil, err
