@@ -137,9 +137,8 @@ func (r *Reconciler) Run(ctx context.Context) error {
 func (r *Reconciler) poll(ctx context.Context) {
 	token := rand.Text()
 	due, err := r.cfg.Store.ClaimDue(ctx, time.Now(), 10*r.cfg.Workers, token, r.cfg.Lease)
-	if err != nil {
+	if err != nil && ctx.Err() == nil {
 		r.cfg.Logger.ErrorContext(ctx, "reconcile: claim orders due", "error", err)
-		return
 	}
 	work := make(chan Entry)
 	var wg sync.WaitGroup
@@ -205,14 +204,18 @@ func (r *Reconciler) release(ctx context.Context, orderID, token string, wait ti
 }
 
 // Handler returns the webhook endpoint, verified by v (see
-// [webhook.Verifier.Handler]): an order's final status is handled as a
-// poll's is, and the other events go to Config.OnEvent. A final status
-// another replica is handling right now, or whose Handle fails, is
-// answered 500, so the service sends it again.
+// [webhook.Verifier.Handler]): an event's order with a final status is
+// handled as a poll's is, and every event but ORDER_SUCCEEDED and
+// ORDER_FAILED then goes to Config.OnEvent (a refund event too, after its
+// order's payment was handled). A final status another replica is handling
+// right now, or whose Handle fails, is answered 500, so the service sends
+// it again.
 func (r *Reconciler) Handler(v *webhook.Verifier) http.Handler {
 	return v.Handler(func(ctx context.Context, ev *webhook.Event) error {
 		if st, err := ev.Order(); err == nil && st.OrderID != "" && st.IsFinal() {
-			return r.settle(ctx, st)
+			if err := r.settle(ctx, st); err != nil || ev.Name == webhook.OrderSucceeded || ev.Name == webhook.OrderFailed {
+				return err
+			}
 		}
 		if r.cfg.OnEvent != nil {
 			return r.cfg.OnEvent(ctx, ev)

@@ -127,6 +127,31 @@ func TestHandleRunsOnceWhicheverPathSeesIt(t *testing.T) {
 	require.Equal(t, []checkout.Status{checkout.StatusAuthorizationFailed}, h.get("by-poll"))
 }
 
+func TestOtherEventsGoToOnEvent(t *testing.T) {
+	h := newHandled()
+	var mu sync.Mutex
+	var names []string
+	fake, c, r := setup(t, h, func(cfg *reconcile.Config) {
+		cfg.OnEvent = func(_ context.Context, ev *webhook.Event) error {
+			mu.Lock()
+			defer mu.Unlock()
+			names = append(names, ev.Name)
+			return nil
+		}
+	})
+	newOrder(t, c, r, "o-1")
+	require.NoError(t, fake.Pay("o-1"))
+	_, err := c.Refund(context.Background(), "o-1", &checkout.RefundRequest{UniqueRequestID: "u-1", Amount: "1.00"})
+	require.NoError(t, err)
+	require.NoError(t, fake.RefundCompleted("o-1"))
+	require.NoError(t, fake.WaitDeliveries(context.Background()))
+	require.Equal(t, []checkout.Status{checkout.StatusCharged}, h.get("o-1"))
+	mu.Lock()
+	defer mu.Unlock()
+	require.Contains(t, names, webhook.OrderRefunded)
+	require.NotContains(t, names, webhook.OrderSucceeded, "the final status goes to Handle only")
+}
+
 func TestFailedHandleIsRetried(t *testing.T) {
 	h := newHandled()
 	h.fail["o-1"], h.fail["o-2"] = 2, 2
