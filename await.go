@@ -86,9 +86,6 @@ func (c *Client) AwaitFinal(ctx context.Context, orderID string, opts ...AwaitOp
 	}
 	failures := 0
 	for n := 0; ; n++ {
-		if err := ctx.Err(); err != nil {
-			return fail(err)
-		}
 		st, err := c.GetOrder(ctx, orderID)
 		wait := PollInterval(cfg.intervals, n)
 		switch {
