@@ -76,7 +76,7 @@ func (c *Client) settle(ctx context.Context, orderID string, opts []RequestOptio
 // the retry policy allows no more.
 func (c *Client) again(ctx context.Context) (context.Context, bool) {
 	n, _ := ctx.Value(replayKey{}).(int)
-	return context.WithValue(ctx, replayKey{}, n+1), n < c.retry.MaxRetries
+	return context.WithValue(ctx, replayKey{}, n+1), c != nil && n < c.retry.MaxRetries
 }
 
 // sameAmount reports whether a and b are the same decimal number.
