@@ -17,12 +17,13 @@ func DefaultPollIntervals() []time.Duration {
 
 // PollInterval returns the wait before poll n+1 (n from 0) of schedule,
 // the last interval repeating, with ±10% jitter so that many waiters do
-// not poll in step. An empty schedule is [DefaultPollIntervals].
+// not poll in step. An empty schedule is [DefaultPollIntervals]; an
+// interval under 10 ms counts as 10 ms.
 func PollInterval(schedule []time.Duration, n int) time.Duration {
 	if len(schedule) == 0 {
 		schedule = DefaultPollIntervals()
 	}
-	d := schedule[min(max(n, 0), len(schedule)-1)]
+	d := max(schedule[min(max(n, 0), len(schedule)-1)], 10*time.Millisecond)
 	return d - d/10 + rand.N(d/5+1)
 }
 

@@ -147,4 +147,5 @@ func TestPollInterval(t *testing.T) {
 		require.InDelta(t, float64(want), float64(got), float64(want/10))
 	}
 	require.InDelta(t, float64(5*time.Second), float64(PollInterval(nil, 0)), float64(time.Second/2))
+	require.GreaterOrEqual(t, PollInterval([]time.Duration{0}, 3), 9*time.Millisecond, "never a tight loop")
 }
