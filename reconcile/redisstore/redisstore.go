@@ -92,12 +92,12 @@ func (s *Store) Track(ctx context.Context, id string, due, expires time.Time) er
 	return track.Run(ctx, s.rdb, s.keys(id, "due", "o:", "d:"), id, ms(due), ms(expires)).Err()
 }
 
-// claimDue: KEYS due; ARGV now, n, token, lease, prefix.
+// claimDue: KEYS due; ARGV now, n, token, lease, prefix, now+lease.
 var claimDue = redis.NewScript(`
 local out = {}
 for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, ARGV[2])) do
 	if redis.call('SET', ARGV[5] .. 'c:' .. id, ARGV[3], 'NX', 'PX', ARGV[4]) then
-		redis.call('ZADD', KEYS[1], ARGV[1] + ARGV[4], id)
+		redis.call('ZADD', KEYS[1], ARGV[6], id)
 		local m = redis.call('HMGET', ARGV[5] .. 'o:' .. id, 'polls', 'exp')
 		table.insert(out, {id, m[1] or '0', m[2] or '0'})
 	end
@@ -107,7 +107,7 @@ return out
 
 // ClaimDue claims the orders due (see reconcile.Store).
 func (s *Store) ClaimDue(ctx context.Context, now time.Time, n int, token string, lease time.Duration) ([]reconcile.Entry, error) {
-	res, err := claimDue.Run(ctx, s.rdb, []string{s.prefix + "due"}, ms(now), n, token, lease.Milliseconds(), s.prefix).Slice()
+	res, err := claimDue.Run(ctx, s.rdb, []string{s.prefix + "due"}, ms(now), n, token, lease.Milliseconds(), s.prefix, ms(now.Add(lease))).Slice()
 	if err != nil {
 		return nil, err
 	}
