@@ -25,6 +25,7 @@ package redisstore
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 	"time"
 
@@ -117,9 +118,9 @@ func (s *Store) ClaimDue(ctx context.Context, now time.Time, n int, token string
 		if !ok || len(f) != 3 {
 			return nil, errors.New("redisstore: claim due: unexpected reply")
 		}
-		id, _ := f[0].(string)
-		polls, _ := strconv.Atoi(f[1].(string))
-		exp, _ := strconv.ParseInt(f[2].(string), 10, 64)
+		id, p, e := fmt.Sprint(f[0]), fmt.Sprint(f[1]), fmt.Sprint(f[2])
+		polls, _ := strconv.Atoi(p)
+		exp, _ := strconv.ParseInt(e, 10, 64)
 		out = append(out, reconcile.Entry{OrderID: id, Polls: polls, Expires: time.UnixMilli(exp)})
 	}
 	return out, nil
