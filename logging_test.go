@@ -164,6 +164,7 @@ func TestDebugLogNeverHoldsSecretsOrBodies(t *testing.T) {
 		{host, "GET", "/orders/gone", 400, 1, false},
 		{host, "POST", "/orders/o/refunds", 400, 1, false},
 		{host, "POST", "/orders/drop/refunds", 0, 1, true}, // sent, then dropped: not retried
+		{host, "GET", "/orders/drop", 418, 1, false},       // the replay reads the order (ConflictError)
 		{refusedHost, "POST", "/session", 0, 1, true},      // refused: nothing was sent, retried
 		{refusedHost, "POST", "/session", 0, 2, true},
 		{refusedHost, "POST", "/session", 0, 3, true},

@@ -373,6 +373,8 @@ type Order struct {
 	ClientAuthTokenExpiry Timestamp `json:"-"`
 	// Raw is the whole reply.
 	Raw RawJSON `json:"-"`
+	// Replayed reports an order found by a replay (see [ConflictError]); Raw is then the order status read.
+	Replayed bool `json:"-"`
 }
 
 // CollectionLinkURLs are the payment collection links of an order.
@@ -469,7 +471,7 @@ func (c *Client) CreateOrder(ctx context.Context, req *OrderRequest, opts ...Req
 	}
 	o := new(Order)
 	if err := c.send(ctx, postForm(op, "/orders", form), opts, o); err != nil {
-		return nil, err
+		return c.replayOrder(ctx, req, opts, err)
 	}
 	return o, nil
 }

@@ -185,6 +185,8 @@ type Refund struct {
 	ExpectedCreditAt Timestamp `json:"expected_refund_credit_time,omitzero"`
 	// Raw is the refund as the service sent it.
 	Raw RawJSON `json:"-"`
+	// Replayed reports a refund found by a replay (see [ConflictError]).
+	Replayed bool `json:"-"`
 }
 
 // UnmarshalJSON decodes one refund leniently (numbers as strings,
@@ -250,7 +252,7 @@ func (c *Client) Refund(ctx context.Context, orderID string, req *RefundRequest,
 	cl.jwePath, cl.jweBody = "/v4"+path+"/refunds", jweBody
 	st := new(OrderStatus)
 	if err := c.send(ctx, cl, opts, st); err != nil {
-		return nil, aboutOrder(err, orderID)
+		return c.replayOrderRefund(ctx, orderID, req, opts, aboutOrder(err, orderID))
 	}
 	if err := st.about(op, orderID); err != nil {
 		return nil, err
@@ -323,7 +325,7 @@ func (c *Client) RefundTransaction(ctx context.Context, req *TransactionRefundRe
 	}
 	r := new(Refund)
 	if err := c.send(ctx, postForm(op, "/refunds", form), opts, r); err != nil {
-		return nil, aboutOrder(err, req.OrderID)
+		return c.replayTxnRefund(ctx, req, opts, aboutOrder(err, req.OrderID))
 	}
 	if req.OrderID != "" && r.OrderID != "" && r.OrderID != req.OrderID {
 		return nil, fmt.Errorf("checkout: %s: decode response: the reply is about order %.24q, not %.24q", op, r.OrderID, req.OrderID)

@@ -372,6 +372,8 @@ type Session struct {
 	SDKPayload json.RawMessage `json:"sdk_payload,omitempty"`
 	// Raw is the whole reply.
 	Raw RawJSON `json:"-"`
+	// Replayed reports a session of an order found by a replay (see [ConflictError]).
+	Replayed bool `json:"-"`
 }
 
 // PaymentLinks are the links to the hosted payment page of a session or an
@@ -448,7 +450,7 @@ func (c *Client) CreateSession(ctx context.Context, req *SessionRequest, opts ..
 	s := new(Session)
 	cl := &call{op: op, method: http.MethodPost, path: "/session", body: body, contentType: contentJSON, jwePath: "/v4/session"}
 	if err := c.send(ctx, cl, opts, s); err != nil {
-		return nil, err
+		return c.replaySession(ctx, req, opts, err)
 	}
 	return s, nil
 }

@@ -77,6 +77,7 @@ type Server struct {
 	faults     []*faultState
 	deliveries []*delivery
 	sent       map[string]*sentEvent
+	drops      dropState // webhooks lost on purpose (pending.go)
 	pending    int
 	idle       chan struct{}
 

@@ -308,6 +308,8 @@ func (s *Server) startLocked(se *sentEvent) {
 	case s.closed:
 		d.Done, d.Err = true, "server closed"
 		return
+	case s.droppedLocked(d):
+		return
 	}
 	if s.pending == 0 {
 		s.idle = make(chan struct{})

@@ -43,6 +43,7 @@ Usage:
   checkout trigger pay|fail|refund [flags]  move an order of a running fake; its webhook is delivered
   checkout trigger resend [flags]           send an order's last webhook again
   checkout filter [flags]                   print the JSON of a payment filter, or (--preview) its payment page
+  checkout await ORDER_ID [flags]           poll an order until its status is final (exit 0 paid, 1 not)
   checkout help [command]                   show this text, or a command's flags
 
 Run "checkout <command> --help" for a command's flags and environment variables.
@@ -66,7 +67,9 @@ type command struct {
 	setup func(fs *flag.FlagSet, env func(string) string) func(ctx context.Context, args []string, stdout, stderr io.Writer) int
 }
 
-func commands() []command { return []command{fakeCommand(), triggerCommand(), filterCommand()} }
+func commands() []command {
+	return []command{fakeCommand(), triggerCommand(), filterCommand(), awaitCommand()}
+}
 
 // run is the whole program; env reads the environment.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer, env func(string) string) int {

@@ -1,0 +1,151 @@
+package checkout
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// fakeClock records the waits AwaitFinal asks for and ends each at once.
+type fakeClock struct {
+	mu    sync.Mutex
+	now   time.Time
+	waits []time.Duration
+}
+
+func (f *fakeClock) option() AwaitOption {
+	return func(c *awaitConfig) {
+		c.now = func() time.Time { f.mu.Lock(); defer f.mu.Unlock(); return f.now }
+		c.after = func(d time.Duration) <-chan time.Time {
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			f.waits = append(f.waits, d)
+			f.now = f.now.Add(d)
+			ch := make(chan time.Time, 1)
+			ch <- f.now
+			return ch
+		}
+	}
+}
+
+// statusServer answers GET /orders/o-1 with replies[i] on poll i (the
+// last repeating) and counts the polls.
+func statusServer(t *testing.T, replies ...func(w http.ResponseWriter)) (*Client, *int) {
+	t.Helper()
+	var mu sync.Mutex
+	polls := new(int)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		i := min(*polls, len(replies)-1)
+		*polls++
+		mu.Unlock()
+		replies[i](w)
+	}))
+	t.Cleanup(srv.Close)
+	c, err := NewClient("m", "key", WithBaseURL(srv.URL), WithRetry(RetryPolicy{}))
+	require.NoError(t, err)
+	return c, polls
+}
+
+func status(s string, extra string) func(w http.ResponseWriter) {
+	return func(w http.ResponseWriter) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"order_id":"o-1","status":%q%s}`, s, extra)
+	}
+}
+
+func TestAwaitFinalChargedAfterThreePolls(t *testing.T) {
+	c, polls := statusServer(t, status("NEW", ""), status("PENDING_VBV", ""), status("CHARGED", ""))
+	clk := &fakeClock{now: time.Now()}
+	st, err := c.AwaitFinal(context.Background(), "o-1", clk.option())
+	require.NoError(t, err)
+	require.Equal(t, StatusCharged, st.Status)
+	require.Equal(t, 3, *polls)
+	require.Len(t, clk.waits, 2)
+	require.InDelta(t, float64(5*time.Second), float64(clk.waits[0]), float64(500*time.Millisecond), "the default schedule, jittered by at most 10%")
+}
+
+func TestAwaitFinalCancelledContextReturnsAtOnce(t *testing.T) {
+	c, polls := statusServer(t, status("NEW", ""))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	st, err := c.AwaitFinal(ctx, "o-1")
+	require.Nil(t, st)
+	var ae *AwaitError
+	require.ErrorAs(t, err, &ae)
+	require.ErrorIs(t, err, context.Canceled)
+	require.Equal(t, 0, *polls)
+
+	// Cancelled during a long wait: it returns with the last status seen.
+	ctx, cancel = context.WithCancel(context.Background())
+	time.AfterFunc(50*time.Millisecond, cancel)
+	start := time.Now()
+	st, err = c.AwaitFinal(ctx, "o-1", WithPollIntervals(time.Hour))
+	require.ErrorIs(t, err, context.Canceled)
+	require.Less(t, time.Since(start), time.Second)
+	require.Equal(t, Status("NEW"), st.Status)
+	require.ErrorAs(t, err, &ae)
+	require.Same(t, st, ae.Last)
+}
+
+func TestAwaitFinalHonoursRetryAfter(t *testing.T) {
+	limited := func(w http.ResponseWriter) {
+		w.Header().Set("Retry-After", "2")
+		w.WriteHeader(http.StatusTooManyRequests)
+	}
+	c, polls := statusServer(t, limited, status("CHARGED", ""))
+	clk := &fakeClock{now: time.Now()}
+	st, err := c.AwaitFinal(context.Background(), "o-1", WithPollIntervals(10*time.Millisecond), clk.option())
+	require.NoError(t, err)
+	require.True(t, st.IsPaid())
+	require.Equal(t, 2, *polls)
+	require.Equal(t, []time.Duration{2 * time.Second}, clk.waits, "the next poll waits the 2 s the service asked for")
+}
+
+func TestAwaitFinalBacksOffAfterErrors(t *testing.T) {
+	down := func(w http.ResponseWriter) { w.WriteHeader(http.StatusBadGateway) }
+	c, _ := statusServer(t, down, down, down, status("CHARGED", ""))
+	clk := &fakeClock{now: time.Now()}
+	_, err := c.AwaitFinal(context.Background(), "o-1", WithPollIntervals(time.Second), clk.option())
+	require.NoError(t, err)
+	require.Len(t, clk.waits, 3)
+	require.Greater(t, clk.waits[2], clk.waits[0]+time.Second, "the waits grow while the service fails")
+}
+
+func TestAwaitFinalGivesUp(t *testing.T) {
+	t.Run("unknown order", func(t *testing.T) {
+		c, polls := statusServer(t, func(w http.ResponseWriter) { w.WriteHeader(http.StatusNotFound) })
+		_, err := c.AwaitFinal(context.Background(), "o-1", (&fakeClock{}).option())
+		require.ErrorIs(t, err, ErrNotFound)
+		require.Equal(t, 1, *polls)
+	})
+	t.Run("order expired", func(t *testing.T) {
+		exp := time.Now().Add(30 * time.Second).UTC().Format(time.RFC3339)
+		c, polls := statusServer(t, status("NEW", `,"order_expiry":"`+exp+`"`))
+		clk := &fakeClock{now: time.Now()}
+		st, err := c.AwaitFinal(context.Background(), "o-1", WithPollIntervals(10*time.Second), clk.option())
+		require.ErrorIs(t, err, ErrOrderExpired)
+		require.Equal(t, Status("NEW"), st.Status)
+		require.InDelta(t, 4, *polls, 1, "polled until the expiry, not after")
+		var ae *AwaitError
+		require.True(t, errors.As(err, &ae))
+		require.Contains(t, ae.Error(), `checkout: await final: order "o-1" (last status NEW)`)
+	})
+}
+
+func TestPollInterval(t *testing.T) {
+	s := []time.Duration{time.Second, 10 * time.Second}
+	for n, want := range []time.Duration{time.Second, 10 * time.Second, 10 * time.Second} {
+		got := PollInterval(s, n)
+		require.InDelta(t, float64(want), float64(got), float64(want/10))
+	}
+	require.InDelta(t, float64(5*time.Second), float64(PollInterval(nil, 0)), float64(time.Second/2))
+	require.GreaterOrEqual(t, PollInterval([]time.Duration{0}, 3), 9*time.Millisecond, "never a tight loop")
+}

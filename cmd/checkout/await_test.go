@@ -1,0 +1,56 @@
+package main
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// checkout await, run as a program against "checkout fake": 0 once the
+// order is paid, 1 when it fails or is unknown, 2 on a usage error.
+func TestAwaitExitStatus(t *testing.T) {
+	base, _, _, _ := startFake(t, nil, "--merchant-id", "cli_shop", "--api-key", "cli_key")
+	env := []string{"CHECKOUT_BASE_URL=" + base, "CHECKOUT_MERCHANT_ID=cli_shop", "CHECKOUT_API_KEY=cli_key"}
+	for _, id := range []string{"aw-paid", "aw-failed", "aw-new"} {
+		call(t, http.MethodPost, base+"/orders", url.Values{"order_id": {id}, "amount": {"10.00"}})
+	}
+	move := func(id, action string) {
+		time.Sleep(200 * time.Millisecond) // a few polls first
+		resp, err := http.Post(base+"/__checkouttest/orders/"+id+"/"+action, "", nil)
+		if err == nil {
+			resp.Body.Close()
+		}
+	}
+
+	go move("aw-paid", "pay")
+	r := cli(t, env, "await", "aw-paid", "--intervals", "50ms")
+	require.Equal(t, 0, r.code, r.stderr)
+	require.Equal(t, "order aw-paid: CHARGED (amount 10.00 INR)\n", r.stdout)
+
+	go move("aw-failed", "fail")
+	r = cli(t, env, "await", "aw-failed", "--intervals", "50ms", "--json")
+	require.Equal(t, 1, r.code, r.stderr)
+	require.Contains(t, r.stdout, `"status":"AUTHORIZATION_FAILED"`)
+
+	r = cli(t, env, "await", "nope", "--intervals", "50ms")
+	require.Equal(t, 1, r.code)
+	require.True(t, strings.HasPrefix(r.stderr, `checkout await: checkout: await final: order "nope"`), r.stderr)
+
+	r = cli(t, env, "await", "aw-new", "--timeout", "100ms")
+	require.Equal(t, 1, r.code)
+	require.Equal(t, "order aw-new: CREATED (amount 10.00 INR)\n", r.stdout, "the last status seen")
+	require.Contains(t, r.stderr, "context deadline exceeded (--timeout 100ms)")
+
+	for _, args := range [][]string{{"await"}, {"await", "a", "b"}, {"await", "a", "--intervals", "soon"}} {
+		r = cli(t, env, args...)
+		require.Equal(t, 2, r.code, args)
+		require.True(t, strings.HasPrefix(r.stderr, "checkout await: "), r.stderr)
+	}
+	r = cli(t, nil, "await", "a")
+	require.Equal(t, 2, r.code)
+	require.Contains(t, r.stderr, "--base-url is required")
+}

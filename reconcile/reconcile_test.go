@@ -1,0 +1,239 @@
+package reconcile_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	checkout "github.com/payorch/checkout-go"
+	"github.com/payorch/checkout-go/checkouttest"
+	"github.com/payorch/checkout-go/reconcile"
+	"github.com/payorch/checkout-go/webhook"
+)
+
+// handled counts the calls of Handle per order and keeps the statuses.
+type handled struct {
+	mu    sync.Mutex
+	calls map[string][]checkout.Status
+	fail  map[string]int // Handle fails this many times first
+}
+
+func newHandled() *handled {
+	return &handled{calls: map[string][]checkout.Status{}, fail: map[string]int{}}
+}
+
+func (h *handled) handle(_ context.Context, st *checkout.OrderStatus) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.fail[st.OrderID] > 0 {
+		h.fail[st.OrderID]--
+		return errors.New("shop database down")
+	}
+	h.calls[st.OrderID] = append(h.calls[st.OrderID], st.Status)
+	return nil
+}
+
+func (h *handled) get(id string) []checkout.Status {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]checkout.Status(nil), h.calls[id]...)
+}
+
+// setup is a fake whose webhooks go to a Reconciler's handler, the client
+// and the Reconciler, with a fast schedule.
+func setup(t *testing.T, h *handled, edit func(*reconcile.Config)) (*checkouttest.Server, *checkout.Client, *reconcile.Reconciler) {
+	t.Helper()
+	var hook http.Handler
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hook.ServeHTTP(w, r) }))
+	t.Cleanup(srv.Close)
+	fake := checkouttest.NewServer(checkouttest.Config{MerchantID: "shop", APIKey: "test_key", Webhook: checkouttest.WebhookConfig{
+		URL: srv.URL, Username: "shop", Password: "hook-secret", RetryInterval: 10 * time.Millisecond, MaxAttempts: 50,
+	}})
+	t.Cleanup(fake.Close)
+	c, err := checkout.NewClient("shop", "test_key", checkout.WithBaseURL(fake.URL))
+	require.NoError(t, err)
+	cfg := reconcile.Config{Handle: h.handle, Grace: 20 * time.Millisecond, Intervals: []time.Duration{10 * time.Millisecond},
+		Tick: 5 * time.Millisecond, Lease: time.Second}
+	if edit != nil {
+		edit(&cfg)
+	}
+	r, err := reconcile.New(c, cfg)
+	require.NoError(t, err)
+	v, err := webhook.NewVerifier(webhook.Config{Username: "shop", Password: "hook-secret", AllowAnySource: true})
+	require.NoError(t, err)
+	hook = r.Handler(v)
+	return fake, c, r
+}
+
+func run(t *testing.T, r *reconcile.Reconciler) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() { done <- r.Run(ctx) }()
+	t.Cleanup(func() { cancel(); require.ErrorIs(t, <-done, context.Canceled) })
+}
+
+func newOrder(t *testing.T, c *checkout.Client, r *reconcile.Reconciler, id string) {
+	t.Helper()
+	ctx := context.Background()
+	_, err := c.CreateOrder(ctx, &checkout.OrderRequest{OrderID: id, Amount: "10.00"})
+	require.NoError(t, err)
+	require.NoError(t, r.Track(ctx, id))
+}
+
+// The dedupe: a final status seen by webhook, by its re-sends and by polls
+// is handled once. Without the Store's claim and done record, every
+// re-send and poll would handle it again.
+func TestHandleRunsOnceWhicheverPathSeesIt(t *testing.T) {
+	h := newHandled()
+	fake, c, r := setup(t, h, func(cfg *reconcile.Config) { cfg.Grace = time.Nanosecond })
+	newOrder(t, c, r, "by-hook")
+	newOrder(t, c, r, "by-poll")
+	require.NoError(t, fake.DropWebhooksFor("by-poll"))
+	require.NoError(t, fake.Pay("by-hook"))
+	require.NoError(t, fake.Fail("by-poll"))
+	require.NoError(t, fake.WaitDeliveries(context.Background()))
+	require.Equal(t, []checkout.Status{checkout.StatusCharged}, h.get("by-hook"), "the webhook handled it")
+
+	run(t, r)
+	require.Eventually(t, func() bool { return len(h.get("by-poll")) > 0 }, 5*time.Second, 5*time.Millisecond)
+	// Re-sent, to this replica and to another one (whose webhook
+	// Verifier has not seen the event): the Store says it was handled.
+	v2, err := webhook.NewVerifier(webhook.Config{Username: "shop", Password: "hook-secret", AllowAnySource: true})
+	require.NoError(t, err)
+	other := r.Handler(v2)
+	for _, d := range fake.Deliveries() {
+		if d.OrderID == "by-hook" {
+			require.NoError(t, fake.Resend(d.EventID))
+			req := httptest.NewRequest(http.MethodPost, "/", bytes.NewReader(d.Body))
+			req.SetBasicAuth("shop", "hook-secret")
+			req.Header.Set("Content-Type", "application/json")
+			w := httptest.NewRecorder()
+			other.ServeHTTP(w, req)
+			require.Equal(t, http.StatusOK, w.Code)
+		}
+	}
+	require.NoError(t, fake.WaitDeliveries(context.Background()))
+	require.NoError(t, r.Track(context.Background(), "by-hook"), "tracking a handled order does nothing")
+	time.Sleep(100 * time.Millisecond) // polls and re-sends that must change nothing
+	require.Equal(t, []checkout.Status{checkout.StatusCharged}, h.get("by-hook"))
+	require.Equal(t, []checkout.Status{checkout.StatusAuthorizationFailed}, h.get("by-poll"))
+}
+
+func TestOtherEventsGoToOnEvent(t *testing.T) {
+	h := newHandled()
+	var mu sync.Mutex
+	var names []string
+	fake, c, r := setup(t, h, func(cfg *reconcile.Config) {
+		cfg.OnEvent = func(_ context.Context, ev *webhook.Event) error {
+			mu.Lock()
+			defer mu.Unlock()
+			names = append(names, ev.Name)
+			return nil
+		}
+	})
+	newOrder(t, c, r, "o-1")
+	require.NoError(t, fake.Pay("o-1"))
+	_, err := c.Refund(context.Background(), "o-1", &checkout.RefundRequest{UniqueRequestID: "u-1", Amount: "1.00"})
+	require.NoError(t, err)
+	require.NoError(t, fake.RefundCompleted("o-1"))
+	require.NoError(t, fake.WaitDeliveries(context.Background()))
+	require.Equal(t, []checkout.Status{checkout.StatusCharged}, h.get("o-1"))
+	mu.Lock()
+	defer mu.Unlock()
+	require.Contains(t, names, webhook.OrderRefunded)
+	require.NotContains(t, names, webhook.OrderSucceeded, "the final status goes to Handle only")
+}
+
+func TestFailedHandleIsRetried(t *testing.T) {
+	h := newHandled()
+	h.fail["o-1"], h.fail["o-2"] = 2, 2
+	fake, c, r := setup(t, h, nil)
+	newOrder(t, c, r, "o-1")
+	newOrder(t, c, r, "o-2")
+	require.NoError(t, fake.DropWebhooksFor("o-2"))
+	require.NoError(t, fake.Pay("o-1"))
+	require.NoError(t, fake.Pay("o-2"))
+	run(t, r)
+	for _, id := range []string{"o-1", "o-2"} {
+		require.Eventually(t, func() bool { return len(h.get(id)) == 1 }, 5*time.Second, 5*time.Millisecond, id)
+	}
+	time.Sleep(50 * time.Millisecond)
+	require.Len(t, h.get("o-1"), 1)
+	require.Len(t, h.get("o-2"), 1)
+}
+
+// An order that never completes is handed to Handle, not final, when its
+// window ends, and is then polled no more.
+func TestWindowEndReportsTheLastStatus(t *testing.T) {
+	h := newHandled()
+	fake, c, r := setup(t, h, func(cfg *reconcile.Config) { cfg.Window = 150 * time.Millisecond })
+	newOrder(t, c, r, "stuck")
+	require.NoError(t, fake.Hold("stuck"))
+	run(t, r)
+	require.Eventually(t, func() bool { return len(h.get("stuck")) == 1 }, 5*time.Second, 5*time.Millisecond)
+	require.Equal(t, []checkout.Status{checkout.StatusPendingVBV}, h.get("stuck"))
+	polls := fake.Count(http.MethodGet, "/orders/stuck")
+	time.Sleep(100 * time.Millisecond)
+	require.Equal(t, polls, fake.Count(http.MethodGet, "/orders/stuck"), "not polled after its window")
+}
+
+func TestNew(t *testing.T) {
+	c, err := checkout.NewClient("shop", "k", checkout.WithBaseURL("http://127.0.0.1:1"))
+	require.NoError(t, err)
+	for _, tt := range []struct {
+		c    *checkout.Client
+		cfg  reconcile.Config
+		want string
+	}{
+		{nil, reconcile.Config{}, "reconcile: new: the client is nil"},
+		{c, reconcile.Config{}, "reconcile: new: Config.Handle is required"},
+		{c, reconcile.Config{Handle: newHandled().handle, Grace: -1}, "reconcile: new: a Config duration or Workers is negative"},
+	} {
+		_, err := reconcile.New(tt.c, tt.cfg)
+		require.EqualError(t, err, tt.want)
+	}
+}
+
+// Track each order after creating it, serve Handler as the webhook
+// endpoint, keep Run running: Handle then runs once per order reaching a
+// final status, webhook or not.
+func Example() {
+	fake := checkouttest.NewServer(checkouttest.Config{MerchantID: "shop", APIKey: "test_key"})
+	defer fake.Close()
+	client, _ := checkout.NewClient("shop", "test_key", checkout.WithBaseURL(fake.URL))
+
+	paid := make(chan string, 1)
+	rec, err := reconcile.New(client, reconcile.Config{
+		Handle: func(ctx context.Context, st *checkout.OrderStatus) error {
+			if !st.IsFinal() { // its window ended first
+				return nil
+			}
+			paid <- fmt.Sprint(st.OrderID, " ", st.Status)
+			return nil
+		},
+		Grace:     10 * time.Millisecond, // a minute or so in production
+		Intervals: []time.Duration{10 * time.Millisecond},
+		Tick:      5 * time.Millisecond,
+	})
+	if err != nil {
+		panic(err)
+	}
+	// http.Handle("/webhooks", rec.Handler(verifier))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() { _ = rec.Run(ctx) }()
+
+	_, _ = client.CreateOrder(ctx, &checkout.OrderRequest{OrderID: "ord-9", Amount: "10.00"})
+	_ = rec.Track(ctx, "ord-9")
+	_ = fake.Pay("ord-9") // no webhook URL is set: only the poll sees it
+	fmt.Println(<-paid)
+	// Output: ord-9 CHARGED
+}

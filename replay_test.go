@@ -1,0 +1,203 @@
+package checkout_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	checkout "github.com/payorch/checkout-go"
+	"github.com/payorch/checkout-go/checkouttest"
+)
+
+// lossyTransport delivers every request, but for the first lose POSTs to
+// path it reads the reply and then fails as a connection reset would: the
+// service acted, the client never heard.
+type lossyTransport struct {
+	path string
+	lose atomic.Int32
+}
+
+func (l *lossyTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := http.DefaultTransport.RoundTrip(r)
+	if err != nil || r.Method != http.MethodPost || r.URL.Path != l.path || l.lose.Add(-1) < 0 {
+		return resp, err
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	_ = resp.Body.Close()
+	return nil, errors.New("connection reset by peer")
+}
+
+// lossyClient is a client of fake whose first lose POSTs to path lose
+// their reply.
+func lossyClient(t testing.TB, fake *checkouttest.Server, path string, lose int32, retry checkout.RetryPolicy) *checkout.Client {
+	t.Helper()
+	tr := &lossyTransport{path: path}
+	tr.lose.Store(lose)
+	c, err := checkout.NewClient("shop", "test_key", checkout.WithBaseURL(fake.URL),
+		checkout.WithHTTPClient(&http.Client{Transport: tr}), checkout.WithRetry(retry))
+	require.NoError(t, err)
+	return c
+}
+
+var fastRetry = checkout.RetryPolicy{MaxRetries: 2, MinWait: time.Millisecond, MaxWait: 5 * time.Millisecond}
+
+func newFake(t testing.TB) *checkouttest.Server {
+	fake := checkouttest.NewServer(checkouttest.Config{MerchantID: "shop", APIKey: "test_key"})
+	t.Cleanup(fake.Close)
+	return fake
+}
+
+func TestReplayCreateOrder(t *testing.T) {
+	ctx := context.Background()
+	req := &checkout.OrderRequest{OrderID: "o-1", Amount: "10.00", Currency: "INR", CustomerID: "cust-1"}
+
+	t.Run("lost reply: the order once, replayed", func(t *testing.T) {
+		fake := newFake(t)
+		o, err := lossyClient(t, fake, "/orders", 1, fastRetry).CreateOrder(ctx, req)
+		require.NoError(t, err)
+		require.True(t, o.Replayed)
+		require.Equal(t, "o-1", o.OrderID)
+		require.Equal(t, "INR", o.Currency)
+		require.NotEmpty(t, o.ID)
+		require.Equal(t, 1, fake.Count(http.MethodPost, "/orders"), "the order was not sent again")
+		_, err = fake.Order("o-1")
+		require.NoError(t, err)
+	})
+	t.Run("differing replay: a conflict", func(t *testing.T) {
+		fake := newFake(t)
+		c := lossyClient(t, fake, "/orders", 0, fastRetry)
+		_, err := c.CreateOrder(ctx, req)
+		require.NoError(t, err)
+		other := *req
+		other.Amount, other.CustomerID = "12.00", "cust-2"
+		_, err = c.CreateOrder(ctx, &other) // the fake answers "already exists"
+		var ce *checkout.ConflictError
+		require.ErrorAs(t, err, &ce)
+		require.Equal(t, []string{"amount", "customer_id"}, ce.Fields)
+		require.Equal(t, `checkout: create order: order "o-1" already exists with another amount, customer_id`, ce.Error())
+
+		// A lost reply whose order differs is the same conflict.
+		c = lossyClient(t, fake, "/orders", 1, fastRetry)
+		other.Amount = "10.00"
+		_, err = c.CreateOrder(ctx, &other)
+		require.ErrorAs(t, err, &ce)
+		require.Equal(t, []string{"customer_id"}, ce.Fields)
+	})
+	t.Run("no order yet: sent again", func(t *testing.T) {
+		fake := newFake(t)
+		require.NoError(t, fake.InjectFault(checkouttest.Fault{Method: http.MethodPost, Path: "/orders", Drop: true}))
+		o, err := lossyClient(t, fake, "/orders", 0, fastRetry).CreateOrder(ctx, req)
+		require.NoError(t, err)
+		require.False(t, o.Replayed)
+		require.Equal(t, 2, fake.Count(http.MethodPost, "/orders"))
+	})
+	t.Run("retries off: no replay", func(t *testing.T) {
+		fake := newFake(t)
+		_, err := lossyClient(t, fake, "/orders", 1, checkout.RetryPolicy{}).CreateOrder(ctx, req)
+		var te *checkout.TransportError
+		require.ErrorAs(t, err, &te)
+		require.True(t, te.MaybeDelivered)
+		require.Equal(t, 0, fake.Count(http.MethodGet, "/orders/o-1"))
+	})
+}
+
+func TestReplayCreateSession(t *testing.T) {
+	fake := newFake(t)
+	req := &checkout.SessionRequest{OrderID: "s-1", Amount: "10.00", CustomerID: "cust-1", CustomerPhone: "9876543210", CustomerEmail: "a@example.com", PaymentPageClientID: "shop", Action: checkout.PaymentPage}
+	s, err := lossyClient(t, fake, "/session", 1, fastRetry).CreateSession(context.Background(), req)
+	require.NoError(t, err)
+	require.True(t, s.Replayed)
+	require.NotEmpty(t, s.SDKPayload)
+	require.Equal(t, 2, fake.Count(http.MethodPost, "/session"), "asked again for a session of the order")
+
+	other := *req
+	other.Amount = "11.00"
+	_, err = lossyClient(t, fake, "/session", 1, fastRetry).CreateSession(context.Background(), &other)
+	var ce *checkout.ConflictError
+	require.ErrorAs(t, err, &ce)
+	require.Equal(t, "create session", ce.Op)
+}
+
+func TestReplayRefund(t *testing.T) {
+	ctx := context.Background()
+	fake := newFake(t)
+	c := lossyClient(t, fake, "", 0, fastRetry)
+	for _, id := range []string{"r-1", "r-2"} {
+		_, err := c.CreateOrder(ctx, &checkout.OrderRequest{OrderID: id, Amount: "10.00"})
+		require.NoError(t, err)
+		require.NoError(t, fake.Pay(id))
+	}
+
+	st, err := lossyClient(t, fake, "/orders/r-1/refunds", 1, fastRetry).Refund(ctx, "r-1", &checkout.RefundRequest{UniqueRequestID: "u-1", Amount: "4.00"})
+	require.NoError(t, err)
+	require.Len(t, st.Refunds, 1)
+	require.True(t, st.Refunds[0].Replayed)
+	require.Equal(t, 1, fake.Count(http.MethodPost, "/orders/r-1/refunds"))
+
+	// Sent again by hand with the same id: the service says it exists.
+	st, err = c.Refund(ctx, "r-1", &checkout.RefundRequest{UniqueRequestID: "u-1", Amount: "4.00"})
+	require.NoError(t, err)
+	require.Len(t, st.Refunds, 1)
+	require.True(t, st.Refunds[0].Replayed)
+	_, err = c.Refund(ctx, "r-1", &checkout.RefundRequest{UniqueRequestID: "u-1", Amount: "5.00"})
+	var ce *checkout.ConflictError
+	require.ErrorAs(t, err, &ce)
+	require.ErrorIs(t, err, checkout.ErrInvalidRequest, "the service's refusal is kept")
+	require.Equal(t, `checkout: refund: refund "u-1" of order "r-1" already exists with another amount`, ce.Error())
+
+	// By transaction, the order named only by its txn_id.
+	o, err := fake.Order("r-2")
+	require.NoError(t, err)
+	r, err := lossyClient(t, fake, "/refunds", 1, fastRetry).RefundTransaction(ctx,
+		&checkout.TransactionRefundRequest{UniqueRequestID: "u-2", TxnID: "shop-r-2-1", Amount: "1.00"})
+	require.NoError(t, err, "order %+v", o)
+	require.True(t, r.Replayed)
+	require.Equal(t, "u-2", r.UniqueRequestID)
+	require.Equal(t, 1, fake.Count(http.MethodPost, "/refunds"))
+}
+
+// A CreateOrder whose reply is lost on the way back returns the order the
+// service made, marked replayed, instead of an error that leaves the
+// merchant guessing.
+func ExampleConflictError() {
+	fake := checkouttest.NewServer(checkouttest.Config{MerchantID: "shop", APIKey: "test_key"})
+	defer fake.Close()
+	tr := &lossyTransport{path: "/orders"}
+	tr.lose.Store(1) // the first reply is lost after the fake made the order
+	client, _ := checkout.NewClient("shop", "test_key", checkout.WithBaseURL(fake.URL),
+		checkout.WithHTTPClient(&http.Client{Transport: tr}))
+
+	ctx := context.Background()
+	order, err := client.CreateOrder(ctx, &checkout.OrderRequest{OrderID: "ord-7", Amount: "10.00"})
+	fmt.Println(order.OrderID, order.Replayed, err)
+
+	_, err = client.CreateOrder(ctx, &checkout.OrderRequest{OrderID: "ord-7", Amount: "99.00"})
+	var conflict *checkout.ConflictError
+	fmt.Println(errors.As(err, &conflict), conflict.Fields)
+	// Output:
+	// ord-7 true <nil>
+	// true [amount]
+}
+
+// AwaitFinal polls an order until it is paid or has failed.
+func ExampleClient_AwaitFinal() {
+	fake := checkouttest.NewServer(checkouttest.Config{MerchantID: "shop", APIKey: "test_key"})
+	defer fake.Close()
+	client, _ := checkout.NewClient("shop", "test_key", checkout.WithBaseURL(fake.URL))
+	ctx := context.Background()
+	_, _ = client.CreateOrder(ctx, &checkout.OrderRequest{OrderID: "ord-8", Amount: "10.00"})
+	time.AfterFunc(30*time.Millisecond, func() { _ = fake.Pay("ord-8") }) // the customer pays
+
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	st, err := client.AwaitFinal(ctx, "ord-8", checkout.WithPollIntervals(10*time.Millisecond))
+	fmt.Println(st.Status, err)
+	// Output: CHARGED <nil>
+}
