@@ -79,9 +79,22 @@ func runBench(b *testing.B, h http.Handler, cfg Config) {
 	}
 }
 
-func BenchmarkWebhookHandler(b *testing.B) {
+func BenchmarkWebhookHandler(b *testing.B) { benchHandler(b, nil) }
+
+// The observer pair: the full Handler with a nil Observer and with one
+// that does nothing; a nil Observer must cost nothing measurable.
+//
+//	go test -run '^$' -bench 'WebhookObserver' -count 6 ./webhook/
+func BenchmarkWebhookObserverNil(b *testing.B)  { benchHandler(b, nil) }
+func BenchmarkWebhookObserverNoop(b *testing.B) { benchHandler(b, noopObserver{}) }
+
+type noopObserver struct{}
+
+func (noopObserver) ObserveDelivery(context.Context, Delivery) {}
+
+func benchHandler(b *testing.B, obs Observer) {
 	cfg := Config{Username: "shopwebhooks", Password: "correct horse battery staple", Sources: ProductionSources,
-		Headers: map[string]string{"X-Shop-Env": "production"}}
+		Headers: map[string]string{"X-Shop-Env": "production"}, Observer: obs}
 	v, err := NewVerifier(cfg)
 	if err != nil {
 		b.Fatal(err)

@@ -12,79 +12,18 @@ import (
 	"time"
 )
 
-// Handler returns an http.Handler that verifies each delivery, runs fn once
-// per event, and replies so that the service re-sends exactly what was not
-// processed (the service marks an event notified only after a 200):
-//
-//	403 source not allowed (ErrForbiddenSource)
-//	405 not a POST (ErrMethodNotAllowed), with Allow: POST
-//	401 bad credentials or custom headers (ErrUnauthorized,
-//	    ErrHeaderMismatch), with WWW-Authenticate: Basic realm=...
-//	413 body too large (ErrBodyTooLarge)
-//	400 not parseable (ErrMalformedBody)
-//	500 encrypted body without a Decrypter, or one that cannot be opened,
-//	    or a plain body while a Decrypter is configured without
-//	    Config.AcceptPlain (ErrNotEncrypted) (logged at error level: the
-//	    merchant must fix the configuration, and meanwhile the service
-//	    keeps the event)
-//	409 a duplicate of an event whose first delivery is still running
-//	    after Config.DuplicateWait (or the sender hung up), with
-//	    Retry-After: 5
-//	500 fn returned an error or panicked, or the Deduplicator failed
-//	200 fn succeeded, or the event was processed before (fn not called)
-//
-// Concurrent deliveries of one event run fn once. A duplicate
-// that arrives while the first delivery is running waits for it, at most
-// Config.DuplicateWait and only while its own request's context lives:
-//
-//   - the first succeeds: the duplicate replies 200 without calling fn;
-//   - the first fails or panics: one of the waiting duplicates claims the
-//     event and runs fn itself, so the event is not left for a later
-//     re-send (the others keep waiting for that one);
-//   - the wait ends first: 409, so the service re-sends later.
-//
-// A duplicate never gets 200 before the event is processed: if the first
-// delivery then failed, the service would have been told it was delivered
-// and the event would be lost.
-//
-// The wait re-asks the Deduplicator's Begin with a short backoff (5 ms
-// doubling to 100 ms), which any store (Redis, SQL) supports. A
-// Deduplicator that also implements DedupWaiter, as MemoryDeduplicator
-// does, is woken up at once instead.
-//
-// fn receives the request's context. An event is marked done only after fn
-// returns nil; if fn fails or panics it is released, and the next delivery
-// (or a waiting duplicate) runs fn again. If marking it done fails after fn
-// succeeded, the reply is still 200 (the work is done; re-running it would
-// be worse) and the failure is logged. A nil fn answers 500 to everything.
-//
-// A typical fn switches on the event name and reads the typed content,
-// acknowledging the events it does not act on:
-//
-//	h := v.Handler(func(ctx context.Context, ev *webhook.Event) error {
-//		switch ev.Name {
-//		case webhook.OrderSucceeded:
-//			order, err := ev.Order() // the same *checkout.OrderStatus GetOrder returns
-//			if err != nil {
-//				return err
-//			}
-//			if err := order.CheckPaid(shop.Total(order.OrderID)); err != nil {
-//				return shop.Flag(ctx, order.OrderID, err) // paid, but not as expected
-//			}
-//			return shop.Fulfil(ctx, order.OrderID)
-//		case webhook.OrderRefunded:
-//			order, err := ev.Order()
-//			if err != nil {
-//				return err
-//			}
-//			return shop.RecordRefunds(ctx, order.OrderID, order.Refunds)
-//		}
-//		return nil // other and unknown events: 200, nothing to do
-//	})
+// Handler returns an http.Handler that verifies each delivery, runs fn
+// once per event with the request's context, and answers so that the
+// service re-sends exactly what was not processed: 200 after fn succeeded
+// or for an event processed before, 500 when fn fails or panics (the event
+// is released and processed again), 409 for a duplicate whose first
+// delivery is still running, 4xx for what is refused. The package doc
+// lists every answer and the dedupe contract. A nil fn answers 500.
 func (v *Verifier) Handler(fn func(ctx context.Context, ev *Event) error) http.Handler {
 	h := &handler{v: v, fn: fn}
 	if v != nil {
 		h.log = v.log
+		h.obs = v.observer
 		h.wait = v.dupWait
 		h.waiter, _ = v.dedup.(DedupWaiter)
 	}
@@ -95,6 +34,7 @@ type handler struct {
 	v      *Verifier
 	fn     func(ctx context.Context, ev *Event) error
 	log    *slog.Logger  // nil: silent
+	obs    Observer      // nil: nothing observed
 	wait   time.Duration // how long a duplicate waits; <= 0: not at all
 	waiter DedupWaiter   // nil: poll Begin
 }
@@ -154,57 +94,63 @@ func (h *handler) awaitFirst(ctx context.Context, key string) (DedupState, Dedup
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r == nil { // net/http never does this; a direct caller might
-		reply(w, StatusFor(ErrMalformedBody))
-		return
+	var start time.Time
+	if h.obs != nil {
+		start = time.Now()
 	}
-	ev, client, err := h.v.verify(r)
+	status, outcome, ev := h.serve(w, r)
+	reply(w, status)
+	if h.obs != nil {
+		d := Delivery{Outcome: outcome, HTTPStatus: status, Duration: time.Since(start)}
+		if ev != nil {
+			d.EventName = clipped(ev.Name)
+		}
+		ctx := context.Background()
+		if r != nil {
+			ctx = r.Context()
+		}
+		h.obs.ObserveDelivery(ctx, d)
+	}
+}
+
+// serve handles one delivery and returns the status to answer, its
+// outcome, and the event when it was read.
+func (h *handler) serve(w http.ResponseWriter, r *http.Request) (int, Outcome, *Event) {
+	if r == nil { // net/http never does this; a direct caller might
+		return http.StatusBadRequest, OutcomeDecodeFailure, nil
+	}
+	ev, client, err := h.verify(w, r)
 	if err != nil {
-		h.reject(w, r, client, err)
-		return
+		return h.reject(w, r, client, err), outcomeOf(err), nil
 	}
 	if h.fn == nil {
 		h.logError(r, "webhook handler has no function", client, ev, nil)
-		reply(w, http.StatusInternalServerError)
-		return
+		return http.StatusInternalServerError, OutcomeNotConfigured, ev
 	}
 	ctx := r.Context()
 	key := ev.DedupKey()
 	state, token, err := h.v.dedup.Begin(ctx, key)
-	if err != nil {
-		h.logError(r, "webhook deduplicator failed", client, ev, err)
-		reply(w, http.StatusInternalServerError)
-		return
-	}
-	if state == DedupInFlight {
+	if err == nil && state == DedupInFlight {
 		state, token, err = h.awaitFirst(ctx, key)
-		if err != nil {
-			h.logError(r, "webhook deduplicator failed", client, ev, err)
-			reply(w, http.StatusInternalServerError)
-			return
-		}
 	}
-	switch state {
-	case DedupDone:
+	if err == nil && state != DedupNew && state != DedupInFlight && state != DedupDone {
+		err = errors.New("invalid state " + strconv.Itoa(int(state)))
+	}
+	switch {
+	case err != nil:
+		h.logError(r, "webhook deduplicator failed", client, ev, err)
+		return http.StatusInternalServerError, OutcomeHandlerError, ev
+	case state == DedupDone:
 		h.logDebug(ctx, "webhook duplicate ignored", client, ev)
-		reply(w, http.StatusOK)
-		return
-	case DedupInFlight:
+		return http.StatusOK, OutcomeDuplicate, ev
+	case state == DedupInFlight:
 		h.logWarn(ctx, "webhook duplicate: the first delivery is still in progress; the service will re-send", client, ev, ErrInFlight)
 		w.Header().Set("Retry-After", "5")
-		reply(w, http.StatusConflict)
-		return
-	case DedupNew:
-	default:
-		h.logError(r, "webhook deduplicator returned an invalid state", client, ev, errors.New("state "+strconv.Itoa(int(state))))
-		reply(w, http.StatusInternalServerError)
-		return
+		return http.StatusConflict, OutcomeDuplicate, ev
 	}
-
 	if err := h.run(ctx, key, token, ev); err != nil {
 		h.logError(r, "webhook function failed; the service will re-send", client, ev, err)
-		reply(w, http.StatusInternalServerError)
-		return
+		return http.StatusInternalServerError, OutcomeHandlerError, ev
 	}
 	// Recorded even when the sender has hung up meanwhile: the work is done,
 	// and a cancelled context must not leave the key claimed.
@@ -212,7 +158,35 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.logError(r, "webhook processed but the deduplicator could not record it", client, ev, err)
 	}
 	h.logDebug(ctx, "webhook processed", client, ev)
-	reply(w, http.StatusOK)
+	return http.StatusOK, OutcomeProcessed, ev
+}
+
+// verify runs Verify with the connection's read deadline set to the
+// Verifier's ReadTimeout, so a sender trickling its body cannot hold the
+// goroutine, whatever the server's own timeouts; the deadline is lifted
+// once the body is read, so it does not cancel fn's context.
+func (h *handler) verify(w http.ResponseWriter, r *http.Request) (*Event, netip.Addr, error) {
+	if h.v == nil || !h.v.ok {
+		return h.v.verify(r)
+	}
+	rc := http.NewResponseController(w)
+	if rc.SetReadDeadline(time.Now().Add(h.v.readTimeout)) == nil {
+		defer func() { _ = rc.SetReadDeadline(time.Time{}) }()
+	}
+	return h.v.verify(r)
+}
+
+// outcomeOf is the Outcome of a Verify error.
+func outcomeOf(err error) Outcome {
+	switch {
+	case errors.Is(err, ErrForbiddenSource):
+		return OutcomeForbidden
+	case errors.Is(err, ErrUnauthorized), errors.Is(err, ErrHeaderMismatch), errors.Is(err, ErrSignature):
+		return OutcomeUnauthorized
+	case errors.Is(err, ErrNotConfigured), errors.Is(err, ErrNoDecrypter), errors.Is(err, ErrNotEncrypted):
+		return OutcomeNotConfigured
+	}
+	return OutcomeDecodeFailure
 }
 
 // run calls fn and releases this delivery's claim on the key (token) when
@@ -234,7 +208,7 @@ func (h *handler) run(ctx context.Context, key string, token DedupToken, ev *Eve
 	return err
 }
 
-func (h *handler) reject(w http.ResponseWriter, r *http.Request, client netip.Addr, err error) {
+func (h *handler) reject(w http.ResponseWriter, r *http.Request, client netip.Addr, err error) int {
 	status := StatusFor(err)
 	switch status {
 	case http.StatusUnauthorized:
@@ -247,7 +221,7 @@ func (h *handler) reject(w http.ResponseWriter, r *http.Request, client netip.Ad
 	} else {
 		h.logWarn(r.Context(), "webhook rejected", client, nil, err)
 	}
-	reply(w, status)
+	return status
 }
 
 func (v *Verifier) realmOrDefault() string {
@@ -257,10 +231,8 @@ func (v *Verifier) realmOrDefault() string {
 	return v.realm
 }
 
-// StatusFor maps an error of Verify to the status Handler replies with:
-// 403, 405, 401, 413, 400, 409 as documented on Handler, and 500 for
-// anything else (including the encrypted-payload errors, ErrNotEncrypted
-// and nil-safe ErrNotConfigured).
+// StatusFor maps an error of Verify to the status Handler answers with
+// (see the package doc); 500 for anything else.
 func StatusFor(err error) int {
 	switch {
 	case err == nil:

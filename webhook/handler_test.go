@@ -1,11 +1,14 @@
 package webhook
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -296,4 +299,121 @@ func TestHandlerRecordsOutcomeAfterSenderHangsUp(t *testing.T) {
 		require.Equal(t, 0, inFlight, "the key is not left claimed")
 		require.Equal(t, fnErr == nil, done == 1)
 	}
+}
+
+// recordingObserver keeps every Delivery it hears.
+type recordingObserver struct {
+	mu sync.Mutex
+	ds []Delivery
+}
+
+func (o *recordingObserver) ObserveDelivery(_ context.Context, d Delivery) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.ds = append(o.ds, d)
+}
+
+func (o *recordingObserver) outcomes() []Outcome {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	var out []Outcome
+	for _, d := range o.ds {
+		out = append(out, d.Outcome)
+	}
+	return out
+}
+
+// The Observer hears each delivery's outcome, status, event name and
+// duration: a webhook delivered twice is one processed and one duplicate
+// (issue 28), and every refusal has its outcome.
+func TestHandlerObserver(t *testing.T) {
+	obs := &recordingObserver{}
+	cfg := baseConfig()
+	cfg.Observer = obs
+	v, err := NewVerifier(cfg)
+	require.NoError(t, err)
+	fail := false
+	h := v.Handler(func(context.Context, *Event) error {
+		if fail {
+			return errors.New("shop down")
+		}
+		return nil
+	})
+	require.Equal(t, 200, serve(h, NewTestRequest(cfg, []byte(orderBody))).Code)
+	require.Equal(t, 200, serve(h, NewTestRequest(cfg, []byte(orderBody))).Code)
+	require.Equal(t, []Outcome{OutcomeProcessed, OutcomeDuplicate}, obs.outcomes())
+	require.Equal(t, Delivery{Outcome: OutcomeProcessed, HTTPStatus: 200, EventName: OrderSucceeded, Duration: obs.ds[0].Duration}, obs.ds[0])
+	require.Positive(t, obs.ds[0].Duration)
+
+	obs.ds = nil
+	other := []byte(strings.Replace(orderBody, "evt_V2_1", "evt_V2_observed", 1))
+	fail = true
+	require.Equal(t, 500, serve(h, NewTestRequest(cfg, other)).Code)
+	r := NewTestRequest(cfg, other)
+	r.RemoteAddr = "203.0.113.1:1"
+	require.Equal(t, 403, serve(h, r).Code)
+	r = NewTestRequest(cfg, other)
+	r.Header.Set("Authorization", BasicAuthorization(testUser, "wrong"))
+	require.Equal(t, 401, serve(h, r).Code)
+	require.Equal(t, 400, serve(h, NewTestRequest(cfg, []byte(`{"event_name":`))).Code)
+	require.Equal(t, 500, serve(h, NewTestRequest(cfg, []byte(`{"JWT":"a.b.c.d.e"}`))).Code)
+	require.Equal(t, 500, serve(v.Handler(nil), NewTestRequest(cfg, other)).Code)
+	require.Equal(t, []Outcome{OutcomeHandlerError, OutcomeForbidden, OutcomeUnauthorized, OutcomeDecodeFailure, OutcomeNotConfigured, OutcomeNotConfigured}, obs.outcomes())
+	require.Equal(t, "", obs.ds[1].EventName, "nothing of a refused body is observed")
+}
+
+// A sender trickling its body behind a server without ReadTimeout is cut
+// off at the handler's own read deadline, not held forever (issue 26).
+func TestHandlerReadDeadline(t *testing.T) {
+	cfg := Config{Username: testUser, Password: testPass, AllowAnySource: true, ReadTimeout: 200 * time.Millisecond}
+	v, err := NewVerifier(cfg)
+	require.NoError(t, err)
+	srv := httptest.NewServer(v.Handler(func(context.Context, *Event) error { return nil })) // no ReadTimeout
+	defer srv.Close()
+	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+	require.NoError(t, err)
+	defer conn.Close()
+	_, err = fmt.Fprintf(conn, "POST / HTTP/1.1\r\nHost: x\r\nAuthorization: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n{",
+		BasicAuthorization(testUser, testPass), len(orderBody))
+	require.NoError(t, err)
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() { // one byte every 50 ms: never done within the deadline
+		for _, c := range []byte(orderBody[1:]) {
+			select {
+			case <-stop:
+				return
+			case <-time.After(50 * time.Millisecond):
+			}
+			if _, err := conn.Write([]byte{c}); err != nil {
+				return
+			}
+		}
+	}()
+	start := time.Now()
+	require.NoError(t, conn.SetReadDeadline(start.Add(5*time.Second)))
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	require.NoError(t, err, "the handler must answer, not wait for the body")
+	require.Equal(t, http.StatusBadRequest, resp.StatusCode)
+	require.Less(t, time.Since(start), 2*time.Second)
+}
+
+// The read deadline is lifted once the body is read: a function running
+// longer than ReadTimeout keeps a live context.
+func TestHandlerReadDeadlineLiftedForFn(t *testing.T) {
+	cfg := Config{Username: testUser, Password: testPass, AllowAnySource: true, ReadTimeout: 100 * time.Millisecond}
+	v, err := NewVerifier(cfg)
+	require.NoError(t, err)
+	srv := httptest.NewServer(v.Handler(func(ctx context.Context, _ *Event) error {
+		time.Sleep(300 * time.Millisecond)
+		return ctx.Err()
+	}))
+	defer srv.Close()
+	req, err := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(orderBody))
+	require.NoError(t, err)
+	req.Header.Set("Authorization", BasicAuthorization(testUser, testPass))
+	resp, err := srv.Client().Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
 }
