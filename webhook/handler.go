@@ -39,17 +39,15 @@ type handler struct {
 	waiter DedupWaiter   // nil: poll Begin
 }
 
-// The backoff between two Begin calls while a duplicate waits for a
-// Deduplicator that is not a DedupWaiter.
+// The backoff of a waiting duplicate re-asking Begin.
 const (
 	pollMin = 5 * time.Millisecond
 	pollMax = 100 * time.Millisecond
 )
 
-// awaitFirst waits while key is in flight, for at most h.wait and while
-// ctx lives, and returns what Begin last gave: DedupDone (the first
-// delivery succeeded), DedupNew and its token (it failed and this delivery
-// now owns the key), or DedupInFlight (the wait ended first).
+// awaitFirst waits while key is in flight, at most h.wait and while ctx
+// lives, and returns what Begin last gave: DedupDone, DedupNew and its
+// token (the first failed: this delivery owns the key), or DedupInFlight.
 func (h *handler) awaitFirst(ctx context.Context, key string) (DedupState, DedupToken, error) {
 	if h.wait <= 0 {
 		return DedupInFlight, "", nil
@@ -292,23 +290,21 @@ func attrs(client netip.Addr, ev *Event, err error) []slog.Attr {
 }
 
 func (h *handler) logError(r *http.Request, msg string, client netip.Addr, ev *Event, err error) {
-	if h.log == nil {
-		return
-	}
-	a := append(attrs(client, ev, err), slog.String("peer", r.RemoteAddr))
-	h.log.LogAttrs(r.Context(), slog.LevelError, msg, a...)
+	h.logAt(r.Context(), slog.LevelError, msg, append(attrs(client, ev, err), slog.String("peer", r.RemoteAddr)))
 }
 
 func (h *handler) logWarn(ctx context.Context, msg string, client netip.Addr, ev *Event, err error) {
-	if h.log == nil || !h.log.Enabled(ctx, slog.LevelWarn) {
-		return
-	}
-	h.log.LogAttrs(ctx, slog.LevelWarn, msg, attrs(client, ev, err)...)
+	h.logAt(ctx, slog.LevelWarn, msg, attrs(client, ev, err))
 }
 
 func (h *handler) logDebug(ctx context.Context, msg string, client netip.Addr, ev *Event) {
-	if h.log == nil || !h.log.Enabled(ctx, slog.LevelDebug) {
-		return
+	if h.log != nil && h.log.Enabled(ctx, slog.LevelDebug) {
+		h.logAt(ctx, slog.LevelDebug, msg, attrs(client, ev, nil))
 	}
-	h.log.LogAttrs(ctx, slog.LevelDebug, msg, attrs(client, ev, nil)...)
+}
+
+func (h *handler) logAt(ctx context.Context, level slog.Level, msg string, a []slog.Attr) {
+	if h.log != nil {
+		h.log.LogAttrs(ctx, level, msg, a...)
+	}
 }

@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -416,4 +417,182 @@ func TestHandlerReadDeadlineLiftedForFn(t *testing.T) {
 	require.NoError(t, err)
 	resp.Body.Close()
 	require.Equal(t, http.StatusOK, resp.StatusCode)
+}
+
+func TestHandlerConcurrentDuplicatesAllGet200(t *testing.T) {
+	for _, kind := range dedupKinds() {
+		for _, n := range []int{10, 32} {
+			t.Run(kind.name+"/"+strconv.Itoa(n), func(t *testing.T) {
+				dd, probe := kind.make()
+				cfg := baseConfig()
+				cfg.Deduplicator = dd
+				v, err := NewVerifier(cfg)
+				require.NoError(t, err)
+				var calls atomic.Int32
+				gate := make(chan struct{})
+				h := v.Handler(func(context.Context, *Event) error {
+					calls.Add(1)
+					<-gate
+					return nil
+				})
+				codes := deliverAll(h, cfg, n)
+				// Every other delivery has been told the event is in flight
+				// and is waiting; only then may the first finish.
+				eventually(t, func() bool { return calls.Load() == 1 && probe.waitingCount() == n-1 }, "duplicates waiting")
+				close(gate)
+				require.Equal(t, map[int]int{http.StatusOK: n}, collect(codes, n))
+				require.Equal(t, int32(1), calls.Load(), "fn ran once")
+				done, inFlight := probe.m.Len()
+				require.Equal(t, [2]int{1, 0}, [2]int{done, inFlight})
+			})
+		}
+	}
+}
+
+func TestHandlerFirstDeliveryFailsAWaiterProcessesTheEvent(t *testing.T) {
+	for _, kind := range dedupKinds() {
+		t.Run(kind.name, func(t *testing.T) {
+			const n = 10
+			dd, probe := kind.make()
+			cfg := baseConfig()
+			cfg.Deduplicator = dd
+			v, err := NewVerifier(cfg)
+			require.NoError(t, err)
+			var calls, succeeded atomic.Int32
+			gate := make(chan struct{})
+			h := v.Handler(func(context.Context, *Event) error {
+				if calls.Add(1) == 1 {
+					<-gate
+					return errors.New("first try fails")
+				}
+				succeeded.Add(1)
+				return nil
+			})
+			codes := deliverAll(h, cfg, n)
+			eventually(t, func() bool { return calls.Load() == 1 && probe.waitingCount() == n-1 }, "duplicates waiting")
+			close(gate)
+			// The failed delivery gets 500 (the service will re-send it);
+			// one waiter runs fn; everyone else is told 200 after that.
+			require.Equal(t, map[int]int{http.StatusInternalServerError: 1, http.StatusOK: n - 1}, collect(codes, n))
+			require.Equal(t, int32(2), calls.Load(), "exactly one waiter ran fn")
+			require.Equal(t, int32(1), succeeded.Load(), "processed exactly once")
+			done, inFlight := probe.m.Len()
+			require.Equal(t, [2]int{1, 0}, [2]int{done, inFlight})
+
+			// The service's re-send of the failed delivery is a duplicate now.
+			require.Equal(t, http.StatusOK, serve(h, NewTestRequest(cfg, []byte(orderBody))).Code)
+			require.Equal(t, int32(2), calls.Load())
+		})
+	}
+}
+
+func TestHandlerDuplicateWaitEnds(t *testing.T) {
+	tests := []struct {
+		name   string
+		wait   time.Duration
+		cancel bool // the duplicate's sender hangs up while it waits
+	}{
+		{"DuplicateWait elapses", 30 * time.Millisecond, false},
+		{"sender hangs up", 0, true}, // default wait (10 s): the context ends it
+		{"negative DuplicateWait: no wait", -1, false},
+	}
+	for _, tt := range tests {
+		for _, kind := range dedupKinds() {
+			t.Run(tt.name+"/"+kind.name, func(t *testing.T) {
+				dd, probe := kind.make()
+				cfg := baseConfig()
+				cfg.Deduplicator = dd
+				cfg.DuplicateWait = tt.wait
+				v, err := NewVerifier(cfg)
+				require.NoError(t, err)
+				var calls atomic.Int32
+				started := make(chan struct{})
+				gate := make(chan struct{})
+				h := v.Handler(func(context.Context, *Event) error {
+					calls.Add(1)
+					close(started)
+					<-gate
+					return nil
+				})
+				first := make(chan int, 1)
+				go func() { first <- serve(h, NewTestRequest(cfg, []byte(orderBody))).Code }()
+				<-started
+
+				ctx, cancel := context.WithCancel(context.WithValue(context.Background(), reqIDKey{}, 1))
+				defer cancel()
+				if tt.cancel {
+					go func() {
+						for probe.waitingCount() == 0 {
+							time.Sleep(time.Millisecond)
+						}
+						cancel()
+					}()
+				}
+				rec := serve(h, NewTestRequest(cfg, []byte(orderBody)).WithContext(ctx))
+				// Never 200 while the event is not processed.
+				require.Equal(t, http.StatusConflict, rec.Code)
+				require.Equal(t, "5", rec.Header().Get("Retry-After"))
+				if tt.wait < 0 {
+					require.Equal(t, int32(2), probe.begins.Load(), "no wait: Begin asked once per delivery")
+				}
+
+				close(gate)
+				require.Equal(t, http.StatusOK, <-first)
+				// The service's re-send is acknowledged without running fn.
+				require.Equal(t, http.StatusOK, serve(h, NewTestRequest(cfg, []byte(orderBody))).Code)
+				require.Equal(t, int32(1), calls.Load())
+			})
+		}
+	}
+}
+
+// beginFailsWhileWaiting answers DedupInFlight once, then fails.
+type beginFailsWhileWaiting struct {
+	stubDedup
+	n atomic.Int32
+}
+
+func (d *beginFailsWhileWaiting) Begin(context.Context, string) (DedupState, DedupToken, error) {
+	if d.n.Add(1) == 1 {
+		return DedupInFlight, "", nil
+	}
+	return 0, "", errors.New("store down")
+}
+
+func TestHandlerDeduplicatorFailsWhileWaiting(t *testing.T) {
+	cfg := baseConfig()
+	cfg.Deduplicator = &beginFailsWhileWaiting{}
+	v, err := NewVerifier(cfg)
+	require.NoError(t, err)
+	called := false
+	h := v.Handler(func(context.Context, *Event) error { called = true; return nil })
+	require.Equal(t, http.StatusInternalServerError, serve(h, NewTestRequest(cfg, []byte(orderBody))).Code)
+	require.False(t, called)
+}
+
+func TestMemoryDeduplicatorReleased(t *testing.T) {
+	ctx := context.Background()
+	d := NewMemoryDeduplicator(MemoryDedupConfig{})
+	require.Nil(t, d.Released("k"), "not in flight")
+	st, tok, err := d.Begin(ctx, "k")
+	require.NoError(t, err)
+	require.Equal(t, DedupNew, st)
+	a, b := d.Released("k"), d.Released("k")
+	require.NotNil(t, a)
+	require.Equal(t, a, b, "one channel per flight")
+	select {
+	case <-a:
+		t.Fatal("closed while in flight")
+	default:
+	}
+	require.NoError(t, d.Abandon(ctx, "k", tok))
+	<-a // closed by Abandon
+	require.Nil(t, d.Released("k"))
+
+	st, tok, _ = d.Begin(ctx, "k")
+	require.Equal(t, DedupNew, st)
+	c := d.Released("k")
+	require.NoError(t, d.Done(ctx, "k", tok))
+	<-c // closed by Done
+	require.Nil(t, d.Released("k"), "done, not in flight")
 }
