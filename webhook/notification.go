@@ -30,6 +30,6 @@ type NotificationMandate struct {
 
 // NotificationSource is the debit a [Notification] announces.
 type NotificationSource struct {
-	Amount  checkout.Amount    `json:"amount,omitempty"`   // the amount to be debited
+	Amount  checkout.Amount    `json:"amount,omitempty"`  // the amount to be debited
 	TxnDate checkout.Timestamp `json:"txn_date,omitzero"` // when the debit is due
 }
