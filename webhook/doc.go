@@ -42,7 +42,8 @@
 //	    logged, and the service keeps the event
 //
 // The body is read within Config.ReadTimeout and Config.MaxBodyBytes,
-// whatever the server's own timeouts.
+// whatever the server's own timeouts. Config.Observer hears each
+// delivery's [Outcome] and duration, for metrics and tracing.
 //
 // Exactly once. fn runs once per event (Event.DedupKey) across concurrent
 // deliveries. A duplicate arriving while the first delivery runs waits for
@@ -78,8 +79,10 @@
 //
 // The content of an event is typed by kind: [Event.Order] (the same
 // [checkout.OrderStatus] that [checkout.Client.GetOrder] returns),
-// [Event.Transaction], [Event.Mandate] and [Event.Refund]. Unknown event
-// names are normal and reach the function like any other.
+// [Event.Transaction], [Event.Mandate], [Event.Refund] and
+// [Event.Notification]; Kind, OrderID and Status are read by the same
+// decoding. Unknown event names are normal and reach the function like any
+// other.
 //
 // Everything fails closed: NewVerifier refuses a Config without credentials
 // or without an address allow-list (unless AllowAnySource), and copies

@@ -68,15 +68,15 @@ func NewVerifier(cfg Config) (*Verifier, error) {
 			pass: sha256.Sum256([]byte(cfg.Password)),
 		},
 		anySource:   cfg.AllowAnySource,
-		maxBody:     cfg.MaxBodyBytes,
+		maxBody:     cmp.Or(cfg.MaxBodyBytes, DefaultMaxBodyBytes),
 		decrypter:   cfg.Decrypter,
 		acceptPlain: cfg.AcceptPlain,
 		dedup:       cfg.Deduplicator,
-		dupWait:     cfg.DuplicateWait,
+		dupWait:     cmp.Or(cfg.DuplicateWait, DefaultDuplicateWait),
 		readTimeout: cmp.Or(cfg.ReadTimeout, DefaultReadTimeout),
 		log:         cfg.Logger,
 		observer:    cfg.Observer,
-		realm:       cfg.Realm,
+		realm:       cmp.Or(cfg.Realm, "webhook"),
 	}
 	for _, p := range cfg.Sources {
 		np, _ := normalizePrefix(p) // validated above
@@ -92,17 +92,8 @@ func NewVerifier(cfg Config) (*Verifier, error) {
 			hash: sha256.Sum256([]byte(cfg.Headers[name])),
 		})
 	}
-	if v.maxBody == 0 {
-		v.maxBody = DefaultMaxBodyBytes
-	}
-	if v.dupWait == 0 {
-		v.dupWait = DefaultDuplicateWait
-	}
 	if v.dedup == nil {
 		v.dedup = NewMemoryDeduplicator(MemoryDedupConfig{})
-	}
-	if v.realm == "" {
-		v.realm = "webhook"
 	}
 	return v, nil
 }
