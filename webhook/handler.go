@@ -119,7 +119,8 @@ func (h *handler) serve(w http.ResponseWriter, r *http.Request) (int, Outcome, *
 	}
 	ev, client, err := h.verify(w, r)
 	if err != nil {
-		return h.reject(w, r, client, err), outcomeOf(err), nil
+		status, outcome := h.reject(w, r, client, err)
+		return status, outcome, nil
 	}
 	if h.fn == nil {
 		h.logError(r, "webhook handler has no function", client, ev, nil)
@@ -165,7 +166,7 @@ func (h *handler) serve(w http.ResponseWriter, r *http.Request) (int, Outcome, *
 // once the body is read, so it does not cancel fn's context.
 func (h *handler) verify(w http.ResponseWriter, r *http.Request) (*Event, netip.Addr, error) {
 	if h.v == nil || !h.v.ok {
-		return h.v.verify(r)
+		return h.v.verify(r) // ErrNotConfigured, body unread
 	}
 	rc := http.NewResponseController(w)
 	if rc.SetReadDeadline(time.Now().Add(h.v.readTimeout)) == nil {
@@ -174,18 +175,6 @@ func (h *handler) verify(w http.ResponseWriter, r *http.Request) (*Event, netip.
 	return h.v.verify(r)
 }
 
-// outcomeOf is the Outcome of a Verify error.
-func outcomeOf(err error) Outcome {
-	switch {
-	case errors.Is(err, ErrForbiddenSource):
-		return OutcomeForbidden
-	case errors.Is(err, ErrUnauthorized), errors.Is(err, ErrHeaderMismatch), errors.Is(err, ErrSignature):
-		return OutcomeUnauthorized
-	case errors.Is(err, ErrNotConfigured), errors.Is(err, ErrNoDecrypter), errors.Is(err, ErrNotEncrypted):
-		return OutcomeNotConfigured
-	}
-	return OutcomeDecodeFailure
-}
 
 // run calls fn and releases this delivery's claim on the key (token) when
 // it fails or panics. A panic is re-raised after the claim is released, so
@@ -206,11 +195,11 @@ func (h *handler) run(ctx context.Context, key string, token DedupToken, ev *Eve
 	return err
 }
 
-func (h *handler) reject(w http.ResponseWriter, r *http.Request, client netip.Addr, err error) int {
-	status := StatusFor(err)
+func (h *handler) reject(w http.ResponseWriter, r *http.Request, client netip.Addr, err error) (int, Outcome) {
+	status, outcome := classify(err)
 	switch status {
 	case http.StatusUnauthorized:
-		w.Header().Set("WWW-Authenticate", `Basic realm="`+h.v.realmOrDefault()+`", charset="UTF-8"`)
+		w.Header().Set("WWW-Authenticate", `Basic realm="`+h.v.realm+`", charset="UTF-8"`)
 	case http.StatusMethodNotAllowed:
 		w.Header().Set("Allow", http.MethodPost)
 	}
@@ -219,39 +208,41 @@ func (h *handler) reject(w http.ResponseWriter, r *http.Request, client netip.Ad
 	} else {
 		h.logWarn(r.Context(), "webhook rejected", client, nil, err)
 	}
-	return status
-}
-
-func (v *Verifier) realmOrDefault() string {
-	if v == nil || v.realm == "" {
-		return "webhook"
-	}
-	return v.realm
+	return status, outcome
 }
 
 // StatusFor maps an error of Verify to the status Handler answers with
 // (see the package doc); 500 for anything else.
 func StatusFor(err error) int {
+	status, _ := classify(err)
+	return status
+}
+
+// classify gives the status and the Outcome of an error of Verify.
+func classify(err error) (int, Outcome) {
 	switch {
 	case err == nil:
-		return http.StatusOK
+		return http.StatusOK, OutcomeProcessed
 	case errors.Is(err, ErrForbiddenSource):
-		return http.StatusForbidden
+		return http.StatusForbidden, OutcomeForbidden
 	case errors.Is(err, ErrMethodNotAllowed):
-		return http.StatusMethodNotAllowed
+		return http.StatusMethodNotAllowed, OutcomeDecodeFailure
 	case errors.Is(err, ErrUnauthorized), errors.Is(err, ErrHeaderMismatch):
-		return http.StatusUnauthorized
+		return http.StatusUnauthorized, OutcomeUnauthorized
 	case errors.Is(err, ErrBodyTooLarge):
-		return http.StatusRequestEntityTooLarge
+		return http.StatusRequestEntityTooLarge, OutcomeDecodeFailure
+	case errors.Is(err, ErrSignature):
+		return http.StatusInternalServerError, OutcomeUnauthorized
+	case errors.Is(err, ErrNoDecrypter), errors.Is(err, ErrNotEncrypted), errors.Is(err, ErrNotConfigured):
+		return http.StatusInternalServerError, OutcomeNotConfigured
 	case errors.Is(err, ErrEncrypted):
-		return http.StatusInternalServerError
+		return http.StatusInternalServerError, OutcomeDecodeFailure
 	case errors.Is(err, ErrMalformedBody):
-		return http.StatusBadRequest
+		return http.StatusBadRequest, OutcomeDecodeFailure
 	case errors.Is(err, ErrInFlight):
-		return http.StatusConflict
-	default:
-		return http.StatusInternalServerError
+		return http.StatusConflict, OutcomeDuplicate
 	}
+	return http.StatusInternalServerError, OutcomeHandlerError
 }
 
 // reply writes a short status text body; it never echoes the request.
