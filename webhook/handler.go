@@ -175,7 +175,6 @@ func (h *handler) verify(w http.ResponseWriter, r *http.Request) (*Event, netip.
 	return h.v.verify(r)
 }
 
-
 // run calls fn and releases this delivery's claim on the key (token) when
 // it fails or panics. A panic is re-raised after the claim is released, so
 // net/http handles it as usual.
