@@ -5,12 +5,9 @@ import (
 	"strings"
 )
 
-// parseBasic extracts the credentials of an "Authorization: Basic ..."
-// header value (RFC 7617): the scheme name in any case, one or
-// more spaces, then standard base64 (with padding) of "user:password". The
-// user ends at the first colon; the password may hold colons. Anything else,
-// including invalid base64 and a missing colon, is ok == false. It never
-// panics, whatever the input.
+// parseBasic reads "Basic <base64(user:password)>" (RFC 7617): the scheme
+// in any case, spaces, strict padded base64; the user ends at the first
+// colon. Anything else is ok == false; it never panics.
 func parseBasic(h string) (user, pass string, ok bool) {
 	const scheme = "Basic"
 	if len(h) <= len(scheme) || !strings.EqualFold(h[:len(scheme)], scheme) || h[len(scheme)] != ' ' {
@@ -34,8 +31,7 @@ func parseBasic(h string) (user, pass string, ok bool) {
 }
 
 // BasicAuthorization returns the Authorization header value the service
-// sends for these credentials: "Basic " + base64(user:password).
-// It is what NewTestRequest uses, and what a fake sender needs.
+// sends for these credentials, as NewTestRequest and a fake sender need.
 func BasicAuthorization(username, password string) string {
 	return "Basic " + base64.StdEncoding.EncodeToString([]byte(username+":"+password))
 }

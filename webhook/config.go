@@ -1,7 +1,6 @@
 package webhook
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -17,125 +16,81 @@ import (
 	"github.com/payorch/checkout-go/validation"
 )
 
-// DefaultMaxBodyBytes is the body limit used when Config.MaxBodyBytes is 0.
-// The largest published sample is under 5 KiB; 1 MiB leaves room for any
-// order with many refunds while bounding what a stranger can make us read.
-const DefaultMaxBodyBytes = 1 << 20
+// Defaults of a Config's zero fields.
+const (
+	DefaultMaxBodyBytes  = 1 << 20          // the largest published sample is under 5 KiB
+	DefaultDuplicateWait = 10 * time.Second // below the sender's timeout
+	DefaultReadTimeout   = 10 * time.Second // a 1 MiB body at 100 KiB/s
+)
 
-// DefaultDuplicateWait is the wait used when Config.DuplicateWait is 0: long
-// enough for a typical merchant function, short enough that the sender's
-// request does not time out first.
-const DefaultDuplicateWait = 10 * time.Second
-
-// Config describes how the service delivers webhooks to this receiver. It is
-// read once by NewVerifier, which copies everything it keeps: changing a
-// Config (or the slices and map it holds) afterwards has no effect on the
-// Verifier.
-//
-// Formatting a Config with fmt (%v, %+v, %#v, %s, %x, %d...), logging it
-// with log/slog or encoding it with encoding/json never shows the password
-// or the custom header values: each prints [Config.String]. The exception
-// is fmt's %p of a Config value (not a pointer), a misuse go vet reports,
-// which fmt prints field by field without asking the Config.
+// Config describes how the service delivers webhooks to this receiver.
+// NewVerifier copies everything it keeps. No fmt verb, log/slog record or
+// json.Marshal of a Config shows the password or the header values.
 type Config struct {
-	// Username is the webhook username configured in the dashboard; the
-	// service sends it as the user-id of "Authorization: Basic
-	// base64(username:password)". Required; it must pass
-	// ValidateUsername.
+	// Username and Password are the webhook's Basic credentials from the
+	// dashboard. Required; Username must pass ValidateUsername. Only
+	// SHA-256 digests are kept, compared in constant time.
 	Username string
+	Password string `json:"-"`
 
-	// Password is the webhook password configured in the dashboard, the
-	// second half of the Basic credentials. Required. It is
-	// kept only as a SHA-256 digest, compared in constant time, and
-	// never printed.
-	Password string
-
-	// Sources are the addresses webhooks may come from: use
-	// ProductionSources or SandboxSources, possibly extended. Required
-	// unless AllowAnySource is set. IPv4-mapped IPv6 prefixes are accepted
-	// and matched as IPv4.
+	// Sources are the addresses webhooks may come from (ProductionSources,
+	// SandboxSources, possibly extended). Required unless AllowAnySource.
 	Sources []netip.Prefix
-
-	// AllowAnySource turns the source check off. It is meant for tests, and
-	// for receivers that sit behind the merchant's own gateway which already
-	// enforces the allow-list. It may not be combined with Sources.
+	// AllowAnySource turns the source check off (tests, or behind your own
+	// gateway that enforces the list). Not with Sources.
 	AllowAnySource bool
-
-	// TrustedProxies are the peers (load balancers, reverse proxies) whose
-	// X-Forwarded-For header is believed, read from the right. A request
-	// whose peer is not in this list is judged by its peer address alone,
-	// whatever headers it carries. The RFC 7239 Forwarded header is not
-	// read: list only proxies that append to X-Forwarded-For. A prefix
-	// wider than /8 (IPv4) or /32 (IPv6), or one overlapping Sources, is
-	// refused: either would let a stranger's own X-Forwarded-For entries
-	// decide.
+	// TrustedProxies are your load balancers, whose X-Forwarded-For is
+	// read from the right. A prefix wider than /8 (IPv4) or /32 (IPv6),
+	// or overlapping Sources, is refused.
 	TrustedProxies []netip.Prefix
 
-	// Headers are the custom webhook headers configured in the dashboard,
-	// name to value. Each must arrive exactly once with exactly this value. A name may not be Authorization in any case.
-	Headers map[string]string
+	// Headers are the custom webhook headers from the dashboard, name to
+	// value: each must arrive once with exactly this value.
+	Headers map[string]string `json:"-"`
 
 	// MaxBodyBytes bounds the body; 0 means DefaultMaxBodyBytes.
 	MaxBodyBytes int64
+	// ReadTimeout bounds reading the body, whatever the server's own
+	// timeouts; 0 means DefaultReadTimeout.
+	ReadTimeout time.Duration
 
-	// Decrypter opens encrypted bodies ({"JWT": "..."}). When
-	// nil such a body is refused with ErrNoDecrypter (Handler: 500, so the
-	// service keeps re-sending until the merchant configures one). When
-	// set, a plain JSON body is refused with ErrNotEncrypted (Handler: 500)
-	// unless AcceptPlain is set: anyone holding the Basic credentials could
-	// otherwise send plain JSON and skip the decryption and the signature.
-	Decrypter Decrypter
-
-	// AcceptPlain lets plain JSON bodies through while a Decrypter is
-	// configured, for the switch-over to encrypted webhooks: set it while
-	// the service may still send plain JSON (before JWT webhooks are
-	// activated in the dashboard, and until the last plain re-send has
-	// arrived), then clear it. Without a Decrypter plain JSON is always
-	// accepted and AcceptPlain has no effect.
+	// Decrypter opens encrypted bodies ({"JWT": "..."}); see the package
+	// doc. Once set, plain bodies are refused unless AcceptPlain is set,
+	// for the switch-over.
+	Decrypter   Decrypter `json:"-"`
 	AcceptPlain bool
 
-	// Deduplicator remembers which events were processed.
-	// Nil means a NewMemoryDeduplicator with its defaults, private to the
-	// Verifier. Use a shared one (Redis, SQL) when several instances serve
-	// the webhook URL.
-	Deduplicator Deduplicator
-
-	// DuplicateWait bounds how long a duplicate delivery waits for the
-	// first delivery of the same event, still running, to finish (see
-	// Handler): 0 means DefaultDuplicateWait; a negative value means do
-	// not wait, reply 409 at once. When the wait ends first the reply is
-	// 409 and the service re-sends later. Keep it below the
-	// sender's timeout.
+	// Deduplicator remembers processed events; nil means a private
+	// MemoryDeduplicator. Share one (redisdedup) across replicas.
+	Deduplicator Deduplicator `json:"-"`
+	// DuplicateWait bounds how long a duplicate waits for the first
+	// delivery still running: 0 means DefaultDuplicateWait, negative means
+	// reply 409 at once.
 	DuplicateWait time.Duration
 
-	// Logger receives one record per rejected or failed delivery (warn or
-	// error) and per processed one (debug). Records hold the event id and
-	// name (cut at 128 bytes), addresses, the failed check, and the text of
-	// the error the merchant's function or Decrypter returned (keep secrets
-	// and bodies out of those); never credentials, header values or bodies.
-	// Nil means silent.
-	Logger *slog.Logger
+	// Logger receives one record per rejected or failed delivery (warn,
+	// error) and per processed one (debug), never secrets or bodies. Nil
+	// is silent.
+	Logger *slog.Logger `json:"-"`
+	// Observer hears each delivery's outcome and duration (metrics,
+	// tracing); nil costs nothing.
+	Observer Observer `json:"-"`
 
-	// Realm is sent in the WWW-Authenticate header of 401 replies; the
-	// default is "webhook".
+	// Realm is sent in WWW-Authenticate; "" means "webhook".
 	Realm string
 }
 
 // forbiddenUsernameChars are the characters the dashboard refuses in the
-// webhook username, plus ':' which Basic authentication cannot carry in a
-// user-id (RFC 7617).
+// webhook username, plus ':' which Basic authentication cannot carry.
 const forbiddenUsernameChars = "@!#$%&'*+-/=?^_.{|}~`:"
 
-// ValidateUsername reports whether u can be the webhook username configured
-// in the dashboard: not empty, none of the characters
-// @ ! # $ % & ' * + - / = ? ^ _ . { | } ~ and the backtick, no ':' (which
-// Basic authentication cannot carry, RFC 7617) and no control or space
-// characters. The error is a *ValidationError at path "Username", its
-// message starting "checkout: validate webhook username: ".
+// ValidateUsername reports whether u can be the dashboard's webhook
+// username: not empty, none of @ ! # $ % & ' * + - / = ? ^ _ . { | } ~ `
+// and ':', no control or space characters. The error is a *ConfigError.
 func ValidateUsername(u string) error {
-	v := validation.Error{Op: "validate webhook username"}
+	var v validation.Error
 	validateUsername(&v, u)
-	return v.Err()
+	return configErr(&v)
 }
 
 func validateUsername(c *validation.Error, u string) {
@@ -156,14 +111,10 @@ func validateUsername(c *validation.Error, u string) {
 	}
 }
 
-// Validate checks the Config the way NewVerifier does and returns a
-// *ValidationError listing every problem (its message starts
-// "checkout: validate webhook config: "), or nil.
-func (c Config) Validate() error { return c.validate("validate webhook config") }
-
-// validate checks c for the operation op (Validate, NewVerifier).
-func (c Config) validate(op string) error {
-	col := validation.Error{Op: op}
+// Validate checks the Config as NewVerifier does: a *ConfigError listing
+// every problem, or nil.
+func (c Config) Validate() error {
+	var col validation.Error
 	validateUsername(&col, c.Username)
 	if c.Password == "" {
 		col.Add("Password", "required")
@@ -180,27 +131,7 @@ func (c Config) validate(op string) error {
 		}
 	}
 	for i, p := range c.TrustedProxies {
-		np, ok := normalizePrefix(p)
-		path := validation.Index("TrustedProxies", i)
-		switch {
-		case !ok:
-			col.Add(path, "invalid prefix "+strconv.Quote(p.String()))
-		case np.Bits() < minProxyBits(np):
-			// Every peer in it would be a proxy, and every X-Forwarded-For
-			// entry from it a trusted hop: a stranger's peer would count
-			// as a proxy and its own entries would decide.
-			col.Add(path, fmt.Sprintf("%q is wider than /%d: a stranger's X-Forwarded-For would pass the source check; list your proxies' own addresses", p.String(), minProxyBits(np)))
-		default:
-			for _, s := range c.Sources {
-				if ns, ok := normalizePrefix(s); ok && ns.Overlaps(np) {
-					// A service address counted as a proxy hop is skipped
-					// while reading X-Forwarded-For, so the entries a
-					// stranger wrote to its left would be believed.
-					col.Add(path, strconv.Quote(p.String())+" overlaps the source "+strconv.Quote(s.String())+": a webhook source cannot be your proxy")
-					break
-				}
-			}
-		}
+		validateProxy(&col, validation.Index("TrustedProxies", i), p, c.Sources)
 	}
 	canonical := map[string]bool{}
 	for _, name := range slices.Sorted(maps.Keys(c.Headers)) {
@@ -215,65 +146,66 @@ func (c Config) validate(op string) error {
 			col.Add(path, "the name must not be Authorization")
 		}
 		canonical[cn] = true
-		v := c.Headers[name]
-		if v == "" {
+		if v := c.Headers[name]; v == "" {
 			col.Add(path, "value required")
-		} else if !validHeaderValue(v) {
+		} else if strings.TrimSpace(v) != v || !httpfield.ValidValue(v) {
 			col.Add(path, "value holds characters a header cannot carry")
 		}
 	}
 	if c.MaxBodyBytes < 0 {
 		col.Add("MaxBodyBytes", "must not be negative")
 	}
+	if c.ReadTimeout < 0 {
+		col.Add("ReadTimeout", "must not be negative")
+	}
 	if strings.ContainsAny(c.Realm, "\"\\\r\n") {
 		col.Add("Realm", `must not contain quotes, backslashes or line breaks`)
 	}
-	return col.Err()
+	return configErr(&col)
 }
 
-// minProxyBits is the widest prefix a trusted proxy may have: /8 for IPv4
-// (a cloud provider's largest block), /32 for IPv6 (a whole provider's
-// allocation). A proxy list is the merchant's own load balancers; a wider
-// prefix holds strangers.
-func minProxyBits(p netip.Prefix) int {
-	if p.Addr().Is4() {
-		return 8
+// validateProxy refuses a proxy prefix so wide that a stranger's peer would
+// count as a proxy, or one holding a webhook source (a source counted as a
+// hop is skipped, so the entries a stranger wrote to its left would decide).
+func validateProxy(col *validation.Error, path string, p netip.Prefix, sources []netip.Prefix) {
+	np, ok := normalizePrefix(p)
+	widest := 32
+	if np.Addr().Is4() {
+		widest = 8
 	}
-	return 32
-}
-
-// validHeaderValue refuses what cannot be sent in a header (see
-// httpfield.ValidValue) and surrounding white space, which HTTP strips and
-// would never match.
-func validHeaderValue(s string) bool {
-	return strings.TrimSpace(s) == s && httpfield.ValidValue(s)
+	switch {
+	case !ok:
+		col.Add(path, "invalid prefix "+strconv.Quote(p.String()))
+	case np.Bits() < widest:
+		col.Add(path, fmt.Sprintf("%q is wider than /%d: a stranger's X-Forwarded-For would pass the source check; list your proxies' own addresses", p.String(), widest))
+	default:
+		for _, s := range sources {
+			if ns, ok := normalizePrefix(s); ok && ns.Overlaps(np) {
+				col.Add(path, strconv.Quote(p.String())+" overlaps the source "+strconv.Quote(s.String())+": a webhook source cannot be your proxy")
+				return
+			}
+		}
+	}
 }
 
 const redacted = "[redacted]"
 
-// String describes the Config without secrets: the password and the custom
-// header values are replaced by "[redacted]".
+// String describes the Config with the password and header values
+// replaced by "[redacted]".
 func (c Config) String() string {
-	var b strings.Builder
-	b.WriteString("webhook.Config{Username: ")
-	b.WriteString(strconv.Quote(c.Username))
-	b.WriteString(", Password: ")
-	if c.Password == "" {
-		b.WriteString(`""`)
-	} else {
-		b.WriteString(redacted)
+	pass := `""`
+	if c.Password != "" {
+		pass = redacted
 	}
-	fmt.Fprintf(&b, ", Sources: %v, AllowAnySource: %t, TrustedProxies: %v, Headers: {", c.Sources, c.AllowAnySource, c.TrustedProxies)
-	for i, k := range slices.Sorted(maps.Keys(c.Headers)) {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(textproto.CanonicalMIMEHeaderKey(k))
-		b.WriteString(": " + redacted)
+	headers := make([]string, 0, len(c.Headers))
+	for _, k := range slices.Sorted(maps.Keys(c.Headers)) {
+		headers = append(headers, textproto.CanonicalMIMEHeaderKey(k)+": "+redacted)
 	}
-	fmt.Fprintf(&b, "}, MaxBodyBytes: %d, Decrypter: %s, AcceptPlain: %t, Deduplicator: %s, DuplicateWait: %s, Logger: %s, Realm: %q}",
-		c.MaxBodyBytes, setOrNil(c.Decrypter != nil), c.AcceptPlain, setOrNil(c.Deduplicator != nil), c.DuplicateWait, setOrNil(c.Logger != nil), c.Realm)
-	return b.String()
+	return fmt.Sprintf("webhook.Config{Username: %q, Password: %s, Sources: %v, AllowAnySource: %t, TrustedProxies: %v, Headers: {%s}, "+
+		"MaxBodyBytes: %d, ReadTimeout: %s, Decrypter: %s, AcceptPlain: %t, Deduplicator: %s, DuplicateWait: %s, Logger: %s, Observer: %s, Realm: %q}",
+		c.Username, pass, c.Sources, c.AllowAnySource, c.TrustedProxies, strings.Join(headers, ", "),
+		c.MaxBodyBytes, c.ReadTimeout, setOrNil(c.Decrypter != nil), c.AcceptPlain, setOrNil(c.Deduplicator != nil), c.DuplicateWait,
+		setOrNil(c.Logger != nil), setOrNil(c.Observer != nil), c.Realm)
 }
 
 func setOrNil(set bool) string {
@@ -283,18 +215,8 @@ func setOrNil(set bool) string {
 	return "nil"
 }
 
-// GoString is String, so %#v does not print the password either.
-func (c Config) GoString() string { return c.String() }
-
-// Format makes every fmt verb print String, so no verb (%v, %+v, %#v, %d,
-// %x...) can reach the password through reflection.
+// Format makes every fmt verb print String.
 func (c Config) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, c.String()) }
 
-// LogValue makes log/slog print the Config without secrets.
+// LogValue makes log/slog print String.
 func (c Config) LogValue() slog.Value { return slog.StringValue(c.String()) }
-
-// MarshalJSON writes [Config.String] as a JSON string, so that
-// encoding/json (and slog's JSON handler, a Config nested in a logged
-// value) never writes the password or header values. A Config is not read
-// back from JSON.
-func (c Config) MarshalJSON() ([]byte, error) { return json.Marshal(c.String()) }

@@ -7,10 +7,11 @@ import (
 	"log/slog"
 	"net/netip"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/payorch/checkout-go/validation"
 )
 
 const (
@@ -105,7 +106,7 @@ func TestWideProxyMessage(t *testing.T) {
 	cfg := baseConfig()
 	cfg.TrustedProxies = prefixes("128.0.0.0/1", "2001:db8::/31")
 	_, err := NewVerifier(cfg)
-	require.ErrorContains(t, err, `checkout: new webhook verifier: invalid request: TrustedProxies[0]: "128.0.0.0/1" is wider than /8: `+
+	require.ErrorContains(t, err, `checkout: webhook: config: TrustedProxies[0]: "128.0.0.0/1" is wider than /8: `+
 		`a stranger's X-Forwarded-For would pass the source check; list your proxies' own addresses; `+
 		`TrustedProxies[1]: "2001:db8::/31" is wider than /32: `)
 }
@@ -200,5 +201,12 @@ func TestValidationErrorIsShared(t *testing.T) {
 	var ve *ValidationError
 	require.True(t, errors.As(err, &ve))
 	require.True(t, ve.Has("Password"))
-	require.True(t, strings.HasPrefix(err.Error(), "checkout: new webhook verifier: invalid request: "))
+	require.ErrorIs(t, err, validation.ErrInvalidRequest)
+	var ce *ConfigError
+	require.ErrorAs(t, err, &ce)
+	// A configuration error says so, not "invalid request" (issue 29).
+	require.Equal(t, "checkout: webhook: config: Username: required; Password: required; "+
+		"Sources: required: use ProductionSources or SandboxSources, or set AllowAnySource", err.Error())
+	_, err = NewVerifier(Config{Username: "u", AllowAnySource: true})
+	require.EqualError(t, err, "checkout: webhook: config: Password: required")
 }

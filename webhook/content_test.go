@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"math/big"
+	"os"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -346,4 +349,220 @@ func TestContentDamagedIsNotAbsent(t *testing.T) {
 	require.ErrorIs(t, err, ErrNoContent)
 	_, err = (&Event{Name: "SOMETHING_NEW"}).Order()
 	require.ErrorIs(t, err, ErrNoContent)
+}
+
+// checkAgainstRef checks the helpers of ev against the typed accessors,
+// the one reading of content: OrderID and Status are what the accessor of
+// Kind gives, Field matches keys as encoding/json does (the last of the
+// keys equal without regard to case), and DecodeContent reads the object
+// of Kind.
+func checkAgainstRef(t *testing.T, ev *Event) {
+	t.Helper()
+	id, st := "", ""
+	switch ev.Kind() {
+	case "order":
+		if o, err := ev.Order(); err == nil {
+			id, st = o.OrderID, string(o.Status)
+		}
+	case "txn":
+		if x, err := ev.Transaction(); err == nil {
+			id, st = x.OrderID, string(x.Status)
+		}
+	case "mandate":
+		if m, err := ev.Mandate(); err == nil {
+			id, st = m.OrderID, m.Status
+		}
+	case "refund":
+		if r, err := ev.Refund(); err == nil {
+			id, st = r.OrderID, string(r.Status)
+		}
+	case "notification":
+		if n, err := ev.Notification(); err == nil {
+			st = n.Status
+		}
+	default:
+		var f struct {
+			OrderID json.RawMessage `json:"order_id"`
+			Status  json.RawMessage `json:"status"`
+		}
+		var m map[string]any
+		if ev.DecodeContent(&m) == nil {
+			require.NoError(t, ev.DecodeContent(&f))
+		}
+		id, st = scalarText(f.OrderID), scalarText(f.Status)
+	}
+	require.Equal(t, id, ev.OrderID(), "order_id of %s", ev.Content)
+	require.Equal(t, st, ev.Status(), "status of %s", ev.Content)
+	require.Equal(t, "", ev.Field("\x00no such field"))
+	var got map[string]json.RawMessage
+	err := ev.DecodeContent(&got)
+	if ev.Kind() == "" {
+		require.ErrorIs(t, err, ErrMalformedBody)
+		return
+	}
+	require.NoError(t, err)
+	var f struct {
+		OrderID json.RawMessage `json:"order_id"`
+	}
+	require.NoError(t, ev.DecodeContent(&f))
+	require.Equal(t, scalarText(f.OrderID), ev.Field("order_id"), "Field reads keys as encoding/json does")
+}
+
+// subjectCases are contents whose reading is easy to get wrong: repeated
+// keys (the last value counts, as in a map), escaped and non-ASCII keys,
+// strings holding braces and quotes, a redacted object, well-known keys
+// that are not objects.
+var subjectCases = []string{
+	`{"order":{"order_id":"ord_1","status":"CHARGED"}}`,
+	`{"note":"x","payout":{"order_id":"po_1","status":"SETTLED","extra":[1,2,{"x":null}]}}`,
+	`{"a":{"order_id":"a"},"order":{"order_id":"o"}}`,
+	`{"order":"FILTERED","txn":{"order_id":"t","status":"AUTHORIZATION_FAILED"}}`,
+	`{"order":{"order_id":"first"},"order":{"order_id":"second"}}`,
+	`{"order":{"order_id":"kept"},"order":"FILTERED"}`,
+	`{"order":{"order_id":"1","order_id":"2","status":"A","status":null}}`,
+	`{"\u006frder":{"\u006frder_id":"escaped key","st\u0061tus":"OK"}}`,
+	`{"ordér":{"order_id":"é"},"order":1}`,
+	`{"x":"{\"order\":{\"order_id\":\"no\"}}","y":{"order_id":"}\"{[","status":"\u00e9\n"}}`,
+	` { "order" : { "order_id" : 42 , "status" : "CHARGED" , "amount" : -1.5e3 } } `,
+	`{"order":{}}`,
+	`{}`,
+	`{"order":[{"order_id":"array"}]}`,
+	`{"mandate":{"order_id":true,"status":{"nested":"obj"}},"refund":{"order_id":"r"}}`,
+	`{"notification":{"status":"SENT"},"zzz":{"order_id":"z"}}`,
+	`"FILTERED"`,
+	`[{"order":{}}]`,
+	"{\"bad\xffkey\":{\"order_id\":\"invalid utf-8 key\",\"st\xfeatus\":1}}",
+	`{"k":"v\\"}`,
+	// Keys equal but for case: encoding/json keeps the last (issue 26).
+	`{"order":{"order_id":"ord_A","ORDER_ID":"ord_B","status":"PENDING_VBV","Status":"CHARGED"}}`,
+	`{"ORDER":{"order_id":"upper"},"payout":{"order_id":"p"}}`,
+}
+
+// The helpers and the typed order give one answer on keys that collide by
+// case (issue 26 item 5).
+func TestHelpersAgreeWithOrderOnCollidingKeys(t *testing.T) {
+	ev, err := ParseEvent([]byte(`{"event_name":"ORDER_SUCCEEDED","content":{"order":{"order_id":"ord_A","ORDER_ID":"ord_B","status":"PENDING_VBV","Status":"CHARGED"}}}`))
+	require.NoError(t, err)
+	o, err := ev.Order()
+	require.NoError(t, err)
+	require.Equal(t, "ord_B", o.OrderID)
+	require.Equal(t, checkout.Status("CHARGED"), o.Status)
+	require.Equal(t, [3]string{"order", "ord_B", "CHARGED"}, [3]string{ev.Kind(), ev.OrderID(), ev.Status()})
+	require.Equal(t, "ord_B", ev.Field("order_id"))
+}
+
+func TestSubjectMatchesDecoding(t *testing.T) {
+	contents := append([]string(nil), subjectCases...)
+	files, err := filepath.Glob("testdata/events/*.json")
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	for _, fn := range files {
+		body, err := os.ReadFile(fn)
+		require.NoError(t, err)
+		var w struct{ Content json.RawMessage }
+		require.NoError(t, json.Unmarshal(body, &w), fn)
+		contents = append(contents, string(w.Content))
+	}
+	for _, c := range contents {
+		if !json.Valid([]byte(c)) {
+			t.Fatalf("case %q is not valid JSON", c)
+		}
+		parsed, err := ParseEvent([]byte(`{"event_name":"X","content":` + c + `}`))
+		require.NoError(t, err)
+		require.True(t, parsed.decoded.holds(parsed.Content) || parsed.Content == nil, "kept from decoding")
+		checkAgainstRef(t, parsed)
+		// The same content in an Event built by hand.
+		checkAgainstRef(t, &Event{Name: "X", Content: json.RawMessage(c)})
+	}
+}
+
+// A hand-built Event with content that is not valid JSON holds no object,
+// as before.
+func TestSubjectInvalidContent(t *testing.T) {
+	for _, c := range []string{`{"order":{"order_id":"x"}`, `{"order":{"order_id":"x"}} trailing`, `{"order":{"order_id":x}}`, `{`, `{"a"`, `{"a":}`} {
+		ev := &Event{Name: "X", Content: json.RawMessage(c)}
+		require.Equal(t, "", ev.Kind(), c)
+		require.Equal(t, "", ev.OrderID(), c)
+		require.Equal(t, "", ev.Field("order_id"), c)
+		require.ErrorIs(t, ev.DecodeContent(new(map[string]any)), ErrMalformedBody, c)
+	}
+}
+
+// The content is read once, on the first call of a helper: calling them
+// again on a parsed event allocates nothing (they do not decode content
+// into maps again on every call).
+func TestHelpersDoNotReparse(t *testing.T) {
+	body, err := os.ReadFile("testdata/bench_order_event.json")
+	require.NoError(t, err)
+	ev, err := ParseEvent(body)
+	require.NoError(t, err)
+	allocs := testing.AllocsPerRun(100, func() {
+		if ev.Kind() != "order" || ev.OrderID() == "" || ev.Status() == "" {
+			t.Fatal("helpers lost the order")
+		}
+	})
+	require.Zero(t, allocs, "Kind, OrderID and Status re-read content")
+}
+
+// Replacing Content after decoding is seen by the helpers (the stored
+// reading belongs to the old slice); a copied Event reads the same as the
+// original; concurrent calls on one Event and its copies are race-free
+// (run with -race).
+func TestSubjectFollowsContent(t *testing.T) {
+	ev, err := ParseEvent([]byte(`{"event_name":"ORDER_SUCCEEDED","content":{"order":{"order_id":"ord_1","status":"CHARGED"}}}`))
+	require.NoError(t, err)
+	cp := *ev
+	require.Equal(t, "ord_1", cp.OrderID())
+
+	cp.Content = json.RawMessage(`{"txn":{"order_id":"ord_2","status":"AUTHORIZATION_FAILED"}}`)
+	require.Equal(t, "txn", cp.Kind())
+	require.Equal(t, "ord_2", cp.OrderID())
+	require.Equal(t, "AUTHORIZATION_FAILED", cp.Status())
+	require.Equal(t, "ord_1", ev.OrderID(), "the original keeps its content")
+
+	cp.Content = ev.Content[:len(ev.Content)-1] // same start, other length
+	require.Equal(t, "", cp.Kind())
+	cp.Content = nil
+	require.Equal(t, "", cp.OrderID())
+
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() {
+			e := ev
+			if i%2 == 1 {
+				c := *ev
+				e = &c
+			}
+			for range 100 {
+				if e.OrderID() != "ord_1" || e.Status() != "CHARGED" || e.Kind() != "order" || e.Field("order_id") != "ord_1" {
+					t.Error("wrong reading")
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// FuzzSubject: on any valid content the helpers agree with the typed
+// accessors, for a parsed and a hand-built Event, and on any
+// content it never panics.
+func FuzzSubject(f *testing.F) {
+	for _, c := range subjectCases {
+		f.Add([]byte(c))
+	}
+	f.Fuzz(func(t *testing.T, content []byte) {
+		hand := &Event{Name: "X", Content: content}
+		_ = hand.Kind()
+		_ = hand.Field("order_id")
+		if !json.Valid(content) {
+			return
+		}
+		checkAgainstRef(t, hand)
+		parsed, err := ParseEvent([]byte(`{"event_name":"X","content":` + string(content) + `}`))
+		if err != nil {
+			t.Fatalf("valid content refused: %v", err)
+		}
+		checkAgainstRef(t, parsed)
+	})
 }

@@ -36,72 +36,35 @@ func (s DedupState) String() string {
 	}
 }
 
-// DedupToken names one delivery's claim on an event key: Begin returns it
-// with DedupNew, and the delivery hands it back to Done or Abandon, so that
-// it ends its own claim and never another delivery's. It is opaque to
-// Handler; the empty token is no claim.
+// DedupToken names one delivery's claim on an event key, so that Done and
+// Abandon end that claim and never another delivery's. The empty token is
+// no claim.
 type DedupToken string
 
 // Deduplicator remembers which events were processed, so that a duplicate
-// delivery does not run the merchant's function twice and a
-// failed one is processed again when the service re-sends it.
-//
-// The contract, per key:
-//   - Begin atomically claims the key: exactly one of any number of
-//     concurrent callers gets DedupNew, with a DedupToken naming its claim;
-//     the others get DedupInFlight until the owner calls Done (then
-//     DedupDone) or Abandon (then the next Begin gets DedupNew again).
-//   - Done is called only after the merchant's function succeeded. It
-//     records the key as processed, whoever holds a claim on it by then
-//     (the event is processed), and ends the caller's claim.
-//   - Abandon is called when it failed, or panicked. It releases the claim
-//     named by its token and nothing else: a claim that has passed to
-//     another delivery meanwhile (a shared store's lease ended), or a token
-//     already released, leaves the key as it is.
-//
-// While a key is in flight, Handler makes a duplicate wait by calling
-// Begin again with a short backoff (see Handler); implement DedupWaiter as
-// well to wake it up without polling.
-//
-// It is small enough to back with Redis (Begin = SET key "inflight:<random
-// token>" NX PX <lease>, reading the value when the SET fails; Done = SET
-// key "done" PX <ttl>; Abandon = DEL key only while it holds the caller's
-// token, in one script) or SQL (an INSERT into a table with the key as
-// primary key and the token beside it, then an UPDATE, or a DELETE ...
-// WHERE token = ?). A shared store should give in-flight claims a lease
-// longer than the handler's timeout, so that a crashed instance does not
-// block the event forever. Implementations must be safe for concurrent
-// use.
+// delivery does not run the merchant's function twice and a failed one is
+// processed again. The package doc states its contract; implementations
+// (memory, package redisdedup, SQL) must be safe for concurrent use.
 type Deduplicator interface {
-	// Begin claims key for the caller (DedupNew and the claim's token), or
-	// reports that another delivery holds it (DedupInFlight) or that it
-	// was processed (DedupDone), with an empty token. An error makes
-	// Handler reply 500 without calling the merchant's function, so the
-	// service re-sends.
+	// Begin claims key (DedupNew and the claim's token), or reports
+	// DedupInFlight or DedupDone with an empty token. An error makes
+	// Handler reply 500 without calling the function.
 	Begin(ctx context.Context, key string) (DedupState, DedupToken, error)
 	// Done records key as processed and ends the claim token names.
-	// Handler calls it with a context that is not cancelled when the
-	// sender hangs up.
 	Done(ctx context.Context, key string, token DedupToken) error
-	// Abandon ends the claim token names without recording key, so that
-	// the next Begin gets DedupNew; it does nothing when key is no longer
-	// held with that token. Handler calls it with a context that is not
-	// cancelled when the sender hangs up.
+	// Abandon ends the claim token names without recording key; it does
+	// nothing when key is no longer held with that token.
 	Abandon(ctx context.Context, key string, token DedupToken) error
 }
 
-// DedupWaiter is an optional interface of a Deduplicator that can tell
-// when an in-flight key is released, so that Handler wakes a waiting
-// duplicate at once instead of polling Begin. MemoryDeduplicator implements
-// it; a shared store may (Redis keyspace notifications, PostgreSQL
-// LISTEN/NOTIFY) or may not.
+// DedupWaiter is an optional interface of a Deduplicator that wakes a
+// waiting duplicate when an in-flight key is released, instead of letting
+// Handler poll Begin. MemoryDeduplicator implements it.
 type DedupWaiter interface {
-	// Released returns a channel that is closed when key, now in flight,
-	// is released by Done or Abandon; or nil when key is not in flight.
-	// A closed channel means only "ask Begin again": another delivery may
-	// claim the key first. A store shared by several processes must close
-	// it whichever process releases the key (a channel that stays open only
-	// makes the duplicate wait its full Config.DuplicateWait and get 409).
+	// Released returns a channel closed when key, now in flight, is
+	// released by Done or Abandon (in any process sharing the store), or
+	// nil when key is not in flight. A closed channel means "ask Begin
+	// again".
 	Released(key string) <-chan struct{}
 }
 
@@ -128,15 +91,10 @@ type MemoryDedupConfig struct {
 }
 
 // MemoryDeduplicator is the default Deduplicator: one process's memory,
-// bounded in size, with a TTL. It is safe for concurrent use. Use a shared
-// store instead (package webhook/redisdedup) when several processes serve
-// the webhook URL. The zero value is ready to use, with the defaults; a nil
-// *MemoryDeduplicator answers every Begin, Done and Abandon with an error
-// (Handler: 500).
-//
-// A processed key costs about 35 bytes whatever its length (a 128-bit
-// digest of it is kept, not the key): a million remembered events take
-// about 35 MB.
+// bounded, with a TTL; use package redisdedup when several processes serve
+// the webhook URL. The zero value is ready to use; a nil one answers every
+// call with an error (Handler: 500). A processed key costs about 35 bytes
+// whatever its length (a 128-bit digest of it is kept).
 type MemoryDeduplicator struct {
 	ttl time.Duration
 	max int

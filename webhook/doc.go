@@ -1,8 +1,7 @@
 // Package webhook receives the service's webhooks safely: it checks where a
 // request comes from, its Basic credentials and custom headers, bounds and
 // decodes the body (plain JSON or the encrypted {"JWT": "..."} envelope),
-// and hands each event to the merchant's
-// function exactly once.
+// and hands each event to the merchant's function exactly once.
 //
 // A receiver is built from a Config:
 //
@@ -28,6 +27,49 @@
 //		return shop.MarkPaid(ctx, order) // an error replies 500: the service re-sends
 //	}))
 //
+// Handler answers so that the service, which re-sends every notification
+// not answered 200, re-sends exactly what was not processed:
+//
+//	200 fn succeeded, or the event was processed before (fn not called)
+//	403 source not allowed (ErrForbiddenSource)
+//	405 not a POST (ErrMethodNotAllowed), with Allow: POST
+//	401 bad credentials or custom headers (ErrUnauthorized, ErrHeaderMismatch)
+//	413 body too large (ErrBodyTooLarge); 400 not an event (ErrMalformedBody)
+//	409 a duplicate whose first delivery still runs after Config.DuplicateWait
+//	    (ErrInFlight), with Retry-After: 5
+//	500 fn failed or panicked, the Deduplicator failed, or the configuration
+//	    is wrong (no Decrypter, ErrNotEncrypted, a token that does not open):
+//	    logged, and the service keeps the event
+//
+// The body is read within Config.ReadTimeout and Config.MaxBodyBytes,
+// whatever the server's own timeouts. Config.Observer hears each
+// delivery's [Outcome] and duration, for metrics and tracing.
+//
+// Exactly once. fn runs once per event (Event.DedupKey) across concurrent
+// deliveries. A duplicate arriving while the first delivery runs waits for
+// it, at most Config.DuplicateWait and while its own request lives: if the
+// first succeeds it answers 200 without calling fn; if the first fails, a
+// waiting duplicate claims the event and runs fn itself; if the wait ends
+// first it answers 409. A duplicate never gets 200 before the event is
+// processed. An event is recorded only after fn returns nil; if recording
+// fails the answer is still 200 (the work is done) and the failure logged.
+//
+// The Deduplicator contract, per key: Begin atomically claims it, so that
+// exactly one of any number of concurrent callers gets DedupNew with a
+// DedupToken, and the others DedupInFlight until the owner calls Done (then
+// DedupDone) or Abandon (then the next Begin gets DedupNew). Done, called
+// only after fn succeeded, records the key whoever holds a claim by then.
+// Abandon, called when fn failed or panicked, releases only the claim its
+// token names. Handler calls Done and Abandon with a context that outlives
+// the sender hanging up, and makes a waiting duplicate call Begin again
+// (5 ms doubling to 100 ms) unless the store is a DedupWaiter. On Redis:
+// Begin = SET key "inflight:<token>" NX PX <lease> (one script that also
+// reads the value), Done = SET key "done" PX <ttl>, Abandon = DEL only
+// while the key holds the token; in SQL an INSERT with the key as primary
+// key, then an UPDATE, or a DELETE ... WHERE token = ?. Give shared claims
+// a lease longer than fn can take, so a crashed instance does not block the
+// event forever.
+//
 // Encrypted webhooks ({"JWT": "..."}) are opened by Config.Decrypter
 // ([JWEDecrypter] for the service's RSA keys), which also checks the
 // signature inside. Once a Decrypter is configured, plain JSON bodies are
@@ -37,22 +79,14 @@
 //
 // The content of an event is typed by kind: [Event.Order] (the same
 // [checkout.OrderStatus] that [checkout.Client.GetOrder] returns),
-// [Event.Transaction], [Event.Mandate] and [Event.Refund]. Unknown event
-// names are normal and reach the function like any other.
+// [Event.Transaction], [Event.Mandate], [Event.Refund] and
+// [Event.Notification]; Kind, OrderID and Status are read by the same
+// decoding. Unknown event names are normal and reach the function like any
+// other.
 //
-// Everything fails closed. NewVerifier refuses a Config without credentials or
-// without an address allow-list (unless AllowAnySource says so explicitly);
-// Verify checks, in order, the source address, the method, the credentials,
-// the custom headers, the body size and the body, and returns a sentinel
-// error for each failure; Handler turns those into status codes the service
-// understands. The service re-sends every notification that does not get a
-// 200 reply, so a 500 is the safe answer
-// whenever the merchant's side cannot take the event right now: nothing is
-// lost, the event comes again.
-//
-// ProductionSources and SandboxSources are package variables, so that they
-// can be written straight into a Config; treat them as
-// read-only. NewVerifier copies every list and map it is given, so no later
-// change (to them or to a Config) reaches a Verifier; every Verifier is
-// independent and safe for concurrent use.
+// Everything fails closed: NewVerifier refuses a Config without credentials
+// or without an address allow-list (unless AllowAnySource), and copies
+// every list and map it is given. ProductionSources and SandboxSources are
+// variables so they can be written straight into a Config: treat them as
+// read-only.
 package webhook

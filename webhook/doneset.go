@@ -6,11 +6,8 @@ import (
 )
 
 // keyDigest is what MemoryDeduplicator keeps of a processed key: the first
-// 128 bits of its SHA-256. Keeping 16 bytes instead of the key (often 50 or
-// more) is what lets a million remembered events fit in about 35 MB. Two
-// different keys would have to share all 128 bits for the second to be
-// taken as processed; among even a billion keys the chance is below 10^-20,
-// and finding such a pair on purpose means breaking SHA-256.
+// 128 bits of its SHA-256 (two of a billion keys sharing them: below
+// 10^-20).
 type keyDigest [16]byte
 
 func digest(key string) keyDigest {
@@ -26,17 +23,13 @@ type doneRecord struct {
 }
 
 // doneSet is the processed keys of a MemoryDeduplicator: records in the
-// order they were made, which is also expiry order since the TTL is fixed,
-// and an open-addressing index from digest to record. It is not safe for
-// concurrent use: the deduplicator's mutex guards it.
-//
-// recs[head:] are the records not yet forgotten. A record is live when the
-// index points at it; a key recorded again, or found expired by Begin and
-// taken out of the index, leaves a stale record behind, dropped when it
-// reaches the head or when stale records outnumber live ones.
-//
-// Memory per remembered key: a 24-byte record (plus the slice's spare
-// capacity) and 4 to 8 bytes of index at a load factor of 3/8 to 3/4.
+// order they were made (expiry order, the TTL being fixed) and an
+// open-addressing index from digest to record, about 35 bytes per key
+// (a Go map would take twice that). recs[head:] are not yet forgotten; a
+// record is live while the index points at it. A key recorded again, or
+// found expired by Begin, leaves a stale record, dropped at the head or
+// when stale records outnumber live ones. Guarded by the deduplicator's
+// mutex.
 type doneSet struct {
 	recs  []doneRecord
 	head  int
@@ -47,9 +40,8 @@ type doneSet struct {
 // minIndex is the smallest index size (a power of two).
 const minIndex = 16
 
-// maxDoneEntries bounds MemoryDedupConfig.MaxEntries so that record
-// positions, which compaction keeps below about 4×MaxEntries+2048, fit in
-// the index's uint32 entries.
+// maxDoneEntries keeps record positions (below about 4×MaxEntries+2048)
+// within the index's uint32 entries.
 const maxDoneEntries = 1 << 28
 
 func (s *doneSet) home(k keyDigest) int {
@@ -162,9 +154,7 @@ func (s *doneSet) pop() {
 }
 
 // tidy drops stale records when they outnumber live ones (plus a margin),
-// so the records stay within about twice the live keys whatever the
-// callers do; the cost is amortised over the calls that made them. It
-// also shrinks an index left large by many expiries.
+// and shrinks an index left large by many expiries.
 func (s *doneSet) tidy() {
 	if len(s.recs)-s.head > 2*s.n+64 {
 		s.compact()
@@ -178,9 +168,8 @@ func (s *doneSet) tidy() {
 	}
 }
 
-// compact moves the live records from the head on to the start of recs,
-// dropping the stale ones, and rebuilds the index for their new positions.
-// A backing array far larger than needed is replaced.
+// compact moves the live records to the start of recs, dropping stale
+// ones, and rebuilds the index; a far too large backing array is replaced.
 func (s *doneSet) compact() {
 	// Mark the live positions first: moving records overwrites the
 	// positions the index still refers to.

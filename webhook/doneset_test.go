@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"runtime/debug"
 	"testing"
 	"time"
 
@@ -112,7 +113,7 @@ func TestMemoryDeduplicatorAgainstModel(t *testing.T) {
 // TestMemoryDeduplicatorMillionIDs measures what a million remembered
 // events cost: the bound is 64 MiB.
 func TestMemoryDeduplicatorMillionIDs(t *testing.T) {
-	if testing.Short() || raceEnabled {
+	if testing.Short() || raceEnabled() {
 		t.Skip("a single-goroutine measurement of a million records: it runs without -short and -race")
 	}
 	const ids = 1_000_000
@@ -145,4 +146,19 @@ func TestMemoryDeduplicatorMillionIDs(t *testing.T) {
 	t.Logf("1,000,000 distinct ids: %.1f MiB on the heap, %.1f bytes per id (bound 64 MiB)", float64(used)/(1<<20), float64(used)/ids)
 	require.Less(t, used, int64(64<<20))
 	runtime.KeepAlive(d)
+}
+
+// raceEnabled reports whether the test binary runs with the race
+// detector, under which single-goroutine measurements skip.
+func raceEnabled() bool {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return false
+	}
+	for _, s := range bi.Settings {
+		if s.Key == "-race" {
+			return s.Value == "true"
+		}
+	}
+	return false
 }

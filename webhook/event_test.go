@@ -11,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	checkout "github.com/payorch/checkout-go"
 	"github.com/payorch/checkout-go/internal/conformance"
 	"github.com/payorch/checkout-go/internal/wiretest"
 )
@@ -71,7 +72,7 @@ func TestConformanceWebhooks(t *testing.T) {
 			if d := text(m["date_created"]); d != "" {
 				want, err := time.Parse(time.RFC3339, d)
 				require.NoError(t, err)
-				require.True(t, want.Equal(ev.DateCreated), "%s vs %s", want, ev.DateCreated)
+				require.True(t, want.Equal(ev.DateCreated.Time), "%s vs %s", want, ev.DateCreated)
 			}
 			names[ev.Name] = true
 
@@ -158,7 +159,9 @@ func TestEventHelpersLenient(t *testing.T) {
 	ev, err := ParseEvent([]byte(`{"id":7,"event_name":"ORDER_SUCCEEDED","content":{"order":{"order_id":123,"status":"CHARGED","amount":"1.00"}}}`))
 	require.NoError(t, err)
 	require.Equal(t, "7", ev.ID)
-	require.Equal(t, "123", ev.OrderID())
+	o, err := ev.Order()
+	require.NoError(t, err)
+	require.Equal(t, o.OrderID, ev.OrderID(), "the helper says what the typed order says")
 	require.Equal(t, "1.00", ev.Field("amount"))
 	require.Equal(t, "", ev.Field("missing"))
 
@@ -267,11 +270,11 @@ func FuzzParseEvent(f *testing.F) {
 }
 
 func TestEventMarshalJSON(t *testing.T) {
-	ev := Event{ID: "evt_1", Name: OrderSucceeded, DateCreated: time.Date(2023, 8, 10, 12, 30, 48, 0, time.FixedZone("IST", 19800)),
+	ev := Event{ID: "evt_1", Name: OrderSucceeded, DateCreated: checkout.Timestamp{Time: time.Date(2023, 8, 10, 12, 30, 48, 0, time.FixedZone("IST", 19800))},
 		Content: json.RawMessage(`{"order":{"order_id":"ord_1","status":"CHARGED"}}`), Raw: []byte("ignored"), Encrypted: true}
 	b, err := json.Marshal(ev)
 	require.NoError(t, err)
-	require.Equal(t, `{"id":"evt_1","event_name":"ORDER_SUCCEEDED","date_created":"2023-08-10T07:00:48Z","content":{"order":{"order_id":"ord_1","status":"CHARGED"}}}`, string(b))
+	require.Equal(t, `{"id":"evt_1","event_name":"ORDER_SUCCEEDED","date_created":"2023-08-10T12:30:48+05:30","content":{"order":{"order_id":"ord_1","status":"CHARGED"}}}`, string(b))
 	back, err := ParseEvent(b)
 	require.NoError(t, err)
 	require.Equal(t, ev.ID, back.ID)
@@ -290,9 +293,103 @@ func TestEventDateCreatedForms(t *testing.T) {
 	for _, dc := range []string{`"2016-08-02T08:07:52Z"`, `"2016-08-02T08:07:52+0000"`, `1470125272`, `"1470125272"`} {
 		ev, err := ParseEvent([]byte(`{"event_name":"X","date_created":` + dc + `}`))
 		require.NoError(t, err)
-		require.True(t, want.Equal(ev.DateCreated), "%s: %v", dc, ev.DateCreated)
+		require.True(t, want.Equal(ev.DateCreated.Time), "%s: %v", dc, ev.DateCreated)
 	}
 	ev, err := ParseEvent([]byte(`{"event_name":"X","date_created":"FILTERED"}`))
 	require.NoError(t, err)
 	require.True(t, ev.DateCreated.IsZero())
+}
+
+// date_created is written as checkout.Timestamp writes it, in the time's
+// own offset: a time Timestamp reads is written with a year in 0–9999 and
+// read back as the same instant; a year outside that range is never
+// written (issue 26 item 8).
+func TestEventDateCreatedRoundTrip(t *testing.T) {
+	ev, err := ParseEvent([]byte(`{"event_name":"X","date_created":"9999-12-31T23:59:59-23:59"}`))
+	require.NoError(t, err)
+	require.False(t, ev.DateCreated.IsZero())
+	b, err := json.Marshal(ev)
+	require.NoError(t, err)
+	require.Equal(t, `{"event_name":"X","date_created":"9999-12-31T23:59:59-23:59"}`, string(b))
+	back, err := ParseEvent(b)
+	require.NoError(t, err)
+	require.True(t, ev.DateCreated.Equal(back.DateCreated))
+
+	far := Event{Name: "X", DateCreated: checkout.Timestamp{Time: time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)}}
+	_, err = json.Marshal(far)
+	require.Error(t, err, "a year past 9999 is not written")
+}
+
+// FuzzEventRoundTrip: an event ParseEvent accepts is written by
+// json.Marshal (or refused, only for a year outside 0–9999) and read back
+// with the same id, name, instant and content.
+func FuzzEventRoundTrip(f *testing.F) {
+	for _, s := range []string{
+		`{"id":"evt_1","event_name":"ORDER_SUCCEEDED","date_created":"2023-08-10T07:00:48+0000","content":{"order":{"order_id":"o"}}}`,
+		`{"event_name":"X","date_created":"9999-12-31T23:59:59-23:59"}`,
+		`{"event_name":"X","date_created":"0000-01-01T00:00:00+23:59"}`,
+		`{"id":12,"event_name":"X","date_created":1470125272}`,
+		`{"event_name":"X","date_created":"FILTERED","content":"FILTERED"}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		ev, err := ParseEvent(body)
+		if err != nil {
+			return
+		}
+		b, err := json.Marshal(ev)
+		if err != nil {
+			if y := ev.DateCreated.Year(); y >= 0 && y <= 9999 {
+				t.Fatalf("%s: %v", body, err)
+			}
+			return
+		}
+		back, err := ParseEvent(b)
+		require.NoError(t, err, "%s", b)
+		require.Equal(t, ev.ID, back.ID)
+		require.Equal(t, ev.Name, back.Name)
+		require.True(t, ev.DateCreated.Equal(back.DateCreated), "%s: %v then %v", b, ev.DateCreated, back.DateCreated)
+		if ev.Content != nil {
+			require.JSONEq(t, string(ev.Content), string(back.Content))
+		}
+		require.Equal(t, ev.OrderID(), back.OrderID())
+	})
+}
+
+// An ORDER_PARTIAL_CHARGED event: the order and its TxnList, both
+// statuses with their ids; Transaction gives the txn_detail the service
+// names latest, as documented.
+func TestPartialChargedEvent(t *testing.T) {
+	body := `{"id":"evt_split","event_name":"ORDER_PARTIAL_CHARGED","content":{"order":{"order_id":"ord_split",
+		"status":"PARTIAL_CHARGED","status_id":37,"amount":1500,
+		"txn_detail":{"txn_id":"shop-ord_split-2","status":"TO_BE_CHARGED"},
+		"txn_list":[{"txn_id":"shop-ord_split-1","status":"CHARGED","payment_method_type":"UPI","txn_amount":500},
+			{"txn_id":"shop-ord_split-2","status":"TO_BE_CHARGED","payment_method_type":"CARD","txn_amount":1000}]}}}`
+	ev, err := ParseEvent([]byte(body))
+	require.NoError(t, err)
+	require.Equal(t, OrderPartialCharged, ev.Name)
+	o, err := ev.Order()
+	require.NoError(t, err)
+	require.Equal(t, checkout.StatusPartialCharged, o.Status)
+	require.Equal(t, 37, o.Status.ID())
+	require.False(t, o.IsPaid())
+	require.Len(t, o.TxnList, 2)
+	require.Equal(t, checkout.StatusCharged, o.TxnList[0].Status)
+	require.Equal(t, checkout.StatusToBeCharged, o.TxnList[1].Status)
+	require.Equal(t, 38, o.TxnList[1].Status.ID())
+	txn, err := ev.Transaction()
+	require.NoError(t, err)
+	require.Equal(t, "shop-ord_split-2", txn.TxnID, "txn_detail, the one the service names latest")
+}
+
+// Every event the service documents has its constant.
+func TestDocumentedEventNames(t *testing.T) {
+	for name, c := range map[string]string{
+		"TXN_CHARGED": TxnCharged, "MANDATE_REVOKED": MandateRevoked, "ORDER_PARTIAL_CHARGED": OrderPartialCharged,
+		"REFUND_MANUAL_REVIEW_NEEDED": RefundManualReviewNeeded, "ORDER_SUCCEEDED": OrderSucceeded,
+		"NOTIFICATION_FAILED": NotificationFailed, "TXN_CREATED": TxnCreated, "MANDATE_PAUSED": MandatePaused,
+	} {
+		require.Equal(t, name, c)
+	}
 }

@@ -12,79 +12,18 @@ import (
 	"time"
 )
 
-// Handler returns an http.Handler that verifies each delivery, runs fn once
-// per event, and replies so that the service re-sends exactly what was not
-// processed (the service marks an event notified only after a 200):
-//
-//	403 source not allowed (ErrForbiddenSource)
-//	405 not a POST (ErrMethodNotAllowed), with Allow: POST
-//	401 bad credentials or custom headers (ErrUnauthorized,
-//	    ErrHeaderMismatch), with WWW-Authenticate: Basic realm=...
-//	413 body too large (ErrBodyTooLarge)
-//	400 not parseable (ErrMalformedBody)
-//	500 encrypted body without a Decrypter, or one that cannot be opened,
-//	    or a plain body while a Decrypter is configured without
-//	    Config.AcceptPlain (ErrNotEncrypted) (logged at error level: the
-//	    merchant must fix the configuration, and meanwhile the service
-//	    keeps the event)
-//	409 a duplicate of an event whose first delivery is still running
-//	    after Config.DuplicateWait (or the sender hung up), with
-//	    Retry-After: 5
-//	500 fn returned an error or panicked, or the Deduplicator failed
-//	200 fn succeeded, or the event was processed before (fn not called)
-//
-// Concurrent deliveries of one event run fn once. A duplicate
-// that arrives while the first delivery is running waits for it, at most
-// Config.DuplicateWait and only while its own request's context lives:
-//
-//   - the first succeeds: the duplicate replies 200 without calling fn;
-//   - the first fails or panics: one of the waiting duplicates claims the
-//     event and runs fn itself, so the event is not left for a later
-//     re-send (the others keep waiting for that one);
-//   - the wait ends first: 409, so the service re-sends later.
-//
-// A duplicate never gets 200 before the event is processed: if the first
-// delivery then failed, the service would have been told it was delivered
-// and the event would be lost.
-//
-// The wait re-asks the Deduplicator's Begin with a short backoff (5 ms
-// doubling to 100 ms), which any store (Redis, SQL) supports. A
-// Deduplicator that also implements DedupWaiter, as MemoryDeduplicator
-// does, is woken up at once instead.
-//
-// fn receives the request's context. An event is marked done only after fn
-// returns nil; if fn fails or panics it is released, and the next delivery
-// (or a waiting duplicate) runs fn again. If marking it done fails after fn
-// succeeded, the reply is still 200 (the work is done; re-running it would
-// be worse) and the failure is logged. A nil fn answers 500 to everything.
-//
-// A typical fn switches on the event name and reads the typed content,
-// acknowledging the events it does not act on:
-//
-//	h := v.Handler(func(ctx context.Context, ev *webhook.Event) error {
-//		switch ev.Name {
-//		case webhook.OrderSucceeded:
-//			order, err := ev.Order() // the same *checkout.OrderStatus GetOrder returns
-//			if err != nil {
-//				return err
-//			}
-//			if err := order.CheckPaid(shop.Total(order.OrderID)); err != nil {
-//				return shop.Flag(ctx, order.OrderID, err) // paid, but not as expected
-//			}
-//			return shop.Fulfil(ctx, order.OrderID)
-//		case webhook.OrderRefunded:
-//			order, err := ev.Order()
-//			if err != nil {
-//				return err
-//			}
-//			return shop.RecordRefunds(ctx, order.OrderID, order.Refunds)
-//		}
-//		return nil // other and unknown events: 200, nothing to do
-//	})
+// Handler returns an http.Handler that verifies each delivery, runs fn
+// once per event with the request's context, and answers so that the
+// service re-sends exactly what was not processed: 200 after fn succeeded
+// or for an event processed before, 500 when fn fails or panics (the event
+// is released and processed again), 409 for a duplicate whose first
+// delivery is still running, 4xx for what is refused. The package doc
+// lists every answer and the dedupe contract. A nil fn answers 500.
 func (v *Verifier) Handler(fn func(ctx context.Context, ev *Event) error) http.Handler {
 	h := &handler{v: v, fn: fn}
 	if v != nil {
 		h.log = v.log
+		h.obs = v.observer
 		h.wait = v.dupWait
 		h.waiter, _ = v.dedup.(DedupWaiter)
 	}
@@ -95,21 +34,20 @@ type handler struct {
 	v      *Verifier
 	fn     func(ctx context.Context, ev *Event) error
 	log    *slog.Logger  // nil: silent
+	obs    Observer      // nil: nothing observed
 	wait   time.Duration // how long a duplicate waits; <= 0: not at all
 	waiter DedupWaiter   // nil: poll Begin
 }
 
-// The backoff between two Begin calls while a duplicate waits for a
-// Deduplicator that is not a DedupWaiter.
+// The backoff of a waiting duplicate re-asking Begin.
 const (
 	pollMin = 5 * time.Millisecond
 	pollMax = 100 * time.Millisecond
 )
 
-// awaitFirst waits while key is in flight, for at most h.wait and while
-// ctx lives, and returns what Begin last gave: DedupDone (the first
-// delivery succeeded), DedupNew and its token (it failed and this delivery
-// now owns the key), or DedupInFlight (the wait ended first).
+// awaitFirst waits while key is in flight, at most h.wait and while ctx
+// lives, and returns what Begin last gave: DedupDone, DedupNew and its
+// token (the first failed: this delivery owns the key), or DedupInFlight.
 func (h *handler) awaitFirst(ctx context.Context, key string) (DedupState, DedupToken, error) {
 	if h.wait <= 0 {
 		return DedupInFlight, "", nil
@@ -154,57 +92,64 @@ func (h *handler) awaitFirst(ctx context.Context, key string) (DedupState, Dedup
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r == nil { // net/http never does this; a direct caller might
-		reply(w, StatusFor(ErrMalformedBody))
-		return
+	var start time.Time
+	if h.obs != nil {
+		start = time.Now()
 	}
-	ev, client, err := h.v.verify(r)
+	status, outcome, ev := h.serve(w, r)
+	reply(w, status)
+	if h.obs != nil {
+		d := Delivery{Outcome: outcome, HTTPStatus: status, Duration: time.Since(start)}
+		if ev != nil {
+			d.EventName = clipped(ev.Name)
+		}
+		ctx := context.Background()
+		if r != nil {
+			ctx = r.Context()
+		}
+		h.obs.ObserveDelivery(ctx, d)
+	}
+}
+
+// serve handles one delivery and returns the status to answer, its
+// outcome, and the event when it was read.
+func (h *handler) serve(w http.ResponseWriter, r *http.Request) (int, Outcome, *Event) {
+	if r == nil { // net/http never does this; a direct caller might
+		return http.StatusBadRequest, OutcomeDecodeFailure, nil
+	}
+	ev, client, err := h.verify(w, r)
 	if err != nil {
-		h.reject(w, r, client, err)
-		return
+		status, outcome := h.reject(w, r, client, err)
+		return status, outcome, nil
 	}
 	if h.fn == nil {
 		h.logError(r, "webhook handler has no function", client, ev, nil)
-		reply(w, http.StatusInternalServerError)
-		return
+		return http.StatusInternalServerError, OutcomeNotConfigured, ev
 	}
 	ctx := r.Context()
 	key := ev.DedupKey()
 	state, token, err := h.v.dedup.Begin(ctx, key)
-	if err != nil {
-		h.logError(r, "webhook deduplicator failed", client, ev, err)
-		reply(w, http.StatusInternalServerError)
-		return
-	}
-	if state == DedupInFlight {
+	if err == nil && state == DedupInFlight {
 		state, token, err = h.awaitFirst(ctx, key)
-		if err != nil {
-			h.logError(r, "webhook deduplicator failed", client, ev, err)
-			reply(w, http.StatusInternalServerError)
-			return
-		}
 	}
-	switch state {
-	case DedupDone:
+	if err == nil && state != DedupNew && state != DedupInFlight && state != DedupDone {
+		err = errors.New("invalid state " + strconv.Itoa(int(state)))
+	}
+	switch {
+	case err != nil:
+		h.logError(r, "webhook deduplicator failed", client, ev, err)
+		return http.StatusInternalServerError, OutcomeHandlerError, ev
+	case state == DedupDone:
 		h.logDebug(ctx, "webhook duplicate ignored", client, ev)
-		reply(w, http.StatusOK)
-		return
-	case DedupInFlight:
+		return http.StatusOK, OutcomeDuplicate, ev
+	case state == DedupInFlight:
 		h.logWarn(ctx, "webhook duplicate: the first delivery is still in progress; the service will re-send", client, ev, ErrInFlight)
 		w.Header().Set("Retry-After", "5")
-		reply(w, http.StatusConflict)
-		return
-	case DedupNew:
-	default:
-		h.logError(r, "webhook deduplicator returned an invalid state", client, ev, errors.New("state "+strconv.Itoa(int(state))))
-		reply(w, http.StatusInternalServerError)
-		return
+		return http.StatusConflict, OutcomeDuplicate, ev
 	}
-
 	if err := h.run(ctx, key, token, ev); err != nil {
 		h.logError(r, "webhook function failed; the service will re-send", client, ev, err)
-		reply(w, http.StatusInternalServerError)
-		return
+		return http.StatusInternalServerError, OutcomeHandlerError, ev
 	}
 	// Recorded even when the sender has hung up meanwhile: the work is done,
 	// and a cancelled context must not leave the key claimed.
@@ -212,7 +157,22 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.logError(r, "webhook processed but the deduplicator could not record it", client, ev, err)
 	}
 	h.logDebug(ctx, "webhook processed", client, ev)
-	reply(w, http.StatusOK)
+	return http.StatusOK, OutcomeProcessed, ev
+}
+
+// verify runs Verify with the connection's read deadline set to the
+// Verifier's ReadTimeout, so a sender trickling its body cannot hold the
+// goroutine, whatever the server's own timeouts; the deadline is lifted
+// once the body is read, so it does not cancel fn's context.
+func (h *handler) verify(w http.ResponseWriter, r *http.Request) (*Event, netip.Addr, error) {
+	if h.v == nil || !h.v.ok {
+		return h.v.verify(r) // ErrNotConfigured, body unread
+	}
+	rc := http.NewResponseController(w)
+	if rc.SetReadDeadline(time.Now().Add(h.v.readTimeout)) == nil {
+		defer func() { _ = rc.SetReadDeadline(time.Time{}) }()
+	}
+	return h.v.verify(r)
 }
 
 // run calls fn and releases this delivery's claim on the key (token) when
@@ -234,11 +194,11 @@ func (h *handler) run(ctx context.Context, key string, token DedupToken, ev *Eve
 	return err
 }
 
-func (h *handler) reject(w http.ResponseWriter, r *http.Request, client netip.Addr, err error) {
-	status := StatusFor(err)
+func (h *handler) reject(w http.ResponseWriter, r *http.Request, client netip.Addr, err error) (int, Outcome) {
+	status, outcome := classify(err)
 	switch status {
 	case http.StatusUnauthorized:
-		w.Header().Set("WWW-Authenticate", `Basic realm="`+h.v.realmOrDefault()+`", charset="UTF-8"`)
+		w.Header().Set("WWW-Authenticate", `Basic realm="`+h.v.realm+`", charset="UTF-8"`)
 	case http.StatusMethodNotAllowed:
 		w.Header().Set("Allow", http.MethodPost)
 	}
@@ -247,41 +207,41 @@ func (h *handler) reject(w http.ResponseWriter, r *http.Request, client netip.Ad
 	} else {
 		h.logWarn(r.Context(), "webhook rejected", client, nil, err)
 	}
-	reply(w, status)
+	return status, outcome
 }
 
-func (v *Verifier) realmOrDefault() string {
-	if v == nil || v.realm == "" {
-		return "webhook"
-	}
-	return v.realm
-}
-
-// StatusFor maps an error of Verify to the status Handler replies with:
-// 403, 405, 401, 413, 400, 409 as documented on Handler, and 500 for
-// anything else (including the encrypted-payload errors, ErrNotEncrypted
-// and nil-safe ErrNotConfigured).
+// StatusFor maps an error of Verify to the status Handler answers with
+// (see the package doc); 500 for anything else.
 func StatusFor(err error) int {
+	status, _ := classify(err)
+	return status
+}
+
+// classify gives the status and the Outcome of an error of Verify.
+func classify(err error) (int, Outcome) {
 	switch {
 	case err == nil:
-		return http.StatusOK
+		return http.StatusOK, OutcomeProcessed
 	case errors.Is(err, ErrForbiddenSource):
-		return http.StatusForbidden
+		return http.StatusForbidden, OutcomeForbidden
 	case errors.Is(err, ErrMethodNotAllowed):
-		return http.StatusMethodNotAllowed
+		return http.StatusMethodNotAllowed, OutcomeDecodeFailure
 	case errors.Is(err, ErrUnauthorized), errors.Is(err, ErrHeaderMismatch):
-		return http.StatusUnauthorized
+		return http.StatusUnauthorized, OutcomeUnauthorized
 	case errors.Is(err, ErrBodyTooLarge):
-		return http.StatusRequestEntityTooLarge
+		return http.StatusRequestEntityTooLarge, OutcomeDecodeFailure
+	case errors.Is(err, ErrSignature):
+		return http.StatusInternalServerError, OutcomeUnauthorized
+	case errors.Is(err, ErrNoDecrypter), errors.Is(err, ErrNotEncrypted), errors.Is(err, ErrNotConfigured):
+		return http.StatusInternalServerError, OutcomeNotConfigured
 	case errors.Is(err, ErrEncrypted):
-		return http.StatusInternalServerError
+		return http.StatusInternalServerError, OutcomeDecodeFailure
 	case errors.Is(err, ErrMalformedBody):
-		return http.StatusBadRequest
+		return http.StatusBadRequest, OutcomeDecodeFailure
 	case errors.Is(err, ErrInFlight):
-		return http.StatusConflict
-	default:
-		return http.StatusInternalServerError
+		return http.StatusConflict, OutcomeDuplicate
 	}
+	return http.StatusInternalServerError, OutcomeHandlerError
 }
 
 // reply writes a short status text body; it never echoes the request.
@@ -320,23 +280,21 @@ func attrs(client netip.Addr, ev *Event, err error) []slog.Attr {
 }
 
 func (h *handler) logError(r *http.Request, msg string, client netip.Addr, ev *Event, err error) {
-	if h.log == nil {
-		return
-	}
-	a := append(attrs(client, ev, err), slog.String("peer", r.RemoteAddr))
-	h.log.LogAttrs(r.Context(), slog.LevelError, msg, a...)
+	h.logAt(r.Context(), slog.LevelError, msg, append(attrs(client, ev, err), slog.String("peer", r.RemoteAddr)))
 }
 
 func (h *handler) logWarn(ctx context.Context, msg string, client netip.Addr, ev *Event, err error) {
-	if h.log == nil || !h.log.Enabled(ctx, slog.LevelWarn) {
-		return
-	}
-	h.log.LogAttrs(ctx, slog.LevelWarn, msg, attrs(client, ev, err)...)
+	h.logAt(ctx, slog.LevelWarn, msg, attrs(client, ev, err))
 }
 
 func (h *handler) logDebug(ctx context.Context, msg string, client netip.Addr, ev *Event) {
-	if h.log == nil || !h.log.Enabled(ctx, slog.LevelDebug) {
-		return
+	if h.log != nil && h.log.Enabled(ctx, slog.LevelDebug) {
+		h.logAt(ctx, slog.LevelDebug, msg, attrs(client, ev, nil))
 	}
-	h.log.LogAttrs(ctx, slog.LevelDebug, msg, attrs(client, ev, nil)...)
+}
+
+func (h *handler) logAt(ctx context.Context, level slog.Level, msg string, a []slog.Attr) {
+	if h.log != nil {
+		h.log.LogAttrs(ctx, level, msg, a...)
+	}
 }

@@ -1,13 +1,17 @@
 package webhook
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -296,4 +300,299 @@ func TestHandlerRecordsOutcomeAfterSenderHangsUp(t *testing.T) {
 		require.Equal(t, 0, inFlight, "the key is not left claimed")
 		require.Equal(t, fnErr == nil, done == 1)
 	}
+}
+
+// recordingObserver keeps every Delivery it hears.
+type recordingObserver struct {
+	mu sync.Mutex
+	ds []Delivery
+}
+
+func (o *recordingObserver) ObserveDelivery(_ context.Context, d Delivery) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.ds = append(o.ds, d)
+}
+
+func (o *recordingObserver) outcomes() []Outcome {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	var out []Outcome
+	for _, d := range o.ds {
+		out = append(out, d.Outcome)
+	}
+	return out
+}
+
+// The Observer hears each delivery's outcome, status, event name and
+// duration: a webhook delivered twice is one processed and one duplicate
+// (issue 28), and every refusal has its outcome.
+func TestHandlerObserver(t *testing.T) {
+	obs := &recordingObserver{}
+	cfg := baseConfig()
+	cfg.Observer = obs
+	v, err := NewVerifier(cfg)
+	require.NoError(t, err)
+	fail := false
+	h := v.Handler(func(context.Context, *Event) error {
+		if fail {
+			return errors.New("shop down")
+		}
+		return nil
+	})
+	require.Equal(t, 200, serve(h, NewTestRequest(cfg, []byte(orderBody))).Code)
+	require.Equal(t, 200, serve(h, NewTestRequest(cfg, []byte(orderBody))).Code)
+	require.Equal(t, []Outcome{OutcomeProcessed, OutcomeDuplicate}, obs.outcomes())
+	require.Equal(t, Delivery{Outcome: OutcomeProcessed, HTTPStatus: 200, EventName: OrderSucceeded, Duration: obs.ds[0].Duration}, obs.ds[0])
+	require.Positive(t, obs.ds[0].Duration)
+
+	obs.ds = nil
+	other := []byte(strings.Replace(orderBody, "evt_V2_1", "evt_V2_observed", 1))
+	fail = true
+	require.Equal(t, 500, serve(h, NewTestRequest(cfg, other)).Code)
+	r := NewTestRequest(cfg, other)
+	r.RemoteAddr = "203.0.113.1:1"
+	require.Equal(t, 403, serve(h, r).Code)
+	r = NewTestRequest(cfg, other)
+	r.Header.Set("Authorization", BasicAuthorization(testUser, "wrong"))
+	require.Equal(t, 401, serve(h, r).Code)
+	require.Equal(t, 400, serve(h, NewTestRequest(cfg, []byte(`{"event_name":`))).Code)
+	require.Equal(t, 500, serve(h, NewTestRequest(cfg, []byte(`{"JWT":"a.b.c.d.e"}`))).Code)
+	require.Equal(t, 500, serve(v.Handler(nil), NewTestRequest(cfg, other)).Code)
+	require.Equal(t, []Outcome{OutcomeHandlerError, OutcomeForbidden, OutcomeUnauthorized, OutcomeDecodeFailure, OutcomeNotConfigured, OutcomeNotConfigured}, obs.outcomes())
+	require.Equal(t, "", obs.ds[1].EventName, "nothing of a refused body is observed")
+}
+
+// A sender trickling its body behind a server without ReadTimeout is cut
+// off at the handler's own read deadline, not held forever (issue 26).
+func TestHandlerReadDeadline(t *testing.T) {
+	cfg := Config{Username: testUser, Password: testPass, AllowAnySource: true, ReadTimeout: 200 * time.Millisecond}
+	v, err := NewVerifier(cfg)
+	require.NoError(t, err)
+	srv := httptest.NewServer(v.Handler(func(context.Context, *Event) error { return nil })) // no ReadTimeout
+	defer srv.Close()
+	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+	require.NoError(t, err)
+	defer conn.Close()
+	_, err = fmt.Fprintf(conn, "POST / HTTP/1.1\r\nHost: x\r\nAuthorization: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n{",
+		BasicAuthorization(testUser, testPass), len(orderBody))
+	require.NoError(t, err)
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() { // one byte every 50 ms: never done within the deadline
+		for _, c := range []byte(orderBody[1:]) {
+			select {
+			case <-stop:
+				return
+			case <-time.After(50 * time.Millisecond):
+			}
+			if _, err := conn.Write([]byte{c}); err != nil {
+				return
+			}
+		}
+	}()
+	start := time.Now()
+	require.NoError(t, conn.SetReadDeadline(start.Add(5*time.Second)))
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	require.NoError(t, err, "the handler must answer, not wait for the body")
+	require.Equal(t, http.StatusBadRequest, resp.StatusCode)
+	require.Less(t, time.Since(start), 2*time.Second)
+}
+
+// The read deadline is lifted once the body is read: a function running
+// longer than ReadTimeout keeps a live context.
+func TestHandlerReadDeadlineLiftedForFn(t *testing.T) {
+	cfg := Config{Username: testUser, Password: testPass, AllowAnySource: true, ReadTimeout: 100 * time.Millisecond}
+	v, err := NewVerifier(cfg)
+	require.NoError(t, err)
+	srv := httptest.NewServer(v.Handler(func(ctx context.Context, _ *Event) error {
+		time.Sleep(300 * time.Millisecond)
+		return ctx.Err()
+	}))
+	defer srv.Close()
+	req, err := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(orderBody))
+	require.NoError(t, err)
+	req.Header.Set("Authorization", BasicAuthorization(testUser, testPass))
+	resp, err := srv.Client().Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+}
+
+func TestHandlerConcurrentDuplicatesAllGet200(t *testing.T) {
+	for _, kind := range dedupKinds() {
+		for _, n := range []int{10, 32} {
+			t.Run(kind.name+"/"+strconv.Itoa(n), func(t *testing.T) {
+				dd, probe := kind.make()
+				cfg := baseConfig()
+				cfg.Deduplicator = dd
+				v, err := NewVerifier(cfg)
+				require.NoError(t, err)
+				var calls atomic.Int32
+				gate := make(chan struct{})
+				h := v.Handler(func(context.Context, *Event) error {
+					calls.Add(1)
+					<-gate
+					return nil
+				})
+				codes := deliverAll(h, cfg, n)
+				// Every other delivery has been told the event is in flight
+				// and is waiting; only then may the first finish.
+				eventually(t, func() bool { return calls.Load() == 1 && probe.waitingCount() == n-1 }, "duplicates waiting")
+				close(gate)
+				require.Equal(t, map[int]int{http.StatusOK: n}, collect(codes, n))
+				require.Equal(t, int32(1), calls.Load(), "fn ran once")
+				done, inFlight := probe.m.Len()
+				require.Equal(t, [2]int{1, 0}, [2]int{done, inFlight})
+			})
+		}
+	}
+}
+
+func TestHandlerFirstDeliveryFailsAWaiterProcessesTheEvent(t *testing.T) {
+	for _, kind := range dedupKinds() {
+		t.Run(kind.name, func(t *testing.T) {
+			const n = 10
+			dd, probe := kind.make()
+			cfg := baseConfig()
+			cfg.Deduplicator = dd
+			v, err := NewVerifier(cfg)
+			require.NoError(t, err)
+			var calls, succeeded atomic.Int32
+			gate := make(chan struct{})
+			h := v.Handler(func(context.Context, *Event) error {
+				if calls.Add(1) == 1 {
+					<-gate
+					return errors.New("first try fails")
+				}
+				succeeded.Add(1)
+				return nil
+			})
+			codes := deliverAll(h, cfg, n)
+			eventually(t, func() bool { return calls.Load() == 1 && probe.waitingCount() == n-1 }, "duplicates waiting")
+			close(gate)
+			// The failed delivery gets 500 (the service will re-send it);
+			// one waiter runs fn; everyone else is told 200 after that.
+			require.Equal(t, map[int]int{http.StatusInternalServerError: 1, http.StatusOK: n - 1}, collect(codes, n))
+			require.Equal(t, int32(2), calls.Load(), "exactly one waiter ran fn")
+			require.Equal(t, int32(1), succeeded.Load(), "processed exactly once")
+			done, inFlight := probe.m.Len()
+			require.Equal(t, [2]int{1, 0}, [2]int{done, inFlight})
+
+			// The service's re-send of the failed delivery is a duplicate now.
+			require.Equal(t, http.StatusOK, serve(h, NewTestRequest(cfg, []byte(orderBody))).Code)
+			require.Equal(t, int32(2), calls.Load())
+		})
+	}
+}
+
+func TestHandlerDuplicateWaitEnds(t *testing.T) {
+	tests := []struct {
+		name   string
+		wait   time.Duration
+		cancel bool // the duplicate's sender hangs up while it waits
+	}{
+		{"DuplicateWait elapses", 30 * time.Millisecond, false},
+		{"sender hangs up", 0, true}, // default wait (10 s): the context ends it
+		{"negative DuplicateWait: no wait", -1, false},
+	}
+	for _, tt := range tests {
+		for _, kind := range dedupKinds() {
+			t.Run(tt.name+"/"+kind.name, func(t *testing.T) {
+				dd, probe := kind.make()
+				cfg := baseConfig()
+				cfg.Deduplicator = dd
+				cfg.DuplicateWait = tt.wait
+				v, err := NewVerifier(cfg)
+				require.NoError(t, err)
+				var calls atomic.Int32
+				started := make(chan struct{})
+				gate := make(chan struct{})
+				h := v.Handler(func(context.Context, *Event) error {
+					calls.Add(1)
+					close(started)
+					<-gate
+					return nil
+				})
+				first := make(chan int, 1)
+				go func() { first <- serve(h, NewTestRequest(cfg, []byte(orderBody))).Code }()
+				<-started
+
+				ctx, cancel := context.WithCancel(context.WithValue(context.Background(), reqIDKey{}, 1))
+				defer cancel()
+				if tt.cancel {
+					go func() {
+						for probe.waitingCount() == 0 {
+							time.Sleep(time.Millisecond)
+						}
+						cancel()
+					}()
+				}
+				rec := serve(h, NewTestRequest(cfg, []byte(orderBody)).WithContext(ctx))
+				// Never 200 while the event is not processed.
+				require.Equal(t, http.StatusConflict, rec.Code)
+				require.Equal(t, "5", rec.Header().Get("Retry-After"))
+				if tt.wait < 0 {
+					require.Equal(t, int32(2), probe.begins.Load(), "no wait: Begin asked once per delivery")
+				}
+
+				close(gate)
+				require.Equal(t, http.StatusOK, <-first)
+				// The service's re-send is acknowledged without running fn.
+				require.Equal(t, http.StatusOK, serve(h, NewTestRequest(cfg, []byte(orderBody))).Code)
+				require.Equal(t, int32(1), calls.Load())
+			})
+		}
+	}
+}
+
+// beginFailsWhileWaiting answers DedupInFlight once, then fails.
+type beginFailsWhileWaiting struct {
+	stubDedup
+	n atomic.Int32
+}
+
+func (d *beginFailsWhileWaiting) Begin(context.Context, string) (DedupState, DedupToken, error) {
+	if d.n.Add(1) == 1 {
+		return DedupInFlight, "", nil
+	}
+	return 0, "", errors.New("store down")
+}
+
+func TestHandlerDeduplicatorFailsWhileWaiting(t *testing.T) {
+	cfg := baseConfig()
+	cfg.Deduplicator = &beginFailsWhileWaiting{}
+	v, err := NewVerifier(cfg)
+	require.NoError(t, err)
+	called := false
+	h := v.Handler(func(context.Context, *Event) error { called = true; return nil })
+	require.Equal(t, http.StatusInternalServerError, serve(h, NewTestRequest(cfg, []byte(orderBody))).Code)
+	require.False(t, called)
+}
+
+func TestMemoryDeduplicatorReleased(t *testing.T) {
+	ctx := context.Background()
+	d := NewMemoryDeduplicator(MemoryDedupConfig{})
+	require.Nil(t, d.Released("k"), "not in flight")
+	st, tok, err := d.Begin(ctx, "k")
+	require.NoError(t, err)
+	require.Equal(t, DedupNew, st)
+	a, b := d.Released("k"), d.Released("k")
+	require.NotNil(t, a)
+	require.Equal(t, a, b, "one channel per flight")
+	select {
+	case <-a:
+		t.Fatal("closed while in flight")
+	default:
+	}
+	require.NoError(t, d.Abandon(ctx, "k", tok))
+	<-a // closed by Abandon
+	require.Nil(t, d.Released("k"))
+
+	st, tok, _ = d.Begin(ctx, "k")
+	require.Equal(t, DedupNew, st)
+	c := d.Released("k")
+	require.NoError(t, d.Done(ctx, "k", tok))
+	<-c // closed by Done
+	require.Nil(t, d.Released("k"), "done, not in flight")
 }

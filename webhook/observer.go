@@ -19,12 +19,12 @@ type Outcome string
 // The outcomes of a delivery.
 const (
 	OutcomeProcessed     Outcome = "processed"        // the function ran and succeeded: 200
-	OutcomeDuplicate     Outcome = "duplicate"        // already processed or in flight: not run again
-	OutcomeUnauthorized  Outcome = "unauthorized"     // wrong credentials or custom headers: 401
+	OutcomeDuplicate     Outcome = "duplicate"        // processed before (200) or still in flight (409): not run again
+	OutcomeUnauthorized  Outcome = "unauthorized"     // wrong credentials, custom headers or signature: 401 (500 for a signature)
 	OutcomeForbidden     Outcome = "forbidden_source" // from an address outside the allow-list: 403
-	OutcomeDecodeFailure Outcome = "decode_failure"   // too large, unreadable or not an event: 4xx
-	OutcomeHandlerError  Outcome = "handler_error"    // the function failed: 500, the service re-sends
-	OutcomeNotConfigured Outcome = "not_configured"   // an encrypted body without a decrypter: 500
+	OutcomeDecodeFailure Outcome = "decode_failure"   // not a POST, too large, unreadable, undecryptable or not an event: 4xx/500
+	OutcomeHandlerError  Outcome = "handler_error"    // the function or the Deduplicator failed: 500, the service re-sends
+	OutcomeNotConfigured Outcome = "not_configured"   // no Decrypter, a plain body refused, no function: 500
 )
 
 // Delivery is what an [Observer] hears of one delivery. It holds nothing

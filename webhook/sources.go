@@ -6,22 +6,15 @@ import (
 	"strings"
 )
 
-// ProductionSources holds the addresses the service sends production
-// webhooks from, one /32 prefix each, in the order the service lists them:
-//
-//	webhook.Config{Username: u, Password: p, Sources: webhook.ProductionSources}
-//
-// Treat it as read-only. NewVerifier copies the list it is given, so a
-// Verifier never sees a later change to this variable; to add an address of
-// your own, build a new slice (append(slices.Clone(ProductionSources), x)).
+// ProductionSources are the addresses the service sends production
+// webhooks from. Treat it as read-only: to add one of your own, build a new
+// slice (append(slices.Clone(ProductionSources), x)).
 var ProductionSources = hostPrefixes(
 	"13.126.232.13", "35.154.93.248", "65.2.117.44", "3.110.250.172",
 	"40.192.89.124", "40.192.88.11", "18.61.131.193",
 )
 
-// SandboxSources holds the addresses the service sends sandbox webhooks
-// from. Like ProductionSources it is read-only by convention and
-// copied by NewVerifier.
+// SandboxSources are the addresses of the service's sandbox webhooks.
 var SandboxSources = hostPrefixes("13.235.85.36", "3.6.2.61", "18.61.18.92")
 
 func hostPrefixes(addrs ...string) []netip.Prefix {
@@ -33,10 +26,8 @@ func hostPrefixes(addrs ...string) []netip.Prefix {
 	return out
 }
 
-// normalizePrefix turns an IPv4-mapped IPv6 prefix (::ffff:1.2.3.0/120) into
-// its IPv4 form (1.2.3.0/24) and masks host bits, so that membership tests
-// on unmapped addresses work. ok is false for a prefix that cannot match any
-// unmapped address (invalid, or a mapped prefix shorter than /96).
+// normalizePrefix unmaps an IPv4-mapped prefix and masks host bits; ok is
+// false for a prefix that cannot match an unmapped address.
 func normalizePrefix(p netip.Prefix) (netip.Prefix, bool) {
 	if !p.IsValid() {
 		return netip.Prefix{}, false
@@ -63,9 +54,9 @@ func (s prefixSet) contains(a netip.Addr) bool {
 	return false
 }
 
-// parseHost parses an address as found in RemoteAddr or X-Forwarded-For:
-// "1.2.3.4", "1.2.3.4:5678", "::1", "[::1]:5678", with or without a zone.
-// The result is unmapped (::ffff:1.2.3.4 becomes 1.2.3.4) and zone-free.
+// parseHost parses an address of RemoteAddr or X-Forwarded-For ("1.2.3.4",
+// "1.2.3.4:5678", "::1", "[::1]:5678", with or without a zone), unmapped
+// and zone-free.
 func parseHost(s string) (netip.Addr, bool) {
 	s = strings.TrimSpace(s)
 	if s == "" {
@@ -86,13 +77,10 @@ func parseHost(s string) (netip.Addr, bool) {
 	return netip.Addr{}, false
 }
 
-// clientAddr finds the address a request comes from. The peer (RemoteAddr)
-// is the answer unless it is a trusted proxy; only then is X-Forwarded-For
-// read, from the right (the entry the trusted proxy appended) to the left,
-// skipping further trusted hops. The first untrusted entry is the client.
-// Entries to its left were written by the client itself and are ignored.
-// A malformed entry met before the client is found fails closed. Several
-// X-Forwarded-For header lines are read as one list, in order.
+// clientAddr finds the client: the peer (RemoteAddr) unless it is a
+// trusted proxy; then X-Forwarded-For is read from the right, skipping
+// trusted hops, and the first untrusted entry is the client (entries to its
+// left were written by the client itself). A malformed entry fails closed.
 func clientAddr(r *http.Request, trusted prefixSet) (netip.Addr, error) {
 	peer, ok := parseHost(r.RemoteAddr)
 	if !ok {

@@ -3,25 +3,23 @@ package webhook
 import (
 	"bytes"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"net/url"
-	"sort"
+	"slices"
 	"strconv"
 )
 
 // NewTestRequest builds the request the service would send to a receiver
-// configured with cfg, carrying body: a POST with Content-Type
-// application/json, the Basic credentials of cfg, every custom
-// header of cfg, and a RemoteAddr inside the first of cfg.Sources
-// (192.0.2.1, a documentation address, when there are none). Give it to a
-// Handler through httptest.NewRecorder, or to Verify, in a merchant's tests:
+// configured with cfg, carrying body: a JSON POST with cfg's Basic
+// credentials and custom headers, from the first of cfg.Sources
+// (192.0.2.1 when there are none), for a merchant's tests:
 //
 //	rec := httptest.NewRecorder()
 //	h.ServeHTTP(rec, webhook.NewTestRequest(cfg, body))
 //
-// Use Seal to build an encrypted body. It never fails: the request is built
-// field by field, nothing is parsed.
+// Seal builds an encrypted body.
 func NewTestRequest(cfg Config, body []byte) *http.Request {
 	r := &http.Request{
 		Method:        http.MethodPost,
@@ -43,12 +41,7 @@ func NewTestRequest(cfg Config, body []byte) *http.Request {
 	}
 	r.Header.Set("Content-Type", "application/json")
 	r.Header.Set("Authorization", BasicAuthorization(cfg.Username, cfg.Password))
-	names := make([]string, 0, len(cfg.Headers))
-	for k := range cfg.Headers {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	for _, k := range names {
+	for _, k := range slices.Sorted(maps.Keys(cfg.Headers)) {
 		r.Header.Set(k, cfg.Headers[k])
 	}
 	if len(cfg.Sources) > 0 {

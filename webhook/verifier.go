@@ -1,6 +1,7 @@
 package webhook
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/json"
@@ -18,12 +19,10 @@ import (
 	"time"
 )
 
-// Verifier checks webhook requests against a Config and
-// decodes their events. Make one with NewVerifier; the zero value refuses
-// everything (ErrNotConfigured). It is immutable and safe for concurrent
-// use. It keeps only SHA-256 digests of the credentials and header values,
-// and no rendering of it (fmt, log/slog, encoding/json; a Verifier value
-// as well as a pointer) prints them.
+// Verifier checks webhook requests against a Config and decodes their
+// events. Make one with NewVerifier; the zero value refuses everything
+// (ErrNotConfigured). It is immutable, safe for concurrent use, and keeps
+// only SHA-256 digests of the secrets, which no rendering of it prints.
 type Verifier struct {
 	ok     bool
 	digest *digests // behind a pointer: reflection prints only its address
@@ -37,14 +36,15 @@ type Verifier struct {
 	acceptPlain bool // plain JSON passes although decrypter is set
 	dedup       Deduplicator
 	dupWait     time.Duration // <= 0: a duplicate does not wait
+	readTimeout time.Duration
 	log         *slog.Logger
+	observer    Observer
 	realm       string
 }
 
-// digests are what a Verifier keeps of the secrets it checks. They stay
-// behind a pointer so that fmt's %p of a Verifier value, which prints the
-// fields by reflection whatever methods it has, shows an address instead:
-// a digest printed lets a weak password be guessed offline.
+// digests stay behind a pointer so that fmt's %p of a Verifier value,
+// which prints fields by reflection, shows an address, not a digest that
+// would let a weak password be guessed offline.
 type digests struct {
 	user, pass [sha256.Size]byte
 	headers    []expectedHeader
@@ -55,12 +55,10 @@ type expectedHeader struct {
 	hash [sha256.Size]byte
 }
 
-// NewVerifier checks cfg (see Config.Validate) and returns a Verifier that
-// holds copies of everything it needs. It fails closed: no username, no
-// password, or no source list (without AllowAnySource) is an error, a
-// *ValidationError listing every problem.
+// NewVerifier checks cfg (see Config.Validate; the error is a
+// *ConfigError) and returns a Verifier holding copies of what it needs.
 func NewVerifier(cfg Config) (*Verifier, error) {
-	if err := cfg.validate("new webhook verifier"); err != nil {
+	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	v := &Verifier{
@@ -70,13 +68,15 @@ func NewVerifier(cfg Config) (*Verifier, error) {
 			pass: sha256.Sum256([]byte(cfg.Password)),
 		},
 		anySource:   cfg.AllowAnySource,
-		maxBody:     cfg.MaxBodyBytes,
+		maxBody:     cmp.Or(cfg.MaxBodyBytes, DefaultMaxBodyBytes),
 		decrypter:   cfg.Decrypter,
 		acceptPlain: cfg.AcceptPlain,
 		dedup:       cfg.Deduplicator,
-		dupWait:     cfg.DuplicateWait,
+		dupWait:     cmp.Or(cfg.DuplicateWait, DefaultDuplicateWait),
+		readTimeout: cmp.Or(cfg.ReadTimeout, DefaultReadTimeout),
 		log:         cfg.Logger,
-		realm:       cfg.Realm,
+		observer:    cfg.Observer,
+		realm:       cmp.Or(cfg.Realm, "webhook"),
 	}
 	for _, p := range cfg.Sources {
 		np, _ := normalizePrefix(p) // validated above
@@ -92,39 +92,19 @@ func NewVerifier(cfg Config) (*Verifier, error) {
 			hash: sha256.Sum256([]byte(cfg.Headers[name])),
 		})
 	}
-	if v.maxBody == 0 {
-		v.maxBody = DefaultMaxBodyBytes
-	}
-	if v.dupWait == 0 {
-		v.dupWait = DefaultDuplicateWait
-	}
 	if v.dedup == nil {
 		v.dedup = NewMemoryDeduplicator(MemoryDedupConfig{})
-	}
-	if v.realm == "" {
-		v.realm = "webhook"
 	}
 	return v, nil
 }
 
-// Verify checks r and returns its event. The checks run in this order, and
-// the first failure is returned wrapped around its sentinel:
-//
-//  1. source address (ErrForbiddenSource): the peer, or X-Forwarded-For
-//     when the peer is a trusted proxy, must be in Config.Sources;
-//  2. method (ErrMethodNotAllowed): POST;
-//  3. Basic credentials (ErrUnauthorized): both parts compared in constant
-//     time, both always compared;
-//  4. custom headers (ErrHeaderMismatch), compared in constant time;
-//  5. body size (ErrBodyTooLarge), read through a limit;
-//  6. body: a plain event, or an encrypted envelope opened with
-//     Config.Decrypter (ErrMalformedBody, ErrNoDecrypter, ErrDecrypt,
-//     ErrSignature); with a Decrypter, a plain event only when
-//     Config.AcceptPlain is set (ErrNotEncrypted).
-//
-// Verify reads and closes r.Body. It does not deduplicate: Handler does.
-// A nil or zero Verifier returns ErrNotConfigured, and a nil r
-// ErrMalformedBody; neither panics.
+// Verify checks r and returns its event: the source address, the method
+// (POST), the Basic credentials, the custom headers, the body size and the
+// body, in that order; the first failure is returned wrapped around its
+// sentinel (ErrForbiddenSource, ErrMethodNotAllowed, ErrUnauthorized,
+// ErrHeaderMismatch, ErrBodyTooLarge, ErrMalformedBody, the encrypted ones,
+// ErrNotEncrypted). It reads and closes r.Body and does not deduplicate
+// (Handler does). A nil Verifier or request never panics.
 func (v *Verifier) Verify(r *http.Request) (*Event, error) {
 	ev, _, err := v.verify(r)
 	return ev, err
@@ -298,10 +278,9 @@ func inPayload(err error) error {
 }
 
 // envelopeToken recognises the encrypted envelopes: {"JWT": "<compact
-// JWE>"}, and the JSON-serialised JWE {header, encryptedKey,
-// iv, encryptedPayload, tag} the service uses on its encrypted API
-// responses, which is rebuilt into compact form. A body mixing an envelope
-// with event keys is malformed.
+// JWE>"}, and the JSON-serialised JWE of the service's encrypted API
+// replies, rebuilt in compact form. An envelope mixed with event keys is
+// malformed.
 func envelopeToken(w *wireBody) (token string, encrypted bool, err error) {
 	switch {
 	case w.JWT != nil:
@@ -342,11 +321,8 @@ func (v *Verifier) String() string {
 		redacted, src, len(v.proxies), names, v.maxBody, setOrNil(v.decrypter != nil), v.acceptPlain)
 }
 
-// Format makes every fmt verb print String, for a Verifier value as for a
-// pointer (a nil pointer prints "<nil>"): without it, fmt would print a
-// copied Verifier field by field.
+// Format makes every fmt verb print String, for a value as for a pointer.
 func (v Verifier) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, v.String()) }
 
-// LogValue makes log/slog print String (the JSON handler would otherwise
-// print an empty object).
+// LogValue makes log/slog print String.
 func (v *Verifier) LogValue() slog.Value { return slog.StringValue(v.String()) }

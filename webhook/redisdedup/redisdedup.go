@@ -104,9 +104,12 @@ const (
 )
 
 // begin claims KEYS[1] with ARGV[1] for ARGV[2] milliseconds unless it
-// holds a value, which it returns; "" means claimed.
+// holds a value, which it returns; "" means claimed. A key holding ARGV[1]
+// is the caller's own claim: go-redis re-sends the script after a broken
+// connection even when Redis already ran it.
 var begin = redis.NewScript(`
 local v = redis.call('GET', KEYS[1])
+if v == ARGV[1] then return '' end
 if v then return v end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return ''

@@ -1,0 +1,20 @@
+package redisdedup_test
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// quietLogger drops go-redis's log lines ("failed to dial …"), which the
+// tests that stop Redis cause on purpose.
+type quietLogger struct{}
+
+func (quietLogger) Printf(context.Context, string, ...any) {}
+
+func TestMain(m *testing.M) {
+	redis.SetLogger(quietLogger{})
+	os.Exit(m.Run())
+}
