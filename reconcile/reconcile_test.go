@@ -237,3 +237,49 @@ func Example() {
 	fmt.Println(<-paid)
 	// Output: ord-9 CHARGED
 }
+
+// shipped records the orders fulfil shipped, for ExampleReconciler_Handler.
+var shipped = make(chan string, 1)
+
+// fulfil is a merchant's one function for an order that reached its end:
+// ship it when it is paid for the right amount, else release the cart.
+func fulfil(ctx context.Context, st *checkout.OrderStatus) error {
+	if err := st.CheckPaid("10.00"); err != nil {
+		return nil // failed, or the window ended unpaid: release the cart
+	}
+	shipped <- st.OrderID
+	return nil
+}
+
+// A merchant's server: the webhook endpoint and the poll loop feed one
+// function, which runs once per order whether the webhook comes or not.
+func ExampleReconciler_Handler() {
+	fake := checkouttest.NewServer(checkouttest.Config{MerchantID: "shop", APIKey: "test_key"})
+	defer fake.Close()
+	fake.DropWebhooks(1) // every webhook is lost: the poll must find the payment
+	client, _ := checkout.NewClient("shop", "test_key", checkout.WithBaseURL(fake.URL))
+	verifier, _ := webhook.NewVerifier(webhook.Config{Username: "shop", Password: "hook-secret", AllowAnySource: true})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+
+	rec, err := reconcile.New(client, reconcile.Config{
+		Handle:    fulfil, // once per order: paid, failed, or its window ended
+		Store:     nil,    // in memory; redisstore.New shares it across replicas
+		Grace:     10 * time.Millisecond,
+		Intervals: []time.Duration{10 * time.Millisecond},
+		Tick:      5 * time.Millisecond,
+	})
+	if err != nil {
+		panic(err)
+	}
+	http.Handle("/webhooks", rec.Handler(verifier))
+	go rec.Run(ctx)
+
+	_, err = client.CreateOrder(ctx, &checkout.OrderRequest{OrderID: "ord-10", Amount: "10.00"})
+	if err == nil {
+		err = rec.Track(ctx, "ord-10")
+	}
+	_ = fake.Pay("ord-10")
+	fmt.Println(<-shipped, err)
+	// Output: ord-10 <nil>
+}
