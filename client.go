@@ -1,23 +1,3 @@
-// Package checkout is a typed client for a payment-orchestration service's
-// hosted checkout. [Client.CreateSession] opens a checkout session for the
-// payment page, [Client.CreateOrder] creates an order (optionally with UPI
-// QR and intent collection links), [Client.GetOrder] reads an order's status
-// and [Client.Refund] refunds it.
-//
-// A [Client] is safe for concurrent use and should be created once and
-// shared: it keeps a pool of connections to the service. Every call checks
-// its request before anything is sent (a [*ValidationError] lists every
-// problem), retries only what cannot have taken effect or what the service
-// asked to be retried, and reports a refusal of the service as an
-// [*APIError] and a failed exchange as a [*TransportError].
-//
-// Payment filters, EMI options and the product summary of the payment page
-// are built with the packages [github.com/payorch/checkout-go/paymentfilter],
-// [github.com/payorch/checkout-go/emi] and
-// [github.com/payorch/checkout-go/productsummary]; package
-// [github.com/payorch/checkout-go/webhook] verifies the service's webhooks,
-// and [github.com/payorch/checkout-go/checkouttest] is an in-process fake of
-// the service for tests.
 package checkout
 
 import (
@@ -59,58 +39,11 @@ const (
 )
 
 // Client calls the service for one merchant. Create it with [NewClient] or
-// [NewClientFromEnv]; the zero value and a nil *Client are not usable: their
-// calls return an error matching [ErrInvalidClient] (they never panic). It is
-// safe for concurrent use, holds no mutable state, and never prints its API
-// key: every fmt verb shows a redacted form.
-//
-// Every call takes one path: check the request (a [*ValidationError], and
-// nothing is sent), encode it once, send it with the Authorization,
-// x-merchantid and (for the order calls) version headers, retry under the
-// [RetryPolicy], and turn a non-2xx reply into an [*APIError].
-//
-// Retries follow one rule: retry only what cannot have taken effect, or what
-// the service asked to be retried. That is a connection that failed before
-// anything was written (dial or TLS handshake; a certificate the client does
-// not trust is not retried), and 429 or 503, waiting as Retry-After says but
-// never longer than MaxWait. Ambiguous failures (a timeout or a dropped
-// connection after the request was sent, 500, 502, 504) are retried only
-// for the calls that change nothing, [Client.GetOrder] and
-// [Client.GetCustomer]: the service documents no idempotency for creating
-// or changing sessions, orders, refunds and customers, so a retry could
-// create or refund twice.
-// Waits use full jitter and end at once when the context is done; a wait
-// that would outlast the context's deadline is not started, and the call
-// returns the last reply or error instead.
-//
-// # After a failed write
-//
-// When a write ([Client.CreateSession], [Client.CreateOrder],
-// [Client.UpdateOrder], [Client.Refund], [Client.RefundTransaction],
-// [Client.CreateCustomer], [Client.UpdateCustomer]) fails, the error says
-// whether sending it again is safe:
-//
-//   - [*ValidationError]: nothing was sent; fix the request.
-//   - [*APIError] with a 4xx status: the service refused the request; 429
-//     asks to try later (see [APIError.RetryAfter]).
-//   - [*APIError] with 503: the service did not act; try later.
-//   - [*APIError] with 500, 502 or 504: the service may have acted.
-//   - [*TransportError] with MaybeDelivered false: nothing reached the
-//     service; sending again is safe.
-//   - [*TransportError] with MaybeDelivered true: the service may have
-//     acted.
-//
-// Where the service may have acted, ask [Client.GetOrder] for the order
-// ([Client.GetCustomer] for the customer, after a customer write) first
-// and send again only what it does not show; a refund sent again with the
-// same UniqueRequestID is safe. For example:
-//
-//	var te *checkout.TransportError
-//	if errors.As(err, &te) && te.MaybeDelivered {
-//		// The order may exist already: ask before creating it again.
-//		st, err := c.GetOrder(ctx, orderID)
-//		…
-//	}
+// [NewClientFromEnv]; a nil or zero Client returns errors matching
+// [ErrInvalidClient]. It is safe for concurrent use and never prints its
+// API key. Every call checks its request, encodes it once, sends it, retries
+// under the [RetryPolicy] and turns a non-2xx reply into an [*APIError]; the
+// package doc says what is retried and what to do after a failed write.
 type Client struct {
 	merchantID string
 	cred       *credential
@@ -125,6 +58,7 @@ type Client struct {
 	rc         *retryablehttp.Client
 	namespace  string     // WithNamespace; "" means DefaultNamespace
 	jwe        *jweConfig // WithJWE: keys of the JWE+JWS mode (jose.go); nil in Basic mode
+	observer   Observer
 }
 
 // credential holds the API key behind a pointer, so that even reflection-based
@@ -203,20 +137,6 @@ func NewClient(merchantID, apiKey string, opts ...Option) (*Client, error) {
 			Timeout:   60 * time.Second,
 		}
 	}
-	// go-retryablehttp closes idle connections when it gives up; hide that
-	// method so one failing call does not drop the pool every other
-	// goroutine uses.
-	hc := *c.hc
-	rt := hc.Transport
-	if rt == nil {
-		rt = http.DefaultTransport
-	}
-	hc.Transport = keepIdle{rt}
-	// Never follow a redirect, whatever client was given: a followed 303
-	// turns a refund POST into a GET that "succeeds", and a redirect
-	// carries Authorization wherever Location points.
-	hc.CheckRedirect = noRedirect
-	c.hc = &hc
 	c.buildHeaders()
 	c.rc = c.newRetryClient()
 	return c, nil
@@ -234,14 +154,6 @@ func (c *Client) buildHeaders() {
 		form:          []string{contentForm},
 	}
 }
-
-// noRedirect makes an http.Client hand back a redirect as it came.
-func noRedirect(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-
-// keepIdle hides CloseIdleConnections of the transport it wraps.
-type keepIdle struct{ rt http.RoundTripper }
-
-func (k keepIdle) RoundTrip(r *http.Request) (*http.Response, error) { return k.rt.RoundTrip(r) }
 
 // maxConnsPerHost bounds the default transport's connections to the
 // service, idle or busy. Without the bound, callers that wait for a dial can

@@ -2,12 +2,12 @@ package checkout
 
 import (
 	"bytes"
+	"context"
 	"crypto/rsa"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
-	"net/http"
 	"strings"
 
 	"github.com/payorch/checkout-go/internal/httpfield"
@@ -36,6 +36,9 @@ const (
 	// signature is not RS256 by the service key with the configured key id
 	// (including alg "none", HS256 and a tampered signature).
 	ErrSignature = sentinel("checkout: reply signature not verified")
+	// ErrKeyOperation matches a failure of the merchant's signer or
+	// decrypter ([WithJWEKeys]): a locked HSM, a key service timeout.
+	ErrKeyOperation = sentinel("checkout: key operation failed")
 )
 
 // JOSEError is a failure to parse a key, seal a request or open a reply in
@@ -114,50 +117,13 @@ func ParseRSAPublicKeyPEM(pemBytes []byte) (*rsa.PublicKey, error) {
 	return k, nil
 }
 
-// WithJWE switches the client to the service's JWE+JWS mode, which an
-// account with encrypted API calls switched on requires. keyID is the key
-// id the service's dashboard gave for the merchant's key pair ("key_…"),
-// merchantKey the merchant's RSA private key and serviceKey the service's
-// RSA public key (read PEM files with ParseRSAPrivateKeyPEM and
-// ParseRSAPublicKeyPEM). Both keys must have at least 2048 bits; a nil or
-// smaller key, or an empty key id, makes NewClient fail with an error
-// matching ErrInvalidOption.
-//
-// In this mode [Client.CreateSession], [Client.GetOrder] and
-// [Client.Refund] call /v4/session, /v4/order-status and
-// /v4/orders/{order_id}/refunds. The JSON body is signed with the merchant
-// key (JWS RS256, header {"alg":"RS256","kid":keyID}), written as
-// {"header","payload","signature"}, encrypted to the service key (JWE
-// RSA-OAEP-256 with A256GCM, "kid" keyID) and sent as
-// {"header","encryptedKey","iv","encryptedPayload","tag"}, every part
-// base64url without padding. A successful reply must come back in that
-// envelope or as {"JWT": "<compact JWE>"}; it is decrypted with the
-// merchant key (RSA-OAEP-256, or RSA-OAEP, which some of the service's
-// tools send) and its signature verified with the service key before it is
-// decoded into the same types as without this option, so
-// Session.SDKPayload still holds the service's exact bytes. Error replies
-// are plain JSON and decode into *APIError as usual; should one come
-// sealed, it is opened first when it opens, else its HTTP status alone
-// speaks. The calls keep their other headers, the version header of
-// GetOrder and Refund included, and their retry rules: only the order
-// status read is retried after an ambiguous failure.
-//
-// Key id: the service uses the one key id for both directions, so the
-// encrypted reply's "kid" must be present and equal keyID, and the
-// signature's "kid", when the service writes one, must equal keyID too.
-// A reply that is plain JSON, does not decrypt, is not signed, or is signed
-// by any key but serviceKey (or with any algorithm but RS256) is refused
-// with a *JOSEError (ErrEnvelope, ErrDecrypt or ErrSignature); nothing of
-// it is decoded.
-//
-// Authorization: the /v4 calls are sent without the Basic Authorization
-// header. The signature made with the merchant key, named by keyID,
-// authenticates the request, and the service's own /v4 examples carry
-// only x-merchantid and Content-Type; sending the API key as well would
-// put a second, replayable secret on every request for no gain. (The
-// service's SDKs differ: the Node.js SDK sends one method, JWE first; the
-// PHP and .NET SDKs also send Basic when an API key is set.) The calls that
-// have no /v4 form, such as [Client.CreateOrder], keep using the API key.
+// WithJWE switches the client to the service's JWE+JWS mode (see the
+// package doc): [Client.CreateSession], [Client.GetOrder] and
+// [Client.Refund] call their /v4 forms, signed with merchantKey and
+// encrypted to serviceKey under keyID, without the Basic Authorization
+// header. Both keys need 2048 bits or more; read PEM files with
+// [ParseRSAPrivateKeyPEM] and [ParseRSAPublicKeyPEM]. A bad key or an empty
+// key id makes NewClient fail with an error matching [ErrInvalidOption].
 func WithJWE(keyID string, merchantKey *rsa.PrivateKey, serviceKey *rsa.PublicKey) Option {
 	return optionFunc(func(c *Client) error {
 		switch {
@@ -186,7 +152,7 @@ type jweConfig struct {
 }
 
 // seal turns a JSON request body into the sealed /v4 body.
-func (j *jweConfig) seal(op string, body []byte) ([]byte, error) {
+func (j *jweConfig) seal(_ context.Context, op string, body []byte) ([]byte, error) {
 	out, err := jose.Seal(body, j.merchant, j.service, j.keyID)
 	if err != nil {
 		return nil, joseErr(op, "request: ", err)
@@ -196,43 +162,12 @@ func (j *jweConfig) seal(op string, body []byte) ([]byte, error) {
 
 // open turns a sealed 2xx reply into the JSON the service signed, byte for
 // byte.
-func (j *jweConfig) open(op string, body []byte) ([]byte, error) {
+func (j *jweConfig) open(_ context.Context, op string, body []byte) ([]byte, error) {
 	plain, err := jose.Open(body, j.merchant, j.service, j.keyID)
 	if err != nil {
 		return nil, joseErr(op, "reply: ", err)
 	}
 	return plain, nil
-}
-
-// sealCall returns cl in its JWE+JWS form: a POST of the sealed JSON body
-// to cl.jwePath, with the call's other settings.
-func (j *jweConfig) sealCall(cl *call) (*call, error) {
-	plain := cl.jweBody
-	if plain == nil {
-		plain = cl.body
-	}
-	body, err := j.seal(cl.op, plain)
-	if err != nil {
-		return nil, err
-	}
-	sealed := *cl
-	sealed.method, sealed.path, sealed.body, sealed.contentType = http.MethodPost, cl.jwePath, body, contentJSON
-	sealed.query, sealed.jweBody = "", nil
-	return &sealed, nil
-}
-
-// openError returns the body of an error reply to decode: the service
-// writes them as plain JSON, but one that comes sealed is opened when it
-// opens. One that does not stays as it came: the HTTP status alone then
-// says what failed, and nothing unverified is read from it.
-func (j *jweConfig) openError(op string, body []byte) []byte {
-	if !isSealed(body) {
-		return body
-	}
-	if plain, err := j.open(op, body); err == nil {
-		return plain
-	}
-	return body
 }
 
 // isSealed reports whether body looks like an encrypted envelope, so a

@@ -2,6 +2,7 @@ package checkout
 
 import (
 	"bytes"
+	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -31,7 +32,7 @@ import (
 func TestJWESealIsReadByIndependentCode(t *testing.T) {
 	j := testJWE(t)
 	body := []byte(`{"order_id":"` + secretMarker + `","amount":"1.0","description":"😀 வணக்கம் \u00e9"}`)
-	sealed, err := j.seal("create session", body)
+	sealed, err := j.seal(context.Background(), "create session", body)
 	require.NoError(t, err)
 	require.NotContains(t, string(sealed), secretMarker)
 
@@ -53,12 +54,12 @@ func TestJWESealIsReadByIndependentCode(t *testing.T) {
 	require.Equal(t, []string{"header", "payload", "signature"}, jsonKeys(t, inner))
 
 	// Fresh key and IV each time.
-	again, err := j.seal("create session", body)
+	again, err := j.seal(context.Background(), "create session", body)
 	require.NoError(t, err)
 	require.NotEqual(t, string(sealed), string(again))
 
 	// The merchant cannot open its own request: it is for the service.
-	_, err = j.open("create session", sealed)
+	_, err = j.open(context.Background(), "create session", sealed)
 	require.ErrorIs(t, err, ErrDecrypt)
 }
 
@@ -70,7 +71,7 @@ func TestJWEOpenReadsIndependentReplies(t *testing.T) {
 				name := fmt.Sprintf("%s/jwt=%v/compactJWS=%v", alg, jwt, compact)
 				t.Run(name, func(t *testing.T) {
 					body := svcReply{alg: alg, jwtForm: jwt, compactJWS: compact}.seal(t, jweReply)
-					got, err := j.open("create session", body)
+					got, err := j.open(context.Background(), "create session", body)
 					require.NoError(t, err)
 					require.Equal(t, jweReply, string(got), "byte for byte")
 				})
@@ -82,13 +83,13 @@ func TestJWEOpenReadsIndependentReplies(t *testing.T) {
 		"signature without kid":      {jwsKID: strp("")},
 		"cty JWT as the Node.js SDK": {alg: gojose.RSA_OAEP, cty: true},
 	} {
-		got, err := j.open("get order", o.seal(t, jweReply))
+		got, err := j.open(context.Background(), "get order", o.seal(t, jweReply))
 		require.NoError(t, err, name)
 		require.Equal(t, jweReply, string(got), name)
 	}
 	// White space around the body and the JWT is tolerated.
 	body := svcReply{jwtForm: true}.seal(t, jweReply)
-	got, err := j.open("refund", append(append([]byte("\n  "), body...), '\n'))
+	got, err := j.open(context.Background(), "refund", append(append([]byte("\n  "), body...), '\n'))
 	require.NoError(t, err)
 	require.Equal(t, jweReply, string(got))
 }
@@ -157,7 +158,7 @@ func TestJWEOpenFailsClosed(t *testing.T) {
 	j := testJWE(t)
 	good := svcReply{}.seal(t, jweReply)
 	pubPEM := pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: must(x509.MarshalPKIXPublicKey(&serviceRSA().PublicKey))})
-	mine, err := j.seal("create session", []byte(jweReply))
+	mine, err := j.seal(context.Background(), "create session", []byte(jweReply))
 	require.NoError(t, err)
 
 	tests := []struct {
@@ -207,7 +208,7 @@ func TestJWEOpenFailsClosed(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := j.open("create session", tt.body)
+			got, err := j.open(context.Background(), "create session", tt.body)
 			require.Nil(t, got)
 			require.ErrorIs(t, err, tt.want)
 			var je *JOSEError
@@ -290,7 +291,7 @@ func TestJWEConformanceEnvelopes(t *testing.T) {
 	seen := 0
 	for _, s := range conformance.Files(t, "jwt", "*.json") {
 		t.Run(s.Name, func(t *testing.T) {
-			got, err := j.open("get order", s.Data)
+			got, err := j.open(context.Background(), "get order", s.Data)
 			require.Nil(t, got)
 			switch {
 			case strings.HasPrefix(s.Name, "v4_") || strings.Contains(s.Name, "jwe_json_envelope"):
@@ -467,10 +468,10 @@ func TestJWEConcurrentUse(t *testing.T) {
 	for i := range 8 {
 		wg.Go(func() {
 			body := []byte(fmt.Sprintf(`{"order_id":"o_%d"}`, i))
-			sealed, err := j.seal("create session", body)
+			sealed, err := j.seal(context.Background(), "create session", body)
 			if err == nil {
 				var got []byte
-				if got, err = j.open("create session", reply); err == nil && string(got) != jweReply {
+				if got, err = j.open(context.Background(), "create session", reply); err == nil && string(got) != jweReply {
 					err = errors.New("reply changed")
 				}
 			}

@@ -52,6 +52,7 @@ type requestConfig struct {
 	apiVersion string
 	header     http.Header
 	routingID  bool // WithRoutingID was applied
+	meta       *ResponseMeta
 }
 
 // WithBaseURL sets the service's base address, such as the sandbox's or
