@@ -45,6 +45,9 @@ func newAPIError(op string, status int, header http.Header, body []byte, now tim
 	return e
 }
 
+// maxRetryAfter caps APIError.RetryAfter, in either form of the header.
+const maxRetryAfter = 24 * time.Hour
+
 // parseRetryAfter reads a Retry-After header: delay seconds or an HTTP date.
 func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 	v = strings.TrimSpace(v)
@@ -55,17 +58,10 @@ func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 		if secs < 0 {
 			return 0, false
 		}
-		if secs > int64(24*time.Hour/time.Second) {
-			secs = int64(24 * time.Hour / time.Second)
-		}
-		return time.Duration(secs) * time.Second, true
+		return time.Duration(min(secs, int64(maxRetryAfter/time.Second))) * time.Second, true
 	}
 	if t, err := http.ParseTime(v); err == nil {
-		d := t.Sub(now)
-		if d < 0 {
-			d = 0
-		}
-		return d, true
+		return min(max(t.Sub(now), 0), maxRetryAfter), true
 	}
 	return 0, false
 }

@@ -3,10 +3,12 @@ package checkout
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -156,19 +158,21 @@ const minSecretLen = 8
 // redacted replaces an API key echoed by the service.
 const redacted = "[REDACTED]"
 
-// redact replaces the client's API key and its base64 form (the
-// Authorization value) with "[REDACTED]" in every field the reply filled,
-// Body included, when the key is at least minSecretLen bytes. The client
-// calls it when it builds the error and again after every decode, so no
-// field ever holds the key.
+// redact replaces the client's API key in every form the service may echo
+// it (as is, base64 in the Authorization value, URL-escaped, or escaped in
+// any way inside a JSON string) with "[REDACTED]" in every field, Body
+// included, for keys of at least minSecretLen bytes.
 func (e *APIError) redact() {
 	c := e.cred
 	if c == nil || len(c.key) < minSecretLen {
 		return
 	}
-	b64 := base64.StdEncoding.EncodeToString([]byte(c.key + ":"))
+	forms := []string{base64.StdEncoding.EncodeToString([]byte(c.key + ":")), c.key,
+		url.QueryEscape(c.key), url.PathEscape(c.key)}
 	scrub := func(s *string) {
-		*s = strings.ReplaceAll(strings.ReplaceAll(*s, b64, redacted), c.key, redacted)
+		for _, f := range forms {
+			*s = strings.ReplaceAll(*s, f, redacted)
+		}
 	}
 	for _, s := range []*string{&e.Status, &e.ErrorCode, &e.ErrorMessage, &e.UserMessage, &e.OrderID} {
 		scrub(s)
@@ -182,9 +186,52 @@ func (e *APIError) redact() {
 			scrub(&i.Fields[j].Reason)
 		}
 	}
-	if len(e.Body) > 0 {
-		e.Body = bytes.ReplaceAll(bytes.ReplaceAll(e.Body, []byte(b64), []byte(redacted)), []byte(c.key), []byte(redacted))
+	if len(e.Body) == 0 {
+		return
 	}
+	body := string(e.Body)
+	scrub(&body)
+	e.Body = scrubJSONStrings([]byte(body), scrub)
+}
+
+// scrubJSONStrings applies scrub to the decoded text of every JSON string
+// literal of body that holds an escape, so that an escaped form of a
+// secret ("\u0041BC…") is found as well as a plain one.
+func scrubJSONStrings(body []byte, scrub func(*string)) []byte {
+	if bytes.IndexByte(body, '\\') < 0 {
+		return body
+	}
+	var out []byte
+	last := 0
+	for i := 0; i < len(body); i++ {
+		if body[i] != '"' {
+			continue
+		}
+		end, esc := i+1, false
+		for ; end < len(body) && body[end] != '"'; end++ {
+			if body[end] == '\\' {
+				esc = true
+				end++
+			}
+		}
+		if end >= len(body) {
+			break
+		}
+		var text string
+		if esc && json.Unmarshal(body[i:end+1], &text) == nil {
+			was := text
+			if scrub(&text); text != was {
+				enc, _ := json.Marshal(text)
+				out = append(append(out, body[last:i]...), enc...)
+				last = end + 1
+			}
+		}
+		i = end
+	}
+	if out == nil {
+		return body
+	}
+	return append(out, body[last:]...)
 }
 
 // Error returns one line: the operation, the HTTP status and the service's

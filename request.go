@@ -289,24 +289,27 @@ func (cl *call) transportError(err error) *TransportError {
 }
 
 // readBody reads a response body to its end (so the connection goes back to
-// the pool) and closes it. It never holds more than maxResponseBody+1 bytes.
+// the pool) and closes it. Its buffer never grows past maxResponseBody+1
+// bytes, and a body announced larger is refused before it is read.
 func readBody(resp *http.Response) ([]byte, error) {
 	defer resp.Body.Close()
 	size := 2048
-	if n := resp.ContentLength; n >= 0 && n <= maxResponseBody {
+	if n := resp.ContentLength; n > maxResponseBody {
+		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxDrain))
+		return nil, errTooLarge()
+	} else if n >= 0 {
 		size = int(n) + 1 // room to read the EOF without growing
 	}
 	buf := make([]byte, 0, size)
 	for {
-		if len(buf) == cap(buf) {
-			next := min(2*cap(buf), maxResponseBody+1)
-			buf = append(make([]byte, 0, next), buf...)
+		if len(buf) == cap(buf) { // grow fourfold: the copies stay under the cap in all
+			buf = append(make([]byte, 0, min(4*cap(buf), maxResponseBody+1)), buf...)
 		}
 		n, err := resp.Body.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
 		if len(buf) > maxResponseBody {
 			_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxDrain))
-			return nil, fmt.Errorf("body larger than %d bytes", maxResponseBody)
+			return nil, errTooLarge()
 		}
 		if err == io.EOF {
 			return buf, nil
@@ -316,3 +319,5 @@ func readBody(resp *http.Response) ([]byte, error) {
 		}
 	}
 }
+
+func errTooLarge() error { return fmt.Errorf("body larger than %d bytes", maxResponseBody) }
