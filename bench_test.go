@@ -411,3 +411,19 @@ func BenchmarkCreateSessionJWEInMemory(b *testing.B) {
 		return rt.last
 	})
 }
+
+// The pair of BenchmarkCreateSessionInMemory with an Observer that does
+// nothing: what the hooks cost; without one (nil) they are not called.
+func BenchmarkCreateSessionInMemoryObserved(b *testing.B) {
+	c, err := NewClient(testMerchant, testKey, WithBaseURL("https://api.example.com"),
+		WithHTTPClient(&http.Client{Transport: &cannedTransport{}}), WithObserver(nopObserver{}))
+	require.NoError(b, err)
+	loopCreateSession(b, c, benchRequest())
+}
+
+type nopObserver struct{}
+
+func (nopObserver) StartOperation(ctx context.Context, _ Operation) context.Context      { return ctx }
+func (nopObserver) StartAttempt(ctx context.Context, _ Operation, _ int) context.Context { return ctx }
+func (nopObserver) EndAttempt(context.Context, Operation, Attempt)                       {}
+func (nopObserver) EndOperation(context.Context, Operation, OperationResult)             {}

@@ -112,15 +112,13 @@ func (cl *call) endAttempt(resp *http.Response, err error) {
 	if err != nil {
 		err = &TransportError{Err: err}
 	}
-	a := Attempt{Number: cl.n, ErrorKind: errorKind(err), MaybeDelivered: cl.delivered || cl.sent.Load(),
-		Duration: time.Since(cl.attempt)}
+	a := Attempt{Number: cl.n, ErrorKind: errorKind(err), MaybeDelivered: cl.sent.Load(), Duration: time.Since(cl.attempt)}
 	if resp != nil {
 		a.HTTPStatus = resp.StatusCode
 		if err == nil && (a.HTTPStatus < 200 || a.HTTPStatus > 299) {
 			a.ErrorKind = ErrorKindHTTP
 		}
-		a.MaybeDelivered = a.MaybeDelivered || a.ErrorKind == "" ||
-			a.HTTPStatus != http.StatusTooManyRequests && a.HTTPStatus != http.StatusServiceUnavailable
+		a.MaybeDelivered = err != nil || a.HTTPStatus != http.StatusTooManyRequests && a.HTTPStatus != http.StatusServiceUnavailable
 	}
 	o.EndAttempt(cl.actx, cl.obs, a)
 	cl.actx = nil

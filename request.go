@@ -73,8 +73,11 @@ func (c *Client) send(ctx context.Context, cl *call, opts []RequestOption, out a
 	var rc requestConfig
 	var err error
 	for _, o := range opts {
-		if o != nil && err == nil {
-			err = o.applyRequest(&rc)
+		if o == nil {
+			continue
+		}
+		if e := o.applyRequest(&rc); err == nil {
+			err = e
 		}
 	}
 	cl.c, cl.start, cl.ctx = c, time.Now(), ctx
