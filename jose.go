@@ -3,6 +3,7 @@ package checkout
 import (
 	"bytes"
 	"context"
+	"crypto"
 	"crypto/rsa"
 	"errors"
 	"fmt"
@@ -49,11 +50,14 @@ type JOSEError struct {
 	// Op names what failed: "parse private key", "parse public key", or the
 	// call ("create session", "get order", "refund").
 	Op string
-	// Kind is ErrKey, ErrEnvelope, ErrDecrypt or ErrSignature;
-	// errors.Is(err, Kind) holds.
+	// Kind is ErrKey, ErrEnvelope, ErrDecrypt, ErrSignature or
+	// ErrKeyOperation; errors.Is(err, Kind) holds.
 	Kind error
 	// Detail says what was wrong, in words fit for a log.
 	Detail string
+	// Err is the signer's or decrypter's own error (ErrKeyOperation), such
+	// as context.DeadlineExceeded; errors.Is sees it too.
+	Err error
 }
 
 // Error returns "checkout: <op>: <detail>".
@@ -64,12 +68,13 @@ func (e *JOSEError) Error() string {
 	return "checkout: " + e.Op + ": " + e.Detail
 }
 
-// Unwrap returns Kind, so errors.Is matches the sentinel.
-func (e *JOSEError) Unwrap() error {
+// Unwrap returns Kind and Err, so errors.Is matches the sentinel and the
+// cause.
+func (e *JOSEError) Unwrap() []error {
 	if e == nil {
 		return nil
 	}
-	return e.Kind
+	return []error{e.Kind, e.Err}
 }
 
 // joseErr turns an error of internal/jose into a *JOSEError for op, with
@@ -87,10 +92,12 @@ func joseErr(op, prefix string, err error) error {
 		kind = ErrSignature
 	case jose.KindKey:
 		kind = ErrKey
+	case jose.KindKeyOp:
+		kind = ErrKeyOperation
 	default:
 		kind = ErrDecrypt
 	}
-	return &JOSEError{Op: op, Kind: kind, Detail: prefix + e.Detail}
+	return &JOSEError{Op: op, Kind: kind, Detail: prefix + e.Detail, Err: e.Err}
 }
 
 // ParseRSAPrivateKeyPEM reads the merchant's private key from PEM text: the
@@ -125,6 +132,19 @@ func ParseRSAPublicKeyPEM(pemBytes []byte) (*rsa.PublicKey, error) {
 // [ParseRSAPrivateKeyPEM] and [ParseRSAPublicKeyPEM]. A bad key or an empty
 // key id makes NewClient fail with an error matching [ErrInvalidOption].
 func WithJWE(keyID string, merchantKey *rsa.PrivateKey, serviceKey *rsa.PublicKey) Option {
+	if merchantKey == nil { // not a typed nil inside the interfaces
+		return WithJWEKeys(keyID, nil, nil, serviceKey)
+	}
+	return WithJWEKeys(keyID, merchantKey, merchantKey, serviceKey)
+}
+
+// WithJWEKeys is [WithJWE] for a merchant key held in an HSM or a key
+// service: requests are signed through signer (RS256) and replies'
+// content keys decrypted through decrypter (RSA-OAEP-256 or RSA-OAEP),
+// usually one object. A failure of either is a [*JOSEError] matching
+// [ErrKeyOperation], never retried; a signer still busy when the call's
+// context ends is abandoned and nothing is sent.
+func WithJWEKeys(keyID string, signer crypto.Signer, decrypter crypto.Decrypter, serviceKey *rsa.PublicKey) Option {
 	return optionFunc(func(c *Client) error {
 		switch {
 		case strings.TrimSpace(keyID) == "":
@@ -132,13 +152,13 @@ func WithJWE(keyID string, merchantKey *rsa.PrivateKey, serviceKey *rsa.PublicKe
 		case !httpfield.ValidValue(keyID):
 			return optErr("JWE: key id holds control characters")
 		}
-		if err := jose.CheckPrivateKey("merchant key", merchantKey); err != nil {
+		if err := jose.CheckKeys("merchant key", signer, decrypter); err != nil {
 			return optErr("JWE: %s", err.Error())
 		}
 		if err := jose.CheckPublicKey("service key", serviceKey); err != nil {
 			return optErr("JWE: %s", err.Error())
 		}
-		c.jwe = &jweConfig{keyID: keyID, merchant: merchantKey, service: serviceKey}
+		c.jwe = &jweConfig{keyID: keyID, signer: signer, decrypter: decrypter, service: serviceKey}
 		return nil
 	})
 }
@@ -146,28 +166,66 @@ func WithJWE(keyID string, merchantKey *rsa.PrivateKey, serviceKey *rsa.PublicKe
 // jweConfig holds the keys of the JWE+JWS mode. It is immutable once made
 // and prints without key material.
 type jweConfig struct {
-	keyID    string
-	merchant *rsa.PrivateKey // signs requests, decrypts replies
-	service  *rsa.PublicKey  // encrypts requests, verifies replies
+	keyID     string
+	signer    crypto.Signer    // signs requests
+	decrypter crypto.Decrypter // decrypts replies
+	service   *rsa.PublicKey   // encrypts requests, verifies replies
 }
 
 // seal turns a JSON request body into the sealed /v4 body.
-func (j *jweConfig) seal(_ context.Context, op string, body []byte) ([]byte, error) {
-	out, err := jose.Seal(body, j.merchant, j.service, j.keyID)
-	if err != nil {
-		return nil, joseErr(op, "request: ", err)
-	}
-	return out, nil
+func (j *jweConfig) seal(ctx context.Context, op string, body []byte) ([]byte, error) {
+	return keyStep(ctx, j.signer, op, "request: ", func() ([]byte, error) {
+		return jose.Seal(body, j.signer, j.service, j.keyID)
+	})
 }
 
-// open turns a sealed 2xx reply into the JSON the service signed, byte for
+// open turns a sealed reply into the JSON the service signed, byte for
 // byte.
-func (j *jweConfig) open(_ context.Context, op string, body []byte) ([]byte, error) {
-	plain, err := jose.Open(body, j.merchant, j.service, j.keyID)
-	if err != nil {
-		return nil, joseErr(op, "reply: ", err)
+func (j *jweConfig) open(ctx context.Context, op string, body []byte) ([]byte, error) {
+	return keyStep(ctx, j.decrypter, op, "reply: ", func() ([]byte, error) {
+		return jose.Open(body, j.decrypter, j.service, j.keyID)
+	})
+}
+
+// keyStep runs f, which uses key. A key of our own (*rsa.PrivateKey) runs
+// inline; another (an HSM, a key service) runs aside, so that the call
+// ends as soon as ctx does, with an error matching ErrKeyOperation.
+func keyStep(ctx context.Context, key any, op, prefix string, f func() ([]byte, error)) ([]byte, error) {
+	step := "sign request"
+	if prefix == "reply: " {
+		step = "decrypt reply"
 	}
-	return plain, nil
+	fail := func(err error) error {
+		return &JOSEError{Op: op, Kind: ErrKeyOperation, Detail: step + ": " + err.Error(), Err: err}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fail(err)
+	}
+	if _, ok := key.(*rsa.PrivateKey); ok {
+		out, err := f()
+		if err != nil {
+			return nil, joseErr(op, prefix, err)
+		}
+		return out, nil
+	}
+	type result struct {
+		out []byte
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		out, err := f()
+		done <- result{out, err}
+	}()
+	select {
+	case r := <-done:
+		if r.err != nil {
+			return nil, joseErr(op, prefix, r.err)
+		}
+		return r.out, nil
+	case <-ctx.Done():
+		return nil, fail(ctx.Err())
+	}
 }
 
 // isSealed reports whether body looks like an encrypted envelope, so a
@@ -191,8 +249,9 @@ func sealedInBasicMode(op string) error {
 // String describes the configuration without key material. The methods
 // have value receivers so that a copy prints redacted too.
 func (j jweConfig) String() string {
+	pub, _ := j.signer.Public().(*rsa.PublicKey)
 	return fmt.Sprintf("JWE{kid: %q, merchant key: RSA-%d [REDACTED], service key: RSA-%d}",
-		j.keyID, bitLen(j.merchant), pubBitLen(j.service))
+		j.keyID, pubBitLen(pub), pubBitLen(j.service))
 }
 
 // GoString is String.
@@ -203,13 +262,6 @@ func (j jweConfig) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, j.Stri
 
 // LogValue makes log/slog print String.
 func (j jweConfig) LogValue() slog.Value { return slog.StringValue(j.String()) }
-
-func bitLen(k *rsa.PrivateKey) int {
-	if k == nil || k.N == nil {
-		return 0
-	}
-	return k.N.BitLen()
-}
 
 func pubBitLen(k *rsa.PublicKey) int {
 	if k == nil || k.N == nil {

@@ -3,6 +3,7 @@ package checkout
 import (
 	"bytes"
 	"context"
+	"crypto"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -14,8 +15,10 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"math/big"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -430,7 +433,8 @@ func TestWithJWEValidates(t *testing.T) {
 	require.Nil(t, c.jwe, "Basic mode by default")
 	j := testJWE(t)
 	require.Equal(t, testKID, j.keyID)
-	require.Same(t, merchantRSA(), j.merchant)
+	require.Same(t, merchantRSA(), j.signer)
+	require.Same(t, merchantRSA(), j.decrypter)
 	require.True(t, j.service.Equal(&serviceRSA().PublicKey))
 }
 
@@ -498,4 +502,102 @@ func TestJOSEErrorNil(t *testing.T) {
 	require.True(t, errors.Is(err, ErrSignature))
 	require.False(t, errors.Is(err, ErrDecrypt))
 	require.Equal(t, "checkout: get order: x", err.Error())
+}
+
+// handle is a merchant key reachable only as crypto.Signer and
+// crypto.Decrypter, as an HSM hands it out; fail and block make its
+// operations fail or wait for release.
+type handle struct{ k *rsa.PrivateKey }
+
+func (h handle) Public() crypto.PublicKey { return &h.k.PublicKey }
+func (h handle) Sign(r io.Reader, d []byte, o crypto.SignerOpts) ([]byte, error) {
+	return h.k.Sign(r, d, o)
+}
+func (h handle) Decrypt(r io.Reader, m []byte, o crypto.DecrypterOpts) ([]byte, error) {
+	return h.k.Decrypt(r, m, o)
+}
+
+type badHandle struct {
+	handle
+	signErr, decErr error
+	block           chan struct{} // Sign waits for it when set
+}
+
+func (h badHandle) Sign(r io.Reader, d []byte, o crypto.SignerOpts) ([]byte, error) {
+	if h.block != nil {
+		<-h.block
+	}
+	if h.signErr != nil {
+		return nil, h.signErr
+	}
+	return h.handle.Sign(r, d, o)
+}
+func (h badHandle) Decrypt(r io.Reader, m []byte, o crypto.DecrypterOpts) ([]byte, error) {
+	if h.decErr != nil {
+		return nil, h.decErr
+	}
+	return h.handle.Decrypt(r, m, o)
+}
+
+// A signer or decrypter that fails, or a signer that blocks until the
+// context ends, gives a *JOSEError matching ErrKeyOperation that names the
+// step, at once; a failed signer sends nothing, and no failure is retried.
+func TestJWEKeysFailures(t *testing.T) {
+	srv := newRecorder(t, reply{status: 200, body: string(svcReply{}.seal(t, jweReply))})
+	locked := errors.New("CKR_USER_NOT_LOGGED_IN")
+	h := handle{merchantRSA()}
+	client := func(k crypto.Signer, d crypto.Decrypter) *Client {
+		return newTestClient(t, srv.URL, WithJWEKeys(testKID, k, d, &serviceRSA().PublicKey),
+			WithRetry(RetryPolicy{MaxRetries: 3, MinWait: time.Millisecond, MaxWait: time.Millisecond}))
+	}
+	ctx := context.Background()
+
+	_, err := client(badHandle{handle: h, signErr: locked}, h).CreateSession(ctx, baseSession())
+	var je *JOSEError
+	require.ErrorAs(t, err, &je)
+	require.ErrorIs(t, err, ErrKeyOperation)
+	require.ErrorIs(t, err, locked)
+	require.Contains(t, err.Error(), "sign request")
+	require.Zero(t, srv.count.Load(), "nothing sent")
+
+	block := make(chan struct{})
+	defer close(block)
+	cctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err = client(badHandle{handle: h, block: block}, h).CreateSession(cctx, baseSession())
+	require.ErrorIs(t, err, ErrKeyOperation)
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	require.Less(t, time.Since(start), time.Second)
+	require.Zero(t, srv.count.Load(), "nothing sent")
+
+	_, err = client(h, badHandle{handle: h, decErr: locked}).CreateSession(ctx, baseSession())
+	require.ErrorIs(t, err, ErrKeyOperation)
+	require.ErrorIs(t, err, locked)
+	require.Contains(t, err.Error(), "decrypt reply")
+	require.EqualValues(t, 1, srv.count.Load(), "sent once, not retried")
+	for _, s := range []string{fmt.Sprintf("%v %+v %#v", err, err, err), err.Error()} {
+		require.NotContains(t, s, merchantRSA().D.String()[:20])
+		require.NotContains(t, s, secretMarker)
+	}
+}
+
+// The key behind the interfaces only: the client works as with the raw
+// key, and prints no key material.
+func TestWithJWEKeys(t *testing.T) {
+	rt := &sealedTransport{reply: svcReply{}.seal(t, jweReply)}
+	h := handle{merchantRSA()}
+	c := newTestClient(t, "https://api.example.com", WithHTTPClient(&http.Client{Transport: rt}),
+		WithJWEKeys(testKID, h, h, &serviceRSA().PublicKey))
+	s, err := c.CreateSession(context.Background(), baseSession())
+	require.NoError(t, err)
+	require.Equal(t, jweReply, string(s.Raw))
+	require.Contains(t, fmt.Sprint(c.jwe), "RSA-2048 [REDACTED]")
+
+	_, err = NewClient(testMerchant, testKey, WithBaseURL("https://api.example.com"),
+		WithJWEKeys(testKID, h, nil, &serviceRSA().PublicKey))
+	require.ErrorIs(t, err, ErrInvalidOption)
+	_, err = NewClient(testMerchant, testKey, WithBaseURL("https://api.example.com"),
+		WithJWEKeys(testKID, handle{genRSA(1024)}, h, &serviceRSA().PublicKey))
+	require.ErrorIs(t, err, ErrInvalidOption)
 }
