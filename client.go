@@ -18,24 +18,17 @@ import (
 	"github.com/payorch/checkout-go/internal/httpfield"
 )
 
-// DefaultAPIVersion is the date sent in the version header of the order
-// calls ([Client.CreateOrder], [Client.GetOrder], [Client.Refund]), which
-// fixes the shape of the service's replies. [WithAPIVersion] chooses
-// another.
+// DefaultAPIVersion is the version header of the order calls.
 const DefaultAPIVersion = "2023-06-30"
 
-// SDKVersion is this SDK's version, sent in the User-Agent header
-// ("checkout-go/0.1.0").
+// SDKVersion is this SDK's version, sent in the User-Agent header.
 const SDKVersion = "0.1.0"
 
 // Environment variables read by [NewClientFromEnv].
 const (
-	// EnvBaseURL names the variable holding the base URL ([WithBaseURL]).
-	EnvBaseURL = "CHECKOUT_BASE_URL"
-	// EnvMerchantID names the variable holding the merchant id (x-merchantid).
+	EnvBaseURL    = "CHECKOUT_BASE_URL"
 	EnvMerchantID = "CHECKOUT_MERCHANT_ID"
-	// EnvAPIKey names the variable holding the API key (Authorization).
-	EnvAPIKey = "CHECKOUT_API_KEY"
+	EnvAPIKey     = "CHECKOUT_API_KEY"
 )
 
 // Client calls the service for one merchant. Create it with [NewClient] or
@@ -61,8 +54,8 @@ type Client struct {
 	observer   Observer
 }
 
-// credential holds the API key behind a pointer, so that even reflection-based
-// printing of a Client copy shows only an address.
+// credential holds the API key behind a pointer: printing a Client copy
+// by reflection shows only an address.
 type credential struct {
 	key           string
 	authorization string // "Basic " + base64(key + ":")
@@ -81,22 +74,13 @@ func (c Client) String() string {
 // GoString is String: the API key is never printed.
 func (c Client) GoString() string { return c.String() }
 
-// Format prints String for every verb, so %v, %+v, %#v, %s, %q and %x all
-// leave the API key out.
+// Format prints String for every verb.
 func (c Client) Format(f fmt.State, _ rune) { io.WriteString(f, c.String()) }
 
-// NewClient returns a client for the merchant merchantID, sent in the
-// x-merchantid header, that authenticates with apiKey: each request carries
-// "Authorization: Basic " and the base64 of the key followed by a colon (the
-// key is the user name, the password is empty). [WithBaseURL] is required;
-// the other options have defaults:
-//
-//	c, err := checkout.NewClient(merchantID, apiKey,
-//		checkout.WithBaseURL("https://api.example.com"),
-//		checkout.WithLogger(slog.Default()))
-//
-// An empty merchant id or key, or an invalid option, is an error matching
-// [ErrInvalidOption]; NewClient never panics.
+// NewClient returns a client for the merchant merchantID (x-merchantid)
+// that authenticates with apiKey as the Basic user name. [WithBaseURL] is
+// required. An empty id or key, or a bad option, is an error matching
+// [ErrInvalidOption].
 func NewClient(merchantID, apiKey string, opts ...Option) (*Client, error) {
 	switch {
 	case strings.TrimSpace(merchantID) == "":
@@ -155,16 +139,11 @@ func (c *Client) buildHeaders() {
 	}
 }
 
-// maxConnsPerHost bounds the default transport's connections to the
-// service, idle or busy. Without the bound, callers that wait for a dial can
-// take a connection another caller just freed and leave their own dial to
-// add one more; with it, a burst of calls shares at most this many
-// connections and further calls wait (within their context) for a free one.
+// maxConnsPerHost bounds the default transport's connections, so that a
+// burst of calls shares them instead of dialling ever more.
 const maxConnsPerHost = 64
 
-// newTransport is the default transport: the standard library's defaults
-// with a pool large enough for concurrent use (its 2 idle connections per
-// host is a known trap).
+// newTransport is the default transport, pooled for concurrent use.
 func newTransport() *http.Transport {
 	return &http.Transport{
 		Proxy: http.ProxyFromEnvironment,
@@ -184,11 +163,9 @@ func newTransport() *http.Transport {
 	}
 }
 
-// NewClientFromEnv is [NewClient] with the base URL, merchant id and API key
-// read from CHECKOUT_BASE_URL, CHECKOUT_MERCHANT_ID and CHECKOUT_API_KEY
-// (white space around a value, such as the newline of a file read into a
-// variable, is ignored). A missing variable is an error naming it. opts are
-// applied after the base URL, so they may replace it.
+// NewClientFromEnv is [NewClient] with the base URL, merchant id and API
+// key read from the Env… variables (surrounding white space ignored); opts
+// come after the base URL and may replace it.
 func NewClientFromEnv(opts ...Option) (*Client, error) {
 	var missing []string
 	get := func(name string) string {

@@ -10,21 +10,13 @@ import (
 	"time"
 )
 
-// Decoding an error reply. The service's endpoints write their error
-// bodies in several shapes (see APIError), so text may come as a number,
-// status_id as text, and error_info as "FILTERED".
-
-// decodeAPIError builds the APIError of a non-2xx response, as a client
-// without a key to redact would. It never fails: a body that is not a JSON
-// object leaves the decoded fields empty.
+// decodeAPIError is newAPIError without a key to redact.
 func decodeAPIError(op string, status int, header http.Header, body []byte, now time.Time) *APIError {
 	return newAPIError(op, status, header, body, now, nil)
 }
 
-// newAPIError builds the APIError of a non-2xx response to the client
-// whose credential is cred: the key is redacted from the body before it is
-// cut to maxErrorBody (so no cut leaves a part of it) and from every field
-// decoded from it.
+// newAPIError builds the APIError of a non-2xx response, the key of cred
+// redacted before the body is cut (so no cut leaves a part of it).
 func newAPIError(op string, status int, header http.Header, body []byte, now time.Time, cred *credential) *APIError {
 	e := &APIError{HTTPStatus: status, Operation: op, cred: cred, Body: body}
 	e.redact()
@@ -66,14 +58,9 @@ func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 	return 0, false
 }
 
-// UnmarshalJSON decodes an error body of the service into e as the client
-// does, leniently as every reply: status_id may be a number or text ("-1"),
-// a number or boolean where other text is expected is read as its text, a
-// value that fits no field (an error_info of "FILTERED") is left out, and
-// an error_message or user_message that is absent or not text is taken
-// from error_info's developer_message or user_message. Only malformed JSON
-// is an error. HTTPStatus, RetryAfter, Operation and Body are not in the
-// body and are left as they are; every other field is replaced.
+// UnmarshalJSON reads the service's error bodies, whose endpoints write
+// text as numbers, status_id as text and error_info as "FILTERED": what
+// fits no field is left out; only malformed JSON is an error.
 func (e *APIError) UnmarshalJSON(data []byte) error {
 	if e == nil {
 		return errNilTarget("APIError")
@@ -104,9 +91,7 @@ func (e *APIError) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// looseText is text in an error body, which the service's endpoints write
-// in several shapes: a JSON string, or a number or boolean read as its
-// text; anything else leaves it empty.
+// looseText is a string, or a number or boolean read as its text.
 type looseText string
 
 func (t *looseText) UnmarshalJSON(data []byte) error {
@@ -123,8 +108,7 @@ func (t *looseText) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// onlyText is text in an error body that is taken only from a JSON
-// string, so that a message of another kind falls back on error_info's.
+// onlyText is text only from a JSON string (else error_info's is used).
 type onlyText string
 
 func (t *onlyText) UnmarshalJSON(data []byte) error {
@@ -134,8 +118,7 @@ func (t *onlyText) UnmarshalJSON(data []byte) error {
 	return json.Unmarshal(data, (*string)(t))
 }
 
-// looseInt is the status_id of an error body: a JSON number or text
-// holding one ("-1"); anything else is 0.
+// looseInt is a JSON number or text holding one ("-1").
 type looseInt int
 
 func (n *looseInt) UnmarshalJSON(data []byte) error {

@@ -15,27 +15,17 @@ import (
 	"github.com/payorch/checkout-go/internal/jose"
 )
 
-// Errors of the JWE+JWS mode (see WithJWE). Every such error is a
-// *JOSEError whose Kind is one of these, so errors.Is(err, ErrSignature)
-// tells a forged or unsigned reply from one that does not decrypt.
+// Errors of the JWE+JWS mode: the Kind of every [*JOSEError].
 const (
-	// ErrKey matches a key that cannot be parsed or used: a PEM file that
-	// holds no RSA key of the right kind, or a key the request could not be
-	// signed or encrypted with.
+	// ErrKey matches a key that cannot be parsed or used.
 	ErrKey = sentinel("checkout: unusable RSA key")
-	// ErrEnvelope matches a successful reply in the wrong form for the
-	// client's mode: one that is not an encrypted envelope at all, such as
-	// plain JSON where the JWE+JWS mode expects a sealed reply, or a sealed
-	// reply to a client without WithJWE (the account has the mode switched
-	// on). Nothing of it is decoded.
+	// ErrEnvelope matches a 2xx reply in the wrong form for the client's
+	// mode: plain where a sealed one is expected, or sealed in Basic mode.
 	ErrEnvelope = sentinel("checkout: reply is not an encrypted envelope")
-	// ErrDecrypt matches an encrypted reply that does not decrypt with the
-	// merchant key: another recipient, a refused algorithm or key id, or a
-	// tampered header, key, iv, ciphertext or tag.
+	// ErrDecrypt matches a reply that does not decrypt with the merchant
+	// key: another recipient, a refused algorithm or key id, tampering.
 	ErrDecrypt = sentinel("checkout: reply does not decrypt")
-	// ErrSignature matches a reply whose content is not signed, or whose
-	// signature is not RS256 by the service key with the configured key id
-	// (including alg "none", HS256 and a tampered signature).
+	// ErrSignature matches a reply not signed RS256 by the service key.
 	ErrSignature = sentinel("checkout: reply signature not verified")
 	// ErrKeyOperation matches a failure of the merchant's signer or
 	// decrypter ([WithJWEKeys]): a locked HSM, a key service timeout.
@@ -43,21 +33,12 @@ const (
 )
 
 // JOSEError is a failure to parse a key, seal a request or open a reply in
-// the JWE+JWS mode. Its message never holds key material, the request body
-// or the decrypted reply; treat the reply as not received and, after a
-// create or a refund, ask GetOrder what happened.
+// the JWE+JWS mode; its message never holds key material or a body.
 type JOSEError struct {
-	// Op names what failed: "parse private key", "parse public key", or the
-	// call ("create session", "get order", "refund").
-	Op string
-	// Kind is ErrKey, ErrEnvelope, ErrDecrypt, ErrSignature or
-	// ErrKeyOperation; errors.Is(err, Kind) holds.
-	Kind error
-	// Detail says what was wrong, in words fit for a log.
-	Detail string
-	// Err is the signer's or decrypter's own error (ErrKeyOperation), such
-	// as context.DeadlineExceeded; errors.Is sees it too.
-	Err error
+	Op     string // "parse private key", or the call: "create session"…
+	Kind   error  // ErrKey, ErrEnvelope, ErrDecrypt, ErrSignature or ErrKeyOperation
+	Detail string // what was wrong, fit for a log
+	Err    error  // the signer's or decrypter's own error, or the context's
 }
 
 // Error returns "checkout: <op>: <detail>".
@@ -68,8 +49,7 @@ func (e *JOSEError) Error() string {
 	return "checkout: " + e.Op + ": " + e.Detail
 }
 
-// Unwrap returns Kind and Err, so errors.Is matches the sentinel and the
-// cause.
+// Unwrap returns Kind and Err.
 func (e *JOSEError) Unwrap() []error {
 	if e == nil {
 		return nil
@@ -77,8 +57,7 @@ func (e *JOSEError) Unwrap() []error {
 	return []error{e.Kind, e.Err}
 }
 
-// joseErr turns an error of internal/jose into a *JOSEError for op, with
-// prefix ("reply: ", "request: ") before its detail.
+// joseErr turns an error of internal/jose into a *JOSEError.
 func joseErr(op, prefix string, err error) error {
 	var e *jose.Error
 	if !errors.As(err, &e) {
@@ -100,10 +79,8 @@ func joseErr(op, prefix string, err error) error {
 	return &JOSEError{Op: op, Kind: kind, Detail: prefix + e.Detail, Err: e.Err}
 }
 
-// ParseRSAPrivateKeyPEM reads the merchant's private key from PEM text: the
-// first PEM block, PKCS#1 ("RSA PRIVATE KEY") or PKCS#8 ("PRIVATE KEY").
-// Encrypted PEM is not supported. A failure is a *JOSEError matching ErrKey
-// whose message never quotes the key.
+// ParseRSAPrivateKeyPEM reads the first PEM block, PKCS#1 or PKCS#8, as
+// the merchant's key; a failure is a *JOSEError matching ErrKey.
 func ParseRSAPrivateKeyPEM(pemBytes []byte) (*rsa.PrivateKey, error) {
 	k, err := jose.ParsePrivateKeyPEM(pemBytes)
 	if err != nil {
@@ -112,10 +89,8 @@ func ParseRSAPrivateKeyPEM(pemBytes []byte) (*rsa.PrivateKey, error) {
 	return k, nil
 }
 
-// ParseRSAPublicKeyPEM reads the service's public key from PEM text: the
-// first PEM block, PKIX ("PUBLIC KEY"), PKCS#1 ("RSA PUBLIC KEY") or the
-// key of an X.509 certificate ("CERTIFICATE"; the certificate itself is not
-// checked). A failure is a *JOSEError matching ErrKey.
+// ParseRSAPublicKeyPEM reads the first PEM block, PKIX, PKCS#1 or a
+// certificate's key, as the service's key; a failure matches ErrKey.
 func ParseRSAPublicKeyPEM(pemBytes []byte) (*rsa.PublicKey, error) {
 	k, err := jose.ParsePublicKeyPEM(pemBytes)
 	if err != nil {
@@ -163,8 +138,7 @@ func WithJWEKeys(keyID string, signer crypto.Signer, decrypter crypto.Decrypter,
 	})
 }
 
-// jweConfig holds the keys of the JWE+JWS mode. It is immutable once made
-// and prints without key material.
+// jweConfig holds the keys of the JWE+JWS mode; it prints redacted.
 type jweConfig struct {
 	keyID     string
 	signer    crypto.Signer    // signs requests
@@ -179,8 +153,7 @@ func (j *jweConfig) seal(ctx context.Context, op string, body []byte) ([]byte, e
 	})
 }
 
-// open turns a sealed reply into the JSON the service signed, byte for
-// byte.
+// open turns a sealed reply into the JSON the service signed.
 func (j *jweConfig) open(ctx context.Context, op string, body []byte) ([]byte, error) {
 	return keyStep(ctx, j.decrypter, op, "reply: ", func() ([]byte, error) {
 		return jose.Open(body, j.decrypter, j.service, j.keyID)
@@ -228,10 +201,7 @@ func keyStep(ctx context.Context, key any, op, prefix string, f func() ([]byte, 
 	}
 }
 
-// isSealed reports whether body looks like an encrypted envelope, so a
-// client in Basic mode can say why it cannot read such a reply. Plain
-// replies, which hold neither envelope key, are told apart without
-// parsing them.
+// isSealed reports whether body is an encrypted envelope.
 func isSealed(body []byte) bool {
 	if !bytes.Contains(body, []byte(`"encryptedPayload"`)) && !bytes.Contains(body, []byte(`"JWT"`)) {
 		return false
@@ -239,15 +209,13 @@ func isSealed(body []byte) bool {
 	return jose.IsEnvelope(body)
 }
 
-// sealedInBasicMode is the error for a sealed 2xx reply to a client
-// without WithJWE: it would otherwise decode as an empty value.
+// sealedInBasicMode is the error of a sealed 2xx reply in Basic mode.
 func sealedInBasicMode(op string) error {
 	return &JOSEError{Op: op, Kind: ErrEnvelope,
 		Detail: "reply: the reply is encrypted: the account uses the JWE+JWS mode; configure the client with WithJWE"}
 }
 
-// String describes the configuration without key material. The methods
-// have value receivers so that a copy prints redacted too.
+// String describes the keys by size (value receivers: a copy prints so too).
 func (j jweConfig) String() string {
 	pub, _ := j.signer.Public().(*rsa.PublicKey)
 	return fmt.Sprintf("JWE{kid: %q, merchant key: RSA-%d [REDACTED], service key: RSA-%d}",

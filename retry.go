@@ -36,8 +36,7 @@ func DefaultRetryPolicy() RetryPolicy {
 	return RetryPolicy{MaxRetries: 2, MinWait: 200 * time.Millisecond, MaxWait: 5 * time.Second}
 }
 
-// resolved checks p and replaces a zero MinWait or MaxWait by its default
-// as RetryPolicy documents.
+// resolved checks p and fills a zero MinWait or MaxWait.
 func (p RetryPolicy) resolved() (RetryPolicy, error) {
 	switch {
 	case p.MaxRetries < 0 || p.MaxRetries > 10:
@@ -62,17 +61,15 @@ func (p RetryPolicy) resolved() (RetryPolicy, error) {
 	return p, nil
 }
 
-// newRetryClient returns the one go-retryablehttp client of c, shared by
-// every call: our retry rule, backoff and error handler, no logger of its
-// own, and a transport that counts and traces each attempt.
+// newRetryClient returns the one go-retryablehttp client of c.
 func (c *Client) newRetryClient() *retryablehttp.Client {
 	hc := *c.hc
 	rt := hc.Transport
 	if rt == nil {
 		rt = http.DefaultTransport
 	}
-	// The wrapper also hides CloseIdleConnections, which go-retryablehttp
-	// calls when it gives up: one failing call must not drop the pool.
+	// The wrapper hides CloseIdleConnections, which go-retryablehttp calls
+	// when it gives up: one failing call must not drop the pool.
 	hc.Transport = attemptTransport{rt}
 	// Never follow a redirect, whatever client was given: a followed 303
 	// turns a refund POST into a GET, and carries Authorization elsewhere.
@@ -107,10 +104,7 @@ func (t attemptTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	return t.rt.RoundTrip(r)
 }
 
-// checkRetry is the retry rule of the package doc: retry what cannot have
-// taken effect (nothing was sent), what the service asks to be retried
-// (429, 503), and, for idempotent calls only, ambiguous failures (a
-// transport error after sending, 500, 502, 504). It logs the attempt,
+// checkRetry is the retry rule of the package doc. It logs the attempt,
 // notes whether it may have been delivered, and gives up when the longest
 // wait before the next attempt would reach the context's deadline.
 func checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
@@ -179,9 +173,8 @@ func permanent(err error) bool {
 		strings.Contains(msg, "invalid header")
 }
 
-// giveUp is the ErrorHandler: after the last attempt it hands back the last
-// response (so its body becomes an *APIError) or the last transport error,
-// which do wraps in a *TransportError with the number of attempts.
+// giveUp hands back the last response (its body becomes an *APIError) or
+// the last transport error.
 func giveUp(resp *http.Response, err error, _ int) (*http.Response, error) {
 	if err == nil && resp != nil {
 		return resp, nil
@@ -196,10 +189,8 @@ func giveUp(resp *http.Response, err error, _ int) (*http.Response, error) {
 	return nil, err
 }
 
-// backoff waits as the service asks with Retry-After on 429 and 503, but
-// never less than min (a "Retry-After: 0" must not make a tight loop) nor
-// longer than max; else a random time in [0, min(max, min·2ⁿ)] (full
-// jitter).
+// backoff is a 429's or 503's Retry-After held within [min, max], else a
+// random time in [0, min(max, min·2ⁿ)] (full jitter).
 func backoff(min, max time.Duration, n int, resp *http.Response) time.Duration {
 	d, asked := waitCeiling(min, max, n, resp)
 	if asked || d <= 0 {
