@@ -167,7 +167,7 @@ func errorKind(err error) ErrorKind {
 	case errors.As(err, &ae):
 		return ErrorKindHTTP
 	case errors.As(err, &je):
-		if je.Kind == ErrKey || je.Kind == ErrKeyOperation && strings.Contains(je.Detail, "sign") {
+		if je.Kind == ErrKey || strings.HasPrefix(je.Detail, "sign request") || strings.HasPrefix(je.Detail, "request: ") {
 			return ErrorKindJOSE
 		}
 		return ErrorKindDecode

@@ -98,8 +98,9 @@ func (t attemptTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	cl.n++
 	cl.sent.Store(false)
 	cl.attempt = time.Now()
-	if o := cl.c.observer; o != nil {
-		cl.actx = o.StartAttempt(cl.ctx, cl.obs, cl.n)
+	if o := cl.c.observer; o != nil { // the attempt's context reaches the transport below
+		cl.actx = o.StartAttempt(r.Context(), cl.obs, cl.n)
+		r = r.WithContext(cl.actx)
 	}
 	return t.rt.RoundTrip(r)
 }
