@@ -3,6 +3,7 @@ package checkout
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"math"
 	"net/http"
 	"strconv"
@@ -63,23 +64,25 @@ func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 // fits no field is left out; only malformed JSON is an error.
 func (e *APIError) UnmarshalJSON(data []byte) error {
 	if e == nil {
-		return errNilTarget("APIError")
+		return errors.New("checkout: APIError.UnmarshalJSON on nil pointer")
 	}
 	var w struct {
-		Status       looseText         `json:"status"`
-		StatusID     looseInt          `json:"status_id"`
-		ErrorCode    looseText         `json:"error_code"`
-		ErrorMessage onlyText          `json:"error_message"`
-		UserMessage  onlyText          `json:"user_message"`
-		Info         object[ErrorInfo] `json:"error_info"`
-		OrderID      looseText         `json:"order_id"`
+		Status       looseText       `json:"status"`
+		StatusID     looseInt        `json:"status_id"`
+		ErrorCode    looseText       `json:"error_code"`
+		ErrorMessage onlyText        `json:"error_message"`
+		UserMessage  onlyText        `json:"user_message"`
+		Info         json.RawMessage `json:"error_info"`
+		OrderID      looseText       `json:"order_id"`
 	}
-	if ok, err := readObject(data, &w, "error body"); !ok {
+	if ok, err := readErrorObject(data, &w); !ok {
 		return err
 	}
 	e.Status, e.StatusID, e.ErrorCode = string(w.Status), int(w.StatusID), string(w.ErrorCode)
-	e.ErrorMessage, e.UserMessage, e.Info, e.OrderID = string(w.ErrorMessage), string(w.UserMessage), w.Info.v, string(w.OrderID)
-	if e.Info != nil {
+	e.ErrorMessage, e.UserMessage, e.Info, e.OrderID = string(w.ErrorMessage), string(w.UserMessage), nil, string(w.OrderID)
+	if replyKind(w.Info) == "an object" { // else absent, null or "FILTERED"
+		e.Info = new(ErrorInfo)
+		_ = json.Unmarshal(w.Info, e.Info)
 		if e.UserMessage == "" {
 			e.UserMessage = e.Info.UserMessage
 		}
@@ -95,14 +98,14 @@ func (e *APIError) UnmarshalJSON(data []byte) error {
 type looseText string
 
 func (t *looseText) UnmarshalJSON(data []byte) error {
-	switch kindOf(data) {
-	case "string":
+	switch replyKind(data) {
+	case "a JSON string":
 		var s string
 		if err := json.Unmarshal(data, &s); err != nil {
 			return err
 		}
 		*t = looseText(s)
-	case "number", "boolean":
+	case "a JSON number", "a JSON boolean":
 		*t = looseText(bytes.TrimSpace(data))
 	}
 	return nil
@@ -112,7 +115,7 @@ func (t *looseText) UnmarshalJSON(data []byte) error {
 type onlyText string
 
 func (t *onlyText) UnmarshalJSON(data []byte) error {
-	if kindOf(data) != "string" {
+	if replyKind(data) != "a JSON string" {
 		return nil
 	}
 	return json.Unmarshal(data, (*string)(t))
@@ -123,7 +126,7 @@ type looseInt int
 
 func (n *looseInt) UnmarshalJSON(data []byte) error {
 	text := string(bytes.TrimSpace(data))
-	if kindOf(data) == "string" && json.Unmarshal(data, &text) != nil {
+	if replyKind(data) == "a JSON string" && json.Unmarshal(data, &text) != nil {
 		return nil
 	}
 	text = strings.TrimSpace(text)
@@ -140,7 +143,7 @@ func (n *looseInt) UnmarshalJSON(data []byte) error {
 // that is not an object leaves i unchanged.
 func (i *ErrorInfo) UnmarshalJSON(data []byte) error {
 	if i == nil {
-		return errNilTarget("ErrorInfo")
+		return errors.New("checkout: ErrorInfo.UnmarshalJSON on nil pointer")
 	}
 	var w struct {
 		Code             looseText    `json:"code"`
@@ -150,7 +153,7 @@ func (i *ErrorInfo) UnmarshalJSON(data []byte) error {
 		UserMessage      looseText    `json:"user_message"`
 		Fields           []FieldError `json:"fields"`
 	}
-	if ok, err := readObject(data, &w, "error info"); !ok {
+	if ok, err := readErrorObject(data, &w); !ok {
 		return err
 	}
 	*i = ErrorInfo{Code: string(w.Code), Category: string(w.Category), RequestID: string(w.RequestID),
@@ -162,15 +165,28 @@ func (i *ErrorInfo) UnmarshalJSON(data []byte) error {
 // number or boolean. A value that is not an object leaves f unchanged.
 func (f *FieldError) UnmarshalJSON(data []byte) error {
 	if f == nil {
-		return errNilTarget("FieldError")
+		return errors.New("checkout: FieldError.UnmarshalJSON on nil pointer")
 	}
 	var w struct {
 		FieldName looseText `json:"field_name"`
 		Reason    looseText `json:"reason"`
 	}
-	if ok, err := readObject(data, &w, "error field"); !ok {
+	if ok, err := readErrorObject(data, &w); !ok {
 		return err
 	}
 	*f = FieldError{FieldName: string(w.FieldName), Reason: string(w.Reason)}
 	return nil
+}
+
+// readErrorObject decodes data into w when it is a JSON object, leaving out
+// a value that fits no field; any other value decodes nothing.
+func readErrorObject(data []byte, w any) (bool, error) {
+	if replyKind(data) != "an object" {
+		return false, nil
+	}
+	var te *json.UnmarshalTypeError
+	if err := json.Unmarshal(data, w); err != nil && !errors.As(err, &te) {
+		return false, err
+	}
+	return true, nil
 }

@@ -207,7 +207,13 @@ func (e APIError) Format(f fmt.State, verb rune) {
 // MarshalJSON encodes the body's fields under the service's keys.
 func (e APIError) MarshalJSON() ([]byte, error) {
 	type plain APIError
-	return marshalNoEscape(plain(e))
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(plain(e)); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // GoString is what %#v prints: the fields, the body by its length only.
