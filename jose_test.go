@@ -552,7 +552,11 @@ func TestJWEKeysFailures(t *testing.T) {
 	}
 	ctx := context.Background()
 
-	_, err := client(badHandle{handle: h, signErr: locked}, h).CreateSession(ctx, baseSession())
+	kinds := &kindObserver{}
+	c := client(badHandle{handle: h, signErr: locked}, h)
+	c.observer = kinds
+	_, err := c.CreateSession(ctx, baseSession())
+	require.Equal(t, []ErrorKind{ErrorKindJOSE}, kinds.kinds, "a sign failure is the key's, not the reply's")
 	var je *JOSEError
 	require.ErrorAs(t, err, &je)
 	require.ErrorIs(t, err, ErrKeyOperation)
@@ -571,7 +575,10 @@ func TestJWEKeysFailures(t *testing.T) {
 	require.Less(t, time.Since(start), time.Second)
 	require.Zero(t, srv.count.Load(), "nothing sent")
 
-	_, err = client(h, badHandle{handle: h, decErr: locked}).CreateSession(ctx, baseSession())
+	c = client(h, badHandle{handle: h, decErr: locked})
+	c.observer = kinds
+	_, err = c.CreateSession(ctx, baseSession())
+	require.Equal(t, []ErrorKind{ErrorKindJOSE, ErrorKindDecode}, kinds.kinds)
 	require.ErrorIs(t, err, ErrKeyOperation)
 	require.ErrorIs(t, err, locked)
 	require.Contains(t, err.Error(), "decrypt reply")
@@ -600,4 +607,14 @@ func TestWithJWEKeys(t *testing.T) {
 	_, err = NewClient(testMerchant, testKey, WithBaseURL("https://api.example.com"),
 		WithJWEKeys(testKID, handle{genRSA(1024)}, h, &serviceRSA().PublicKey))
 	require.ErrorIs(t, err, ErrInvalidOption)
+}
+
+// kindObserver keeps the error kind of each operation.
+type kindObserver struct {
+	nopObserver
+	kinds []ErrorKind
+}
+
+func (k *kindObserver) EndOperation(_ context.Context, _ Operation, r OperationResult) {
+	k.kinds = append(k.kinds, r.ErrorKind)
 }
