@@ -371,8 +371,9 @@ func requireSealedBody(b *testing.B, sealed []byte) {
 
 // benchJWE runs CreateSession in the JWE+JWS mode against base, through hc
 // when it is not nil; last returns the last body the service read.
-func benchJWE(b *testing.B, base string, hc *http.Client, last func() []byte) {
+func benchJWE(b *testing.B, base string, hc *http.Client, last func() []byte, keys ...Option) {
 	opts := []Option{WithBaseURL(base), WithJWE(testKID, merchantRSA(), &serviceRSA().PublicKey)}
+	opts = append(opts, keys...)
 	if hc != nil {
 		opts = append(opts, WithHTTPClient(hc))
 	}
@@ -411,3 +412,31 @@ func BenchmarkCreateSessionJWEInMemory(b *testing.B) {
 		return rt.last
 	})
 }
+
+// The pair of BenchmarkCreateSessionJWEInMemory with the merchant key
+// behind crypto.Signer and crypto.Decrypter only (WithJWEKeys).
+func BenchmarkCreateSessionJWEKeysInMemory(b *testing.B) {
+	rt := &sealedTransport{reply: svcReply{}.seal(b, benchSessionReply)}
+	h := handle{merchantRSA()}
+	benchJWE(b, "https://api.example.com", &http.Client{Transport: rt}, func() []byte {
+		rt.mu.Lock()
+		defer rt.mu.Unlock()
+		return rt.last
+	}, WithJWEKeys(testKID, h, h, &serviceRSA().PublicKey))
+}
+
+// The pair of BenchmarkCreateSessionInMemory with an Observer that does
+// nothing: what the hooks cost; without one (nil) they are not called.
+func BenchmarkCreateSessionInMemoryObserved(b *testing.B) {
+	c, err := NewClient(testMerchant, testKey, WithBaseURL("https://api.example.com"),
+		WithHTTPClient(&http.Client{Transport: &cannedTransport{}}), WithObserver(nopObserver{}))
+	require.NoError(b, err)
+	loopCreateSession(b, c, benchRequest())
+}
+
+type nopObserver struct{}
+
+func (nopObserver) StartOperation(ctx context.Context, _ Operation) context.Context      { return ctx }
+func (nopObserver) StartAttempt(ctx context.Context, _ Operation, _ int) context.Context { return ctx }
+func (nopObserver) EndAttempt(context.Context, Operation, Attempt)                       {}
+func (nopObserver) EndOperation(context.Context, Operation, OperationResult)             {}

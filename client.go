@@ -1,23 +1,3 @@
-// Package checkout is a typed client for a payment-orchestration service's
-// hosted checkout. [Client.CreateSession] opens a checkout session for the
-// payment page, [Client.CreateOrder] creates an order (optionally with UPI
-// QR and intent collection links), [Client.GetOrder] reads an order's status
-// and [Client.Refund] refunds it.
-//
-// A [Client] is safe for concurrent use and should be created once and
-// shared: it keeps a pool of connections to the service. Every call checks
-// its request before anything is sent (a [*ValidationError] lists every
-// problem), retries only what cannot have taken effect or what the service
-// asked to be retried, and reports a refusal of the service as an
-// [*APIError] and a failed exchange as a [*TransportError].
-//
-// Payment filters, EMI options and the product summary of the payment page
-// are built with the packages [github.com/payorch/checkout-go/paymentfilter],
-// [github.com/payorch/checkout-go/emi] and
-// [github.com/payorch/checkout-go/productsummary]; package
-// [github.com/payorch/checkout-go/webhook] verifies the service's webhooks,
-// and [github.com/payorch/checkout-go/checkouttest] is an in-process fake of
-// the service for tests.
 package checkout
 
 import (
@@ -38,79 +18,25 @@ import (
 	"github.com/payorch/checkout-go/internal/httpfield"
 )
 
-// DefaultAPIVersion is the date sent in the version header of the order
-// calls ([Client.CreateOrder], [Client.GetOrder], [Client.Refund]), which
-// fixes the shape of the service's replies. [WithAPIVersion] chooses
-// another.
+// DefaultAPIVersion is the version header of the order calls.
 const DefaultAPIVersion = "2023-06-30"
 
-// SDKVersion is this SDK's version, sent in the User-Agent header
-// ("checkout-go/0.1.0").
+// SDKVersion is this SDK's version, sent in the User-Agent header.
 const SDKVersion = "0.1.0"
 
 // Environment variables read by [NewClientFromEnv].
 const (
-	// EnvBaseURL names the variable holding the base URL ([WithBaseURL]).
-	EnvBaseURL = "CHECKOUT_BASE_URL"
-	// EnvMerchantID names the variable holding the merchant id (x-merchantid).
+	EnvBaseURL    = "CHECKOUT_BASE_URL"
 	EnvMerchantID = "CHECKOUT_MERCHANT_ID"
-	// EnvAPIKey names the variable holding the API key (Authorization).
-	EnvAPIKey = "CHECKOUT_API_KEY"
+	EnvAPIKey     = "CHECKOUT_API_KEY"
 )
 
 // Client calls the service for one merchant. Create it with [NewClient] or
-// [NewClientFromEnv]; the zero value and a nil *Client are not usable: their
-// calls return an error matching [ErrInvalidClient] (they never panic). It is
-// safe for concurrent use, holds no mutable state, and never prints its API
-// key: every fmt verb shows a redacted form.
-//
-// Every call takes one path: check the request (a [*ValidationError], and
-// nothing is sent), encode it once, send it with the Authorization,
-// x-merchantid and (for the order calls) version headers, retry under the
-// [RetryPolicy], and turn a non-2xx reply into an [*APIError].
-//
-// Retries follow one rule: retry only what cannot have taken effect, or what
-// the service asked to be retried. That is a connection that failed before
-// anything was written (dial or TLS handshake; a certificate the client does
-// not trust is not retried), and 429 or 503, waiting as Retry-After says but
-// never longer than MaxWait. Ambiguous failures (a timeout or a dropped
-// connection after the request was sent, 500, 502, 504) are retried only
-// for the calls that change nothing, [Client.GetOrder] and
-// [Client.GetCustomer]: the service documents no idempotency for creating
-// or changing sessions, orders, refunds and customers, so a retry could
-// create or refund twice.
-// Waits use full jitter and end at once when the context is done; a wait
-// that would outlast the context's deadline is not started, and the call
-// returns the last reply or error instead.
-//
-// # After a failed write
-//
-// When a write ([Client.CreateSession], [Client.CreateOrder],
-// [Client.UpdateOrder], [Client.Refund], [Client.RefundTransaction],
-// [Client.CreateCustomer], [Client.UpdateCustomer]) fails, the error says
-// whether sending it again is safe:
-//
-//   - [*ValidationError]: nothing was sent; fix the request.
-//   - [*APIError] with a 4xx status: the service refused the request; 429
-//     asks to try later (see [APIError.RetryAfter]).
-//   - [*APIError] with 503: the service did not act; try later.
-//   - [*APIError] with 500, 502 or 504: the service may have acted.
-//   - [*TransportError] with MaybeDelivered false: nothing reached the
-//     service; sending again is safe.
-//   - [*TransportError] with MaybeDelivered true: the service may have
-//     acted.
-//
-// Where the service may have acted, ask [Client.GetOrder] for the order
-// ([Client.GetCustomer] for the customer, after a customer write) first
-// and send again only what it does not show; a refund sent again with the
-// same UniqueRequestID is safe. For example:
-//
-//	var te *checkout.TransportError
-//	if errors.As(err, &te) && te.MaybeDelivered {
-//		// The order may exist already: ask before creating it again.
-//		st, err := c.GetOrder(ctx, orderID)
-//		…
-//	}
+// [NewClientFromEnv]; a nil or zero Client returns errors matching
+// [ErrInvalidClient]. It is safe for concurrent use and never prints its
+// API key. Every call checks its request, encodes it once, sends it, retries
+// under the [RetryPolicy] and turns a non-2xx reply into an [*APIError]; the
+// package doc says what is retried and what to do after a failed write.
 type Client struct {
 	merchantID string
 	cred       *credential
@@ -125,10 +51,11 @@ type Client struct {
 	rc         *retryablehttp.Client
 	namespace  string     // WithNamespace; "" means DefaultNamespace
 	jwe        *jweConfig // WithJWE: keys of the JWE+JWS mode (jose.go); nil in Basic mode
+	observer   Observer
 }
 
-// credential holds the API key behind a pointer, so that even reflection-based
-// printing of a Client copy shows only an address.
+// credential holds the API key behind a pointer: printing a Client copy
+// by reflection shows only an address.
 type credential struct {
 	key           string
 	authorization string // "Basic " + base64(key + ":")
@@ -147,22 +74,13 @@ func (c Client) String() string {
 // GoString is String: the API key is never printed.
 func (c Client) GoString() string { return c.String() }
 
-// Format prints String for every verb, so %v, %+v, %#v, %s, %q and %x all
-// leave the API key out.
+// Format prints String for every verb.
 func (c Client) Format(f fmt.State, _ rune) { io.WriteString(f, c.String()) }
 
-// NewClient returns a client for the merchant merchantID, sent in the
-// x-merchantid header, that authenticates with apiKey: each request carries
-// "Authorization: Basic " and the base64 of the key followed by a colon (the
-// key is the user name, the password is empty). [WithBaseURL] is required;
-// the other options have defaults:
-//
-//	c, err := checkout.NewClient(merchantID, apiKey,
-//		checkout.WithBaseURL("https://api.example.com"),
-//		checkout.WithLogger(slog.Default()))
-//
-// An empty merchant id or key, or an invalid option, is an error matching
-// [ErrInvalidOption]; NewClient never panics.
+// NewClient returns a client for the merchant merchantID (x-merchantid)
+// that authenticates with apiKey as the Basic user name. [WithBaseURL] is
+// required. An empty id or key, or a bad option, is an error matching
+// [ErrInvalidOption].
 func NewClient(merchantID, apiKey string, opts ...Option) (*Client, error) {
 	switch {
 	case strings.TrimSpace(merchantID) == "":
@@ -203,20 +121,6 @@ func NewClient(merchantID, apiKey string, opts ...Option) (*Client, error) {
 			Timeout:   60 * time.Second,
 		}
 	}
-	// go-retryablehttp closes idle connections when it gives up; hide that
-	// method so one failing call does not drop the pool every other
-	// goroutine uses.
-	hc := *c.hc
-	rt := hc.Transport
-	if rt == nil {
-		rt = http.DefaultTransport
-	}
-	hc.Transport = keepIdle{rt}
-	// Never follow a redirect, whatever client was given: a followed 303
-	// turns a refund POST into a GET that "succeeds", and a redirect
-	// carries Authorization wherever Location points.
-	hc.CheckRedirect = noRedirect
-	c.hc = &hc
 	c.buildHeaders()
 	c.rc = c.newRetryClient()
 	return c, nil
@@ -235,24 +139,11 @@ func (c *Client) buildHeaders() {
 	}
 }
 
-// noRedirect makes an http.Client hand back a redirect as it came.
-func noRedirect(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-
-// keepIdle hides CloseIdleConnections of the transport it wraps.
-type keepIdle struct{ rt http.RoundTripper }
-
-func (k keepIdle) RoundTrip(r *http.Request) (*http.Response, error) { return k.rt.RoundTrip(r) }
-
-// maxConnsPerHost bounds the default transport's connections to the
-// service, idle or busy. Without the bound, callers that wait for a dial can
-// take a connection another caller just freed and leave their own dial to
-// add one more; with it, a burst of calls shares at most this many
-// connections and further calls wait (within their context) for a free one.
+// maxConnsPerHost bounds the default transport's connections, so that a
+// burst of calls shares them instead of dialling ever more.
 const maxConnsPerHost = 64
 
-// newTransport is the default transport: the standard library's defaults
-// with a pool large enough for concurrent use (its 2 idle connections per
-// host is a known trap).
+// newTransport is the default transport, pooled for concurrent use.
 func newTransport() *http.Transport {
 	return &http.Transport{
 		Proxy: http.ProxyFromEnvironment,
@@ -272,11 +163,9 @@ func newTransport() *http.Transport {
 	}
 }
 
-// NewClientFromEnv is [NewClient] with the base URL, merchant id and API key
-// read from CHECKOUT_BASE_URL, CHECKOUT_MERCHANT_ID and CHECKOUT_API_KEY
-// (white space around a value, such as the newline of a file read into a
-// variable, is ignored). A missing variable is an error naming it. opts are
-// applied after the base URL, so they may replace it.
+// NewClientFromEnv is [NewClient] with the base URL, merchant id and API
+// key read from the Env… variables (surrounding white space ignored); opts
+// come after the base URL and may replace it.
 func NewClientFromEnv(opts ...Option) (*Client, error) {
 	var missing []string
 	get := func(name string) string {

@@ -346,7 +346,7 @@ func TestNilContext(t *testing.T) {
 
 func TestHTTPClientSetup(t *testing.T) {
 	c := newTestClient(t, "https://api.example.com")
-	tr, ok := c.hc.Transport.(keepIdle).rt.(*http.Transport)
+	tr, ok := c.hc.Transport.(attemptTransport).rt.(*http.Transport)
 	require.True(t, ok)
 	require.GreaterOrEqual(t, tr.MaxIdleConnsPerHost, 64, "the standard library's 2 idle connections per host is a trap")
 	require.Positive(t, tr.TLSHandshakeTimeout)
@@ -360,7 +360,7 @@ func TestHTTPClientSetup(t *testing.T) {
 	require.Equal(t, before.Transport, own.Transport, "the caller's client is not modified")
 	require.Equal(t, before.Timeout, own.Timeout)
 	require.Equal(t, 3*time.Second, c.hc.Timeout)
-	require.Same(t, own.Transport, c.hc.Transport.(keepIdle).rt)
+	require.Same(t, own.Transport, c.hc.Transport.(attemptTransport).rt)
 }
 
 // A nil *Client and the zero Client return ErrInvalidClient from every

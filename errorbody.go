@@ -3,6 +3,7 @@ package checkout
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"math"
 	"net/http"
 	"strconv"
@@ -10,21 +11,13 @@ import (
 	"time"
 )
 
-// Decoding an error reply. The service's endpoints write their error
-// bodies in several shapes (see APIError), so text may come as a number,
-// status_id as text, and error_info as "FILTERED".
-
-// decodeAPIError builds the APIError of a non-2xx response, as a client
-// without a key to redact would. It never fails: a body that is not a JSON
-// object leaves the decoded fields empty.
+// decodeAPIError is newAPIError without a key to redact.
 func decodeAPIError(op string, status int, header http.Header, body []byte, now time.Time) *APIError {
 	return newAPIError(op, status, header, body, now, nil)
 }
 
-// newAPIError builds the APIError of a non-2xx response to the client
-// whose credential is cred: the key is redacted from the body before it is
-// cut to maxErrorBody (so no cut leaves a part of it) and from every field
-// decoded from it.
+// newAPIError builds the APIError of a non-2xx response, the key of cred
+// redacted before the body is cut (so no cut leaves a part of it).
 func newAPIError(op string, status int, header http.Header, body []byte, now time.Time, cred *credential) *APIError {
 	e := &APIError{HTTPStatus: status, Operation: op, cred: cred, Body: body}
 	e.redact()
@@ -45,6 +38,9 @@ func newAPIError(op string, status int, header http.Header, body []byte, now tim
 	return e
 }
 
+// maxRetryAfter caps APIError.RetryAfter, in either form of the header.
+const maxRetryAfter = 24 * time.Hour
+
 // parseRetryAfter reads a Retry-After header: delay seconds or an HTTP date.
 func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 	v = strings.TrimSpace(v)
@@ -55,48 +51,38 @@ func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 		if secs < 0 {
 			return 0, false
 		}
-		if secs > int64(24*time.Hour/time.Second) {
-			secs = int64(24 * time.Hour / time.Second)
-		}
-		return time.Duration(secs) * time.Second, true
+		return time.Duration(min(secs, int64(maxRetryAfter/time.Second))) * time.Second, true
 	}
 	if t, err := http.ParseTime(v); err == nil {
-		d := t.Sub(now)
-		if d < 0 {
-			d = 0
-		}
-		return d, true
+		return min(max(t.Sub(now), 0), maxRetryAfter), true
 	}
 	return 0, false
 }
 
-// UnmarshalJSON decodes an error body of the service into e as the client
-// does, leniently as every reply: status_id may be a number or text ("-1"),
-// a number or boolean where other text is expected is read as its text, a
-// value that fits no field (an error_info of "FILTERED") is left out, and
-// an error_message or user_message that is absent or not text is taken
-// from error_info's developer_message or user_message. Only malformed JSON
-// is an error. HTTPStatus, RetryAfter, Operation and Body are not in the
-// body and are left as they are; every other field is replaced.
+// UnmarshalJSON reads the service's error bodies, whose endpoints write
+// text as numbers, status_id as text and error_info as "FILTERED": what
+// fits no field is left out; only malformed JSON is an error.
 func (e *APIError) UnmarshalJSON(data []byte) error {
 	if e == nil {
-		return errNilTarget("APIError")
+		return errors.New("checkout: APIError.UnmarshalJSON on nil pointer")
 	}
 	var w struct {
-		Status       looseText         `json:"status"`
-		StatusID     looseInt          `json:"status_id"`
-		ErrorCode    looseText         `json:"error_code"`
-		ErrorMessage onlyText          `json:"error_message"`
-		UserMessage  onlyText          `json:"user_message"`
-		Info         object[ErrorInfo] `json:"error_info"`
-		OrderID      looseText         `json:"order_id"`
+		Status       looseText       `json:"status"`
+		StatusID     looseInt        `json:"status_id"`
+		ErrorCode    looseText       `json:"error_code"`
+		ErrorMessage onlyText        `json:"error_message"`
+		UserMessage  onlyText        `json:"user_message"`
+		Info         json.RawMessage `json:"error_info"`
+		OrderID      looseText       `json:"order_id"`
 	}
-	if ok, err := readObject(data, &w, "error body"); !ok {
+	if ok, err := readErrorObject(data, &w); !ok {
 		return err
 	}
 	e.Status, e.StatusID, e.ErrorCode = string(w.Status), int(w.StatusID), string(w.ErrorCode)
-	e.ErrorMessage, e.UserMessage, e.Info, e.OrderID = string(w.ErrorMessage), string(w.UserMessage), w.Info.v, string(w.OrderID)
-	if e.Info != nil {
+	e.ErrorMessage, e.UserMessage, e.Info, e.OrderID = string(w.ErrorMessage), string(w.UserMessage), nil, string(w.OrderID)
+	if replyKind(w.Info) == "an object" { // else absent, null or "FILTERED"
+		e.Info = new(ErrorInfo)
+		_ = json.Unmarshal(w.Info, e.Info)
 		if e.UserMessage == "" {
 			e.UserMessage = e.Info.UserMessage
 		}
@@ -108,43 +94,39 @@ func (e *APIError) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// looseText is text in an error body, which the service's endpoints write
-// in several shapes: a JSON string, or a number or boolean read as its
-// text; anything else leaves it empty.
+// looseText is a string, or a number or boolean read as its text.
 type looseText string
 
 func (t *looseText) UnmarshalJSON(data []byte) error {
-	switch kindOf(data) {
-	case "string":
+	switch replyKind(data) {
+	case "a JSON string":
 		var s string
 		if err := json.Unmarshal(data, &s); err != nil {
 			return err
 		}
 		*t = looseText(s)
-	case "number", "boolean":
+	case "a JSON number", "a JSON boolean":
 		*t = looseText(bytes.TrimSpace(data))
 	}
 	return nil
 }
 
-// onlyText is text in an error body that is taken only from a JSON
-// string, so that a message of another kind falls back on error_info's.
+// onlyText is text only from a JSON string (else error_info's is used).
 type onlyText string
 
 func (t *onlyText) UnmarshalJSON(data []byte) error {
-	if kindOf(data) != "string" {
+	if replyKind(data) != "a JSON string" {
 		return nil
 	}
 	return json.Unmarshal(data, (*string)(t))
 }
 
-// looseInt is the status_id of an error body: a JSON number or text
-// holding one ("-1"); anything else is 0.
+// looseInt is a JSON number or text holding one ("-1").
 type looseInt int
 
 func (n *looseInt) UnmarshalJSON(data []byte) error {
 	text := string(bytes.TrimSpace(data))
-	if kindOf(data) == "string" && json.Unmarshal(data, &text) != nil {
+	if replyKind(data) == "a JSON string" && json.Unmarshal(data, &text) != nil {
 		return nil
 	}
 	text = strings.TrimSpace(text)
@@ -161,7 +143,7 @@ func (n *looseInt) UnmarshalJSON(data []byte) error {
 // that is not an object leaves i unchanged.
 func (i *ErrorInfo) UnmarshalJSON(data []byte) error {
 	if i == nil {
-		return errNilTarget("ErrorInfo")
+		return errors.New("checkout: ErrorInfo.UnmarshalJSON on nil pointer")
 	}
 	var w struct {
 		Code             looseText    `json:"code"`
@@ -171,7 +153,7 @@ func (i *ErrorInfo) UnmarshalJSON(data []byte) error {
 		UserMessage      looseText    `json:"user_message"`
 		Fields           []FieldError `json:"fields"`
 	}
-	if ok, err := readObject(data, &w, "error info"); !ok {
+	if ok, err := readErrorObject(data, &w); !ok {
 		return err
 	}
 	*i = ErrorInfo{Code: string(w.Code), Category: string(w.Category), RequestID: string(w.RequestID),
@@ -183,15 +165,28 @@ func (i *ErrorInfo) UnmarshalJSON(data []byte) error {
 // number or boolean. A value that is not an object leaves f unchanged.
 func (f *FieldError) UnmarshalJSON(data []byte) error {
 	if f == nil {
-		return errNilTarget("FieldError")
+		return errors.New("checkout: FieldError.UnmarshalJSON on nil pointer")
 	}
 	var w struct {
 		FieldName looseText `json:"field_name"`
 		Reason    looseText `json:"reason"`
 	}
-	if ok, err := readObject(data, &w, "error field"); !ok {
+	if ok, err := readErrorObject(data, &w); !ok {
 		return err
 	}
 	*f = FieldError{FieldName: string(w.FieldName), Reason: string(w.Reason)}
 	return nil
+}
+
+// readErrorObject decodes data into w when it is a JSON object, leaving out
+// a value that fits no field; any other value decodes nothing.
+func readErrorObject(data []byte, w any) (bool, error) {
+	if replyKind(data) != "an object" {
+		return false, nil
+	}
+	var te *json.UnmarshalTypeError
+	if err := json.Unmarshal(data, w); err != nil && !errors.As(err, &te) {
+		return false, err
+	}
+	return true, nil
 }

@@ -2,8 +2,13 @@ package checkout
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -83,4 +88,48 @@ func TestErrorStringsNameTheOperation(t *testing.T) {
 			require.ErrorIs(t, tt.err, tt.is)
 		}
 	}
+}
+
+// The service may echo the API key in any escaping: JSON \u escapes (as
+// encoding/json writes "&" and "<"), every character escaped, a "\/",
+// or URL-escaped. None of it survives in Body or a field.
+func TestAPIErrorScrubsEscapedKey(t *testing.T) {
+	key := `sk_live/a&b<c>d+e=f`
+	c := &credential{key: key}
+	hex := func(s string) string {
+		var b strings.Builder
+		for _, r := range s {
+			fmt.Fprintf(&b, `\u%04X`, r)
+		}
+		return b.String()
+	}
+	htmlEsc, _ := json.Marshal(key)
+	for name, echoed := range map[string]string{
+		"encoding/json": strings.Trim(string(htmlEsc), `"`),
+		"all escaped":   hex(key),
+		"solidus":       strings.ReplaceAll(key, "/", `\/`),
+		"query":         url.QueryEscape(key),
+		"path":          url.PathEscape(key),
+	} {
+		body := `{"error_message":"bad key ` + echoed + `","error_info":{"developer_message":"` + echoed + `"}}`
+		e := newAPIError("get order", 401, http.Header{}, []byte(body), time.Now(), c)
+		require.NotContains(t, string(e.Body), echoed, name)
+		require.Contains(t, string(e.Body), redacted, name)
+		require.NotContains(t, e.ErrorMessage+e.Info.DeveloperMessage+e.Error(), key, name)
+		var back map[string]any
+		require.NoError(t, json.Unmarshal(e.Body, &back), "%s: still JSON: %s", name, e.Body)
+		require.NotContains(t, fmt.Sprint(back), key, name)
+	}
+}
+
+// A Retry-After written as an HTTP date far ahead is capped at 24 h, as the
+// seconds form is.
+func TestRetryAfterDateCapped(t *testing.T) {
+	now := time.Now()
+	h := http.Header{"Retry-After": {"Fri, 31 Dec 9999 23:59:59 GMT"}}
+	require.Equal(t, 24*time.Hour, decodeAPIError("x", 429, h, nil, now).RetryAfter)
+	h.Set("Retry-After", "999999999999")
+	require.Equal(t, 24*time.Hour, decodeAPIError("x", 503, h, nil, now).RetryAfter)
+	h.Set("Retry-After", now.Add(time.Hour).UTC().Format(http.TimeFormat))
+	require.InDelta(t, float64(time.Hour), float64(decodeAPIError("x", 429, h, nil, now).RetryAfter), float64(2*time.Second))
 }

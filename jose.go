@@ -2,55 +2,43 @@ package checkout
 
 import (
 	"bytes"
+	"context"
+	"crypto"
 	"crypto/rsa"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
-	"net/http"
 	"strings"
 
 	"github.com/payorch/checkout-go/internal/httpfield"
 	"github.com/payorch/checkout-go/internal/jose"
 )
 
-// Errors of the JWE+JWS mode (see WithJWE). Every such error is a
-// *JOSEError whose Kind is one of these, so errors.Is(err, ErrSignature)
-// tells a forged or unsigned reply from one that does not decrypt.
+// Errors of the JWE+JWS mode: the Kind of every [*JOSEError].
 const (
-	// ErrKey matches a key that cannot be parsed or used: a PEM file that
-	// holds no RSA key of the right kind, or a key the request could not be
-	// signed or encrypted with.
+	// ErrKey matches a key that cannot be parsed or used.
 	ErrKey = sentinel("checkout: unusable RSA key")
-	// ErrEnvelope matches a successful reply in the wrong form for the
-	// client's mode: one that is not an encrypted envelope at all, such as
-	// plain JSON where the JWE+JWS mode expects a sealed reply, or a sealed
-	// reply to a client without WithJWE (the account has the mode switched
-	// on). Nothing of it is decoded.
+	// ErrEnvelope matches a 2xx reply in the wrong form for the client's
+	// mode: plain where a sealed one is expected, or sealed in Basic mode.
 	ErrEnvelope = sentinel("checkout: reply is not an encrypted envelope")
-	// ErrDecrypt matches an encrypted reply that does not decrypt with the
-	// merchant key: another recipient, a refused algorithm or key id, or a
-	// tampered header, key, iv, ciphertext or tag.
+	// ErrDecrypt matches a reply that does not decrypt with the merchant
+	// key: another recipient, a refused algorithm or key id, tampering.
 	ErrDecrypt = sentinel("checkout: reply does not decrypt")
-	// ErrSignature matches a reply whose content is not signed, or whose
-	// signature is not RS256 by the service key with the configured key id
-	// (including alg "none", HS256 and a tampered signature).
+	// ErrSignature matches a reply not signed RS256 by the service key.
 	ErrSignature = sentinel("checkout: reply signature not verified")
+	// ErrKeyOperation matches a failure of the merchant's signer or
+	// decrypter ([WithJWEKeys]): a locked HSM, a key service timeout.
+	ErrKeyOperation = sentinel("checkout: key operation failed")
 )
 
 // JOSEError is a failure to parse a key, seal a request or open a reply in
-// the JWE+JWS mode. Its message never holds key material, the request body
-// or the decrypted reply; treat the reply as not received and, after a
-// create or a refund, ask GetOrder what happened.
+// the JWE+JWS mode; its message never holds key material or a body.
 type JOSEError struct {
-	// Op names what failed: "parse private key", "parse public key", or the
-	// call ("create session", "get order", "refund").
-	Op string
-	// Kind is ErrKey, ErrEnvelope, ErrDecrypt or ErrSignature;
-	// errors.Is(err, Kind) holds.
-	Kind error
-	// Detail says what was wrong, in words fit for a log.
-	Detail string
+	Op     string // "parse private key", or the call: "create session"…
+	Kind   error  // ErrKey, ErrEnvelope, ErrDecrypt, ErrSignature or ErrKeyOperation
+	Detail string // what was wrong, fit for a log
+	Err    error  // the signer's or decrypter's own error, or the context's
 }
 
 // Error returns "checkout: <op>: <detail>".
@@ -61,16 +49,15 @@ func (e *JOSEError) Error() string {
 	return "checkout: " + e.Op + ": " + e.Detail
 }
 
-// Unwrap returns Kind, so errors.Is matches the sentinel.
-func (e *JOSEError) Unwrap() error {
+// Unwrap returns Kind and Err.
+func (e *JOSEError) Unwrap() []error {
 	if e == nil {
 		return nil
 	}
-	return e.Kind
+	return []error{e.Kind, e.Err}
 }
 
-// joseErr turns an error of internal/jose into a *JOSEError for op, with
-// prefix ("reply: ", "request: ") before its detail.
+// joseErr turns an error of internal/jose into a *JOSEError.
 func joseErr(op, prefix string, err error) error {
 	var e *jose.Error
 	if !errors.As(err, &e) {
@@ -84,16 +71,16 @@ func joseErr(op, prefix string, err error) error {
 		kind = ErrSignature
 	case jose.KindKey:
 		kind = ErrKey
+	case jose.KindKeyOp:
+		kind = ErrKeyOperation
 	default:
 		kind = ErrDecrypt
 	}
-	return &JOSEError{Op: op, Kind: kind, Detail: prefix + e.Detail}
+	return &JOSEError{Op: op, Kind: kind, Detail: prefix + e.Detail, Err: e.Err}
 }
 
-// ParseRSAPrivateKeyPEM reads the merchant's private key from PEM text: the
-// first PEM block, PKCS#1 ("RSA PRIVATE KEY") or PKCS#8 ("PRIVATE KEY").
-// Encrypted PEM is not supported. A failure is a *JOSEError matching ErrKey
-// whose message never quotes the key.
+// ParseRSAPrivateKeyPEM reads the first PEM block, PKCS#1 or PKCS#8, as
+// the merchant's key; a failure is a *JOSEError matching ErrKey.
 func ParseRSAPrivateKeyPEM(pemBytes []byte) (*rsa.PrivateKey, error) {
 	k, err := jose.ParsePrivateKeyPEM(pemBytes)
 	if err != nil {
@@ -102,10 +89,8 @@ func ParseRSAPrivateKeyPEM(pemBytes []byte) (*rsa.PrivateKey, error) {
 	return k, nil
 }
 
-// ParseRSAPublicKeyPEM reads the service's public key from PEM text: the
-// first PEM block, PKIX ("PUBLIC KEY"), PKCS#1 ("RSA PUBLIC KEY") or the
-// key of an X.509 certificate ("CERTIFICATE"; the certificate itself is not
-// checked). A failure is a *JOSEError matching ErrKey.
+// ParseRSAPublicKeyPEM reads the first PEM block, PKIX, PKCS#1 or a
+// certificate's key, as the service's key; a failure matches ErrKey.
 func ParseRSAPublicKeyPEM(pemBytes []byte) (*rsa.PublicKey, error) {
 	k, err := jose.ParsePublicKeyPEM(pemBytes)
 	if err != nil {
@@ -114,51 +99,27 @@ func ParseRSAPublicKeyPEM(pemBytes []byte) (*rsa.PublicKey, error) {
 	return k, nil
 }
 
-// WithJWE switches the client to the service's JWE+JWS mode, which an
-// account with encrypted API calls switched on requires. keyID is the key
-// id the service's dashboard gave for the merchant's key pair ("key_…"),
-// merchantKey the merchant's RSA private key and serviceKey the service's
-// RSA public key (read PEM files with ParseRSAPrivateKeyPEM and
-// ParseRSAPublicKeyPEM). Both keys must have at least 2048 bits; a nil or
-// smaller key, or an empty key id, makes NewClient fail with an error
-// matching ErrInvalidOption.
-//
-// In this mode [Client.CreateSession], [Client.GetOrder] and
-// [Client.Refund] call /v4/session, /v4/order-status and
-// /v4/orders/{order_id}/refunds. The JSON body is signed with the merchant
-// key (JWS RS256, header {"alg":"RS256","kid":keyID}), written as
-// {"header","payload","signature"}, encrypted to the service key (JWE
-// RSA-OAEP-256 with A256GCM, "kid" keyID) and sent as
-// {"header","encryptedKey","iv","encryptedPayload","tag"}, every part
-// base64url without padding. A successful reply must come back in that
-// envelope or as {"JWT": "<compact JWE>"}; it is decrypted with the
-// merchant key (RSA-OAEP-256, or RSA-OAEP, which some of the service's
-// tools send) and its signature verified with the service key before it is
-// decoded into the same types as without this option, so
-// Session.SDKPayload still holds the service's exact bytes. Error replies
-// are plain JSON and decode into *APIError as usual; should one come
-// sealed, it is opened first when it opens, else its HTTP status alone
-// speaks. The calls keep their other headers, the version header of
-// GetOrder and Refund included, and their retry rules: only the order
-// status read is retried after an ambiguous failure.
-//
-// Key id: the service uses the one key id for both directions, so the
-// encrypted reply's "kid" must be present and equal keyID, and the
-// signature's "kid", when the service writes one, must equal keyID too.
-// A reply that is plain JSON, does not decrypt, is not signed, or is signed
-// by any key but serviceKey (or with any algorithm but RS256) is refused
-// with a *JOSEError (ErrEnvelope, ErrDecrypt or ErrSignature); nothing of
-// it is decoded.
-//
-// Authorization: the /v4 calls are sent without the Basic Authorization
-// header. The signature made with the merchant key, named by keyID,
-// authenticates the request, and the service's own /v4 examples carry
-// only x-merchantid and Content-Type; sending the API key as well would
-// put a second, replayable secret on every request for no gain. (The
-// service's SDKs differ: the Node.js SDK sends one method, JWE first; the
-// PHP and .NET SDKs also send Basic when an API key is set.) The calls that
-// have no /v4 form, such as [Client.CreateOrder], keep using the API key.
+// WithJWE switches the client to the service's JWE+JWS mode (see the
+// package doc): [Client.CreateSession], [Client.GetOrder] and
+// [Client.Refund] call their /v4 forms, signed with merchantKey and
+// encrypted to serviceKey under keyID, without the Basic Authorization
+// header. Both keys need 2048 bits or more; read PEM files with
+// [ParseRSAPrivateKeyPEM] and [ParseRSAPublicKeyPEM]. A bad key or an empty
+// key id makes NewClient fail with an error matching [ErrInvalidOption].
 func WithJWE(keyID string, merchantKey *rsa.PrivateKey, serviceKey *rsa.PublicKey) Option {
+	if merchantKey == nil { // not a typed nil inside the interfaces
+		return WithJWEKeys(keyID, nil, nil, serviceKey)
+	}
+	return WithJWEKeys(keyID, merchantKey, merchantKey, serviceKey)
+}
+
+// WithJWEKeys is [WithJWE] for a merchant key held in an HSM or a key
+// service: requests are signed through signer (RS256) and replies'
+// content keys decrypted through decrypter (RSA-OAEP-256 or RSA-OAEP),
+// usually one object. A failure of either is a [*JOSEError] matching
+// [ErrKeyOperation], never retried; a signer still busy when the call's
+// context ends is abandoned and nothing is sent.
+func WithJWEKeys(keyID string, signer crypto.Signer, decrypter crypto.Decrypter, serviceKey *rsa.PublicKey) Option {
 	return optionFunc(func(c *Client) error {
 		switch {
 		case strings.TrimSpace(keyID) == "":
@@ -166,79 +127,81 @@ func WithJWE(keyID string, merchantKey *rsa.PrivateKey, serviceKey *rsa.PublicKe
 		case !httpfield.ValidValue(keyID):
 			return optErr("JWE: key id holds control characters")
 		}
-		if err := jose.CheckPrivateKey("merchant key", merchantKey); err != nil {
+		if err := jose.CheckKeys("merchant key", signer, decrypter); err != nil {
 			return optErr("JWE: %s", err.Error())
 		}
 		if err := jose.CheckPublicKey("service key", serviceKey); err != nil {
 			return optErr("JWE: %s", err.Error())
 		}
-		c.jwe = &jweConfig{keyID: keyID, merchant: merchantKey, service: serviceKey}
+		c.jwe = &jweConfig{keyID: keyID, signer: signer, decrypter: decrypter, service: serviceKey}
 		return nil
 	})
 }
 
-// jweConfig holds the keys of the JWE+JWS mode. It is immutable once made
-// and prints without key material.
+// jweConfig holds the keys of the JWE+JWS mode; it prints redacted.
 type jweConfig struct {
-	keyID    string
-	merchant *rsa.PrivateKey // signs requests, decrypts replies
-	service  *rsa.PublicKey  // encrypts requests, verifies replies
+	keyID     string
+	signer    crypto.Signer    // signs requests
+	decrypter crypto.Decrypter // decrypts replies
+	service   *rsa.PublicKey   // encrypts requests, verifies replies
 }
 
 // seal turns a JSON request body into the sealed /v4 body.
-func (j *jweConfig) seal(op string, body []byte) ([]byte, error) {
-	out, err := jose.Seal(body, j.merchant, j.service, j.keyID)
-	if err != nil {
-		return nil, joseErr(op, "request: ", err)
-	}
-	return out, nil
+func (j *jweConfig) seal(ctx context.Context, op string, body []byte) ([]byte, error) {
+	return keyStep(ctx, j.signer, op, "request: ", func() ([]byte, error) {
+		return jose.Seal(body, j.signer, j.service, j.keyID)
+	})
 }
 
-// open turns a sealed 2xx reply into the JSON the service signed, byte for
-// byte.
-func (j *jweConfig) open(op string, body []byte) ([]byte, error) {
-	plain, err := jose.Open(body, j.merchant, j.service, j.keyID)
-	if err != nil {
-		return nil, joseErr(op, "reply: ", err)
-	}
-	return plain, nil
+// open turns a sealed reply into the JSON the service signed.
+func (j *jweConfig) open(ctx context.Context, op string, body []byte) ([]byte, error) {
+	return keyStep(ctx, j.decrypter, op, "reply: ", func() ([]byte, error) {
+		return jose.Open(body, j.decrypter, j.service, j.keyID)
+	})
 }
 
-// sealCall returns cl in its JWE+JWS form: a POST of the sealed JSON body
-// to cl.jwePath, with the call's other settings.
-func (j *jweConfig) sealCall(cl *call) (*call, error) {
-	plain := cl.jweBody
-	if plain == nil {
-		plain = cl.body
+// keyStep runs f, which uses key. A key of our own (*rsa.PrivateKey) runs
+// inline; another (an HSM, a key service) runs aside, so that the call
+// ends as soon as ctx does, with an error matching ErrKeyOperation.
+func keyStep(ctx context.Context, key any, op, prefix string, f func() ([]byte, error)) ([]byte, error) {
+	step := "sign request"
+	if prefix == "reply: " {
+		step = "decrypt reply"
 	}
-	body, err := j.seal(cl.op, plain)
-	if err != nil {
-		return nil, err
+	fail := func(err error) error {
+		return &JOSEError{Op: op, Kind: ErrKeyOperation, Detail: step + ": " + err.Error(), Err: err}
 	}
-	sealed := *cl
-	sealed.method, sealed.path, sealed.body, sealed.contentType = http.MethodPost, cl.jwePath, body, contentJSON
-	sealed.query, sealed.jweBody = "", nil
-	return &sealed, nil
+	if err := ctx.Err(); err != nil {
+		return nil, fail(err)
+	}
+	if _, ok := key.(*rsa.PrivateKey); ok {
+		out, err := f()
+		if err != nil {
+			return nil, joseErr(op, prefix, err)
+		}
+		return out, nil
+	}
+	type result struct {
+		out []byte
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		out, err := f()
+		done <- result{out, err}
+	}()
+	select {
+	case r := <-done:
+		if r.err != nil {
+			return nil, joseErr(op, prefix, r.err)
+		}
+		return r.out, nil
+	case <-ctx.Done():
+		return nil, fail(ctx.Err())
+	}
 }
 
-// openError returns the body of an error reply to decode: the service
-// writes them as plain JSON, but one that comes sealed is opened when it
-// opens. One that does not stays as it came: the HTTP status alone then
-// says what failed, and nothing unverified is read from it.
-func (j *jweConfig) openError(op string, body []byte) []byte {
-	if !isSealed(body) {
-		return body
-	}
-	if plain, err := j.open(op, body); err == nil {
-		return plain
-	}
-	return body
-}
-
-// isSealed reports whether body looks like an encrypted envelope, so a
-// client in Basic mode can say why it cannot read such a reply. Plain
-// replies, which hold neither envelope key, are told apart without
-// parsing them.
+// isSealed reports whether body is an encrypted envelope.
 func isSealed(body []byte) bool {
 	if !bytes.Contains(body, []byte(`"encryptedPayload"`)) && !bytes.Contains(body, []byte(`"JWT"`)) {
 		return false
@@ -246,18 +209,17 @@ func isSealed(body []byte) bool {
 	return jose.IsEnvelope(body)
 }
 
-// sealedInBasicMode is the error for a sealed 2xx reply to a client
-// without WithJWE: it would otherwise decode as an empty value.
+// sealedInBasicMode is the error of a sealed 2xx reply in Basic mode.
 func sealedInBasicMode(op string) error {
 	return &JOSEError{Op: op, Kind: ErrEnvelope,
 		Detail: "reply: the reply is encrypted: the account uses the JWE+JWS mode; configure the client with WithJWE"}
 }
 
-// String describes the configuration without key material. The methods
-// have value receivers so that a copy prints redacted too.
+// String describes the keys by size (value receivers: a copy prints so too).
 func (j jweConfig) String() string {
+	pub, _ := j.signer.Public().(*rsa.PublicKey)
 	return fmt.Sprintf("JWE{kid: %q, merchant key: RSA-%d [REDACTED], service key: RSA-%d}",
-		j.keyID, bitLen(j.merchant), pubBitLen(j.service))
+		j.keyID, pubBitLen(pub), pubBitLen(j.service))
 }
 
 // GoString is String.
@@ -268,13 +230,6 @@ func (j jweConfig) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, j.Stri
 
 // LogValue makes log/slog print String.
 func (j jweConfig) LogValue() slog.Value { return slog.StringValue(j.String()) }
-
-func bitLen(k *rsa.PrivateKey) int {
-	if k == nil || k.N == nil {
-		return 0
-	}
-	return k.N.BitLen()
-}
 
 func pubBitLen(k *rsa.PublicKey) int {
 	if k == nil || k.N == nil {

@@ -1,6 +1,7 @@
 package checkout
 
 import (
+	"context"
 	"crypto/rsa"
 	"encoding/json"
 	"testing"
@@ -81,24 +82,24 @@ func BenchmarkSealOpen(b *testing.B) {
 	sealed := svcReply{}.seal(b, string(reply))
 	b.Run("seal", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := j.seal("create session", req); err != nil {
+			if _, err := j.seal(context.Background(), "create session", req); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
 	b.Run("open", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := j.open("create session", sealed); err != nil {
+			if _, err := j.open(context.Background(), "create session", sealed); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
 	b.Run("all", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := j.seal("create session", req); err != nil {
+			if _, err := j.seal(context.Background(), "create session", req); err != nil {
 				b.Fatal(err)
 			}
-			p, err := j.open("create session", sealed)
+			p, err := j.open(context.Background(), "create session", sealed)
 			if err != nil || len(p) != len(reply) {
 				b.Fatal(err)
 			}

@@ -2,6 +2,8 @@ package checkout
 
 import (
 	"bytes"
+	"context"
+	"crypto"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -13,8 +15,10 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"math/big"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -31,7 +35,7 @@ import (
 func TestJWESealIsReadByIndependentCode(t *testing.T) {
 	j := testJWE(t)
 	body := []byte(`{"order_id":"` + secretMarker + `","amount":"1.0","description":"😀 வணக்கம் \u00e9"}`)
-	sealed, err := j.seal("create session", body)
+	sealed, err := j.seal(context.Background(), "create session", body)
 	require.NoError(t, err)
 	require.NotContains(t, string(sealed), secretMarker)
 
@@ -53,12 +57,12 @@ func TestJWESealIsReadByIndependentCode(t *testing.T) {
 	require.Equal(t, []string{"header", "payload", "signature"}, jsonKeys(t, inner))
 
 	// Fresh key and IV each time.
-	again, err := j.seal("create session", body)
+	again, err := j.seal(context.Background(), "create session", body)
 	require.NoError(t, err)
 	require.NotEqual(t, string(sealed), string(again))
 
 	// The merchant cannot open its own request: it is for the service.
-	_, err = j.open("create session", sealed)
+	_, err = j.open(context.Background(), "create session", sealed)
 	require.ErrorIs(t, err, ErrDecrypt)
 }
 
@@ -70,7 +74,7 @@ func TestJWEOpenReadsIndependentReplies(t *testing.T) {
 				name := fmt.Sprintf("%s/jwt=%v/compactJWS=%v", alg, jwt, compact)
 				t.Run(name, func(t *testing.T) {
 					body := svcReply{alg: alg, jwtForm: jwt, compactJWS: compact}.seal(t, jweReply)
-					got, err := j.open("create session", body)
+					got, err := j.open(context.Background(), "create session", body)
 					require.NoError(t, err)
 					require.Equal(t, jweReply, string(got), "byte for byte")
 				})
@@ -82,13 +86,13 @@ func TestJWEOpenReadsIndependentReplies(t *testing.T) {
 		"signature without kid":      {jwsKID: strp("")},
 		"cty JWT as the Node.js SDK": {alg: gojose.RSA_OAEP, cty: true},
 	} {
-		got, err := j.open("get order", o.seal(t, jweReply))
+		got, err := j.open(context.Background(), "get order", o.seal(t, jweReply))
 		require.NoError(t, err, name)
 		require.Equal(t, jweReply, string(got), name)
 	}
 	// White space around the body and the JWT is tolerated.
 	body := svcReply{jwtForm: true}.seal(t, jweReply)
-	got, err := j.open("refund", append(append([]byte("\n  "), body...), '\n'))
+	got, err := j.open(context.Background(), "refund", append(append([]byte("\n  "), body...), '\n'))
 	require.NoError(t, err)
 	require.Equal(t, jweReply, string(got))
 }
@@ -157,7 +161,7 @@ func TestJWEOpenFailsClosed(t *testing.T) {
 	j := testJWE(t)
 	good := svcReply{}.seal(t, jweReply)
 	pubPEM := pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: must(x509.MarshalPKIXPublicKey(&serviceRSA().PublicKey))})
-	mine, err := j.seal("create session", []byte(jweReply))
+	mine, err := j.seal(context.Background(), "create session", []byte(jweReply))
 	require.NoError(t, err)
 
 	tests := []struct {
@@ -207,7 +211,7 @@ func TestJWEOpenFailsClosed(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := j.open("create session", tt.body)
+			got, err := j.open(context.Background(), "create session", tt.body)
 			require.Nil(t, got)
 			require.ErrorIs(t, err, tt.want)
 			var je *JOSEError
@@ -290,7 +294,7 @@ func TestJWEConformanceEnvelopes(t *testing.T) {
 	seen := 0
 	for _, s := range conformance.Files(t, "jwt", "*.json") {
 		t.Run(s.Name, func(t *testing.T) {
-			got, err := j.open("get order", s.Data)
+			got, err := j.open(context.Background(), "get order", s.Data)
 			require.Nil(t, got)
 			switch {
 			case strings.HasPrefix(s.Name, "v4_") || strings.Contains(s.Name, "jwe_json_envelope"):
@@ -429,7 +433,8 @@ func TestWithJWEValidates(t *testing.T) {
 	require.Nil(t, c.jwe, "Basic mode by default")
 	j := testJWE(t)
 	require.Equal(t, testKID, j.keyID)
-	require.Same(t, merchantRSA(), j.merchant)
+	require.Same(t, merchantRSA(), j.signer)
+	require.Same(t, merchantRSA(), j.decrypter)
 	require.True(t, j.service.Equal(&serviceRSA().PublicKey))
 }
 
@@ -467,10 +472,10 @@ func TestJWEConcurrentUse(t *testing.T) {
 	for i := range 8 {
 		wg.Go(func() {
 			body := []byte(fmt.Sprintf(`{"order_id":"o_%d"}`, i))
-			sealed, err := j.seal("create session", body)
+			sealed, err := j.seal(context.Background(), "create session", body)
 			if err == nil {
 				var got []byte
-				if got, err = j.open("create session", reply); err == nil && string(got) != jweReply {
+				if got, err = j.open(context.Background(), "create session", reply); err == nil && string(got) != jweReply {
 					err = errors.New("reply changed")
 				}
 			}
@@ -497,4 +502,119 @@ func TestJOSEErrorNil(t *testing.T) {
 	require.True(t, errors.Is(err, ErrSignature))
 	require.False(t, errors.Is(err, ErrDecrypt))
 	require.Equal(t, "checkout: get order: x", err.Error())
+}
+
+// handle is a merchant key reachable only as crypto.Signer and
+// crypto.Decrypter, as an HSM hands it out; fail and block make its
+// operations fail or wait for release.
+type handle struct{ k *rsa.PrivateKey }
+
+func (h handle) Public() crypto.PublicKey { return &h.k.PublicKey }
+func (h handle) Sign(r io.Reader, d []byte, o crypto.SignerOpts) ([]byte, error) {
+	return h.k.Sign(r, d, o)
+}
+func (h handle) Decrypt(r io.Reader, m []byte, o crypto.DecrypterOpts) ([]byte, error) {
+	return h.k.Decrypt(r, m, o)
+}
+
+type badHandle struct {
+	handle
+	signErr, decErr error
+	block           chan struct{} // Sign waits for it when set
+}
+
+func (h badHandle) Sign(r io.Reader, d []byte, o crypto.SignerOpts) ([]byte, error) {
+	if h.block != nil {
+		<-h.block
+	}
+	if h.signErr != nil {
+		return nil, h.signErr
+	}
+	return h.handle.Sign(r, d, o)
+}
+func (h badHandle) Decrypt(r io.Reader, m []byte, o crypto.DecrypterOpts) ([]byte, error) {
+	if h.decErr != nil {
+		return nil, h.decErr
+	}
+	return h.handle.Decrypt(r, m, o)
+}
+
+// A signer or decrypter that fails, or a signer that blocks until the
+// context ends, gives a *JOSEError matching ErrKeyOperation that names the
+// step, at once; a failed signer sends nothing, and no failure is retried.
+func TestJWEKeysFailures(t *testing.T) {
+	srv := newRecorder(t, reply{status: 200, body: string(svcReply{}.seal(t, jweReply))})
+	locked := errors.New("CKR_USER_NOT_LOGGED_IN")
+	h := handle{merchantRSA()}
+	client := func(k crypto.Signer, d crypto.Decrypter) *Client {
+		return newTestClient(t, srv.URL, WithJWEKeys(testKID, k, d, &serviceRSA().PublicKey),
+			WithRetry(RetryPolicy{MaxRetries: 3, MinWait: time.Millisecond, MaxWait: time.Millisecond}))
+	}
+	ctx := context.Background()
+
+	kinds := &kindObserver{}
+	c := client(badHandle{handle: h, signErr: locked}, h)
+	c.observer = kinds
+	_, err := c.CreateSession(ctx, baseSession())
+	require.Equal(t, []ErrorKind{ErrorKindJOSE}, kinds.kinds, "a sign failure is the key's, not the reply's")
+	var je *JOSEError
+	require.ErrorAs(t, err, &je)
+	require.ErrorIs(t, err, ErrKeyOperation)
+	require.ErrorIs(t, err, locked)
+	require.Contains(t, err.Error(), "sign request")
+	require.Zero(t, srv.count.Load(), "nothing sent")
+
+	block := make(chan struct{})
+	defer close(block)
+	cctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err = client(badHandle{handle: h, block: block}, h).CreateSession(cctx, baseSession())
+	require.ErrorIs(t, err, ErrKeyOperation)
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	require.Less(t, time.Since(start), time.Second)
+	require.Zero(t, srv.count.Load(), "nothing sent")
+
+	c = client(h, badHandle{handle: h, decErr: locked})
+	c.observer = kinds
+	_, err = c.CreateSession(ctx, baseSession())
+	require.Equal(t, []ErrorKind{ErrorKindJOSE, ErrorKindDecode}, kinds.kinds)
+	require.ErrorIs(t, err, ErrKeyOperation)
+	require.ErrorIs(t, err, locked)
+	require.Contains(t, err.Error(), "decrypt reply")
+	require.EqualValues(t, 1, srv.count.Load(), "sent once, not retried")
+	for _, s := range []string{fmt.Sprintf("%v %+v %#v", err, err, err), err.Error()} {
+		require.NotContains(t, s, merchantRSA().D.String()[:20])
+		require.NotContains(t, s, secretMarker)
+	}
+}
+
+// The key behind the interfaces only: the client works as with the raw
+// key, and prints no key material.
+func TestWithJWEKeys(t *testing.T) {
+	rt := &sealedTransport{reply: svcReply{}.seal(t, jweReply)}
+	h := handle{merchantRSA()}
+	c := newTestClient(t, "https://api.example.com", WithHTTPClient(&http.Client{Transport: rt}),
+		WithJWEKeys(testKID, h, h, &serviceRSA().PublicKey))
+	s, err := c.CreateSession(context.Background(), baseSession())
+	require.NoError(t, err)
+	require.Equal(t, jweReply, string(s.Raw))
+	require.Contains(t, fmt.Sprint(c.jwe), "RSA-2048 [REDACTED]")
+
+	_, err = NewClient(testMerchant, testKey, WithBaseURL("https://api.example.com"),
+		WithJWEKeys(testKID, h, nil, &serviceRSA().PublicKey))
+	require.ErrorIs(t, err, ErrInvalidOption)
+	_, err = NewClient(testMerchant, testKey, WithBaseURL("https://api.example.com"),
+		WithJWEKeys(testKID, handle{genRSA(1024)}, h, &serviceRSA().PublicKey))
+	require.ErrorIs(t, err, ErrInvalidOption)
+}
+
+// kindObserver keeps the error kind of each operation.
+type kindObserver struct {
+	nopObserver
+	kinds []ErrorKind
+}
+
+func (k *kindObserver) EndOperation(_ context.Context, _ Operation, r OperationResult) {
+	k.kinds = append(k.kinds, r.ErrorKind)
 }

@@ -23,17 +23,13 @@ func optErr(format string, args ...any) error {
 	return &optionError{msg: fmt.Sprintf(format, args...)}
 }
 
-// Option configures a [Client] in [NewClient]: [WithBaseURL],
-// [WithHTTPClient], [WithAPIVersion], [WithRetry], [WithLogger],
-// [WithUserAgent], [WithNamespace], [WithJWE]. An invalid option makes
-// NewClient fail with an error matching [ErrInvalidOption].
+// Option configures a [Client] in [NewClient]; an invalid one makes it fail
+// with an error matching [ErrInvalidOption].
 type Option interface {
 	applyClient(*Client) error
 }
 
-// RequestOption configures one call (every method of [Client] that talks
-// to the service takes them): [WithHeader], [WithRoutingID],
-// [WithAPIVersion]. An invalid one fails the call, before
+// RequestOption configures one call; an invalid one fails it, before
 // anything is sent, with an error matching [ErrInvalidOption].
 type RequestOption interface {
 	applyRequest(*requestConfig) error
@@ -52,23 +48,17 @@ type requestConfig struct {
 	apiVersion string
 	header     http.Header
 	routingID  bool // WithRoutingID was applied
+	meta       *ResponseMeta
 }
 
-// WithBaseURL sets the service's base address, such as the sandbox's or
-// production's that the dashboard and onboarding give you; it is required,
-// as there is no default host. It must be an https:// URL, or http:// on a
-// loopback address (tests and
-// [github.com/payorch/checkout-go/checkouttest]), without user information,
-// query or fragment. A path is kept as a prefix of every endpoint. An
-// address without a scheme, such as "127.0.0.1:8080" (the form
-// "checkout fake --addr" takes), is refused with the URL to write instead.
+// WithBaseURL sets the service's base address (required: there is no
+// default host): an https:// URL, or http:// on a loopback address, without
+// user information, query or fragment; a path is a prefix of every
+// endpoint. An address without a scheme is refused with the URL to write.
 func WithBaseURL(base string) Option {
 	return optionFunc(func(c *Client) error {
 		if !strings.Contains(base, "://") {
-			// A host and port, or a bare host: suggest the URL, http:// on
-			// loopback, https:// elsewhere, when that URL is one this
-			// option takes (the input itself is not quoted: it may hold
-			// user information).
+			// Suggest the URL (not quoting the input: it may hold a password).
 			scheme := "https://"
 			if h, err := url.Parse("http://" + base); err == nil && isLoopback(h.Hostname()) {
 				scheme = "http://"
@@ -108,15 +98,11 @@ func isLoopback(host string) bool {
 	return err == nil && a.IsLoopback()
 }
 
-// WithHTTPClient makes the client send through hc (its transport, timeout,
-// proxy and jar). The default is a client with its own pooled transport: at
-// most 64 connections to the service, all kept for reuse (the standard
-// library's default keeps 2, a known trap), 10 s to connect and to shake
-// hands, 30 s for the reply's headers and 60 s for a whole attempt. Use
-// your own client for more connections or other timeouts. Whatever hc's
-// redirect policy, the client never follows a redirect (a followed one
-// would turn a refund POST into a GET and carry the Authorization header
-// elsewhere): a 3xx reply is an [*APIError]. hc is not modified.
+// WithHTTPClient makes the client send through a copy of hc. The default
+// pools up to 64 connections to the service (the standard library keeps 2
+// idle), with 10 s to connect, 30 s for the reply's headers and 60 s per
+// attempt. A redirect is never followed, whatever hc says: a 3xx reply is
+// an [*APIError].
 func WithHTTPClient(hc *http.Client) Option {
 	return optionFunc(func(c *Client) error {
 		if hc == nil {
@@ -127,8 +113,7 @@ func WithHTTPClient(hc *http.Client) Option {
 	})
 }
 
-// APIVersionOption is what [WithAPIVersion] returns: it is both an [Option]
-// (the client's default) and a [RequestOption] (one call).
+// APIVersionOption is both an [Option] and a [RequestOption].
 type APIVersionOption struct {
 	version string
 }
@@ -149,11 +134,8 @@ func (o APIVersionOption) applyRequest(r *requestConfig) error {
 	return nil
 }
 
-// WithAPIVersion sets the version header, a date written YYYY-MM-DD that
-// fixes the shape of the service's replies. As a client option it replaces
-// [DefaultAPIVersion] for the order calls; as a per-call option it applies
-// to that call only (and, on [Client.CreateSession], adds the header the
-// session call otherwise goes without).
+// WithAPIVersion sets the version header (YYYY-MM-DD), which fixes the
+// shape of the replies: for the client's order calls, or for one call.
 func WithAPIVersion(version string) APIVersionOption {
 	return APIVersionOption{version: version}
 }
@@ -175,8 +157,7 @@ func short(s string) string {
 	return s
 }
 
-// WithRetry replaces [DefaultRetryPolicy]. RetryPolicy{} disables retries; a
-// zero MinWait or MaxWait takes the default (see [RetryPolicy]).
+// WithRetry replaces [DefaultRetryPolicy]; RetryPolicy{} disables retries.
 func WithRetry(p RetryPolicy) Option {
 	return optionFunc(func(c *Client) error {
 		r, err := p.resolved()
@@ -188,10 +169,8 @@ func WithRetry(p RetryPolicy) Option {
 	})
 }
 
-// WithLogger makes the client log each attempt at debug level (message
-// "checkout: attempt"): operation, method, host, path, status, attempt and
-// duration, never the query, a body or a header. nil (the default) is
-// silent.
+// WithLogger logs each attempt at debug level: operation, method, host,
+// path, status, attempt and duration, never a query, body or header.
 func WithLogger(l *slog.Logger) Option {
 	return optionFunc(func(c *Client) error {
 		c.logger = l
@@ -199,9 +178,8 @@ func WithLogger(l *slog.Logger) Option {
 	})
 }
 
-// WithUserAgent adds a product token ("shop/1.4") in front of the SDK's own
-// User-Agent ("checkout-go/" and [SDKVersion]), so the service's logs show
-// which application called.
+// WithUserAgent puts a product token ("shop/1.4") before the SDK's own
+// User-Agent.
 func WithUserAgent(ua string) Option {
 	return optionFunc(func(c *Client) error {
 		ua = strings.TrimSpace(ua)
@@ -213,17 +191,9 @@ func WithUserAgent(ua string) Option {
 	})
 }
 
-// WithNamespace sets the namespace of the service's own keys in the
-// requests: the part between "metadata." and ":" of the gateway reference
-// key, which [SessionRequest.GatewayReferenceID] and
-// [OrderRequest.GatewayReferenceID] are sent under. The default is
-// [DefaultNamespace], as the service's reference documentation writes it
-// (metadata.SERVICE:gateway_reference_id); a deployment uses its own, for
-// example WithNamespace("JUSPAY") sends metadata.JUSPAY:gateway_reference_id.
-// It must not be empty nor hold ".", ":", spaces or control characters.
-// Decoding a session body (json.Unmarshal into a [SessionRequest]) reads
-// metadata.SERVICE:gateway_reference_id into GatewayReferenceID and any
-// other metadata.<GATEWAY>:<key> into GatewayMetadata.
+// WithNamespace sets the namespace of the service's own metadata keys
+// (default [DefaultNamespace]): WithNamespace("JUSPAY") sends the gateway
+// reference id as metadata.JUSPAY:gateway_reference_id.
 func WithNamespace(ns string) Option {
 	return optionFunc(func(c *Client) error {
 		if !validNamespace(ns) {
@@ -234,8 +204,7 @@ func WithNamespace(ns string) Option {
 	})
 }
 
-// Namespace returns the namespace the client writes the service's own keys
-// in: the one given to [WithNamespace], or [DefaultNamespace].
+// Namespace returns the client's [WithNamespace], or [DefaultNamespace].
 func (c *Client) Namespace() string {
 	if c == nil || c.namespace == "" {
 		return DefaultNamespace
@@ -243,9 +212,8 @@ func (c *Client) Namespace() string {
 	return c.namespace
 }
 
-// reservedHeader reports the headers the client sets, which cannot be
-// replaced per call, and the option to use instead ("" when none). canon is
-// in canonical form.
+// reservedHeader reports the headers the client sets and the option to use
+// instead ("" when none).
 func reservedHeader(canon string) (reserved bool, use string) {
 	switch canon {
 	case "Authorization", "X-Merchantid", "Content-Type", "Content-Length",
@@ -261,11 +229,9 @@ func reservedHeader(canon string) (reserved bool, use string) {
 	return false, ""
 }
 
-// WithHeader adds a header to one call. The headers the client manages
-// cannot be set this way: trying is an error, not a silent override. They
-// are Authorization, x-merchantid, Content-Type, Content-Length, Host,
-// Accept, User-Agent (use [WithUserAgent]), version (use [WithAPIVersion])
-// and x-routing-id (use [WithRoutingID]).
+// WithHeader adds a header to one call. Setting one the client manages
+// (Authorization, x-merchantid, Content-Type, Accept, User-Agent, version,
+// x-routing-id…) is an error.
 func WithHeader(name, value string) RequestOption {
 	return requestOptionFunc(func(r *requestConfig) error {
 		if !httpfield.ValidName(name) {
@@ -289,10 +255,8 @@ func WithHeader(name, value string) RequestOption {
 	})
 }
 
-// WithRoutingID sets the x-routing-id header of one call, which the service
-// uses to route related calls of one customer together. A call takes at
-// most one routing id: giving WithRoutingID twice is an error, and so is
-// setting X-Routing-Id with [WithHeader].
+// WithRoutingID sets the x-routing-id header of one call, with which the
+// service routes one customer's calls together; at most one per call.
 func WithRoutingID(id string) RequestOption {
 	return requestOptionFunc(func(r *requestConfig) error {
 		if id == "" || !httpfield.ValidValue(id) {

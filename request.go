@@ -1,13 +1,11 @@
 package checkout
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptrace"
 	"net/url"
@@ -16,10 +14,6 @@ import (
 
 	"github.com/hashicorp/go-retryablehttp"
 )
-
-// The one request path every call of the Client takes: options, the
-// JWE+JWS step, headers, go-retryablehttp under the retry policy, reading
-// the reply, error replies, and decoding.
 
 // Limits of the response bodies read by the client.
 const (
@@ -33,7 +27,10 @@ const (
 	contentForm = "application/x-www-form-urlencoded"
 )
 
-// call is one logical request: what the request path needs to send it.
+// call is one logical request: what the Client method built, and the state
+// of its attempts. go-retryablehttp hands CheckRetry only the request's
+// context, so the call travels there (callKey); the attempt counters are
+// set by the client's transport (attemptTransport) and read by CheckRetry.
 type call struct {
 	op          string // "create session", …
 	method      string
@@ -41,175 +38,148 @@ type call struct {
 	query       string // encoded query without "?", or ""; never logged
 	body        []byte // encoded once; nil for GET
 	contentType string
-	versioned   bool // send the client's version header
-	idempotent  bool // may be retried after an ambiguous failure
-	// jwePath is the call's path in the JWE+JWS mode ([WithJWE]), where it
-	// is a POST of the sealed JSON body; "" for a call that mode leaves as
-	// it is.
-	jwePath string
-	// jweBody is the JSON sealed in that mode when body is not JSON (a
-	// form) or absent; nil seals body.
-	jweBody []byte
+	versioned   bool   // send the client's version header
+	idempotent  bool   // may be retried after an ambiguous failure
+	jwePath     string // the call's /v4 path in the JWE+JWS mode; "" leaves it as it is
+	jweBody     []byte // the JSON sealed in that mode when body is a form or absent
+	route       string // path template for an Observer; "" takes the op's (operations)
+
+	c         *Client
+	jwe       bool // sent sealed
+	obs       Operation
+	ctx       context.Context // the operation's context (the Observer's)
+	start     time.Time
+	n         int         // attempts started
+	sent      atomic.Bool // this attempt got a connection or wrote headers
+	delivered bool        // some attempt may have reached the service
+	attempt   time.Time   // start of this attempt
+	actx      context.Context
+	trace     httptrace.ClientTrace
 }
 
-// reply is a type the request path decodes a successful reply into.
-type replyType interface {
-	json.Unmarshaler
-	// shapeError reports a decoded body that is not a reply of this type
-	// (none of the keys that identify it), or nil.
-	shapeError() error
-}
+type callKey struct{}
 
-// send runs cl through the request path and decodes the body of its 2xx
-// reply into out: a non-2xx reply is an *APIError, a failed exchange a
+// send runs cl and decodes the body of its 2xx reply into out (see
+// decodeInto): a non-2xx reply is an *APIError, a failed exchange a
 // *TransportError, a reply that cannot be opened in the JWE+JWS mode a
-// *JOSEError, and a body that is not a reply of out's type an error naming
-// the operation.
-func (c *Client) send(ctx context.Context, cl *call, opts []RequestOption, out replyType) error {
-	data, err := c.exchange(ctx, cl, opts)
-	if err != nil {
-		return err
-	}
-	if err := decodeInto(data, out); err != nil {
-		// A sealed reply to a client in Basic mode never has the keys that
-		// identify a reply type, so it always ends here; telling it apart
-		// only then keeps the check off the path of every good reply.
-		if c.jwe == nil && isSealed(data) {
-			return sealedInBasicMode(cl.op)
-		}
-		return fmt.Errorf("checkout: %s: %w", cl.op, err)
-	}
-	return nil
-}
-
-// decodeInto reads a successful reply into out. It must be a JSON object
-// holding at least one of the keys that identify out's type: a reply of
-// another shape is an error, never an empty value.
-func decodeInto(body []byte, out replyType) error {
-	if k := kindOf(body); k != "object" {
-		switch k {
-		case "nothing":
-			k = "empty"
-		case "null":
-		default:
-			k = "a JSON " + k
-		}
-		return fmt.Errorf("decode response: the reply is %s, not a JSON object", k)
-	}
-	if err := out.UnmarshalJSON(body); err != nil {
-		return fmt.Errorf("decode response: %w", err)
-	}
-	if err := out.shapeError(); err != nil {
-		return fmt.Errorf("decode response: %w", err)
-	}
-	return nil
-}
-
-// decodeReply decodes body as the request path decodes a reply of type T.
-func decodeReply[T any, P interface {
-	*T
-	replyType
-}](body []byte) (*T, error) {
-	v := P(new(T))
-	if err := decodeInto(body, v); err != nil {
-		return nil, err
-	}
-	return v, nil
-}
-
-// notA is the shape error of a reply of type what that holds none of keys.
-func notA(what, keys string) error {
-	return fmt.Errorf("the reply is not %s: it has none of %s", what, keys)
-}
-
-// exchange sends cl and returns the body of its 2xx reply, opened in the
-// JWE+JWS mode.
-func (c *Client) exchange(ctx context.Context, cl *call, opts []RequestOption) ([]byte, error) {
+// *JOSEError.
+func (c *Client) send(ctx context.Context, cl *call, opts []RequestOption, out any) error {
 	if c == nil || c.rc == nil || c.cred == nil {
-		return nil, fmt.Errorf("checkout: %s: %w", cl.op, invalidClient{})
+		return fmt.Errorf("checkout: %s: %w", cl.op, invalidClient{})
 	}
 	if ctx == nil {
-		return nil, fmt.Errorf("checkout: %s: nil context", cl.op)
+		return fmt.Errorf("checkout: %s: nil context", cl.op)
 	}
 	var rc requestConfig
+	var err error
 	for _, o := range opts {
 		if o == nil {
 			continue
 		}
-		if err := o.applyRequest(&rc); err != nil {
-			return nil, fmt.Errorf("checkout: %s: %w", cl.op, err)
+		if e := o.applyRequest(&rc); err == nil {
+			err = e
 		}
 	}
-	// jwe is the JWE+JWS configuration when this call is sealed, else nil.
-	jwe := c.jwe
-	if cl.jwePath == "" {
-		jwe = nil
+	cl.c, cl.start, cl.ctx = c, time.Now(), ctx
+	cl.jwe = c.jwe != nil && cl.jwePath != ""
+	if c.observer != nil {
+		cl.obs = c.operation(cl)
+		cl.ctx = c.observer.StartOperation(ctx, cl.obs)
 	}
-	if jwe != nil {
-		sealed, err := jwe.sealCall(cl)
+	var resp *http.Response
+	if err != nil {
+		err = fmt.Errorf("checkout: %s: %w", cl.op, err)
+	} else {
+		resp, err = c.roundTrip(cl, &rc, out)
+	}
+	if rc.meta != nil {
+		rc.meta.fill(cl, resp)
+	}
+	if c.observer != nil {
+		c.endOperation(cl, resp, out, err)
+	}
+	return err
+}
+
+// roundTrip seals, sends, reads, opens and decodes one call.
+func (c *Client) roundTrip(cl *call, rc *requestConfig, out any) (*http.Response, error) {
+	method, path, query, body, ctype := cl.method, cl.path, cl.query, cl.body, cl.contentType
+	if cl.jwe {
+		plain := cl.jweBody
+		if plain == nil {
+			plain = cl.body
+		}
+		sealed, err := c.jwe.seal(cl.ctx, cl.op, plain)
 		if err != nil {
 			return nil, err
 		}
-		cl = sealed
+		method, path, query, body, ctype = http.MethodPost, cl.jwePath, "", sealed, contentJSON
 	}
-	req, at, err := c.newRequest(ctx, cl, &rc, jwe == nil)
-	if err != nil {
-		return nil, err
+	cl.trace.GotConn = func(httptrace.GotConnInfo) { cl.sent.Store(true) }
+	cl.trace.WroteHeaders = func() { cl.sent.Store(true) }
+	ctx := httptrace.WithClientTrace(context.WithValue(cl.ctx, callKey{}, cl), &cl.trace)
+	target := c.baseURL + path
+	if query != "" {
+		target += "?" + query
 	}
-	resp, err := at.rc.Do(req)
+	var rbody any
+	if body != nil {
+		rbody = body
+	}
+	req, err := retryablehttp.NewRequestWithContext(ctx, method, target, rbody)
 	if err != nil {
-		return nil, at.transportError(err)
+		return nil, fmt.Errorf("checkout: %s: build request: %w", cl.op, err)
+	}
+	c.setHeaders(req.Header, cl, rc, ctype)
+	resp, err := c.rc.Do(req)
+	if err != nil {
+		cl.endAttempt(nil, err)
+		return nil, cl.transportError(err)
 	}
 	data, err := readBody(resp)
 	if err != nil {
-		// The reply began to arrive: the service has the request.
-		at.delivered = true
-		return nil, at.transportError(fmt.Errorf("read response: %w", err))
+		cl.delivered = true // the reply began to arrive: the service has the request
+		err = cl.transportError(fmt.Errorf("read response: %w", err))
 	}
-	switch {
-	case resp.StatusCode < 200 || resp.StatusCode > 299:
-		if jwe != nil {
-			data = jwe.openError(cl.op, data)
+	cl.endAttempt(resp, err)
+	if err != nil {
+		return resp, err
+	}
+	ok := resp.StatusCode >= 200 && resp.StatusCode <= 299
+	if cl.jwe && (ok || isSealed(data)) {
+		plain, err := c.jwe.open(cl.ctx, cl.op, data)
+		switch {
+		case err == nil:
+			data = plain
+		case ok:
+			return resp, err
 		}
-		return nil, c.apiError(cl.op, resp, data)
-	case jwe != nil:
-		return jwe.open(cl.op, data)
 	}
-	return data, nil
+	if !ok {
+		return resp, newAPIError(cl.op, resp.StatusCode, resp.Header, data, time.Now(), c.cred)
+	}
+	if err := decodeInto(data, out); err != nil {
+		if !cl.jwe && isSealed(data) {
+			return resp, sealedInBasicMode(cl.op)
+		}
+		return resp, fmt.Errorf("checkout: %s: %w", cl.op, err)
+	}
+	return resp, nil
 }
 
-// newRequest builds the request of cl with the client's headers, those of
-// the call's options (rc) and, when basic, the Basic Authorization, and the
-// attempt that tracks it across retries.
-func (c *Client) newRequest(ctx context.Context, cl *call, rc *requestConfig, basic bool) (*retryablehttp.Request, *attempt, error) {
-	at := &attempt{c: c, call: cl}
-	at.trace.GotConn = func(httptrace.GotConnInfo) { at.gotConn.Store(true) }
-	at.trace.WroteHeaders = func() { at.wrote.Store(true) }
-	ctx = httptrace.WithClientTrace(context.WithValue(ctx, attemptKey{}, at), &at.trace)
-
-	var body any
-	if cl.body != nil {
-		body = retryablehttp.ReaderFunc(at.body)
-	}
-	target := c.baseURL + cl.path
-	if cl.query != "" {
-		target += "?" + cl.query
-	}
-	req, err := retryablehttp.NewRequestWithContext(ctx, cl.method, target, body)
-	if err != nil {
-		return nil, nil, fmt.Errorf("checkout: %s: build request: %w", cl.op, err)
-	}
-	h := req.Header
+// setHeaders writes the client's headers, the call's options' (rc) and,
+// outside the JWE+JWS mode, where the signature authenticates, Basic auth.
+func (c *Client) setHeaders(h http.Header, cl *call, rc *requestConfig, ctype string) {
 	for k, vs := range rc.header {
 		h[k] = vs
 	}
-	if basic { // the signature authenticates a sealed call (see WithJWE)
+	if !cl.jwe {
 		h["Authorization"] = c.hdr.authorization
 	}
 	h["X-Merchantid"] = c.hdr.merchantID
 	h["Accept"] = c.hdr.accept
 	h["User-Agent"] = c.hdr.userAgent
-	switch cl.contentType {
+	switch ctype {
 	case contentJSON:
 		h["Content-Type"] = c.hdr.json
 	case contentForm:
@@ -221,59 +191,75 @@ func (c *Client) newRequest(ctx context.Context, cl *call, rc *requestConfig, ba
 	case cl.versioned:
 		h["Version"] = c.hdr.version
 	}
-	at.rc = retryablehttp.Client{
-		HTTPClient:     c.rc.HTTPClient,
-		RetryMax:       c.rc.RetryMax,
-		RetryWaitMin:   c.rc.RetryWaitMin,
-		RetryWaitMax:   c.rc.RetryWaitMax,
-		RequestLogHook: c.rc.RequestLogHook,
-		CheckRetry:     c.rc.CheckRetry,
-		Backoff:        at.chosenWait,
-		ErrorHandler:   c.rc.ErrorHandler,
-	}
-	return req, at, nil
 }
 
-// attempt tracks one call across its attempts, for CheckRetry and logging.
-// go-retryablehttp hands CheckRetry only the request's context, so the
-// attempt travels there (attemptKey).
-type attempt struct {
-	trace   httptrace.ClientTrace
-	c       *Client
-	call    *call
-	n       int         // attempt number, from 1
-	gotConn atomic.Bool // a connection was obtained in this attempt
-	wrote   atomic.Bool // request headers were written in this attempt
-	// delivered: some attempt's request may have reached the service (see
-	// TransportError.MaybeDelivered).
-	delivered bool
-	start     time.Time
-	// wait is the pause before the next attempt, chosen by checkRetry
-	// (which knows the context's deadline) and returned by Backoff.
-	wait time.Duration
-	// rc runs this call: the client's go-retryablehttp settings with a
-	// Backoff that returns wait. It lives in the attempt so that it costs
-	// no allocation.
-	rc retryablehttp.Client
-	// first is the body reader of the first attempt (see body), and
-	// bodies counts the readers handed out.
-	first  bytes.Reader
-	bodies atomic.Int32
+// decodeInto reads a 2xx body into out with a lenient json.Unmarshal (a
+// value of the wrong JSON type is left out; Raw keeps it), sets Raw on the
+// replies that keep it, and refuses a body that is not a reply of out's
+// type. A nil out or an empty body for a Do call decodes nothing.
+func decodeInto(body []byte, out any) error {
+	shaped, typed := out.(interface{ shapeError() error })
+	if typed {
+		if k := replyKind(body); k != "an object" {
+			return fmt.Errorf("decode response: the reply is %s, not a JSON object", k)
+		}
+	} else if out == nil || len(body) == 0 {
+		return nil
+	}
+	unmarshal := json.Unmarshal
+	if u, ok := out.(json.Unmarshaler); ok {
+		// A reply type that still reads itself whole (its Raw included).
+		unmarshal = func(b []byte, _ any) error { return u.UnmarshalJSON(b) }
+	}
+	var te *json.UnmarshalTypeError
+	if err := unmarshal(body, out); err != nil && !errors.As(err, &te) {
+		return fmt.Errorf("decode response: %w", err)
+	}
+	if r, ok := out.(interface{ setRaw([]byte) }); ok {
+		r.setRaw(body)
+	}
+	if typed {
+		if err := shaped.shapeError(); err != nil {
+			return fmt.Errorf("decode response: %w", err)
+		}
+	}
+	return nil
 }
 
-type attemptKey struct{}
-
-// body is the call's body as go-retryablehttp asks for it: once to learn
-// its length, then once per attempt, and net/http may ask again through
-// GetBody to resend. The first two readers are the attempt's own (both are
-// handed out before anything is sent); each later one is new, since a
-// transport may still be reading the one before.
-func (at *attempt) body() (io.Reader, error) {
-	if at.bodies.Add(1) <= 2 {
-		at.first.Reset(at.call.body)
-		return &at.first, nil
+// replyKind names the JSON kind of body for a shape error.
+func replyKind(body []byte) string {
+	for _, b := range body {
+		switch b {
+		case ' ', '\t', '\r', '\n':
+			continue
+		case '{':
+			return "an object"
+		case '[':
+			return "a JSON array"
+		case '"':
+			return "a JSON string"
+		case 'n':
+			return "null"
+		case 't', 'f':
+			return "a JSON boolean"
+		}
+		return "a JSON number"
 	}
-	return bytes.NewReader(at.call.body), nil
+	return "empty"
+}
+
+// decodeReply decodes body as the request path decodes a reply of type T.
+func decodeReply[T any](body []byte) (*T, error) {
+	v := new(T)
+	if err := decodeInto(body, v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// notA is the shape error of a reply of type what that holds none of keys.
+func notA(what, keys string) error {
+	return fmt.Errorf("the reply is not %s: it has none of %s", what, keys)
 }
 
 // headerValues are the header values every request of a client shares.
@@ -283,76 +269,50 @@ type headerValues struct {
 }
 
 // invalidClient is the error of a call on a nil Client or one not made by
-// NewClient: its text follows the operation without repeating "checkout:",
-// and it matches ErrInvalidClient.
+// NewClient; it matches ErrInvalidClient.
 type invalidClient struct{}
 
 func (invalidClient) Error() string        { return "client is nil or not made by NewClient" }
 func (invalidClient) Is(target error) bool { return target == ErrInvalidClient }
 
-// transportError wraps the failure of the call's last attempt, err, as a
+// transportError wraps the failure of the call's last attempt as a
 // *TransportError. A *url.Error is unwrapped: the error names the method
 // and path itself, and the URL's query stays out of it.
-func (at *attempt) transportError(err error) *TransportError {
+func (cl *call) transportError(err error) *TransportError {
 	var ue *url.Error
 	if errors.As(err, &ue) && ue.Err != nil {
 		err = ue.Err
 	}
-	return &TransportError{
-		Op:             at.call.op,
-		Method:         at.call.method,
-		Path:           at.call.path,
-		Attempts:       max(at.n, 1),
-		MaybeDelivered: at.delivered,
-		Err:            err,
-		idempotent:     at.call.idempotent,
+	method, path := cl.method, cl.path
+	if cl.jwe {
+		method, path = http.MethodPost, cl.jwePath
 	}
-}
-
-// noteDelivery records after each attempt whether its request may have
-// reached the service (see TransportError.MaybeDelivered).
-func (at *attempt) noteDelivery(resp *http.Response, err error) {
-	switch {
-	case resp != nil && err == nil:
-		if resp.StatusCode != http.StatusTooManyRequests && resp.StatusCode != http.StatusServiceUnavailable {
-			at.delivered = true
-		}
-	case at.mayHaveSent():
-		at.delivered = true
-	}
-}
-
-// mayHaveSent reports whether the current attempt may have put request
-// bytes on the wire: a connection was obtained or headers were written.
-// Only when neither happened is it sure that nothing reached the service.
-func (at *attempt) mayHaveSent() bool {
-	return at.gotConn.Load() || at.wrote.Load()
-}
-
-// apiError decodes an error reply, with the client's credential so that
-// the key is scrubbed from every field should the service echo it.
-func (c *Client) apiError(op string, resp *http.Response, body []byte) *APIError {
-	return newAPIError(op, resp.StatusCode, resp.Header, body, time.Now(), c.cred)
+	return &TransportError{Op: cl.op, Method: method, Path: path, Attempts: max(cl.n, 1),
+		MaybeDelivered: cl.delivered, Err: err, idempotent: cl.idempotent}
 }
 
 // readBody reads a response body to its end (so the connection goes back to
-// the pool) and closes it.
+// the pool) and closes it. Its buffer never grows past maxResponseBody+1
+// bytes, and a body announced larger is refused before it is read.
 func readBody(resp *http.Response) ([]byte, error) {
 	defer resp.Body.Close()
 	size := 2048
-	if n := resp.ContentLength; n >= 0 && n < maxResponseBody {
+	if n := resp.ContentLength; n > maxResponseBody {
+		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxDrain))
+		return nil, errTooLarge()
+	} else if n >= 0 {
 		size = int(n) + 1 // room to read the EOF without growing
 	}
 	buf := make([]byte, 0, size)
 	for {
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
+		if len(buf) == cap(buf) { // grow fourfold: the copies stay under the cap in all
+			buf = append(make([]byte, 0, min(4*cap(buf), maxResponseBody+1)), buf...)
 		}
 		n, err := resp.Body.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
 		if len(buf) > maxResponseBody {
 			_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxDrain))
-			return nil, fmt.Errorf("body larger than %d bytes", maxResponseBody)
+			return nil, errTooLarge()
 		}
 		if err == io.EOF {
 			return buf, nil
@@ -363,50 +323,4 @@ func readBody(resp *http.Response) ([]byte, error) {
 	}
 }
 
-// log writes one debug record per attempt: method, host, path, status,
-// attempt and duration. Never the query, a body or a header.
-func (at *attempt) log(ctx context.Context, resp *http.Response, err error) {
-	l := at.c.logger
-	if l == nil || !l.Enabled(ctx, slog.LevelDebug) {
-		return
-	}
-	attrs := []slog.Attr{
-		slog.String("op", at.call.op),
-		slog.String("method", at.call.method),
-		slog.String("host", at.c.host),
-		slog.String("path", at.call.path),
-		slog.Int("attempt", at.n),
-		slog.Duration("elapsed", time.Since(at.start)),
-	}
-	if resp != nil {
-		attrs = append(attrs, slog.Int("status", resp.StatusCode))
-	}
-	if err != nil {
-		attrs = append(attrs, slog.String("error", transportErrorKind(err)))
-	}
-	l.LogAttrs(ctx, slog.LevelDebug, "checkout: attempt", attrs...)
-}
-
-// logGiveUp writes a debug record when the wait before the next attempt
-// would outlast the context's deadline, so no retry is made.
-func (at *attempt) logGiveUp(ctx context.Context, left time.Duration) {
-	l := at.c.logger
-	if l == nil || !l.Enabled(ctx, slog.LevelDebug) {
-		return
-	}
-	l.LogAttrs(ctx, slog.LevelDebug, "checkout: no retry: the wait outlasts the context deadline",
-		slog.String("op", at.call.op),
-		slog.Int("attempt", at.n),
-		slog.Duration("wait", at.wait),
-		slog.Duration("left", left),
-	)
-}
-
-// transportErrorKind names a transport failure without quoting the URL.
-func transportErrorKind(err error) string {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		err = ue.Err
-	}
-	return err.Error()
-}
+func errTooLarge() error { return fmt.Errorf("body larger than %d bytes", maxResponseBody) }

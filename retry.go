@@ -14,40 +14,19 @@ import (
 	"github.com/hashicorp/go-retryablehttp"
 )
 
-// RetryPolicy says how often and how long the client retries a call that can
-// safely be retried: one whose request cannot have reached the service, one
-// the service answered with 429 or 503, and any failure of [Client.GetOrder]
-// (see [Client]). The zero value disables retries.
-//
-// A zero MinWait or MaxWait stands for the value of [DefaultRetryPolicy] (200 ms
-// and 5 s), so RetryPolicy{MaxRetries: 2} waits between attempts like the
-// default policy instead of retrying in a tight loop. When only one of them
-// is set, the default of the other is bent to fit: a zero MinWait becomes
-// min(200 ms, MaxWait) and a zero MaxWait becomes max(5 s, MinWait). A
-// negative wait is an option error ([ErrInvalidOption]). To retry with almost
-// no wait, as tests do, set tiny positive values such as time.Millisecond.
-//
-// The client never starts a wait that cannot end before the context's
-// deadline: when the wait before the next attempt (a Retry-After capped at
-// MaxWait, or the jittered backoff) would reach the deadline, it makes no
-// further attempt and returns the last result at once. For a 429 or 503
-// that is the [*APIError], matching [ErrRateLimited] or [ErrServer], with
-// RetryAfter as the service sent it, so the caller can schedule the retry
-// itself; after a transport failure it is that [*TransportError]. The wait is chosen
-// before it starts, so a call with a deadline ends by then with the
-// service's answer instead of context.DeadlineExceeded.
+// RetryPolicy says how often and how long the client retries a call that
+// can safely be retried (see the package doc). The zero value disables
+// retries. A zero MinWait or MaxWait takes the default of
+// [DefaultRetryPolicy] (200 ms, 5 s), bent to fit the other when only one
+// is set; a negative one is an option error ([ErrInvalidOption]).
 type RetryPolicy struct {
 	// MaxRetries is the number of retries after the first attempt (0–10).
 	MaxRetries int
-	// MinWait is the base of the exponential backoff: before retry n (from 0)
-	// the client waits a random time between 0 and min(MaxWait, MinWait·2ⁿ)
-	// ("full jitter"). It is also the least the client waits when the
-	// service sends a shorter Retry-After (such as "0"). Zero means 200 ms
-	// (see RetryPolicy); negative is an error.
+	// MinWait is the base of the backoff: before retry n (from 0) the
+	// client waits a random time up to min(MaxWait, MinWait·2ⁿ), and never
+	// less than MinWait when the service sends a Retry-After.
 	MinWait time.Duration
-	// MaxWait caps every wait, including a Retry-After the service asks for
-	// (a longer Retry-After is cut to MaxWait). Zero means 5 s (see
-	// RetryPolicy); negative is an error.
+	// MaxWait caps every wait, a Retry-After included.
 	MaxWait time.Duration
 }
 
@@ -57,8 +36,7 @@ func DefaultRetryPolicy() RetryPolicy {
 	return RetryPolicy{MaxRetries: 2, MinWait: 200 * time.Millisecond, MaxWait: 5 * time.Second}
 }
 
-// resolved checks p and replaces a zero MinWait or MaxWait by its default
-// as RetryPolicy documents.
+// resolved checks p and fills a zero MinWait or MaxWait.
 func (p RetryPolicy) resolved() (RetryPolicy, error) {
 	switch {
 	case p.MaxRetries < 0 || p.MaxRetries > 10:
@@ -83,87 +61,97 @@ func (p RetryPolicy) resolved() (RetryPolicy, error) {
 	return p, nil
 }
 
-// newRetryClient returns the go-retryablehttp client shared by every call
-// of c, with our retry policy, backoff and error handler and no logger of
-// its own.
+// newRetryClient returns the one go-retryablehttp client of c.
 func (c *Client) newRetryClient() *retryablehttp.Client {
+	hc := *c.hc
+	rt := hc.Transport
+	if rt == nil {
+		rt = http.DefaultTransport
+	}
+	// The wrapper hides CloseIdleConnections, which go-retryablehttp calls
+	// when it gives up: one failing call must not drop the pool.
+	hc.Transport = attemptTransport{rt}
+	// Never follow a redirect, whatever client was given: a followed 303
+	// turns a refund POST into a GET, and carries Authorization elsewhere.
+	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	c.hc = &hc
 	return &retryablehttp.Client{
 		HTTPClient:   c.hc,
 		RetryMax:     c.retry.MaxRetries,
 		RetryWaitMin: c.retry.MinWait,
 		RetryWaitMax: c.retry.MaxWait,
-		RequestLogHook: func(_ retryablehttp.Logger, r *http.Request, i int) {
-			if at, ok := r.Context().Value(attemptKey{}).(*attempt); ok {
-				at.n = i + 1
-				at.gotConn.Store(false)
-				at.wrote.Store(false)
-				at.start = time.Now()
-			}
-		},
 		CheckRetry:   checkRetry,
 		Backoff:      backoff,
 		ErrorHandler: giveUp,
 	}
 }
 
-// checkRetry is the retry policy of Client's doc: retry what cannot have taken
-// effect (no connection was made: dial or TLS handshake failed), what the
-// service asks to be retried (429, 503), and, for idempotent calls only,
-// ambiguous failures (a transport error after the request was sent, 500, 502,
-// 504). It also logs the attempt.
-//
-// When a retry follows, checkRetry chooses the wait before it (backoff) and
-// gives up instead when that wait would reach the context's deadline (see
-// RetryPolicy): go-retryablehttp then returns the last reply or error at
-// once rather than sleeping into context.DeadlineExceeded.
+// attemptTransport starts each attempt of a call: it counts it, resets
+// what the call's trace saw, and tells the Observer.
+type attemptTransport struct{ rt http.RoundTripper }
+
+func (t attemptTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	cl, ok := r.Context().Value(callKey{}).(*call)
+	if !ok {
+		return t.rt.RoundTrip(r)
+	}
+	cl.n++
+	cl.sent.Store(false)
+	cl.attempt = time.Now()
+	if o := cl.c.observer; o != nil { // the attempt's context reaches the transport below
+		cl.actx = o.StartAttempt(r.Context(), cl.obs, cl.n)
+		r = r.WithContext(cl.actx)
+	}
+	return t.rt.RoundTrip(r)
+}
+
+// checkRetry is the retry rule of the package doc. It logs the attempt,
+// notes whether it may have been delivered, and gives up when the longest
+// wait before the next attempt would reach the context's deadline.
 func checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
-	at, ok := ctx.Value(attemptKey{}).(*attempt)
+	cl, ok := ctx.Value(callKey{}).(*call)
 	if !ok {
 		return false, errors.New("request without call state")
 	}
-	at.log(ctx, resp, err)
-	at.noteDelivery(resp, err)
+	cl.log(ctx, resp, err)
+	if resp != nil && err == nil {
+		if resp.StatusCode != http.StatusTooManyRequests && resp.StatusCode != http.StatusServiceUnavailable {
+			cl.delivered = true
+		}
+	} else if cl.sent.Load() {
+		cl.delivered = true
+	}
 	if ctx.Err() != nil {
 		return false, ctx.Err()
 	}
-	retry := retryable(at, resp, err)
-	if !retry || at.n > at.c.retry.MaxRetries {
-		// No retry, or none left: go-retryablehttp stops without waiting.
-		return retry, nil
+	retry := cl.retryable(resp, err)
+	p := cl.c.retry
+	if !retry || cl.n > p.MaxRetries {
+		return retry, nil // no retry, or none left: go-retryablehttp stops without waiting
 	}
-	at.wait = backoff(at.c.retry.MinWait, at.c.retry.MaxWait, at.n-1, resp)
 	if deadline, ok := ctx.Deadline(); ok {
-		if left := time.Until(deadline); at.wait >= left {
-			at.logGiveUp(ctx, left)
+		if left, wait := time.Until(deadline), longestWait(p.MinWait, p.MaxWait, cl.n-1, resp); wait >= left {
+			cl.logGiveUp(ctx, wait, left)
 			return false, nil
 		}
 	}
+	cl.endAttempt(resp, err)
 	return true, nil
 }
 
-// chosenWait is the Backoff of a call: the wait checkRetry chose.
-func (at *attempt) chosenWait(_, _ time.Duration, _ int, _ *http.Response) time.Duration {
-	return at.wait
-}
-
 // retryable is the retry rule of checkRetry, without the deadline.
-func retryable(at *attempt, resp *http.Response, err error) bool {
+func (cl *call) retryable(resp *http.Response, err error) bool {
 	if err != nil {
 		if permanent(err) {
 			return false
 		}
-		if at.call.idempotent {
-			return true
-		}
-		// Nothing can have reached the service when no connection was
-		// obtained and no header was written.
-		return !at.mayHaveSent()
+		return cl.idempotent || !cl.sent.Load()
 	}
 	switch resp.StatusCode {
 	case http.StatusTooManyRequests, http.StatusServiceUnavailable:
 		return true
 	case http.StatusInternalServerError, http.StatusBadGateway, http.StatusGatewayTimeout:
-		return at.call.idempotent
+		return cl.idempotent
 	}
 	return false
 }
@@ -186,9 +174,8 @@ func permanent(err error) bool {
 		strings.Contains(msg, "invalid header")
 }
 
-// giveUp is the ErrorHandler: after the last attempt it hands back the last
-// response (so its body becomes an *APIError) or the last transport error,
-// which do wraps in a *TransportError with the number of attempts.
+// giveUp hands back the last response (its body becomes an *APIError) or
+// the last transport error.
 func giveUp(resp *http.Response, err error, _ int) (*http.Response, error) {
 	if err == nil && resp != nil {
 		return resp, nil
@@ -203,20 +190,28 @@ func giveUp(resp *http.Response, err error, _ int) (*http.Response, error) {
 	return nil, err
 }
 
-// backoff waits as the service asks with Retry-After on 429 and 503, but
-// never less than min (a "Retry-After: 0" must not make a tight loop) nor
-// longer than max; else a random time in [0, min(max, min·2ⁿ)] (full
-// jitter).
+// backoff is a 429's or 503's Retry-After held within [min, max], else a
+// random time in [0, min(max, min·2ⁿ)] (full jitter).
 func backoff(min, max time.Duration, n int, resp *http.Response) time.Duration {
+	d, asked := waitCeiling(min, max, n, resp)
+	if asked || d <= 0 {
+		return d
+	}
+	return rand.N(d + 1)
+}
+
+// longestWait is the longest wait backoff may choose before retry n.
+func longestWait(min, max time.Duration, n int, resp *http.Response) time.Duration {
+	d, _ := waitCeiling(min, max, n, resp)
+	return d
+}
+
+// waitCeiling is the Retry-After wait the service asked for (asked), or
+// the ceiling of the jittered backoff.
+func waitCeiling(min, max time.Duration, n int, resp *http.Response) (d time.Duration, asked bool) {
 	if resp != nil && (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable) {
 		if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
-			if d < min {
-				d = min
-			}
-			if d > max {
-				d = max
-			}
-			return d
+			return minMax(d, min, max), true
 		}
 	}
 	ceil := max
@@ -225,8 +220,7 @@ func backoff(min, max time.Duration, n int, resp *http.Response) time.Duration {
 			ceil = exp
 		}
 	}
-	if ceil <= 0 {
-		return 0
-	}
-	return rand.N(ceil + 1)
+	return ceil, false
 }
+
+func minMax(d, lo, hi time.Duration) time.Duration { return min(max(d, lo), hi) }

@@ -7,50 +7,27 @@ import (
 	"strings"
 )
 
-// TransportError is a call that got no usable reply from the service: the
-// connection could not be made or broke, the TLS handshake failed, the call
-// timed out or its context ended, or the reply could not be read. Unlike an
-// [*APIError] it carries no status: the service said nothing readable.
-//
-// MaybeDelivered says what to do next. When it is false nothing reached the
-// service, so the call had no effect and may be sent again as it is. When it
-// is true the service may have acted: before sending a create or a refund
-// again, ask [Client.GetOrder], or [Client.GetCustomer] after a customer
-// call (see "After a failed write" at [Client]).
-//
-// errors.Is(err, context.DeadlineExceeded) and errors.Is(err,
-// context.Canceled) see through it, and errors.As reaches the cause (a
-// *net.OpError, a net.Error whose Timeout reports a timeout, an x509 error).
+// TransportError is a call that got no usable reply: no connection, a
+// failed handshake, a timeout, an ended context, an unreadable reply. When
+// MaybeDelivered is false nothing reached the service and the call may be
+// sent again; when true, ask first (see "After a failed write" in the
+// package doc). errors.Is and errors.As see through it to the cause.
 type TransportError struct {
-	// Op names the call that failed as its error string does:
-	// "create session", "get order", "refund", "refund transaction", ….
-	Op string
-	// Method is the HTTP method of the call ("POST").
-	Method string
-	// Path is the endpoint's path below the base URL, escaped, without
-	// query ("/orders/ord_1/refunds").
-	Path string
-	// Attempts is how many times the request was tried (more than 1 when
-	// the client retried under its RetryPolicy).
-	Attempts int
-	// MaybeDelivered reports whether the request may have reached the
-	// service: request headers were written, a connection was in use when
-	// the failure came so that it cannot be known, or a reply began to
-	// arrive. A reply of 429 or 503 to an earlier attempt does not count:
-	// the service says with it that it did not act on the request.
+	Op       string // the call, as its error string names it: "create session"…
+	Method   string // "POST"
+	Path     string // below the base URL, escaped, without query
+	Attempts int    // tries made under the RetryPolicy
+	// MaybeDelivered: some attempt's request may have reached the service
+	// (headers written, a connection in use, a reply begun); a 429 or 503
+	// reply does not count.
 	MaybeDelivered bool
-	// Err is the cause.
-	Err error
+	Err            error // the cause
 
-	// idempotent marks a call that changes nothing (GetOrder), for which
-	// Error() gives no advice about resending.
-	idempotent bool
+	idempotent bool // a read: Error() gives no advice about resending
 }
 
-// Error returns one line: "checkout: <op>: <method> <path>: " and the
-// cause, and, when the request may have reached the service and the call
-// is a write, the advice to check with GetOrder (GetCustomer for a
-// customer call) before resending.
+// Error returns one line: the op, method, path and cause, with advice to
+// check before resending a write that may have been delivered.
 func (e *TransportError) Error() string {
 	if e == nil {
 		return "checkout: <nil *TransportError>"
@@ -76,7 +53,7 @@ func (e *TransportError) Error() string {
 	return "checkout: " + cmp.Or(e.Op, "request") + ": " + where + tries + cause + advice
 }
 
-// Unwrap returns the cause, so errors.Is and errors.As see through e.
+// Unwrap returns the cause.
 func (e *TransportError) Unwrap() error {
 	if e == nil {
 		return nil

@@ -2,6 +2,7 @@ package webhook
 
 import (
 	"bytes"
+	"crypto"
 	"crypto/rsa"
 	"encoding/json"
 	"errors"
@@ -40,6 +41,10 @@ type JWEConfig struct {
 	// PrivateKey is the merchant's RSA key the service encrypts to.
 	// Required.
 	PrivateKey *rsa.PrivateKey
+	// Decrypter, instead of PrivateKey, is the merchant's key held in an
+	// HSM or a key service (RSA-OAEP-256 or RSA-OAEP), as for
+	// [checkout.WithJWEKeys]. Set one of the two.
+	Decrypter crypto.Decrypter
 	// KeyID, when set, must equal the token's "kid" header.
 	KeyID string
 	// VerificationKey is the service's RSA public key. When set, the
@@ -60,7 +65,7 @@ type JWEConfig struct {
 // and unsigned content is refused when a verification key is configured.
 // It is safe for concurrent use. Formatting it never prints key material.
 type JWEDecrypter struct {
-	priv     *rsa.PrivateKey
+	priv     crypto.Decrypter
 	kid      string
 	verify   *rsa.PublicKey
 	verifyID string
@@ -69,11 +74,22 @@ type JWEDecrypter struct {
 // NewJWEDecrypter checks cfg and returns a JWEDecrypter. Both keys must be
 // valid RSA keys of at least 2048 bits.
 func NewJWEDecrypter(cfg JWEConfig) (*JWEDecrypter, error) {
-	if cfg.PrivateKey == nil {
+	var dec crypto.Decrypter = cfg.Decrypter
+	switch {
+	case cfg.PrivateKey == nil && cfg.Decrypter == nil:
 		return nil, errors.New("checkout: new webhook decrypter: JWEConfig.PrivateKey is required")
-	}
-	if err := jose.CheckPrivateKey("JWEConfig.PrivateKey", cfg.PrivateKey); err != nil {
-		return nil, errors.New("checkout: new webhook decrypter: " + err.Error())
+	case cfg.PrivateKey != nil && cfg.Decrypter != nil:
+		return nil, errors.New("checkout: new webhook decrypter: set JWEConfig.PrivateKey or Decrypter, not both")
+	case cfg.PrivateKey != nil:
+		if err := jose.CheckPrivateKey("JWEConfig.PrivateKey", cfg.PrivateKey); err != nil {
+			return nil, errors.New("checkout: new webhook decrypter: " + err.Error())
+		}
+		dec = cfg.PrivateKey
+	default:
+		pub, _ := cfg.Decrypter.Public().(*rsa.PublicKey)
+		if err := jose.CheckPublicKey("JWEConfig.Decrypter", pub); err != nil {
+			return nil, errors.New("checkout: new webhook decrypter: " + err.Error())
+		}
 	}
 	if cfg.VerificationKey != nil {
 		if err := jose.CheckPublicKey("JWEConfig.VerificationKey", cfg.VerificationKey); err != nil {
@@ -83,7 +99,7 @@ func NewJWEDecrypter(cfg JWEConfig) (*JWEDecrypter, error) {
 	if cfg.VerificationKeyID != "" && cfg.VerificationKey == nil {
 		return nil, errors.New("checkout: new webhook decrypter: JWEConfig.VerificationKeyID is set without a VerificationKey")
 	}
-	return &JWEDecrypter{priv: cfg.PrivateKey, kid: cfg.KeyID, verify: cfg.VerificationKey, verifyID: cfg.VerificationKeyID}, nil
+	return &JWEDecrypter{priv: dec, kid: cfg.KeyID, verify: cfg.VerificationKey, verifyID: cfg.VerificationKeyID}, nil
 }
 
 // NewJWEDecrypterFromPEM builds a JWEDecrypter from PEM text: the merchant's
@@ -163,11 +179,15 @@ func (d *JWEDecrypter) String() string {
 }
 
 // privateKeyText names a private key by its size, never its numbers.
-func privateKeyText(k *rsa.PrivateKey) string {
+func privateKeyText(k interface{ Public() crypto.PublicKey }) string {
 	if k == nil {
 		return "nil"
 	}
-	return publicKeyText(&k.PublicKey) + " " + redacted
+	if p, ok := k.(*rsa.PrivateKey); ok && p == nil {
+		return "nil"
+	}
+	pub, _ := k.Public().(*rsa.PublicKey)
+	return publicKeyText(pub) + " " + redacted
 }
 
 // publicKeyText names a public key by its size.
@@ -184,8 +204,12 @@ func publicKeyText(k *rsa.PublicKey) string {
 
 // String describes the JWEConfig with its keys named by size only.
 func (c JWEConfig) String() string {
+	var key interface{ Public() crypto.PublicKey } = c.PrivateKey
+	if c.Decrypter != nil {
+		key = c.Decrypter
+	}
 	return fmt.Sprintf("webhook.JWEConfig{PrivateKey: %s, KeyID: %q, VerificationKey: %s, VerificationKeyID: %q}",
-		privateKeyText(c.PrivateKey), c.KeyID, publicKeyText(c.VerificationKey), c.VerificationKeyID)
+		privateKeyText(key), c.KeyID, publicKeyText(c.VerificationKey), c.VerificationKeyID)
 }
 
 // Format makes every fmt verb print String.
@@ -225,8 +249,9 @@ type SealOptions struct {
 	// RecipientKeyID is written as the JWE "kid".
 	RecipientKeyID string
 	// Signer, when set, signs the payload with RS256 before encryption (the
-	// counterpart of JWEConfig.VerificationKey).
-	Signer *rsa.PrivateKey
+	// counterpart of JWEConfig.VerificationKey): an *rsa.PrivateKey or a
+	// key behind crypto.Signer.
+	Signer crypto.Signer
 	// SignerKeyID is written as the JWS "kid".
 	SignerKeyID string
 	// SignatureAsJSON writes the signature as {"header","payload",

@@ -11,6 +11,7 @@ package jose
 
 import (
 	"bytes"
+	"crypto"
 	"crypto/rsa"
 	"encoding/base64"
 	"encoding/json"
@@ -45,9 +46,12 @@ const (
 type Error struct {
 	Kind   Kind
 	Detail string
+	Err    error // the signer's or decrypter's own error (KindKeyOp)
 }
 
 func (e *Error) Error() string { return e.Detail }
+
+func (e *Error) Unwrap() error { return e.Err }
 
 func fail(k Kind, detail string) error { return &Error{Kind: k, Detail: detail} }
 
@@ -95,19 +99,23 @@ type reply struct {
 // Sign signs payload with RS256 and returns the compact JWS, whose
 // protected header is {"alg":"RS256","kid":kid} (go-jose writes header
 // members in sorted order, as the service's SDKs do).
-func Sign(payload []byte, key *rsa.PrivateKey, kid string) (string, error) {
-	if key == nil {
+func Sign(payload []byte, key crypto.Signer, kid string) (string, error) {
+	if k, ok := key.(*rsa.PrivateKey); key == nil || ok && k == nil {
 		return "", fail(KindKey, "no signing key")
 	}
+	sk, opaque := signingKey(key)
 	opts := &gojose.SignerOptions{}
 	if kid != "" {
 		opts = opts.WithHeader("kid", kid)
 	}
-	s, err := gojose.NewSigner(gojose.SigningKey{Algorithm: gojose.RS256, Key: key}, opts)
+	s, err := gojose.NewSigner(gojose.SigningKey{Algorithm: gojose.RS256, Key: sk}, opts)
 	if err != nil {
 		return "", fail(KindKey, "the signing key is not usable for RS256")
 	}
 	jws, err := s.Sign(payload)
+	if err := opaque.keyOpErr("sign request"); err != nil {
+		return "", err
+	}
 	if err != nil {
 		return "", fail(KindKey, "signing failed")
 	}
@@ -137,7 +145,7 @@ func Encrypt(plain []byte, key *rsa.PublicKey, kid string, alg gojose.KeyAlgorit
 
 // SignJSON signs payload like Sign and writes the JWS as a JWSEnvelope:
 // {"header":…,"payload":…,"signature":…}.
-func SignJSON(payload []byte, key *rsa.PrivateKey, kid string) ([]byte, error) {
+func SignJSON(payload []byte, key crypto.Signer, kid string) ([]byte, error) {
 	jws, err := Sign(payload, key, kid)
 	if err != nil {
 		return nil, err
@@ -154,7 +162,7 @@ func SignJSON(payload []byte, key *rsa.PrivateKey, kid string) ([]byte, error) {
 // Seal builds a /v4 request body: payload signed with signer (RS256, kid),
 // the JWS written as a JWSEnvelope, that JSON encrypted to recipient
 // (RSA-OAEP-256, A256GCM, kid), and the JWE written as a JWEEnvelope.
-func Seal(payload []byte, signer *rsa.PrivateKey, recipient *rsa.PublicKey, kid string) ([]byte, error) {
+func Seal(payload []byte, signer crypto.Signer, recipient *rsa.PublicKey, kid string) ([]byte, error) {
 	inner, err := SignJSON(payload, signer, kid)
 	if err != nil {
 		return nil, err
@@ -183,7 +191,7 @@ func Seal(payload []byte, signer *rsa.PrivateKey, recipient *rsa.PublicKey, kid 
 // as it was signed. Content that is not signed is a KindSignature error.
 // The client opens replies with (merchant key, service key); the service,
 // or a fake of it, opens requests with (service key, merchant key).
-func Open(body []byte, decryptKey *rsa.PrivateKey, verifyKey *rsa.PublicKey, kid string) ([]byte, error) {
+func Open(body []byte, decryptKey crypto.Decrypter, verifyKey *rsa.PublicKey, kid string) ([]byte, error) {
 	if kid == "" {
 		return nil, fail(KindKey, "no key id configured")
 	}
@@ -271,8 +279,8 @@ func EnvelopeToken(body []byte) (string, error) {
 // encryption and A256GCM content encryption are accepted. When kid is not
 // empty the token's "kid" header must be present and equal to it; the check
 // comes before any RSA operation.
-func Decrypt(token string, key *rsa.PrivateKey, kid string) ([]byte, error) {
-	if key == nil {
+func Decrypt(token string, key crypto.Decrypter, kid string) ([]byte, error) {
+	if k, ok := key.(*rsa.PrivateKey); key == nil || ok && k == nil {
 		return nil, fail(KindKey, "no decryption key")
 	}
 	obj, err := gojose.ParseEncryptedCompact(strings.TrimSpace(token), keyAlgorithms(), contentEncryption())
@@ -285,7 +293,11 @@ func Decrypt(token string, key *rsa.PrivateKey, kid string) ([]byte, error) {
 		}
 		return nil, fail(KindDecrypt, "token kid "+quote(obj.Header.KeyID)+" is not the configured key id")
 	}
-	plain, err := obj.Decrypt(key)
+	dk, opaque := decryptionKey(key)
+	plain, err := obj.Decrypt(dk)
+	if err := opaque.keyOpErr("decrypt reply"); err != nil {
+		return nil, err
+	}
 	if err != nil {
 		return nil, fail(KindDecrypt, decryptDetail(token, err))
 	}

@@ -1,0 +1,126 @@
+package checkout_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	checkout "github.com/payorch/checkout-go"
+	"github.com/payorch/checkout-go/checkouttest"
+)
+
+// Do reads an endpoint the SDK does not model, with the client's auth,
+// retries and errors; here the fake's order read into a struct of one's
+// own.
+func ExampleClient_Do() {
+	fake := checkouttest.NewServer(checkouttest.Config{MerchantID: "shop", APIKey: "test_key"})
+	defer fake.Close()
+	c, err := checkout.NewClient("shop", "test_key", checkout.WithBaseURL(fake.URL))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	ctx := context.Background()
+	if _, err := c.CreateSession(ctx, session("ord_7")); err != nil {
+		fmt.Println(err)
+		return
+	}
+	var st struct {
+		OrderID string `json:"order_id"`
+		Status  string `json:"status"`
+	}
+	err = c.Do(ctx, "GET", "/orders/ord_7", nil, &st, checkout.WithAPIVersion("2023-06-30"))
+	fmt.Println(st.OrderID, st.Status, err)
+	// Output:
+	// ord_7 NEW <nil>
+}
+
+// Do calls the fake's endpoints with the client's auth and rules, in both
+// modes: a GET read, a JSON POST, a form POST, and a sealed /v4 call.
+func TestDoAgainstFake(t *testing.T) {
+	for _, jwe := range []bool{false, true} {
+		t.Run(fmt.Sprint("jwe=", jwe), func(t *testing.T) {
+			o := &recObserver{}
+			fake, c := fakeClient(t, jwe, checkout.WithObserver(o))
+			ctx := context.Background()
+			var m checkout.ResponseMeta
+			var sess map[string]any
+			require.NoError(t, c.Do(ctx, "POST", "/session", session("ord_9"), &sess, checkout.WithResponseMeta(&m)))
+			require.Equal(t, "ord_9", sess["order_id"])
+			require.Equal(t, 200, m.HTTPStatus)
+
+			var st struct {
+				OrderID string `json:"order_id"`
+				Status  string `json:"status"`
+				Amount  any    `json:"amount"`
+			}
+			require.NoError(t, c.Do(ctx, "GET", "/orders/ord_9", nil, &st, checkout.WithAPIVersion("2023-06-30")))
+			require.Equal(t, "ord_9", st.OrderID)
+
+			form := url.Values{"order_id": {"ord_10"}, "amount": {"10.00"}, "customer_id": {"c1"}}
+			var order map[string]any
+			require.NoError(t, c.Do(ctx, "POST", "/orders", form, &order, checkout.WithAPIVersion("2023-06-30")))
+			require.Equal(t, "ord_10", order["order_id"])
+
+			err := c.Do(ctx, "GET", "/orders/nope", nil, &st)
+			var ae *checkout.APIError
+			require.ErrorAs(t, err, &ae)
+			require.Equal(t, 400, ae.HTTPStatus)
+			require.True(t, strings.HasPrefix(err.Error(), "checkout: do: "), err.Error())
+
+			if jwe {
+				var sealed struct {
+					OrderID string `json:"order_id"`
+				}
+				require.NoError(t, c.Do(ctx, "POST", "/v4/order-status", map[string]string{"order_id": "ord_9"}, &sealed))
+				require.Equal(t, "ord_9", sealed.OrderID)
+				reqs := fake.Requests()
+				last := reqs[len(reqs)-1]
+				require.Equal(t, "/v4/order-status", last.Path)
+				require.Empty(t, last.Header.Get("Authorization"), "the signature authenticates a sealed call")
+			}
+			for _, op := range o.ops {
+				require.Equal(t, "Do", op.Name)
+				require.Empty(t, op.Route, "Do has no route template: never the raw path")
+			}
+		})
+	}
+}
+
+// Do refuses a method or path that leaves the base URL, before sending.
+func TestDoRefusesPaths(t *testing.T) {
+	fake, c := fakeClient(t, false)
+	for _, p := range []string{"", "orders", "//evil.example/x", "https://evil.example/x", "/a/../b", "/a/%2e%2e/b",
+		"/a/%2F/b", "/a\\b", "/a b", "/./x"} {
+		err := c.Do(context.Background(), "GET", p, nil, nil)
+		require.ErrorIs(t, err, checkout.ErrInvalidOption, p)
+	}
+	require.ErrorIs(t, c.Do(context.Background(), "GE T", "/x", nil, nil), checkout.ErrInvalidOption)
+	require.ErrorContains(t, c.Do(context.Background(), "POST", "/x", func() {}, nil), "checkout: do: ")
+	require.Empty(t, fake.Requests())
+}
+
+// A write through Do is not retried after an ambiguous failure; a GET is.
+func TestDoRetryRule(t *testing.T) {
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		w.WriteHeader(http.StatusBadGateway)
+	}))
+	defer srv.Close()
+	c, err := checkout.NewClient("shop", "test_key", checkout.WithBaseURL(srv.URL),
+		checkout.WithRetry(checkout.RetryPolicy{MaxRetries: 2, MinWait: time.Millisecond, MaxWait: time.Millisecond}))
+	require.NoError(t, err)
+	require.ErrorIs(t, c.Do(context.Background(), "POST", "/x", map[string]int{"a": 1}, nil), checkout.ErrServer)
+	require.EqualValues(t, 1, n.Load())
+	require.ErrorIs(t, c.Do(context.Background(), "GET", "/x", nil, nil), checkout.ErrServer)
+	require.EqualValues(t, 4, n.Load())
+}

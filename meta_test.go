@@ -1,0 +1,243 @@
+package checkout_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	checkout "github.com/payorch/checkout-go"
+	"github.com/payorch/checkout-go/checkouttest"
+)
+
+// recObserver records what an Observer hears, as text lines.
+type recObserver struct {
+	mu    sync.Mutex
+	lines []string
+	ops   []checkout.Operation
+	ends  []checkout.OperationResult
+}
+
+type ctxMark struct{}
+
+func (o *recObserver) add(s string) {
+	o.mu.Lock()
+	o.lines = append(o.lines, s)
+	o.mu.Unlock()
+}
+
+func (o *recObserver) StartOperation(ctx context.Context, op checkout.Operation) context.Context {
+	o.mu.Lock()
+	o.ops = append(o.ops, op)
+	o.mu.Unlock()
+	o.add("start " + op.Name + " " + op.Method + " " + op.Route)
+	return context.WithValue(ctx, ctxMark{}, "op")
+}
+
+func (o *recObserver) StartAttempt(ctx context.Context, op checkout.Operation, n int) context.Context {
+	if ctx.Value(ctxMark{}) != "op" {
+		o.add("attempt without the operation's context")
+	}
+	o.add(fmt.Sprintf("attempt %d", n))
+	return context.WithValue(ctx, ctxMark{}, "attempt")
+}
+
+func (o *recObserver) EndAttempt(ctx context.Context, op checkout.Operation, a checkout.Attempt) {
+	if ctx.Value(ctxMark{}) != "attempt" {
+		o.add("end attempt without the attempt's context")
+	}
+	o.add(fmt.Sprintf("end attempt %d status %d kind %q delivered %v", a.Number, a.HTTPStatus, a.ErrorKind, a.MaybeDelivered))
+}
+
+func (o *recObserver) EndOperation(ctx context.Context, op checkout.Operation, r checkout.OperationResult) {
+	o.mu.Lock()
+	o.ends = append(o.ends, r)
+	o.mu.Unlock()
+	o.add(fmt.Sprintf("end %s attempts %d status %d kind %q order %q", op.Name, r.Attempts, r.HTTPStatus, r.ErrorKind, r.OrderStatus))
+}
+
+func session(orderID string) *checkout.SessionRequest {
+	return &checkout.SessionRequest{OrderID: orderID, Amount: checkout.AmountFromMinor(1000), CustomerID: "c1",
+		CustomerPhone: "9876543210", CustomerEmail: "a@example.com", PaymentPageClientID: "shop", Action: checkout.PaymentPage}
+}
+
+// fakeClient starts the fake and a client of it, in the JWE+JWS mode when
+// jwe is set.
+func fakeClient(t *testing.T, jwe bool, opts ...checkout.Option) (*checkouttest.Server, *checkout.Client) {
+	t.Helper()
+	fake := checkouttest.NewServer(checkouttest.Config{MerchantID: "shop", APIKey: "test_key"})
+	t.Cleanup(fake.Close)
+	opts = append([]checkout.Option{checkout.WithBaseURL(fake.URL)}, opts...)
+	if jwe {
+		k := fake.JWE()
+		opts = append(opts, checkout.WithJWE(k.KeyID, k.MerchantKey, k.ServiceKey))
+	}
+	c, err := checkout.NewClient("shop", "test_key", opts...)
+	require.NoError(t, err)
+	return fake, c
+}
+
+// Every call is heard as one operation with its attempts, named by the
+// Client method and its route template, never the raw path; in both modes.
+func TestObserverHearsOperations(t *testing.T) {
+	for _, jwe := range []bool{false, true} {
+		t.Run(fmt.Sprint("jwe=", jwe), func(t *testing.T) {
+			o := &recObserver{}
+			_, c := fakeClient(t, jwe, checkout.WithObserver(o))
+			ctx := context.Background()
+			_, err := c.CreateSession(ctx, session("ord_1"))
+			require.NoError(t, err)
+			_, err = c.GetOrder(ctx, "ord_1")
+			require.NoError(t, err)
+			_, err = c.GetOrder(ctx, "ord_missing")
+			require.Error(t, err)
+			route, method := "/orders/{order_id}", "GET"
+			sroute := "/session"
+			if jwe {
+				route, method, sroute = "/v4/order-status", "POST", "/v4/session"
+			}
+			require.Equal(t, []string{
+				"start CreateSession POST " + sroute, "attempt 1", "end attempt 1 status 200 kind \"\" delivered true",
+				"end CreateSession attempts 1 status 200 kind \"\" order \"\"",
+				"start GetOrder " + method + " " + route, "attempt 1", "end attempt 1 status 200 kind \"\" delivered true",
+				"end GetOrder attempts 1 status 200 kind \"\" order \"NEW\"",
+				"start GetOrder " + method + " " + route, "attempt 1", "end attempt 1 status 400 kind \"http\" delivered true",
+				"end GetOrder attempts 1 status 400 kind \"http\" order \"\"",
+			}, o.lines)
+			require.Equal(t, "ord_1", o.ops[1].OrderID)
+			require.Equal(t, jwe, o.ops[1].JWE)
+			require.NotZero(t, o.ops[1].ServerPort)
+			for _, op := range o.ops {
+				require.NotContains(t, op.Route, "ord_")
+			}
+		})
+	}
+}
+
+// A call that succeeds on its second attempt: two attempts, the first a 503
+// that was not delivered; the response meta says the same.
+func TestObserverAndMetaOnRetry(t *testing.T) {
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Request-Id", fmt.Sprint("req-", n.Load()))
+		w.Header().Set("X-Response-Id", "resp-1")
+		w.Header().Set("X-Correlation-Id", "corr")
+		if n.Add(1) == 1 {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		fmt.Fprint(w, `{"status":"NEW","id":"ordeh_1","order_id":"o1","sdk_payload":{}}`)
+	}))
+	defer srv.Close()
+	o := &recObserver{}
+	c, err := checkout.NewClient("shop", "test_key", checkout.WithBaseURL(srv.URL), checkout.WithObserver(o),
+		checkout.WithRetry(checkout.RetryPolicy{MaxRetries: 2, MinWait: time.Millisecond, MaxWait: time.Millisecond}))
+	require.NoError(t, err)
+	var m checkout.ResponseMeta
+	_, err = c.CreateSession(context.Background(), session("o1"), checkout.WithResponseMeta(&m))
+	require.NoError(t, err)
+	require.Equal(t, []string{"start CreateSession POST /session",
+		"attempt 1", "end attempt 1 status 503 kind \"http\" delivered false",
+		"attempt 2", "end attempt 2 status 200 kind \"\" delivered true",
+		"end CreateSession attempts 2 status 200 kind \"\" order \"\""}, o.lines)
+	require.Equal(t, 200, m.HTTPStatus)
+	require.Equal(t, 2, m.Attempts)
+	require.Equal(t, "req-1", m.RequestID)
+	require.Equal(t, "resp-1", m.ResponseID)
+	require.Equal(t, "corr", m.IDs["X-Correlation-Id"])
+	require.Positive(t, m.Elapsed)
+}
+
+// The meta is filled on failure too, and a transport failure of a write is
+// heard as possibly delivered; options refused before sending are heard as
+// invalid with no attempt.
+func TestMetaAndObserverOnFailure(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hj, _ := w.(http.Hijacker)
+		conn, _, _ := hj.Hijack()
+		conn.Close() // after the request was read: it may have been delivered
+	}))
+	defer srv.Close()
+	o := &recObserver{}
+	c, err := checkout.NewClient("shop", "test_key", checkout.WithBaseURL(srv.URL), checkout.WithObserver(o))
+	require.NoError(t, err)
+	var m checkout.ResponseMeta
+	_, err = c.CreateSession(context.Background(), session("o1"), checkout.WithResponseMeta(&m))
+	var te *checkout.TransportError
+	require.ErrorAs(t, err, &te)
+	require.True(t, te.MaybeDelivered)
+	require.Equal(t, 1, m.Attempts)
+	require.Zero(t, m.HTTPStatus)
+	require.True(t, o.ends[0].MaybeDelivered)
+	require.Equal(t, checkout.ErrorKindConnection, o.ends[0].ErrorKind)
+
+	_, err = c.GetOrder(context.Background(), "o1", checkout.WithHeader("Authorization", "x"), checkout.WithResponseMeta(&m))
+	require.ErrorIs(t, err, checkout.ErrInvalidOption)
+	require.Equal(t, checkout.ErrorKindInvalid, o.ends[1].ErrorKind)
+	require.Zero(t, o.ends[1].Attempts)
+	require.Zero(t, m.Attempts)
+
+	_, err = c.GetOrder(context.Background(), "o1", checkout.WithResponseMeta(nil))
+	require.ErrorIs(t, err, checkout.ErrInvalidOption)
+}
+
+// An observer hears each call and attempt; here it prints them.
+func ExampleWithObserver() {
+	fake := checkouttest.NewServer(checkouttest.Config{MerchantID: "shop", APIKey: "test_key"})
+	defer fake.Close()
+	c, err := checkout.NewClient("shop", "test_key", checkout.WithBaseURL(fake.URL),
+		checkout.WithObserver(printObserver{}))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	_, _ = c.CreateSession(context.Background(), session("ord_1"))
+	_, _ = c.GetOrder(context.Background(), "ord_1")
+	// Output:
+	// CreateSession POST /session
+	//   attempt 1: 200
+	// CreateSession: 1 attempt(s), status 200
+	// GetOrder GET /orders/{order_id}
+	//   attempt 1: 200
+	// GetOrder: 1 attempt(s), status 200
+}
+
+type printObserver struct{}
+
+func (printObserver) StartOperation(ctx context.Context, op checkout.Operation) context.Context {
+	fmt.Println(op.Name, op.Method, op.Route)
+	return ctx
+}
+func (printObserver) StartAttempt(ctx context.Context, _ checkout.Operation, _ int) context.Context {
+	return ctx
+}
+func (printObserver) EndAttempt(_ context.Context, _ checkout.Operation, a checkout.Attempt) {
+	fmt.Printf("  attempt %d: %d\n", a.Number, a.HTTPStatus)
+}
+func (printObserver) EndOperation(_ context.Context, op checkout.Operation, r checkout.OperationResult) {
+	fmt.Printf("%s: %d attempt(s), status %d\n", op.Name, r.Attempts, r.HTTPStatus)
+}
+
+// The response metadata of a call, filled on success and failure alike:
+// quote the service's ids to its support.
+func ExampleWithResponseMeta() {
+	fake := checkouttest.NewServer(checkouttest.Config{MerchantID: "shop", APIKey: "test_key"})
+	defer fake.Close()
+	c, err := checkout.NewClient("shop", "test_key", checkout.WithBaseURL(fake.URL))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	var m checkout.ResponseMeta
+	_, err = c.GetOrder(context.Background(), "ord_unknown", checkout.WithResponseMeta(&m))
+	fmt.Println(errors.Is(err, checkout.ErrNotFound), m.HTTPStatus, m.Attempts)
+	// Output:
+	// true 400 1
+}
