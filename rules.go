@@ -306,17 +306,10 @@ func lintExtraKeys[V any](v *validation.Error, extra map[string]V) {
 // nested packages name their own root, such as payment_filter), any other
 // is placed under key.
 func mergeAt(v *validation.Error, key string, err error) {
-	ve, ok := err.(*ValidationError)
-	if !ok {
+	if ve, ok := err.(*ValidationError); ok {
+		addAt(v, key, ve.Problems)
+	} else {
 		v.Merge(key, err)
-		return
-	}
-	for _, p := range ve.Problems {
-		path := p.Path
-		if path != key && !strings.HasPrefix(path, key+".") && !strings.HasPrefix(path, key+"[") {
-			path = validation.Join(key, path)
-		}
-		v.Add(path, p.Message)
 	}
 }
 
@@ -351,4 +344,16 @@ func invalid(op string, err error) error {
 		return ve.WithOp(op)
 	}
 	return fmt.Errorf("checkout: %s: %w", op, err)
+}
+
+// addAt records problems, a nested value's advice, under key: a path that
+// already starts with key is kept as it is, any other is placed under key.
+func addAt(v *validation.Error, key string, problems []Problem) {
+	for _, p := range problems {
+		path := p.Path
+		if path != key && !strings.HasPrefix(path, key+".") && !strings.HasPrefix(path, key+"[") {
+			path = validation.Join(key, path)
+		}
+		v.Add(path, p.Message)
+	}
 }
