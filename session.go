@@ -438,13 +438,14 @@ func unixText(t time.Time) string {
 const decodeSessionOp = "decode session request"
 
 // UnmarshalJSON reads a session body back, as MarshalJSON writes it and as
-// the service's documents publish it: amounts and mandate dates given as
-// text or numbers, amounts kept as written, the older mandate_max_amount
-// into Mandate.MaxAmount when mandate.max_amount is absent, text under
-// metadata.<GATEWAY>:<key> into GatewayMetadata, and every other key into
-// Extra (numbers as json.Number). It does not run Validate. A value of the
-// wrong JSON type is a *ValidationError at its path; a failed decode, or
-// null, leaves r unchanged.
+// the service's documents publish it: amounts and mandate dates as text or
+// numbers (amounts kept as written), options.get_upi_deep_links as true or
+// "true", product_summary as a JSON string holding the array, the older
+// mandate_max_amount into Mandate.MaxAmount when mandate.max_amount is
+// absent, text under metadata.<GATEWAY>:<key> into GatewayMetadata, and
+// every other key into Extra (numbers as json.Number). It does not run
+// Validate. A value of the wrong JSON type is a *ValidationError at its
+// path; a failed decode, or null, leaves r unchanged.
 func (r *SessionRequest) UnmarshalJSON(data []byte) error {
 	if r == nil {
 		return errNilTarget("SessionRequest")
@@ -455,11 +456,13 @@ func (r *SessionRequest) UnmarshalJSON(data []byte) error {
 	type plain SessionRequest
 	var w struct {
 		plain
-		Amount    any `json:"amount"`
-		MaxAmount any `json:"mandate.max_amount"`
-		OldMax    any `json:"mandate_max_amount"`
-		StartDate any `json:"mandate.start_date"`
-		EndDate   any `json:"mandate.end_date"`
+		Amount    any     `json:"amount"`
+		MaxAmount any     `json:"mandate.max_amount"`
+		OldMax    any     `json:"mandate_max_amount"`
+		StartDate any     `json:"mandate.start_date"`
+		EndDate   any     `json:"mandate.end_date"`
+		UPI       any     `json:"options.get_upi_deep_links"`
+		Summary   *string `json:"product_summary"`
 	}
 	var members map[string]any
 	for _, into := range []any{&w, &members} {
@@ -478,6 +481,20 @@ func (r *SessionRequest) UnmarshalJSON(data []byte) error {
 	max := numberText(&v, keyMandateMax, w.MaxAmount)
 	if w.MaxAmount == nil {
 		max = numberText(&v, keyMandateMaxOld, w.OldMax)
+	}
+	switch w.UPI {
+	case true, "true":
+		out.UPIDeepLinks = true
+	case nil, false, "false":
+	default:
+		v.Add(keyUPIDeepLinks, `must be true or "true"`)
+	}
+	if w.Summary != nil {
+		summary, err := productsummary.Parse(*w.Summary)
+		if err != nil {
+			return decodeError(err)
+		}
+		out.ProductSummary = &summary
 	}
 	start, end := numberText(&v, keyMandateStart, w.StartDate), numberText(&v, keyMandateEnd, w.EndDate)
 	if max != "" || start != "" || end != "" {
