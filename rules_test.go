@@ -184,19 +184,19 @@ func TestSessionExtraChecked(t *testing.T) {
 		msg   string
 	}{
 		{map[string]any{"udf1": "a\xffb"}, "udf1", "not valid UTF-8"},
-		{map[string]any{"udf1": map[string]any{"x": []any{"ok", "\xfe"}}}, "udf1.x[1]", "not valid UTF-8"},
-		{map[string]any{"udf1": map[string]string{"\xff": "v"}}, `udf1."\xff"`, "not valid UTF-8"},
-		{map[string]any{"udf1": []string{"a", "b\xc0"}}, "udf1[1]", "not valid UTF-8"},
+		{map[string]any{"udf1": map[string]any{"x": []any{"ok", "\xfe"}}}, "udf1", "not valid UTF-8"},
+		{map[string]any{"udf1": map[string]string{"\xff": "v"}}, "udf1", "not valid UTF-8"},
+		{map[string]any{"udf1": []string{"a", "b\xc0"}}, "udf1", "not valid UTF-8"},
 		{map[string]any{"udf1": json.RawMessage("\"\xff\"")}, "udf1", "not valid UTF-8"},
 		{map[string]any{"udf1": &struct{ Name string }{"\xff"}}, "udf1", "not valid UTF-8"},
 		{map[string]any{"\xffkey": "v"}, `"\xffkey"`, "not valid UTF-8"},
 		{map[string]any{"order_id": "v"}, "order_id", "typed field"},
 		{map[string]any{"metadata.SERVICE:gateway_reference_id": "v"}, "metadata.SERVICE:gateway_reference_id", "typed field"},
 		// Values JSON cannot hold are refused by Validate as by encoding.
-		{map[string]any{"x": math.Inf(1)}, "x", "not a finite number"},
-		{map[string]any{"x": []any{1.0, math.NaN()}}, "x[1]", "not a finite number"},
+		{map[string]any{"x": math.Inf(1)}, "x", "cannot be encoded as JSON"},
+		{map[string]any{"x": []any{1.0, math.NaN()}}, "x", "cannot be encoded as JSON"},
 		{map[string]any{"x": make(chan int)}, "x", "cannot be encoded as JSON"},
-		{map[string]any{"x": json.RawMessage(`{"a":`)}, "x", "not valid JSON"},
+		{map[string]any{"x": json.RawMessage(`{"a":`)}, "x", "cannot be encoded as JSON"},
 		{map[string]any{"x": json.Number("12abc")}, "x", "cannot be encoded as JSON"},
 	} {
 		r := baseSession()
