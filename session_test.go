@@ -389,6 +389,8 @@ func TestSessionRequestUnmarshalErrors(t *testing.T) {
 		{`{"product_summary":"[[{\"type\":\"space\"}],[{\"type\":\"space\"},{\"type\":5}]]"}`, "product_summary[1][1].type", "item type must be a string"},
 		{`{"product_summary":"[[{\"type\":\"Nope\"}]]"}`, "product_summary[0][0].type", `unknown item type "Nope"`},
 		{`{"product_summary":"{}"}`, "product_summary", "must be a JSON array of lines"},
+		{`{"product_summary":[[{"type":"space"}]]}`, "product_summary", "cannot be a JSON array"},
+		{`{"payment_filter":"FILTERED"}`, "payment_filter", ""},
 		{`{"payment_filter":{"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":true},{"paymentMethodType":"UPI","enable":"yes"}]}}`,
 			"payment_filter.options[1].enable", "must be a boolean"},
 		{`[1]`, "", "cannot be a JSON array"},
