@@ -178,6 +178,9 @@ func lintOrderID(v *validation.Error, path, s string) {
 // value that cannot be encoded or holds text that is not valid UTF-8 (which
 // encoding/json would silently replace).
 func checkExtra[V any](v *validation.Error, extra map[string]V, owns func(string) bool, owner string) {
+	if len(extra) == 0 {
+		return // no allocation for the closure of maps.Keys
+	}
 	for _, k := range slices.Sorted(maps.Keys(extra)) {
 		switch b, err := marshalNoEscape(extra[k]); {
 		case !utf8.ValidString(k):

@@ -368,13 +368,15 @@ func (r SessionRequest) MarshalJSON() ([]byte, error) {
 func (r *SessionRequest) encode(ns string) ([]byte, error) {
 	type plain SessionRequest
 	w := struct {
-		plain
+		*plain
 		ProductSummary string `json:"product_summary,omitempty"`
 		StartDate      string `json:"mandate.start_date,omitempty"`
 		EndDate        string `json:"mandate.end_date,omitempty"`
-	}{plain: plain(*r)}
-	if ns != DefaultNamespace {
-		w.GatewayReferenceID = "" // appended below under the client's namespace
+	}{plain: (*plain)(r)}
+	if ns != DefaultNamespace && r.GatewayReferenceID != "" {
+		c := plain(*r)
+		c.GatewayReferenceID = "" // appended below under the client's namespace
+		w.plain = &c
 	}
 	if r.ProductSummary != nil && len(*r.ProductSummary) > 0 {
 		text, err := r.ProductSummary.MarshalJSON()
@@ -395,6 +397,9 @@ func (r *SessionRequest) encode(ns string) ([]byte, error) {
 	}
 	for _, m := range r.GatewayMetadata {
 		body, _ = appendMember(body, m.key(), m.Value)
+	}
+	if len(r.Extra) == 0 {
+		return body, nil
 	}
 	var v validation.Error
 	for _, k := range slices.Sorted(maps.Keys(r.Extra)) {
