@@ -3,7 +3,9 @@ package checkout
 import (
 	"bytes"
 	"context"
+	"maps"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/google/go-querystring/query"
@@ -68,7 +70,7 @@ type OrderRequest struct {
 	// service and returned in the order status and webhooks.
 	UDFs
 	// Extra carries form fields this type does not model. A key a typed
-	// field owns and text that is not valid UTF-8 are validation errors;
+	// field writes and text that is not valid UTF-8 are validation errors;
 	// Lint reports empty keys and keys holding control characters.
 	Extra map[string]string `url:"-" json:"extra,omitempty"`
 }
@@ -83,28 +85,6 @@ const (
 	keyCollectionFlag = "options.get_payment_collection_link"
 )
 
-// ownsOrderKey reports whether a typed field of OrderRequest writes the
-// form key k when the gateway reference is written in namespace ns.
-func ownsOrderKey(k, ns string) bool {
-	switch k {
-	case keyOrderID, keyAmount, "currency", keyCustomerID, keyCustomerEmail, keyCustomerPhone, "product_id",
-		keyReturnURL, "description", keySubvention, keyWebhookURL, keyClientToken, keyCollection, keyCollectionFlag:
-		return true
-	}
-	return isGatewayReferenceKey(k, ns) || isAddressKey(k, keyBilling) || isAddressKey(k, keyShipping) || isUDFKey(k)
-}
-
-// writesKey reports whether a typed field writes the form key k in
-// namespace ns, so that Extra may not: always for the keys the SDK always
-// typed, only when the field is set for udf1…udf10, which Extra carried
-// before they were typed and may still carry while their field is empty.
-func (r *OrderRequest) writesKey(k, ns string) bool {
-	if isUDFKey(k) {
-		return r.UDFs.list()[udfIndex(k)] != ""
-	}
-	return ownsOrderKey(k, ns)
-}
-
 // Validate reports what the service refuses, or what the form could not
 // say as the request does, as a *ValidationError whose paths are the form
 // keys; nil when there is none. It refuses: a missing order_id or amount,
@@ -112,7 +92,7 @@ func (r *OrderRequest) writesKey(k, ns string) bool {
 // that is not https, text that is not valid UTF-8, a gateway metadata entry
 // whose gateway or key is empty or would make the key ambiguous (a ":" or,
 // in the gateway, a "."), two entries or an Extra key writing one form key
-// twice or a key a typed field owns, and a collection link lifetime that is
+// twice or a key a typed field writes, and a collection link lifetime that is
 // not whole minutes. Everything else passes; [OrderRequest.Lint] gives the
 // advice. It checks the gateway reference key in [DefaultNamespace];
 // CreateOrder checks it in the client's namespace. The work is linear in
@@ -130,23 +110,16 @@ func (r *OrderRequest) validate(ns string) error {
 	checkAmount(&v, keyAmount, r.Amount)
 	checkAmount(&v, keySubvention, r.SubventionAmount)
 	checkWebhookURL(&v, keyWebhookURL, r.WebhookURL)
-	for _, f := range [...]struct{ key, value string }{
-		{keyOrderID, r.OrderID}, {keyAmount, string(r.Amount)}, {"currency", r.Currency},
-		{keyCustomerID, r.CustomerID}, {keyCustomerEmail, r.CustomerEmail}, {keyCustomerPhone, r.CustomerPhone},
-		{"product_id", r.ProductID}, {keyReturnURL, r.ReturnURL}, {"description", r.Description},
-		{keySubvention, string(r.SubventionAmount)}, {gatewayReferenceKey(ns), r.GatewayReferenceID},
-		{keyWebhookURL, r.WebhookURL},
-	} {
-		checkText(&v, f.key, f.value)
+	typed, err := r.typedForm(ns)
+	v.Merge("", err)
+	for _, k := range slices.Sorted(maps.Keys(typed)) {
+		checkText(&v, k, typed.Get(k))
 	}
-	checkUDFs(&v, r.UDFs.list())
-	r.BillingAddress.checkUTF8(&v, keyBilling)
-	r.ShippingAddress.checkUTF8(&v, keyShipping)
-	seen := r.GatewayMetadata.check(&v, func(k string) bool { return ownsOrderKey(k, ns) }, "OrderRequest")
+	seen := r.GatewayMetadata.check(&v, typed.Has, "OrderRequest")
 	if r.CollectionLinks != nil {
 		r.CollectionLinks.check(&v, keyCollection)
 	}
-	checkExtra(&v, r.Extra, func(k string) bool { return r.writesKey(k, ns) || seen[k] }, "OrderRequest")
+	checkExtra(&v, r.Extra, func(k string) bool { return typed.Has(k) || seen[k] }, "OrderRequest")
 	return v.Err()
 }
 
@@ -194,25 +167,24 @@ func (r *OrderRequest) Values() (url.Values, error) {
 // form returns the request's form, the gateway reference written in
 // namespace ns. It assumes Validate passed.
 func (r *OrderRequest) form(ns string) (url.Values, error) {
-	src := r
-	if ns != DefaultNamespace && r.GatewayReferenceID != "" {
-		// The reference goes under the client's namespace, added below;
-		// a gateway entry for a gateway named SERVICE keeps its own key.
-		c := *r
-		c.GatewayReferenceID = ""
-		src = &c
-	}
-	v, err := query.Values(src)
-	if err != nil {
-		return nil, err
-	}
-	if src != r {
-		v.Set(gatewayReferenceKey(ns), r.GatewayReferenceID)
-	}
+	v, err := r.typedForm(ns)
+	_ = r.GatewayMetadata.EncodeValues(keyMetadata, &v)
 	for k, s := range r.Extra {
 		v[k] = []string{s}
 	}
-	return v, nil
+	return v, err
+}
+
+// typedForm returns the form of the typed fields, gateway entries and
+// Extra aside, the gateway reference written in namespace ns.
+func (r *OrderRequest) typedForm(ns string) (url.Values, error) {
+	c := *r
+	c.GatewayMetadata, c.GatewayReferenceID = nil, ""
+	v, err := query.Values(&c)
+	if r.GatewayReferenceID != "" {
+		v.Set(gatewayReferenceKey(ns), r.GatewayReferenceID)
+	}
+	return v, err
 }
 
 // Address is a billing or shipping address of an order. Each field is sent
@@ -252,40 +224,6 @@ func (a *Address) EncodeValues(key string, v *url.Values) error {
 		(*v)[key+"_"+k] = vs
 	}
 	return err
-}
-
-// fields returns the address's keys, below the address's own, and values.
-func (a *Address) fields() [11][2]string {
-	return [...][2]string{
-		{"first_name", a.FirstName}, {"last_name", a.LastName}, {"line1", a.Line1}, {"line2", a.Line2},
-		{"line3", a.Line3}, {"city", a.City}, {"state", a.State}, {"country", a.Country},
-		{"postal_code", a.PostalCode}, {"phone", a.Phone}, {"country_code_iso", a.CountryCodeISO},
-	}
-}
-
-// checkUTF8 records the fields of a, sent under key, that are not valid
-// UTF-8. A nil a has none.
-func (a *Address) checkUTF8(v *validation.Error, key string) {
-	if a == nil {
-		return
-	}
-	for _, f := range a.fields() {
-		checkText(v, key+"_"+f[0], f[1])
-	}
-}
-
-// isAddressKey reports whether k is a key of an address sent under key.
-func isAddressKey(k, key string) bool {
-	name, ok := strings.CutPrefix(k, key+"_")
-	if !ok {
-		return false
-	}
-	for _, f := range (&Address{}).fields() {
-		if f[0] == name {
-			return true
-		}
-	}
-	return false
 }
 
 // Order is the reply to [Client.CreateOrder]. With encoding/json it decodes

@@ -2,6 +2,8 @@ package checkout
 
 import (
 	"context"
+	"maps"
+	"slices"
 
 	"github.com/google/go-querystring/query"
 
@@ -19,20 +21,14 @@ type UpdateOrderRequest struct {
 	// ShippingAddress replaces the shipping address (shipping_address_*).
 	ShippingAddress *Address `url:"shipping_address,omitempty" json:"shipping_address,omitempty"`
 	// Extra carries the other form fields, such as udf1…udf10. A key a
-	// typed field owns and text that is not valid UTF-8 are validation
+	// typed field writes and text that is not valid UTF-8 are validation
 	// errors.
 	Extra map[string]string `url:"-" json:"extra,omitempty"`
 }
 
-// ownsUpdateKey reports whether a typed field of UpdateOrderRequest writes
-// the form key k.
-func ownsUpdateKey(k string) bool {
-	return k == keyAmount || isAddressKey(k, keyBilling) || isAddressKey(k, keyShipping)
-}
-
 // Validate reports what the service refuses, or what the form could not
 // say as the request does: an amount the service does not take, text that
-// is not valid UTF-8, an Extra key a typed field owns. nil when there is
+// is not valid UTF-8, an Extra key a typed field writes. nil when there is
 // none; [UpdateOrderRequest.Lint] gives the advice.
 func (r *UpdateOrderRequest) Validate() error {
 	var v validation.Error
@@ -41,10 +37,12 @@ func (r *UpdateOrderRequest) Validate() error {
 		return v.Err()
 	}
 	checkAmount(&v, keyAmount, r.Amount)
-	checkText(&v, keyAmount, string(r.Amount))
-	r.BillingAddress.checkUTF8(&v, keyBilling)
-	r.ShippingAddress.checkUTF8(&v, keyShipping)
-	checkExtra(&v, r.Extra, ownsUpdateKey, "UpdateOrderRequest")
+	typed, err := query.Values(r)
+	v.Merge("", err)
+	for _, k := range slices.Sorted(maps.Keys(typed)) {
+		checkText(&v, k, typed.Get(k))
+	}
+	checkExtra(&v, r.Extra, typed.Has, "UpdateOrderRequest")
 	return v.Err()
 }
 
