@@ -83,8 +83,8 @@ func (r *CreateCustomerRequest) Validate() error {
 		return v.Err()
 	}
 	checkRequired(&v, keyObjectReference, r.ObjectReferenceID)
-	checkText(&v, keyObjectReference, r.ObjectReferenceID)
-	r.CustomerDetails.checkUTF8(&v)
+	form, err := query.Values(r)
+	checkFormText(&v, form, err)
 	checkRequired(&v, keyMobileNumber, r.MobileNumber)
 	return v.Err()
 }
@@ -112,16 +112,9 @@ func (d *CustomerDetails) Validate() error {
 		v.Add("", "customer details are nil")
 		return v.Err()
 	}
-	d.checkUTF8(&v)
+	form, err := query.Values(d)
+	checkFormText(&v, form, err)
 	return v.Err()
-}
-
-func (d *CustomerDetails) checkUTF8(v *validation.Error) {
-	checkText(v, keyMobileNumber, d.MobileNumber)
-	checkText(v, keyEmailAddress, d.EmailAddress)
-	checkText(v, "first_name", d.FirstName)
-	checkText(v, "last_name", d.LastName)
-	checkText(v, keyMobileCountryCode, d.MobileCountryCode)
 }
 
 // Lint returns advice on details Validate lets through: details that

@@ -3,9 +3,7 @@ package checkout
 import (
 	"bytes"
 	"context"
-	"maps"
 	"net/url"
-	"slices"
 	"strings"
 
 	"github.com/google/go-querystring/query"
@@ -111,10 +109,7 @@ func (r *OrderRequest) validate(ns string) error {
 	checkAmount(&v, keySubvention, r.SubventionAmount)
 	checkWebhookURL(&v, keyWebhookURL, r.WebhookURL)
 	typed, err := r.typedForm(ns)
-	v.Merge("", err)
-	for _, k := range slices.Sorted(maps.Keys(typed)) {
-		checkText(&v, k, typed.Get(k))
-	}
+	checkFormText(&v, typed, err)
 	seen := r.GatewayMetadata.check(&v, typed.Has, "OrderRequest")
 	if r.CollectionLinks != nil {
 		r.CollectionLinks.check(&v, keyCollection)

@@ -2,8 +2,6 @@ package checkout
 
 import (
 	"context"
-	"maps"
-	"slices"
 
 	"github.com/google/go-querystring/query"
 
@@ -38,10 +36,7 @@ func (r *UpdateOrderRequest) Validate() error {
 	}
 	checkAmount(&v, keyAmount, r.Amount)
 	typed, err := query.Values(r)
-	v.Merge("", err)
-	for _, k := range slices.Sorted(maps.Keys(typed)) {
-		checkText(&v, k, typed.Get(k))
-	}
+	checkFormText(&v, typed, err)
 	checkExtra(&v, r.Extra, typed.Has, "UpdateOrderRequest")
 	return v.Err()
 }

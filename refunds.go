@@ -56,7 +56,8 @@ func (r *RefundRequest) Validate() error {
 		return v.Err()
 	}
 	checkRequired(&v, keyUniqueRequest, r.UniqueRequestID)
-	checkText(&v, keyUniqueRequest, r.UniqueRequestID)
+	form, err := query.Values(r)
+	checkFormText(&v, form, err)
 	checkRefundAmount(&v, keyAmount, r.Amount)
 	return v.Err()
 }
@@ -282,10 +283,8 @@ func (r *TransactionRefundRequest) Validate() error {
 		v.Add("txn_id", "is required when "+keyOrderID+" is empty: name what to refund")
 	}
 	checkRefundAmount(&v, keyAmount, r.Amount)
-	checkText(&v, keyUniqueRequest, r.UniqueRequestID)
-	checkText(&v, "txn_id", r.TxnID)
-	checkText(&v, keyOrderID, r.OrderID)
-	checkText(&v, "refund_type", string(r.RefundType))
+	form, err := query.Values(r)
+	checkFormText(&v, form, err)
 	return v.Err()
 }
 

@@ -77,6 +77,15 @@ func checkText(v *validation.Error, path, s string) {
 	}
 }
 
+// checkFormText records each value of form, a request's form as
+// go-querystring encodes it, that is not valid UTF-8, at its key.
+func checkFormText(v *validation.Error, form url.Values, err error) {
+	v.Merge("", err)
+	for _, k := range slices.Sorted(maps.Keys(form)) {
+		checkText(v, k, form.Get(k))
+	}
+}
+
 // checkAmount records a problem when a is set and is not an amount the
 // service takes (see ParseAmount).
 func checkAmount(v *validation.Error, path string, a Amount) {
