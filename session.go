@@ -483,9 +483,9 @@ func (r *SessionRequest) UnmarshalJSON(data []byte) error {
 	var v validation.Error
 	out := SessionRequest(w.plain)
 	out.Amount = Amount(numberText(&v, keyAmount, w.Amount))
-	max := numberText(&v, keyMandateMax, w.MaxAmount)
+	maxAmount := numberText(&v, keyMandateMax, w.MaxAmount)
 	if w.MaxAmount == nil {
-		max = numberText(&v, keyMandateMaxOld, w.OldMax)
+		maxAmount = numberText(&v, keyMandateMaxOld, w.OldMax)
 	}
 	switch w.UPI {
 	case true, "true":
@@ -502,11 +502,11 @@ func (r *SessionRequest) UnmarshalJSON(data []byte) error {
 		out.ProductSummary = &summary
 	}
 	start, end := numberText(&v, keyMandateStart, w.StartDate), numberText(&v, keyMandateEnd, w.EndDate)
-	if max != "" || start != "" || end != "" {
+	if maxAmount != "" || start != "" || end != "" {
 		if out.Mandate == nil {
 			out.Mandate = new(Mandate)
 		}
-		out.Mandate.MaxAmount = Amount(max)
+		out.Mandate.MaxAmount = Amount(maxAmount)
 		out.Mandate.StartDate = unixDate(&v, keyMandateStart, start)
 		out.Mandate.EndDate = unixDate(&v, keyMandateEnd, end)
 	}
