@@ -70,6 +70,19 @@ func (l *CollectionLinks) EncodeValues(key string, v *url.Values) error {
 	if l == nil {
 		return nil // no links asked for
 	}
+	text, err := l.MarshalText()
+	if err != nil {
+		return fmt.Errorf("encode %s: %w", key, err)
+	}
+	v.Set(keyCollectionFlag, "1")
+	v.Set(key, string(text))
+	return nil
+}
+
+// MarshalText returns the JSON text sent under
+// payment_collection_link_details: the methods in order, and the expiry of
+// each link that has one, in whole minutes as text.
+func (l CollectionLinks) MarshalText() ([]byte, error) {
 	d := collectionDetails{SupportedPaymentMethods: make([]CollectionMethod, 0, len(l.Links))}
 	for _, link := range l.Links {
 		d.SupportedPaymentMethods = append(d.SupportedPaymentMethods, link.Method)
@@ -80,23 +93,15 @@ func (l *CollectionLinks) EncodeValues(key string, v *url.Values) error {
 			})
 		}
 	}
-	text, err := json.Marshal(d)
-	if err != nil {
-		return fmt.Errorf("encode %s: %w", key, err)
-	}
-	v.Set(keyCollectionFlag, "1")
-	v.Set(key, string(text))
-	return nil
+	return json.Marshal(d)
 }
 
-// UnmarshalText reads back the JSON text EncodeValues writes under
-// payment_collection_link_details: one link per supported method, in
-// order, each with the lifetime its expiry details give (whole minutes, as
-// text). It lets a fake of the service, or a test, read a form as the
-// service does; methods and lifetimes are kept as sent ([OrderRequest.Lint]
-// gives the advice). Text that is not that JSON object, a lifetime that is
-// not whole minutes in text, or an expiry for a method the text does not
-// list is a *ValidationError whose paths are the text's keys.
+// UnmarshalText reads back the JSON text MarshalText writes, as the
+// service reads it: one link per supported method, in order, each with the
+// lifetime its expiry details give. Methods and lifetimes are kept as sent
+// ([OrderRequest.Lint] gives the advice). Text that is not that JSON
+// object, a lifetime that is not whole minutes in text, or an expiry for a
+// method the text does not list is a *ValidationError at the text's keys.
 func (l *CollectionLinks) UnmarshalText(text []byte) error {
 	if l == nil {
 		return errors.New("checkout: CollectionLinks.UnmarshalText on nil pointer")

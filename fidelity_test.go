@@ -236,7 +236,7 @@ func TestUDFsEveryKey(t *testing.T) {
 
 		o := fullOrder()
 		o.Extra = nil
-		*o.UDFs.field(i) = value
+		require.NoError(t, json.Unmarshal([]byte(`{"`+key+`":"`+value+`"}`), &o.UDFs))
 		v, err := o.Values()
 		require.NoError(t, err)
 		require.Equal(t, value, v.Get(key))

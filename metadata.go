@@ -64,11 +64,11 @@ func validNamespace(ns string) bool {
 type GatewayMetadata struct {
 	// Gateway is the gateway's code, e.g. "PAYU"; not empty, no ":" or "."
 	// (the service could not tell where it ends).
-	Gateway string
+	Gateway string `json:"gateway"`
 	// Key is the gateway-specific key; not empty, no ":".
-	Key string
+	Key string `json:"key"`
 	// Value is sent as given.
-	Value string
+	Value string `json:"value"`
 }
 
 // GatewayMetadataList is the gateway metadata of an order or a session, in
@@ -138,9 +138,4 @@ type UDFs struct {
 // list returns UDF1…UDF10 in order.
 func (u *UDFs) list() [10]string {
 	return [...]string{u.UDF1, u.UDF2, u.UDF3, u.UDF4, u.UDF5, u.UDF6, u.UDF7, u.UDF8, u.UDF9, u.UDF10}
-}
-
-// field returns the field of the user-defined field i, from 0 (udfIndex).
-func (u *UDFs) field(i int) *string {
-	return [...]*string{&u.UDF1, &u.UDF2, &u.UDF3, &u.UDF4, &u.UDF5, &u.UDF6, &u.UDF7, &u.UDF8, &u.UDF9, &u.UDF10}[i]
 }

@@ -12,64 +12,65 @@ import (
 )
 
 // OrderRequest creates an order ([Client.CreateOrder]), sent as a form.
-// Empty fields are not sent. Values returns that form; json.Marshal gives it
-// as a flat JSON object of strings.
+// Empty fields are not sent. Values returns that form; json.Marshal and
+// json.Unmarshal write and read the request with the same keys, addresses
+// and Extra as objects.
 type OrderRequest struct {
 	// OrderID is your unique id of the order (order_id, required).
-	OrderID string `url:"order_id,omitempty"`
+	OrderID string `url:"order_id,omitempty" json:"order_id,omitempty"`
 	// Amount is the sum to pay (amount, required), sent exactly as written
 	// ("1", "1.0", "10.00": see [ParseAmount]).
-	Amount Amount `url:"amount,omitempty"`
+	Amount Amount `url:"amount,omitempty" json:"amount,omitempty"`
 	// Currency is a currency code such as "INR" (currency).
-	Currency string `url:"currency,omitempty"`
+	Currency string `url:"currency,omitempty" json:"currency,omitempty"`
 	// CustomerID is your id of the customer (customer_id).
-	CustomerID string `url:"customer_id,omitempty"`
+	CustomerID string `url:"customer_id,omitempty" json:"customer_id,omitempty"`
 	// CustomerEmail is the customer's email address (customer_email).
-	CustomerEmail string `url:"customer_email,omitempty"`
+	CustomerEmail string `url:"customer_email,omitempty" json:"customer_email,omitempty"`
 	// CustomerPhone is the customer's phone number (customer_phone).
-	CustomerPhone string `url:"customer_phone,omitempty"`
+	CustomerPhone string `url:"customer_phone,omitempty" json:"customer_phone,omitempty"`
 	// ProductID is your id of what is sold (product_id).
-	ProductID string `url:"product_id,omitempty"`
+	ProductID string `url:"product_id,omitempty" json:"product_id,omitempty"`
 	// ReturnURL is where the customer lands after paying (return_url).
 	// Lint advises an absolute https URL.
-	ReturnURL string `url:"return_url,omitempty"`
+	ReturnURL string `url:"return_url,omitempty" json:"return_url,omitempty"`
 	// Description is shown with the payment (description).
-	Description string `url:"description,omitempty"`
+	Description string `url:"description,omitempty" json:"description,omitempty"`
 	// BillingAddress is the billing address, sent as the billing_address_*
 	// keys.
-	BillingAddress *Address `url:"billing_address,omitempty"`
+	BillingAddress *Address `url:"billing_address,omitempty" json:"billing_address,omitempty"`
 	// ShippingAddress is the shipping address, sent as the
 	// shipping_address_* keys.
-	ShippingAddress *Address `url:"shipping_address,omitempty"`
+	ShippingAddress *Address `url:"shipping_address,omitempty" json:"shipping_address,omitempty"`
 	// GatewayMetadata passes values to particular gateways, sent as
 	// metadata.<GATEWAY>:<key>, in order.
-	GatewayMetadata GatewayMetadataList `url:"metadata,omitempty"`
+	GatewayMetadata GatewayMetadataList `url:"metadata,omitempty" json:"metadata,omitempty"`
 	// SubventionAmount is the part of the amount the merchant bears on an
 	// EMI (metadata.subvention_amount).
-	SubventionAmount Amount `url:"metadata.subvention_amount,omitempty"`
+	SubventionAmount Amount `url:"metadata.subvention_amount,omitempty" json:"metadata.subvention_amount,omitempty"`
 	// GatewayReferenceID picks the gateway account configured under this
 	// reference, case sensitive. It is sent as
 	// metadata.<namespace>:gateway_reference_id, in the namespace of the
 	// client ([WithNamespace]; metadata.SERVICE:gateway_reference_id by
 	// default).
-	GatewayReferenceID string `url:"metadata.SERVICE:gateway_reference_id,omitempty"`
+	GatewayReferenceID string `url:"metadata.SERVICE:gateway_reference_id,omitempty" json:"metadata.SERVICE:gateway_reference_id,omitempty"`
 	// WebhookURL sends this order's webhooks to this address instead of the
 	// configured one (metadata.webhook_url). It must be https (http only on
 	// a loopback address).
-	WebhookURL string `url:"metadata.webhook_url,omitempty"`
+	WebhookURL string `url:"metadata.webhook_url,omitempty" json:"metadata.webhook_url,omitempty"`
 	// ClientAuthToken asks for a client auth token in the reply
 	// ([Order.ClientAuthToken]) by sending options.get_client_auth_token.
-	ClientAuthToken bool `url:"options.get_client_auth_token,omitempty"`
+	ClientAuthToken bool `url:"options.get_client_auth_token,omitempty" json:"options.get_client_auth_token,omitempty"`
 	// CollectionLinks asks for UPI payment collection links; nil asks for
 	// none.
-	CollectionLinks *CollectionLinks `url:"payment_collection_link_details,omitempty"`
+	CollectionLinks *CollectionLinks `url:"payment_collection_link_details,omitempty" json:"payment_collection_link_details,omitempty"`
 	// UDFs are your own fields of the order (udf1…udf10), kept by the
 	// service and returned in the order status and webhooks.
 	UDFs
 	// Extra carries form fields this type does not model. A key a typed
-	// field owns and text that is not valid UTF-8 are validation errors;
+	// field writes and text that is not valid UTF-8 are validation errors;
 	// Lint reports empty keys and keys holding control characters.
-	Extra map[string]string `url:"-"`
+	Extra map[string]string `url:"-" json:"extra,omitempty"`
 }
 
 // The form keys of an order request that its rules name.
@@ -82,28 +83,6 @@ const (
 	keyCollectionFlag = "options.get_payment_collection_link"
 )
 
-// ownsOrderKey reports whether a typed field of OrderRequest writes the
-// form key k when the gateway reference is written in namespace ns.
-func ownsOrderKey(k, ns string) bool {
-	switch k {
-	case keyOrderID, keyAmount, "currency", keyCustomerID, keyCustomerEmail, keyCustomerPhone, "product_id",
-		keyReturnURL, "description", keySubvention, keyWebhookURL, keyClientToken, keyCollection, keyCollectionFlag:
-		return true
-	}
-	return isGatewayReferenceKey(k, ns) || isAddressKey(k, keyBilling) || isAddressKey(k, keyShipping) || isUDFKey(k)
-}
-
-// writesKey reports whether a typed field writes the form key k in
-// namespace ns, so that Extra may not: always for the keys the SDK always
-// typed, only when the field is set for udf1…udf10, which Extra carried
-// before they were typed and may still carry while their field is empty.
-func (r *OrderRequest) writesKey(k, ns string) bool {
-	if isUDFKey(k) {
-		return r.UDFs.list()[udfIndex(k)] != ""
-	}
-	return ownsOrderKey(k, ns)
-}
-
 // Validate reports what the service refuses, or what the form could not
 // say as the request does, as a *ValidationError whose paths are the form
 // keys; nil when there is none. It refuses: a missing order_id or amount,
@@ -111,7 +90,7 @@ func (r *OrderRequest) writesKey(k, ns string) bool {
 // that is not https, text that is not valid UTF-8, a gateway metadata entry
 // whose gateway or key is empty or would make the key ambiguous (a ":" or,
 // in the gateway, a "."), two entries or an Extra key writing one form key
-// twice or a key a typed field owns, and a collection link lifetime that is
+// twice or a key a typed field writes, and a collection link lifetime that is
 // not whole minutes. Everything else passes; [OrderRequest.Lint] gives the
 // advice. It checks the gateway reference key in [DefaultNamespace];
 // CreateOrder checks it in the client's namespace. The work is linear in
@@ -129,23 +108,13 @@ func (r *OrderRequest) validate(ns string) error {
 	checkAmount(&v, keyAmount, r.Amount)
 	checkAmount(&v, keySubvention, r.SubventionAmount)
 	checkWebhookURL(&v, keyWebhookURL, r.WebhookURL)
-	for _, f := range [...]struct{ key, value string }{
-		{keyOrderID, r.OrderID}, {keyAmount, string(r.Amount)}, {"currency", r.Currency},
-		{keyCustomerID, r.CustomerID}, {keyCustomerEmail, r.CustomerEmail}, {keyCustomerPhone, r.CustomerPhone},
-		{"product_id", r.ProductID}, {keyReturnURL, r.ReturnURL}, {"description", r.Description},
-		{keySubvention, string(r.SubventionAmount)}, {gatewayReferenceKey(ns), r.GatewayReferenceID},
-		{keyWebhookURL, r.WebhookURL},
-	} {
-		checkText(&v, f.key, f.value)
-	}
-	checkUDFs(&v, r.UDFs.list())
-	r.BillingAddress.checkUTF8(&v, keyBilling)
-	r.ShippingAddress.checkUTF8(&v, keyShipping)
-	seen := r.GatewayMetadata.check(&v, func(k string) bool { return ownsOrderKey(k, ns) }, "OrderRequest")
+	typed, err := r.typedForm(ns)
+	checkFormText(&v, typed, err)
+	seen := r.GatewayMetadata.check(&v, typed.Has, "OrderRequest")
 	if r.CollectionLinks != nil {
 		r.CollectionLinks.check(&v, keyCollection)
 	}
-	checkExtra(&v, r.Extra, func(k string) bool { return r.writesKey(k, ns) || seen[k] }, "OrderRequest")
+	checkExtra(&v, r.Extra, func(k string) bool { return typed.Has(k) || seen[k] }, "OrderRequest")
 	return v.Err()
 }
 
@@ -193,44 +162,24 @@ func (r *OrderRequest) Values() (url.Values, error) {
 // form returns the request's form, the gateway reference written in
 // namespace ns. It assumes Validate passed.
 func (r *OrderRequest) form(ns string) (url.Values, error) {
-	src := r
-	if ns != DefaultNamespace && r.GatewayReferenceID != "" {
-		// The reference goes under the client's namespace, added below;
-		// a gateway entry for a gateway named SERVICE keeps its own key.
-		c := *r
-		c.GatewayReferenceID = ""
-		src = &c
-	}
-	v, err := query.Values(src)
-	if err != nil {
-		return nil, err
-	}
-	if src != r {
-		v.Set(gatewayReferenceKey(ns), r.GatewayReferenceID)
-	}
+	v, err := r.typedForm(ns)
+	_ = r.GatewayMetadata.EncodeValues(keyMetadata, &v)
 	for k, s := range r.Extra {
 		v[k] = []string{s}
 	}
-	return v, nil
+	return v, err
 }
 
-// MarshalJSON returns the form of Values as a flat JSON object of strings
-// ({"order_id": "o-1", "amount": "10.00", "metadata.webhook_url": …}), keys
-// sorted, so that logging or storing a request shows what would be sent. It
-// fails as Values does on an invalid request. There is no UnmarshalJSON:
-// the form is the wire format of an order request, not JSON.
-func (r OrderRequest) MarshalJSON() ([]byte, error) {
-	v, err := r.Values()
-	if err != nil {
-		return nil, err
+// typedForm returns the form of the typed fields, gateway entries and
+// Extra aside, the gateway reference written in namespace ns.
+func (r *OrderRequest) typedForm(ns string) (url.Values, error) {
+	c := *r
+	c.GatewayMetadata, c.GatewayReferenceID = nil, ""
+	v, err := query.Values(&c)
+	if r.GatewayReferenceID != "" {
+		v.Set(gatewayReferenceKey(ns), r.GatewayReferenceID)
 	}
-	flat := make(map[string]string, len(v))
-	for k, vs := range v {
-		if len(vs) > 0 {
-			flat[k] = vs[0]
-		}
-	}
-	return marshalNoEscape(flat)
+	return v, err
 }
 
 // Address is a billing or shipping address of an order. Each field is sent
@@ -238,28 +187,28 @@ func (r OrderRequest) MarshalJSON() ([]byte, error) {
 // billing_address_city.
 type Address struct {
 	// FirstName is the first name (first_name).
-	FirstName string `url:"first_name,omitempty"`
+	FirstName string `url:"first_name,omitempty" json:"first_name,omitempty"`
 	// LastName is the last name (last_name).
-	LastName string `url:"last_name,omitempty"`
+	LastName string `url:"last_name,omitempty" json:"last_name,omitempty"`
 	// Line1 is the first address line (line1).
-	Line1 string `url:"line1,omitempty"`
+	Line1 string `url:"line1,omitempty" json:"line1,omitempty"`
 	// Line2 is the second address line (line2).
-	Line2 string `url:"line2,omitempty"`
+	Line2 string `url:"line2,omitempty" json:"line2,omitempty"`
 	// Line3 is the third address line (line3).
-	Line3 string `url:"line3,omitempty"`
+	Line3 string `url:"line3,omitempty" json:"line3,omitempty"`
 	// City is the city (city).
-	City string `url:"city,omitempty"`
+	City string `url:"city,omitempty" json:"city,omitempty"`
 	// State is the state or region (state).
-	State string `url:"state,omitempty"`
+	State string `url:"state,omitempty" json:"state,omitempty"`
 	// Country is the country's name (country).
-	Country string `url:"country,omitempty"`
+	Country string `url:"country,omitempty" json:"country,omitempty"`
 	// PostalCode is the postal code (postal_code).
-	PostalCode string `url:"postal_code,omitempty"`
+	PostalCode string `url:"postal_code,omitempty" json:"postal_code,omitempty"`
 	// Phone is a phone number for this address (phone).
-	Phone string `url:"phone,omitempty"`
+	Phone string `url:"phone,omitempty" json:"phone,omitempty"`
 	// CountryCodeISO is the ISO 3166 country code, e.g. "IND"
 	// (country_code_iso).
-	CountryCodeISO string `url:"country_code_iso,omitempty"`
+	CountryCodeISO string `url:"country_code_iso,omitempty" json:"country_code_iso,omitempty"`
 }
 
 // EncodeValues adds the address's fields to v under key_<field key>; it
@@ -270,40 +219,6 @@ func (a *Address) EncodeValues(key string, v *url.Values) error {
 		(*v)[key+"_"+k] = vs
 	}
 	return err
-}
-
-// fields returns the address's keys, below the address's own, and values.
-func (a *Address) fields() [11][2]string {
-	return [...][2]string{
-		{"first_name", a.FirstName}, {"last_name", a.LastName}, {"line1", a.Line1}, {"line2", a.Line2},
-		{"line3", a.Line3}, {"city", a.City}, {"state", a.State}, {"country", a.Country},
-		{"postal_code", a.PostalCode}, {"phone", a.Phone}, {"country_code_iso", a.CountryCodeISO},
-	}
-}
-
-// checkUTF8 records the fields of a, sent under key, that are not valid
-// UTF-8. A nil a has none.
-func (a *Address) checkUTF8(v *validation.Error, key string) {
-	if a == nil {
-		return
-	}
-	for _, f := range a.fields() {
-		checkText(v, key+"_"+f[0], f[1])
-	}
-}
-
-// isAddressKey reports whether k is a key of an address sent under key.
-func isAddressKey(k, key string) bool {
-	name, ok := strings.CutPrefix(k, key+"_")
-	if !ok {
-		return false
-	}
-	for _, f := range (&Address{}).fields() {
-		if f[0] == name {
-			return true
-		}
-	}
-	return false
 }
 
 // Order is the reply to [Client.CreateOrder]. With encoding/json it decodes

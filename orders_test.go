@@ -2,10 +2,18 @@ package checkout
 
 import (
 	"context"
+	"encoding/json"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/google/go-querystring/query"
 	"github.com/stretchr/testify/require"
+
+	"github.com/payorch/checkout-go/internal/wiretest"
 )
 
 func fullOrder() *OrderRequest {
@@ -43,6 +51,255 @@ func fullOrder() *OrderRequest {
 		}},
 		Extra: map[string]string{"udf1": "rider", "udf10": "RiderQR"},
 	}
+}
+
+// goldenForm compares an encoded form body with a golden file holding one
+// key=value pair per line (as encoded, in order); the body is those lines
+// joined with "&".
+func goldenForm(t *testing.T, name, body string) {
+	t.Helper()
+	wiretest.Golden(t, name, []byte(strings.ReplaceAll(body, "&", "\n")+"\n"))
+}
+
+func TestOrderFormGolden(t *testing.T) {
+	tests := []struct {
+		golden string
+		req    *OrderRequest
+	}{
+		{"order_full.form", fullOrder()},
+		{"order_minimal.form", &OrderRequest{OrderID: "14183944763", Amount: "1.00"}},
+		{"order_qr_only.form", &OrderRequest{OrderID: "o-qr", Amount: "2.00", Currency: "INR",
+			CollectionLinks: &CollectionLinks{Links: []CollectionLink{{Method: CollectionQR}}}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.golden, func(t *testing.T) {
+			require.NoError(t, tt.req.Validate())
+			v, err := tt.req.form(DefaultNamespace)
+			require.NoError(t, err)
+			goldenForm(t, tt.golden, v.Encode())
+		})
+	}
+}
+
+func TestOrderFormCollectionDetails(t *testing.T) {
+	v, err := fullOrder().form(DefaultNamespace)
+	require.NoError(t, err)
+	require.Equal(t, "1", v.Get("options.get_payment_collection_link"))
+	require.Equal(t, `{"supported_payment_methods":["PAY","QR"],"expiry_details":[`+
+		`{"payment_method":"PAY","expiry_in_mins":"30"},{"payment_method":"QR","expiry_in_mins":"15"}]}`,
+		v.Get("payment_collection_link_details"))
+	require.Equal(t, "true", v.Get("options.get_client_auth_token"))
+	require.Equal(t, "OFF10", v.Get("metadata.PAYU:offer_key"))
+	require.Equal(t, "a&b=c", v.Get("metadata.RAZORPAY:notes"))
+	require.Equal(t, "payu_test", v.Get("metadata.SERVICE:gateway_reference_id"))
+	require.Equal(t, "50.00", v.Get("metadata.subvention_amount"))
+	for _, p := range []string{"billing_address_", "shipping_address_"} {
+		for _, k := range []string{"first_name", "last_name", "line1", "line2", "line3", "city", "state", "country",
+			"postal_code", "phone", "country_code_iso"} {
+			require.NotEmpty(t, v.Get(p+k), p+k)
+		}
+	}
+}
+
+// With a namespace, the gateway reference travels under it, and gateway
+// metadata naming the same key in that namespace is refused while the
+// default namespace's key is then an ordinary gateway entry.
+func TestOrderNamespace(t *testing.T) {
+	r := fullOrder()
+	v, err := r.form("JUSPAY")
+	require.NoError(t, err)
+	require.Equal(t, "payu_test", v.Get("metadata.JUSPAY:gateway_reference_id"))
+	_, stale := v["metadata.SERVICE:gateway_reference_id"]
+	require.False(t, stale)
+	def, err := r.form(DefaultNamespace)
+	require.NoError(t, err)
+	require.Len(t, v, len(def), "one key renamed, none added or lost")
+
+	r.GatewayMetadata = []GatewayMetadata{{Gateway: "JUSPAY", Key: "gateway_reference_id", Value: "x"}}
+	requireProblemPaths(t, r.validate("JUSPAY"), []string{"metadata.JUSPAY:gateway_reference_id"})
+	require.NoError(t, r.Validate(), "in the default namespace it is an ordinary gateway entry")
+	r.GatewayMetadata = []GatewayMetadata{{Gateway: "SERVICE", Key: "gateway_reference_id", Value: "x"}}
+	require.NoError(t, r.validate("JUSPAY"))
+	// Sent as given, beside the reference, which alone moves to the
+	// client's namespace.
+	both, err := r.form("JUSPAY")
+	require.NoError(t, err)
+	require.Equal(t, []string{"payu_test"}, both["metadata.JUSPAY:gateway_reference_id"])
+	require.Equal(t, []string{"x"}, both["metadata.SERVICE:gateway_reference_id"])
+	r.GatewayMetadata = nil
+	r.Extra = map[string]string{"metadata.JUSPAY:gateway_reference_id": "y"}
+	requireProblemPaths(t, r.validate("JUSPAY"), []string{"metadata.JUSPAY:gateway_reference_id"})
+
+	c, srv := replyingClient(t, `{"status":"NEW","order_id":"HD-1707740261"}`, WithNamespace("JUSPAY"))
+	require.Equal(t, "JUSPAY", c.Namespace())
+	_, err = c.CreateOrder(context.Background(), fullOrder())
+	require.NoError(t, err)
+	sent, err := url.ParseQuery(string(srv.last(t).Body))
+	require.NoError(t, err)
+	require.Equal(t, v, sent)
+}
+
+func TestOrderFormValuesRoundTrip(t *testing.T) {
+	v, err := fullOrder().form(DefaultNamespace)
+	require.NoError(t, err)
+	back, err := url.ParseQuery(v.Encode())
+	require.NoError(t, err)
+	require.Equal(t, v, back)
+	require.Equal(t, "Order #1 — 2 items", back.Get("description"))
+}
+
+// Extra may not set a key a typed field writes (both set is refused),
+// and may set one whose field is empty.
+func TestOrderExtraAgainstTypedKeys(t *testing.T) {
+	typed, err := fullOrder().typedForm(DefaultNamespace)
+	require.NoError(t, err)
+	require.Len(t, typed, 37, "every typed field of fullOrder is set")
+	for k := range typed {
+		r := fullOrder()
+		r.Extra = map[string]string{k: "x"}
+		requireProblemPaths(t, r.Validate(), []string{k})
+	}
+	r := &OrderRequest{OrderID: "o", Amount: "1.00", Extra: map[string]string{"billing_address_city": "Pune", "udf1": "a"}}
+	require.NoError(t, r.Validate())
+}
+
+// go-querystring encodes an order request through the field types'
+// EncodeValues, as CreateOrder sends it.
+func TestOrderEncodeValues(t *testing.T) {
+	v, err := query.Values(&OrderRequest{OrderID: "o", Amount: "1.00",
+		ShippingAddress: &Address{City: "Pune"},
+		GatewayMetadata: []GatewayMetadata{{Gateway: "PAYU", Key: "k", Value: "v"}},
+		CollectionLinks: &CollectionLinks{Links: []CollectionLink{{Method: CollectionQR}}}})
+	require.NoError(t, err)
+	require.Equal(t, url.Values{
+		"order_id": {"o"}, "amount": {"1.00"}, "shipping_address_city": {"Pune"}, "metadata.PAYU:k": {"v"},
+		"options.get_payment_collection_link": {"1"},
+		"payment_collection_link_details":     {`{"supported_payment_methods":["QR"]}`},
+	}, v)
+}
+
+func TestOrderValidate(t *testing.T) {
+	runRequestCases(t, fullOrder, []requestCase[OrderRequest]{
+		{"valid", func(*OrderRequest) {}, nil},
+		{"empty", func(r *OrderRequest) { *r = OrderRequest{} }, []string{"order_id", "amount"}},
+		{"bad amounts", func(r *OrderRequest) { r.Amount, r.SubventionAmount = "1499.005", "-5.50" },
+			[]string{"amount", "metadata.subvention_amount"}},
+		{"amounts the service takes", func(r *OrderRequest) { r.Amount, r.SubventionAmount = "1499", "5.5" }, nil},
+		{"metadata with spaces is sent as given", func(r *OrderRequest) {
+			r.GatewayMetadata = []GatewayMetadata{{Gateway: " PAYU", Key: "k ", Value: "v"}}
+		}, nil},
+		{"http webhook", func(r *OrderRequest) { r.WebhookURL = "http://example.com/h" }, []string{"metadata.webhook_url"}},
+		{"metadata without gateway", func(r *OrderRequest) {
+			r.GatewayMetadata = []GatewayMetadata{{Key: "k", Value: "v"}, {Gateway: "PAYU", Key: "a:b"}}
+		}, []string{"metadata[0].Gateway", "metadata[1].Key"}},
+		{"metadata duplicate", func(r *OrderRequest) {
+			r.GatewayMetadata = []GatewayMetadata{{Gateway: "PAYU", Key: "k"}, {Gateway: "PAYU", Key: "k"}}
+		}, []string{"metadata.PAYU:k"}},
+		{"metadata shadows typed gateway reference", func(r *OrderRequest) {
+			r.GatewayMetadata = []GatewayMetadata{{Gateway: "SERVICE", Key: "gateway_reference_id", Value: "x"}}
+		}, []string{"metadata.SERVICE:gateway_reference_id"}},
+		{"collection links empty are sent", func(r *OrderRequest) { r.CollectionLinks = &CollectionLinks{} }, nil},
+		{"collection links: only a fraction of a minute is refused", func(r *OrderRequest) {
+			r.CollectionLinks = &CollectionLinks{Links: []CollectionLink{
+				{Method: "INTENT"}, {Method: CollectionQR, Expiry: 90 * time.Second}, {Method: CollectionQR},
+				{Method: CollectionPay, Expiry: -time.Minute},
+			}}
+		}, []string{"payment_collection_link_details.expiry_details[0].expiry_in_mins"}},
+		{"extra may carry a typed key whose field is empty", func(r *OrderRequest) {
+			r.BillingAddress, r.CollectionLinks = nil, nil
+			r.Extra = map[string]string{"billing_address_city": "x", "options.get_payment_collection_link": "0"}
+		}, nil},
+		{"extra collides", func(r *OrderRequest) {
+			r.Extra = map[string]string{"billing_address_city": "x", "options.get_client_auth_token": "false", "metadata.PAYU:offer_key": "y"}
+		}, []string{"billing_address_city", "metadata.PAYU:offer_key", "options.get_client_auth_token"}},
+	}, validatePaths)
+}
+
+// The advice of OrderRequest.Lint, on requests Validate lets through.
+func TestOrderLint(t *testing.T) {
+	require.Nil(t, fullOrder().Lint())
+	require.Nil(t, (*OrderRequest)(nil).Lint())
+	runRequestCases(t, fullOrder, []requestCase[OrderRequest]{
+		{"amounts", func(r *OrderRequest) { r.Amount, r.SubventionAmount = "1499", "05.5" },
+			[]string{"amount", "metadata.subvention_amount", "metadata.subvention_amount"}},
+		{"order id", func(r *OrderRequest) { r.OrderID = " order-with-a-long-name-1 " }, []string{"order_id", "order_id"}},
+		{"customer", func(r *OrderRequest) { r.CustomerEmail, r.CustomerPhone = "asha.example.com", "+91 98765 43210" },
+			[]string{"customer_email", "customer_phone"}},
+		{"return url", func(r *OrderRequest) { r.ReturnURL = "http://shop.example.com/r" }, []string{"return_url"}},
+		{"relative return url", func(r *OrderRequest) { r.ReturnURL = "/r" }, []string{"return_url"}},
+		{"return url with user", func(r *OrderRequest) { r.ReturnURL = "https://u:p@shop.example.com/r" }, []string{"return_url"}},
+		{"metadata spaces", func(r *OrderRequest) { r.GatewayMetadata[1].Gateway = "RAZORPAY " }, []string{"metadata[1]"}},
+		{"collection links", func(r *OrderRequest) {
+			r.CollectionLinks = &CollectionLinks{Links: []CollectionLink{
+				{Method: "INTENT"}, {Method: CollectionQR}, {Method: CollectionQR}, {Method: CollectionPay, Expiry: -time.Minute},
+			}}
+		}, []string{
+			"payment_collection_link_details.supported_payment_methods[0]",
+			"payment_collection_link_details.supported_payment_methods[2]",
+			"payment_collection_link_details.expiry_details[0].expiry_in_mins",
+		}},
+		{"no collection link", func(r *OrderRequest) { r.CollectionLinks = &CollectionLinks{} },
+			[]string{"payment_collection_link_details.supported_payment_methods"}},
+	}, requireLintPaths)
+}
+
+func TestCreateOrderValidationSendsNothing(t *testing.T) {
+	srv := newRecorder(t)
+	c := newTestClient(t, srv.URL)
+	r := fullOrder()
+	r.Amount = "1499.999"
+	r.CollectionLinks = &CollectionLinks{Links: []CollectionLink{{Method: "INTENT", Expiry: 30 * time.Second}}}
+	_, err := c.CreateOrder(context.Background(), r)
+	var ve *ValidationError
+	require.ErrorAs(t, err, &ve)
+	require.True(t, ve.Has("amount"))
+	require.True(t, ve.Has("payment_collection_link_details.expiry_details[0].expiry_in_mins"))
+	_, err = c.CreateOrder(context.Background(), nil)
+	require.ErrorAs(t, err, &ve)
+	require.Zero(t, srv.count.Load())
+}
+
+// Validation and advice are linear in the size of the request: 100,000
+// gateway metadata entries and Extra keys take well under a second (a
+// quadratic check would run for minutes; the test catches that without a
+// timer), and a duplicate at the very end is still found.
+func TestOrderValidateLinear(t *testing.T) {
+	const n = 100_000
+	r := fullOrder()
+	r.Extra = make(map[string]string, n)
+	for i := range n {
+		k := "k" + strconv.Itoa(i)
+		r.GatewayMetadata = append(r.GatewayMetadata, GatewayMetadata{Gateway: "PAYU", Key: k, Value: "v"})
+		r.Extra["udf_"+k] = "v"
+	}
+	require.NoError(t, r.Validate())
+	require.Nil(t, r.Lint())
+
+	r.GatewayMetadata = append(r.GatewayMetadata, GatewayMetadata{Gateway: "PAYU", Key: "k0", Value: "again"})
+	requireProblemPaths(t, r.Validate(), []string{"metadata.PAYU:k0"})
+}
+
+// Values is the form CreateOrder sends; json.Marshal and json.Unmarshal
+// write and read the same request, under the same keys.
+func TestOrderRequestValuesAndJSON(t *testing.T) {
+	r := fullOrder()
+	v, err := r.Values()
+	require.NoError(t, err)
+	want, err := os.ReadFile("testdata/order_full.form")
+	require.NoError(t, err)
+	require.Equal(t, strings.ReplaceAll(strings.TrimSpace(string(want)), "\n", "&"), v.Encode())
+
+	out, err := json.Marshal(r)
+	require.NoError(t, err)
+	require.Contains(t, string(out), `"order_id":"HD-1707740261"`)
+	require.Contains(t, string(out), `"payment_collection_link_details":"{\"supported_payment_methods\":[\"PAY\",\"QR\"]`)
+	var back OrderRequest
+	require.NoError(t, json.Unmarshal(out, &back))
+	require.Equal(t, r, &back)
+
+	_, err = (&OrderRequest{}).Values()
+	var ve *ValidationError
+	require.ErrorAs(t, err, &ve, "an invalid request has no form")
 }
 
 func TestCreateOrderWire(t *testing.T) {

@@ -13,26 +13,20 @@ import (
 // addresses and the udf1…udf10 fields change. Empty fields are not sent.
 type UpdateOrderRequest struct {
 	// Amount is the order's new amount (amount), sent exactly as written.
-	Amount Amount `url:"amount,omitempty"`
+	Amount Amount `url:"amount,omitempty" json:"amount,omitempty"`
 	// BillingAddress replaces the billing address (billing_address_*).
-	BillingAddress *Address `url:"billing_address,omitempty"`
+	BillingAddress *Address `url:"billing_address,omitempty" json:"billing_address,omitempty"`
 	// ShippingAddress replaces the shipping address (shipping_address_*).
-	ShippingAddress *Address `url:"shipping_address,omitempty"`
+	ShippingAddress *Address `url:"shipping_address,omitempty" json:"shipping_address,omitempty"`
 	// Extra carries the other form fields, such as udf1…udf10. A key a
-	// typed field owns and text that is not valid UTF-8 are validation
+	// typed field writes and text that is not valid UTF-8 are validation
 	// errors.
-	Extra map[string]string `url:"-"`
-}
-
-// ownsUpdateKey reports whether a typed field of UpdateOrderRequest writes
-// the form key k.
-func ownsUpdateKey(k string) bool {
-	return k == keyAmount || isAddressKey(k, keyBilling) || isAddressKey(k, keyShipping)
+	Extra map[string]string `url:"-" json:"extra,omitempty"`
 }
 
 // Validate reports what the service refuses, or what the form could not
 // say as the request does: an amount the service does not take, text that
-// is not valid UTF-8, an Extra key a typed field owns. nil when there is
+// is not valid UTF-8, an Extra key a typed field writes. nil when there is
 // none; [UpdateOrderRequest.Lint] gives the advice.
 func (r *UpdateOrderRequest) Validate() error {
 	var v validation.Error
@@ -41,10 +35,9 @@ func (r *UpdateOrderRequest) Validate() error {
 		return v.Err()
 	}
 	checkAmount(&v, keyAmount, r.Amount)
-	checkText(&v, keyAmount, string(r.Amount))
-	r.BillingAddress.checkUTF8(&v, keyBilling)
-	r.ShippingAddress.checkUTF8(&v, keyShipping)
-	checkExtra(&v, r.Extra, ownsUpdateKey, "UpdateOrderRequest")
+	typed, err := query.Values(r)
+	checkFormText(&v, typed, err)
+	checkExtra(&v, r.Extra, typed.Has, "UpdateOrderRequest")
 	return v.Err()
 }
 

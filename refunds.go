@@ -24,11 +24,10 @@ type RefundRequest struct {
 }
 
 // UnmarshalJSON reads a refund request from the JSON the JWE+JWS mode
-// sends. The amount is kept as written, from a JSON string or number, so
-// that [RefundRequest.Validate] judges what was given: text that is not an
-// amount is refused there, never read as an empty Amount, which would
-// refund the whole order. Another JSON value for the amount is a
-// *ValidationError at amount.
+// sends, the amount as written, from a JSON string or number, so that
+// [RefundRequest.Validate] judges what was given. Text that is not a
+// number is an error, never an empty Amount, which would refund the whole
+// order.
 func (r *RefundRequest) UnmarshalJSON(data []byte) error {
 	if r == nil {
 		return errNilTarget("RefundRequest")
@@ -36,28 +35,13 @@ func (r *RefundRequest) UnmarshalJSON(data []byte) error {
 	type plain RefundRequest
 	var w struct {
 		plain
-		Amount json.RawMessage `json:"amount"`
+		Amount json.Number `json:"amount"`
 	}
 	if err := json.Unmarshal(data, &w); err != nil {
-		return fmt.Errorf("checkout: refund request: %w", err)
+		return fmt.Errorf("checkout: decode refund request: %w", err)
 	}
-	p := w.plain
-	switch kind := kindOf(w.Amount); kind {
-	case "nothing", "null":
-	case "number":
-		p.Amount = Amount(bytes.TrimSpace(w.Amount))
-	case "string":
-		var text string
-		if err := json.Unmarshal(w.Amount, &text); err != nil {
-			return fmt.Errorf("checkout: refund request: %w", err)
-		}
-		p.Amount = Amount(text)
-	default:
-		var v validation.Error
-		v.Add(keyAmount, "must be a JSON string or number, not "+kind)
-		return invalid("decode refund request", v.Err())
-	}
-	*r = RefundRequest(p)
+	w.plain.Amount = Amount(w.Amount)
+	*r = RefundRequest(w.plain)
 	return nil
 }
 
@@ -72,7 +56,8 @@ func (r *RefundRequest) Validate() error {
 		return v.Err()
 	}
 	checkRequired(&v, keyUniqueRequest, r.UniqueRequestID)
-	checkText(&v, keyUniqueRequest, r.UniqueRequestID)
+	form, err := query.Values(r)
+	checkFormText(&v, form, err)
 	checkRefundAmount(&v, keyAmount, r.Amount)
 	return v.Err()
 }
@@ -268,20 +253,20 @@ type TransactionRefundRequest struct {
 	// UniqueRequestID is your id of this refund (unique_request_id,
 	// required). Reuse it when retrying the same refund: the service
 	// refunds an id once.
-	UniqueRequestID string `url:"unique_request_id"`
+	UniqueRequestID string `url:"unique_request_id" json:"unique_request_id"`
 	// TxnID is the transaction to refund (txn_id), as
 	// [OrderStatus].TxnID gives it. TxnID or OrderID is required.
-	TxnID string `url:"txn_id,omitempty"`
+	TxnID string `url:"txn_id,omitempty" json:"txn_id,omitempty"`
 	// OrderID is your id of the order to refund (order_id).
-	OrderID string `url:"order_id,omitempty"`
+	OrderID string `url:"order_id,omitempty" json:"order_id,omitempty"`
 	// Amount is the sum to refund (amount), more than 0. The service's
 	// own examples always send it.
-	Amount Amount `url:"amount,omitempty"`
+	Amount Amount `url:"amount,omitempty" json:"amount,omitempty"`
 	// RefundType is how the refund reaches the customer (refund_type):
 	// [RefundStandard] when empty, [RefundInstant] or
 	// [RefundInstantWithFallback] where the service is set up for
 	// instant refunds. Other values are sent as they are.
-	RefundType RefundType `url:"refund_type,omitempty"`
+	RefundType RefundType `url:"refund_type,omitempty" json:"refund_type,omitempty"`
 }
 
 // Validate reports every problem that would make the service refuse the
@@ -300,10 +285,8 @@ func (r *TransactionRefundRequest) Validate() error {
 		v.Add("txn_id", "is required when "+keyOrderID+" is empty: name what to refund")
 	}
 	checkRefundAmount(&v, keyAmount, r.Amount)
-	checkText(&v, keyUniqueRequest, r.UniqueRequestID)
-	checkText(&v, "txn_id", r.TxnID)
-	checkText(&v, keyOrderID, r.OrderID)
-	checkText(&v, "refund_type", string(r.RefundType))
+	form, err := query.Values(r)
+	checkFormText(&v, form, err)
 	return v.Err()
 }
 

@@ -47,28 +47,20 @@ type ReturnRedirect struct {
 	Params url.Values
 }
 
-// VerifyReturn checks the redirect that brings the customer's browser back
-// to the merchant's return_url after a payment,
-//
-//	return_url?order_id=…&status=CHARGED&status_id=21&signature=…&signature_algorithm=HMAC-SHA256
-//
-// and returns its order id and status. Pass the query as a handler sees it,
-// r.URL.Query(), and the response key from the service's dashboard.
-//
-// The signature is recomputed as the service computes it (HMAC-SHA256 under
-// the response key over the other parameters sorted by key, each written
-// QueryEscape(key)=QueryEscape(value), joined with "&", that string
-// query-escaped once more, then base64) and compared in constant time. The
-// service escapes the signature once more than the other parameters; it is
-// accepted that way or already unescaped. A redirect without a signature
-// (ErrReturnSignatureMissing), with another algorithm
-// (ErrReturnAlgorithmUnknown), with a wrong signature or with a parameter
-// given twice (ErrReturnSignatureMismatch) is refused.
+// VerifyReturn checks the signature of the redirect that brings the
+// customer's browser back to your return_url after a payment
+// (return_url?order_id=…&status=CHARGED&status_id=21&signature=…&signature_algorithm=HMAC-SHA256)
+// and returns its order id and status. Pass r.URL.Query() and the response
+// key from the service's dashboard. The signature is recomputed as the
+// service computes it (HMAC-SHA256 over the other parameters, sorted and
+// query-escaped) and compared in constant time. A redirect without a
+// signature, with another algorithm, a wrong signature or a parameter given
+// twice is refused (ErrReturnSignatureMissing, ErrReturnAlgorithmUnknown,
+// ErrReturnSignatureMismatch).
 //
 // The redirect is only a hint for what to show the customer: it passes
-// through the browser, arrives late or never, and a valid one can be
-// replayed. Decide fulfilment with [Client.GetOrder] (or the webhook), as the
-// service advises: check the order's status and amount there.
+// through the browser and a valid one can be replayed. Decide fulfilment
+// with [Client.GetOrder] or the webhook.
 func VerifyReturn(query url.Values, responseKey string) (ReturnRedirect, error) {
 	if responseKey == "" {
 		return ReturnRedirect{}, errors.New("checkout: verify return: the response key is empty")
@@ -110,10 +102,9 @@ func VerifyReturn(query url.Values, responseKey string) (ReturnRedirect, error) 
 }
 
 // signatureMatches compares the received signature with mac in constant
-// time. The service sends it escaped once more than the other parameters
-// ("…%253D" in the URL, "…%3D" in r.URL.Query()); a framework that
-// unescaped it again, or turned its "+" into spaces, hands over the plain
-// base64 or that with spaces. Each reading is tried; only the MAC accepts.
+// time. The service escapes it once more than the other parameters, and a
+// framework may unescape it again or turn "+" into spaces: each reading is
+// tried, and only the MAC accepts.
 func signatureMatches(got string, mac []byte) bool {
 	candidates := [3]string{got, strings.ReplaceAll(got, " ", "+")}
 	if u, err := url.QueryUnescape(got); err == nil {
@@ -146,10 +137,8 @@ const (
 )
 
 // returnMessage is the text a redirect's signature covers: the signed
-// parameters sorted by key, each written QueryEscape(key)=QueryEscape(value),
-// joined with "&", and the whole string query-escaped once more. A key with
-// several values contributes its first (VerifyReturn refuses such queries
-// before it checks them).
+// parameters sorted by key, QueryEscape(key)=QueryEscape(value) joined
+// with "&", the whole query-escaped once more; the first value of each.
 func returnMessage(params url.Values) string {
 	keys := make([]string, 0, len(params))
 	for k := range params {
@@ -179,18 +168,13 @@ func returnMAC(params url.Values, key string) []byte {
 	return m.Sum(nil)
 }
 
-// SignReturn returns the query string of a redirect to return_url signed
-// as the service signs it under responseKey: params (order_id, status,
-// status_id, and any other) plus signature and signature_algorithm, the
-// signature escaped once more than the other parameters, as the service
-// sends it. [VerifyReturn] accepts it. Use it in tests of your return
-// handler, to build the redirect the service would send:
+// SignReturn returns the query string of a redirect signed as the service
+// signs it under responseKey, for tests of your return handler: params
+// (order_id, status, status_id, …, the first value of each) plus signature
+// and signature_algorithm. [VerifyReturn] accepts it. params is not changed.
 //
-//	q := checkout.SignReturn(url.Values{"order_id": {"ord_1"}, "status": {"CHARGED"}, "status_id": {"21"}}, key)
+//	q := checkout.SignReturn(url.Values{"order_id": {"ord_1"}, "status": {"CHARGED"}}, key)
 //	req := httptest.NewRequest(http.MethodGet, "/return?"+q, nil)
-//
-// params is not changed. A key with several values is sent, and signed,
-// with its first value only, as the service sends each parameter once.
 func SignReturn(params url.Values, responseKey string) string {
 	q := make(url.Values, len(params)+2)
 	for k, v := range params {

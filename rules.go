@@ -1,10 +1,8 @@
 package checkout
 
 import (
-	"encoding/json"
 	"fmt"
 	"maps"
-	"math"
 	"net/url"
 	"slices"
 	"strconv"
@@ -76,6 +74,15 @@ func checkRequired(v *validation.Error, path, s string) {
 func checkText(v *validation.Error, path, s string) {
 	if !utf8.ValidString(s) {
 		v.Add(path, "is not valid UTF-8")
+	}
+}
+
+// checkFormText records each value of form, a request's form as
+// go-querystring encodes it, that is not valid UTF-8, at its key.
+func checkFormText(v *validation.Error, form url.Values, err error) {
+	v.Merge("", err)
+	for _, k := range slices.Sorted(maps.Keys(form)) {
+		checkText(v, k, form.Get(k))
 	}
 }
 
@@ -176,95 +183,30 @@ func lintOrderID(v *validation.Error, path, s string) {
 }
 
 // checkExtra records the problems of the Extra map of the request type
-// owner: a key that is not valid UTF-8, a key a typed field owns (owns),
-// and text inside a value that is not valid UTF-8.
+// owner: a key that is not valid UTF-8, a key a typed field owns (owns), a
+// value that cannot be encoded or holds text that is not valid UTF-8 (which
+// encoding/json would silently replace).
 func checkExtra[V any](v *validation.Error, extra map[string]V, owns func(string) bool, owner string) {
 	if len(extra) == 0 {
-		return
+		return // no allocation for the closure of maps.Keys
 	}
 	for _, k := range slices.Sorted(maps.Keys(extra)) {
-		switch {
+		switch b, err := marshalNoEscape(extra[k]); {
 		case !utf8.ValidString(k):
 			v.Add(strconv.Quote(k), "Extra key is not valid UTF-8")
 		case owns(k):
 			v.Add(k, "is a typed field of "+owner+"; set it there, not in Extra")
-		default:
-			checkValueText(v, k, extra[k], 0)
-		}
-	}
-}
-
-// maxExtraDepth bounds the walk of checkValueText.
-const maxExtraDepth = 64
-
-// checkValueText records a problem at path for every string inside x that
-// is not valid UTF-8, since encoding/json would silently replace the bad
-// bytes, and for every value JSON cannot hold (NaN or an infinity, raw
-// JSON that is not valid, a channel), which encoding would refuse. It
-// looks into the values JSON itself is made of (strings, numbers, []any,
-// map[string]any, []string, map[string]string, json.RawMessage, as
-// decoding gives them) and names the exact path; a value of another type
-// (a struct of yours) is encoded once to see whether it encodes and
-// whether encoding/json had to replace bytes, and the problem is reported
-// at path.
-func checkValueText(v *validation.Error, path string, x any, depth int) {
-	if depth > maxExtraDepth {
-		return
-	}
-	switch x := x.(type) {
-	case string:
-		checkText(v, path, x)
-	case json.Number:
-		checkText(v, path, string(x))
-		if _, err := marshalNoEscape(x); err != nil {
-			v.Add(path, "value cannot be encoded as JSON: "+err.Error())
-		}
-	case json.RawMessage:
-		if !utf8.Valid(x) {
-			v.Add(path, "is not valid UTF-8")
-		} else if !json.Valid(x) {
-			v.Add(path, "is not valid JSON")
-		}
-	case []string:
-		for i, s := range x {
-			checkText(v, validation.Index(path, i), s)
-		}
-	case []any:
-		for i, e := range x {
-			checkValueText(v, validation.Index(path, i), e, depth+1)
-		}
-	case map[string]string:
-		for _, k := range slices.Sorted(maps.Keys(x)) {
-			if checkMapKey(v, path, k) {
-				checkText(v, path+"."+k, x[k])
-			}
-		}
-	case map[string]any:
-		for _, k := range slices.Sorted(maps.Keys(x)) {
-			if checkMapKey(v, path, k) {
-				checkValueText(v, path+"."+k, x[k], depth+1)
-			}
-		}
-	case float64:
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			v.Add(path, "is not a finite number, which JSON cannot hold")
-		}
-	case nil, bool, int, int64:
-	default:
-		b, err := marshalNoEscape(x)
-		switch {
 		case err != nil:
-			v.Add(path, "value cannot be encoded as JSON: "+err.Error())
-		case replacedInvalidUTF8(b):
-			v.Add(path, "holds text that is not valid UTF-8")
+			v.Add(k, "value cannot be encoded as JSON: "+err.Error())
+		case replacedInvalidUTF8(b) || !utf8.Valid(b):
+			v.Add(k, "holds text that is not valid UTF-8")
 		}
 	}
 }
 
 // replacedInvalidUTF8 reports whether encoding/json replaced invalid UTF-8
 // when it wrote the JSON b: it writes each invalid byte as the escape
-// \ufffd, and a real U+FFFD as the character itself, so the escape is the
-// sign.
+// \ufffd, and a real U+FFFD as the character itself.
 func replacedInvalidUTF8(b []byte) bool {
 	for i := 0; i < len(b); i++ {
 		if b[i] != '\\' || i+1 == len(b) {
@@ -275,16 +217,6 @@ func replacedInvalidUTF8(b []byte) bool {
 		}
 		i++ // skip the escaped character
 	}
-	return false
-}
-
-// checkMapKey records a problem when the key k of a map at path is not
-// valid UTF-8, and reports whether it is.
-func checkMapKey(v *validation.Error, path, k string) bool {
-	if utf8.ValidString(k) {
-		return true
-	}
-	v.Add(path+"."+strconv.Quote(k), "key is not valid UTF-8")
 	return false
 }
 
@@ -306,17 +238,10 @@ func lintExtraKeys[V any](v *validation.Error, extra map[string]V) {
 // nested packages name their own root, such as payment_filter), any other
 // is placed under key.
 func mergeAt(v *validation.Error, key string, err error) {
-	ve, ok := err.(*ValidationError)
-	if !ok {
+	if ve, ok := err.(*ValidationError); ok {
+		addAt(v, key, ve.Problems)
+	} else {
 		v.Merge(key, err)
-		return
-	}
-	for _, p := range ve.Problems {
-		path := p.Path
-		if path != key && !strings.HasPrefix(path, key+".") && !strings.HasPrefix(path, key+"[") {
-			path = validation.Join(key, path)
-		}
-		v.Add(path, p.Message)
 	}
 }
 
@@ -351,4 +276,16 @@ func invalid(op string, err error) error {
 		return ve.WithOp(op)
 	}
 	return fmt.Errorf("checkout: %s: %w", op, err)
+}
+
+// addAt records problems, a nested value's advice, under key: a path that
+// already starts with key is kept as it is, any other is placed under key.
+func addAt(v *validation.Error, key string, problems []Problem) {
+	for _, p := range problems {
+		path := p.Path
+		if path != key && !strings.HasPrefix(path, key+".") && !strings.HasPrefix(path, key+"[") {
+			path = validation.Join(key, path)
+		}
+		v.Add(path, p.Message)
+	}
 }

@@ -6,7 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -56,28 +59,27 @@ const (
 
 // The wire keys of a session request that its rules name.
 const (
-	keyAction          = "action"
-	keyClientID        = "payment_page_client_id"
-	keyPaymentFilter   = "payment_filter"
-	keySDKUDF          = "sdk_udf"
-	keyProductSummary  = "product_summary"
-	keyMandateOption   = "options.create_mandate"
-	keyMandateMax      = "mandate.max_amount"
-	keyMandateMaxOld   = "mandate_max_amount"
-	keyMandateStart    = "mandate.start_date"
-	keyMandateEnd      = "mandate.end_date"
-	keyDefaultGWRefKey = "metadata." + DefaultNamespace + ":" + gatewayReferenceName
-	keyUPIDeepLinks    = "options.get_upi_deep_links"
+	keyAction         = "action"
+	keyClientID       = "payment_page_client_id"
+	keyPaymentFilter  = "payment_filter"
+	keySDKUDF         = "sdk_udf"
+	keyProductSummary = "product_summary"
+	keyMandateOption  = "options.create_mandate"
+	keyMandateMax     = "mandate.max_amount"
+	keyMandateMaxOld  = "mandate_max_amount"
+	keyMandateStart   = "mandate.start_date"
+	keyMandateEnd     = "mandate.end_date"
+	keyUPIDeepLinks   = "options.get_upi_deep_links"
 )
 
 // Mandate asks the session to set up a mandate, a standing permission to
-// debit the customer again later. Its fields travel as flat top-level keys
-// of the session request.
+// debit the customer again later. SessionRequest embeds it, so its keys
+// are top-level keys of the session body.
 type Mandate struct {
 	// Option is sent as options.create_mandate. Without it the service
 	// sets up no mandate and the other keys have no effect (Lint says so).
 	Option MandateOption `json:"options.create_mandate,omitempty"`
-	// MaxAmount is the most one debit may take, sent as mandate.max_amount;
+	// MaxAmount is the most one debit may take (mandate.max_amount),
 	// required with Option. A body with the older spelling
 	// mandate_max_amount decodes into it.
 	MaxAmount Amount `json:"mandate.max_amount,omitempty"`
@@ -95,12 +97,11 @@ type Mandate struct {
 // reads such a body back.
 type SessionRequest struct {
 	// OrderID is your unique id of the order (order_id): required for
-	// PaymentPage and QuickPay; PaymentManagement takes none (Lint says so
-	// when it is set).
+	// PaymentPage and QuickPay; PaymentManagement takes none.
 	OrderID string `json:"order_id,omitempty"`
 	// Amount is the sum to pay (amount): required for PaymentPage and
-	// QuickPay; PaymentManagement takes none. Any amount the service takes
-	// ("1", "1.0", "10.00") is sent exactly as written.
+	// QuickPay; PaymentManagement takes none. It is sent exactly as
+	// written ("1", "1.0", "10.00").
 	Amount Amount `json:"amount,omitempty"`
 	// CustomerID is your id of the customer (customer_id, required).
 	CustomerID string `json:"customer_id,omitempty"`
@@ -108,8 +109,8 @@ type SessionRequest struct {
 	// required for PaymentPage and QuickPay.
 	CustomerPhone string `json:"customer_phone,omitempty"`
 	// CustomerEmail is the customer's email address (customer_email). The
-	// service's field table lists it as required for PaymentPage and
-	// QuickPay, but takes bodies without it; Lint advises it.
+	// service takes bodies without it; Lint advises it for PaymentPage and
+	// QuickPay.
 	CustomerEmail string `json:"customer_email,omitempty"`
 	// PaymentPageClientID names the checkout configuration to show
 	// (payment_page_client_id, required).
@@ -117,7 +118,6 @@ type SessionRequest struct {
 	// Action is the screen to open (action, required).
 	Action Action `json:"action,omitempty"`
 	// ReturnURL is where the customer lands after paying (return_url).
-	// Lint advises an absolute https URL.
 	ReturnURL string `json:"return_url,omitempty"`
 	// Currency is a currency code such as "INR" (currency); the service's
 	// default applies when it is empty.
@@ -134,59 +134,63 @@ type SessionRequest struct {
 	// EMI shows or hides the EMI (pay in instalments) options (sdk_udf).
 	EMI emi.Visibility `json:"sdk_udf,omitempty"`
 	// ProductSummary is the order summary shown on the screen, sent as
-	// product_summary, a JSON string holding the summary's array. Nil or
+	// product_summary: a JSON string holding the summary's array. Nil or
 	// empty sends none.
-	ProductSummary *productsummary.Summary `json:"-"`
-	// Mandate sets up a mandate; nil sends none of its keys. Its keys
-	// (options.create_mandate, mandate.*) are top-level keys of the body.
-	Mandate *Mandate `json:"-"`
+	ProductSummary *productsummary.Summary `json:"product_summary,omitempty"`
 	// GatewayReferenceID picks the gateway account configured under this
-	// reference; it must match the reference exactly. It is sent as
-	// metadata.<namespace>:gateway_reference_id, in the namespace of the
-	// client ([WithNamespace]; metadata.SERVICE:gateway_reference_id by
-	// default). Decoding reads it from the key in [DefaultNamespace]; a
-	// metadata.<GATEWAY>:<key> key of any other gateway is that gateway's
-	// own entry, kept in Extra and sent exactly as given.
+	// reference, matched exactly. It is sent as
+	// metadata.<namespace>:gateway_reference_id in the client's namespace
+	// ([WithNamespace]; metadata.SERVICE:gateway_reference_id by default).
 	GatewayReferenceID string `json:"metadata.SERVICE:gateway_reference_id,omitempty"`
 	// WebhookURL sends this order's webhooks to this address instead of the
 	// configured one (metadata.webhook_url). It must be https (http only on
 	// a loopback address).
 	WebhookURL string `json:"metadata.webhook_url,omitempty"`
 	// GatewayMetadata passes values to particular gateways, sent as
-	// metadata.<GATEWAY>:<key> exactly as given, in order, as an order
-	// request sends them (metadata.AMAZONPAY:gateway_reference_id is
-	// AMAZONPAY's own entry: only the client's namespace is
-	// GatewayReferenceID's).
+	// metadata.<GATEWAY>:<key> exactly as given, in order.
 	GatewayMetadata GatewayMetadataList `json:"-"`
-	// UPIDeepLinks asks for the UPI deep link of the payment in the reply
-	// ([PaymentLinks.DeepLink]), sent as options.get_upi_deep_links "true".
-	UPIDeepLinks bool `json:"-"`
 	// UDFs are your own fields of the order (udf1…udf10), kept by the
 	// service and returned in the order status and webhooks.
 	UDFs
+	// Mandate sets up a mandate; nil sends none of its keys. It is
+	// embedded so that encoding/json writes its keys at the top level.
+	*Mandate
+	// UPIDeepLinks asks for the UPI deep link of the payment in the reply
+	// ([PaymentLinks.DeepLink]), sent as options.get_upi_deep_links "true".
+	UPIDeepLinks bool `json:"options.get_upi_deep_links,string,omitempty"`
 	// Extra carries keys this type does not model (mobile_country_code,
 	// the "service" of an enach action, …), sent as top-level keys after
-	// the typed ones. A key a typed field owns is a validation error, never
-	// a silent override.
+	// the typed ones. A key a typed field writes is refused, never a
+	// silent override.
 	Extra map[string]any `json:"-"`
+}
+
+// ownsSessionKey reports whether a typed field of SessionRequest writes the
+// key k when the gateway reference is written in namespace ns.
+func ownsSessionKey(k, ns string) bool {
+	switch k {
+	case keyOrderID, keyAmount, keyCustomerID, keyCustomerPhone, keyCustomerEmail, keyClientID, keyAction,
+		keyReturnURL, keyCurrency, "description", "first_name", "last_name", keyPaymentFilter, keySDKUDF,
+		keyProductSummary, keyMandateOption, keyMandateMax, keyMandateStart, keyMandateEnd, keyWebhookURL,
+		keyUPIDeepLinks:
+		return true
+	}
+	return isGatewayReferenceKey(k, ns) || isUDFKey(k)
 }
 
 // Validate reports what the service refuses, or what the body could not
 // say as the request does, as a *ValidationError whose paths are the body's
-// keys; nil when there is none. CreateSession calls it before sending
-// anything. It refuses: a missing action, customer_id or
-// payment_page_client_id; for PaymentPage and QuickPay a missing order_id,
-// amount or customer_phone; an amount the service does not take (see
-// [ParseAmount]); a mandate option without mandate.max_amount; a webhook
-// URL that is not https; text that is not valid UTF-8; an Extra key a typed
-// field owns or a value that cannot be encoded; and what the payment
-// filter, EMI switch and product summary refuse. Everything else passes,
-// unknown actions and enum values included; [SessionRequest.Lint] gives the
-// advice. It checks the gateway reference key in [DefaultNamespace];
-// CreateSession checks it in the client's namespace. The work is linear in
-// the size of the request.
+// keys; nil when there is none. CreateSession calls it before sending. It
+// refuses a missing action, customer_id or payment_page_client_id; for
+// PaymentPage and QuickPay a missing order_id, amount or customer_phone;
+// amounts the service does not take ([ParseAmount]); a mandate option
+// without mandate.max_amount; a webhook URL that is not https; invalid
+// UTF-8; an Extra key a typed field writes; and what the payment filter,
+// EMI switch and product summary refuse. [SessionRequest.Lint] gives the
+// advice.
 func (r *SessionRequest) Validate() error { return r.validate(DefaultNamespace) }
 
+// validate is Validate with the gateway reference key in namespace ns.
 func (r *SessionRequest) validate(ns string) error {
 	var v validation.Error
 	if r == nil {
@@ -197,9 +201,6 @@ func (r *SessionRequest) validate(ns string) error {
 	case "":
 		v.Add(keyAction, "is required")
 	case PaymentPage, QuickPay:
-		// Every published body of these actions carries these three; some
-		// of the service's own bodies leave customer_email out (Lint
-		// advises it).
 		if strings.TrimSpace(r.OrderID) == "" {
 			v.Add(keyOrderID, "is required for "+string(r.Action))
 		}
@@ -233,21 +234,18 @@ func (r *SessionRequest) validate(ns string) error {
 	return v.Err()
 }
 
-// checkBody records what would make the body say something other than
-// the request (Validate and MarshalJSON both refuse it): text that is not
-// valid UTF-8, and a gateway entry or Extra key that is ambiguous, given
-// twice or belongs to a typed field.
+// checkBody records what would make the body say something other than the
+// request (Validate and MarshalJSON both refuse it): invalid UTF-8, and a
+// gateway entry or Extra key that is ambiguous, given twice or typed.
 func (r *SessionRequest) checkBody(v *validation.Error, ns string) {
 	r.checkUTF8(v, ns)
 	seen := r.GatewayMetadata.check(v, func(k string) bool { return ownsSessionKey(k, ns) }, "SessionRequest")
 	checkExtra(v, r.Extra, func(k string) bool { return r.writesKey(k, ns) || seen[k] }, "SessionRequest")
 }
 
-// writesKey reports whether a typed field writes the key k in namespace
-// ns, so that Extra may not: always for the keys the SDK always typed,
-// only when the field is set for currency and udf1…udf10, which Extra
-// carried before they were typed and may still carry while their field
-// is empty.
+// writesKey reports whether a typed field writes the key k, so that Extra
+// may not: currency and udf1…udf10 only when set (Extra carried them
+// before they were typed), every other typed key always.
 func (r *SessionRequest) writesKey(k, ns string) bool {
 	switch {
 	case k == keyCurrency:
@@ -287,17 +285,12 @@ func (r *SessionRequest) checkUTF8(v *validation.Error, ns string) {
 
 // Lint returns advice on a request Validate lets through: what the
 // service's documents recommend, or what is probably a mistake though the
-// service takes it. It never repeats what Validate refuses, and the client
-// never calls it; call it yourself (in a test, or before sending) to log
-// the advice or fail on it. The advice: an action the SDK does not know; no
-// customer_email for PaymentPage or QuickPay; order_id or amount set for
-// PaymentManagement; amounts not written with two places; an order_id
-// longer than 20 characters or with surrounding spaces; the shape of
-// customer_phone and customer_email; a return_url that is not an absolute
-// https URL; a mandate without its option, with an unknown option, a
-// maximum below 1.00 (which the service refuses), or dates before 1970 or
-// out of order; Extra keys that are empty or hold control characters. nil
-// means no advice.
+// service takes it; nil means none. It never repeats what Validate refuses
+// and the client never calls it. It covers the action, customer_email,
+// order_id and amount for the action, the shape of amounts, order_id,
+// phone, email and return_url, the mandate, Extra keys, and the advice of
+// the payment filter (with its EMI options) and of the EMI switch, each at
+// its full path ("payment_filter.options[0].cardFilters[0].cardTypes[0]").
 func (r *SessionRequest) Lint() []Problem {
 	if r == nil {
 		return nil
@@ -325,6 +318,8 @@ func (r *SessionRequest) Lint() []Problem {
 	if m := r.Mandate; m != nil {
 		m.lint(&v)
 	}
+	addAt(&v, keyPaymentFilter, r.PaymentFilter.Lint())
+	addAt(&v, keySDKUDF, r.EMI.Lint())
 	lintExtraKeys(&v, r.Extra)
 	return problems(&v)
 }
@@ -351,6 +346,250 @@ func (m *Mandate) lint(v *validation.Error) {
 	if !m.StartDate.IsZero() && !m.EndDate.IsZero() && !m.EndDate.After(m.StartDate) {
 		v.Add(keyMandateEnd, "is not after "+keyMandateStart)
 	}
+}
+
+// MarshalJSON returns the body CreateSession sends, the gateway reference
+// in [DefaultNamespace]: the typed keys, product_summary as a JSON string,
+// mandate dates as Unix seconds in text, then the gateway entries and the
+// Extra keys, sorted. It does not run Validate, but refuses as Validate
+// does what the body could not say: invalid UTF-8, a gateway entry or an
+// Extra key that clashes, an Extra value that cannot be encoded.
+func (r SessionRequest) MarshalJSON() ([]byte, error) {
+	var v validation.Error
+	r.checkBody(&v, DefaultNamespace)
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	return r.encode(DefaultNamespace)
+}
+
+// encode returns the body with the gateway reference in namespace ns,
+// without checking it (CreateSession has run Validate).
+func (r *SessionRequest) encode(ns string) ([]byte, error) {
+	type plain SessionRequest
+	w := struct {
+		*plain
+		ProductSummary string `json:"product_summary,omitempty"`
+		StartDate      string `json:"mandate.start_date,omitempty"`
+		EndDate        string `json:"mandate.end_date,omitempty"`
+	}{plain: (*plain)(r)}
+	if ns != DefaultNamespace && r.GatewayReferenceID != "" {
+		c := plain(*r)
+		c.GatewayReferenceID = "" // appended below under the client's namespace
+		w.plain = &c
+	}
+	if r.ProductSummary != nil && len(*r.ProductSummary) > 0 {
+		text, err := r.ProductSummary.MarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		w.ProductSummary = string(text)
+	}
+	if m := r.Mandate; m != nil {
+		w.StartDate, w.EndDate = unixText(m.StartDate), unixText(m.EndDate)
+	}
+	body, err := marshalNoEscape(w)
+	if err != nil {
+		return nil, err
+	}
+	if ns != DefaultNamespace && r.GatewayReferenceID != "" {
+		body, _ = appendMember(body, gatewayReferenceKey(ns), r.GatewayReferenceID)
+	}
+	for _, m := range r.GatewayMetadata {
+		body, _ = appendMember(body, m.key(), m.Value)
+	}
+	if len(r.Extra) == 0 {
+		return body, nil
+	}
+	var v validation.Error
+	for _, k := range slices.Sorted(maps.Keys(r.Extra)) {
+		if body, err = appendMember(body, k, r.Extra[k]); err != nil {
+			v.Add(k, "value cannot be encoded as JSON: "+err.Error())
+		}
+	}
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	return body, nil
+}
+
+// appendMember adds the member key: value at the end of the JSON object
+// obj; obj is unchanged when value cannot be encoded.
+func appendMember(obj []byte, key string, value any) ([]byte, error) {
+	k, _ := marshalNoEscape(key)
+	x, err := marshalNoEscape(value)
+	if err != nil {
+		return obj, err
+	}
+	obj = obj[:len(obj)-1] // reopen the object
+	if len(obj) > 1 {
+		obj = append(obj, ',')
+	}
+	obj = append(append(append(obj, k...), ':'), x...)
+	return append(obj, '}'), nil
+}
+
+// unixText is a mandate date as sent: Unix seconds in decimal text, or ""
+// (not sent) for the zero time.
+func unixText(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return strconv.FormatInt(t.Unix(), 10)
+}
+
+// decodeSessionOp names the operation in the errors of decoding a session
+// request: "checkout: decode session request: invalid request: …".
+const decodeSessionOp = "decode session request"
+
+// UnmarshalJSON reads a session body back, as MarshalJSON writes it and as
+// the service's documents publish it: amounts and mandate dates as text or
+// numbers (amounts kept as written), options.get_upi_deep_links as true or
+// "true", product_summary as a JSON string holding the array, the older
+// mandate_max_amount into Mandate.MaxAmount when mandate.max_amount is
+// absent, text under metadata.<GATEWAY>:<key> into GatewayMetadata, and
+// every other key into Extra (numbers as json.Number). It does not run
+// Validate. A value of the wrong JSON type is a *ValidationError at its
+// path; a failed decode, or null, leaves r unchanged.
+func (r *SessionRequest) UnmarshalJSON(data []byte) error {
+	if r == nil {
+		return errNilTarget("SessionRequest")
+	}
+	if !utf8.Valid(data) {
+		return invalid(decodeSessionOp, &ValidationError{Problems: []Problem{{Message: "session request is not valid UTF-8"}}})
+	}
+	type plain SessionRequest
+	var w struct {
+		plain
+		Amount    any     `json:"amount"`
+		MaxAmount any     `json:"mandate.max_amount"`
+		OldMax    any     `json:"mandate_max_amount"`
+		StartDate any     `json:"mandate.start_date"`
+		EndDate   any     `json:"mandate.end_date"`
+		UPI       any     `json:"options.get_upi_deep_links"`
+		Summary   *string `json:"product_summary"`
+	}
+	var members map[string]any
+	for _, into := range []any{&w, &members} {
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.UseNumber()
+		if err := dec.Decode(into); err != nil {
+			return decodeError(err)
+		}
+	}
+	if members == nil {
+		return nil // null
+	}
+	var v validation.Error
+	out := SessionRequest(w.plain)
+	out.Amount = Amount(numberText(&v, keyAmount, w.Amount))
+	maxAmount := numberText(&v, keyMandateMax, w.MaxAmount)
+	if w.MaxAmount == nil {
+		maxAmount = numberText(&v, keyMandateMaxOld, w.OldMax)
+	}
+	switch w.UPI {
+	case true, "true":
+		out.UPIDeepLinks = true
+	case nil, false, "false":
+	default:
+		v.Add(keyUPIDeepLinks, `must be true or "true"`)
+	}
+	if w.Summary != nil {
+		summary, err := productsummary.Parse(*w.Summary)
+		if err != nil {
+			return decodeError(err)
+		}
+		out.ProductSummary = &summary
+	}
+	start, end := numberText(&v, keyMandateStart, w.StartDate), numberText(&v, keyMandateEnd, w.EndDate)
+	if maxAmount != "" || start != "" || end != "" {
+		if out.Mandate == nil {
+			out.Mandate = new(Mandate)
+		}
+		out.Mandate.MaxAmount = Amount(maxAmount)
+		out.Mandate.StartDate = unixDate(&v, keyMandateStart, start)
+		out.Mandate.EndDate = unixDate(&v, keyMandateEnd, end)
+	}
+	for _, k := range slices.Sorted(maps.Keys(members)) {
+		folded := strings.ToLower(strings.ToUpper(k)) // as encoding/json matches keys
+		gateway, key, isEntry := splitGatewayKey(k)
+		text, isText := members[k].(string)
+		switch {
+		case ownsSessionKey(folded, strings.ToLower(DefaultNamespace)):
+		case folded == keyMandateMaxOld && w.MaxAmount == nil:
+		case isEntry && isText:
+			out.GatewayMetadata = append(out.GatewayMetadata, GatewayMetadata{Gateway: gateway, Key: key, Value: text})
+		default:
+			if out.Extra == nil {
+				out.Extra = map[string]any{}
+			}
+			out.Extra[k] = members[k]
+		}
+	}
+	if err := v.Err(); err != nil {
+		return invalid(decodeSessionOp, err)
+	}
+	*r = out
+	return nil
+}
+
+// numberText returns x, a member decoded with UseNumber, as the text it
+// holds: a string as it is, a number as written. Anything else is a
+// problem at key.
+func numberText(v *validation.Error, key string, x any) string {
+	switch x := x.(type) {
+	case nil:
+		return ""
+	case string:
+		return x
+	case json.Number:
+		return string(x)
+	}
+	v.Add(key, "must be text or a number")
+	return ""
+}
+
+// unixDate reads a mandate date, Unix seconds in decimal text; a problem
+// at key when it is not that (or is the zero time, which means "not
+// sent").
+func unixDate(v *validation.Error, key, text string) time.Time {
+	if text == "" {
+		return time.Time{}
+	}
+	s, err := strconv.ParseInt(text, 10, 64)
+	t := time.Unix(s, 0).UTC()
+	if err != nil || strconv.FormatInt(s, 10) != text || t.IsZero() || t.Unix() != s {
+		v.Add(key, `must be Unix seconds in decimal text, like "1644420442"`)
+		return time.Time{}
+	}
+	return t
+}
+
+// decodeError returns err, from decoding a session body, as a
+// *ValidationError at the path of the offending value when it has one.
+func decodeError(err error) error {
+	var (
+		v  validation.Error
+		te *json.UnmarshalTypeError
+		de *productsummary.DecodeError
+	)
+	switch {
+	case errors.As(err, &de):
+		msg := de.Message
+		if de.Err != nil {
+			msg += ": " + de.Err.Error()
+		}
+		v.Add(de.Path, msg)
+	case errors.As(err, &te):
+		path := te.Field // after the Go names of the structs SessionRequest embeds
+		for _, embedded := range [...]string{"plain.", "UDFs.", "Mandate."} {
+			path = strings.TrimPrefix(path, embedded)
+		}
+		v.Add(path, "cannot be a JSON "+te.Value)
+	default:
+		return invalid(decodeSessionOp, err)
+	}
+	return invalid(decodeSessionOp, v.Err())
 }
 
 // Session is the reply to [Client.CreateSession]. With encoding/json it

@@ -1,14 +1,18 @@
 package checkout
 
 import (
+	"encoding/json"
+	"maps"
+	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/payorch/checkout-go/emi"
+	"github.com/payorch/checkout-go/internal/wiretest"
 	"github.com/payorch/checkout-go/paymentfilter"
 	"github.com/payorch/checkout-go/validation"
 )
@@ -21,7 +25,8 @@ import (
 // ("oder_id") fails here.
 func TestProblemPathsNameRealKeys(t *testing.T) {
 	keys := map[string]bool{}
-	addTagKeys(keys, reflect.TypeFor[sessionWire](), "json", "")
+	addTagKeys(keys, reflect.TypeFor[SessionRequest](), "json", "")
+	keys[keyMandateStart], keys[keyMandateEnd] = true, true // the dates' text, written by MarshalJSON
 	for _, typ := range []reflect.Type{
 		reflect.TypeFor[OrderRequest](), reflect.TypeFor[UpdateOrderRequest](), reflect.TypeFor[RefundRequest](),
 		reflect.TypeFor[TransactionRefundRequest](), reflect.TypeFor[CreateCustomerRequest](),
@@ -98,7 +103,6 @@ func TestProblemPathsNameRealKeys(t *testing.T) {
 	require.True(t, namesRealKey("payment_filter.options[0].enable", keys, collection, extra))
 	require.False(t, namesRealKey("oder_id", keys, collection, extra), "a typo is caught")
 	require.False(t, namesRealKey("metadata[0].Gatway", keys, collection, extra))
-	_ = emi.Show
 }
 
 // addTagKeys adds the keys the tag (json or url) of struct type t sends,
@@ -167,4 +171,116 @@ func collectionPath(rest string, collection map[string]bool) bool {
 		}
 	}
 	return true
+}
+
+// Extra values with invalid UTF-8 anywhere inside, and keys that are not
+// valid UTF-8 or that a typed field owns, are refused by Validate and
+// MarshalJSON; keys that are empty or hold control characters can be sent
+// and only Lint reports them.
+func TestSessionExtraChecked(t *testing.T) {
+	for _, tc := range []struct {
+		extra map[string]any
+		path  string
+		msg   string
+	}{
+		{map[string]any{"udf1": "a\xffb"}, "udf1", "not valid UTF-8"},
+		{map[string]any{"udf1": map[string]any{"x": []any{"ok", "\xfe"}}}, "udf1", "not valid UTF-8"},
+		{map[string]any{"udf1": map[string]string{"\xff": "v"}}, "udf1", "not valid UTF-8"},
+		{map[string]any{"udf1": []string{"a", "b\xc0"}}, "udf1", "not valid UTF-8"},
+		{map[string]any{"udf1": json.RawMessage("\"\xff\"")}, "udf1", "not valid UTF-8"},
+		{map[string]any{"udf1": &struct{ Name string }{"\xff"}}, "udf1", "not valid UTF-8"},
+		{map[string]any{"\xffkey": "v"}, `"\xffkey"`, "not valid UTF-8"},
+		{map[string]any{"order_id": "v"}, "order_id", "typed field"},
+		{map[string]any{"metadata.SERVICE:gateway_reference_id": "v"}, "metadata.SERVICE:gateway_reference_id", "typed field"},
+		// Values JSON cannot hold are refused by Validate as by encoding.
+		{map[string]any{"x": math.Inf(1)}, "x", "cannot be encoded as JSON"},
+		{map[string]any{"x": []any{1.0, math.NaN()}}, "x", "cannot be encoded as JSON"},
+		{map[string]any{"x": make(chan int)}, "x", "cannot be encoded as JSON"},
+		{map[string]any{"x": json.RawMessage(`{"a":`)}, "x", "cannot be encoded as JSON"},
+		{map[string]any{"x": json.Number("12abc")}, "x", "cannot be encoded as JSON"},
+	} {
+		r := baseSession()
+		r.Extra = tc.extra
+		for _, err := range []error{r.Validate(), func() error { _, err := json.Marshal(r); return err }()} {
+			var ve *ValidationError
+			require.ErrorAs(t, err, &ve, "%q", tc.extra)
+			require.Len(t, ve.Problems, 1, "%v", ve)
+			require.Equal(t, tc.path, ve.Problems[0].Path)
+			require.Contains(t, ve.Problems[0].Message, tc.msg)
+		}
+	}
+	for _, tc := range []struct {
+		extra map[string]any
+		path  string
+		msg   string
+	}{
+		{map[string]any{"bad\x00key": "v"}, `"bad\x00key"`, "control characters"},
+		{map[string]any{"bad\nkey": "v"}, `"bad\nkey"`, "control characters"},
+		{map[string]any{"": "v"}, "", "empty key"},
+	} {
+		r := baseSession()
+		r.Extra = tc.extra
+		require.NoError(t, r.Validate())
+		body, err := json.Marshal(r)
+		require.NoError(t, err)
+		require.Equal(t, "v", wiretest.Object(t, body)[slices.Sorted(maps.Keys(tc.extra))[0]], "sent as given")
+		lint := r.Lint()
+		require.Len(t, lint, 1, "%v", lint)
+		require.Equal(t, tc.path, lint[0].Path)
+		require.Contains(t, lint[0].Message, tc.msg)
+	}
+	r := baseSession()
+	r.Extra = map[string]any{"udf1": map[string]any{"x": []any{"ok", json.Number("1")}}, "udf2": "ü"}
+	require.NoError(t, r.Validate())
+	require.Nil(t, r.Lint())
+}
+
+func TestOrderExtraChecked(t *testing.T) {
+	for _, tc := range []struct {
+		extra map[string]string
+		path  string
+		msg   string
+		lint  bool // advice only: Validate passes
+	}{
+		{map[string]string{"udf1": "a\xffb"}, "udf1", "not valid UTF-8", false},
+		{map[string]string{"\xff": "v"}, `"\xff"`, "not valid UTF-8", false},
+		{map[string]string{"amount": "5"}, "amount", "typed field", false},
+		{map[string]string{"udf\x001": "v"}, `"udf\x001"`, "control characters", true},
+		{map[string]string{"udf\x7f": "v"}, `"udf\x7f"`, "control characters", true},
+		{map[string]string{"": "v"}, "", "empty key", true},
+	} {
+		r := fullOrder()
+		r.Extra = tc.extra
+		got := r.Lint()
+		if !tc.lint {
+			var ve *ValidationError
+			require.ErrorAs(t, r.Validate(), &ve)
+			_, err := r.Values()
+			require.ErrorAs(t, err, &ve)
+			got = ve.Problems
+		} else {
+			require.NoError(t, r.Validate())
+		}
+		require.Len(t, got, 1, "%v", got)
+		require.Equal(t, tc.path, got[0].Path)
+		require.Contains(t, got[0].Message, tc.msg)
+	}
+}
+
+func TestInvalidUTF8IsAProblemNotAFixUp(t *testing.T) {
+	r := baseSession()
+	r.Description = "caf\xe9"
+	r.Extra = map[string]any{"udf\xff": "x"}
+	err := r.Validate()
+	var ve *ValidationError
+	require.ErrorAs(t, err, &ve)
+	require.True(t, ve.Has("description"))
+	require.True(t, ve.Has(`"udf\xff"`))
+
+	o := &OrderRequest{OrderID: "o", Amount: "1.00", BillingAddress: &Address{City: "K\xf6ln"},
+		Extra: map[string]string{"udf1": "\xff"}}
+	err = o.Validate()
+	require.ErrorAs(t, err, &ve)
+	require.True(t, ve.Has("billing_address_city"))
+	require.True(t, ve.Has("udf1"))
 }
