@@ -251,6 +251,12 @@ func sessionMeaning(t testing.TB, body []byte) map[string]any {
 		require.NoError(t, json.Unmarshal([]byte(ps), &summary))
 		m[keyProductSummary] = summary
 	}
+	// An empty options list means no options: the SDK leaves it out.
+	if pf, ok := m["payment_filter"].(map[string]any); ok {
+		if opts, ok := pf["options"].([]any); ok && len(opts) == 0 {
+			delete(pf, "options")
+		}
+	}
 	return m
 }
 

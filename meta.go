@@ -34,14 +34,30 @@ type ResponseMeta struct {
 
 // WithResponseMeta makes one call fill *m when it ends: the HTTP status,
 // the service's id headers (quote them to its support), attempts and time.
-func WithResponseMeta(m *ResponseMeta) RequestOption {
-	return requestOptionFunc(func(r *requestConfig) error {
-		if m == nil {
-			return optErr("response meta is nil")
+func WithResponseMeta(m *ResponseMeta) RequestOption { return metaOption{m} }
+
+// metaOption is WithResponseMeta's option: a type of its own, so that the
+// reads a replay makes (replay.go) can leave it out and the meta stays the
+// call's.
+type metaOption struct{ m *ResponseMeta }
+
+func (o metaOption) applyRequest(r *requestConfig) error {
+	if o.m == nil {
+		return optErr("response meta is nil")
+	}
+	r.meta = o.m
+	return nil
+}
+
+// withoutMeta returns opts less any WithResponseMeta.
+func withoutMeta(opts []RequestOption) []RequestOption {
+	out := make([]RequestOption, 0, len(opts))
+	for _, o := range opts {
+		if _, ok := o.(metaOption); !ok {
+			out = append(out, o)
 		}
-		r.meta = m
-		return nil
-	})
+	}
+	return out
 }
 
 func (m *ResponseMeta) fill(cl *call, resp *http.Response) {

@@ -177,6 +177,11 @@ func TestMetaAndObserverOnFailure(t *testing.T) {
 	require.Zero(t, m.HTTPStatus)
 	require.True(t, o.ends[0].MaybeDelivered)
 	require.Equal(t, checkout.ErrorKindConnection, o.ends[0].ErrorKind)
+	// The replay's read of the order (replay.go) is an operation of its own,
+	// and the meta stays the write's.
+	require.Len(t, o.ends, 2)
+	require.Equal(t, checkout.ErrorKindConnection, o.ends[1].ErrorKind)
+	o.ends = o.ends[1:]
 
 	_, err = c.GetOrder(context.Background(), "o1", checkout.WithHeader("Authorization", "x"), checkout.WithResponseMeta(&m))
 	require.ErrorIs(t, err, checkout.ErrInvalidOption)

@@ -68,7 +68,7 @@ func (c *Client) settle(ctx context.Context, orderID string, opts []RequestOptio
 	if !ok {
 		return nil, false
 	}
-	st, err = c.GetOrder(ctx, orderID, opts...)
+	st, err = c.GetOrder(ctx, orderID, withoutMeta(opts)...)
 	return st, err == nil || errors.Is(err, ErrNotFound)
 }
 
