@@ -139,30 +139,26 @@ func (e *amountError) Error() string {
 // UnmarshalJSON reads an amount of a reply, given as a JSON string or
 // number, and normalises it to two places when that is exact ("100.0" and
 // 100 become "100.00"). Text that is not a decimal number, such as the
-// service's redacted "FILTERED", reads as the empty Amount, and so does any
-// other JSON value (the reply's Raw keeps it); null changes nothing.
+// service's redacted "FILTERED", and any other JSON value leave a
+// unchanged (the reply's Raw keeps it).
 // Request types read their amounts as written, without normalising.
 func (a *Amount) UnmarshalJSON(b []byte) error {
-	if a == nil {
-		return errNilTarget("Amount")
-	}
 	text := string(bytes.TrimSpace(b))
 	switch kindOf(b) {
 	case "null":
 		return nil
 	case "string":
-		if err := json.Unmarshal(b, &text); err != nil {
-			return fmt.Errorf("checkout: amount: %w", err)
+		if json.Unmarshal(b, &text) != nil {
+			return nil
 		}
 		text = strings.TrimSpace(text)
 	case "number":
 	default:
-		text = ""
+		return nil
 	}
-	if !isNumber(text) {
-		text = ""
+	if isNumber(text) {
+		*a = amountFromWire(text)
 	}
-	*a = amountFromWire(text)
 	return nil
 }
 

@@ -3,7 +3,6 @@ package checkout
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -54,7 +53,8 @@ type call struct {
 
 // reply is a type the request path decodes a successful reply into.
 type replyType interface {
-	json.Unmarshaler
+	// setRaw keeps the body as the reply's Raw.
+	setRaw(body []byte)
 	// shapeError reports a decoded body that is not a reply of this type
 	// (none of the keys that identify it), or nil.
 	shapeError() error
@@ -96,9 +96,10 @@ func decodeInto(body []byte, out replyType) error {
 		}
 		return fmt.Errorf("decode response: the reply is %s, not a JSON object", k)
 	}
-	if err := out.UnmarshalJSON(body); err != nil {
+	if err := decodeLenient(body, out); err != nil {
 		return fmt.Errorf("decode response: %w", err)
 	}
+	out.setRaw(body)
 	if err := out.shapeError(); err != nil {
 		return fmt.Errorf("decode response: %w", err)
 	}
