@@ -139,8 +139,8 @@ func (e *amountError) Error() string {
 // UnmarshalJSON reads an amount of a reply, given as a JSON string or
 // number, and normalises it to two places when that is exact ("100.0" and
 // 100 become "100.00"). Text that is not a decimal number, such as the
-// service's redacted "FILTERED", and any other JSON value leave a
-// unchanged (the reply's Raw keeps it).
+// service's redacted "FILTERED", and any other JSON value read as the
+// empty Amount (the reply's Raw keeps it); null changes nothing.
 // Request types read their amounts as written, without normalising.
 func (a *Amount) UnmarshalJSON(b []byte) error {
 	text := string(bytes.TrimSpace(b))
@@ -149,16 +149,17 @@ func (a *Amount) UnmarshalJSON(b []byte) error {
 		return nil
 	case "string":
 		if json.Unmarshal(b, &text) != nil {
-			return nil
+			text = ""
 		}
 		text = strings.TrimSpace(text)
 	case "number":
 	default:
-		return nil
+		text = ""
 	}
-	if isNumber(text) {
-		*a = amountFromWire(text)
+	if !isNumber(text) {
+		text = ""
 	}
+	*a = amountFromWire(text)
 	return nil
 }
 

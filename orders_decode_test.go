@@ -96,7 +96,7 @@ func TestOrderStatusDecodeConformance(t *testing.T) {
 			}
 			require.Equal(t, genericString(m["txn_id"]), st.TxnID)
 			require.Equal(t, genericString(m["payment_method_type"]), st.PaymentMethodType)
-			require.Equal(t, m["refunded"] == true, st.Refunded)
+			require.EqualValues(t, m["refunded"] == true, st.Refunded)
 			refunds, _ := m["refunds"].([]any)
 			require.Len(t, st.Refunds, len(refunds))
 			for i, r := range refunds {
@@ -139,9 +139,9 @@ func TestOrderStatusLenient(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "12345", st.OrderID)
 	require.Empty(t, st.ID)
-	require.Equal(t, 21, st.StatusID)
+	require.EqualValues(t, 21, st.StatusID)
 	require.Equal(t, Amount("9000.00"), st.Amount)
-	require.False(t, st.Refunded, "text where the service writes a boolean is left to Raw")
+	require.True(t, bool(st.Refunded), "a boolean sent as text reads")
 	require.Empty(t, st.AmountRefunded)
 	require.Len(t, st.Refunds, 3, "a redacted or null element is a zero refund")
 	require.Equal(t, Refund{}, st.Refunds[0])
@@ -150,12 +150,13 @@ func TestOrderStatusLenient(t *testing.T) {
 	require.Equal(t, PaymentLinks{}, st.PaymentLinks)
 	require.Nil(t, st.Card, "a redacted card is no card")
 	require.Nil(t, st.UPI)
-	require.Zero(t, st.GatewayID)
+	require.EqualValues(t, 23, st.GatewayID, "a number sent as text reads")
 	require.True(t, st.DateCreated.IsZero())
 	require.Equal(t, time.Date(2016, 8, 2, 8, 7, 52, 0, time.UTC), st.LastUpdated.UTC())
-	require.True(t, st.Mandate.RevokableByCustomer, "the mandate's booleans come as text too")
+	require.True(t, bool(st.Mandate.RevokableByCustomer), "the mandate's booleans come as text too")
 	require.Equal(t, Amount("5000.00"), st.Mandate.MaxAmount)
-	require.Equal(t, map[string]string{"payment_page_client_id": "shop"}, st.Metadata, "only text values")
+	require.Equal(t, TextMap{"payment_page_client_id": "shop", "payment_links": `{"web":"x"}`}, st.Metadata,
+		"an object value as its JSON text")
 	require.Equal(t, body, string(st.Raw))
 
 	_, err = decodeReply[OrderStatus]([]byte(`{"order_id":`))
@@ -199,7 +200,7 @@ func TestOrderDecodeLenientNested(t *testing.T) {
 		`"links":{"payment_collection_links":{"QR":"FILTERED","INTENT":"upi://pay"}}}`))
 	require.NoError(t, err)
 	require.Equal(t, "o", o.OrderID)
-	require.Equal(t, 10, o.StatusID)
+	require.EqualValues(t, 10, o.StatusID)
 	require.Empty(t, o.ClientAuthToken)
 	require.Equal(t, CollectionLinkURLs{QR: "FILTERED", Intent: "upi://pay"}, o.CollectionLinks)
 }

@@ -242,8 +242,8 @@ type CardDetail struct {
 	UsingToken Bool `json:"using_token"`
 	// TokenType is the kind of token paid with ("NETWORK_TOKEN", …).
 	TokenType string `json:"token_type,omitempty"`
-	// Token describes the token paid with, when UsingToken (token); a
-	// redacted token reads as an empty one.
+	// Token describes the token paid with, when UsingToken (token); nil
+	// otherwise or when redacted.
 	Token *CardToken `json:"token,omitempty"`
 	// Tokens lists the card's tokens; nil when absent or "FILTERED".
 	Tokens []CardToken `json:"tokens,omitempty"`
@@ -259,6 +259,22 @@ type CardDetail struct {
 	// ExtendedType is the card's type in more detail than Type, such as
 	// "CREDIT" or "PREPAID" (extended_card_type).
 	ExtendedType string `json:"extended_card_type,omitempty"`
+}
+
+// UnmarshalJSON decodes a card leniently, a redacted token ("FILTERED")
+// as nil; a value that is not an object leaves c unchanged.
+func (c *CardDetail) UnmarshalJSON(data []byte) error {
+	type plain CardDetail
+	var w struct {
+		plain
+		Token object[CardToken] `json:"token"`
+	}
+	if ok, err := readObject(data, &w, "card"); !ok {
+		return err
+	}
+	w.plain.Token = w.Token.v
+	*c = CardDetail(w.plain)
+	return nil
 }
 
 // TokenCreated is a card's token_created, which the service sends as a

@@ -159,7 +159,7 @@ func (t *Timestamp) UnmarshalJSON(data []byte) error {
 		if n := len(data); n >= 2 && data[n-1] == '"' && bytes.IndexByte(data[1:n-1], '\\') < 0 {
 			text = string(data[1 : n-1]) // no escapes: the common case, read without a decoder
 		} else if err := json.Unmarshal(data, &text); err != nil {
-			return nil
+			return err // not JSON: encoding/json never passes such data
 		}
 	case "number":
 		text = string(data)

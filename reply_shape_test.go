@@ -20,7 +20,7 @@ func TestGetOrderRefusesOtherShapes(t *testing.T) {
 		name, body, msg string
 	}{
 		{"empty object", `{}`, "the reply is not an order status: it has none of order_id, id, status"},
-		{"another order", `{"order_id":"o2","status":"CHARGED","amount":"1.00"}`, `the reply is about order "o2", not "o1"`},
+		{"another order", `{"order_id":"o2","status":"CHARGED","amount":"1.00"}`, `the reply is about another order than "o1"`},
 		{"other object", `{"amount":1,"currency":"INR"}`, "none of order_id, id, status"},
 		{"nulls", `{"order_id":null,"id":null,"status":null}`, "none of order_id, id, status"},
 		{"array", `[{"order_id":"o"}]`, "the reply is a JSON array, not a JSON object"},

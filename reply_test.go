@@ -43,8 +43,6 @@ func TestTimestampForms(t *testing.T) {
 	for _, bad := range []string{`"`, `"2023`, `"a\`} {
 		require.Error(t, new(Timestamp).UnmarshalJSON([]byte(bad)), "%s is not JSON", bad)
 	}
-	var nilTS *Timestamp
-	require.Error(t, nilTS.UnmarshalJSON([]byte(`"2023-12-30T21:46:57Z"`)))
 }
 
 // A value that fits no field is left out and kept in Raw, never an error
@@ -59,7 +57,7 @@ func TestGarbledOrRedactedBlocksLeftOut(t *testing.T) {
 	require.NotNil(t, st.TxnDetail)
 	require.Equal(t, "t1", st.TxnDetail.TxnID)
 	require.Empty(t, st.TxnDetail.AmountBreakup)
-	require.Contains(t, string(st.TxnDetail.Raw), `txn_amount_breakup`)
+	require.Contains(t, string(st.Raw), `txn_amount_breakup`)
 	require.NotNil(t, st.Card)
 	require.Equal(t, "VISA", st.Card.Brand)
 	require.Nil(t, st.Card.Token, "a redacted token block is nil, as every redacted block is")
@@ -68,8 +66,6 @@ func TestGarbledOrRedactedBlocksLeftOut(t *testing.T) {
 	var card CardDetail
 	require.NoError(t, json.Unmarshal([]byte(`{"token":{"provider":"VISA"}}`), &card))
 	require.Equal(t, "VISA", card.Token.Provider)
-	var nilCard *CardDetail
-	require.Error(t, nilCard.UnmarshalJSON([]byte(`{}`)))
 }
 
 // Unix seconds read as a time only up to the year 9999, the last a
@@ -77,7 +73,7 @@ func TestGarbledOrRedactedBlocksLeftOut(t *testing.T) {
 func TestTimestampEncodableRange(t *testing.T) {
 	var ts Timestamp
 	require.NoError(t, ts.UnmarshalJSON([]byte(`253402300799`)))
-	require.Equal(t, 9999, ts.Year())
+	require.EqualValues(t, 9999, ts.Year())
 	_, err := json.Marshal(ts)
 	require.NoError(t, err)
 	require.NoError(t, ts.UnmarshalJSON([]byte(`"1000000000000"`)))

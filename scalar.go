@@ -116,6 +116,9 @@ func secretKey(k string) bool {
 // scrubbed returns JSON text with the value of every secretKey replaced by
 // "[REDACTED]", for printing; text that is not JSON prints as a marker.
 func scrubbed(data []byte) []byte {
+	if !bytes.Contains(bytes.ToLower(data), []byte("token")) {
+		return data
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var v any

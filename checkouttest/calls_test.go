@@ -221,7 +221,7 @@ func TestNewReplyFieldsThroughTheClient(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, checkout.Amount("1499.00"), o.Amount)
 	require.Equal(t, checkout.Amount("0.00"), o.AmountRefunded)
-	require.False(t, o.Refunded)
+	require.False(t, bool(o.Refunded))
 	require.Equal(t, "INR", o.Currency)
 	require.Equal(t, "cust_1", o.CustomerID)
 	require.Equal(t, "a@example.com", o.CustomerEmail)

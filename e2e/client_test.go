@@ -113,7 +113,7 @@ func TestOrderLinksStatusAndRefund(t *testing.T) {
 
 	st, err = c.Refund(ctx, "ord_links", &checkout.RefundRequest{UniqueRequestID: "rf_1", Amount: checkout.AmountFromMinor(20050)})
 	require.NoError(t, err)
-	require.True(t, bool(st.Refunded))
+	require.True(t, bool(bool(st.Refunded)))
 	require.Equal(t, checkout.Amount("200.50"), st.AmountRefunded)
 	require.Len(t, st.Refunds, 1)
 	require.Equal(t, checkout.RefundPending, st.Refunds[0].Status)

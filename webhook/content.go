@@ -154,13 +154,12 @@ func (e *Event) Refund() (*checkout.Refund, error) {
 	if obj != nil {
 		return decodeContent[checkout.Refund](e, obj, "refund")
 	}
-	list := member(e.orderObject(), "refunds")
-	if len(list) == 0 || list[0] != '[' {
-		return nil, e.lacks("refund", e.Kind())
-	}
 	var refunds []checkout.Refund
-	if err := json.Unmarshal(list, &refunds); err != nil {
-		return nil, e.undecodable("refund", err)
+	if order, err := e.Order(); err == nil {
+		refunds = order.AllRefunds() // top-level refunds and those inside txn_list
+	}
+	if len(refunds) == 0 {
+		return nil, e.lacks("refund", e.Kind())
 	}
 	latest := -1
 	for i := range refunds {
@@ -203,8 +202,15 @@ func typedContent[T any](e *Event, key, want, orderMember string) (*T, error) {
 // want.
 func decodeContent[T any](e *Event, obj json.RawMessage, want string) (*T, error) {
 	v := new(T)
-	if err := json.Unmarshal(obj, v); err != nil {
-		return nil, e.undecodable(want, err)
+	var te *json.UnmarshalTypeError
+	if err := json.Unmarshal(obj, v); err != nil && !errors.As(err, &te) {
+		return nil, e.undecodable(want, err) // a field of another type is left out, as the client does
+	}
+	switch r := any(v).(type) { // Raw on the top-level replies, as the client sets it
+	case *checkout.OrderStatus:
+		r.Raw = checkout.RawJSON(bytes.Clone(obj))
+	case *checkout.Refund:
+		r.Raw = checkout.RawJSON(bytes.Clone(obj))
 	}
 	return v, nil
 }
