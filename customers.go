@@ -2,8 +2,8 @@ package checkout
 
 import (
 	"context"
-	"log/slog"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strings"

@@ -72,7 +72,7 @@ func TestCreateCustomerGock(t *testing.T) {
 		MobileNumber: "9988776655", MobileCountryCode: "91", EmailAddress: "customer@gmail.com",
 		FirstName: "John", LastName: "Smith", DateCreated: Timestamp{created}, LastUpdated: Timestamp{created},
 		ClientAuth: ClientAuth{"tkn_24543c6a278f45d680d09edb32e78061", Timestamp{created.Add(15 * time.Minute)}},
-		Raw: RawJSON(customerCreatedReply),
+		Raw:        RawJSON(customerCreatedReply),
 	}, *cu)
 }
 
