@@ -203,6 +203,20 @@ func (s *OrderStatus) shapeError() error {
 // LogValue is the order as JSON, its mandate token redacted.
 func (s OrderStatus) LogValue() slog.Value { return logJSON(s) }
 
+// Format prints the order under every verb as %v does (%+v and %#v keep
+// their flags): fmt would print a nested mandate's token under %s or %d.
+func (s OrderStatus) Format(f fmt.State, verb rune) {
+	type plain OrderStatus
+	switch {
+	case verb == 'v' && f.Flag('#'):
+		fmt.Fprint(f, "checkout.OrderStatus"+strings.TrimPrefix(fmt.Sprintf("%#v", plain(s)), "checkout.plain"))
+	case f.Flag('+'):
+		fmt.Fprintf(f, "%+v", plain(s))
+	default:
+		fmt.Fprintf(f, "%v", plain(s))
+	}
+}
+
 // about refuses a reply about another order than orderID (a misrouting
 // proxy or cache): it must never pass for this one, or CheckPaid would
 // approve the wrong order. The error quotes only what was asked.
