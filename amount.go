@@ -179,50 +179,19 @@ func amountFromWire(s string) Amount {
 // digits than any amount has.
 const maxDecimalText = 64
 
-// normaliseDecimal rewrites a JSON number with at most two significant
+// normaliseDecimal rewrites a number with at most two significant
 // fractional digits as digits "." two digits. It reports false when the
-// number needs more places (it is then kept as sent).
+// number needs more places or is no amount (it is then kept as sent).
 func normaliseDecimal(s string) (string, bool) {
-	if !isNumber(s) {
+	r, ok := decimal(s)
+	if !ok {
 		return "", false
 	}
-	if i := strings.IndexAny(s, "eE"); i >= 0 {
-		// A huge exponent or mantissa would make big.Rat build a huge
-		// number, slowly: such a value is no amount, keep it as sent.
-		if exp, err := strconv.Atoi(s[i+1:]); err != nil || exp > 40 || exp < -40 || len(s) > maxDecimalText {
-			return "", false
-		}
-		r, ok := new(big.Rat).SetString(s)
-		if !ok {
-			return "", false
-		}
-		hundred := new(big.Rat).Mul(r, big.NewRat(100, 1))
-		if !hundred.IsInt() {
-			return "", false
-		}
-		n := hundred.Num()
-		if !n.IsInt64() {
-			return "", false
-		}
-		return string(AmountFromMinor(n.Int64())), true
-	}
-	neg := strings.HasPrefix(s, "-")
-	if neg {
-		s = s[1:]
-	}
-	intPart, frac, _ := strings.Cut(s, ".")
-	frac = strings.TrimRight(frac, "0")
-	if len(frac) > 2 {
+	r.Mul(r, big.NewRat(100, 1))
+	if !r.IsInt() || !r.Num().IsInt64() {
 		return "", false
 	}
-	for len(frac) < 2 {
-		frac += "0"
-	}
-	out := intPart + "." + frac
-	if neg && out != "0.00" {
-		out = "-" + out
-	}
-	return out, true
+	return string(AmountFromMinor(r.Num().Int64())), true
 }
 
 // isNumber reports whether s is a number in JSON syntax: an optional minus,

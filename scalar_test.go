@@ -63,3 +63,23 @@ func TestRawJSONFormat(t *testing.T) {
 	require.Equal(t, `{"a":{"client_auth_token":"[REDACTED]","n":1.50}}`,
 		fmt.Sprintf("%s", RawJSON(`{"a":{"client_auth_token":"t","n":1.50}}`)), "numbers kept as sent")
 }
+
+// A value of neither form leaves the zero value and no error: never a
+// wrong zero for a text number, never a lost reply.
+func TestStatusScalarsNeitherForm(t *testing.T) {
+	var v struct {
+		N, M, K Int
+		B, C    Bool
+		T       TextMap
+	}
+	require.NoError(t, json.Unmarshal([]byte(`{"N":"FILTERED","M":1.5,"K":" 42 ","B":"maybe","C":"TRUE","T":[1]}`), &v))
+	require.Zero(t, v.N)
+	require.Zero(t, v.M)
+	require.EqualValues(t, 42, v.K)
+	require.False(t, bool(v.B))
+	require.True(t, bool(v.C))
+	require.Nil(t, v.T)
+	out, err := json.Marshal(v)
+	require.NoError(t, err)
+	require.JSONEq(t, `{"N":0,"M":0,"K":42,"B":false,"C":true,"T":null}`, string(out))
+}

@@ -1,17 +1,18 @@
 package checkout
 
 import (
-	"cmp"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"os"
-	"path/filepath"
+	"math/big"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/payorch/checkout-go/internal/conformance"
 )
 
 // Every documented status has its status_id (DESIGN §3); the
@@ -129,233 +130,6 @@ func TestCheckPaid(t *testing.T) {
 	}
 }
 
-// fixture decodes testdata/name as GetOrder decodes a reply.
-func fixture(t *testing.T, name string) *OrderStatus {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", name))
-	require.NoError(t, err)
-	st, err := decodeReply[OrderStatus](data)
-	require.NoError(t, err)
-	require.Equal(t, string(data), string(st.Raw))
-	return st
-}
-
-// Numbers and booleans the service sends as text read as values, at every
-// level of the order; IsFinal holds for a status_id sent as text.
-func TestStatusTextNumbers(t *testing.T) {
-	st := fixture(t, "status_text_numbers.json")
-	require.EqualValues(t, 26, st.StatusID)
-	require.EqualValues(t, 27, st.GatewayID)
-	require.EqualValues(t, 6, st.EMITenure)
-	require.False(t, bool(st.Refunded))
-	require.Equal(t, Amount("0.00"), st.AmountRefunded)
-	require.True(t, st.IsFinal())
-	st.Status = "BRANDX_DECLINED_SOMEHOW"
-	st.StatusID = 22
-	require.True(t, st.IsFinal(), "an unknown name with the refusal's status_id sent as text")
-	x := st.TxnDetail
-	require.EqualValues(t, 26, x.StatusID)
-	require.EqualValues(t, 27, x.GatewayID)
-	require.False(t, bool(x.ExpressCheckout))
-	require.True(t, bool(x.Redirect))
-	require.Equal(t, TextMap{"payment_channel": "WEB", "attempt": "2"}, x.Metadata)
-	c := st.Card
-	require.True(t, bool(c.UsingSavedCard))
-	require.False(t, bool(c.SavedToLocker))
-	require.True(t, bool(c.UsingToken))
-	require.True(t, bool(c.TokenizationUserConsent))
-	require.True(t, c.TokenCreated.Created)
-	m := st.Mandate
-	require.True(t, bool(m.BlockFund))
-	require.False(t, bool(m.RevokableByCustomer))
-	require.EqualValues(t, 30, m.RuleValue)
-	require.EqualValues(t, "mtk_live_9f8e7d", m.MandateToken)
-	require.True(t, bool(st.Risk.Flagged))
-	require.True(t, bool(st.Refunds[0].SentToGateway))
-	require.Equal(t, Amount("100.00"), st.Refunds[0].Amount)
-}
-
-// A value of neither form leaves the zero value and no error: never a
-// wrong zero for a text number, never a lost reply.
-func TestStatusScalarsNeitherForm(t *testing.T) {
-	var v struct {
-		N, M, K Int
-		B, C    Bool
-		T       TextMap
-	}
-	require.NoError(t, json.Unmarshal([]byte(`{"N":"FILTERED","M":1.5,"K":" 42 ","B":"maybe","C":"TRUE","T":[1]}`), &v))
-	require.Zero(t, v.N)
-	require.Zero(t, v.M)
-	require.EqualValues(t, 42, v.K)
-	require.False(t, bool(v.B))
-	require.True(t, bool(v.C))
-	require.Nil(t, v.T)
-	out, err := json.Marshal(v)
-	require.NoError(t, err)
-	require.JSONEq(t, `{"N":0,"M":0,"K":42,"B":false,"C":true,"T":null}`, string(out))
-}
-
-// card.token_created reads as a boolean and as an object; the card's
-// account reference, token type, bank code and tokens are typed, and
-// tokens "FILTERED" is nil.
-func TestStatusTokenCreatedObject(t *testing.T) {
-	st := fixture(t, "status_token_created_object.json")
-	c := st.Card
-	require.Equal(t, TokenCreated{Created: true, Fingerprint: "fp_7a1c", Reference: "cref_92b4", TokenizationStatus: "SUCCESS"}, c.TokenCreated)
-	require.Equal(t, "HDFC", c.BankCode)
-	require.Equal(t, "HDFC Bank", c.Issuer)
-	require.Equal(t, "5001A1B2C3D4E5F6G7H8I9J0K1L2M", c.PaymentAccountReference)
-	require.Equal(t, "NETWORK_TOKEN", c.TokenType)
-	require.False(t, bool(c.UsingToken))
-	require.Equal(t, []CardToken{{Provider: "MASTERCARD", ProviderCategory: "NETWORK_TOKEN", PAR: "5001A1B2C3D4E5F6G7H8I9J0K1L2M",
-		LastFourDigits: "8817", Reference: "cref_92b4", Fingerprint: "fp_7a1c", ISIN: "522222"}}, c.Tokens)
-	st, err := decodeReply[OrderStatus]([]byte(`{"order_id":"o","card":{"tokens":"FILTERED","token_created":false,"token":"FILTERED"}}`))
-	require.NoError(t, err)
-	require.Nil(t, st.Card.Tokens)
-	require.Nil(t, st.Card.Token)
-	require.False(t, st.Card.TokenCreated.Created)
-}
-
-// Each element of txn_list is the full, order-shaped transaction with its
-// own refunds; AllRefunds gives every refund once, wherever it sat, and
-// CheckPaid and IsFinal follow the order's own status and amount.
-func TestStatusTwoTransactions(t *testing.T) {
-	st := fixture(t, "status_two_transactions.json")
-	require.Len(t, st.TxnList, 2)
-	a, b := st.TxnList[0], st.TxnList[1]
-	require.Equal(t, "shop-ord_two_1-1", a.TxnID)
-	require.Equal(t, "uuid_1", a.TxnUUID)
-	require.Equal(t, StatusCharged, a.Status)
-	require.Equal(t, Amount("200.00"), a.AmountRefunded)
-	require.Equal(t, Amount("500.00"), a.EffectiveAmount)
-	require.Equal(t, "gw_ref_upi", a.GatewayReferenceID)
-	require.Equal(t, "asha@okhdfc", a.PayerVPA)
-	require.Equal(t, UPIDetail{PayerVPA: "asha@okhdfc", TxnFlowType: "COLLECT"}, *a.UPI)
-	require.Equal(t, TextMap{"split": "1"}, a.Metadata)
-	ad := a.TxnDetail
-	require.Equal(t, Amount("500.00"), ad.TxnAmount)
-	require.Equal(t, Amount("500.00"), ad.NetAmount)
-	require.Equal(t, "PAYU", ad.Gateway)
-	require.EqualValues(t, 12, ad.GatewayID)
-	require.Equal(t, "COLLECT", ad.TxnFlowType)
-	require.True(t, bool(ad.ExpressCheckout))
-	require.Equal(t, TextMap{"payment_channel": "ANDROID"}, ad.Metadata)
-	require.Equal(t, time.Date(2025, 5, 1, 10, 0, 0, 0, time.UTC), ad.Created.Time)
-	require.False(t, bool(b.Refunded), "a boolean sent as text")
-	require.Equal(t, Amount("1000.00"), b.EffectiveAmount)
-	require.Equal(t, "THREE_DS", b.AuthType)
-	require.Equal(t, "1111", b.Card.LastFourDigits)
-	require.Equal(t, "ACTIVE", b.Mandate.MandateStatus)
-	require.EqualValues(t, 27, b.TxnDetail.GatewayID)
-	require.True(t, bool(b.TxnDetail.Redirect))
-
-	all := st.AllRefunds()
-	var ids []string
-	for _, r := range all {
-		ids = append(ids, cmp.Or(r.ID, r.UniqueRequestID))
-	}
-	require.Equal(t, []string{"rfnd_a", "rfnd_b", "rf_c"}, ids, "rfnd_a sits at both levels: once")
-	require.Equal(t, time.Date(2025, 5, 2, 9, 0, 0, 0, time.UTC), all[0].Created.Time, "the first copy is kept")
-	require.Nil(t, (*OrderStatus)(nil).AllRefunds())
-
-	require.True(t, st.IsPaid())
-	require.True(t, st.IsFinal())
-	require.NoError(t, st.CheckPaid("1500"), "the order's amount, not one transaction's")
-	require.ErrorIs(t, st.CheckPaid("500"), ErrNotPaid)
-	st.Status = StatusPartialCharged
-	require.False(t, st.IsFinal())
-	require.ErrorIs(t, st.CheckPaid("1500"), ErrNotPaid)
-}
-
-// A pre-authorised order lists its capture and void, and what it captured.
-func TestStatusPreauthCapture(t *testing.T) {
-	st := fixture(t, "status_preauth_capture.json")
-	require.Equal(t, Amount("1500.00"), st.CapturedAmount)
-	require.Equal(t, Amount("1500.00"), st.RefundableAmount)
-	require.Equal(t, Amount("1500.00"), st.AmountDebited)
-	require.Equal(t, []TxnSubDetail{
-		{ID: "sub_cap_1", TxnID: "shop-ord_pre_1-1", Type: "CAPTURE", Status: StatusCharged, Amount: "1500.00", Currency: "INR",
-			EPGTxnID: "pay_Na1", Created: Timestamp{time.Date(2025, 6, 1, 8, 0, 0, 0, time.UTC)},
-			LastUpdated: Timestamp{time.Date(2025, 6, 1, 8, 0, 5, 0, time.UTC)}},
-		{ID: "sub_void_1", TxnID: "shop-ord_pre_1-1", Type: "VOID", Status: StatusVoided, Amount: "500.00", Currency: "INR",
-			Created: Timestamp{time.Unix(1748768400, 0).UTC()}},
-	}, st.TxnSubDetails)
-}
-
-// An offer's calculation reads flat and under calculation_info; its error,
-// metadata (an object, or text holding one) and product discounts are
-// typed.
-func TestStatusOffers(t *testing.T) {
-	st := fixture(t, "status_offers.json")
-	nested, flat := st.Offers[0], st.Offers[1]
-	require.Equal(t, "off_nested", nested.OfferID)
-	require.Equal(t, "SAVE10", nested.OfferCode)
-	require.Equal(t, "AVAILED", nested.Status)
-	require.Equal(t, OfferCalculation{CalculationRule: "PERCENTAGE", Value: "10.00", MaxAmount: "150.00"}, nested.Benefits[0].Calculation())
-	require.Equal(t, Amount("100.00"), nested.Benefits[0].Amount)
-	require.Equal(t, TextMap{"campaign": "diwali", "priority": "2"}, nested.Metadata)
-	require.Equal(t, []ProductDiscount{{ProductID: "sku_tee", SKU: "TEE-RED-M", Quantity: 2, Amount: "60.00"}}, nested.ProductDiscounts)
-	require.Equal(t, "FAILED", flat.Status)
-	require.Equal(t, "OFFER_NOT_APPLICABLE", flat.ErrorCode)
-	require.Equal(t, "Minimum order value not met", flat.ErrorMessage)
-	require.Equal(t, "CASHBACK", flat.Benefits[0].Type)
-	require.Equal(t, OfferCalculation{CalculationRule: "ABSOLUTE", Value: "50.00"}, flat.Benefits[0].Calculation())
-	require.Equal(t, TextMap{"campaign": "summer"}, flat.Metadata)
-}
-
-// Split settlement on the order, and each refund's split, bank and gateway
-// times, references, messages and numeric metadata.
-func TestStatusSplitSettlement(t *testing.T) {
-	st := fixture(t, "status_split_settlement.json")
-	require.Equal(t, &SplitSettlement{SplitApplied: true, SplitDetails: []Split{
-		{SubMID: "vendor_a", Amount: "700.00", MerchantCommission: "20.00", Status: "SUCCESS"},
-		{SubMID: "vendor_b", Amount: "300.00", Status: "FAILURE", ErrorMessage: "sub account inactive"},
-	}}, st.SplitSettlement)
-	r := st.Refunds[0]
-	require.Equal(t, "pg_rf_771", r.Ref)
-	require.Equal(t, "74332745117", r.OrderARN)
-	require.Equal(t, "Refund processed", r.ErrorMessage)
-	require.Empty(t, r.ErrorCode)
-	require.Equal(t, time.Date(2025, 7, 3, 11, 0, 0, 0, time.UTC), r.BankProcessedAt.Time)
-	require.Equal(t, time.Date(2025, 7, 2, 9, 30, 0, 0, time.UTC), r.ProcessedAt.UTC())
-	require.Equal(t, TextMap{"speed_processed": "NORMAL", "attempts": "3", "instant": "false"}, r.Metadata)
-	require.Equal(t, []Split{{SubMID: "vendor_a", Amount: "70.00", Status: "SUCCESS"},
-		{SubMID: "vendor_b", Amount: "30.00", Status: "PENDING"}}, r.SplitRefundDetails)
-}
-
-// EMI plan ("FILTERED" or an object), EMI type and routing, fraud checks,
-// the mandate's bank account, the order's expiry, metadata.payment_links
-// as an object and the basket echoed back.
-func TestStatusEMIAndRouting(t *testing.T) {
-	st := fixture(t, "status_emi_routing.json")
-	require.Equal(t, &EMIDetails{Bank: "HDFC", Tenure: 9, InterestRate: "13.50", Interest: "0.00", MonthlyPayment: "3333.33",
-		ProcessingFee: "199.00", TotalAmount: "30000.00", EMIType: "NO_COST_EMI"}, st.EMIDetails)
-	require.Equal(t, "NO_COST_EMI", st.EMIType)
-	require.Equal(t, "HDFC_PG", st.BankPG)
-	require.Equal(t, "HDFC", st.EMIBank)
-	require.EqualValues(t, 9, st.EMITenure)
-	require.Equal(t, time.Date(2025, 8, 1, 12, 15, 0, 0, time.UTC), st.OrderExpiry.Time)
-	require.Equal(t, []RiskDetail{
-		{Provider: "SIFT", Status: "COMPLETED", RecommendedAction: "ALLOW", Message: "low risk"},
-		{Provider: "KOUNT", Status: "COMPLETED", Flagged: true, RecommendedAction: "REVIEW"},
-	}, st.RiskChecks)
-	require.Equal(t, &BankDetails{AccountNumber: "XXXXXX4321", IFSC: "HDFC0000123", Name: "Asha Rao", BankName: "HDFC Bank",
-		AccountType: "SAVINGS"}, st.Mandate.BankDetails)
-	require.Equal(t, "EMANDATE", st.Mandate.MandateType)
-	var links PaymentLinks
-	require.NoError(t, json.Unmarshal([]byte(st.Metadata["payment_links"]), &links))
-	require.Equal(t, PaymentLinks{Web: "https://pay.example/o/ord_emi_1", Mobile: "https://pay.example/m/ord_emi_1"}, links)
-	require.Equal(t, "shop", st.Metadata["payment_page_client_id"])
-	require.Equal(t, []BasketItem{{ID: "sku_tv", SKU: "TV-55-OLED", Quantity: 1, UnitPrice: "30000.00", Category: "electronics",
-		Description: "55in OLED TV", ProductURL: "https://shop.example/tv", SellerType: "FIRST_PARTY",
-		CustomParams: TextMap{"warranty": "2y", "gift": "true"}}}, st.Basket)
-
-	st, err := decodeReply[OrderStatus]([]byte(`{"order_id":"o","emi_details":"FILTERED","split_settlement_response":"FILTERED"}`))
-	require.NoError(t, err)
-	require.Nil(t, st.EMIDetails)
-	require.Nil(t, st.SplitSettlement)
-}
-
 // CreateOrder and CreateSession refuse a reply about another order, as
 // GetOrder and Refund do, and the error quotes only the order asked for:
 // reply data (where an echoed key may sit) never reaches it.
@@ -380,4 +154,252 @@ func TestCreateRefusesReplyAboutAnotherOrder(t *testing.T) {
 	c, _ = replyingClient(t, other)
 	_, err = c.CreateSession(ctx, req)
 	require.NoError(t, err, "a request that names no order has none to compare")
+}
+
+// decimalEqual compares an Amount with a JSON number read independently.
+func decimalEqual(t *testing.T, want json.Number, got Amount) {
+	t.Helper()
+	if want == "" {
+		require.Empty(t, got)
+		return
+	}
+	w, ok := new(big.Rat).SetString(string(want))
+	require.True(t, ok)
+	g, ok := new(big.Rat).SetString(string(got))
+	require.True(t, ok, "amount %q", got)
+	require.Zero(t, w.Cmp(g), "want %s, got %s", want, got)
+}
+
+// jsonNumber reads a generic value as a number: a JSON number, or a string
+// holding one.
+func jsonNumber(v any) json.Number {
+	switch x := v.(type) {
+	case json.Number:
+		return x
+	case string:
+		if _, ok := new(big.Rat).SetString(x); ok {
+			return json.Number(x)
+		}
+	}
+	return ""
+}
+
+func genericString(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case json.Number:
+		return string(x)
+	}
+	return ""
+}
+
+// Every valid published order and refund reply decodes, and the typed
+// fields agree with a generic decoding of the same bytes.
+func TestOrderStatusDecodeConformance(t *testing.T) {
+	samples := append(conformance.Files(t, "orders", "*.json"), conformance.Files(t, "refunds", "*.json")...)
+	valid := 0
+	for _, s := range samples {
+		t.Run(s.Name, func(t *testing.T) {
+			if !s.ValidJSON() {
+				_, err := decodeReply[OrderStatus](s.Data)
+				require.Error(t, err)
+				return
+			}
+			valid++
+			dec := json.NewDecoder(strings.NewReader(string(s.Data)))
+			dec.UseNumber()
+			var m map[string]any
+			require.NoError(t, dec.Decode(&m))
+			if _, envelope := m["JWT"]; envelope { // the v4 reply is an encrypted envelope
+				require.True(t, isSealed(s.Data), "the request path refuses it with ErrEnvelope")
+				_, err := decodeReply[OrderStatus](s.Data)
+				require.ErrorContains(t, err, "none of order_id, id, status")
+				return
+			}
+			st, err := decodeReply[OrderStatus](s.Data)
+			require.NoError(t, err)
+			o, err := decodeReply[Order](s.Data)
+			require.NoError(t, err)
+			require.NotEmpty(t, st.OrderID, "every order and refund reply names its order")
+			require.NotEmpty(t, st.Status)
+			if _, ok := m["amount"]; ok {
+				require.NotEmpty(t, st.Amount)
+			}
+			require.Equal(t, genericString(m["order_id"]), st.OrderID)
+			require.Equal(t, genericString(m["status"]), string(st.Status))
+			require.Equal(t, genericString(m["id"]), st.ID)
+			decimalEqual(t, jsonNumber(m["amount"]), st.Amount)
+			decimalEqual(t, jsonNumber(m["amount_refunded"]), st.AmountRefunded)
+			if n := jsonNumber(m["status_id"]); n != "" {
+				id, err := n.Int64()
+				require.NoError(t, err)
+				require.EqualValues(t, id, st.StatusID)
+				require.EqualValues(t, id, o.StatusID)
+			}
+			require.Equal(t, genericString(m["txn_id"]), st.TxnID)
+			require.Equal(t, genericString(m["payment_method_type"]), st.PaymentMethodType)
+			require.EqualValues(t, m["refunded"] == true, st.Refunded)
+			refunds, _ := m["refunds"].([]any)
+			require.Len(t, st.Refunds, len(refunds))
+			for i, r := range refunds {
+				rm := r.(map[string]any)
+				require.Equal(t, genericString(rm["unique_request_id"]), st.Refunds[i].UniqueRequestID)
+				require.Equal(t, genericString(rm["status"]), string(st.Refunds[i].Status))
+				decimalEqual(t, jsonNumber(rm["amount"]), st.Refunds[i].Amount)
+			}
+			if dc := genericString(m["date_created"]); dc != "" {
+				want, err := time.Parse(time.RFC3339Nano, dc)
+				require.NoError(t, err)
+				require.True(t, want.Equal(st.DateCreated.Time))
+			}
+			require.Equal(t, genericString(m["order_id"]), o.OrderID)
+			require.Equal(t, genericString(m["status"]), o.Status)
+			if links, ok := m["payment_links"].(map[string]any); ok {
+				require.Equal(t, genericString(links["web"]), st.PaymentLinks.Web)
+				require.Equal(t, genericString(links["web"]), o.PaymentLinks.Web)
+			}
+			require.Equal(t, string(s.Data), string(st.Raw))
+		})
+	}
+	require.Greater(t, valid, 5)
+}
+
+// Redacted and mistyped fields are tolerated: "FILTERED" where an object is
+// expected, numbers as strings, null everywhere.
+func TestOrderStatusLenient(t *testing.T) {
+	// The quirks the service's replies show: amounts as numbers or text,
+	// "FILTERED" for a redacted block, amount or time, null anywhere, times
+	// in several forms. A value of a JSON type the service never sends for
+	// a field (a number for an id, text for a boolean) leaves that field
+	// zero; Raw keeps everything.
+	body := `{"order_id":"12345","id":null,"status":"CHARGED","status_id":21,"amount":9000,"currency":"INR",
+		"refunded":"true","amount_refunded":"FILTERED","refunds":["FILTERED",{"unique_request_id":"r","amount":"1.5"},null],
+		"payment_links":"FILTERED","card":"FILTERED","upi":null,"gateway_id":"23","date_created":"yesterday",
+		"last_updated":"2016-08-02T08:07:52+0000","mandate":{"revokable_by_customer":"true","max_amount":"5000"},
+		"metadata":{"payment_page_client_id":"shop","payment_links":{"web":"x"}},"unknown":{"deep":[1,2]}}`
+	st, err := decodeReply[OrderStatus]([]byte(body))
+	require.NoError(t, err)
+	require.Equal(t, "12345", st.OrderID)
+	require.Empty(t, st.ID)
+	require.EqualValues(t, 21, st.StatusID)
+	require.Equal(t, Amount("9000.00"), st.Amount)
+	require.True(t, bool(st.Refunded), "a boolean sent as text reads")
+	require.Empty(t, st.AmountRefunded)
+	require.Len(t, st.Refunds, 3, "a redacted or null element is a zero refund")
+	require.Equal(t, Refund{}, st.Refunds[0])
+	require.Equal(t, Amount("1.50"), st.Refunds[1].Amount)
+	require.Equal(t, Refund{}, st.Refunds[2])
+	require.Equal(t, PaymentLinks{}, st.PaymentLinks)
+	require.Nil(t, st.Card, "a redacted card is no card")
+	require.Nil(t, st.UPI)
+	require.EqualValues(t, 23, st.GatewayID, "a number sent as text reads")
+	require.True(t, st.DateCreated.IsZero())
+	require.Equal(t, time.Date(2016, 8, 2, 8, 7, 52, 0, time.UTC), st.LastUpdated.UTC())
+	require.True(t, bool(st.Mandate.RevokableByCustomer), "the mandate's booleans come as text too")
+	require.Equal(t, Amount("5000.00"), st.Mandate.MaxAmount)
+	require.Equal(t, TextMap{"payment_page_client_id": "shop", "payment_links": `{"web":"x"}`}, st.Metadata,
+		"an object value as its JSON text")
+	require.Equal(t, body, string(st.Raw))
+
+	_, err = decodeReply[OrderStatus]([]byte(`{"order_id":`))
+	require.Error(t, err)
+}
+
+// No reply, however malformed, makes the decoders panic; a decoded session's
+// payload is always a verbatim slice of the body and a decoded status keeps
+// the body whole.
+func FuzzDecodeReplies(f *testing.F) {
+	f.Add([]byte(`{"status":"NEW","sdk_payload":{"a":"\u00e9"},"payment_links":"FILTERED"}`))
+	f.Add([]byte(`{"order_id":1,"amount":"9000","refunds":[null,"x",{"amount":1e2}],"status_id":"21"}`))
+	f.Add([]byte(`{"links":{"payment_collection_links":{"QR":5,"INTENT":null}},"juspay":"FILTERED"}`))
+	f.Add([]byte(`[]`))
+	f.Add([]byte(`{"txn_detail":{"txn_amount_breakup":"[{\"value\":\"1\"}]"},"mandate":{"revokable_by_customer":"true"},"JWT":1}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		if s, err := decodeReply[Session](body); err == nil {
+			if !bytes.Contains(body, s.SDKPayload) || len(s.SDKPayload) == 0 {
+				t.Fatalf("payload %q is not a slice of the body", s.SDKPayload)
+			}
+		}
+		if st, err := decodeReply[OrderStatus](body); err == nil && !bytes.Equal(st.Raw, body) {
+			t.Fatal("Raw differs from the body")
+		}
+		_, _ = decodeReply[Order](body)
+		if r, err := decodeReply[Refund](body); err == nil && !bytes.Equal(r.Raw, body) {
+			t.Fatal("Raw differs from the body")
+		}
+		var x Transaction
+		_ = json.Unmarshal(body, &x)
+		var m MandateDetail
+		_ = json.Unmarshal(body, &m)
+	})
+}
+
+// The order of an order webhook decodes into the OrderStatus GetOrder
+// returns, with the same methods.
+func TestOrderWebhookContentIsOrderStatus(t *testing.T) {
+	for _, s := range conformance.Files(t, "webhooks", "webhook_order_*.json") {
+		t.Run(s.Name, func(t *testing.T) {
+			m := genericJSON(t, s.Data)
+			order := m["content"].(map[string]any)["order"].(map[string]any)
+			b, err := json.Marshal(order)
+			require.NoError(t, err)
+			var st OrderStatus
+			require.NoError(t, json.Unmarshal(b, &st))
+			require.Equal(t, order["order_id"], st.OrderID)
+			require.Equal(t, order["status"], string(st.Status))
+			require.True(t, st.Status.Known())
+			require.EqualValues(t, st.Status.ID(), st.StatusID, "the status and its number agree")
+			require.Equal(t, m["event_name"] != "ORDER_FAILED", st.IsPaid(), "a refunded or refund-failed order stays CHARGED")
+			require.True(t, st.IsFinal())
+		})
+	}
+}
+
+// A successful reply that is not an order status is an error naming what
+// is wrong, never an empty value: the published /v4 reply in Basic mode,
+// other JSON values, objects without order_id, id or status.
+func TestGetOrderRefusesOtherShapes(t *testing.T) {
+	jwt := conformance.Files(t, "orders", "order_status_v4_jwt_response.json")[0]
+	for _, tt := range []struct {
+		name, body, msg string
+	}{
+		{"empty object", `{}`, "the reply is not an order status: it has none of order_id, id, status"},
+		{"another order", `{"order_id":"o2","status":"CHARGED","amount":"1.00"}`, `the reply is about another order than "o1"`},
+		{"other object", `{"amount":1,"currency":"INR"}`, "none of order_id, id, status"},
+		{"nulls", `{"order_id":null,"id":null,"status":null}`, "none of order_id, id, status"},
+		{"array", `[{"order_id":"o"}]`, "the reply is a JSON array, not a JSON object"},
+		{"string", `"CHARGED"`, "the reply is a JSON string, not a JSON object"},
+		{"null", `null`, "the reply is null, not a JSON object"},
+		{"empty", ``, "the reply is empty, not a JSON object"},
+		{"truncated", `{"order_id":"o"`, "decode response"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c, srv := replyingClient(t, tt.body)
+			st, err := c.GetOrder(context.Background(), "o1")
+			require.Nil(t, st)
+			require.ErrorContains(t, err, tt.msg)
+			require.True(t, strings.HasPrefix(err.Error(), "checkout: get order: decode response: "), err.Error())
+			var ae *APIError
+			require.False(t, errors.As(err, &ae), "a 2xx reply is no API error")
+			require.EqualValues(t, 1, srv.count.Load())
+		})
+	}
+	for _, body := range []string{`{"order_id":"o1"}`, `{"id":"ordeh_1"}`, `{"status":"NEW"}`} {
+		srv := newRecorder(t, reply{status: 200, body: body})
+		_, err := newTestClient(t, srv.URL).GetOrder(context.Background(), "o1")
+		require.NoError(t, err, body)
+	}
+	// An encrypted envelope is refused by the request path before decoding,
+	// with the error that says which option reads it.
+	for name, body := range map[string]string{
+		"published v4 reply": string(jwt.Data),
+		"JWE JSON envelope":  `{"header":"h","encryptedKey":"k","iv":"i","encryptedPayload":"p","tag":"t"}`,
+	} {
+		srv := newRecorder(t, reply{status: 200, body: body})
+		st, err := newTestClient(t, srv.URL).GetOrder(context.Background(), "o1")
+		require.Nil(t, st, name)
+		require.ErrorIs(t, err, ErrEnvelope, name)
+		require.ErrorContains(t, err, "checkout: get order: reply: the reply is encrypted", name)
+	}
 }
