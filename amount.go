@@ -9,32 +9,21 @@ import (
 	"strings"
 )
 
-// Amount is a sum of money as decimal text, written the way the service
-// takes it: digits, then optionally a point and one or two digits ("1",
-// "1.0", "10.00", "1499.50"). It is never a float64, so no rounding ever
-// happens on the way to the service, and a request sends the text exactly
-// as you wrote it.
-//
-// Build one with [AmountFromMinor] or [ParseAmount], or write the text
-// yourself. Two places ("10.00") is the form the service's documents use;
-// other forms pass Validate and are reported by the Lint methods only.
-// Amounts decoded from replies are normalised to two places when that is
-// exact (the service sends 9000, 1 or "100.0"); any other decimal is kept
-// as sent.
+// Amount is a sum of money as decimal text: digits, then optionally a
+// point and one or two digits ("1", "10.00", "1499.50"), never a float64,
+// so a request sends it exactly as written. Build one with
+// [AmountFromMinor] or [ParseAmount], or write the text; Lint advises two
+// places. A reply's amount (9000, 1 or "100.0") reads as two places when
+// that is exact, otherwise as sent.
 type Amount string
 
 // maxIntDigits keeps the minor units of an amount inside an int64.
 const maxIntDigits = 16
 
 // AmountFromMinor returns the amount of minor units (paise, cents) as
-// decimal text with two places: AmountFromMinor(12345) is "123.45".
-//
-// It returns a single value so that it reads well inside a struct literal.
-// A negative minor is an error that surfaces where it can name the field:
-// the text gets a leading minus sign (AmountFromMinor(-5) is "-0.05", the
-// way a reply's negative figure reads), which every Validate refuses at the
-// field's path ("amount: must not be negative"), and which [Amount.Minor]
-// and [ParseAmount] refuse too. So a negative amount is never sent.
+// decimal text with two places: AmountFromMinor(12345) is "123.45". A
+// negative minor gives "-0.05" and the like, which every Validate refuses
+// at the field's path, so a negative amount is never sent.
 func AmountFromMinor(minor int64) Amount {
 	neg := minor < 0
 	u := uint64(minor)

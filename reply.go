@@ -10,14 +10,9 @@ import (
 	"time"
 )
 
-// What the reply types share: decoding that tolerates the service's quirks,
-// Raw, and the time type of their fields.
-
-// decodeLenient decodes data into v with encoding/json. A value of the
-// wrong JSON type for its field (the service sends the text "FILTERED" for
-// a redacted object, number or boolean) leaves that field as it was:
-// encoding/json decodes every other field and reports only the first such
-// mismatch, which is dropped here. The reply's Raw keeps the value.
+// decodeLenient decodes data into v with encoding/json, leaving out a
+// value of the wrong JSON type for its field (encoding/json decodes every
+// other field): the reply's Raw keeps it.
 func decodeLenient(data []byte, v any) error {
 	err := json.Unmarshal(data, v)
 	var te *json.UnmarshalTypeError
@@ -27,12 +22,9 @@ func decodeLenient(data []byte, v any) error {
 	return err
 }
 
-// readObject is the start of a reply type's UnmarshalJSON: it decodes
-// data leniently into w, the type's wire form, and reports whether it did.
-// A value that is not a JSON object (null, or the service's "FILTERED" for
-// a redacted element) is not decoded and is no error, so that it never
-// stops the rest of a reply from decoding; a reply of the wrong shape is
-// refused by the request path before it is decoded. An error names what.
+// readObject decodes data leniently into w and reports whether it did: a
+// value that is not a JSON object (null, "FILTERED") is skipped, no error,
+// so that it never stops the rest of a reply. An error names what.
 func readObject(data []byte, w any, what string) (bool, error) {
 	if kindOf(data) != "object" {
 		return false, nil
@@ -47,9 +39,8 @@ func readObject(data []byte, w any, what string) (bool, error) {
 }
 
 // object reads a JSON object into a new T, leniently; any other value
-// (null, the service's "FILTERED" for a redacted block) leaves it nil. A
-// reply's UnmarshalJSON uses it for its blocks, so that a redacted card is
-// a nil *CardDetail rather than an empty one.
+// (null, "FILTERED") leaves it nil, so that a redacted card is a nil
+// *CardDetail rather than an empty one.
 type object[T any] struct{ v *T }
 
 func (o *object[T]) UnmarshalJSON(data []byte) error {
@@ -96,9 +87,8 @@ func kindOf(raw []byte) string {
 	return "number"
 }
 
-// errNilTarget is what an UnmarshalJSON method called on a nil pointer
-// returns instead of panicking (encoding/json never makes such a call; a
-// direct one may), as json.RawMessage does.
+// errNilTarget is what an UnmarshalJSON called on a nil pointer returns,
+// as json.RawMessage does.
 func errNilTarget(typ string) error {
 	return fmt.Errorf("checkout: %s.UnmarshalJSON on nil pointer", typ)
 }
@@ -129,15 +119,11 @@ func (r RawJSON) Format(f fmt.State, verb rune) {
 	}
 }
 
-// Timestamp is a time the service sends in a reply. It reads every form
-// the service writes: RFC 3339 ("2023-08-10T07:25:35Z"), a numeric offset
-// without a colon ("2016-08-02T08:07:52+0000"), and Unix seconds as a
-// number or as text ("1691662587"), and a time without an offset
-// ("2016-08-02T08:07:52"), read as UTC. Anything else, such as the
-// redacted "FILTERED", reads as the zero time (the reply's Raw keeps it).
-// It encodes as RFC 3339, as time.Time does. It embeds time.Time, so ts.IsZero(),
-// ts.Before(t) and the other methods of time.Time work on it; pass ts.Time
-// where a time.Time is wanted.
+// Timestamp is a time of a reply, in any form the service writes: RFC 3339
+// ("2023-08-10T07:25:35Z"), an offset without a colon ("…+0000"), no
+// offset (read as UTC), or Unix seconds as a number or text. Anything else
+// ("FILTERED") is the zero time; Raw keeps it. It embeds time.Time, whose
+// methods and RFC 3339 encoding it has; ts.Time is the time.Time.
 type Timestamp struct {
 	time.Time
 }

@@ -260,10 +260,9 @@ func (s *OrderStatus) AllRefunds() []Refund {
 	return out
 }
 
-// IsPaid reports whether the order is paid: its status is CHARGED. Nothing
-// else counts, not even AUTHORIZED (the money is only held) or
-// COD_INITIATED (the cash is still to come). Before fulfilling, also check
-// the amount: see [OrderStatus.CheckPaid].
+// IsPaid reports whether the order's status is CHARGED; AUTHORIZED (money
+// held) and COD_INITIATED (cash to come) are not paid. Before fulfilling,
+// also check the amount: see [OrderStatus.CheckPaid].
 func (s *OrderStatus) IsPaid() bool {
 	return s != nil && s.Status == StatusCharged
 }
@@ -286,13 +285,11 @@ func (s *OrderStatus) IsFinal() bool {
 const ErrNotPaid = sentinel("checkout: order not paid as expected")
 
 // CheckPaid is the check the service asks for before fulfilling an order:
-// the order must be CHARGED and its amount must equal expected, the amount
-// you asked the customer to pay. Amounts are compared as decimals, never
-// as floats, so "1", "1.0" and "1.00" are equal. For an order paid by
-// several transactions (TxnList) the order's status and amount decide,
-// not any one transaction's: a PARTIAL_CHARGED order is not paid. It returns nil when the
-// order may be fulfilled; otherwise an error matching [ErrNotPaid] that
-// says what differs.
+// the order must be CHARGED and its amount equal expected, compared as
+// decimals ("1" equals "1.00"). For an order paid by several transactions
+// the order's own status and amount decide, not any one transaction's: a
+// PARTIAL_CHARGED order is not paid. It returns nil when the order may be
+// fulfilled, else an error matching [ErrNotPaid] that says what differs.
 //
 //	st, err := client.GetOrder(ctx, orderID)
 //	if err != nil { … }
