@@ -199,7 +199,7 @@ func TestOrderNotFoundThroughTheClient(t *testing.T) {
 	e := apiError(t, err)
 	require.Equal(t, 400, e.HTTPStatus)
 	require.Equal(t, "NOT_FOUND", e.Status)
-	require.Equal(t, 40, e.StatusID)
+	require.EqualValues(t, 40, e.StatusID)
 	require.Equal(t, "ord_404", e.OrderID)
 	require.False(t, errors.Is(err, checkout.ErrInvalidRequest))
 

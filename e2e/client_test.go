@@ -84,7 +84,7 @@ func TestOrderLinksStatusAndRefund(t *testing.T) {
 	o, err := c.CreateOrder(ctx, req)
 	require.NoError(t, err)
 	require.Equal(t, "CREATED", o.Status)
-	require.Equal(t, 1, o.StatusID)
+	require.EqualValues(t, 1, o.StatusID)
 	require.NotEmpty(t, o.ClientAuthToken)
 	fake, err := s.Order("ord_links")
 	require.NoError(t, err)
@@ -107,7 +107,7 @@ func TestOrderLinksStatusAndRefund(t *testing.T) {
 	st, err = c.GetOrder(ctx, "ord_links")
 	require.NoError(t, err)
 	require.Equal(t, checkout.StatusCharged, st.Status)
-	require.Equal(t, 21, st.StatusID)
+	require.EqualValues(t, 21, st.StatusID)
 	require.Equal(t, "UPI", st.PaymentMethodType)
 	require.NotEmpty(t, st.TxnID)
 
