@@ -173,7 +173,7 @@ const maxDecimalText = 64
 // number needs more places or is no amount (it is then kept as sent).
 func normaliseDecimal(s string) (string, bool) {
 	r, ok := decimal(s)
-	if !ok {
+	if !ok || !isNumber(s) {
 		return "", false
 	}
 	r.Mul(r, big.NewRat(100, 1))

@@ -388,3 +388,32 @@ func TestDecodeReplyNamesTheType(t *testing.T) {
 	_, err = decodeReply[Session]([]byte(`{"JWT":"x"}`))
 	require.ErrorContains(t, err, "no sdk_payload object")
 }
+
+// A Timestamp reads any valid JSON without an error; a time it reads is
+// written back as RFC 3339 and reads again as the same instant.
+func FuzzTimestamp(f *testing.F) {
+	for _, s := range []string{`"2023-08-10T07:25:35Z"`, `"2016-08-02T08:07:52+0000"`, `1691662587`, `"1691662587"`,
+		`"2016-08-02T08:07:52"`, `"FILTERED"`, `"9999-12-31T23:59:59-23:59"`, `253402300799`, `null`, `{}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if !json.Valid(data) {
+			return
+		}
+		var ts Timestamp
+		if err := json.Unmarshal(data, &ts); err != nil {
+			t.Fatalf("%s: %v", data, err)
+		}
+		if ts.IsZero() {
+			return
+		}
+		out, err := json.Marshal(ts)
+		if err != nil {
+			return // a year outside 0–9999 after its offset: time.Time refuses to write it
+		}
+		var back Timestamp
+		if err := json.Unmarshal(out, &back); err != nil || !back.Equal(ts) {
+			t.Fatalf("%s → %s → %v (%v)", data, out, back, err)
+		}
+	})
+}
