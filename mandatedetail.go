@@ -97,14 +97,9 @@ type MandatePaymentInfo struct {
 
 // BankDetails is the bank account an e-mandate debits.
 type BankDetails struct {
-	// AccountNumber is the account's number, usually masked.
-	AccountNumber string `json:"account_number,omitempty"`
-	// IFSC is the branch's IFSC code.
-	IFSC string `json:"ifsc,omitempty"`
-	// Name is the account holder's name.
-	Name string `json:"name,omitempty"`
-	// BankName is the bank's name.
-	BankName string `json:"bank_name,omitempty"`
-	// AccountType is "SAVINGS" or "CURRENT".
-	AccountType string `json:"account_type,omitempty"`
+	AccountNumber string `json:"account_number,omitempty"` // usually masked
+	IFSC          string `json:"ifsc,omitempty"`           // the branch's code
+	Name          string `json:"name,omitempty"`           // the account holder's
+	BankName      string `json:"bank_name,omitempty"`
+	AccountType   string `json:"account_type,omitempty"` // SAVINGS or CURRENT
 }

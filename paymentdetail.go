@@ -110,23 +110,14 @@ func (x *Transaction) UnmarshalJSON(data []byte) error {
 // TxnSubDetail is one step of a pre-authorised payment (txn_sub_details):
 // its capture or its void.
 type TxnSubDetail struct {
-	// ID is the service's id of the step.
-	ID string `json:"id,omitempty"`
-	// TxnID is the transaction the step belongs to.
-	TxnID string `json:"txn_id,omitempty"`
-	// Type is what the step does ("CAPTURE", "VOID").
-	Type string `json:"txn_type,omitempty"`
-	// Status is the step's status ("CHARGED", "VOIDED", "CAPTURE_FAILED").
-	Status Status `json:"status,omitempty"`
-	// Amount is the amount captured or voided.
-	Amount Amount `json:"amount,omitempty"`
-	// Currency is the currency code.
-	Currency string `json:"currency,omitempty"`
-	// EPGTxnID is the gateway's id of the step.
-	EPGTxnID string `json:"epg_txn_id,omitempty"`
-	// Created is when the step was made.
-	Created Timestamp `json:"created,omitzero"`
-	// LastUpdated is when the step last changed.
+	ID          string    `json:"id,omitempty"`
+	TxnID       string    `json:"txn_id,omitempty"`   // the transaction the step belongs to
+	Type        string    `json:"txn_type,omitempty"` // "CAPTURE" or "VOID"
+	Status      Status    `json:"status,omitempty"`   // CHARGED, VOIDED, CAPTURE_FAILED, …
+	Amount      Amount    `json:"amount,omitempty"`   // captured or voided
+	Currency    string    `json:"currency,omitempty"`
+	EPGTxnID    string    `json:"epg_txn_id,omitempty"` // the gateway's id of the step
+	Created     Timestamp `json:"created,omitzero"`
 	LastUpdated Timestamp `json:"last_updated,omitzero"`
 }
 
@@ -171,36 +162,21 @@ type BreakupLine struct {
 // GatewayResponse is the gateway's answer for a transaction
 // (payment_gateway_response).
 type GatewayResponse struct {
-	// TxnID is your reference of the transaction.
-	TxnID string `json:"txn_id,omitempty"`
-	// EPGTxnID is the gateway's id of the transaction (epg_txn_id).
-	EPGTxnID string `json:"epg_txn_id,omitempty"`
-	// RespCode is the gateway's response code.
-	RespCode string `json:"resp_code,omitempty"`
-	// RespMessage is the gateway's response message.
-	RespMessage string `json:"resp_message,omitempty"`
-	// RRN is the bank's retrieval reference number.
-	RRN string `json:"rrn,omitempty"`
-	// AuthIDCode is the authorisation code (auth_id_code).
-	AuthIDCode string `json:"auth_id_code,omitempty"`
-	// AuthRefNum is the authorisation reference number.
-	AuthRefNum string `json:"auth_ref_num,omitempty"`
-	// ARN is the acquirer reference number.
-	ARN string `json:"arn,omitempty"`
-	// ECI is the card network's electronic commerce indicator.
-	ECI string `json:"eci,omitempty"`
-	// GatewayMerchantID is your merchant id at the gateway.
-	GatewayMerchantID string `json:"gateway_merchant_id,omitempty"`
-	// NetworkErrorCode is the card network's error code.
-	NetworkErrorCode string `json:"network_error_code,omitempty"`
-	// NetworkErrorMessage is the card network's error message.
-	NetworkErrorMessage string `json:"network_error_message,omitempty"`
-	// DebitAmount is the amount the gateway debited.
-	DebitAmount Amount `json:"debit_amount,omitempty"`
-	// DiscountAmount is the discount the gateway applied.
-	DiscountAmount Amount `json:"discount_amount,omitempty"`
-	// Created is when the gateway answered.
-	Created Timestamp `json:"created,omitzero"`
+	TxnID               string    `json:"txn_id,omitempty"`     // your reference of the transaction
+	EPGTxnID            string    `json:"epg_txn_id,omitempty"` // the gateway's id of the transaction
+	RespCode            string    `json:"resp_code,omitempty"`
+	RespMessage         string    `json:"resp_message,omitempty"`
+	RRN                 string    `json:"rrn,omitempty"`          // the bank's retrieval reference number
+	AuthIDCode          string    `json:"auth_id_code,omitempty"` // the authorisation code
+	AuthRefNum          string    `json:"auth_ref_num,omitempty"`
+	ARN                 string    `json:"arn,omitempty"` // the acquirer reference number
+	ECI                 string    `json:"eci,omitempty"` // the network's e-commerce indicator
+	GatewayMerchantID   string    `json:"gateway_merchant_id,omitempty"`
+	NetworkErrorCode    string    `json:"network_error_code,omitempty"`
+	NetworkErrorMessage string    `json:"network_error_message,omitempty"`
+	DebitAmount         Amount    `json:"debit_amount,omitempty"`
+	DiscountAmount      Amount    `json:"discount_amount,omitempty"`
+	Created             Timestamp `json:"created,omitzero"`
 	// Full is the gateway's own reply as the service passes it on
 	// (gateway_response), whose shape differs from gateway to gateway.
 	Full json.RawMessage `json:"gateway_response,omitempty"`
@@ -313,23 +289,13 @@ func (t *TokenCreated) UnmarshalJSON(data []byte) error {
 // CardToken is a token of a card (a card's token or tokens): the card's
 // stand-in at the network or issuer.
 type CardToken struct {
-	// Provider is who issued the token ("VISA", "MASTERCARD", a bank).
-	Provider string `json:"provider,omitempty"`
-	// ProviderCategory is the kind of token ("NETWORK_TOKEN",
-	// "ISSUER_TOKEN").
-	ProviderCategory string `json:"provider_category,omitempty"`
-	// PAR is the payment account reference, the same for every token of
-	// one card.
-	PAR string `json:"par,omitempty"`
-	// LastFourDigits are the token's last four digits.
-	LastFourDigits string `json:"last_four_digits,omitempty"`
-	// Reference is the service's reference of the token (card_reference).
-	Reference string `json:"card_reference,omitempty"`
-	// Fingerprint is the same for every payment with the same token
-	// (card_fingerprint).
-	Fingerprint string `json:"card_fingerprint,omitempty"`
-	// ISIN is the token's first digits (card_isin).
-	ISIN string `json:"card_isin,omitempty"`
+	Provider         string `json:"provider,omitempty"`          // VISA, MASTERCARD, a bank
+	ProviderCategory string `json:"provider_category,omitempty"` // NETWORK_TOKEN, ISSUER_TOKEN
+	PAR              string `json:"par,omitempty"`               // the payment account reference
+	LastFourDigits   string `json:"last_four_digits,omitempty"`
+	Reference        string `json:"card_reference,omitempty"`   // the service's reference of the token
+	Fingerprint      string `json:"card_fingerprint,omitempty"` // the same for every payment with it
+	ISIN             string `json:"card_isin,omitempty"`        // the token's first digits
 }
 
 // UPIDetail is the UPI side of a payment (upi).
@@ -403,94 +369,61 @@ func (b *OfferBenefit) Calculation() OfferCalculation {
 
 // ProductDiscount is an offer's discount on one product of the basket.
 type ProductDiscount struct {
-	// ProductID is your id of the product (the basket item's id).
-	ProductID string `json:"product_id,omitempty"`
-	// SKU is the product's stock-keeping unit.
-	SKU string `json:"sku,omitempty"`
-	// Quantity is how many units the discount covers.
-	Quantity Int `json:"quantity,omitempty"`
-	// Amount is the discount on the product.
-	Amount Amount `json:"discount_amount,omitempty"`
+	ProductID string `json:"product_id,omitempty"` // the basket item's id
+	SKU       string `json:"sku,omitempty"`
+	Quantity  Int    `json:"quantity,omitempty"`        // units the discount covers
+	Amount    Amount `json:"discount_amount,omitempty"` // the discount on the product
 }
 
 // EMIDetails is the plan of an EMI payment (emi_details).
 type EMIDetails struct {
-	// Bank is the bank of the plan.
-	Bank string `json:"bank,omitempty"`
-	// Tenure is the number of monthly instalments.
-	Tenure Int `json:"tenure,omitempty"`
-	// InterestRate is the yearly interest rate, in percent.
-	InterestRate Amount `json:"interest_rate,omitempty"`
-	// Interest is the total interest the customer pays.
-	Interest Amount `json:"interest,omitempty"`
-	// MonthlyPayment is the amount of one instalment (emi_amount).
-	MonthlyPayment Amount `json:"emi_amount,omitempty"`
-	// ProcessingFee is the bank's fee for the plan.
-	ProcessingFee Amount `json:"processing_fee,omitempty"`
-	// TotalAmount is what the customer pays in all.
-	TotalAmount Amount `json:"total_amount,omitempty"`
-	// EMIType is "STANDARD_EMI", "NO_COST_EMI" or "LOW_COST_EMI".
-	EMIType string `json:"emi_type,omitempty"`
+	Bank           string `json:"bank,omitempty"`
+	Tenure         Int    `json:"tenure,omitempty"`         // monthly instalments
+	InterestRate   Amount `json:"interest_rate,omitempty"`  // yearly, in percent
+	Interest       Amount `json:"interest,omitempty"`       // the total the customer pays
+	MonthlyPayment Amount `json:"emi_amount,omitempty"`     // one instalment
+	ProcessingFee  Amount `json:"processing_fee,omitempty"` // the bank's fee for the plan
+	TotalAmount    Amount `json:"total_amount,omitempty"`   // what the customer pays in all
+	EMIType        string `json:"emi_type,omitempty"`       // STANDARD_EMI, NO_COST_EMI, LOW_COST_EMI
 }
 
 // SplitSettlement says how a payment was split between sub-accounts
 // (split_settlement_response).
 type SplitSettlement struct {
-	// SplitApplied reports whether the split was applied.
-	SplitApplied Bool `json:"split_applied"`
-	// SplitDetails are the parts, one per sub-account.
-	SplitDetails []Split `json:"split_details,omitempty"`
+	SplitApplied Bool    `json:"split_applied"`
+	SplitDetails []Split `json:"split_details,omitempty"` // one per sub-account
 }
 
 // Split is one sub-account's part of a split payment or refund
 // (split_details, split_refund_details).
 type Split struct {
-	// SubMID is the sub-account's id (sub_mid).
-	SubMID string `json:"sub_mid,omitempty"`
-	// Amount is the part's amount.
-	Amount Amount `json:"amount,omitempty"`
-	// MerchantCommission is your commission on the part.
-	MerchantCommission Amount `json:"merchant_commission,omitempty"`
-	// Status is the part's status ("SUCCESS", "FAILURE", "PENDING").
-	Status string `json:"status,omitempty"`
-	// ErrorMessage says why a part failed.
-	ErrorMessage string `json:"error_message,omitempty"`
+	SubMID             string `json:"sub_mid,omitempty"` // the sub-account's id
+	Amount             Amount `json:"amount,omitempty"`
+	MerchantCommission Amount `json:"merchant_commission,omitempty"` // your commission on the part
+	Status             string `json:"status,omitempty"`              // SUCCESS, FAILURE, PENDING
+	ErrorMessage       string `json:"error_message,omitempty"`       // why a part failed
 }
 
 // RiskDetail is the verdict of a fraud check on a payment (risk, and each
 // of risk_checks).
 type RiskDetail struct {
-	// Provider is who ran the check.
-	Provider string `json:"provider,omitempty"`
-	// Status is the check's status ("COMPLETED").
-	Status string `json:"status,omitempty"`
-	// Flagged reports whether the payment was flagged as risky.
-	Flagged Bool `json:"flagged"`
-	// RecommendedAction is what the provider advises.
+	Provider          string `json:"provider,omitempty"` // who ran the check
+	Status            string `json:"status,omitempty"`   // COMPLETED, …
+	Flagged           Bool   `json:"flagged"`            // the payment was flagged as risky
 	RecommendedAction string `json:"recommended_action,omitempty"`
-	// Message is the provider's message.
-	Message string `json:"message,omitempty"`
+	Message           string `json:"message,omitempty"`
 }
 
 // BasketItem is one item of the basket you sent with the order, echoed
 // back (basket).
 type BasketItem struct {
-	// ID is your id of the item.
-	ID string `json:"id,omitempty"`
-	// SKU is the item's stock-keeping unit.
-	SKU string `json:"sku,omitempty"`
-	// Quantity is the number of units.
-	Quantity Int `json:"quantity,omitempty"`
-	// UnitPrice is the price of one unit.
-	UnitPrice Amount `json:"unitPrice,omitempty"`
-	// Category is the item's category.
-	Category string `json:"category,omitempty"`
-	// Description describes the item.
-	Description string `json:"description,omitempty"`
-	// ProductURL is the item's page.
-	ProductURL string `json:"productUrl,omitempty"`
-	// SellerType is "FIRST_PARTY" or "THIRD_PARTY".
-	SellerType string `json:"sellerType,omitempty"`
-	// CustomParams are your own fields of the item.
-	CustomParams TextMap `json:"customParams,omitempty"`
+	ID           string  `json:"id,omitempty"` // your id of the item
+	SKU          string  `json:"sku,omitempty"`
+	Quantity     Int     `json:"quantity,omitempty"`
+	UnitPrice    Amount  `json:"unitPrice,omitempty"`
+	Category     string  `json:"category,omitempty"`
+	Description  string  `json:"description,omitempty"`
+	ProductURL   string  `json:"productUrl,omitempty"`
+	SellerType   string  `json:"sellerType,omitempty"`   // FIRST_PARTY or THIRD_PARTY
+	CustomParams TextMap `json:"customParams,omitempty"` // your own fields of the item
 }
