@@ -91,9 +91,7 @@ func TestTimestampEncodableRange(t *testing.T) {
 // shape is never shown unredacted or differs between gateways. Raw keeps
 // them.
 var untypedKeys = map[string]bool{
-	"OrderStatus.bank_pg":         true, // always null
 	"OrderStatus.rewards_breakup": true, // null or FILTERED
-	"OrderStatus.emi_details":     true, // FILTERED
 	"OrderStatus.additional_info": true, // {}
 	"Refund.previous_attempts":    true, // FILTERED
 }
