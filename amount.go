@@ -9,32 +9,21 @@ import (
 	"strings"
 )
 
-// Amount is a sum of money as decimal text, written the way the service
-// takes it: digits, then optionally a point and one or two digits ("1",
-// "1.0", "10.00", "1499.50"). It is never a float64, so no rounding ever
-// happens on the way to the service, and a request sends the text exactly
-// as you wrote it.
-//
-// Build one with [AmountFromMinor] or [ParseAmount], or write the text
-// yourself. Two places ("10.00") is the form the service's documents use;
-// other forms pass Validate and are reported by the Lint methods only.
-// Amounts decoded from replies are normalised to two places when that is
-// exact (the service sends 9000, 1 or "100.0"); any other decimal is kept
-// as sent.
+// Amount is a sum of money as decimal text: digits, then optionally a
+// point and one or two digits ("1", "10.00", "1499.50"), never a float64,
+// so a request sends it exactly as written. Build one with
+// [AmountFromMinor] or [ParseAmount], or write the text; Lint advises two
+// places. A reply's amount (9000, 1 or "100.0") reads as two places when
+// that is exact, otherwise as sent.
 type Amount string
 
 // maxIntDigits keeps the minor units of an amount inside an int64.
 const maxIntDigits = 16
 
 // AmountFromMinor returns the amount of minor units (paise, cents) as
-// decimal text with two places: AmountFromMinor(12345) is "123.45".
-//
-// It returns a single value so that it reads well inside a struct literal.
-// A negative minor is an error that surfaces where it can name the field:
-// the text gets a leading minus sign (AmountFromMinor(-5) is "-0.05", the
-// way a reply's negative figure reads), which every Validate refuses at the
-// field's path ("amount: must not be negative"), and which [Amount.Minor]
-// and [ParseAmount] refuse too. So a negative amount is never sent.
+// decimal text with two places: AmountFromMinor(12345) is "123.45". A
+// negative minor gives "-0.05" and the like, which every Validate refuses
+// at the field's path, so a negative amount is never sent.
 func AmountFromMinor(minor int64) Amount {
 	neg := minor < 0
 	u := uint64(minor)
@@ -139,20 +128,17 @@ func (e *amountError) Error() string {
 // UnmarshalJSON reads an amount of a reply, given as a JSON string or
 // number, and normalises it to two places when that is exact ("100.0" and
 // 100 become "100.00"). Text that is not a decimal number, such as the
-// service's redacted "FILTERED", reads as the empty Amount, and so does any
-// other JSON value (the reply's Raw keeps it); null changes nothing.
+// service's redacted "FILTERED", and any other JSON value read as the
+// empty Amount (the reply's Raw keeps it); null changes nothing.
 // Request types read their amounts as written, without normalising.
 func (a *Amount) UnmarshalJSON(b []byte) error {
-	if a == nil {
-		return errNilTarget("Amount")
-	}
 	text := string(bytes.TrimSpace(b))
 	switch kindOf(b) {
 	case "null":
 		return nil
 	case "string":
-		if err := json.Unmarshal(b, &text); err != nil {
-			return fmt.Errorf("checkout: amount: %w", err)
+		if json.Unmarshal(b, &text) != nil {
+			text = ""
 		}
 		text = strings.TrimSpace(text)
 	case "number":
@@ -182,50 +168,19 @@ func amountFromWire(s string) Amount {
 // digits than any amount has.
 const maxDecimalText = 64
 
-// normaliseDecimal rewrites a JSON number with at most two significant
+// normaliseDecimal rewrites a number with at most two significant
 // fractional digits as digits "." two digits. It reports false when the
-// number needs more places (it is then kept as sent).
+// number needs more places or is no amount (it is then kept as sent).
 func normaliseDecimal(s string) (string, bool) {
-	if !isNumber(s) {
+	r, ok := decimal(s)
+	if !ok || !isNumber(s) {
 		return "", false
 	}
-	if i := strings.IndexAny(s, "eE"); i >= 0 {
-		// A huge exponent or mantissa would make big.Rat build a huge
-		// number, slowly: such a value is no amount, keep it as sent.
-		if exp, err := strconv.Atoi(s[i+1:]); err != nil || exp > 40 || exp < -40 || len(s) > maxDecimalText {
-			return "", false
-		}
-		r, ok := new(big.Rat).SetString(s)
-		if !ok {
-			return "", false
-		}
-		hundred := new(big.Rat).Mul(r, big.NewRat(100, 1))
-		if !hundred.IsInt() {
-			return "", false
-		}
-		n := hundred.Num()
-		if !n.IsInt64() {
-			return "", false
-		}
-		return string(AmountFromMinor(n.Int64())), true
-	}
-	neg := strings.HasPrefix(s, "-")
-	if neg {
-		s = s[1:]
-	}
-	intPart, frac, _ := strings.Cut(s, ".")
-	frac = strings.TrimRight(frac, "0")
-	if len(frac) > 2 {
+	r.Mul(r, big.NewRat(100, 1))
+	if !r.IsInt() || !r.Num().IsInt64() {
 		return "", false
 	}
-	for len(frac) < 2 {
-		frac += "0"
-	}
-	out := intPart + "." + frac
-	if neg && out != "0.00" {
-		out = "-" + out
-	}
-	return out, true
+	return string(AmountFromMinor(r.Num().Int64())), true
 }
 
 // isNumber reports whether s is a number in JSON syntax: an optional minus,

@@ -1,9 +1,9 @@
 package checkout
 
 import (
-	"bytes"
 	"context"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strings"
@@ -140,8 +140,8 @@ func (d *CustomerDetails) lint(v *validation.Error) {
 
 // Customer is a customer as the service keeps it: the reply of
 // [Client.CreateCustomer], [Client.GetCustomer] and
-// [Client.UpdateCustomer]. With encoding/json it decodes as those calls do
-// and encodes as the service's reply, Raw.
+// [Client.UpdateCustomer]; Raw keeps it whole. Its client auth token
+// prints redacted.
 type Customer struct {
 	// ID is the service's id of the customer ("cst_…"); the customer calls
 	// take it, or your ObjectReferenceID.
@@ -166,53 +166,17 @@ type Customer struct {
 	// LastUpdated is when the customer last changed (last_updated); zero
 	// when absent or unreadable.
 	LastUpdated Timestamp `json:"last_updated,omitzero"`
-	// ClientAuthToken is the client auth token the reply carries when it
-	// was asked for (juspay.client_auth_token); empty otherwise.
-	ClientAuthToken string `json:"-"`
-	// ClientAuthTokenExpiry is when ClientAuthToken stops working
-	// (juspay.client_auth_token_expiry); zero when absent or unreadable.
-	ClientAuthTokenExpiry Timestamp `json:"-"`
+	// ClientAuth holds ClientAuthToken, present when it was asked for
+	// (juspay).
+	ClientAuth `json:"juspay,omitzero"`
 	// Raw is the whole reply.
 	Raw RawJSON `json:"-"`
 }
 
-// customerWire is a Customer as the service writes it, the token under
-// juspay.
-type customerWire struct {
-	customerFields
-	Token *authToken `json:"juspay,omitempty"`
-}
+func (cu *Customer) setRaw(body []byte) { cu.Raw = body }
 
-// customerFields is Customer without its methods.
-type customerFields Customer
-
-// UnmarshalJSON decodes a customer reply as the customer calls do; Raw
-// keeps the whole body. JSON null leaves cu unchanged.
-func (cu *Customer) UnmarshalJSON(data []byte) error {
-	if cu == nil {
-		return errNilTarget("Customer")
-	}
-	var w customerWire
-	if ok, err := readObject(data, &w, "customer"); !ok {
-		return err
-	}
-	w.Raw = bytes.Clone(data)
-	*cu = Customer(w.customerFields)
-	if w.Token != nil {
-		cu.ClientAuthToken, cu.ClientAuthTokenExpiry = w.Token.ClientAuthToken, w.Token.Expiry
-	}
-	return nil
-}
-
-// MarshalJSON returns Raw when it is set (Raw wins over edited fields).
-// Without Raw it encodes the typed fields as the service writes them,
-// leaving empty ones out.
-func (cu Customer) MarshalJSON() ([]byte, error) {
-	return marshalRaw(cu.Raw, customerWire{
-		customerFields: customerFields(cu),
-		Token:          newAuthToken(cu.ClientAuthToken, cu.ClientAuthTokenExpiry),
-	})
-}
+// LogValue is the customer as JSON, its token redacted.
+func (cu Customer) LogValue() slog.Value { return logJSON(cu) }
 
 func (cu *Customer) shapeError() error {
 	if cu.ID == "" && cu.Object == "" && cu.ObjectReferenceID == "" && cu.MobileNumber == "" &&

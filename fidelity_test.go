@@ -94,26 +94,6 @@ func TestUPILinksAreTyped(t *testing.T) {
 	require.Equal(t, time.Date(2023, 12, 15, 11, 9, 52, 0, time.UTC), o.OrderExpiry.Time)
 }
 
-// The order-create reply is typed beyond its ids.
-func TestOrderReplyTyped(t *testing.T) {
-	o, err := decodeReply[Order](conformance.Files(t, "orders", "order_create_upi_qr_response.json")[0].Data)
-	require.NoError(t, err)
-	require.Equal(t, Amount("1.00"), o.Amount)
-	require.Equal(t, Amount("0.00"), o.AmountRefunded)
-	require.False(t, o.Refunded)
-	require.Equal(t, "INR", o.Currency)
-	require.Equal(t, "cth_w2gbGjGi8BUkLgCo", o.CustomerID)
-	require.Equal(t, "krishna.gprasad@juspay.in", o.CustomerEmail)
-	require.Equal(t, "7093125824", o.CustomerPhone)
-	require.Equal(t, "5", o.ProductID)
-	require.Equal(t, "http://www.google.com/", o.ReturnURL)
-	require.Equal(t, "azharamin", o.MerchantID)
-	require.Equal(t, "RiderQR", o.UDF10)
-	require.Empty(t, o.UDF1)
-	require.Equal(t, time.Date(2024, 2, 12, 7, 44, 57, 150265000, time.UTC), o.DateCreated.Time)
-	require.Equal(t, "tkn_b25bae8cd5cc4f4c9ec28b5a5ffb2db5", o.ClientAuthToken)
-}
-
 // currency and udf1…udf10 are typed on session and order requests; while
 // their field is empty, Extra may still carry them (as it did before they
 // were typed), and setting both is refused.
@@ -141,75 +121,6 @@ func TestCurrencyAndUDFsTyped(t *testing.T) {
 	requireProblemPaths(t, o.Validate(), []string{"udf1"})
 	o.Extra = map[string]string{"udf2": "ok"}
 	require.NoError(t, o.Validate())
-}
-
-// partialCharged is an order paid in part by UPI, the rest to be charged
-// by card, as an ORDER_PARTIAL_CHARGED webhook and the order status carry
-// it (the service's naming; no published sample holds it).
-const partialCharged = `{"order_id":"ord_split","id":"ordeh_split","status":"PARTIAL_CHARGED","status_id":37,"amount":1500,
- "txn_id":"shop-ord_split-2","emi_bank":"HDFC","emi_tenure":6,
- "upi":{"payer_vpa":"asha@okhdfc","txn_flow_type":"INTENT","payer_app":"GPAY"},
- "card":{"card_brand":"VISA","card_type":"CREDIT","last_four_digits":"1111","using_token":true,"token_created":true,
-  "tokenization_user_consent":true,"card_issuer_country":"INDIA","extended_card_type":"PREPAID",
-  "token":{"provider":"VISA","provider_category":"NETWORK_TOKEN","par":"V0010013018209",
-   "last_four_digits":"4321","tokenization_status":"ACTIVE"}},
- "offers":[{"offer_id":"off_1","offer_code":"NEWUSER","status":"AVAILED",
-  "benefits":[{"type":"DISCOUNT","amount":100,"calculation_rule":"ABSOLUTE","value":"100"}]}],
- "txn_list":[
-  {"txn_id":"shop-ord_split-1","status":"CHARGED","payment_method_type":"UPI","payment_method":"GPAY","txn_amount":"500"},
-  {"txn_id":"shop-ord_split-2","status":"TO_BE_CHARGED","payment_method_type":"CARD","payment_method":"VISA","txn_amount":1000}]}`
-
-// An order paid by several transactions: the list, both statuses with
-// their ids, the card's tokenisation fields, the EMI plan, the UPI app and
-// the offer's benefits are typed.
-func TestPartialChargedOrderTyped(t *testing.T) {
-	st, err := decodeReply[OrderStatus]([]byte(partialCharged))
-	require.NoError(t, err)
-	require.Equal(t, StatusPartialCharged, st.Status)
-	require.Equal(t, 37, StatusPartialCharged.ID())
-	require.Equal(t, 38, StatusToBeCharged.ID())
-	require.True(t, StatusToBeCharged.Known())
-	require.False(t, st.IsPaid(), "a partly paid order is not paid")
-	require.False(t, st.IsFinal())
-	require.ErrorIs(t, st.CheckPaid("1500.00"), ErrNotPaid)
-	require.Len(t, st.TxnList, 2)
-	require.Equal(t, StatusCharged, st.TxnList[0].Status)
-	require.Equal(t, "UPI", st.TxnList[0].PaymentMethodType)
-	require.Equal(t, Amount("500.00"), st.TxnList[0].TxnAmount)
-	require.Equal(t, StatusToBeCharged, st.TxnList[1].Status)
-	require.Equal(t, "VISA", st.TxnList[1].PaymentMethod)
-	require.Equal(t, Amount("1000.00"), st.TxnList[1].TxnAmount)
-	require.Equal(t, "GPAY", st.UPI.PayerApp)
-	require.Equal(t, "HDFC", st.EMIBank)
-	require.Equal(t, 6, st.EMITenure)
-	c := st.Card
-	require.True(t, c.UsingToken)
-	require.True(t, c.TokenCreated)
-	require.True(t, c.TokenizationUserConsent)
-	require.Equal(t, "INDIA", c.IssuerCountry)
-	require.Equal(t, "PREPAID", c.ExtendedType)
-	require.Equal(t, "NETWORK_TOKEN", c.Token.ProviderCategory)
-	require.Equal(t, "V0010013018209", c.Token.PAR)
-	require.Contains(t, c.Token.Raw.String(), `"tokenization_status":"ACTIVE"`, "what is not typed stays in Raw")
-	require.Equal(t, []OfferBenefit{{Type: "DISCOUNT", Amount: "100.00", CalculationRule: "ABSOLUTE", Value: "100.00"}}, st.Offers[0].Benefits)
-}
-
-// A mandate's payment_info is typed; redacted ("FILTERED", as the service's
-// webhooks send it), it is nil.
-func TestMandatePaymentInfoTyped(t *testing.T) {
-	var m MandateDetail
-	require.NoError(t, json.Unmarshal([]byte(`{"mandate_id":"m1","payment_info":{"payment_method_type":"UPI",`+
-		`"payment_method":"COLLECT","upi":{"payer_vpa":"asha@okhdfc","payer_app":"PHONEPE"},"bank_name":"HDFC"}}`), &m))
-	require.Equal(t, "UPI", m.PaymentInfo.PaymentMethodType)
-	require.Equal(t, "COLLECT", m.PaymentInfo.PaymentMethod)
-	require.Equal(t, "asha@okhdfc", m.PaymentInfo.UPI.PayerVPA)
-	require.Equal(t, "PHONEPE", m.PaymentInfo.UPI.PayerApp)
-	require.Contains(t, m.PaymentInfo.Raw.String(), `"bank_name":"HDFC"`)
-	require.NoError(t, json.Unmarshal([]byte(`{"mandate_id":"m1","payment_info":"FILTERED"}`), &m))
-	require.Nil(t, m.PaymentInfo)
-	var card MandateDetail
-	require.NoError(t, json.Unmarshal([]byte(`{"payment_info":{"payment_method_type":"CARD","card":{"card_brand":"VISA"}}}`), &card))
-	require.Equal(t, "VISA", card.PaymentInfo.Card.Brand)
 }
 
 // Each of udf1…udf10 lands in its own field of UDFs, whether a session

@@ -50,6 +50,7 @@ func TestJWECallsRoundTripWithIndependentCode(t *testing.T) {
 	ctx := context.Background()
 
 	req := baseSession()
+	req.OrderID = secretMarker // the order the reply is about
 	req.Description = "😀 <b>&</b> வணக்கம்"
 	sess, err := c.CreateSession(ctx, req)
 	require.NoError(t, err)
@@ -68,7 +69,7 @@ func TestJWECallsRoundTripWithIndependentCode(t *testing.T) {
 	require.EqualValues(t, "CHARGED", st.Status)
 	require.Equal(t, Amount("10.00"), st.Amount)
 	require.Equal(t, v4RefundReply, string(rf.Raw))
-	require.True(t, rf.Refunded)
+	require.True(t, bool(rf.Refunded))
 	require.Len(t, rf.Refunds, 1)
 	require.Equal(t, "rf-1", rf.Refunds[0].UniqueRequestID)
 
@@ -108,7 +109,7 @@ func TestJWECallsRoundTripWithIndependentCode(t *testing.T) {
 
 // Calls without a /v4 form keep Basic authentication in the JWE+JWS mode.
 func TestJWEModeLeavesOtherCallsBasic(t *testing.T) {
-	rec := newRecorder(t, reply{status: 200, body: `{"status":"CREATED","order_id":"o"}`})
+	rec := newRecorder(t, reply{status: 200, body: `{"status":"CREATED","order_id":"HD-1707740261"}`})
 	_, err := jweClient(t, rec.URL).CreateOrder(context.Background(), fullOrder())
 	require.NoError(t, err)
 	got := rec.last(t)
@@ -267,7 +268,7 @@ func TestJWEDebugLogAndErrorsHoldNoSecrets(t *testing.T) {
 	c := jweClient(t, srv.URL, WithLogger(logger))
 	ctx := context.Background()
 	sess := baseSession()
-	sess.OrderID, sess.CustomerEmail = "body-marker-order", "body-marker@example.com"
+	sess.OrderID, sess.CustomerEmail = secretMarker, "body-marker@example.com"
 
 	_, err1 := c.CreateSession(ctx, sess, WithHeader("X-Custom", "hdr-marker"))
 	require.NoError(t, err1)

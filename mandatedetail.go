@@ -1,17 +1,17 @@
 package checkout
 
-import "bytes"
+import "log/slog"
 
 // MandateDetail is a mandate as the service reports it: the mandate block
 // of an order status, and the content of the mandate webhooks
-// (MANDATE_CREATED, MANDATE_ACTIVATED, …).
+// (MANDATE_CREATED, MANDATE_ACTIVATED, …). Its tokens print redacted.
 type MandateDetail struct {
 	// MandateID is the service's id of the mandate.
 	MandateID string `json:"mandate_id,omitempty"`
 	// MandateToken is the token that debits against the mandate take.
-	MandateToken string `json:"mandate_token,omitempty"`
+	MandateToken Secret `json:"mandate_token,omitempty"`
 	// MandateDebitToken is the debit token (in a mandate webhook).
-	MandateDebitToken string `json:"mandate_debit_token,omitempty"`
+	MandateDebitToken Secret `json:"mandate_debit_token,omitempty"`
 	// MandateStatus is the mandate's status in an order ("ACTIVE",
 	// "PAUSED", "REVOKED", "FAILURE", "EXPIRED", …).
 	MandateStatus string `json:"mandate_status,omitempty"`
@@ -28,7 +28,7 @@ type MandateDetail struct {
 	// RuleType and RuleValue pin the debit day ("AFTER", 30).
 	RuleType string `json:"rule_type,omitempty"`
 	// RuleValue is the day number of RuleType.
-	RuleValue int `json:"rule_value,omitempty"`
+	RuleValue Int `json:"rule_value,omitempty"`
 	// StartDate is when the mandate starts, in Unix seconds as text
 	// ("1598745600"), as the service sends it.
 	StartDate string `json:"start_date,omitempty"`
@@ -36,9 +36,9 @@ type MandateDetail struct {
 	EndDate string `json:"end_date,omitempty"`
 	// BlockFund reports whether the amount is blocked on the customer's
 	// account (block_fund).
-	BlockFund bool `json:"block_fund"`
+	BlockFund Bool `json:"block_fund"`
 	// RevokableByCustomer reports whether the customer may revoke it.
-	RevokableByCustomer bool `json:"revokable_by_customer"`
+	RevokableByCustomer Bool `json:"revokable_by_customer"`
 	// OrderID is the order that registered the mandate (in a mandate
 	// webhook).
 	OrderID string `json:"order_id,omitempty"`
@@ -54,47 +54,35 @@ type MandateDetail struct {
 	// LastUpdated is when the mandate last changed.
 	LastUpdated Timestamp `json:"last_updated,omitzero"`
 	// PaymentInfo is how the customer pays the mandate's debits
-	// (payment_info); nil when absent or redacted ("FILTERED", as the
-	// service's webhooks send it).
+	// (payment_info); nil when absent or redacted ("FILTERED").
 	PaymentInfo *MandatePaymentInfo `json:"payment_info,omitempty"`
-	// Raw is the mandate as the service sent it.
-	Raw RawJSON `json:"-"`
+	// BankDetails is the customer's bank account of an e-mandate
+	// (bank_details); nil when absent.
+	BankDetails *BankDetails `json:"bank_details,omitempty"`
 }
 
-// UnmarshalJSON decodes a mandate leniently, as [OrderStatus] does (its
-// booleans may come as the text "true"); Raw
-// keeps it whole. JSON null, and a value that is not an object (the
-// service's "FILTERED"), leave m unchanged.
+// UnmarshalJSON decodes a mandate leniently, a redacted payment_info as
+// nil; a value that is not an object leaves m unchanged.
 func (m *MandateDetail) UnmarshalJSON(data []byte) error {
-	if m == nil {
-		return errNilTarget("MandateDetail")
-	}
 	type plain MandateDetail
 	var w struct {
 		plain
-		BlockFund           textBool                   `json:"block_fund"`
-		RevokableByCustomer textBool                   `json:"revokable_by_customer"`
-		PaymentInfo         object[MandatePaymentInfo] `json:"payment_info"`
+		PaymentInfo object[MandatePaymentInfo] `json:"payment_info"`
 	}
 	if ok, err := readObject(data, &w, "mandate"); !ok {
 		return err
 	}
-	p := w.plain
-	p.BlockFund, p.RevokableByCustomer, p.PaymentInfo = bool(w.BlockFund), bool(w.RevokableByCustomer), w.PaymentInfo.v
-	p.Raw = bytes.Clone(data)
-	*m = MandateDetail(p)
+	w.plain.PaymentInfo = w.PaymentInfo.v
+	*m = MandateDetail(w.plain)
 	return nil
 }
 
-// MarshalJSON returns Raw when it is set, else the typed fields.
-func (m MandateDetail) MarshalJSON() ([]byte, error) {
-	type plain MandateDetail
-	return marshalRaw(m.Raw, plain(m))
-}
+// LogValue is the mandate as JSON, its tokens redacted.
+func (m MandateDetail) LogValue() slog.Value { return logJSON(m) }
 
 // MandatePaymentInfo is the instrument a mandate debits (a mandate's
 // payment_info). Its shape differs by payment method; the fields below are
-// those the methods share, and Raw keeps the rest.
+// those the methods share.
 type MandatePaymentInfo struct {
 	// PaymentMethodType is the kind of instrument ("UPI", "CARD", "NB").
 	PaymentMethodType string `json:"payment_method_type,omitempty"`
@@ -105,32 +93,13 @@ type MandatePaymentInfo struct {
 	UPI *UPIDetail `json:"upi,omitempty"`
 	// Card is the card, for a card mandate.
 	Card *CardDetail `json:"card,omitempty"`
-	// Raw is the payment info as the service sent it.
-	Raw RawJSON `json:"-"`
 }
 
-// UnmarshalJSON decodes a mandate's payment info leniently; Raw keeps it
-// whole. A value that is not an object leaves p unchanged.
-func (p *MandatePaymentInfo) UnmarshalJSON(data []byte) error {
-	if p == nil {
-		return errNilTarget("MandatePaymentInfo")
-	}
-	type plain MandatePaymentInfo
-	var w struct {
-		plain
-		UPI  object[UPIDetail]  `json:"upi"`
-		Card object[CardDetail] `json:"card"`
-	}
-	if ok, err := readObject(data, &w, "mandate payment info"); !ok {
-		return err
-	}
-	w.plain.UPI, w.plain.Card, w.Raw = w.UPI.v, w.Card.v, bytes.Clone(data)
-	*p = MandatePaymentInfo(w.plain)
-	return nil
-}
-
-// MarshalJSON returns Raw when it is set, else the typed fields.
-func (p MandatePaymentInfo) MarshalJSON() ([]byte, error) {
-	type plain MandatePaymentInfo
-	return marshalRaw(p.Raw, plain(p))
+// BankDetails is the bank account an e-mandate debits.
+type BankDetails struct {
+	AccountNumber string `json:"account_number,omitempty"` // usually masked
+	IFSC          string `json:"ifsc,omitempty"`           // the branch's code
+	Name          string `json:"name,omitempty"`           // the account holder's
+	BankName      string `json:"bank_name,omitempty"`
+	AccountType   string `json:"account_type,omitempty"` // SAVINGS or CURRENT
 }

@@ -1,8 +1,8 @@
 package checkout
 
 import (
-	"bytes"
 	"context"
+	"log/slog"
 	"net/url"
 	"strings"
 
@@ -221,8 +221,8 @@ func (a *Address) EncodeValues(key string, v *url.Values) error {
 	return err
 }
 
-// Order is the reply to [Client.CreateOrder]. With encoding/json it decodes
-// as CreateOrder does and encodes as the service's reply, Raw.
+// Order is the reply to [Client.CreateOrder]; Raw keeps it whole. Its
+// client auth token prints redacted.
 //
 // Do not rely on its status being CREATED (status id 1): the service's
 // published replies to orders with collection links say NEW (10), and other
@@ -231,7 +231,7 @@ type Order struct {
 	// Status is the order's status ("CREATED", "NEW", …).
 	Status string `json:"status,omitempty"`
 	// StatusID is the number of the status (1 for CREATED, 10 for NEW, …).
-	StatusID int `json:"status_id,omitempty"`
+	StatusID Int `json:"status_id,omitempty"`
 	// ID is the service's id of the order.
 	ID string `json:"id,omitempty"`
 	// OrderID is your id of the order.
@@ -245,7 +245,7 @@ type Order struct {
 	// AmountRefunded is the sum refunded so far (0 for a new order).
 	AmountRefunded Amount `json:"amount_refunded,omitempty"`
 	// Refunded reports whether the whole order was refunded.
-	Refunded bool `json:"refunded,omitempty"`
+	Refunded Bool `json:"refunded,omitempty"`
 	// Currency is the currency code ("INR").
 	Currency string `json:"currency,omitempty"`
 	// CustomerID is your id of the customer (or the service's, cth_…).
@@ -276,16 +276,12 @@ type Order struct {
 	SourceObjectID string `json:"source_object_id,omitempty"`
 	// UDFs are your own fields of the order, as you sent them.
 	UDFs
-	// CollectionLinks are the payment collection links, present when the
-	// request asked for them (links.payment_collection_links).
-	CollectionLinks CollectionLinkURLs `json:"-"`
-	// ClientAuthToken is the client auth token the reply carries when the
-	// request set ClientAuthToken (juspay.client_auth_token); empty
-	// otherwise.
-	ClientAuthToken string `json:"-"`
-	// ClientAuthTokenExpiry is when ClientAuthToken stops working
-	// (juspay.client_auth_token_expiry); zero when absent or unreadable.
-	ClientAuthTokenExpiry Timestamp `json:"-"`
+	// OrderLinks holds CollectionLinks, present when the request asked
+	// for them (links.payment_collection_links).
+	OrderLinks `json:"links,omitzero"`
+	// ClientAuth holds ClientAuthToken, present when the request set
+	// ClientAuthToken (juspay).
+	ClientAuth `json:"juspay,omitzero"`
 	// Raw is the whole reply.
 	Raw RawJSON `json:"-"`
 	// Replayed reports an order found by a replay (see [ConflictError]); Raw is then the order status read.
@@ -300,68 +296,24 @@ type CollectionLinkURLs struct {
 	Intent string `json:"INTENT,omitempty"`
 }
 
-// orderWire is an Order as the service nests it: the collection links
-// under links.payment_collection_links and the token under juspay.
-type orderWire struct {
-	orderFields
-	Links *orderLinks `json:"links,omitempty"`
-	Token *authToken  `json:"juspay,omitempty"`
+// OrderLinks are the links block of an order (links).
+type OrderLinks struct {
+	// CollectionLinks are the payment collection links
+	// (payment_collection_links).
+	CollectionLinks CollectionLinkURLs `json:"payment_collection_links,omitzero"`
 }
 
-// orderFields is Order without its methods.
-type orderFields Order
-
-type orderLinks struct {
-	Collection *CollectionLinkURLs `json:"payment_collection_links,omitempty"`
+// ClientAuth is the block in which an order or a customer reply carries a
+// client auth token (juspay). The token prints redacted.
+type ClientAuth struct {
+	// ClientAuthToken is the token (client_auth_token).
+	ClientAuthToken Secret `json:"client_auth_token,omitempty"`
+	// ClientAuthTokenExpiry is when it stops working
+	// (client_auth_token_expiry); zero when absent or unreadable.
+	ClientAuthTokenExpiry Timestamp `json:"client_auth_token_expiry,omitzero"`
 }
 
-// authToken is the object in which an order or a customer reply carries a
-// client auth token (juspay).
-type authToken struct {
-	ClientAuthToken string    `json:"client_auth_token,omitempty"`
-	Expiry          Timestamp `json:"client_auth_token_expiry,omitzero"`
-}
-
-// newAuthToken returns the token object of a reply, nil when there is no
-// token.
-func newAuthToken(token string, expiry Timestamp) *authToken {
-	if token == "" && expiry.IsZero() {
-		return nil
-	}
-	return &authToken{token, expiry}
-}
-
-// UnmarshalJSON decodes an order reply as CreateOrder does; Raw keeps the
-// whole body. JSON null leaves o unchanged.
-func (o *Order) UnmarshalJSON(data []byte) error {
-	if o == nil {
-		return errNilTarget("Order")
-	}
-	var w orderWire
-	if ok, err := readObject(data, &w, "order"); !ok {
-		return err
-	}
-	w.Raw = bytes.Clone(data)
-	*o = Order(w.orderFields)
-	if w.Links != nil && w.Links.Collection != nil {
-		o.CollectionLinks = *w.Links.Collection
-	}
-	if w.Token != nil {
-		o.ClientAuthToken, o.ClientAuthTokenExpiry = w.Token.ClientAuthToken, w.Token.Expiry
-	}
-	return nil
-}
-
-// MarshalJSON returns Raw when it is set (Raw wins over edited fields).
-// Without Raw it encodes the typed fields as the service nests them,
-// leaving empty ones out.
-func (o Order) MarshalJSON() ([]byte, error) {
-	w := orderWire{orderFields: orderFields(o), Token: newAuthToken(o.ClientAuthToken, o.ClientAuthTokenExpiry)}
-	if o.CollectionLinks != (CollectionLinkURLs{}) {
-		w.Links = &orderLinks{&o.CollectionLinks}
-	}
-	return marshalRaw(o.Raw, w)
-}
+func (o *Order) setRaw(body []byte) { o.Raw = body }
 
 func (o *Order) shapeError() error {
 	if o.Status == "" && o.StatusID == 0 && o.ID == "" && o.OrderID == "" && o.PaymentLinks == (PaymentLinks{}) {
@@ -369,6 +321,9 @@ func (o *Order) shapeError() error {
 	}
 	return nil
 }
+
+// LogValue is the order as JSON, its token redacted.
+func (o Order) LogValue() slog.Value { return logJSON(o) }
 
 // CreateOrder validates req and sends it as a form with the version
 // header. A *ValidationError means nothing was sent. The call is not retried
@@ -388,7 +343,7 @@ func (c *Client) CreateOrder(ctx context.Context, req *OrderRequest, opts ...Req
 	if err := c.send(ctx, postForm(op, "/orders", form), opts, o); err != nil {
 		return c.replayOrder(ctx, req, opts, err)
 	}
-	return o, nil
+	return replyAbout(o, op, req.OrderID, o.OrderID)
 }
 
 // postForm is a POST of a form-encoded body to one of the /orders

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/payorch/checkout-go/internal/wiretest"
+	"github.com/payorch/checkout-go/internal/conformance"
 )
 
 func fullOrder() *OrderRequest {
@@ -311,13 +312,13 @@ func TestCreateOrderWire(t *testing.T) {
 	o, err := c.CreateOrder(context.Background(), fullOrder())
 	require.NoError(t, err)
 	require.Equal(t, "NEW", o.Status)
-	require.Equal(t, 10, o.StatusID)
+	require.EqualValues(t, 10, o.StatusID)
 	require.Equal(t, "ordeh_1", o.ID)
 	require.Equal(t, "HD-1707740261", o.OrderID)
 	require.Equal(t, "https://pay.example/qr", o.CollectionLinks.QR)
 	require.Equal(t, "https://pay.example/intent", o.CollectionLinks.Intent)
 	require.Equal(t, "https://pay.example/m", o.PaymentLinks.Mobile)
-	require.Equal(t, "tkn_1", o.ClientAuthToken)
+	require.EqualValues(t, "tkn_1", o.ClientAuthToken)
 	require.Equal(t, time.Date(2024, 2, 12, 7, 59, 57, 0, time.UTC), o.ClientAuthTokenExpiry.Time)
 	require.Equal(t, body, string(o.Raw), "Raw is the body as sent")
 
@@ -367,7 +368,7 @@ func TestRefundWire(t *testing.T) {
 	c := newTestClient(t, srv.URL)
 	st, err := c.Refund(context.Background(), "o/1", &RefundRequest{UniqueRequestID: "r1", Amount: "1.00"})
 	require.NoError(t, err)
-	require.True(t, st.Refunded)
+	require.True(t, bool(st.Refunded))
 	require.Equal(t, Amount("1.00"), st.AmountRefunded)
 	require.Len(t, st.Refunds, 1)
 	require.Equal(t, RefundPending, st.Refunds[0].Status)
@@ -395,4 +396,37 @@ func TestRefundWire(t *testing.T) {
 		requireProblemPaths(t, err, tt.paths)
 	}
 	require.EqualValues(t, 1, srv.count.Load())
+}
+
+// A reply whose nested parts are mistyped still decodes leniently: before
+// the order's own fields were reached through a pointer, and the lenient
+// second decode failed on it.
+func TestOrderDecodeLenientNested(t *testing.T) {
+	o, err := decodeReply[Order]([]byte(`{"order_id":"o","status_id":10,"juspay":"FILTERED",` +
+		`"links":{"payment_collection_links":{"QR":"FILTERED","INTENT":"upi://pay"}}}`))
+	require.NoError(t, err)
+	require.Equal(t, "o", o.OrderID)
+	require.EqualValues(t, 10, o.StatusID)
+	require.Empty(t, o.ClientAuthToken)
+	require.Equal(t, CollectionLinkURLs{QR: "FILTERED", Intent: "upi://pay"}, o.CollectionLinks)
+}
+
+// The order-create reply is typed beyond its ids.
+func TestOrderReplyTyped(t *testing.T) {
+	o, err := decodeReply[Order](conformance.Files(t, "orders", "order_create_upi_qr_response.json")[0].Data)
+	require.NoError(t, err)
+	require.Equal(t, Amount("1.00"), o.Amount)
+	require.Equal(t, Amount("0.00"), o.AmountRefunded)
+	require.False(t, bool(o.Refunded))
+	require.Equal(t, "INR", o.Currency)
+	require.Equal(t, "cth_w2gbGjGi8BUkLgCo", o.CustomerID)
+	require.Equal(t, "krishna.gprasad@juspay.in", o.CustomerEmail)
+	require.Equal(t, "7093125824", o.CustomerPhone)
+	require.Equal(t, "5", o.ProductID)
+	require.Equal(t, "http://www.google.com/", o.ReturnURL)
+	require.Equal(t, "azharamin", o.MerchantID)
+	require.Equal(t, "RiderQR", o.UDF10)
+	require.Empty(t, o.UDF1)
+	require.Equal(t, time.Date(2024, 2, 12, 7, 44, 57, 150265000, time.UTC), o.DateCreated.Time)
+	require.EqualValues(t, "tkn_b25bae8cd5cc4f4c9ec28b5a5ffb2db5", o.ClientAuthToken)
 }

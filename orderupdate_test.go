@@ -42,7 +42,7 @@ func TestUpdateOrderGock(t *testing.T) {
 	require.Equal(t, Amount("3.00"), st.EffectiveAmount)
 	require.Equal(t, "cst_wiqou3224", st.CustomerID)
 	require.Equal(t, "INR", st.Currency)
-	require.False(t, st.Refunded)
+	require.False(t, bool(st.Refunded))
 	require.Equal(t, time.Date(2021, 9, 10, 9, 24, 6, 0, time.UTC), st.DateCreated.Time)
 	require.Equal(t, "https://api.juspay.in/merchant/pay/ordeh_4b9501d7146243ac8a9d9c4a42ed7b59", st.PaymentLinks.Web)
 	require.Equal(t, string(sample), string(st.Raw))

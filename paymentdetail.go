@@ -1,15 +1,14 @@
 package checkout
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 )
 
 // The payment details an order status carries: its latest transaction, the
-// gateway's answer, the card, UPI, wallet, mandate, offers and fraud check.
-// They decode leniently with the order ([OrderStatus]); a block the service
-// redacts ("FILTERED") or leaves out is nil.
+// gateway's answer, the card, UPI, wallet, mandate, offers, EMI, split
+// settlement and fraud checks. A block the service redacts ("FILTERED") or
+// leaves out is nil.
 
 // Transaction is one payment attempt of an order: an order status's
 // txn_detail, and the content of the transaction webhooks (TXN_CREATED,
@@ -26,11 +25,11 @@ type Transaction struct {
 	// Status is the attempt's status.
 	Status Status `json:"status,omitempty"`
 	// StatusID is the number of the status (in a transaction webhook).
-	StatusID int `json:"status_id,omitempty"`
+	StatusID Int `json:"status_id,omitempty"`
 	// Gateway is the gateway that processed the attempt ("RAZORPAY").
 	Gateway string `json:"gateway,omitempty"`
 	// GatewayID is the gateway's number.
-	GatewayID int `json:"gateway_id,omitempty"`
+	GatewayID Int `json:"gateway_id,omitempty"`
 	// Currency is the currency code.
 	Currency string `json:"currency,omitempty"`
 	// TxnAmount is the amount of the attempt, add-ons and surcharge
@@ -79,72 +78,58 @@ type Transaction struct {
 	SourceObjectID string `json:"source_object_id,omitempty"`
 	// ExpressCheckout reports whether the attempt went through the
 	// service's API rather than its hosted page.
-	ExpressCheckout bool `json:"express_checkout"`
+	ExpressCheckout Bool `json:"express_checkout"`
 	// Redirect reports whether the customer was redirected to
 	// authenticate.
-	Redirect bool `json:"redirect"`
-	// Metadata holds the attempt's text metadata ("payment_channel").
-	Metadata map[string]string `json:"metadata,omitempty"`
+	Redirect Bool `json:"redirect"`
+	// Metadata holds the attempt's metadata ("payment_channel").
+	Metadata TextMap `json:"metadata,omitempty"`
 	// Created is when the attempt began; zero when absent or unreadable.
 	Created Timestamp `json:"created,omitzero"`
 	// LastUpdated is when the attempt last changed.
 	LastUpdated Timestamp `json:"last_updated,omitzero"`
-	// Raw is the transaction as the service sent it.
-	Raw RawJSON `json:"-"`
 }
 
-// UnmarshalJSON decodes a transaction leniently, as [OrderStatus] does; Raw
-// keeps it whole. JSON null, and a value that is not an object (the
-// service's "FILTERED"), leave x unchanged.
+// UnmarshalJSON decodes a transaction leniently, a redacted block
+// ("FILTERED") as nil; a value that is not an object leaves x unchanged.
 func (x *Transaction) UnmarshalJSON(data []byte) error {
-	if x == nil {
-		return errNilTarget("Transaction")
-	}
 	type plain Transaction
 	var w struct {
 		plain
 		PaymentGatewayResponse object[GatewayResponse] `json:"payment_gateway_response"`
 		Card                   object[CardDetail]      `json:"card"`
-		Metadata               textValues              `json:"metadata"`
 	}
 	if ok, err := readObject(data, &w, "transaction"); !ok {
 		return err
 	}
-	p := w.plain
-	p.PaymentGatewayResponse, p.Card, p.Metadata = w.PaymentGatewayResponse.v, w.Card.v, w.Metadata
-	p.Raw = bytes.Clone(data)
-	*x = Transaction(p)
+	w.plain.PaymentGatewayResponse, w.plain.Card = w.PaymentGatewayResponse.v, w.Card.v
+	*x = Transaction(w.plain)
 	return nil
 }
 
-// MarshalJSON returns Raw when it is set, else the typed fields.
-func (x Transaction) MarshalJSON() ([]byte, error) {
-	type plain Transaction
-	return marshalRaw(x.Raw, plain(x))
+// TxnSubDetail is one step of a pre-authorised payment (txn_sub_details):
+// its capture or its void.
+type TxnSubDetail struct {
+	ID          string    `json:"id,omitempty"`
+	TxnID       string    `json:"txn_id,omitempty"`   // the transaction the step belongs to
+	Type        string    `json:"txn_type,omitempty"` // "CAPTURE" or "VOID"
+	Status      Status    `json:"status,omitempty"`   // CHARGED, VOIDED, CAPTURE_FAILED, …
+	Amount      Amount    `json:"amount,omitempty"`   // captured or voided
+	Currency    string    `json:"currency,omitempty"`
+	EPGTxnID    string    `json:"epg_txn_id,omitempty"` // the gateway's id of the step
+	Created     Timestamp `json:"created,omitzero"`
+	LastUpdated Timestamp `json:"last_updated,omitzero"`
 }
 
 // AmountBreakup lists how a transaction's amount is made up. The service
 // sends it as a JSON array, or as text holding one; both decode.
 type AmountBreakup []BreakupLine
 
-// UnmarshalJSON reads the breakup as an array or as text holding one; null,
-// an empty text, text that does not hold a JSON array, and any other value
-// (the service's "FILTERED") leave b unchanged, and the reply's Raw keeps
-// what was sent.
+// UnmarshalJSON reads the breakup as an array or as text holding one;
+// anything else leaves b unchanged (the reply's Raw keeps it).
 func (b *AmountBreakup) UnmarshalJSON(data []byte) error {
-	if b == nil {
-		return errNilTarget("AmountBreakup")
-	}
-	data = bytes.TrimSpace(data)
 	if kindOf(data) == "string" {
-		var text string
-		if err := json.Unmarshal(data, &text); err != nil {
-			return err
-		}
-		if text == "" {
-			return nil
-		}
-		data = []byte(text)
+		data = []byte(unquote(data))
 	}
 	if kindOf(data) != "array" || !json.Valid(data) {
 		return nil // null, the service's "FILTERED", or garbled text
@@ -161,74 +146,40 @@ func (b *AmountBreakup) UnmarshalJSON(data []byte) error {
 type BreakupLine struct {
 	// Name says what the part is ("BASE", "ADD_ON", "OFFER").
 	Name string `json:"name,omitempty"`
-	// Amount is the part's amount (amount; value in the text form).
+	// Amount is the part's amount (amount).
 	Amount Amount `json:"amount,omitempty"`
+	// Value is the part's amount where the text form names it value.
+	Value Amount `json:"value,omitempty"`
 	// Method says whether the part adds to the total ("ADD") or takes
 	// from it ("SUB").
 	Method string `json:"method,omitempty"`
 	// SNo orders the parts.
-	SNo int `json:"sno,omitempty"`
+	SNo Int `json:"sno,omitempty"`
 	// Description is your description of an add-on (desc).
 	Description string `json:"desc,omitempty"`
-}
-
-// UnmarshalJSON reads a breakup line leniently; the amount may be named
-// amount or value.
-func (l *BreakupLine) UnmarshalJSON(data []byte) error {
-	if l == nil {
-		return errNilTarget("BreakupLine")
-	}
-	type plain BreakupLine
-	var w struct {
-		plain
-		Value Amount `json:"value"`
-	}
-	if ok, err := readObject(data, &w, "amount breakup"); !ok {
-		return err
-	}
-	if w.Amount == "" {
-		w.Amount = w.Value
-	}
-	*l = BreakupLine(w.plain)
-	return nil
 }
 
 // GatewayResponse is the gateway's answer for a transaction
 // (payment_gateway_response).
 type GatewayResponse struct {
-	// TxnID is your reference of the transaction.
-	TxnID string `json:"txn_id,omitempty"`
-	// EPGTxnID is the gateway's id of the transaction (epg_txn_id).
-	EPGTxnID string `json:"epg_txn_id,omitempty"`
-	// RespCode is the gateway's response code.
-	RespCode string `json:"resp_code,omitempty"`
-	// RespMessage is the gateway's response message.
-	RespMessage string `json:"resp_message,omitempty"`
-	// RRN is the bank's retrieval reference number.
-	RRN string `json:"rrn,omitempty"`
-	// AuthIDCode is the authorisation code (auth_id_code).
-	AuthIDCode string `json:"auth_id_code,omitempty"`
-	// AuthRefNum is the authorisation reference number.
-	AuthRefNum string `json:"auth_ref_num,omitempty"`
-	// ARN is the acquirer reference number.
-	ARN string `json:"arn,omitempty"`
-	// ECI is the card network's electronic commerce indicator.
-	ECI string `json:"eci,omitempty"`
-	// GatewayMerchantID is your merchant id at the gateway.
-	GatewayMerchantID string `json:"gateway_merchant_id,omitempty"`
-	// NetworkErrorCode is the card network's error code.
-	NetworkErrorCode string `json:"network_error_code,omitempty"`
-	// NetworkErrorMessage is the card network's error message.
-	NetworkErrorMessage string `json:"network_error_message,omitempty"`
-	// DebitAmount is the amount the gateway debited.
-	DebitAmount Amount `json:"debit_amount,omitempty"`
-	// DiscountAmount is the discount the gateway applied.
-	DiscountAmount Amount `json:"discount_amount,omitempty"`
-	// Created is when the gateway answered.
-	Created Timestamp `json:"created,omitzero"`
+	TxnID               string    `json:"txn_id,omitempty"`     // your reference of the transaction
+	EPGTxnID            string    `json:"epg_txn_id,omitempty"` // the gateway's id of the transaction
+	RespCode            string    `json:"resp_code,omitempty"`
+	RespMessage         string    `json:"resp_message,omitempty"`
+	RRN                 string    `json:"rrn,omitempty"`          // the bank's retrieval reference number
+	AuthIDCode          string    `json:"auth_id_code,omitempty"` // the authorisation code
+	AuthRefNum          string    `json:"auth_ref_num,omitempty"`
+	ARN                 string    `json:"arn,omitempty"` // the acquirer reference number
+	ECI                 string    `json:"eci,omitempty"` // the network's e-commerce indicator
+	GatewayMerchantID   string    `json:"gateway_merchant_id,omitempty"`
+	NetworkErrorCode    string    `json:"network_error_code,omitempty"`
+	NetworkErrorMessage string    `json:"network_error_message,omitempty"`
+	DebitAmount         Amount    `json:"debit_amount,omitempty"`
+	DiscountAmount      Amount    `json:"discount_amount,omitempty"`
+	Created             Timestamp `json:"created,omitzero"`
 	// Full is the gateway's own reply as the service passes it on
 	// (gateway_response), whose shape differs from gateway to gateway.
-	Full RawJSON `json:"gateway_response,omitempty"`
+	Full json.RawMessage `json:"gateway_response,omitempty"`
 }
 
 // CardDetail is the card an order was paid with (card). The number itself
@@ -240,6 +191,8 @@ type CardDetail struct {
 	Type string `json:"card_type,omitempty"`
 	// Issuer is the issuing bank's name.
 	Issuer string `json:"card_issuer,omitempty"`
+	// BankCode is the issuing bank's code (card_issuer_bank_code).
+	BankCode string `json:"card_issuer_bank_code,omitempty"`
 	// ISIN is the card's first six digits (card_isin).
 	ISIN string `json:"card_isin,omitempty"`
 	// LastFourDigits are the card's last four digits.
@@ -254,21 +207,28 @@ type CardDetail struct {
 	Reference string `json:"card_reference,omitempty"`
 	// Fingerprint is the same for every payment with the same card.
 	Fingerprint string `json:"card_fingerprint,omitempty"`
+	// PaymentAccountReference is the network's reference of the card
+	// account, the same for the card and its tokens.
+	PaymentAccountReference string `json:"payment_account_reference,omitempty"`
 	// UsingSavedCard reports whether a stored card was used.
-	UsingSavedCard bool `json:"using_saved_card"`
+	UsingSavedCard Bool `json:"using_saved_card"`
 	// SavedToLocker reports whether the card was stored by this payment.
-	SavedToLocker bool `json:"saved_to_locker"`
+	SavedToLocker Bool `json:"saved_to_locker"`
 	// UsingToken reports whether a network token was used.
-	UsingToken bool `json:"using_token"`
-	// Token describes the network or issuer token paid with, when
-	// UsingToken (token); nil otherwise.
+	UsingToken Bool `json:"using_token"`
+	// TokenType is the kind of token paid with ("NETWORK_TOKEN", …).
+	TokenType string `json:"token_type,omitempty"`
+	// Token describes the token paid with, when UsingToken (token); nil
+	// otherwise or when redacted.
 	Token *CardToken `json:"token,omitempty"`
-	// TokenCreated reports whether this payment tokenised the card
-	// (token_created).
-	TokenCreated bool `json:"token_created,omitempty"`
+	// Tokens lists the card's tokens; nil when absent or "FILTERED".
+	Tokens []CardToken `json:"tokens,omitempty"`
+	// TokenCreated says whether this payment tokenised the card, and how
+	// (token_created: a boolean, or an object about the token).
+	TokenCreated TokenCreated `json:"token_created,omitzero"`
 	// TokenizationUserConsent reports whether the customer consented to
 	// tokenising the card (tokenization_user_consent).
-	TokenizationUserConsent bool `json:"tokenization_user_consent,omitempty"`
+	TokenizationUserConsent Bool `json:"tokenization_user_consent,omitempty"`
 	// IssuerCountry is the issuing bank's country ("INDIA")
 	// (card_issuer_country).
 	IssuerCountry string `json:"card_issuer_country,omitempty"`
@@ -277,36 +237,9 @@ type CardDetail struct {
 	ExtendedType string `json:"extended_card_type,omitempty"`
 }
 
-// CardToken is the token a card payment used (a card's token): the card's
-// stand-in at the network or issuer. Raw keeps the fields not typed here.
-type CardToken struct {
-	// Provider is who issued the token ("VISA", "MASTERCARD", a bank).
-	Provider string `json:"provider,omitempty"`
-	// ProviderCategory is the kind of token ("NETWORK_TOKEN",
-	// "ISSUER_TOKEN").
-	ProviderCategory string `json:"provider_category,omitempty"`
-	// PAR is the payment account reference, the same for every token of
-	// one card.
-	PAR string `json:"par,omitempty"`
-	// LastFourDigits are the token's last four digits.
-	LastFourDigits string `json:"last_four_digits,omitempty"`
-	// Reference is the service's reference of the token (card_reference).
-	Reference string `json:"card_reference,omitempty"`
-	// Fingerprint is the same for every payment with the same token
-	// (card_fingerprint).
-	Fingerprint string `json:"card_fingerprint,omitempty"`
-	// ISIN is the token's first digits (card_isin).
-	ISIN string `json:"card_isin,omitempty"`
-	// Raw is the token block as the service sent it.
-	Raw RawJSON `json:"-"`
-}
-
-// UnmarshalJSON decodes a card leniently, as [OrderStatus] does; a token
-// block the service redacts ("FILTERED") leaves Token nil.
+// UnmarshalJSON decodes a card leniently, a redacted token ("FILTERED")
+// as nil; a value that is not an object leaves c unchanged.
 func (c *CardDetail) UnmarshalJSON(data []byte) error {
-	if c == nil {
-		return errNilTarget("CardDetail")
-	}
 	type plain CardDetail
 	var w struct {
 		plain
@@ -315,32 +248,54 @@ func (c *CardDetail) UnmarshalJSON(data []byte) error {
 	if ok, err := readObject(data, &w, "card"); !ok {
 		return err
 	}
-	p := w.plain
-	p.Token = w.Token.v
-	*c = CardDetail(p)
+	w.plain.Token = w.Token.v
+	*c = CardDetail(w.plain)
 	return nil
 }
 
-// UnmarshalJSON decodes a card token leniently; Raw keeps it whole. A
-// value that is not an object leaves t unchanged.
-func (t *CardToken) UnmarshalJSON(data []byte) error {
-	if t == nil {
-		return errNilTarget("CardToken")
+// TokenCreated is a card's token_created, which the service sends as a
+// boolean or as an object about the token created (then Created is true).
+// It encodes as the object.
+type TokenCreated struct {
+	// Created reports whether the payment tokenised the card.
+	Created bool `json:"-"`
+	// Fingerprint is the token's card_fingerprint.
+	Fingerprint string `json:"card_fingerprint,omitempty"`
+	// Reference is the token's card_reference.
+	Reference string `json:"card_reference,omitempty"`
+	// TokenizationStatus is the tokenisation's status ("SUCCESS", …).
+	TokenizationStatus string `json:"tokenization_status,omitempty"`
+}
+
+// UnmarshalJSON reads a boolean, text holding one, or an object; anything
+// else leaves t unchanged.
+func (t *TokenCreated) UnmarshalJSON(data []byte) error {
+	if kindOf(data) != "object" {
+		var b Bool
+		_ = b.UnmarshalJSON(data) // never fails
+		t.Created = t.Created || bool(b)
+		return nil
 	}
-	type plain CardToken
+	type plain TokenCreated
 	var p plain
-	if ok, err := readObject(data, &p, "card token"); !ok {
-		return err
+	if err := decodeLenient(data, &p); err != nil {
+		return nil
 	}
-	p.Raw = bytes.Clone(data)
-	*t = CardToken(p)
+	p.Created = true
+	*t = TokenCreated(p)
 	return nil
 }
 
-// MarshalJSON returns Raw when it is set, else the typed fields.
-func (t CardToken) MarshalJSON() ([]byte, error) {
-	type plain CardToken
-	return marshalRaw(t.Raw, plain(t))
+// CardToken is a token of a card (a card's token or tokens): the card's
+// stand-in at the network or issuer.
+type CardToken struct {
+	Provider         string `json:"provider,omitempty"`          // VISA, MASTERCARD, a bank
+	ProviderCategory string `json:"provider_category,omitempty"` // NETWORK_TOKEN, ISSUER_TOKEN
+	PAR              string `json:"par,omitempty"`               // the payment account reference
+	LastFourDigits   string `json:"last_four_digits,omitempty"`
+	Reference        string `json:"card_reference,omitempty"`   // the service's reference of the token
+	Fingerprint      string `json:"card_fingerprint,omitempty"` // the same for every payment with it
+	ISIN             string `json:"card_isin,omitempty"`        // the token's first digits
 }
 
 // UPIDetail is the UPI side of a payment (upi).
@@ -361,63 +316,114 @@ type WalletDetail struct {
 }
 
 // Offer is an offer applied to an order's payment (an element of offers).
-// Raw keeps the whole offer, benefits included.
 type Offer struct {
 	// OfferID is the service's id of the offer.
 	OfferID string `json:"offer_id,omitempty"`
 	// OfferCode is the code the customer applied.
 	OfferCode string `json:"offer_code,omitempty"`
-	// Status is whether the offer was applied ("AVAILED", …).
+	// Status is whether the offer was applied ("AVAILED", "FAILED", …).
 	Status string `json:"status,omitempty"`
+	// ErrorCode says why an offer did not apply.
+	ErrorCode string `json:"error_code,omitempty"`
+	// ErrorMessage is the service's message for ErrorCode.
+	ErrorMessage string `json:"error_message,omitempty"`
 	// Benefits are what the offer gave (benefits).
 	Benefits []OfferBenefit `json:"benefits,omitempty"`
-	// Raw is the offer as the service sent it.
-	Raw RawJSON `json:"-"`
+	// ProductDiscounts are the offer's discounts per product of the basket.
+	ProductDiscounts []ProductDiscount `json:"product_discounts,omitempty"`
+	// Metadata is the offer's metadata (an object, or text holding one).
+	Metadata TextMap `json:"metadata,omitempty"`
 }
 
-// OfferBenefit is one benefit of an [Offer]: a discount or a cashback.
+// OfferBenefit is one benefit of an [Offer]: a discount or a cashback. The
+// service sends its calculation flat or under calculation_info:
+// [OfferBenefit.Calculation] reads either.
 type OfferBenefit struct {
 	// Type is the kind of benefit ("DISCOUNT", "CASHBACK").
 	Type string `json:"type,omitempty"`
 	// Amount is what the benefit is worth on this payment.
 	Amount Amount `json:"amount,omitempty"`
+	// OfferCalculation is the calculation sent flat.
+	OfferCalculation
+	// CalculationInfo is the calculation sent nested (calculation_info).
+	CalculationInfo *OfferCalculation `json:"calculation_info,omitempty"`
+}
+
+// OfferCalculation is how a benefit is worked out.
+type OfferCalculation struct {
 	// CalculationRule says how Value applies ("ABSOLUTE", "PERCENTAGE").
 	CalculationRule string `json:"calculation_rule,omitempty"`
 	// Value is the offer's value: an amount, or a percentage.
 	Value Amount `json:"value,omitempty"`
+	// MaxAmount caps the benefit of a percentage.
+	MaxAmount Amount `json:"max_amount,omitempty"`
 }
 
-// UnmarshalJSON decodes an offer leniently, as [OrderStatus] does; Raw
-// keeps it whole. JSON null, and a value that is not an object (the
-// service's "FILTERED"), leave o unchanged.
-func (o *Offer) UnmarshalJSON(data []byte) error {
-	if o == nil {
-		return errNilTarget("Offer")
+// Calculation returns the benefit's calculation, nested or flat.
+func (b *OfferBenefit) Calculation() OfferCalculation {
+	if b.CalculationInfo != nil {
+		return *b.CalculationInfo
 	}
-	type plain Offer
-	var p plain
-	if ok, err := readObject(data, &p, "offer"); !ok {
-		return err
-	}
-	p.Raw = bytes.Clone(data)
-	*o = Offer(p)
-	return nil
+	return b.OfferCalculation
 }
 
-// MarshalJSON returns Raw when it is set, else the typed fields.
-func (o Offer) MarshalJSON() ([]byte, error) {
-	type plain Offer
-	return marshalRaw(o.Raw, plain(o))
+// ProductDiscount is an offer's discount on one product of the basket.
+type ProductDiscount struct {
+	ProductID string `json:"product_id,omitempty"` // the basket item's id
+	SKU       string `json:"sku,omitempty"`
+	Quantity  Int    `json:"quantity,omitempty"`        // units the discount covers
+	Amount    Amount `json:"discount_amount,omitempty"` // the discount on the product
 }
 
-// RiskDetail is the verdict of the fraud check on a payment (risk).
+// EMIDetails is the plan of an EMI payment (emi_details).
+type EMIDetails struct {
+	Bank           string `json:"bank,omitempty"`
+	Tenure         Int    `json:"tenure,omitempty"`         // monthly instalments
+	InterestRate   Amount `json:"interest_rate,omitempty"`  // yearly, in percent
+	Interest       Amount `json:"interest,omitempty"`       // the total the customer pays
+	MonthlyPayment Amount `json:"emi_amount,omitempty"`     // one instalment
+	ProcessingFee  Amount `json:"processing_fee,omitempty"` // the bank's fee for the plan
+	TotalAmount    Amount `json:"total_amount,omitempty"`   // what the customer pays in all
+	EMIType        string `json:"emi_type,omitempty"`       // STANDARD_EMI, NO_COST_EMI, LOW_COST_EMI
+}
+
+// SplitSettlement says how a payment was split between sub-accounts
+// (split_settlement_response).
+type SplitSettlement struct {
+	SplitApplied Bool    `json:"split_applied"`
+	SplitDetails []Split `json:"split_details,omitempty"` // one per sub-account
+}
+
+// Split is one sub-account's part of a split payment or refund
+// (split_details, split_refund_details).
+type Split struct {
+	SubMID             string `json:"sub_mid,omitempty"` // the sub-account's id
+	Amount             Amount `json:"amount,omitempty"`
+	MerchantCommission Amount `json:"merchant_commission,omitempty"` // your commission on the part
+	Status             string `json:"status,omitempty"`              // SUCCESS, FAILURE, PENDING
+	ErrorMessage       string `json:"error_message,omitempty"`       // why a part failed
+}
+
+// RiskDetail is the verdict of a fraud check on a payment (risk, and each
+// of risk_checks).
 type RiskDetail struct {
-	// Provider is who ran the check.
-	Provider string `json:"provider,omitempty"`
-	// Status is the check's status ("COMPLETED").
-	Status string `json:"status,omitempty"`
-	// Flagged reports whether the payment was flagged as risky.
-	Flagged bool `json:"flagged"`
-	// RecommendedAction is what the provider advises.
+	Provider          string `json:"provider,omitempty"` // who ran the check
+	Status            string `json:"status,omitempty"`   // COMPLETED, …
+	Flagged           Bool   `json:"flagged"`            // the payment was flagged as risky
 	RecommendedAction string `json:"recommended_action,omitempty"`
+	Message           string `json:"message,omitempty"`
+}
+
+// BasketItem is one item of the basket you sent with the order, echoed
+// back (basket).
+type BasketItem struct {
+	ID           string  `json:"id,omitempty"` // your id of the item
+	SKU          string  `json:"sku,omitempty"`
+	Quantity     Int     `json:"quantity,omitempty"`
+	UnitPrice    Amount  `json:"unitPrice,omitempty"`
+	Category     string  `json:"category,omitempty"`
+	Description  string  `json:"description,omitempty"`
+	ProductURL   string  `json:"productUrl,omitempty"`
+	SellerType   string  `json:"sellerType,omitempty"`   // FIRST_PARTY or THIRD_PARTY
+	CustomParams TextMap `json:"customParams,omitempty"` // your own fields of the item
 }

@@ -63,7 +63,7 @@ func TestConnectionReuse(t *testing.T) {
 	srv, conns := newConnCountingServer(t, func(w http.ResponseWriter, r *http.Request) {
 		requests.Add(1)
 		w.Header().Set("Content-Type", "application/json")
-		w.Write([]byte(`{"status":"NEW","id":"ordeh_1","order_id":"o","sdk_payload":{"requestId":"r","payload":{"a":"b"}}}`))
+		w.Write([]byte(`{"status":"NEW","id":"ordeh_1","order_id":"order_dummy_1","sdk_payload":{"requestId":"r","payload":{"a":"b"}}}`))
 	})
 	c := newTestClient(t, srv.URL)
 

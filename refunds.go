@@ -1,7 +1,6 @@
 package checkout
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -110,7 +109,7 @@ const (
 )
 
 // Refund is one refund: an element of an order's refunds, or the reply of
-// [Client.RefundTransaction]. Raw keeps it as the service sent it.
+// [Client.RefundTransaction], whose Raw keeps it as the service sent it.
 type Refund struct {
 	// ID is the gateway's reference of the refund, or, when it has none
 	// yet, the unique request id.
@@ -132,7 +131,7 @@ type Refund struct {
 	Created Timestamp `json:"created,omitzero"`
 	// SentToGateway reports whether the refund has reached the gateway
 	// (refunds wait at the service for up to 15 minutes).
-	SentToGateway bool `json:"sent_to_gateway"`
+	SentToGateway Bool `json:"sent_to_gateway"`
 	// RefundType is how the refund is made (STANDARD, INSTANT).
 	RefundType RefundType `json:"refund_type,omitempty"`
 	// RefundSource is the gateway the refund goes through.
@@ -143,8 +142,11 @@ type Refund struct {
 	// or "AUTO_REFUNDED".
 	InitiatedBy string `json:"initiated_by,omitempty"`
 	// ARN is the acquirer's reference number, which the customer's bank
-	// can trace (refund_arn; arn in some order replies).
+	// can trace (refund_arn); some order replies name it arn: see OrderARN.
 	ARN string `json:"refund_arn,omitempty"`
+	// OrderARN is the acquirer's reference number as some order replies
+	// name it (arn).
+	OrderARN string `json:"arn,omitempty"`
 	// ReferenceID is the gateway's reference number of the refund.
 	ReferenceID string `json:"reference_id,omitempty"`
 	// ResponseCode is the gateway's response code.
@@ -158,8 +160,14 @@ type Refund struct {
 	// ErrorMessage is the gateway's message, also on success for some
 	// gateways.
 	ErrorMessage string `json:"error_message,omitempty"`
-	// Metadata holds the gateway's text details ("speed_processed").
-	Metadata map[string]string `json:"metadata,omitempty"`
+	// Metadata holds the gateway's details ("speed_processed"), numbers
+	// as their text.
+	Metadata TextMap `json:"metadata,omitempty"`
+	// SplitRefundDetails are the parts of a refund of a split payment,
+	// one per sub-account (split_refund_details).
+	SplitRefundDetails []Split `json:"split_refund_details,omitempty"`
+	// BankProcessedAt is when the bank processed the refund.
+	BankProcessedAt Timestamp `json:"bank_processed_at,omitzero"`
 	// ProcessedAt is when the gateway processed the refund
 	// (pg_processed_at).
 	ProcessedAt Timestamp `json:"pg_processed_at,omitzero"`
@@ -174,38 +182,7 @@ type Refund struct {
 	Replayed bool `json:"-"`
 }
 
-// UnmarshalJSON decodes one refund leniently (numbers as strings,
-// "FILTERED", null); Raw keeps it whole. The older key arn is read when
-// refund_arn is absent. JSON null, and a value that is not an object,
-// leave r unchanged.
-func (r *Refund) UnmarshalJSON(data []byte) error {
-	if r == nil {
-		return errNilTarget("Refund")
-	}
-	type plain Refund
-	var w struct {
-		plain
-		OldARN   string     `json:"arn"`
-		Metadata textValues `json:"metadata"`
-	}
-	if ok, err := readObject(data, &w, "refund"); !ok {
-		return err
-	}
-	if w.ARN == "" {
-		w.ARN = w.OldARN
-	}
-	w.Raw, w.plain.Metadata = bytes.Clone(data), w.Metadata
-	*r = Refund(w.plain)
-	return nil
-}
-
-// MarshalJSON returns Raw when it is set (Raw wins over edited fields).
-// Without Raw it encodes the typed fields, leaving empty ones out
-// (sent_to_gateway is always written).
-func (r Refund) MarshalJSON() ([]byte, error) {
-	type plain Refund
-	return marshalRaw(r.Raw, plain(r))
-}
+func (r *Refund) setRaw(body []byte) { r.Raw = body }
 
 func (r *Refund) shapeError() error {
 	if r.ID == "" && r.UniqueRequestID == "" && r.Status == "" {
@@ -239,7 +216,7 @@ func (c *Client) Refund(ctx context.Context, orderID string, req *RefundRequest,
 	if err := c.send(ctx, cl, opts, st); err != nil {
 		return c.replayOrderRefund(ctx, orderID, req, opts, aboutOrder(err, orderID))
 	}
-	if err := st.about(op, orderID); err != nil {
+	if err := about(op, orderID, st.OrderID); err != nil {
 		return nil, err
 	}
 	return st, nil
@@ -310,8 +287,5 @@ func (c *Client) RefundTransaction(ctx context.Context, req *TransactionRefundRe
 	if err := c.send(ctx, postForm(op, "/refunds", form), opts, r); err != nil {
 		return c.replayTxnRefund(ctx, req, opts, aboutOrder(err, req.OrderID))
 	}
-	if req.OrderID != "" && r.OrderID != "" && r.OrderID != req.OrderID {
-		return nil, fmt.Errorf("checkout: %s: decode response: the reply is about order %.24q, not %.24q", op, r.OrderID, req.OrderID)
-	}
-	return r, nil
+	return replyAbout(r, op, req.OrderID, r.OrderID)
 }

@@ -10,14 +10,9 @@ import (
 	"time"
 )
 
-// What the reply types share: decoding that tolerates the service's quirks,
-// Raw, and the time type of their fields.
-
-// decodeLenient decodes data into v with encoding/json. A value of the
-// wrong JSON type for its field (the service sends the text "FILTERED" for
-// a redacted object, number or boolean) leaves that field as it was:
-// encoding/json decodes every other field and reports only the first such
-// mismatch, which is dropped here. The reply's Raw keeps the value.
+// decodeLenient decodes data into v with encoding/json, leaving out a
+// value of the wrong JSON type for its field (encoding/json decodes every
+// other field): the reply's Raw keeps it.
 func decodeLenient(data []byte, v any) error {
 	err := json.Unmarshal(data, v)
 	var te *json.UnmarshalTypeError
@@ -27,12 +22,9 @@ func decodeLenient(data []byte, v any) error {
 	return err
 }
 
-// readObject is the start of a reply type's UnmarshalJSON: it decodes
-// data leniently into w, the type's wire form, and reports whether it did.
-// A value that is not a JSON object (null, or the service's "FILTERED" for
-// a redacted element) is not decoded and is no error, so that it never
-// stops the rest of a reply from decoding; a reply of the wrong shape is
-// refused by the request path before it is decoded. An error names what.
+// readObject decodes data leniently into w and reports whether it did: a
+// value that is not a JSON object (null, "FILTERED") is skipped, no error,
+// so that it never stops the rest of a reply. An error names what.
 func readObject(data []byte, w any, what string) (bool, error) {
 	if kindOf(data) != "object" {
 		return false, nil
@@ -47,9 +39,8 @@ func readObject(data []byte, w any, what string) (bool, error) {
 }
 
 // object reads a JSON object into a new T, leniently; any other value
-// (null, the service's "FILTERED" for a redacted block) leaves it nil. A
-// reply's UnmarshalJSON uses it for its blocks, so that a redacted card is
-// a nil *CardDetail rather than an empty one.
+// (null, "FILTERED") leaves it nil, so that a redacted card is a nil
+// *CardDetail rather than an empty one.
 type object[T any] struct{ v *T }
 
 func (o *object[T]) UnmarshalJSON(data []byte) error {
@@ -60,48 +51,6 @@ func (o *object[T]) UnmarshalJSON(data []byte) error {
 	}
 	o.v = v
 	return nil
-}
-
-// textValues reads a reply's metadata: the members whose values are text;
-// the others stay in the reply's Raw.
-type textValues map[string]string
-
-func (m *textValues) UnmarshalJSON(data []byte) error {
-	var members map[string]json.RawMessage
-	if kindOf(data) != "object" || json.Unmarshal(data, &members) != nil {
-		return nil
-	}
-	out := make(textValues, len(members))
-	for k, raw := range members {
-		var s string
-		if kindOf(raw) == "string" && json.Unmarshal(raw, &s) == nil {
-			out[k] = s
-		}
-	}
-	*m = out
-	return nil
-}
-
-// textBool reads a boolean the service writes as true or as the text
-// "true" (its mandate webhooks do); anything else is false.
-type textBool bool
-
-func (b *textBool) UnmarshalJSON(data []byte) error {
-	text := string(bytes.TrimSpace(data))
-	if kindOf(data) == "string" && json.Unmarshal(data, &text) != nil {
-		return nil
-	}
-	*b = textBool(strings.EqualFold(strings.TrimSpace(text), "true"))
-	return nil
-}
-
-// marshalRaw is the MarshalJSON of a reply type: raw when it is set (Raw
-// wins over edited fields), else the typed fields, wire.
-func marshalRaw(raw RawJSON, wire any) ([]byte, error) {
-	if len(raw) > 0 {
-		return raw, nil
-	}
-	return json.Marshal(wire)
 }
 
 // marshalNoEscape is json.Marshal without HTML escaping: <, > and & stay as
@@ -138,65 +87,43 @@ func kindOf(raw []byte) string {
 	return "number"
 }
 
-// errNilTarget is what an UnmarshalJSON method called on a nil pointer
-// returns instead of panicking (encoding/json never makes such a call; a
-// direct one may), as json.RawMessage does.
+// errNilTarget is what an UnmarshalJSON called on a nil pointer returns,
+// as json.RawMessage does.
 func errNilTarget(typ string) error {
 	return fmt.Errorf("checkout: %s.UnmarshalJSON on nil pointer", typ)
 }
 
 // RawJSON is JSON text a reply keeps exactly as the service sent it (the
-// Raw of every reply type): a []byte like json.RawMessage, byte for byte,
-// that prints as text. fmt shows the JSON itself under %v, %+v and %s
-// (json.RawMessage would print hundreds of decimal bytes), %q quotes it,
-// %x and %X give its bytes in hex, and %#v shows checkout.RawJSON(`…`).
+// Raw of the top-level replies): a []byte like json.RawMessage, byte for
+// byte. fmt prints it as JSON text with every bearer token (client auth
+// token, mandate token) redacted; string(raw) and raw.String() give it
+// whole.
 type RawJSON []byte
 
 // String returns the JSON text.
 func (r RawJSON) String() string { return string(r) }
 
-// Format prints the JSON text (see [RawJSON]).
+// Format prints the JSON text, tokens redacted: %q quotes it, %x and %X
+// give its bytes in hex, and %#v shows checkout.RawJSON(`…`).
 func (r RawJSON) Format(f fmt.State, verb rune) {
+	text := string(scrubbed(r))
 	switch {
 	case verb == 'v' && f.Flag('#'):
-		fmt.Fprintf(f, "checkout.RawJSON(%s)", strconv.Quote(string(r)))
+		fmt.Fprintf(f, "checkout.RawJSON(%s)", strconv.Quote(text))
 	case verb == 'q':
-		fmt.Fprint(f, strconv.Quote(string(r)))
+		fmt.Fprint(f, strconv.Quote(text))
 	case verb == 'x' || verb == 'X':
-		fmt.Fprintf(f, fmt.FormatString(f, verb), []byte(r))
+		fmt.Fprintf(f, fmt.FormatString(f, verb), []byte(text))
 	default:
-		fmt.Fprint(f, string(r))
+		fmt.Fprint(f, text)
 	}
 }
 
-// MarshalJSON returns the JSON text itself, as json.RawMessage does (null
-// when empty).
-func (r RawJSON) MarshalJSON() ([]byte, error) {
-	if len(r) == 0 {
-		return []byte("null"), nil
-	}
-	return r, nil
-}
-
-// UnmarshalJSON keeps a copy of data, as json.RawMessage does.
-func (r *RawJSON) UnmarshalJSON(data []byte) error {
-	if r == nil {
-		return errNilTarget("RawJSON")
-	}
-	*r = append((*r)[:0], data...)
-	return nil
-}
-
-// Timestamp is a time the service sends in a reply. It reads every form
-// the service writes: RFC 3339 ("2023-08-10T07:25:35Z"), a numeric offset
-// without a colon ("2016-08-02T08:07:52+0000"), and Unix seconds as a
-// number or as text ("1691662587"), and a time without an offset
-// ("2016-08-02T08:07:52"), read as UTC. Anything else, such as the
-// redacted "FILTERED", reads as the zero time (the reply's Raw keeps it).
-// It encodes as RFC 3339; the zero Timestamp is left out of replies
-// encoded without their Raw. It embeds time.Time, so ts.IsZero(),
-// ts.Before(t) and the other methods of time.Time work on it; pass ts.Time
-// where a time.Time is wanted.
+// Timestamp is a time of a reply, in any form the service writes: RFC 3339
+// ("2023-08-10T07:25:35Z"), an offset without a colon ("…+0000"), no
+// offset (read as UTC), or Unix seconds as a number or text. Anything else
+// ("FILTERED") is the zero time; Raw keeps it. It embeds time.Time, whose
+// methods and RFC 3339 encoding it has; ts.Time is the time.Time.
 type Timestamp struct {
 	time.Time
 }
@@ -209,9 +136,6 @@ func timestampLayouts() [3]string {
 // UnmarshalJSON reads any form the service writes (see [Timestamp]);
 // what is not a time leaves the zero time. JSON null changes nothing.
 func (t *Timestamp) UnmarshalJSON(data []byte) error {
-	if t == nil {
-		return errNilTarget("Timestamp")
-	}
 	data = bytes.TrimSpace(data)
 	var text string
 	switch kindOf(data) {
@@ -221,7 +145,7 @@ func (t *Timestamp) UnmarshalJSON(data []byte) error {
 		if n := len(data); n >= 2 && data[n-1] == '"' && bytes.IndexByte(data[1:n-1], '\\') < 0 {
 			text = string(data[1 : n-1]) // no escapes: the common case, read without a decoder
 		} else if err := json.Unmarshal(data, &text); err != nil {
-			return err
+			return err // not JSON: encoding/json never passes such data
 		}
 	case "number":
 		text = string(data)
@@ -252,9 +176,6 @@ func parseServiceTime(text string) time.Time {
 	}
 	return time.Time{}
 }
-
-// MarshalJSON writes the time as RFC 3339, as time.Time does.
-func (t Timestamp) MarshalJSON() ([]byte, error) { return t.Time.MarshalJSON() }
 
 // String returns the time as time.Time prints it.
 func (t Timestamp) String() string { return t.Time.String() }

@@ -191,7 +191,7 @@ func TestTLSHandshakeFailureRetriedForPost(t *testing.T) {
 	var count atomic.Int64
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		count.Add(1)
-		w.Write([]byte(`{"status":"CREATED","order_id":"o"}`))
+		w.Write([]byte(`{"status":"CREATED","order_id":"HD-1707740261"}`))
 	}))
 	dl := &dropListener{Listener: srv.Listener, drop: 2}
 	srv.Listener = dl

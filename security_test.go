@@ -10,29 +10,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// Every call that names an order refuses a reply about another order (a
-// misrouting proxy or cache): Refund, UpdateOrder and RefundTransaction by
-// order, as GetOrder does. CheckPaid would otherwise approve the wrong one.
-func TestRepliesAboutAnotherOrderAreRefused(t *testing.T) {
-	other := `{"order_id":"o2","id":"ordeh_2","status":"CHARGED","amount":"1.00","refunds":[]}`
-	c, _ := replyingClient(t, other)
-	ctx := context.Background()
-	_, err := c.Refund(ctx, "o1", &RefundRequest{UniqueRequestID: "r1", Amount: "1.00"})
-	require.ErrorContains(t, err, `checkout: refund: decode response: the reply is about order "o2", not "o1"`)
-	_, err = c.UpdateOrder(ctx, "o1", &UpdateOrderRequest{Amount: "2.00"})
-	require.ErrorContains(t, err, `checkout: update order: decode response: the reply is about order "o2", not "o1"`)
-
-	c, _ = replyingClient(t, `{"id":"rf_1","unique_request_id":"r1","order_id":"o2","status":"PENDING"}`)
-	_, err = c.RefundTransaction(ctx, &TransactionRefundRequest{UniqueRequestID: "r1", OrderID: "o1", Amount: "1.00"})
-	require.ErrorContains(t, err, `checkout: refund transaction: decode response: the reply is about order "o2", not "o1"`)
-	_, err = c.RefundTransaction(ctx, &TransactionRefundRequest{UniqueRequestID: "r1", TxnID: "t1", Amount: "1.00"})
-	require.NoError(t, err, "a refund by transaction names no order to compare")
-
-	c, _ = replyingClient(t, `{"order_id":"o1","status":"CHARGED","refunds":[]}`)
-	_, err = c.Refund(ctx, "o1", &RefundRequest{UniqueRequestID: "r1"})
-	require.NoError(t, err)
-}
-
 // The client never follows a redirect, whatever http.Client it is given: a
 // redirect-following client would turn a refund POST into a GET that
 // "succeeds" and carry Authorization to wherever Location points. A 3xx is

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"log/slog"
 	"net/http"
 	"slices"
 	"strconv"
@@ -594,6 +595,7 @@ func decodeError(err error) error {
 
 // Session is the reply to [Client.CreateSession]. With encoding/json it
 // decodes as CreateSession does and encodes as the service's reply, Raw.
+// Session is the reply to [Client.CreateSession]; Raw keeps it whole.
 type Session struct {
 	// Status is the order's status ("NEW").
 	Status string `json:"status,omitempty"`
@@ -633,41 +635,19 @@ type PaymentLinks struct {
 	DeepLink string `json:"deep_link,omitempty"`
 }
 
-// UnmarshalJSON decodes a session reply as CreateSession does: Raw keeps
-// the whole body and SDKPayload the exact bytes of sdk_payload. A body
-// without an sdk_payload object is an error, since there is nothing to hand
-// to the client SDK. JSON null leaves s unchanged.
-func (s *Session) UnmarshalJSON(data []byte) error {
-	if s == nil {
-		return errNilTarget("Session")
+func (s *Session) setRaw(body []byte) { s.Raw = body }
+
+// shapeError refuses a body without an sdk_payload object: there would be
+// nothing to hand to the client SDK.
+func (s *Session) shapeError() error {
+	if payload := bytes.TrimSpace(s.SDKPayload); len(payload) == 0 || payload[0] != '{' {
+		return errors.New("the reply has no sdk_payload object")
 	}
-	if kindOf(data) == "null" {
-		return nil
-	}
-	type plain Session
-	var p plain
-	if err := decodeLenient(data, &p); err != nil {
-		return fmt.Errorf("checkout: session: %w", err)
-	}
-	if payload := bytes.TrimSpace(p.SDKPayload); len(payload) == 0 || payload[0] != '{' {
-		return errors.New("checkout: session: no sdk_payload object")
-	}
-	p.Raw = bytes.Clone(data)
-	*s = Session(p)
 	return nil
 }
 
-// shapeError is nil: UnmarshalJSON already refused a body without an
-// sdk_payload object, the one thing a session reply must carry.
-func (s *Session) shapeError() error { return nil }
-
-// MarshalJSON returns Raw when it is set, so a cached Session encodes as the
-// service's own reply (Raw wins over edited fields: clear Raw to encode
-// them). Without Raw it encodes the typed fields, leaving empty ones out.
-func (s Session) MarshalJSON() ([]byte, error) {
-	type plain Session
-	return marshalRaw(s.Raw, plain(s))
-}
+// LogValue is the session as JSON, its tokens redacted.
+func (s Session) LogValue() slog.Value { return logJSON(s) }
 
 // CreateSession validates req, sends it and returns the session, whose
 // SDKPayload goes unchanged to the client SDK. A *ValidationError means
@@ -691,5 +671,5 @@ func (c *Client) CreateSession(ctx context.Context, req *SessionRequest, opts ..
 	if err := c.send(ctx, cl, opts, s); err != nil {
 		return c.replaySession(ctx, req, opts, err)
 	}
-	return s, nil
+	return replyAbout(s, op, req.OrderID, s.OrderID)
 }

@@ -604,11 +604,11 @@ func sessionKeeping(t *testing.T, body, payload string) *Session {
 func TestSessionSDKPayloadExactBytes(t *testing.T) {
 	payload := "{ \"service\" :\"in.example.hyperpay\",\n\t\"requestId\":\"12398b5571d74c3388a74004bc24370c\" ,  " +
 		"\"payload\":{\"z\":1,\"a\":[ 1,2 , 3 ],\"name\":\"Jos\\u00e9 \\u20b9 \\ud83d\\ude00\",\"x\":1.50,\"e\":1E3}  }"
-	body := "{\"status\":\"NEW\",\"id\":\"ordeh_1\",\"sdk_payload\":  " + payload + "  ,\"order_id\":\"o1\"}"
+	body := "{\"status\":\"NEW\",\"id\":\"ordeh_1\",\"sdk_payload\":  " + payload + "  ,\"order_id\":\"order_dummy_1\"}"
 	s := sessionKeeping(t, body, payload)
 	require.Equal(t, "NEW", s.Status)
 	require.Equal(t, "ordeh_1", s.ID)
-	require.Equal(t, "o1", s.OrderID)
+	require.Equal(t, "order_dummy_1", s.OrderID)
 }
 
 // When a field of the reply has an unexpected type, the lenient second

@@ -1,11 +1,11 @@
 package checkout
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"math/big"
 	"net/http"
 	"net/url"
@@ -16,10 +16,10 @@ import (
 )
 
 // OrderStatus is an order as [Client.GetOrder] and [Client.Refund] return
-// it, and as the order webhooks carry it. Numbers the service sends as
-// strings, and redacted fields ("FILTERED"), are read leniently; Raw keeps
-// everything, including the fields not typed here. With encoding/json it
-// decodes as GetOrder does and encodes as Raw.
+// it, and as the order webhooks carry it. Numbers and booleans the service
+// sends as text read as values; a redacted block ("FILTERED") is nil; Raw
+// keeps the whole reply, including fields not typed here. An order paid by
+// several transactions lists each, order-shaped, in TxnList.
 //
 // Before fulfilling an order, check both its status and its amount, as
 // the service advises: [OrderStatus.CheckPaid] does.
@@ -31,7 +31,7 @@ type OrderStatus struct {
 	// Status is the order's status: the highest of its transactions'.
 	Status Status `json:"status,omitempty"`
 	// StatusID is the number of the status (21 for CHARGED, …).
-	StatusID int `json:"status_id,omitempty"`
+	StatusID Int `json:"status_id,omitempty"`
 	// Amount is the order's amount as created.
 	Amount Amount `json:"amount,omitempty"`
 	// EffectiveAmount is the amount after offers, add-ons and surcharges.
@@ -40,13 +40,21 @@ type OrderStatus struct {
 	Currency string `json:"currency,omitempty"`
 	// Refunded reports whether the whole order was refunded; it stays
 	// false after a partial refund.
-	Refunded bool `json:"refunded"`
+	Refunded Bool `json:"refunded"`
 	// AmountRefunded is the sum refunded so far.
 	AmountRefunded Amount `json:"amount_refunded,omitempty"`
 	// MaxRefundable is the most that can still be refunded
 	// (maximum_eligible_refund_amount), when the service says.
 	MaxRefundable Amount `json:"maximum_eligible_refund_amount,omitempty"`
-	// Refunds are the order's refunds, oldest first.
+	// RefundableAmount is what can still be refunded (refundable_amount).
+	RefundableAmount Amount `json:"refundable_amount,omitempty"`
+	// CapturedAmount is what a pre-authorised order has captured.
+	CapturedAmount Amount `json:"captured_amount,omitempty"`
+	// AmountDebited is what the customer's account was debited.
+	AmountDebited Amount `json:"amount_debited,omitempty"`
+	// Refunds are the order's refunds, oldest first; refunds of an order
+	// paid by several transactions may sit in TxnList instead: read
+	// [OrderStatus.AllRefunds].
 	Refunds []Refund `json:"refunds,omitempty"`
 	// TxnID is your reference of the latest payment attempt
 	// ("<merchant>-<order>-<n>"), which refunds by transaction take.
@@ -55,11 +63,14 @@ type OrderStatus struct {
 	TxnUUID string `json:"txn_uuid,omitempty"`
 	// TxnDetail is the latest transaction; nil when there is none.
 	TxnDetail *Transaction `json:"txn_detail,omitempty"`
-	// TxnList lists every transaction of an order paid by several, each
-	// with its own instrument and status (txn_list): an order
-	// PARTIAL_CHARGED has one CHARGED and one TO_BE_CHARGED. Empty for an
-	// order paid by one transaction.
-	TxnList []Transaction `json:"txn_list,omitempty"`
+	// TxnList lists every transaction of an order paid by several
+	// (txn_list), each order-shaped with its own TxnDetail, instrument,
+	// status and Refunds: an order PARTIAL_CHARGED has one CHARGED and
+	// one TO_BE_CHARGED. Empty for an order paid by one transaction.
+	TxnList []OrderStatus `json:"txn_list,omitempty"`
+	// TxnSubDetails are the captures and voids of a pre-authorised
+	// payment (txn_sub_details).
+	TxnSubDetails []TxnSubDetail `json:"txn_sub_details,omitempty"`
 	// PaymentGatewayResponse is what the gateway answered for the latest
 	// transaction; nil when there is none.
 	PaymentGatewayResponse *GatewayResponse `json:"payment_gateway_response,omitempty"`
@@ -90,9 +101,20 @@ type OrderStatus struct {
 	EMIBank string `json:"emi_bank,omitempty"`
 	// EMITenure is the number of monthly instalments of an EMI payment
 	// (emi_tenure).
-	EMITenure int `json:"emi_tenure,omitempty"`
+	EMITenure Int `json:"emi_tenure,omitempty"`
+	// EMIType is the kind of EMI ("STANDARD_EMI", "NO_COST_EMI", …).
+	EMIType string `json:"emi_type,omitempty"`
+	// EMIDetails is the EMI plan; nil when absent or "FILTERED".
+	EMIDetails *EMIDetails `json:"emi_details,omitempty"`
+	// BankPG is the gateway the bank's payment was routed to (bank_pg).
+	BankPG string `json:"bank_pg,omitempty"`
+	// SplitSettlement is how the payment was split between sub-accounts
+	// (split_settlement_response); nil when not split.
+	SplitSettlement *SplitSettlement `json:"split_settlement_response,omitempty"`
 	// Risk is the fraud check's verdict, when one ran.
 	Risk *RiskDetail `json:"risk,omitempty"`
+	// RiskChecks are the verdicts of every fraud check that ran.
+	RiskChecks []RiskDetail `json:"risk_checks,omitempty"`
 	// BankErrorCode is the bank's or gateway's code for the latest
 	// transaction (bank_error_code).
 	BankErrorCode string `json:"bank_error_code,omitempty"`
@@ -113,13 +135,15 @@ type OrderStatus struct {
 	// MerchantID is your merchant id.
 	MerchantID string `json:"merchant_id,omitempty"`
 	// GatewayID is the number of the gateway that processed the payment.
-	GatewayID int `json:"gateway_id,omitempty"`
+	GatewayID Int `json:"gateway_id,omitempty"`
 	// GatewayReferenceID is the gateway account reference the order used.
 	GatewayReferenceID string `json:"gateway_reference_id,omitempty"`
-	// Metadata holds the order's text metadata, such as
-	// "<GATEWAY>:gateway_reference_id" and "payment_page_client_id".
-	// Values that are not text stay in Raw.
-	Metadata map[string]string `json:"metadata,omitempty"`
+	// Metadata holds the order's metadata, such as
+	// "<GATEWAY>:gateway_reference_id" and "payment_page_client_id"; an
+	// object value (payment_links) as its JSON text.
+	Metadata TextMap `json:"metadata,omitempty"`
+	// Basket is the basket you sent with the order, echoed back.
+	Basket []BasketItem `json:"basket,omitempty"`
 	// ReturnURL is where the customer lands after paying.
 	ReturnURL string `json:"return_url,omitempty"`
 	// ProductID is your id of what is sold.
@@ -133,18 +157,16 @@ type OrderStatus struct {
 	DateCreated Timestamp `json:"date_created,omitzero"`
 	// LastUpdated is when the order last changed; zero when absent.
 	LastUpdated Timestamp `json:"last_updated,omitzero"`
+	// OrderExpiry is when the order stops taking payments.
+	OrderExpiry Timestamp `json:"order_expiry,omitzero"`
 	// Raw is the whole reply.
 	Raw RawJSON `json:"-"`
 }
 
-// UnmarshalJSON decodes an order status as GetOrder does; Raw keeps the
-// whole body. It also reads the order inside an order webhook's content.
-// JSON null, and a value that is not an object (the service's "FILTERED"),
-// leave s unchanged.
+// UnmarshalJSON decodes an order status leniently, a redacted block
+// ("FILTERED") as nil; a value that is not an object leaves s unchanged.
+// The request path sets Raw.
 func (s *OrderStatus) UnmarshalJSON(data []byte) error {
-	if s == nil {
-		return errNilTarget("OrderStatus")
-	}
 	type plain OrderStatus
 	var w struct {
 		plain
@@ -155,26 +177,21 @@ func (s *OrderStatus) UnmarshalJSON(data []byte) error {
 		Wallet                 object[WalletDetail]    `json:"wallet"`
 		Mandate                object[MandateDetail]   `json:"mandate"`
 		Risk                   object[RiskDetail]      `json:"risk"`
-		Metadata               textValues              `json:"metadata"`
+		EMIDetails             object[EMIDetails]      `json:"emi_details"`
+		SplitSettlement        object[SplitSettlement] `json:"split_settlement_response"`
 	}
 	if ok, err := readObject(data, &w, "order status"); !ok {
 		return err
 	}
-	p := w.plain
+	p := &w.plain
 	p.TxnDetail, p.PaymentGatewayResponse, p.Card, p.UPI = w.TxnDetail.v, w.PaymentGatewayResponse.v, w.Card.v, w.UPI.v
-	p.Wallet, p.Mandate, p.Risk, p.Metadata = w.Wallet.v, w.Mandate.v, w.Risk.v, w.Metadata
-	p.Raw = bytes.Clone(data)
-	*s = OrderStatus(p)
+	p.Wallet, p.Mandate, p.Risk = w.Wallet.v, w.Mandate.v, w.Risk.v
+	p.EMIDetails, p.SplitSettlement = w.EMIDetails.v, w.SplitSettlement.v
+	*s = OrderStatus(*p)
 	return nil
 }
 
-// MarshalJSON returns Raw when it is set (Raw wins over edited fields).
-// Without Raw it encodes the typed fields, leaving empty ones out (refunded
-// is always written).
-func (s OrderStatus) MarshalJSON() ([]byte, error) {
-	type plain OrderStatus
-	return marshalRaw(s.Raw, plain(s))
-}
+func (s *OrderStatus) setRaw(body []byte) { s.Raw = body }
 
 func (s *OrderStatus) shapeError() error {
 	if s.OrderID == "" && s.ID == "" && s.Status == "" {
@@ -183,27 +200,78 @@ func (s *OrderStatus) shapeError() error {
 	return nil
 }
 
+// LogValue is the order as JSON, its mandate token redacted.
+func (s OrderStatus) LogValue() slog.Value { return logJSON(s) }
+
+// Format prints the order under every verb as %v does (%+v and %#v keep
+// their flags): fmt would print a nested mandate's token under %s or %d.
+func (s OrderStatus) Format(f fmt.State, verb rune) {
+	type plain OrderStatus
+	switch {
+	case verb == 'v' && f.Flag('#'):
+		fmt.Fprint(f, "checkout.OrderStatus"+strings.TrimPrefix(fmt.Sprintf("%#v", plain(s)), "checkout.plain"))
+	case f.Flag('+'):
+		fmt.Fprintf(f, "%+v", plain(s))
+	default:
+		fmt.Fprintf(f, "%v", plain(s))
+	}
+}
+
 // about refuses a reply about another order than orderID (a misrouting
 // proxy or cache): it must never pass for this one, or CheckPaid would
-// approve the wrong order.
-func (s *OrderStatus) about(op, orderID string) error {
-	if s.OrderID != "" && s.OrderID != orderID {
-		return fmt.Errorf("checkout: %s: decode response: the reply is about order %.24q, not %.24q", op, s.OrderID, orderID)
+// approve the wrong order. The error quotes only what was asked.
+func about(op, orderID, got string) error {
+	if orderID != "" && got != "" && got != orderID {
+		return fmt.Errorf("checkout: %s: decode response: the reply is about another order than %.24q", op, orderID)
 	}
 	return nil
 }
 
-// IsPaid reports whether the order is paid: its status is CHARGED. Nothing
-// else counts, not even AUTHORIZED (the money is only held) or
-// COD_INITIATED (the cash is still to come). Before fulfilling, also check
-// the amount: see [OrderStatus.CheckPaid].
+// replyAbout returns v, or nil and the error of about.
+func replyAbout[T any](v *T, op, orderID, got string) (*T, error) {
+	if err := about(op, orderID, got); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// AllRefunds returns every refund of the order, wherever the service put
+// it (refunds, or the refunds of each transaction in TxnList), each once
+// (by id, else unique_request_id), in the order they appear.
+func (s *OrderStatus) AllRefunds() []Refund {
+	if s == nil {
+		return nil
+	}
+	var out []Refund
+	seen := map[string]bool{}
+	add := func(list []Refund) {
+		for _, r := range list {
+			key := cmp.Or(r.ID, r.UniqueRequestID)
+			if key == "" || !seen[key] {
+				seen[key] = key != ""
+				out = append(out, r)
+			}
+		}
+	}
+	add(s.Refunds)
+	for i := range s.TxnList {
+		add(s.TxnList[i].AllRefunds())
+	}
+	return out
+}
+
+// IsPaid reports whether the order's status is CHARGED; AUTHORIZED (money
+// held) and COD_INITIATED (cash to come) are not paid. Before fulfilling,
+// also check the amount: see [OrderStatus.CheckPaid].
 func (s *OrderStatus) IsPaid() bool {
 	return s != nil && s.Status == StatusCharged
 }
 
 // IsFinal reports whether the order's status is terminal (see
 // [Status.IsFinal]); a status whose name this package does not know counts
-// as final when its status_id is the service's own refusal (22).
+// as final when its status_id (number or text) is the service's own
+// refusal (22). For an order paid by several transactions the order's own
+// status decides: PARTIAL_CHARGED is not final, whatever TxnList holds.
 func (s *OrderStatus) IsFinal() bool {
 	if s == nil {
 		return false
@@ -217,11 +285,11 @@ func (s *OrderStatus) IsFinal() bool {
 const ErrNotPaid = sentinel("checkout: order not paid as expected")
 
 // CheckPaid is the check the service asks for before fulfilling an order:
-// the order must be CHARGED and its amount must equal expected, the amount
-// you asked the customer to pay. Amounts are compared as decimals, never
-// as floats, so "1", "1.0" and "1.00" are equal. It returns nil when the
-// order may be fulfilled; otherwise an error matching [ErrNotPaid] that
-// says what differs.
+// the order must be CHARGED and its amount equal expected, compared as
+// decimals ("1" equals "1.00"). For an order paid by several transactions
+// the order's own status and amount decide, not any one transaction's: a
+// PARTIAL_CHARGED order is not paid. It returns nil when the order may be
+// fulfilled, else an error matching [ErrNotPaid] that says what differs.
 //
 //	st, err := client.GetOrder(ctx, orderID)
 //	if err != nil { … }
@@ -312,7 +380,7 @@ func (c *Client) GetOrder(ctx context.Context, orderID string, opts ...RequestOp
 	if err := c.send(ctx, cl, opts, st); err != nil {
 		return nil, aboutOrder(err, orderID)
 	}
-	if err := st.about(op, orderID); err != nil {
+	if err := about(op, orderID, st.OrderID); err != nil {
 		return nil, err
 	}
 	return st, nil

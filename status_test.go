@@ -1,11 +1,18 @@
 package checkout
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
 	"errors"
+	"math/big"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/payorch/checkout-go/internal/conformance"
 )
 
 // Every documented status has its status_id (DESIGN §3); the
@@ -121,4 +128,301 @@ func TestCheckPaid(t *testing.T) {
 			require.True(t, strings.HasPrefix(err.Error(), "checkout: check paid: "), err.Error())
 		})
 	}
+}
+
+// CreateOrder and CreateSession refuse a reply about another order, as
+// GetOrder and Refund do, and the error quotes only the order asked for:
+// reply data (where an echoed key may sit) never reaches it.
+func TestCreateRefusesReplyAboutAnotherOrder(t *testing.T) {
+	const other = `{"status":"NEW","id":"ordeh_2","order_id":"o2-SECRETKEY","sdk_payload":{"requestId":"r"}}`
+	c, _ := replyingClient(t, other)
+	ctx := context.Background()
+	o, err := c.CreateOrder(ctx, fullOrder())
+	require.Nil(t, o)
+	require.EqualError(t, err, `checkout: create order: decode response: the reply is about another order than "HD-1707740261"`)
+	s, err := c.CreateSession(ctx, baseSession())
+	require.Nil(t, s)
+	require.EqualError(t, err, `checkout: create session: decode response: the reply is about another order than "order_dummy_1"`)
+	_, err = c.GetOrder(ctx, "o1")
+	require.NotContains(t, err.Error(), "SECRETKEY")
+
+	c, _ = replyingClient(t, `{"status":"NEW","id":"ordeh_2","sdk_payload":{"requestId":"r"}}`)
+	_, err = c.CreateSession(ctx, baseSession())
+	require.NoError(t, err, "a reply that names no order is not about another")
+	req := baseSession()
+	req.Action, req.OrderID, req.Amount = PaymentManagement, "", ""
+	c, _ = replyingClient(t, other)
+	_, err = c.CreateSession(ctx, req)
+	require.NoError(t, err, "a request that names no order has none to compare")
+}
+
+// decimalEqual compares an Amount with a JSON number read independently.
+func decimalEqual(t *testing.T, want json.Number, got Amount) {
+	t.Helper()
+	if want == "" {
+		require.Empty(t, got)
+		return
+	}
+	w, ok := new(big.Rat).SetString(string(want))
+	require.True(t, ok)
+	g, ok := new(big.Rat).SetString(string(got))
+	require.True(t, ok, "amount %q", got)
+	require.Zero(t, w.Cmp(g), "want %s, got %s", want, got)
+}
+
+// jsonNumber reads a generic value as a number: a JSON number, or a string
+// holding one.
+func jsonNumber(v any) json.Number {
+	switch x := v.(type) {
+	case json.Number:
+		return x
+	case string:
+		if _, ok := new(big.Rat).SetString(x); ok {
+			return json.Number(x)
+		}
+	}
+	return ""
+}
+
+func genericString(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case json.Number:
+		return string(x)
+	}
+	return ""
+}
+
+// Every valid published order and refund reply decodes, and the typed
+// fields agree with a generic decoding of the same bytes.
+func TestOrderStatusDecodeConformance(t *testing.T) {
+	samples := append(conformance.Files(t, "orders", "*.json"), conformance.Files(t, "refunds", "*.json")...)
+	valid := 0
+	for _, s := range samples {
+		t.Run(s.Name, func(t *testing.T) {
+			if !s.ValidJSON() {
+				_, err := decodeReply[OrderStatus](s.Data)
+				require.Error(t, err)
+				return
+			}
+			valid++
+			dec := json.NewDecoder(strings.NewReader(string(s.Data)))
+			dec.UseNumber()
+			var m map[string]any
+			require.NoError(t, dec.Decode(&m))
+			if _, envelope := m["JWT"]; envelope { // the v4 reply is an encrypted envelope
+				require.True(t, isSealed(s.Data), "the request path refuses it with ErrEnvelope")
+				_, err := decodeReply[OrderStatus](s.Data)
+				require.ErrorContains(t, err, "none of order_id, id, status")
+				return
+			}
+			st, err := decodeReply[OrderStatus](s.Data)
+			require.NoError(t, err)
+			o, err := decodeReply[Order](s.Data)
+			require.NoError(t, err)
+			require.NotEmpty(t, st.OrderID, "every order and refund reply names its order")
+			require.NotEmpty(t, st.Status)
+			if _, ok := m["amount"]; ok {
+				require.NotEmpty(t, st.Amount)
+			}
+			require.Equal(t, genericString(m["order_id"]), st.OrderID)
+			require.Equal(t, genericString(m["status"]), string(st.Status))
+			require.Equal(t, genericString(m["id"]), st.ID)
+			decimalEqual(t, jsonNumber(m["amount"]), st.Amount)
+			decimalEqual(t, jsonNumber(m["amount_refunded"]), st.AmountRefunded)
+			if n := jsonNumber(m["status_id"]); n != "" {
+				id, err := n.Int64()
+				require.NoError(t, err)
+				require.EqualValues(t, id, st.StatusID)
+				require.EqualValues(t, id, o.StatusID)
+			}
+			require.Equal(t, genericString(m["txn_id"]), st.TxnID)
+			require.Equal(t, genericString(m["payment_method_type"]), st.PaymentMethodType)
+			require.EqualValues(t, m["refunded"] == true, st.Refunded)
+			refunds, _ := m["refunds"].([]any)
+			require.Len(t, st.Refunds, len(refunds))
+			for i, r := range refunds {
+				rm := r.(map[string]any)
+				require.Equal(t, genericString(rm["unique_request_id"]), st.Refunds[i].UniqueRequestID)
+				require.Equal(t, genericString(rm["status"]), string(st.Refunds[i].Status))
+				decimalEqual(t, jsonNumber(rm["amount"]), st.Refunds[i].Amount)
+			}
+			if dc := genericString(m["date_created"]); dc != "" {
+				want, err := time.Parse(time.RFC3339Nano, dc)
+				require.NoError(t, err)
+				require.True(t, want.Equal(st.DateCreated.Time))
+			}
+			require.Equal(t, genericString(m["order_id"]), o.OrderID)
+			require.Equal(t, genericString(m["status"]), o.Status)
+			if links, ok := m["payment_links"].(map[string]any); ok {
+				require.Equal(t, genericString(links["web"]), st.PaymentLinks.Web)
+				require.Equal(t, genericString(links["web"]), o.PaymentLinks.Web)
+			}
+			require.Equal(t, string(s.Data), string(st.Raw))
+		})
+	}
+	require.Greater(t, valid, 5)
+}
+
+// Redacted and mistyped fields are tolerated: "FILTERED" where an object is
+// expected, numbers as strings, null everywhere.
+func TestOrderStatusLenient(t *testing.T) {
+	// The quirks the service's replies show: amounts as numbers or text,
+	// "FILTERED" for a redacted block, amount or time, null anywhere, times
+	// in several forms. A value of a JSON type the service never sends for
+	// a field (a number for an id, text for a boolean) leaves that field
+	// zero; Raw keeps everything.
+	body := `{"order_id":"12345","id":null,"status":"CHARGED","status_id":21,"amount":9000,"currency":"INR",
+		"refunded":"true","amount_refunded":"FILTERED","refunds":["FILTERED",{"unique_request_id":"r","amount":"1.5"},null],
+		"payment_links":"FILTERED","card":"FILTERED","upi":null,"gateway_id":"23","date_created":"yesterday",
+		"last_updated":"2016-08-02T08:07:52+0000","mandate":{"revokable_by_customer":"true","max_amount":"5000"},
+		"metadata":{"payment_page_client_id":"shop","payment_links":{"web":"x"}},"unknown":{"deep":[1,2]}}`
+	st, err := decodeReply[OrderStatus]([]byte(body))
+	require.NoError(t, err)
+	require.Equal(t, "12345", st.OrderID)
+	require.Empty(t, st.ID)
+	require.EqualValues(t, 21, st.StatusID)
+	require.Equal(t, Amount("9000.00"), st.Amount)
+	require.True(t, bool(st.Refunded), "a boolean sent as text reads")
+	require.Empty(t, st.AmountRefunded)
+	require.Len(t, st.Refunds, 3, "a redacted or null element is a zero refund")
+	require.Equal(t, Refund{}, st.Refunds[0])
+	require.Equal(t, Amount("1.50"), st.Refunds[1].Amount)
+	require.Equal(t, Refund{}, st.Refunds[2])
+	require.Equal(t, PaymentLinks{}, st.PaymentLinks)
+	require.Nil(t, st.Card, "a redacted card is no card")
+	require.Nil(t, st.UPI)
+	require.EqualValues(t, 23, st.GatewayID, "a number sent as text reads")
+	require.True(t, st.DateCreated.IsZero())
+	require.Equal(t, time.Date(2016, 8, 2, 8, 7, 52, 0, time.UTC), st.LastUpdated.UTC())
+	require.True(t, bool(st.Mandate.RevokableByCustomer), "the mandate's booleans come as text too")
+	require.Equal(t, Amount("5000.00"), st.Mandate.MaxAmount)
+	require.Equal(t, TextMap{"payment_page_client_id": "shop", "payment_links": `{"web":"x"}`}, st.Metadata,
+		"an object value as its JSON text")
+	require.Equal(t, body, string(st.Raw))
+
+	_, err = decodeReply[OrderStatus]([]byte(`{"order_id":`))
+	require.Error(t, err)
+}
+
+// No reply, however malformed, makes the decoders panic; a decoded session's
+// payload is always a verbatim slice of the body and a decoded status keeps
+// the body whole.
+func FuzzDecodeReplies(f *testing.F) {
+	f.Add([]byte(`{"status":"NEW","sdk_payload":{"a":"\u00e9"},"payment_links":"FILTERED"}`))
+	f.Add([]byte(`{"order_id":1,"amount":"9000","refunds":[null,"x",{"amount":1e2}],"status_id":"21"}`))
+	f.Add([]byte(`{"links":{"payment_collection_links":{"QR":5,"INTENT":null}},"juspay":"FILTERED"}`))
+	f.Add([]byte(`[]`))
+	f.Add([]byte(`{"txn_detail":{"txn_amount_breakup":"[{\"value\":\"1\"}]"},"mandate":{"revokable_by_customer":"true"},"JWT":1}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		if s, err := decodeReply[Session](body); err == nil {
+			if !bytes.Contains(body, s.SDKPayload) || len(s.SDKPayload) == 0 {
+				t.Fatalf("payload %q is not a slice of the body", s.SDKPayload)
+			}
+		}
+		if st, err := decodeReply[OrderStatus](body); err == nil && !bytes.Equal(st.Raw, body) {
+			t.Fatal("Raw differs from the body")
+		}
+		_, _ = decodeReply[Order](body)
+		if r, err := decodeReply[Refund](body); err == nil && !bytes.Equal(r.Raw, body) {
+			t.Fatal("Raw differs from the body")
+		}
+		var x Transaction
+		_ = json.Unmarshal(body, &x)
+		var m MandateDetail
+		_ = json.Unmarshal(body, &m)
+	})
+}
+
+// The order of an order webhook decodes into the OrderStatus GetOrder
+// returns, with the same methods.
+func TestOrderWebhookContentIsOrderStatus(t *testing.T) {
+	for _, s := range conformance.Files(t, "webhooks", "webhook_order_*.json") {
+		t.Run(s.Name, func(t *testing.T) {
+			m := genericJSON(t, s.Data)
+			order := m["content"].(map[string]any)["order"].(map[string]any)
+			b, err := json.Marshal(order)
+			require.NoError(t, err)
+			var st OrderStatus
+			require.NoError(t, json.Unmarshal(b, &st))
+			require.Equal(t, order["order_id"], st.OrderID)
+			require.Equal(t, order["status"], string(st.Status))
+			require.True(t, st.Status.Known())
+			require.EqualValues(t, st.Status.ID(), st.StatusID, "the status and its number agree")
+			require.Equal(t, m["event_name"] != "ORDER_FAILED", st.IsPaid(), "a refunded or refund-failed order stays CHARGED")
+			require.True(t, st.IsFinal())
+		})
+	}
+}
+
+// A successful reply that is not an order status is an error naming what
+// is wrong, never an empty value: the published /v4 reply in Basic mode,
+// other JSON values, objects without order_id, id or status.
+func TestGetOrderRefusesOtherShapes(t *testing.T) {
+	jwt := conformance.Files(t, "orders", "order_status_v4_jwt_response.json")[0]
+	for _, tt := range []struct {
+		name, body, msg string
+	}{
+		{"empty object", `{}`, "the reply is not an order status: it has none of order_id, id, status"},
+		{"another order", `{"order_id":"o2","status":"CHARGED","amount":"1.00"}`, `the reply is about another order than "o1"`},
+		{"other object", `{"amount":1,"currency":"INR"}`, "none of order_id, id, status"},
+		{"nulls", `{"order_id":null,"id":null,"status":null}`, "none of order_id, id, status"},
+		{"array", `[{"order_id":"o"}]`, "the reply is a JSON array, not a JSON object"},
+		{"string", `"CHARGED"`, "the reply is a JSON string, not a JSON object"},
+		{"null", `null`, "the reply is null, not a JSON object"},
+		{"empty", ``, "the reply is empty, not a JSON object"},
+		{"truncated", `{"order_id":"o"`, "decode response"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c, srv := replyingClient(t, tt.body)
+			st, err := c.GetOrder(context.Background(), "o1")
+			require.Nil(t, st)
+			require.ErrorContains(t, err, tt.msg)
+			require.True(t, strings.HasPrefix(err.Error(), "checkout: get order: decode response: "), err.Error())
+			var ae *APIError
+			require.False(t, errors.As(err, &ae), "a 2xx reply is no API error")
+			require.EqualValues(t, 1, srv.count.Load())
+		})
+	}
+	for _, body := range []string{`{"order_id":"o1"}`, `{"id":"ordeh_1"}`, `{"status":"NEW"}`} {
+		srv := newRecorder(t, reply{status: 200, body: body})
+		_, err := newTestClient(t, srv.URL).GetOrder(context.Background(), "o1")
+		require.NoError(t, err, body)
+	}
+	// An encrypted envelope is refused by the request path before decoding,
+	// with the error that says which option reads it.
+	for name, body := range map[string]string{
+		"published v4 reply": string(jwt.Data),
+		"JWE JSON envelope":  `{"header":"h","encryptedKey":"k","iv":"i","encryptedPayload":"p","tag":"t"}`,
+	} {
+		srv := newRecorder(t, reply{status: 200, body: body})
+		st, err := newTestClient(t, srv.URL).GetOrder(context.Background(), "o1")
+		require.Nil(t, st, name)
+		require.ErrorIs(t, err, ErrEnvelope, name)
+		require.ErrorContains(t, err, "checkout: get order: reply: the reply is encrypted", name)
+	}
+}
+
+// Every call that names an order refuses a reply about another order (a
+// misrouting proxy or cache): Refund, UpdateOrder and RefundTransaction by
+// order, as GetOrder does. CheckPaid would otherwise approve the wrong one.
+func TestRepliesAboutAnotherOrderAreRefused(t *testing.T) {
+	other := `{"order_id":"o2","id":"ordeh_2","status":"CHARGED","amount":"1.00","refunds":[]}`
+	c, _ := replyingClient(t, other)
+	ctx := context.Background()
+	_, err := c.Refund(ctx, "o1", &RefundRequest{UniqueRequestID: "r1", Amount: "1.00"})
+	require.ErrorContains(t, err, `checkout: refund: decode response: the reply is about another order than "o1"`)
+	_, err = c.UpdateOrder(ctx, "o1", &UpdateOrderRequest{Amount: "2.00"})
+	require.ErrorContains(t, err, `checkout: update order: decode response: the reply is about another order than "o1"`)
+
+	c, _ = replyingClient(t, `{"id":"rf_1","unique_request_id":"r1","order_id":"o2","status":"PENDING"}`)
+	_, err = c.RefundTransaction(ctx, &TransactionRefundRequest{UniqueRequestID: "r1", OrderID: "o1", Amount: "1.00"})
+	require.ErrorContains(t, err, `checkout: refund transaction: decode response: the reply is about another order than "o1"`)
+	_, err = c.RefundTransaction(ctx, &TransactionRefundRequest{UniqueRequestID: "r1", TxnID: "t1", Amount: "1.00"})
+	require.NoError(t, err, "a refund by transaction names no order to compare")
+
+	c, _ = replyingClient(t, `{"order_id":"o1","status":"CHARGED","refunds":[]}`)
+	_, err = c.Refund(ctx, "o1", &RefundRequest{UniqueRequestID: "r1"})
+	require.NoError(t, err)
 }

@@ -86,7 +86,7 @@ func TestReturnURLSignedForVerifyReturn(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "ord ret/1+ü", r.OrderID)
 	require.Equal(t, checkouttest.StatusCreated, r.Status)
-	require.Equal(t, 1, r.StatusID)
+	require.EqualValues(t, 1, r.StatusID)
 	require.Equal(t, "c 9", r.Params.Get("cart"), "the merchant's own parameters are kept and signed")
 
 	require.NoError(t, s.Pay("ord ret/1+ü"))
@@ -96,7 +96,7 @@ func TestReturnURLSignedForVerifyReturn(t *testing.T) {
 	r, err = checkout.VerifyReturn(parsed.Query(), responseKey)
 	require.NoError(t, err)
 	require.Equal(t, checkouttest.StatusCharged, r.Status)
-	require.Equal(t, 21, r.StatusID)
+	require.EqualValues(t, 21, r.StatusID)
 	_, err = checkout.VerifyReturn(parsed.Query(), "another key")
 	require.ErrorIs(t, err, checkout.ErrReturnSignatureMismatch)
 

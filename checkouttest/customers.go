@@ -124,7 +124,7 @@ func setDetails(c *checkout.Customer, d checkout.CustomerDetails) {
 // writeCustomer answers c, with a fresh client auth token when asked.
 func (s *Server) writeCustomer(w http.ResponseWriter, c checkout.Customer, token bool) {
 	if token {
-		c.ClientAuthToken = newID("tkn_")
+		c.ClientAuthToken = checkout.Secret(newID("tkn_"))
 		c.ClientAuthTokenExpiry = checkout.Timestamp{Time: s.now().UTC().Truncate(time.Second).Add(15 * time.Minute)}
 	}
 	writeJSON(w, http.StatusOK, c)

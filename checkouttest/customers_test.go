@@ -29,7 +29,7 @@ func TestCustomersThroughTheClient(t *testing.T) {
 	require.Equal(t, "91", created.MobileCountryCode)
 	require.Equal(t, "Asha", created.FirstName)
 	require.Equal(t, now, created.DateCreated.Time)
-	require.True(t, strings.HasPrefix(created.ClientAuthToken, "tkn_"))
+	require.True(t, strings.HasPrefix(string(created.ClientAuthToken), "tkn_"))
 	require.Equal(t, now.Add(15*time.Minute), created.ClientAuthTokenExpiry.Time)
 
 	_, err = c.CreateCustomer(ctx, &checkout.CreateCustomerRequest{ObjectReferenceID: "cust_0001",

@@ -115,7 +115,7 @@ func TestOrderNotFoundThroughTheClient(t *testing.T) {
 	e := apiError(t, err)
 	require.Equal(t, 400, e.HTTPStatus)
 	require.Equal(t, "NOT_FOUND", e.Status)
-	require.Equal(t, 40, e.StatusID)
+	require.EqualValues(t, 40, e.StatusID)
 	require.Equal(t, "ord_404", e.OrderID)
 	require.False(t, errors.Is(err, checkout.ErrInvalidRequest))
 
@@ -137,7 +137,7 @@ func TestNewReplyFieldsThroughTheClient(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, checkout.Amount("1499.00"), o.Amount)
 	require.Equal(t, checkout.Amount("0.00"), o.AmountRefunded)
-	require.False(t, o.Refunded)
+	require.False(t, bool(o.Refunded))
 	require.Equal(t, "INR", o.Currency)
 	require.Equal(t, "cust_1", o.CustomerID)
 	require.Equal(t, "a@example.com", o.CustomerEmail)

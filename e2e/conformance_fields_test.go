@@ -40,6 +40,8 @@ func textOf(v reflect.Value) string {
 		return x.UTC().Format(time.RFC3339Nano)
 	case json.RawMessage:
 		return string(x)
+	case checkout.Secret:
+		return string(x)
 	case fmt.Stringer:
 		if v.Kind() != reflect.Pointer && v.Kind() != reflect.Struct {
 			return x.String()

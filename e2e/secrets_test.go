@@ -66,15 +66,12 @@ var (
 		"bool": true, "int": true, "int8": true, "int16": true, "int32": true, "int64": true,
 		"uint": true, "uint8": true, "uint16": true, "uint32": true, "uint64": true, "float32": true, "float64": true,
 		"time.Time": true, "time.Duration": true,
+		"Bool": true, "Int": true, "checkout.Bool": true, "checkout.Int": true, // checkout's scalars of a reply
 	}
 	notSecret = map[string]string{
 		// Reply data: the service sends it for the merchant to use, the
 		// reply's Raw holds it too, and json.Marshal must round-trip it.
-		"checkout.Order.ClientAuthToken":           "reply data: handed to the payment page SDK by design",
-		"checkout.Customer.ClientAuthToken":        "reply data: handed to the payment page SDK by design",
-		"checkout.authToken.ClientAuthToken":       "reply data: the client_auth_token of a reply",
-		"checkout.orderWire.Token":                 "reply data: the client_auth_token of a reply",
-		"checkout.customerWire.Token":              "reply data: the client_auth_token of a reply",
+		"checkout.ClientAuth.ClientAuthToken":      "reply data: a checkout.Secret, handed to the payment page SDK by design",
 		"checkout.CardDetail.Token":                "reply data: the card's network token block (provider, PAR, last digits); no token number is typed",
 		"checkout.MandateDetail.MandateToken":      "reply data: the service's id of a mandate, used only with the API key",
 		"checkout.MandateDetail.MandateDebitToken": "reply data: the service's id of a mandate debit, used only with the API key",

@@ -99,20 +99,20 @@ func (e *Event) Notification() (*Notification, error) {
 
 // Refund returns the refund the event is about: content.refund, else, as
 // the refund events carry the whole order, the order's refund created last
-// (by created time; among equal times, the last listed). To act on each
-// refund, range over the Refunds of [Event.Order].
+// (by created time; among equal times, the last listed), wherever the order
+// lists it (its refunds or a transaction's in txn_list). To act on each
+// refund, range over [checkout.OrderStatus.AllRefunds] of [Event.Order].
 func (e *Event) Refund() (*checkout.Refund, error) {
 	v := e.view()
 	if v.Refund != nil || v.damaged {
 		return typedContent[checkout.Refund](e, v.Refund, "refund", "refund", nil)
 	}
-	list := e.orderMembers().Refunds
-	if len(list) == 0 || list[0] != '[' {
-		return nil, e.lacks("refund")
-	}
 	var refunds []checkout.Refund
-	if err := json.Unmarshal(list, &refunds); err != nil {
-		return nil, e.undecodable("refund", err)
+	if order, err := e.Order(); err == nil {
+		refunds = order.AllRefunds() // top-level refunds and those inside txn_list
+	}
+	if len(refunds) == 0 {
+		return nil, e.lacks("refund")
 	}
 	latest := -1
 	for i := range refunds {
@@ -149,8 +149,15 @@ func typedContent[T any](e *Event, obj json.RawMessage, key, want string, fromOr
 		return nil, e.lacks(want)
 	}
 	v := new(T)
-	if err := json.Unmarshal(obj, v); err != nil {
-		return nil, e.undecodable(want, err)
+	var te *json.UnmarshalTypeError
+	if err := json.Unmarshal(obj, v); err != nil && !errors.As(err, &te) {
+		return nil, e.undecodable(want, err) // a field of another type is left out, as the client does
+	}
+	switch r := any(v).(type) { // Raw on the top-level replies, as the client sets it
+	case *checkout.OrderStatus:
+		r.Raw = checkout.RawJSON(bytes.Clone(obj))
+	case *checkout.Refund:
+		r.Raw = checkout.RawJSON(bytes.Clone(obj))
 	}
 	return v, nil
 }

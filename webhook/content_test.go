@@ -45,7 +45,7 @@ func TestContentAccessorsOnSamples(t *testing.T) {
 				require.Equal(t, text(obj["status"]), string(order.Status))
 				require.Equal(t, text(obj["id"]), order.ID)
 				sameAmount(t, text(obj["amount"]), order.Amount)
-				require.Equal(t, order.Status.ID(), order.StatusID, "status and status_id agree")
+				require.EqualValues(t, order.Status.ID(), order.StatusID, "status and status_id agree")
 				require.JSONEq(t, mustJSON(t, obj), string(order.Raw))
 				if td, ok := obj["txn_detail"].(map[string]any); ok {
 					require.NoError(t, terr)
