@@ -596,7 +596,9 @@ func TestWithJWEKeys(t *testing.T) {
 	h := handle{merchantRSA()}
 	c := newTestClient(t, "https://api.example.com", WithHTTPClient(&http.Client{Transport: rt}),
 		WithJWEKeys(testKID, h, h, &serviceRSA().PublicKey))
-	s, err := c.CreateSession(context.Background(), baseSession())
+	req := baseSession()
+	req.OrderID = secretMarker // the order the reply is about
+	s, err := c.CreateSession(context.Background(), req)
 	require.NoError(t, err)
 	require.Equal(t, jweReply, string(s.Raw))
 	require.Contains(t, fmt.Sprint(c.jwe), "RSA-2048 [REDACTED]")

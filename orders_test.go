@@ -13,8 +13,8 @@ import (
 	"github.com/google/go-querystring/query"
 	"github.com/stretchr/testify/require"
 
-	"github.com/payorch/checkout-go/internal/wiretest"
 	"github.com/payorch/checkout-go/internal/conformance"
+	"github.com/payorch/checkout-go/internal/wiretest"
 )
 
 func fullOrder() *OrderRequest {

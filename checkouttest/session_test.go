@@ -101,7 +101,7 @@ func TestSessionValidation(t *testing.T) {
 		{"mandate option without its maximum", with(func(m map[string]any) { m["options.create_mandate"] = "required" }), true, []string{"mandate.max_amount"}},
 		{"filter without allowDefaultOptions", with(filter(`{"options":[]}`)), true, []string{"payment_filter.allowDefaultOptions"}},
 		{"enable as a string", with(filter(`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"UPI","enable":"true"}]}`)), false,
-			[]string{"payment_filter.options[0].enable"}},
+			[]string{"payment_filter.options.enable"}},
 		{"bad BIN range", with(filter(`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardBins":["459000::460000","460000::459000","45x"]}]}]}`)), false,
 			[]string{"payment_filter.options[0].cardFilters[0].cardBins[1]", "payment_filter.options[0].cardFilters[0].cardBins[2]"}},
 	}

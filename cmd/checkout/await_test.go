@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/payorch/checkout-go/checkouttest"
 )
 
 // checkout await, run as a program against "checkout fake": 0 once the
@@ -20,7 +22,9 @@ func TestAwaitExitStatus(t *testing.T) {
 	}
 	move := func(id, action string) {
 		time.Sleep(200 * time.Millisecond) // a few polls first
-		resp, err := http.Post(base+"/__checkouttest/orders/"+id+"/"+action, "", nil)
+		req, _ := http.NewRequest(http.MethodPost, base+"/__checkouttest/orders/"+id+"/"+action, nil)
+		req.Header.Set(checkouttest.ControlHeader, "1")
+		resp, err := http.DefaultClient.Do(req)
 		if err == nil {
 			resp.Body.Close()
 		}
