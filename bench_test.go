@@ -3,6 +3,7 @@ package checkout
 import (
 	"bytes"
 	"context"
+	"crypto/rsa"
 	"encoding/base64"
 	"encoding/json"
 	"io"
@@ -14,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	gojose "github.com/go-jose/go-jose/v4"
 	"github.com/stretchr/testify/require"
 
 	"github.com/payorch/checkout-go/paymentfilter"
@@ -440,3 +442,191 @@ func (nopObserver) StartOperation(ctx context.Context, _ Operation) context.Cont
 func (nopObserver) StartAttempt(ctx context.Context, _ Operation, _ int) context.Context { return ctx }
 func (nopObserver) EndAttempt(context.Context, Operation, Attempt)                       {}
 func (nopObserver) EndOperation(context.Context, Operation, OperationResult)             {}
+
+// ---- benchmarks: the SDK's seal+open beside the RSA operations alone ----
+
+// benchJWEBodies are a session request and reply of realistic size.
+func benchJWEBodies(b *testing.B) (req, reply []byte) {
+	req, err := json.Marshal(benchRequest())
+	if err != nil {
+		b.Fatal(err)
+	}
+	return req, []byte(benchSessionReply)
+}
+
+// BenchmarkRSAOperations is the cryptography of one JWE+JWS call done with
+// go-jose directly: sign and encrypt the request, decrypt and verify the
+// reply. BenchmarkSealOpen does the same through the SDK.
+func BenchmarkRSAOperations(b *testing.B) {
+	req, reply := benchJWEBodies(b)
+	mk, sk := merchantRSA(), serviceRSA()
+	sign := func(p []byte, k *rsa.PrivateKey) string {
+		s := must(gojose.NewSigner(gojose.SigningKey{Algorithm: gojose.RS256, Key: k}, (&gojose.SignerOptions{}).WithHeader("kid", testKID)))
+		return must(must(s.Sign(p)).CompactSerialize())
+	}
+	encrypt := func(p []byte, k *rsa.PublicKey) string {
+		e := must(gojose.NewEncrypter(gojose.A256GCM, gojose.Recipient{Algorithm: gojose.RSA_OAEP_256, Key: k, KeyID: testKID}, nil))
+		return must(must(e.Encrypt(p)).CompactSerialize())
+	}
+	decrypt := func(tok string, k *rsa.PrivateKey) []byte {
+		return must(must(gojose.ParseEncryptedCompact(tok, []gojose.KeyAlgorithm{gojose.RSA_OAEP_256}, []gojose.ContentEncryption{gojose.A256GCM})).Decrypt(k))
+	}
+	verify := func(tok string, k *rsa.PublicKey) []byte {
+		return must(must(gojose.ParseSignedCompact(tok, []gojose.SignatureAlgorithm{gojose.RS256})).Verify(k))
+	}
+	signedReply := sign(reply, sk)
+	sealedReply := encrypt([]byte(signedReply), &mk.PublicKey)
+	signedReq := sign(req, mk)
+
+	b.Run("sign", func(b *testing.B) {
+		for b.Loop() {
+			sign(req, mk)
+		}
+	})
+	b.Run("encrypt", func(b *testing.B) {
+		for b.Loop() {
+			encrypt([]byte(signedReq), &sk.PublicKey)
+		}
+	})
+	b.Run("decrypt", func(b *testing.B) {
+		for b.Loop() {
+			decrypt(sealedReply, mk)
+		}
+	})
+	b.Run("verify", func(b *testing.B) {
+		for b.Loop() {
+			verify(signedReply, &sk.PublicKey)
+		}
+	})
+	b.Run("all", func(b *testing.B) {
+		for b.Loop() {
+			encrypt([]byte(sign(req, mk)), &sk.PublicKey)
+			if len(verify(string(decrypt(sealedReply, mk)), &sk.PublicKey)) != len(reply) {
+				b.Fatal("reply changed")
+			}
+		}
+	})
+}
+
+// BenchmarkSealOpen is the SDK's seal of a session request and open of a
+// session reply (in the service's JSON envelopes, with every check).
+func BenchmarkSealOpen(b *testing.B) {
+	req, reply := benchJWEBodies(b)
+	j := testJWE(b)
+	sealed := svcReply{}.seal(b, string(reply))
+	b.Run("seal", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := j.seal(context.Background(), "create session", req); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("open", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := j.open(context.Background(), "create session", sealed); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("all", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := j.seal(context.Background(), "create session", req); err != nil {
+				b.Fatal(err)
+			}
+			p, err := j.open(context.Background(), "create session", sealed)
+			if err != nil || len(p) != len(reply) {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// BenchmarkCreateSessionStages splits the InMemory pair into its three
+// stages, each the SDK beside the plain way doing the same work, so a run
+// shows where the SDK's extra time per call goes:
+//
+//	go test -run '^$' -bench 'CreateSessionStages' -benchmem -benchtime=20000x -count=3 .
+//
+// The stages:
+//   - encode: the SDK validates the request and encodes its body; the plain
+//     way encodes the summary and then the body (it validates nothing).
+//   - exchange: one request with the body already encoded, through the
+//     canned transport, to the bytes of the reply; the SDK adds its headers,
+//     go-retryablehttp and the trace hooks.
+//   - decode: the ~1 KB reply into the reply type; the SDK decodes every
+//     field (payment_links and its time too), keeps Raw and checks what
+//     identifies a session, the plain way decodes four fields.
+func BenchmarkCreateSessionStages(b *testing.B) {
+	requireSameBodies(b)
+	const base = "https://api.example.com"
+	ctx := context.Background()
+	sdkBody, err := benchRequest().encode(DefaultNamespace)
+	if err != nil {
+		b.Fatal(err)
+	}
+	reply := []byte(benchSessionReply)
+
+	b.Run("encode/sdk", func(b *testing.B) {
+		req := benchRequest()
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := req.Validate(); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := req.encode(DefaultNamespace); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("encode/plain", func(b *testing.B) {
+		body, summary := rawRequest()
+		b.ReportAllocs()
+		for b.Loop() {
+			plainEncode(b, &body, summary)
+		}
+	})
+
+	b.Run("exchange/sdk", func(b *testing.B) {
+		c, err := NewClient(testMerchant, testKey, WithBaseURL(base), WithHTTPClient(&http.Client{Transport: &cannedTransport{}}))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			cl := &call{op: "create session", method: "POST", path: "/session", body: sdkBody, contentType: "application/json", jwePath: "/v4/session"}
+			var data json.RawMessage
+			if err := c.send(ctx, cl, nil, &data); err != nil || len(data) != len(reply) {
+				b.Fatal(err, len(data))
+			}
+		}
+	})
+	b.Run("exchange/plain", func(b *testing.B) {
+		hc := &http.Client{Transport: &cannedTransport{}}
+		auth := "Basic " + base64.StdEncoding.EncodeToString([]byte(testKey+":"))
+		b.ReportAllocs()
+		for b.Loop() {
+			if data := plainPost(b, hc, base+"/session", auth, sdkBody); len(data) != len(reply) {
+				b.Fatal(len(data))
+			}
+		}
+	})
+
+	b.Run("decode/sdk", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			s, err := decodeReply[Session](reply)
+			if err != nil || len(s.SDKPayload) == 0 {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("decode/plain", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var out rawSessionReply
+			if err := json.Unmarshal(reply, &out); err != nil || len(out.SDKPayload) == 0 {
+				b.Fatal(err)
+			}
+		}
+	})
+}

@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -330,6 +332,30 @@ func TestRedirectsAreNotFollowed(t *testing.T) {
 	require.EqualValues(t, 1, srv.count.Load())
 }
 
+// The client never follows a redirect, whatever http.Client it is given: a
+// redirect-following client would turn a refund POST into a GET that
+// "succeeds" and carry Authorization to wherever Location points. A 3xx is
+// an *APIError naming the status, and nothing reaches the other place.
+func TestRedirectingClientDoesNotFollow(t *testing.T) {
+	var elsewhere atomic.Int64
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		elsewhere.Add(1)
+		_, _ = w.Write([]byte(`{"order_id":"o1","status":"CHARGED"}`))
+	}))
+	t.Cleanup(other.Close)
+	for _, status := range []int{301, 302, 303, 307, 308} {
+		srv := newRecorder(t, reply{status: status, header: map[string]string{"Location": other.URL + "/steal"}})
+		c := newTestClient(t, srv.URL, WithHTTPClient(&http.Client{})) // the standard client follows redirects
+		_, err := c.Refund(context.Background(), "o1", &RefundRequest{UniqueRequestID: "r1", Amount: "1.00"})
+		var ae *APIError
+		require.ErrorAs(t, err, &ae, "status %d", status)
+		require.Equal(t, status, ae.HTTPStatus)
+		require.ErrorContains(t, err, "redirect", "status %d", status)
+		require.EqualValues(t, 1, srv.count.Load())
+	}
+	require.Zero(t, elsewhere.Load(), "nothing was sent where Location points")
+}
+
 func TestBaseURLPathPrefix(t *testing.T) {
 	srv := newRecorder(t, reply{status: 200, body: `{"order_id":"o"}`})
 	c := newTestClient(t, srv.URL+"/api/v2/")
@@ -427,7 +453,6 @@ func TestNilReceivers(t *testing.T) {
 	})
 	for name, u := range map[string]json.Unmarshaler{
 		"SessionRequest": (*SessionRequest)(nil),
-		"APIError":       (*APIError)(nil),
 	} {
 		t.Run(name, func(t *testing.T) {
 			for _, in := range []string{`{}`, `null`, `"1.00"`} {
@@ -437,4 +462,26 @@ func TestNilReceivers(t *testing.T) {
 			}
 		})
 	}
+}
+
+// More concurrent calls than the default transport's 64 connections share
+// those 64: the calls beyond them wait for a free connection instead of
+// dialling more, and all succeed.
+func TestConnectionsBoundedAt64(t *testing.T) {
+	const workers = 2 * maxConnsPerHost
+	var inFlight, peak atomic.Int64
+	srv, conns := newConnCountingServer(t, func(w http.ResponseWriter, r *http.Request) {
+		n := inFlight.Add(1)
+		defer inFlight.Add(-1)
+		for p := peak.Load(); n > p && !peak.CompareAndSwap(p, n); p = peak.Load() {
+		}
+		time.Sleep(20 * time.Millisecond) // hold the connection so the calls overlap
+		w.Write([]byte(`{"status":"NEW","sdk_payload":{}}`))
+	})
+	c := newTestClient(t, srv.URL)
+
+	createSessions(t, c, workers, 1)
+	require.LessOrEqual(t, conns.Load(), int64(maxConnsPerHost), "opened %d connections", conns.Load())
+	require.LessOrEqual(t, peak.Load(), int64(maxConnsPerHost))
+	require.Greater(t, peak.Load(), int64(1), "the calls ran concurrently")
 }

@@ -3,18 +3,11 @@ package checkout
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
-	"math"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
 )
-
-// decodeAPIError is newAPIError without a key to redact.
-func decodeAPIError(op string, status int, header http.Header, body []byte, now time.Time) *APIError {
-	return newAPIError(op, status, header, body, now, nil)
-}
 
 // newAPIError builds the APIError of a non-2xx response, the key of cred
 // redacted before the body is cut (so no cut leaves a part of it).
@@ -31,10 +24,8 @@ func newAPIError(op string, status int, header http.Header, body []byte, now tim
 			e.RetryAfter = d
 		}
 	}
-	if trimmed := bytes.TrimSpace(body); len(trimmed) == 0 || trimmed[0] != '{' {
-		return e
-	}
-	_ = json.Unmarshal(body, e) // redacts what it decodes
+	e.fill(body)
+	e.redact()
 	return e
 }
 
@@ -59,134 +50,64 @@ func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 	return 0, false
 }
 
-// UnmarshalJSON reads the service's error bodies, whose endpoints write
-// text as numbers, status_id as text and error_info as "FILTERED": what
-// fits no field is left out; only malformed JSON is an error.
-func (e *APIError) UnmarshalJSON(data []byte) error {
-	if e == nil {
-		return errors.New("checkout: APIError.UnmarshalJSON on nil pointer")
-	}
-	var w struct {
-		Status       looseText       `json:"status"`
-		StatusID     looseInt        `json:"status_id"`
-		ErrorCode    looseText       `json:"error_code"`
-		ErrorMessage onlyText        `json:"error_message"`
-		UserMessage  onlyText        `json:"user_message"`
-		Info         json.RawMessage `json:"error_info"`
-		OrderID      looseText       `json:"order_id"`
-	}
-	if ok, err := readErrorObject(data, &w); !ok {
-		return err
-	}
-	e.Status, e.StatusID, e.ErrorCode = string(w.Status), int(w.StatusID), string(w.ErrorCode)
-	e.ErrorMessage, e.UserMessage, e.Info, e.OrderID = string(w.ErrorMessage), string(w.UserMessage), nil, string(w.OrderID)
-	if replyKind(w.Info) == "an object" { // else absent, null or "FILTERED"
-		e.Info = new(ErrorInfo)
-		_ = json.Unmarshal(w.Info, e.Info)
-		if e.UserMessage == "" {
-			e.UserMessage = e.Info.UserMessage
-		}
-		if e.ErrorMessage == "" {
-			e.ErrorMessage = e.Info.DeveloperMessage
-		}
-	}
-	e.redact()
-	return nil
+// errorBody is an error body as the service's endpoints write it: text
+// as a number or boolean, status_id as text, error_info as "FILTERED".
+type errorBody struct {
+	Status       json.RawMessage   `json:"status"`
+	StatusID     Int               `json:"status_id"`
+	ErrorCode    json.RawMessage   `json:"error_code"`
+	ErrorMessage string            `json:"error_message"` // text only, else error_info's
+	UserMessage  string            `json:"user_message"`  // text only, else error_info's
+	Info         object[errorInfo] `json:"error_info"`
+	OrderID      json.RawMessage   `json:"order_id"`
 }
 
-// looseText is a string, or a number or boolean read as its text.
-type looseText string
-
-func (t *looseText) UnmarshalJSON(data []byte) error {
-	switch replyKind(data) {
-	case "a JSON string":
-		var s string
-		if err := json.Unmarshal(data, &s); err != nil {
-			return err
-		}
-		*t = looseText(s)
-	case "a JSON number", "a JSON boolean":
-		*t = looseText(bytes.TrimSpace(data))
-	}
-	return nil
+// errorInfo is the error_info of an errorBody.
+type errorInfo struct {
+	Code             json.RawMessage `json:"code"`
+	Category         json.RawMessage `json:"category"`
+	RequestID        json.RawMessage `json:"request_id"`
+	DeveloperMessage json.RawMessage `json:"developer_message"`
+	UserMessage      json.RawMessage `json:"user_message"`
+	Fields           []struct {
+		FieldName json.RawMessage `json:"field_name"`
+		Reason    json.RawMessage `json:"reason"`
+	} `json:"fields"`
 }
 
-// onlyText is text only from a JSON string (else error_info's is used).
-type onlyText string
-
-func (t *onlyText) UnmarshalJSON(data []byte) error {
-	if replyKind(data) != "a JSON string" {
-		return nil
+// fill sets e's fields from an error body. What fits no field is left out
+// (encoding/json decodes the others); a body that is not JSON fills none.
+func (e *APIError) fill(body []byte) {
+	var w errorBody
+	_ = json.Unmarshal(body, &w)
+	e.Status, e.StatusID, e.ErrorCode, e.OrderID = textOf(w.Status), int(w.StatusID), textOf(w.ErrorCode), textOf(w.OrderID)
+	e.ErrorMessage, e.UserMessage = w.ErrorMessage, w.UserMessage
+	i := w.Info.v
+	if i == nil { // absent, null or "FILTERED"
+		return
 	}
-	return json.Unmarshal(data, (*string)(t))
+	e.Info = &ErrorInfo{Code: textOf(i.Code), Category: textOf(i.Category), RequestID: textOf(i.RequestID),
+		DeveloperMessage: textOf(i.DeveloperMessage), UserMessage: textOf(i.UserMessage)}
+	for _, f := range i.Fields {
+		e.Info.Fields = append(e.Info.Fields, FieldError{FieldName: textOf(f.FieldName), Reason: textOf(f.Reason)})
+	}
+	if e.UserMessage == "" {
+		e.UserMessage = e.Info.UserMessage
+	}
+	if e.ErrorMessage == "" {
+		e.ErrorMessage = e.Info.DeveloperMessage
+	}
 }
 
-// looseInt is a JSON number or text holding one ("-1").
-type looseInt int
-
-func (n *looseInt) UnmarshalJSON(data []byte) error {
-	text := string(bytes.TrimSpace(data))
-	if replyKind(data) == "a JSON string" && json.Unmarshal(data, &text) != nil {
-		return nil
+// textOf reads a JSON string as its text and a number or boolean as its JSON
+// text ("7", "false"); any other value is "".
+func textOf(raw json.RawMessage) string {
+	var v any
+	switch _ = json.Unmarshal(raw, &v); v := v.(type) {
+	case string:
+		return v
+	case float64, bool:
+		return string(bytes.TrimSpace(raw))
 	}
-	text = strings.TrimSpace(text)
-	if v, err := strconv.Atoi(text); err == nil {
-		*n = looseInt(v)
-	} else if f, err := strconv.ParseFloat(text, 64); err == nil && f == math.Trunc(f) && math.Abs(f) < 1<<31 {
-		*n = looseInt(f)
-	}
-	return nil
-}
-
-// UnmarshalJSON reads error_info as the service's endpoints write it: a
-// number or boolean where text is expected is read as its text. A value
-// that is not an object leaves i unchanged.
-func (i *ErrorInfo) UnmarshalJSON(data []byte) error {
-	if i == nil {
-		return errors.New("checkout: ErrorInfo.UnmarshalJSON on nil pointer")
-	}
-	var w struct {
-		Code             looseText    `json:"code"`
-		Category         looseText    `json:"category"`
-		RequestID        looseText    `json:"request_id"`
-		DeveloperMessage looseText    `json:"developer_message"`
-		UserMessage      looseText    `json:"user_message"`
-		Fields           []FieldError `json:"fields"`
-	}
-	if ok, err := readErrorObject(data, &w); !ok {
-		return err
-	}
-	*i = ErrorInfo{Code: string(w.Code), Category: string(w.Category), RequestID: string(w.RequestID),
-		DeveloperMessage: string(w.DeveloperMessage), UserMessage: string(w.UserMessage), Fields: w.Fields}
-	return nil
-}
-
-// UnmarshalJSON reads one refused field, its text given as text or as a
-// number or boolean. A value that is not an object leaves f unchanged.
-func (f *FieldError) UnmarshalJSON(data []byte) error {
-	if f == nil {
-		return errors.New("checkout: FieldError.UnmarshalJSON on nil pointer")
-	}
-	var w struct {
-		FieldName looseText `json:"field_name"`
-		Reason    looseText `json:"reason"`
-	}
-	if ok, err := readErrorObject(data, &w); !ok {
-		return err
-	}
-	*f = FieldError{FieldName: string(w.FieldName), Reason: string(w.Reason)}
-	return nil
-}
-
-// readErrorObject decodes data into w when it is a JSON object, leaving out
-// a value that fits no field; any other value decodes nothing.
-func readErrorObject(data []byte, w any) (bool, error) {
-	if replyKind(data) != "an object" {
-		return false, nil
-	}
-	var te *json.UnmarshalTypeError
-	if err := json.Unmarshal(data, w); err != nil && !errors.As(err, &te) {
-		return false, err
-	}
-	return true, nil
+	return ""
 }

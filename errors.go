@@ -204,18 +204,6 @@ func (e APIError) Format(f fmt.State, verb rune) {
 	}
 }
 
-// MarshalJSON encodes the body's fields under the service's keys.
-func (e APIError) MarshalJSON() ([]byte, error) {
-	type plain APIError
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(plain(e)); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
-}
-
 // GoString is what %#v prints: the fields, the body by its length only.
 func (e *APIError) GoString() string {
 	if e == nil {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	checkout "github.com/payorch/checkout-go"
+	"github.com/payorch/checkout-go/checkouttest"
 	"github.com/payorch/checkout-go/emi"
 	"github.com/payorch/checkout-go/paymentfilter"
 )
@@ -308,4 +309,151 @@ func ExampleErrInvalidClient() {
 	fmt.Println(errors.Is(err, checkout.ErrInvalidClient))
 	// Output:
 	// true
+}
+
+// newJWEClient makes a client of the JWE+JWS mode from the key id and the
+// PEM files of the service's dashboard.
+func newJWEClient(baseURL, merchantID, apiKey, keyID string, merchantPEM, servicePEM []byte) (*checkout.Client, error) {
+	merchantKey, err := checkout.ParseRSAPrivateKeyPEM(merchantPEM) // PKCS#1 or PKCS#8
+	if err != nil {
+		return nil, err
+	}
+	serviceKey, err := checkout.ParseRSAPublicKeyPEM(servicePEM) // PKIX, PKCS#1 or a certificate
+	if err != nil {
+		return nil, err
+	}
+	return checkout.NewClient(merchantID, apiKey,
+		checkout.WithBaseURL(baseURL),
+		checkout.WithJWE(keyID, merchantKey, serviceKey))
+}
+
+// An account with encrypted API calls switched on: the client signs and
+// encrypts CreateSession, GetOrder and Refund with the merchant's key pair
+// and reads the service's replies only once they decrypt and verify. Here
+// the fake plays the service; in production the PEM files come from the
+// service's dashboard.
+func ExampleWithJWE() {
+	fake := checkouttest.NewServer(checkouttest.Config{MerchantID: "shop", APIKey: "test_key"})
+	defer fake.Close()
+	keys := fake.JWE() // the key id and the PEM files the dashboard gives
+
+	// In production: the base URL, and os.ReadFile of the PEM files.
+	c, err := newJWEClient(fake.URL, "shop", "test_key", keys.KeyID, keys.MerchantKeyPEM, keys.ServiceKeyPEM)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+
+	sess, err := c.CreateSession(context.Background(), &checkout.SessionRequest{
+		OrderID:             "ord_1001",
+		Amount:              checkout.AmountFromMinor(149900),
+		CustomerID:          "cust_42",
+		CustomerPhone:       "9876543210",
+		CustomerEmail:       "asha@example.com",
+		PaymentPageClientID: "shop",
+		Action:              checkout.PaymentPage,
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(sess.Status, sess.OrderID, len(sess.SDKPayload) > 0)
+
+	st, err := c.GetOrder(context.Background(), "ord_1001")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(st.Status, st.Amount)
+	for _, r := range fake.Requests() {
+		fmt.Println(r.Method, r.Path, "Authorization:", r.Header.Get("Authorization") != "")
+	}
+	// Output:
+	// NEW ord_1001 true
+	// NEW 1499.00
+	// POST /v4/session Authorization: false
+	// POST /v4/order-status Authorization: false
+}
+
+// statusService answers GET /orders/ord_2001 with a paid card order, an
+// unknown order with the service's not-found reply, and POST /refunds with
+// a pending refund.
+func statusService() *httptest.Server {
+	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		switch {
+		case r.Method == "GET" && r.URL.Path == "/orders/ord_2001":
+			fmt.Fprint(w, `{"order_id":"ord_2001","status":"CHARGED","status_id":21,"amount":"1499.00","currency":"INR",`+
+				`"txn_id":"shop-ord_2001-1","payment_method_type":"CARD","payment_method":"VISA",`+
+				`"card":{"card_brand":"VISA","last_four_digits":"1111","card_type":"CREDIT"},`+
+				`"txn_detail":{"txn_id":"shop-ord_2001-1","status":"CHARGED","gateway":"RAZORPAY","txn_amount":1499}}`)
+		case r.Method == "POST" && r.URL.Path == "/refunds":
+			fmt.Fprint(w, `{"unique_request_id":"rf_9","txn_id":"shop-ord_2001-1","order_id":"ord_2001",`+
+				`"status":"PENDING","refund_type":"STANDARD","gateway":"RAZORPAY","sent_to_gateway":false,"amount":"100.00"}`)
+		default:
+			w.WriteHeader(http.StatusBadRequest)
+			fmt.Fprint(w, `{"status_id":40,"status":"NOT_FOUND","order_id":"ord_404"}`)
+		}
+	}))
+}
+
+// Check the status and the amount before fulfilling an order.
+func ExampleOrderStatus_CheckPaid() {
+	srv := statusService()
+	defer srv.Close()
+	c, _ := checkout.NewClient("merchant_42", "sk_test_key", checkout.WithBaseURL(srv.URL))
+	st, err := c.GetOrder(context.Background(), "ord_2001")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(st.Status, st.IsPaid(), st.IsFinal())
+	fmt.Println(st.Card.Brand, st.Card.LastFourDigits, st.TxnDetail.Gateway)
+
+	fmt.Println(st.CheckPaid("1499")) // "1499", "1499.0" and "1499.00" are one amount
+	err = st.CheckPaid("1999.00")
+	fmt.Println(errors.Is(err, checkout.ErrNotPaid))
+	fmt.Println(err)
+	// Output:
+	// CHARGED true true
+	// VISA 1111 RAZORPAY
+	// <nil>
+	// true
+	// checkout: check paid: order "ord_2001" amount is 1499.00, expected 1999.00
+}
+
+// An unknown order is ErrNotFound, and the error names the order.
+func ExampleAPIError_orderID() {
+	srv := statusService()
+	defer srv.Close()
+	c, _ := checkout.NewClient("merchant_42", "sk_test_key", checkout.WithBaseURL(srv.URL))
+	_, err := c.GetOrder(context.Background(), "ord_404")
+	var ae *checkout.APIError
+	if errors.Is(err, checkout.ErrNotFound) && errors.As(err, &ae) {
+		fmt.Println(ae.OrderID)
+	}
+	fmt.Println(err)
+	// Output:
+	// ord_404
+	// checkout: get order: HTTP 400 NOT_FOUND: no order "ord_404"
+}
+
+// Refund one transaction of an order; the reply is the refund itself.
+func ExampleClient_RefundTransaction() {
+	srv := statusService()
+	defer srv.Close()
+	c, _ := checkout.NewClient("merchant_42", "sk_test_key", checkout.WithBaseURL(srv.URL))
+	r, err := c.RefundTransaction(context.Background(), &checkout.TransactionRefundRequest{
+		UniqueRequestID: "rf_9", // reuse it when retrying this refund
+		TxnID:           "shop-ord_2001-1",
+		Amount:          "100.00",
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(r.Status, r.RefundType, r.Gateway, r.Amount, r.OrderID)
+	// Output:
+	// PENDING STANDARD RAZORPAY 100.00 ord_2001
 }

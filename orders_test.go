@@ -430,3 +430,43 @@ func TestOrderReplyTyped(t *testing.T) {
 	require.Equal(t, time.Date(2024, 2, 12, 7, 44, 57, 150265000, time.UTC), o.DateCreated.Time)
 	require.EqualValues(t, "tkn_b25bae8cd5cc4f4c9ec28b5a5ffb2db5", o.ClientAuthToken)
 }
+
+// The UPI links: a session asks for them with UPIDeepLinks (sent as the
+// service's own bodies send it) and reads payment_links.deep_link; an
+// order created with a UPI transaction carries deep_link and
+// base64_encoded_qr at the top level.
+func TestUPILinksAreTyped(t *testing.T) {
+	body := conformance.Files(t, "session", "session_request_get_upi_deep_links.json")[0].Data
+	var r SessionRequest
+	require.NoError(t, json.Unmarshal(body, &r))
+	require.True(t, r.UPIDeepLinks)
+	require.Nil(t, r.Extra)
+	out, err := json.Marshal(&r)
+	require.NoError(t, err)
+	require.Contains(t, string(out), `"options.get_upi_deep_links":"true"`)
+	requireSameSession(t, body, out)
+	require.NoError(t, json.Unmarshal([]byte(`{"options.get_upi_deep_links":true}`), &r))
+	require.True(t, r.UPIDeepLinks)
+	var ve *ValidationError
+	require.ErrorAs(t, json.Unmarshal([]byte(`{"options.get_upi_deep_links":"yes"}`), &r), &ve)
+	require.True(t, ve.Has("options.get_upi_deep_links"))
+
+	s, err := decodeReply[Session]([]byte(`{"status":"NEW","order_id":"o1","payment_links":{"web":"https://p/w",` +
+		`"deep_link":"upi://pay?pa=shop@ybl&am=1.00"},"order_expiry":"2023-12-15T11:09:52Z","sdk_payload":{"a":1}}`))
+	require.NoError(t, err)
+	require.Equal(t, "upi://pay?pa=shop@ybl&am=1.00", s.PaymentLinks.DeepLink)
+	require.Equal(t, time.Date(2023, 12, 15, 11, 9, 52, 0, time.UTC), s.OrderExpiry.Time)
+
+	qr := conformance.Files(t, "orders", "order_create_upi_qr_response.json")[0].Data
+	o, err := decodeReply[Order](qr)
+	require.NoError(t, err)
+	require.Equal(t, "qr-image-in-bas64-encoded-for,at", o.Base64EncodedQR)
+	require.Equal(t, "upi://pay?tr=mandate_juspay-orderIdIs67267-1&mc=5816&pa=STAGEONLINE@ybl&pn=Stage&am=2.00&cu=INR", o.DeepLink)
+
+	dl := conformance.Files(t, "orders", "order_create_upi_deep_link_response.json")[0].Data
+	o, err = decodeReply[Order](dl)
+	require.NoError(t, err)
+	require.NotEmpty(t, o.DeepLink)
+	require.Empty(t, o.Base64EncodedQR)
+	require.Equal(t, time.Date(2023, 12, 15, 11, 9, 52, 0, time.UTC), o.OrderExpiry.Time)
+}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto"
 	"crypto/rsa"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -34,17 +33,16 @@ type Decrypter interface {
 // compact JWE ("alg":"RSA-OAEP-256", "enc":"A256GCM", with a "kid") and
 // signs with RS256 when signing is switched on.
 //
-// No rendering of a JWEConfig (fmt's verbs, log/slog, encoding/json; a
-// value or a pointer) shows the private key: each prints
-// [JWEConfig.String].
+// fmt's verbs and log/slog print [JWEConfig.String]; json.Marshal writes
+// the key ids only. None shows the private key.
 type JWEConfig struct {
 	// PrivateKey is the merchant's RSA key the service encrypts to.
 	// Required.
-	PrivateKey *rsa.PrivateKey
+	PrivateKey *rsa.PrivateKey `json:"-"`
 	// Decrypter, instead of PrivateKey, is the merchant's key held in an
 	// HSM or a key service (RSA-OAEP-256 or RSA-OAEP), as for
 	// [checkout.WithJWEKeys]. Set one of the two.
-	Decrypter crypto.Decrypter
+	Decrypter crypto.Decrypter `json:"-"`
 	// KeyID, when set, must equal the token's "kid" header.
 	KeyID string
 	// VerificationKey is the service's RSA public key. When set, the
@@ -53,7 +51,7 @@ type JWEConfig struct {
 	// verified payload; plain JSON is refused (ErrSignature). When nil, the
 	// payload must be the plain event JSON: a signed payload is refused
 	// (ErrSignature) rather than accepted unverified.
-	VerificationKey *rsa.PublicKey
+	VerificationKey *rsa.PublicKey `json:"-"`
 	// VerificationKeyID, when set, must equal the JWS "kid" header.
 	VerificationKeyID string
 }
@@ -218,9 +216,6 @@ func (c JWEConfig) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, c.Stri
 // LogValue makes log/slog print String.
 func (c JWEConfig) LogValue() slog.Value { return slog.StringValue(c.String()) }
 
-// MarshalJSON writes String as a JSON string.
-func (c JWEConfig) MarshalJSON() ([]byte, error) { return json.Marshal(c.String()) }
-
 // String describes the SealOptions with their keys named by size only.
 func (o SealOptions) String() string {
 	return fmt.Sprintf("webhook.SealOptions{Recipient: %s, RecipientKeyID: %q, Signer: %s, SignerKeyID: %q, SignatureAsJSON: %t, LegacyOAEP: %t}",
@@ -233,25 +228,23 @@ func (o SealOptions) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, o.St
 // LogValue makes log/slog print String.
 func (o SealOptions) LogValue() slog.Value { return slog.StringValue(o.String()) }
 
-// MarshalJSON writes String as a JSON string.
-func (o SealOptions) MarshalJSON() ([]byte, error) { return json.Marshal(o.String()) }
-
 // Format makes every fmt verb print String: the private key never leaks
 // through %v or %+v.
 func (d *JWEDecrypter) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, d.String()) }
 
-// SealOptions says how Seal builds a token. Like [JWEConfig], it renders
-// as [SealOptions.String] everywhere, never showing the Signer's key.
+// SealOptions says how Seal builds a token. Like [JWEConfig], fmt and
+// log/slog print [SealOptions.String] and json.Marshal leaves the keys
+// out, never showing the Signer's key.
 type SealOptions struct {
 	// Recipient is the merchant's public key (the counterpart of
 	// JWEConfig.PrivateKey). Required.
-	Recipient *rsa.PublicKey
+	Recipient *rsa.PublicKey `json:"-"`
 	// RecipientKeyID is written as the JWE "kid".
 	RecipientKeyID string
 	// Signer, when set, signs the payload with RS256 before encryption (the
 	// counterpart of JWEConfig.VerificationKey): an *rsa.PrivateKey or a
 	// key behind crypto.Signer.
-	Signer crypto.Signer
+	Signer crypto.Signer `json:"-"`
 	// SignerKeyID is written as the JWS "kid".
 	SignerKeyID string
 	// SignatureAsJSON writes the signature as {"header","payload",

@@ -8,10 +8,12 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/base64"
+	"encoding/json"
 	"encoding/pem"
 	"fmt"
 	"log/slog"
 	"math/big"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -209,6 +211,34 @@ func TestJWEDecrypterHidesKey(t *testing.T) {
 		}
 	}
 	require.Equal(t, `webhook.JWEDecrypter{PrivateKey: RSA-2048 [redacted], KeyID: "key_m", VerificationKey: nil, VerificationKeyID: ""}`, d.String())
+}
+
+// A JWEConfig and SealOptions print their keys by size only (fmt, slog)
+// and json.Marshal leaves the keys out, a value or a pointer.
+func TestJWEConfigAndSealOptionsHideKeys(t *testing.T) {
+	cfg := JWEConfig{PrivateKey: merchantKey(), KeyID: "key_m", VerificationKey: &serviceKey().PublicKey, VerificationKeyID: "key_s"}
+	opts := SealOptions{Recipient: &merchantKey().PublicKey, RecipientKeyID: "key_m", Signer: serviceKey(), SignerKeyID: "key_s", LegacyOAEP: true}
+	for _, tt := range []struct {
+		vals       []any
+		text, json string
+	}{
+		{[]any{cfg, &cfg}, `webhook.JWEConfig{PrivateKey: RSA-2048 [redacted], KeyID: "key_m", VerificationKey: RSA-2048, VerificationKeyID: "key_s"}`,
+			`{"KeyID":"key_m","VerificationKeyID":"key_s"}`},
+		{[]any{opts, &opts}, `webhook.SealOptions{Recipient: RSA-2048, RecipientKeyID: "key_m", Signer: RSA-2048 [redacted], SignerKeyID: "key_s", SignatureAsJSON: false, LegacyOAEP: true}`,
+			`{"RecipientKeyID":"key_m","SignerKeyID":"key_s","SignatureAsJSON":false,"LegacyOAEP":true}`},
+	} {
+		for _, v := range tt.vals {
+			for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%d"} {
+				require.Equal(t, tt.text, fmt.Sprintf(verb, v), verb)
+			}
+			var buf strings.Builder
+			slog.New(slog.NewJSONHandler(&buf, nil)).Info("x", "v", v)
+			require.Contains(t, buf.String(), `"v":`+strconv.Quote(tt.text))
+			b, err := json.Marshal(v)
+			require.NoError(t, err)
+			require.Equal(t, tt.json, string(b))
+		}
+	}
 }
 
 // A Decrypter that is not a JWEDecrypter: its plain errors are classed as

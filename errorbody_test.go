@@ -108,37 +108,6 @@ func TestAPIErrorDecodeConformance(t *testing.T) {
 	}
 }
 
-func TestAPIErrorIs(t *testing.T) {
-	sentinels := []error{ErrUnauthorized, ErrForbidden, ErrNotFound, ErrInvalidRequest, ErrRateLimited, ErrServer}
-	tests := []struct {
-		status int
-		body   string
-		want   error // nil: matches none
-	}{
-		{401, `{"status":"error","error_code":"access_denied"}`, ErrUnauthorized},
-		{403, ``, ErrForbidden},
-		{404, `<html>nope</html>`, ErrNotFound},
-		{400, `{"status":"NOT_FOUND","error_code":"order_not_found","error_message":"Order not found"}`, ErrNotFound},
-		{400, `{"status":"Not Found"}`, ErrNotFound},
-		{400, `{"status":"ERROR","error_code":"INVALID_REQUEST"}`, ErrInvalidRequest},
-		{422, `{}`, ErrInvalidRequest},
-		{429, `{}`, ErrRateLimited},
-		{500, `{"status":"NOT_FOUND"}`, ErrServer},
-		{502, `bad gateway`, ErrServer},
-		{503, ``, ErrServer},
-		{302, ``, nil},
-	}
-	for _, tt := range tests {
-		t.Run(fmt.Sprintf("%d %s", tt.status, tt.body), func(t *testing.T) {
-			e := decodeAPIError("get order", tt.status, http.Header{}, []byte(tt.body), time.Now())
-			var err error = fmt.Errorf("wrapped: %w", e)
-			for _, s := range sentinels {
-				require.Equal(t, s == tt.want, errors.Is(err, s), "%v", s)
-			}
-		})
-	}
-}
-
 func TestAPIErrorRetryAfter(t *testing.T) {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	h := http.Header{}
@@ -180,11 +149,11 @@ func FuzzDecodeAPIError(f *testing.F) {
 	})
 }
 
-// The service's error bodies decode straight into APIError as every reply
-// does: status_id as a number or as text, a number where text is expected
-// as its text, an error_info that is not an object left out, values that
-// fit no field skipped and the others kept.
-func TestAPIErrorUnmarshalJSON(t *testing.T) {
+// The service's error bodies fill an APIError whatever their shape:
+// status_id as a number or as text, a number or boolean where text is
+// expected as its text, an error_info that is not an object left out,
+// values that fit no field skipped and the others kept.
+func TestAPIErrorBodyShapes(t *testing.T) {
 	for _, tt := range []struct {
 		body string
 		want APIError
@@ -195,6 +164,10 @@ func TestAPIErrorUnmarshalJSON(t *testing.T) {
 		{`{"status_id":2.0}`, APIError{StatusID: 2}},
 		{`{"status_id":"x","error_info":"FILTERED","error_code":"E"}`, APIError{ErrorCode: "E"}},
 		{`{"status":1,"error_code":"E","error_info":null}`, APIError{Status: "1", ErrorCode: "E"}},
+		{`{"error_code":12345678901234567890123,"order_id":42,"status":{"a":1}}`, APIError{ErrorCode: "12345678901234567890123", OrderID: "42"}},
+		{`{"error_info":{"code":true,"fields":["x",{"field_name":null,"reason":"r"}]}}`,
+			APIError{Info: &ErrorInfo{Code: "true", Fields: []FieldError{{}, {Reason: "r"}}}}},
+		{`["not","an","object"]`, APIError{}},
 		{`{"status":false,"error_message":false,"user_message":0,"error_info":{"developer_message":"d","user_message":"u"}}`,
 			APIError{Status: "false", ErrorMessage: "d", UserMessage: "u", Info: &ErrorInfo{DeveloperMessage: "d", UserMessage: "u"}}},
 		{`{"error_info":{"code":"C","fields":"FILTERED","user_message":"u","developer_message":"d"}}`,
@@ -203,20 +176,73 @@ func TestAPIErrorUnmarshalJSON(t *testing.T) {
 			APIError{ErrorMessage: "top", Info: &ErrorInfo{DeveloperMessage: "d", Fields: []FieldError{{FieldName: "a", Reason: "7"}, {FieldName: "b", Reason: "r"}}}}},
 	} {
 		var got APIError
-		require.NoError(t, json.Unmarshal([]byte(tt.body), &got), tt.body)
+		got.fill([]byte(tt.body))
 		require.Equal(t, tt.want, got, tt.body)
 	}
-	var e APIError
-	require.Error(t, json.Unmarshal([]byte(`{"status":`), &e), "malformed JSON is an error")
-	require.EqualError(t, (*APIError)(nil).UnmarshalJSON([]byte(`{}`)), "checkout: APIError.UnmarshalJSON on nil pointer")
+	e := decodeAPIError("refund", 400, http.Header{}, []byte(`{"status":"ERROR",`), time.Now())
+	require.Equal(t, &APIError{HTTPStatus: 400, Operation: "refund", Body: []byte(`{"status":"ERROR",`)}, e,
+		"malformed JSON fills no field")
 
-	cred := &credential{key: "sk_live_0123456789abcdef", authorization: "Basic " + b64("sk_live_0123456789abcdef:")}
-	e = APIError{HTTPStatus: 400, Operation: "refund", Body: []byte("b"), RetryAfter: time.Second,
-		StatusID: 7, ErrorCode: "OLD", OrderID: "o", cred: cred}
-	require.NoError(t, json.Unmarshal([]byte(`{"status":"ERROR","error_message":"key sk_live_0123456789abcdef refused"}`), &e))
-	require.Equal(t, APIError{HTTPStatus: 400, Operation: "refund", Body: []byte("b"), RetryAfter: time.Second,
-		Status: "ERROR", ErrorMessage: "key [REDACTED] refused", cred: cred}, e,
-		"what is not in the body stays; every field of the body is replaced, the client's key redacted")
-	require.NotContains(t, e.Error(), "sk_live_0123456789abcdef", "the client's key is still scrubbed")
+	key := "sk_live_0123456789abcdef"
+	cred := &credential{key: key, authorization: "Basic " + b64(key+":")}
+	e = newAPIError("refund", 400, http.Header{}, []byte(`{"status":"ERROR","error_message":"key `+key+` refused"}`), time.Now(), cred)
+	require.Equal(t, &APIError{HTTPStatus: 400, Operation: "refund", Body: []byte(`{"status":"ERROR","error_message":"key [REDACTED] refused"}`),
+		Status: "ERROR", ErrorMessage: "key [REDACTED] refused", cred: cred}, e, "the client's key redacted in the fields and the body")
+	require.NotContains(t, e.Error(), key)
 	require.Contains(t, e.Error(), "[REDACTED]")
+}
+
+// A Retry-After written as an HTTP date far ahead is capped at 24 h, as the
+// seconds form is.
+func TestRetryAfterDateCapped(t *testing.T) {
+	now := time.Now()
+	h := http.Header{"Retry-After": {"Fri, 31 Dec 9999 23:59:59 GMT"}}
+	require.Equal(t, 24*time.Hour, decodeAPIError("x", 429, h, nil, now).RetryAfter)
+	h.Set("Retry-After", "999999999999")
+	require.Equal(t, 24*time.Hour, decodeAPIError("x", 503, h, nil, now).RetryAfter)
+	h.Set("Retry-After", now.Add(time.Hour).UTC().Format(http.TimeFormat))
+	require.InDelta(t, float64(time.Hour), float64(decodeAPIError("x", 429, h, nil, now).RetryAfter), float64(2*time.Second))
+}
+
+// The decoded fields of an APIError are the service's text whatever the API
+// key is; only Error() is scrubbed, and only of keys long enough to be a
+// secret (minSecretLen).
+func TestAPIErrorFieldsKeepServiceText(t *testing.T) {
+	samples := conformance.Files(t, "errors", "*.json")
+	keys := []string{"k", "key", "test_key", "sk_live_0123456789abcdefghijklmnop"}
+	for _, key := range keys {
+		for _, s := range samples {
+			t.Run(key+"/"+s.Name, func(t *testing.T) {
+				srv := newRecorder(t, reply{status: 401, body: string(s.Data)})
+				c, err := NewClient(testMerchant, key, WithBaseURL(srv.URL), WithRetry(RetryPolicy{}))
+				require.NoError(t, err)
+				_, err = c.GetOrder(context.Background(), "o")
+				var got *APIError
+				require.ErrorAs(t, err, &got)
+
+				want := decodeAPIError("get order", 401, http.Header{}, s.Data, time.Now())
+				require.Equal(t, string(s.Data), string(got.Body), "Body is the body as sent")
+				require.Equal(t, want.Status, got.Status)
+				require.Equal(t, want.ErrorCode, got.ErrorCode)
+				require.Equal(t, want.ErrorMessage, got.ErrorMessage)
+				require.Equal(t, want.UserMessage, got.UserMessage)
+				require.Equal(t, want.Info, got.Info)
+				if strings.Contains(s.Name, "401") {
+					require.Equal(t, "Invalid API Key. Please pass a valid and active api key.", got.ErrorMessage)
+					require.Equal(t, "Invalid API Key. Please pass a valid and active api key.", got.Info.DeveloperMessage)
+				}
+				if len(key) >= minSecretLen {
+					require.NotContains(t, got.Error(), key)
+				}
+				// The samples do not echo the long keys, so Error() is the
+				// unscrubbed message: no word of the service is garbled.
+				require.Equal(t, want.Error(), got.Error())
+			})
+		}
+	}
+}
+
+// decodeAPIError is newAPIError without a key to redact.
+func decodeAPIError(op string, status int, header http.Header, body []byte, now time.Time) *APIError {
+	return newAPIError(op, status, header, body, now, nil)
 }
