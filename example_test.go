@@ -2,6 +2,8 @@ package checkout_test
 
 import (
 	"context"
+	"crypto"
+	"crypto/rsa"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -325,6 +327,39 @@ func newJWEClient(baseURL, merchantID, apiKey, keyID string, merchantPEM, servic
 	return checkout.NewClient(merchantID, apiKey,
 		checkout.WithBaseURL(baseURL),
 		checkout.WithJWE(keyID, merchantKey, serviceKey))
+}
+
+// newHSMClient makes a client of the JWE+JWS mode whose private key stays
+// in an HSM or a key service, reached through Go's crypto interfaces.
+func newHSMClient(baseURL, merchantID, apiKey, keyID string, signer crypto.Signer, decrypter crypto.Decrypter, serviceKey *rsa.PublicKey) (*checkout.Client, error) {
+	return checkout.NewClient(merchantID, apiKey,
+		checkout.WithBaseURL(baseURL),
+		checkout.WithJWEKeys(keyID, signer, decrypter, serviceKey)) // both from your HSM's or key service's adapter
+}
+
+// A key that never leaves its vault: the fake hands out its merchant key
+// with only crypto.Signer and crypto.Decrypter reachable, as an HSM's Go
+// adapter would, and the encrypted calls work through them.
+func ExampleWithJWEKeys() {
+	fake := checkouttest.NewServer(checkouttest.Config{MerchantID: "shop", APIKey: "test_key"})
+	defer fake.Close()
+	key := fake.MerchantKeyHandle() // in production: your PKCS#11 or key service adapter
+	c, err := newHSMClient(fake.URL, "shop", "test_key", fake.JWE().KeyID, key, key, fake.JWE().ServiceKey)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	ctx := context.Background()
+	_, err = c.CreateSession(ctx, &checkout.SessionRequest{OrderID: "ord_1002", Amount: "10.00", CustomerID: "cust_42",
+		CustomerPhone: "9876543210", CustomerEmail: "asha@example.com", PaymentPageClientID: "shop", Action: checkout.PaymentPage})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	st, err := c.GetOrder(ctx, "ord_1002")
+	fmt.Println(st.Status, err)
+	// Output:
+	// NEW <nil>
 }
 
 // An account with encrypted API calls switched on: the client signs and
