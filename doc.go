@@ -29,30 +29,27 @@
 //
 // # After a failed write
 //
-// When a write fails, the error says whether sending it again is safe:
+// When a write fails, the error says what happened:
 //
 //   - [*ValidationError]: nothing was sent; fix the request.
 //   - [*APIError] with a 4xx status: the service refused the request; 429
 //     asks to try later (see [APIError.RetryAfter]).
 //   - [*APIError] with 503: the service did not act; try later.
-//   - [*APIError] with 500, 502 or 504: the service may have acted.
 //   - [*TransportError] with MaybeDelivered false: nothing reached the
 //     service; sending again is safe.
-//   - [*TransportError] with MaybeDelivered true: the service may have
-//     acted.
-//   - [*JOSEError] (JWE+JWS mode): matching [ErrKeyOperation] when the
-//     merchant's signer failed, nothing was sent; otherwise the reply could
-//     not be opened and the service may have acted.
+//   - [*JOSEError] matching [ErrKeyOperation] while signing: the merchant's
+//     signer failed and nothing was sent.
 //
-// Where the service may have acted, ask [Client.GetOrder] for the order
-// ([Client.GetCustomer] after a customer write) and send again only what it
-// does not show; a refund sent again with the same UniqueRequestID is safe.
-//
-//	var te *checkout.TransportError
-//	if errors.As(err, &te) && te.MaybeDelivered {
-//		st, err := c.GetOrder(ctx, orderID) // ask before creating it again
-//		…
-//	}
+// When the outcome is unknown (a [*TransportError] with MaybeDelivered, an
+// [*APIError] with 500, 502 or 504, a reply that could not be opened, or
+// the service answering that the order or refund already exists), the
+// client reads before it writes again: [Client.CreateOrder],
+// [Client.CreateSession], [Client.Refund] and [Client.RefundTransaction]
+// return what they find marked Replayed, or a [*ConflictError] when it
+// differs, or send again within the retry policy when nothing was made
+// ([ConflictError] gives the rule). With retries off (a zero
+// [RetryPolicy]) the error is returned as it is: ask [Client.GetOrder]
+// before sending again ([Client.GetCustomer] after a customer write).
 //
 // # Encrypted calls (JWE+JWS)
 //
