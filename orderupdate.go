@@ -73,8 +73,5 @@ func (c *Client) UpdateOrder(ctx context.Context, orderID string, req *UpdateOrd
 	if err := c.send(ctx, postForm(op, path, form), opts, st); err != nil {
 		return nil, aboutOrder(err, orderID)
 	}
-	if err := about(op, orderID, st.OrderID); err != nil {
-		return nil, err
-	}
-	return st, nil
+	return replyAbout(st, op, orderID, st.OrderID)
 }

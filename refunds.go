@@ -209,10 +209,7 @@ func (c *Client) Refund(ctx context.Context, orderID string, req *RefundRequest,
 	if err := c.send(ctx, cl, opts, st); err != nil {
 		return c.replayOrderRefund(ctx, orderID, req, opts, aboutOrder(err, orderID))
 	}
-	if err := about(op, orderID, st.OrderID); err != nil {
-		return nil, err
-	}
-	return st, nil
+	return replyAbout(st, op, orderID, st.OrderID)
 }
 
 // TransactionRefundRequest refunds one transaction, or an order by the
