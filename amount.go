@@ -184,47 +184,9 @@ func normaliseDecimal(s string) (string, bool) {
 }
 
 // isNumber reports whether s is a number in JSON syntax: an optional minus,
-// digits without a leading zero, an optional fraction and an optional
-// exponent. A leading plus sign, "NaN" and "Inf" are not numbers.
+// digits without a leading zero, an optional fraction and exponent. A plus
+// sign, "NaN", "Inf" and surrounding spaces are not numbers.
 func isNumber(s string) bool {
-	i := 0
-	if i < len(s) && s[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(s) && s[i] == '0':
-		i++
-	case i < len(s) && s[i] >= '1' && s[i] <= '9':
-		i = skipDigits(s, i)
-	default:
-		return false
-	}
-	if i < len(s) && s[i] == '.' {
-		j := skipDigits(s, i+1)
-		if j == i+1 {
-			return false
-		}
-		i = j
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		j := skipDigits(s, i)
-		if j == i {
-			return false
-		}
-		i = j
-	}
-	return i == len(s)
-}
-
-// skipDigits returns the index of the first byte at or after i in s that is
-// not an ASCII digit.
-func skipDigits(s string, i int) int {
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		i++
-	}
-	return i
+	return s != "" && strings.IndexByte("-0123456789", s[0]) >= 0 &&
+		s[len(s)-1] >= '0' && s[len(s)-1] <= '9' && json.Valid([]byte(s))
 }

@@ -77,14 +77,12 @@ const minReferenceLen = 8
 // text that is not valid UTF-8. nil when there is none;
 // [CreateCustomerRequest.Lint] gives the advice.
 func (r *CreateCustomerRequest) Validate() error {
-	var v validation.Error
 	if r == nil {
-		v.Add("", "create customer request is nil")
-		return v.Err()
+		return nilRequest("create customer request is nil")
 	}
+	var v validation.Error
 	checkRequired(&v, keyObjectReference, r.ObjectReferenceID)
-	form, err := query.Values(r)
-	checkFormText(&v, form, err)
+	checkForm(&v, r)
 	checkRequired(&v, keyMobileNumber, r.MobileNumber)
 	return v.Err()
 }
@@ -107,13 +105,11 @@ func (r *CreateCustomerRequest) Lint() []Problem {
 // Validate reports text that is not valid UTF-8 (the form would carry
 // other characters); nil when there is none. Every field is optional.
 func (d *CustomerDetails) Validate() error {
-	var v validation.Error
 	if d == nil {
-		v.Add("", "customer details are nil")
-		return v.Err()
+		return nilRequest("customer details are nil")
 	}
-	form, err := query.Values(d)
-	checkFormText(&v, form, err)
+	var v validation.Error
+	checkForm(&v, d)
 	return v.Err()
 }
 
@@ -221,12 +217,9 @@ func postCustomer(op, path string, form url.Values) *call {
 // [Client.GetCustomer] by your ObjectReferenceID before creating it again.
 func (c *Client) CreateCustomer(ctx context.Context, req *CreateCustomerRequest, opts ...RequestOption) (*Customer, error) {
 	const op = "create customer"
-	if err := req.Validate(); err != nil {
-		return nil, invalid(op, err)
-	}
-	form, err := query.Values(req)
+	form, err := validForm(op, req, req.Validate())
 	if err != nil {
-		return nil, invalid(op, err)
+		return nil, err
 	}
 	cu := new(Customer)
 	if err := c.send(ctx, postCustomer(op, customersPath, form), opts, cu); err != nil {
@@ -269,12 +262,9 @@ func (c *Client) GetCustomer(ctx context.Context, customerID string, q *Customer
 func (c *Client) UpdateCustomer(ctx context.Context, customerID string, details *CustomerDetails, opts ...RequestOption) (*Customer, error) {
 	const op = "update customer"
 	path, err := customerPath(customerID)
-	if err := checkAll(err, details.Validate()); err != nil {
-		return nil, invalid(op, err)
-	}
-	form, err := query.Values(details)
+	form, err := validForm(op, details, checkAll(err, details.Validate()))
 	if err != nil {
-		return nil, invalid(op, err)
+		return nil, err
 	}
 	cu := new(Customer)
 	if err := c.send(ctx, postCustomer(op, path, form), opts, cu); err != nil {

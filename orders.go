@@ -97,12 +97,39 @@ const (
 // the size of the request.
 func (r *OrderRequest) Validate() error { return r.validate(DefaultNamespace) }
 
-func (r *OrderRequest) validate(ns string) error {
+// nilRequest is the Validate error of a nil request.
+func nilRequest(msg string) error {
 	var v validation.Error
-	if r == nil {
-		v.Add("", "order request is nil")
-		return v.Err()
+	v.Add("", msg)
+	return v.Err()
+}
+
+// validForm returns the form of r, a request whose checks gave problems
+// (nil when there are none), or the operation's validation error.
+func validForm(op string, r any, problems error) (url.Values, error) {
+	if problems != nil {
+		return nil, invalid(op, problems)
 	}
+	form, err := query.Values(r)
+	if err != nil {
+		return nil, invalid(op, err)
+	}
+	return form, nil
+}
+
+// checkForm records a request whose form cannot be encoded or holds text
+// that is not valid UTF-8, and returns the form.
+func checkForm(v *validation.Error, r any) url.Values {
+	form, err := query.Values(r)
+	checkFormText(v, form, err)
+	return form
+}
+
+func (r *OrderRequest) validate(ns string) error {
+	if r == nil {
+		return nilRequest("order request is nil")
+	}
+	var v validation.Error
 	checkRequired(&v, keyOrderID, r.OrderID)
 	checkRequired(&v, keyAmount, string(r.Amount))
 	checkAmount(&v, keyAmount, r.Amount)

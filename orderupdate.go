@@ -3,8 +3,6 @@ package checkout
 import (
 	"context"
 
-	"github.com/google/go-querystring/query"
-
 	"github.com/payorch/checkout-go/validation"
 )
 
@@ -29,14 +27,12 @@ type UpdateOrderRequest struct {
 // is not valid UTF-8, an Extra key a typed field writes. nil when there is
 // none; [UpdateOrderRequest.Lint] gives the advice.
 func (r *UpdateOrderRequest) Validate() error {
-	var v validation.Error
 	if r == nil {
-		v.Add("", "update order request is nil")
-		return v.Err()
+		return nilRequest("update order request is nil")
 	}
+	var v validation.Error
 	checkAmount(&v, keyAmount, r.Amount)
-	typed, err := query.Values(r)
-	checkFormText(&v, typed, err)
+	typed := checkForm(&v, r)
 	checkExtra(&v, r.Extra, typed.Has, "UpdateOrderRequest")
 	return v.Err()
 }
@@ -66,12 +62,9 @@ func (r *UpdateOrderRequest) Lint() []Problem {
 func (c *Client) UpdateOrder(ctx context.Context, orderID string, req *UpdateOrderRequest, opts ...RequestOption) (*OrderStatus, error) {
 	const op = "update order"
 	path, err := orderPath(orderID)
-	if err := checkAll(err, req.Validate()); err != nil {
-		return nil, invalid(op, err)
-	}
-	form, err := query.Values(req)
+	form, err := validForm(op, req, checkAll(err, req.Validate()))
 	if err != nil {
-		return nil, invalid(op, err)
+		return nil, err
 	}
 	for k, s := range req.Extra {
 		form[k] = []string{s}
@@ -80,8 +73,5 @@ func (c *Client) UpdateOrder(ctx context.Context, orderID string, req *UpdateOrd
 	if err := c.send(ctx, postForm(op, path, form), opts, st); err != nil {
 		return nil, aboutOrder(err, orderID)
 	}
-	if err := about(op, orderID, st.OrderID); err != nil {
-		return nil, err
-	}
-	return st, nil
+	return replyAbout(st, op, orderID, st.OrderID)
 }

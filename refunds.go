@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/google/go-querystring/query"
-
 	"github.com/payorch/checkout-go/validation"
 )
 
@@ -49,14 +47,12 @@ func (r *RefundRequest) UnmarshalJSON(data []byte) error {
 // unique_request_id, an amount the service does not take or of 0, text
 // that is not valid UTF-8. nil when there is none.
 func (r *RefundRequest) Validate() error {
-	var v validation.Error
 	if r == nil {
-		v.Add("", "refund request is nil")
-		return v.Err()
+		return nilRequest("refund request is nil")
 	}
+	var v validation.Error
 	checkRequired(&v, keyUniqueRequest, r.UniqueRequestID)
-	form, err := query.Values(r)
-	checkFormText(&v, form, err)
+	checkForm(&v, r)
 	checkRefundAmount(&v, keyAmount, r.Amount)
 	return v.Err()
 }
@@ -199,12 +195,9 @@ func (r *Refund) shapeError() error {
 func (c *Client) Refund(ctx context.Context, orderID string, req *RefundRequest, opts ...RequestOption) (*OrderStatus, error) {
 	const op = "refund"
 	path, err := orderPath(orderID)
-	if err := checkAll(err, req.Validate()); err != nil {
-		return nil, invalid(op, err)
-	}
-	form, err := query.Values(req)
+	form, err := validForm(op, req, checkAll(err, req.Validate()))
 	if err != nil {
-		return nil, invalid(op, err)
+		return nil, err
 	}
 	jweBody, err := marshalNoEscape(req)
 	if err != nil {
@@ -216,10 +209,7 @@ func (c *Client) Refund(ctx context.Context, orderID string, req *RefundRequest,
 	if err := c.send(ctx, cl, opts, st); err != nil {
 		return c.replayOrderRefund(ctx, orderID, req, opts, aboutOrder(err, orderID))
 	}
-	if err := about(op, orderID, st.OrderID); err != nil {
-		return nil, err
-	}
-	return st, nil
+	return replyAbout(st, op, orderID, st.OrderID)
 }
 
 // TransactionRefundRequest refunds one transaction, or an order by the
@@ -252,18 +242,16 @@ type TransactionRefundRequest struct {
 // does not take or of 0, text that is not valid UTF-8. nil when there is
 // none.
 func (r *TransactionRefundRequest) Validate() error {
-	var v validation.Error
 	if r == nil {
-		v.Add("", "transaction refund request is nil")
-		return v.Err()
+		return nilRequest("transaction refund request is nil")
 	}
+	var v validation.Error
 	checkRequired(&v, keyUniqueRequest, r.UniqueRequestID)
 	if r.TxnID == "" && r.OrderID == "" {
 		v.Add("txn_id", "is required when "+keyOrderID+" is empty: name what to refund")
 	}
 	checkRefundAmount(&v, keyAmount, r.Amount)
-	form, err := query.Values(r)
-	checkFormText(&v, form, err)
+	checkForm(&v, r)
 	return v.Err()
 }
 
@@ -276,12 +264,9 @@ func (r *TransactionRefundRequest) Validate() error {
 // [Client.GetOrder].
 func (c *Client) RefundTransaction(ctx context.Context, req *TransactionRefundRequest, opts ...RequestOption) (*Refund, error) {
 	const op = "refund transaction"
-	if err := req.Validate(); err != nil {
-		return nil, invalid(op, err)
-	}
-	form, err := query.Values(req)
+	form, err := validForm(op, req, req.Validate())
 	if err != nil {
-		return nil, invalid(op, err)
+		return nil, err
 	}
 	r := new(Refund)
 	if err := c.send(ctx, postForm(op, "/refunds", form), opts, r); err != nil {

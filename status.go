@@ -217,20 +217,13 @@ func (s OrderStatus) Format(f fmt.State, verb rune) {
 	}
 }
 
-// about refuses a reply about another order than orderID (a misrouting
-// proxy or cache): it must never pass for this one, or CheckPaid would
-// approve the wrong order. The error quotes only what was asked.
-func about(op, orderID, got string) error {
-	if orderID != "" && got != "" && got != orderID {
-		return fmt.Errorf("checkout: %s: decode response: the reply is about another order than %.24q", op, orderID)
-	}
-	return nil
-}
-
-// replyAbout returns v, or nil and the error of about.
+// replyAbout returns v, or refuses a reply about another order than
+// orderID (a misrouting proxy or cache): it must never pass for this one,
+// or CheckPaid would approve the wrong order. The error quotes only what
+// was asked.
 func replyAbout[T any](v *T, op, orderID, got string) (*T, error) {
-	if err := about(op, orderID, got); err != nil {
-		return nil, err
+	if orderID != "" && got != "" && got != orderID {
+		return nil, fmt.Errorf("checkout: %s: decode response: the reply is about another order than %.24q", op, orderID)
 	}
 	return v, nil
 }
@@ -380,8 +373,5 @@ func (c *Client) GetOrder(ctx context.Context, orderID string, opts ...RequestOp
 	if err := c.send(ctx, cl, opts, st); err != nil {
 		return nil, aboutOrder(err, orderID)
 	}
-	if err := about(op, orderID, st.OrderID); err != nil {
-		return nil, err
-	}
-	return st, nil
+	return replyAbout(st, op, orderID, st.OrderID)
 }

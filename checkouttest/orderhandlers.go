@@ -1,7 +1,6 @@
 package checkouttest
 
 import (
-	"encoding/json"
 	"fmt"
 	"maps"
 	"net/http"
@@ -78,12 +77,8 @@ func (s *Server) createOrder(w http.ResponseWriter, r *http.Request, body []byte
 		o.links = s.collectionLinks(o, req.CollectionLinks, now)
 	}
 	resp := createOrderResponse{
-		Status: got.status, StatusID: statusID(got.status), ID: got.id, OrderID: got.orderID,
-		PaymentLinks: s.paymentLinks(got), MerchantID: s.merchantID,
-		Amount: amountNumber(got.amount), AmountRefunded: amountNumber(got.refunded()), Refunded: got.refunded() > 0 && got.refunded() >= got.amount,
-		Currency: got.currency, CustomerID: got.customerID, CustomerEmail: got.customerEmail, CustomerPhone: got.customerPhone,
-		ProductID: got.productID, ReturnURL: got.returnURL, DateCreated: s.timestamp(got.created),
-		OrderExpiry: s.timestamp(got.clientTokenExpiry), udfView: udfViewOf(got.udf),
+		orderHead: s.orderHead(got), Refunded: got.refunded() > 0 && got.refunded() >= got.amount,
+		OrderExpiry: s.timestamp(got.clientTokenExpiry),
 	}
 	if req.CollectionLinks != nil && len(got.links) > 0 {
 		resp.Links = &orderLinks{PaymentCollectionLinks: map[string]string{}}
@@ -162,26 +157,11 @@ func (s *Server) collectionLinks(o *order, req *checkout.CollectionLinks, now ti
 
 // createOrderResponse has the shape of the published order-create replies.
 type createOrderResponse struct {
-	Status         string       `json:"status"`
-	StatusID       int          `json:"status_id"`
-	ID             string       `json:"id"`
-	OrderID        string       `json:"order_id"`
-	PaymentLinks   paymentLinks `json:"payment_links"`
-	MerchantID     string       `json:"merchant_id"`
-	Amount         json.Number  `json:"amount"`
-	AmountRefunded json.Number  `json:"amount_refunded"`
-	Refunded       bool         `json:"refunded"`
-	Currency       string       `json:"currency"`
-	CustomerID     string       `json:"customer_id"`
-	CustomerEmail  string       `json:"customer_email"`
-	CustomerPhone  string       `json:"customer_phone"`
-	ProductID      string       `json:"product_id"`
-	ReturnURL      string       `json:"return_url"`
-	DateCreated    string       `json:"date_created"`
-	OrderExpiry    string       `json:"order_expiry"`
-	udfView
-	Links      *orderLinks `json:"links,omitempty"`
-	ClientAuth *clientAuth `json:"juspay,omitempty"`
+	orderHead
+	Refunded    bool        `json:"refunded"`
+	OrderExpiry string      `json:"order_expiry"`
+	Links       *orderLinks `json:"links,omitempty"`
+	ClientAuth  *clientAuth `json:"juspay,omitempty"`
 }
 
 type orderLinks struct {

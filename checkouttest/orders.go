@@ -279,30 +279,46 @@ func (s *Server) paymentLinks(o *order) paymentLinks {
 	return paymentLinks{Web: page, Mobile: page + "?mobile=true", Iframe: page + "?iframe=true"}
 }
 
+// orderHead is what the order-create reply and the order status share.
+type orderHead struct {
+	Status         string       `json:"status"`
+	StatusID       int          `json:"status_id"`
+	ID             string       `json:"id"`
+	OrderID        string       `json:"order_id"`
+	PaymentLinks   paymentLinks `json:"payment_links"`
+	MerchantID     string       `json:"merchant_id"`
+	Amount         json.Number  `json:"amount"`
+	AmountRefunded json.Number  `json:"amount_refunded"`
+	Currency       string       `json:"currency"`
+	CustomerID     string       `json:"customer_id"`
+	CustomerEmail  string       `json:"customer_email"`
+	CustomerPhone  string       `json:"customer_phone"`
+	ProductID      string       `json:"product_id"`
+	ReturnURL      string       `json:"return_url"`
+	DateCreated    string       `json:"date_created"`
+	udfView
+}
+
+func (s *Server) orderHead(o *order) orderHead {
+	return orderHead{
+		Status: o.status, StatusID: statusID(o.status), ID: o.id, OrderID: o.orderID,
+		PaymentLinks: s.paymentLinks(o), MerchantID: s.merchantID,
+		Amount: amountNumber(o.amount), AmountRefunded: amountNumber(o.refunded()), Currency: o.currency,
+		CustomerID: o.customerID, CustomerEmail: o.customerEmail, CustomerPhone: o.customerPhone,
+		ProductID: o.productID, ReturnURL: o.returnURL, DateCreated: s.timestamp(o.created),
+		udfView: udfViewOf(o.udf),
+	}
+}
+
 // orderView is the order status JSON (conformance/orders/order_status_*.json).
 type orderView struct {
-	CustomerEmail string       `json:"customer_email"`
-	CustomerPhone string       `json:"customer_phone"`
-	CustomerID    string       `json:"customer_id"`
-	StatusID      int          `json:"status_id"`
-	Status        string       `json:"status"`
-	ID            string       `json:"id"`
-	MerchantID    string       `json:"merchant_id"`
-	Amount        json.Number  `json:"amount"`
-	Currency      string       `json:"currency"`
-	OrderID       string       `json:"order_id"`
-	DateCreated   string       `json:"date_created"`
-	ReturnURL     string       `json:"return_url"`
-	ProductID     string       `json:"product_id"`
-	Description   string       `json:"description,omitempty"`
-	PaymentLinks  paymentLinks `json:"payment_links"`
-	udfView
+	orderHead
+	Description            string            `json:"description,omitempty"`
 	TxnID                  string            `json:"txn_id,omitempty"`
 	PaymentMethodType      string            `json:"payment_method_type,omitempty"`
 	AuthType               string            `json:"auth_type,omitempty"`
 	PaymentMethod          string            `json:"payment_method,omitempty"`
 	Refunded               bool              `json:"refunded"`
-	AmountRefunded         json.Number       `json:"amount_refunded"`
 	EffectiveAmount        json.Number       `json:"effective_amount"`
 	Refunds                []refundView      `json:"refunds,omitempty"`
 	BankErrorCode          string            `json:"bank_error_code"`
@@ -361,14 +377,8 @@ type refundView struct {
 // view renders the order status JSON. Called with s.mu held.
 func (s *Server) view(o *order) orderView {
 	v := orderView{
-		CustomerEmail: o.customerEmail, CustomerPhone: o.customerPhone, CustomerID: o.customerID,
-		StatusID: statusID(o.status), Status: o.status, ID: o.id, MerchantID: s.merchantID,
-		Amount: amountNumber(o.amount), Currency: o.currency, OrderID: o.orderID,
-		DateCreated: s.timestamp(o.created), ReturnURL: o.returnURL, ProductID: o.productID,
-		Description: o.description, PaymentLinks: s.paymentLinks(o),
-		udfView:        udfViewOf(o.udf),
-		AmountRefunded: amountNumber(o.refunded()), EffectiveAmount: amountNumber(o.amount),
-		Offers: []any{},
+		orderHead: s.orderHead(o), Description: o.description,
+		EffectiveAmount: amountNumber(o.amount), Offers: []any{},
 	}
 	v.Refunded = o.refunded() > 0
 	if o.gatewayRef != "" {

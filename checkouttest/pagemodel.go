@@ -310,16 +310,26 @@ func (r *pageRules) method(t paymentfilter.MethodType, code string) decision {
 
 // card decides a card whose number starts with bin.
 func (r *pageRules) card(c PageCard, bin string) decision {
-	d, o, i := r.typeLevel(paymentfilter.Card)
+	return filtered(r, paymentfilter.Card, "cardFilters", "", func(o *paymentfilter.Option) []paymentfilter.CardFilter { return o.CardFilters },
+		func(cf paymentfilter.CardFilter) (bool, bool, bool) { return cf.Enable, cardMatches(cf, c, bin), true })
+}
+
+// filtered decides by the filters (cardFilters, upiFilters) of t's block:
+// judge gives each filter's enable, whether it matches, and whether it
+// speaks of the option at all.
+func filtered[F any](r *pageRules, t paymentfilter.MethodType, key, about string, list func(*paymentfilter.Option) []F, judge func(F) (enable, matches, speaks bool)) decision {
+	d, o, i := r.typeLevel(t)
 	if o == nil || d.state != shown {
 		return d
 	}
-	scope := validation.Join(blockPath(i), "cardFilters")
+	scope := validation.Join(blockPath(i), key)
 	var es []entry
-	for j, cf := range o.CardFilters {
-		es = append(es, entry{enable: cf.Enable, matches: cardMatches(cf, c, bin), path: validation.Index(scope, j)})
+	for j, f := range list(o) {
+		if enable, matches, speaks := judge(f); speaks {
+			es = append(es, entry{enable: enable, matches: matches, path: validation.Index(scope, j)})
+		}
 	}
-	return r.level(d, scope, es)
+	return r.level(d, scope+about, es)
 }
 
 // cardMatches reports whether every list cf gives matches the card; a
@@ -349,20 +359,10 @@ func digits(s string) bool {
 // upi decides a UPI app (kind INTENT) or collect handle (COLLECT). A UPI
 // filter without upiType speaks of both kinds.
 func (r *pageRules) upi(code string, kind paymentfilter.UPIType) decision {
-	d, o, i := r.typeLevel(paymentfilter.UPI)
-	if o == nil || d.state != shown {
-		return d
-	}
-	scope := validation.Join(blockPath(i), "upiFilters")
-	var es []entry
-	for j, u := range o.UPIFilters {
-		if u.UPIType != "" && u.UPIType != kind {
-			continue
-		}
-		es = append(es, entry{enable: u.Enable, matches: len(u.UPIMethods) == 0 || slices.Contains(u.UPIMethods, code),
-			path: validation.Index(scope, j)})
-	}
-	return r.level(d, scope+" for "+string(kind), es)
+	return filtered(r, paymentfilter.UPI, "upiFilters", " for "+string(kind), func(o *paymentfilter.Option) []paymentfilter.UPIFilter { return o.UPIFilters },
+		func(u paymentfilter.UPIFilter) (bool, bool, bool) {
+			return u.Enable, len(u.UPIMethods) == 0 || slices.Contains(u.UPIMethods, code), u.UPIType == "" || u.UPIType == kind
+		})
 }
 
 // codes splits paymentMethods entries at commas: the service's own sample

@@ -22,11 +22,8 @@ func TestCreateSessionRetriedIsOneOperationWithTwoAttempts(t *testing.T) {
 	tp, exp, mp, reader := providers(t)
 	obs, err := otelcheckout.New(tp, mp)
 	require.NoError(t, err)
-	fake := checkouttest.NewServer(checkouttest.Config{MerchantID: "shop", APIKey: "test_key"})
-	t.Cleanup(fake.Close)
+	fake, c := fakeClient(t, false, checkout.WithObserver(obs))
 	require.NoError(t, fake.InjectFault(checkouttest.Fault{Method: "POST", Path: "/session", Status: 503, RetryAfter: "0"}))
-	c, err := checkout.NewClient("shop", "test_key", checkout.WithBaseURL(fake.URL), checkout.WithObserver(obs))
-	require.NoError(t, err)
 
 	ctx, parent := tp.Tracer("test").Start(context.Background(), "checkout page")
 	_, err = c.CreateSession(ctx, &checkout.SessionRequest{OrderID: "ord_1", Amount: "10.00",
@@ -54,10 +51,7 @@ func TestGetOrderRouteHasNoOrderID(t *testing.T) {
 	tp, exp, mp, _ := providers(t)
 	obs, err := otelcheckout.New(tp, mp)
 	require.NoError(t, err)
-	fake := checkouttest.NewServer(checkouttest.Config{MerchantID: "shop", APIKey: "test_key"})
-	t.Cleanup(fake.Close)
-	c, err := checkout.NewClient("shop", "test_key", checkout.WithBaseURL(fake.URL), checkout.WithObserver(obs))
-	require.NoError(t, err)
+	fake, c := fakeClient(t, false, checkout.WithObserver(obs))
 	ctx := context.Background()
 	_, err = c.CreateOrder(ctx, &checkout.OrderRequest{OrderID: "ord_1", Amount: "10.00"})
 	require.NoError(t, err)
@@ -79,12 +73,8 @@ func TestJWECallHoldsNoKeyMaterial(t *testing.T) {
 	tp, exp, mp, _ := providers(t)
 	obs, err := otelcheckout.New(tp, mp, otelcheckout.WithOrderID())
 	require.NoError(t, err)
-	fake := checkouttest.NewServer(checkouttest.Config{MerchantID: "shop", APIKey: "test_key"})
-	t.Cleanup(fake.Close)
+	fake, c := fakeClient(t, true, checkout.WithObserver(obs))
 	keys := fake.JWE()
-	c, err := checkout.NewClient("shop", "test_key", checkout.WithBaseURL(fake.URL), checkout.WithObserver(obs),
-		checkout.WithJWE(keys.KeyID, keys.MerchantKey, keys.ServiceKey))
-	require.NoError(t, err)
 	_, err = c.CreateSession(context.Background(), &checkout.SessionRequest{OrderID: "ord_2", Amount: "10.00",
 		CustomerID: "cust_1", CustomerPhone: "9876543210", CustomerEmail: "c@example.com", PaymentPageClientID: "shop", Action: checkout.PaymentPage, ReturnURL: "https://shop.example/return"})
 	require.NoError(t, err)
@@ -96,6 +86,21 @@ func TestJWECallHoldsNoKeyMaterial(t *testing.T) {
 	require.Equal(t, "ord_2", a["checkout.order_id"].AsString(), "opted in")
 	require.Len(t, spansNamed(exp, "POST /v4/session"), 1)
 	requireNowhere(t, exp, "test_key", keyText(&keys.MerchantKey.PublicKey), keys.MerchantKey.D.Text(16)[:32])
+}
+
+// fakeClient starts the fake and a client of it with opts, and the fake's
+// JWE keys when jwe is set.
+func fakeClient(t *testing.T, jwe bool, opts ...checkout.Option) (*checkouttest.Server, *checkout.Client) {
+	t.Helper()
+	fake := checkouttest.NewServer(checkouttest.Config{MerchantID: "shop", APIKey: "test_key"})
+	t.Cleanup(fake.Close)
+	if jwe {
+		k := fake.JWE()
+		opts = append(opts, checkout.WithJWE(k.KeyID, k.MerchantKey, k.ServiceKey))
+	}
+	c, err := checkout.NewClient("shop", "test_key", append(opts, checkout.WithBaseURL(fake.URL))...)
+	require.NoError(t, err)
+	return fake, c
 }
 
 // keyText is the start of a key's modulus in hex, as it would show if a

@@ -6,7 +6,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/payorch/checkout-go/internal/wiretest"
 	pf "github.com/payorch/checkout-go/paymentfilter"
 	"github.com/payorch/checkout-go/validation"
 )
@@ -58,12 +57,7 @@ func TestBuilderValueConflicts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			require.Equal(t, tt.want, wiretest.JSONString(t, tt.build))
-			for _, f := range []*pf.Filter{tt.build, tt.build.Clone()} {
-				var ve *validation.Error
-				require.ErrorAs(t, f.Validate(), &ve)
-				require.Equal(t, []validation.Problem{tt.problem}, ve.Problems)
-			}
+			requireConflict(t, tt.build, tt.want, tt.problem)
 
 			// Decoded from its JSON, it is a hand-made filter: no call to
 			// report (the service takes the shape).

@@ -231,15 +231,7 @@ func TestBuilderContradictions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			require.Equal(t, tt.want, wiretest.JSONString(t, tt.build))
-
-			// The filter itself, and the copy Clone makes, report the
-			// conflict (the client validates before sending).
-			for _, f := range []*pf.Filter{tt.build, tt.build.Clone()} {
-				var ve *validation.Error
-				require.ErrorAs(t, f.Validate(), &ve)
-				require.Equal(t, []validation.Problem{tt.problem}, ve.Problems, "the conflict, and not also the duplicate block it explains")
-			}
+			requireConflict(t, tt.build, tt.want, tt.problem)
 
 			// Decoded from its JSON, it is a hand-made filter: the
 			// duplicate block is what Validate reports.
@@ -413,4 +405,17 @@ func TestFluentCallsOnHandWrittenFilter(t *testing.T) {
 	require.Equal(t, []validation.Problem{{Path: "payment_filter.options[0]",
 		Message: "Hide(NB) conflicts with the NB block, which shows NB as a whole (enable: true, no paymentMethods): one block cannot also hide NB as a whole"}},
 		ve.Problems)
+}
+
+// requireConflict checks that build encodes as want, and that it and the
+// copy Clone makes report problem alone (the client validates before
+// sending).
+func requireConflict(t *testing.T, build *pf.Filter, want string, problem validation.Problem) {
+	t.Helper()
+	require.Equal(t, want, wiretest.JSONString(t, build))
+	for _, f := range []*pf.Filter{build, build.Clone()} {
+		var ve *validation.Error
+		require.ErrorAs(t, f.Validate(), &ve)
+		require.Equal(t, []validation.Problem{problem}, ve.Problems, "the conflict, and not also the duplicate block it explains")
+	}
 }

@@ -28,6 +28,9 @@ type Item interface {
 	Kind() Kind
 	// check adds the item's problems to k (see validate.go).
 	check(k *checker)
+	// wire returns the item as encoding/json writes it: its type first,
+	// then its own fields as their tags say.
+	wire() any
 }
 
 // FontType is the weight of a [Text]'s letters, sent as written. The
@@ -110,6 +113,13 @@ func (ToggleImage) Kind() Kind { return KindToggleImage }
 func (Divider) Kind() Kind     { return KindDivider }
 func (Background) Kind() Kind  { return KindBackground }
 
+func (v Space) wire() any       { return typedSpace{typeKey{KindSpace}, v} }
+func (v Text) wire() any        { return typedText{typeKey{KindText}, v} }
+func (v Image) wire() any       { return typedImage{typeKey{KindImage}, v} }
+func (v ToggleImage) wire() any { return typedToggle{typeKey{KindToggleImage}, v} }
+func (v Divider) wire() any     { return typedDivider{typeKey{KindDivider}, v} }
+func (v Background) wire() any  { return typedBackground{typeKey{KindBackground}, v} }
+
 // typeKey is the one key the wire adds to an item's own fields; the
 // typed… types put it beside them, for encoding/json to write and read.
 type typeKey struct {
@@ -142,27 +152,6 @@ type (
 		Background
 	}
 )
-
-// tagged returns it, a value (see concrete), as encoding/json should
-// write it: its type first, then its own fields as their tags say.
-func tagged(it Item) any {
-	t := typeKey{it.Kind()}
-	switch v := it.(type) {
-	case Space:
-		return typedSpace{t, v}
-	case Text:
-		return typedText{t, v}
-	case Image:
-		return typedImage{t, v}
-	case ToggleImage:
-		return typedToggle{t, v}
-	case Divider:
-		return typedDivider{t, v}
-	case Background:
-		return typedBackground{t, v}
-	}
-	return nil
-}
 
 // decodeAs reads raw, an item whose type names kind, refusing keys the
 // kind does not have. ok is false for a type the SDK does not know.

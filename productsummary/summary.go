@@ -75,7 +75,7 @@ func (s Summary) MarshalJSON() ([]byte, error) {
 			if k.checkItem(it); len(k.problems.Problems) > 0 {
 				return nil, k.problems.Err()
 			}
-			items = append(items, tagged(concrete(it)))
+			items = append(items, concrete(it).wire())
 		}
 		lines[i] = items[start:len(items):len(items)]
 	}

@@ -11,7 +11,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/payorch/checkout-go/internal/conformance"
-	"github.com/payorch/checkout-go/internal/wiretest"
 	ps "github.com/payorch/checkout-go/productsummary"
 	"github.com/payorch/checkout-go/validation"
 )
@@ -107,35 +106,6 @@ func TestMarshalEmpty(t *testing.T) {
 		b, err := s.MarshalJSON()
 		require.NoError(t, err)
 		require.Equal(t, "[]", string(b))
-	}
-}
-
-func TestMarshalErrors(t *testing.T) {
-	tests := []struct {
-		name string
-		s    ps.Summary
-		path string
-		msg  string
-	}{
-		{"nil item", ps.Summary{{ps.Space{}}, {ps.Text{Text: "a"}, nil}}, "product_summary[1][1]", "missing item"},
-		{"nil pointer item", ps.Summary{{(*ps.Text)(nil)}}, "product_summary[0][0]", "missing item"},
-		{"NaN", ps.Summary{{ps.Space{Weight: math.NaN()}}}, "product_summary[0][0].weight", "must be a finite number"},
-		{"infinity", ps.Summary{{ps.Image{URL: "https://x.example", Size: math.Inf(1)}}}, "product_summary[0][0].size", "must be a finite number"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			_, err := tc.s.MarshalJSON()
-			wiretest.RequireProblem(t, err, tc.path, tc.msg)
-
-			var ve *validation.Error
-			_, err = json.Marshal(tc.s)
-			require.ErrorAs(t, err, &ve, "json.Marshal passes the typed error through")
-
-			// Validate reports the same problem before anything is encoded.
-			verr := tc.s.Validate()
-			require.ErrorAs(t, verr, &ve)
-			require.True(t, ve.Has(tc.path), "%v", verr)
-		})
 	}
 }
 

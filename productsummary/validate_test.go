@@ -1,6 +1,7 @@
 package productsummary_test
 
 import (
+	"encoding/json"
 	"errors"
 	"math"
 	"reflect"
@@ -48,6 +49,7 @@ func TestValidateRejects(t *testing.T) {
 		{"image url unparseable", ps.Line{ps.Image{URL: "https://exa mple.com/a.png"}}, "product_summary[1][0].url", "absolute http or https URL"},
 		{"image url not UTF-8, which would be sent changed", ps.Line{ps.Image{URL: "https://x.example/\xff.png"}}, "product_summary[1][0].url", "absolute http or https URL"},
 		{"image size negative", ps.Line{ps.Image{URL: icon, Size: -1}}, "product_summary[1][0].size", "must be greater than 0"},
+		{"image size infinite", ps.Line{ps.Image{URL: icon, Size: math.Inf(1)}}, "product_summary[1][0].size", "must be a finite number"},
 		{"toggle open icon not a URL", ps.Line{ps.ToggleImage{OpenIcon: "chevron.png"}}, "product_summary[1][0].openIcon", `absolute http or https URL, got "chevron.png", or "" when unused`},
 		{"toggle close icon javascript", ps.Line{ps.ToggleImage{OpenIcon: icon, CloseIcon: "javascript:alert(1)"}}, "product_summary[1][0].closeIcon", "absolute http or https URL"},
 		{"toggle size negative", ps.Line{ps.ToggleImage{OpenIcon: icon, Size: -18}}, "product_summary[1][0].size", "must be greater than 0"},
@@ -64,10 +66,25 @@ func TestValidateRejects(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			wiretest.RequireProblem(t, (&ps.Summary{okLine, tc.line}).Validate(), tc.path, tc.msg)
+			s := ps.Summary{okLine, tc.line}
+			wiretest.RequireProblem(t, s.Validate(), tc.path, tc.msg)
+			if !encodeRefuses[tc.name] {
+				return
+			}
+			// What cannot be written at all, encoding refuses too, with the
+			// same typed problem (json.Marshal passes it through).
+			_, err := s.MarshalJSON()
+			wiretest.RequireProblem(t, err, tc.path, tc.msg)
+			var ve *validation.Error
+			_, err = json.Marshal(s)
+			require.ErrorAs(t, err, &ve)
 		})
 	}
 }
+
+// encodeRefuses names the rows of TestValidateRejects that MarshalJSON
+// refuses as well: a missing item and a number JSON cannot write.
+var encodeRefuses = map[string]bool{"nil item": true, "nil pointer item": true, "space weight NaN": true, "image size infinite": true}
 
 func TestValidateAccepts(t *testing.T) {
 	s := ps.Summary{

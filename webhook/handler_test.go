@@ -21,6 +21,18 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// postOrder delivers orderBody to srv over HTTP and checks the 200.
+func postOrder(t *testing.T, srv *httptest.Server) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(orderBody))
+	require.NoError(t, err)
+	req.Header.Set("Authorization", BasicAuthorization(testUser, testPass))
+	resp, err := srv.Client().Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+}
+
 func serve(h http.Handler, r *http.Request) *httptest.ResponseRecorder {
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, r)
@@ -257,13 +269,7 @@ func TestHandlerServesHTTPConcurrentlyOverLoopback(t *testing.T) {
 	}))
 	defer srv.Close()
 	for i := 0; i < 3; i++ {
-		req, err := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(orderBody))
-		require.NoError(t, err)
-		req.Header.Set("Authorization", BasicAuthorization(testUser, testPass))
-		resp, err := srv.Client().Do(req)
-		require.NoError(t, err)
-		resp.Body.Close()
-		require.Equal(t, 200, resp.StatusCode)
+		postOrder(t, srv)
 	}
 	require.Equal(t, map[string]int{"evt_V2_1": 1}, seen)
 }
@@ -410,13 +416,7 @@ func TestHandlerReadDeadlineLiftedForFn(t *testing.T) {
 		return ctx.Err()
 	}))
 	defer srv.Close()
-	req, err := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(orderBody))
-	require.NoError(t, err)
-	req.Header.Set("Authorization", BasicAuthorization(testUser, testPass))
-	resp, err := srv.Client().Do(req)
-	require.NoError(t, err)
-	resp.Body.Close()
-	require.Equal(t, http.StatusOK, resp.StatusCode)
+	postOrder(t, srv)
 }
 
 func TestHandlerConcurrentDuplicatesAllGet200(t *testing.T) {

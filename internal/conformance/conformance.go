@@ -9,7 +9,6 @@
 package conformance
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -29,54 +28,50 @@ const EnvVar = "CHECKOUT_CONFORMANCE_DIR"
 // pass while skipping every sample test.
 const RequireEnvVar = "CHECKOUT_REQUIRE_CONFORMANCE"
 
+// moduleDir returns the folder of the go.mod above the working directory,
+// and the working directory; ok is false when there is none.
+func moduleDir() (dir, wd string, ok bool) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", "", false
+	}
+	for dir = wd; ; dir = filepath.Dir(dir) {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, wd, true
+		}
+		if filepath.Dir(dir) == dir {
+			return "", wd, false
+		}
+	}
+}
+
 // lookedAt says where Root looked: the folder EnvVar names, or
 // ../shared/conformance beside the module root as an absolute path.
 func lookedAt() string {
 	if d := os.Getenv(EnvVar); d != "" {
 		return d + " (" + EnvVar + ")"
 	}
-	dir, err := os.Getwd()
-	if err != nil {
-		return "../shared/conformance beside the module root"
+	dir, _, ok := moduleDir()
+	if !ok {
+		return "../shared/conformance beside the module root (no go.mod found)"
 	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(filepath.Dir(dir), "shared", "conformance")
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "../shared/conformance beside the module root (no go.mod found above " + dir + ")"
-		}
-		dir = parent
-	}
+	return filepath.Join(filepath.Dir(dir), "shared", "conformance")
 }
 
 // Root returns the conformance folder, or "" when it cannot be found.
 func Root() string {
-	if d := os.Getenv(EnvVar); d != "" {
-		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
-			return d
-		}
-		return ""
-	}
-	dir, err := os.Getwd()
-	if err != nil {
-		return ""
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			cand := filepath.Join(dir, "..", "shared", "conformance")
-			if fi, err := os.Stat(cand); err == nil && fi.IsDir() {
-				return cand
-			}
+	d := os.Getenv(EnvVar)
+	if d == "" {
+		dir, _, ok := moduleDir()
+		if !ok {
 			return ""
 		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
+		d = filepath.Join(filepath.Dir(dir), "shared", "conformance")
 	}
+	if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+		return d
+	}
+	return ""
 }
 
 // skipped counts the tests of this test binary that ended skipped because
@@ -145,31 +140,23 @@ func report(w io.Writer, run func() int) int {
 // module path in go.mod and the folder go test runs the tests in (the
 // package's); the folder itself when go.mod cannot be read.
 func packagePath() string {
-	wd, err := os.Getwd()
-	if err != nil {
+	dir, wd, ok := moduleDir()
+	if !ok {
 		return "this package"
 	}
-	for dir := wd; ; {
-		if f, err := os.Open(filepath.Join(dir, "go.mod")); err == nil {
-			defer f.Close()
-			sc := bufio.NewScanner(f)
-			for sc.Scan() {
-				if mod, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "module "); ok {
-					rel, err := filepath.Rel(dir, wd)
-					if err != nil || rel == "." {
-						return strings.TrimSpace(mod)
-					}
-					return strings.TrimSpace(mod) + "/" + filepath.ToSlash(rel)
-				}
-			}
-			return wd
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return wd
-		}
-		dir = parent
+	data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+	if err != nil {
+		return wd
 	}
+	for line := range strings.Lines(string(data)) {
+		if mod, ok := strings.CutPrefix(strings.TrimSpace(line), "module "); ok {
+			if rel, err := filepath.Rel(dir, wd); err == nil && rel != "." {
+				return strings.TrimSpace(mod) + "/" + filepath.ToSlash(rel)
+			}
+			return strings.TrimSpace(mod)
+		}
+	}
+	return wd
 }
 
 // Dir returns the sample folder sub (for example "orders"), skipping the

@@ -37,25 +37,6 @@ func Golden(t testing.TB, name string, got []byte) {
 	require.Equal(t, string(want), string(got))
 }
 
-// GoldenJSON encodes v with encoding/json, as a caller's json.Marshal would,
-// and compares it plus a final newline with testdata/name (see Golden).
-func GoldenJSON(t testing.TB, name string, v any) {
-	t.Helper()
-	got, err := json.Marshal(v)
-	require.NoError(t, err)
-	Golden(t, name, append(got, '\n'))
-}
-
-// GoldenBuild checks what a builder makes: build (such as a Builder's Build
-// method) must succeed, and the JSON of its result must match testdata/name
-// byte for byte (see GoldenJSON).
-func GoldenBuild[T any](t testing.TB, name string, build func() (T, error)) {
-	t.Helper()
-	v, err := build()
-	require.NoError(t, err)
-	GoldenJSON(t, name, v)
-}
-
 // GoldenIndented compares a JSON body with testdata/name, an indented
 // file that is easy to read and review: the same keys in the same order
 // with the same values, byte for byte once the file is compacted. With go

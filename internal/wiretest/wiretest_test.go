@@ -52,9 +52,6 @@ func TestGolden(t *testing.T) {
 	require.True(t, fails(t, func(tb testing.TB) { Golden(tb, "a.json", []byte(`{"a":1}`)) }), "a missing newline is a difference")
 	require.True(t, fails(t, func(tb testing.TB) { Golden(tb, "missing.json", []byte(`{}`)) }))
 
-	require.False(t, fails(t, func(tb testing.TB) { GoldenJSON(tb, "a.json", map[string]int{"a": 1}) }))
-	require.True(t, fails(t, func(tb testing.TB) { GoldenJSON(tb, "a.json", map[string]int{"a": 2}) }))
-	require.True(t, fails(t, func(tb testing.TB) { GoldenJSON(tb, "a.json", func() {}) }), "a value encoding/json refuses")
 	require.Equal(t, "{\"a\":1}\n", string(ReadGolden(t, "a.json")))
 	require.True(t, fails(t, func(tb testing.TB) { ReadGolden(tb, "missing.json") }))
 
@@ -64,19 +61,6 @@ func TestGolden(t *testing.T) {
 	got, err := os.ReadFile(filepath.Join("testdata", "new.json"))
 	require.NoError(t, err)
 	require.Equal(t, "[]\n", string(got))
-}
-
-func TestGoldenBuild(t *testing.T) {
-	t.Chdir(t.TempDir())
-	require.NoError(t, os.Mkdir("testdata", 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join("testdata", "b.json"), []byte("[1,2]\n"), 0o644))
-
-	ok := func() ([]int, error) { return []int{1, 2}, nil }
-	other := func() ([]int, error) { return []int{2, 1}, nil }
-	bad := func() ([]int, error) { return []int{1, 2}, errors.New("conflict") }
-	require.False(t, fails(t, func(tb testing.TB) { GoldenBuild(tb, "b.json", ok) }))
-	require.True(t, fails(t, func(tb testing.TB) { GoldenBuild(tb, "b.json", other) }), "different JSON")
-	require.True(t, fails(t, func(tb testing.TB) { GoldenBuild(tb, "b.json", bad) }), "a build error, even with the right value")
 }
 
 func TestJSONString(t *testing.T) {

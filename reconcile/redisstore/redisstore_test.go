@@ -69,41 +69,11 @@ func TestNew(t *testing.T) {
 	require.EqualError(t, err, "redisstore: new: Config.Client is required")
 }
 
-// The Store contract of reconcile (its store_test.go): claims exclude each
-// other, end with their lease and only by their owner, and a handled order
-// is never handed out again.
+// The Store contract of reconcile: claims exclude each other, end with
+// their lease and only by their owner, and a handled order is never handed
+// out again.
 func TestStoreContract(t *testing.T) {
-	s := newStore(t, redisAddr(t), "t:"+rand.Text()+":")
-	ctx := context.Background()
-	now := time.Now()
-	require.NoError(t, s.Track(ctx, "a", now.Add(-time.Second), now.Add(time.Hour)))
-	require.NoError(t, s.Track(ctx, "b", now.Add(time.Hour), now.Add(time.Hour)))
-	got, err := s.ClaimDue(ctx, now, 10, "t1", time.Hour)
-	require.NoError(t, err)
-	require.Equal(t, []reconcile.Entry{{OrderID: "a", Expires: time.UnixMilli(now.Add(time.Hour).UnixMilli())}}, got)
-	got, err = s.ClaimDue(ctx, now.Add(2*time.Hour), 10, "t2", time.Hour)
-	require.NoError(t, err)
-	require.Len(t, got, 1)
-	require.Equal(t, "b", got[0].OrderID, "a is held by t1")
-
-	require.NoError(t, s.Release(ctx, "a", "t3", now, 1), "not its claim: nothing happens")
-	require.ErrorIs(t, s.Claim(ctx, "a", "t3", time.Hour), reconcile.ErrBusy)
-	require.ErrorIs(t, s.Done(ctx, "a", "t3", time.Hour), reconcile.ErrBusy)
-	require.NoError(t, s.Release(ctx, "a", "t1", now, 1))
-	got, err = s.ClaimDue(ctx, now, 10, "t4", 50*time.Millisecond)
-	require.NoError(t, err)
-	require.Equal(t, 1, got[0].Polls)
-
-	time.Sleep(80 * time.Millisecond) // t4's lease ends: a replica that died
-	got, err = s.ClaimDue(ctx, now.Add(time.Second), 10, "t5", time.Hour)
-	require.NoError(t, err)
-	require.Len(t, got, 1)
-	require.NoError(t, s.Done(ctx, "a", "t5", time.Hour))
-	require.ErrorIs(t, s.Claim(ctx, "a", "t6", time.Hour), reconcile.ErrHandled)
-	require.NoError(t, s.Track(ctx, "a", now, now.Add(time.Hour)))
-	got, err = s.ClaimDue(ctx, now.Add(3*time.Hour), 10, "t7", time.Hour)
-	require.NoError(t, err)
-	require.Empty(t, got, "a handled order is not tracked again; b is held by t2")
+	checkouttest.StoreContract(t, newStore(t, redisAddr(t), "t:"+rand.Text()+":"))
 }
 
 // replica is one process of the shop: a Reconciler on its own Redis
