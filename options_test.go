@@ -146,19 +146,21 @@ func TestDebugLogNeverHoldsSecretsOrBodies(t *testing.T) {
 	out := buf.String()
 	forbidden := []string{
 		testKey, testAuth, strings.TrimPrefix(testAuth, "Basic "), "Basic", "Authorization", testMerchant,
-		"body-marker", "hdr-marker", "resp-marker", "sdk_payload", "asha@example.com", "Bengaluru", "HD-1707740261",
+		"body-marker", "hdr-marker", "resp-marker", "sdk_payload", "asha@example.com", "Bengaluru",
 		"unique_request_id", "order_dummy_1", "picasso", "checkout-go/",
 	}
 	for _, s := range forbidden {
 		require.NotContains(t, out, s)
 	}
+	require.Equal(t, 1, strings.Count(out, "HD-1707740261"), "the order id only in the path of the replay's read")
 
 	host := strings.TrimPrefix(srv.URL, "http://")
 	require.Equal(t, []logRecord{
 		{host, "POST", "/session", 503, 1, false},
 		{host, "POST", "/session", 200, 2, false},
 		{host, "POST", "/orders", 200, 1, false},
-		{host, "POST", "/orders", 500, 1, false}, // not retried: it may have created the order
+		{host, "POST", "/orders", 500, 1, false},              // not sent again blindly: it may have created the order
+		{host, "GET", "/orders/HD-1707740261", 418, 1, false}, // the replay reads it (its id is in the path, as in every GetOrder)
 		{host, "GET", "/orders/o", 503, 1, false},
 		{host, "GET", "/orders/o", 200, 2, false},
 		{host, "GET", "/orders/gone", 400, 1, false},

@@ -353,9 +353,9 @@ func (o *Order) shapeError() error {
 func (o Order) LogValue() slog.Value { return logJSON(o) }
 
 // CreateOrder validates req and sends it as a form with the version
-// header. A *ValidationError means nothing was sent. The call is not retried
-// after it may have reached the service: on a timeout, look the order up
-// with [Client.GetOrder] before creating it again.
+// header. A *ValidationError means nothing was sent. When the outcome is
+// unknown, the client reads the order before sending again and returns it
+// Replayed, or a *ConflictError (see [ConflictError]).
 func (c *Client) CreateOrder(ctx context.Context, req *OrderRequest, opts ...RequestOption) (*Order, error) {
 	const op = "create order"
 	ns := c.Namespace()

@@ -189,9 +189,8 @@ func (r *Refund) shapeError() error {
 
 // Refund refunds part or all of an order and returns the order with its
 // refunds (the new one PENDING). With req.Amount empty the whole order is
-// refunded. Like every write, it is not retried after it may have reached
-// the service; retry it yourself with the same UniqueRequestID after
-// checking [Client.GetOrder].
+// refunded. When the outcome is unknown, the client looks for the refund's
+// UniqueRequestID in the order before sending again (see [ConflictError]).
 func (c *Client) Refund(ctx context.Context, orderID string, req *RefundRequest, opts ...RequestOption) (*OrderStatus, error) {
 	const op = "refund"
 	path, err := orderPath(orderID)
@@ -259,9 +258,8 @@ func (r *TransactionRefundRequest) Validate() error {
 // refund type, instantly where the service is set up for it (by OrderID
 // with RefundType), through POST /refunds. It returns the refund itself,
 // not the order: watch it with [Client.GetOrder] or the refund webhooks.
-// Like every write, it is not retried after it may have reached the
-// service; retry it yourself with the same UniqueRequestID after checking
-// [Client.GetOrder].
+// When the outcome is unknown, the client looks for the refund's
+// UniqueRequestID in the order before sending again (see [ConflictError]).
 func (c *Client) RefundTransaction(ctx context.Context, req *TransactionRefundRequest, opts ...RequestOption) (*Refund, error) {
 	const op = "refund transaction"
 	form, err := validForm(op, req, req.Validate())

@@ -57,13 +57,20 @@ type replayKey struct{}
 func (c *Client) settle(ctx context.Context, orderID string, opts []RequestOption, err error) (st *OrderStatus, ok bool) {
 	var te *TransportError
 	var ae *APIError
+	var je *JOSEError
 	switch {
 	case c == nil || c.retry.MaxRetries == 0 || orderID == "":
 		return nil, false
 	case errors.As(err, &te):
 		ok = te.MaybeDelivered
+	case errors.As(err, &ae) && (ae.HTTPStatus == 500 || ae.HTTPStatus == 502 || ae.HTTPStatus == 504):
+		ok = true // the service may have acted before failing
 	case errors.As(err, &ae):
 		ok = ae.HTTPStatus/100 == 4 && strings.Contains(strings.ToLower(ae.ErrorMessage+" "+ae.UserMessage), "already exist")
+	case errors.As(err, &je):
+		// Sent, but its reply could not be opened; a signer that failed
+		// sent nothing.
+		ok = !errors.Is(je.Kind, ErrKeyOperation) || strings.Contains(je.Detail, "reply")
 	}
 	if !ok {
 		return nil, false
@@ -117,8 +124,10 @@ func (c *Client) replayOrder(ctx context.Context, req *OrderRequest, opts []Requ
 	if err := conflict("create order", st, req.Amount, req.Currency, req.CustomerID, err); err != nil {
 		return nil, err
 	}
+	// The order status has no client auth token and no collection links:
+	// a replayed order is without them (CreateSession gives a token).
 	return &Order{
-		Status: string(st.Status), ID: st.ID, OrderID: st.OrderID, PaymentLinks: st.PaymentLinks, MerchantID: st.MerchantID,
+		Status: string(st.Status), StatusID: st.StatusID, ID: st.ID, OrderID: st.OrderID, PaymentLinks: st.PaymentLinks, MerchantID: st.MerchantID,
 		Amount: st.Amount, Currency: st.Currency, CustomerID: st.CustomerID, CustomerEmail: st.CustomerEmail,
 		CustomerPhone: st.CustomerPhone, ProductID: st.ProductID, ReturnURL: st.ReturnURL, Raw: st.Raw, Replayed: true,
 	}, nil
@@ -152,19 +161,33 @@ func (c *Client) replayRefund(ctx context.Context, op, orderID, id string, amoun
 	if !ok || st == nil {
 		return nil, nil, nil, err
 	}
-	for i := range st.Refunds {
-		if r := &st.Refunds[i]; r.UniqueRequestID == id {
-			if amount != "" && !sameAmount(amount, r.Amount) {
-				return nil, nil, nil, &ConflictError{Op: op, OrderID: orderID, UniqueRequestID: id, Fields: []string{keyAmount}, Err: err}
-			}
-			r.Replayed = true
-			return st, r, nil, nil
+	if r := findRefund(st, id); r != nil {
+		if amount != "" && !sameAmount(amount, r.Amount) {
+			return nil, nil, nil, &ConflictError{Op: op, OrderID: orderID, UniqueRequestID: id, Fields: []string{keyAmount}, Err: err}
 		}
+		r.Replayed = true
+		return st, r, nil, nil
 	}
 	if ctx, more := c.again(ctx); more {
 		return nil, nil, ctx, err
 	}
 	return nil, nil, nil, err
+}
+
+// findRefund returns the refund of st with the unique request id, in the
+// order's refunds or a transaction's of txn_list, or nil.
+func findRefund(st *OrderStatus, id string) *Refund {
+	for i := range st.Refunds {
+		if st.Refunds[i].UniqueRequestID == id {
+			return &st.Refunds[i]
+		}
+	}
+	for t := range st.TxnList {
+		if r := findRefund(&st.TxnList[t], id); r != nil {
+			return r
+		}
+	}
+	return nil
 }
 
 // replayOrderRefund settles a Refund that failed with err.

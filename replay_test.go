@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -161,6 +162,36 @@ func TestReplayRefund(t *testing.T) {
 	require.True(t, r.Replayed)
 	require.Equal(t, "u-2", r.UniqueRequestID)
 	require.Equal(t, 1, fake.Count(http.MethodPost, "/refunds"))
+}
+
+// A refund the service lists inside txn_list (an order paid by several
+// transactions) is found by the replay, not sent again; a 500 to the write
+// is an unknown outcome that the replay settles the same way.
+func TestReplayRefundInsideTxnList(t *testing.T) {
+	for _, lose := range []string{"drop", "500"} {
+		var posts atomic.Int32
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method == http.MethodPost {
+				posts.Add(1)
+				if lose == "500" {
+					w.WriteHeader(http.StatusInternalServerError)
+					return
+				}
+				conn, _, _ := w.(http.Hijacker).Hijack()
+				conn.Close()
+				return
+			}
+			fmt.Fprint(w, `{"order_id":"m-1","status":"CHARGED","amount":"10.00","txn_list":[`+
+				`{"txn_id":"shop-m-1-1","refunds":[{"unique_request_id":"u-9","amount":"2.00","status":"PENDING"}]}]}`)
+		}))
+		t.Cleanup(srv.Close)
+		c, err := checkout.NewClient("shop", "test_key", checkout.WithBaseURL(srv.URL), checkout.WithRetry(fastRetry))
+		require.NoError(t, err)
+		st, err := c.Refund(context.Background(), "m-1", &checkout.RefundRequest{UniqueRequestID: "u-9", Amount: "2.00"})
+		require.NoError(t, err, lose)
+		require.EqualValues(t, 1, posts.Load(), "%s: the refund is not sent again", lose)
+		require.True(t, st.TxnList[0].Refunds[0].Replayed, lose)
+	}
 }
 
 // A CreateOrder whose reply is lost on the way back returns the order the
