@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
+	"log/slog"
 	"strings"
 
 	checkout "github.com/payorch/checkout-go"
@@ -30,14 +32,29 @@ type Event struct {
 	// Content is "content" exactly as sent; nil when absent.
 	Content json.RawMessage `json:"content,omitempty"`
 	// Raw is the whole event JSON; for an encrypted delivery, the
-	// decrypted and verified payload, not the envelope.
-	Raw []byte `json:"-"`
+	// decrypted and verified payload, not the envelope. It prints with its
+	// bearer tokens redacted, as Content does in the Event's own printing.
+	Raw checkout.RawJSON `json:"-"`
 	// Encrypted reports that the event arrived in a JWT envelope.
 	Encrypted bool `json:"-"`
 
 	// decoded caches what the helpers read from Content, while Content is
 	// still the slice it was parsed into (see decodedContent.holds).
 	decoded *decodedContent
+}
+
+// Format prints the event with every bearer token of its content
+// (mandate_token, client_auth_token) redacted, under every verb; json.Marshal
+// and Raw keep them, for the code that needs them.
+func (e Event) Format(f fmt.State, _ rune) {
+	fmt.Fprintf(f, "{ID:%s Name:%s DateCreated:%v Content:%v Encrypted:%t}",
+		e.ID, e.Name, e.DateCreated.Time, checkout.RawJSON(e.Content), e.Encrypted)
+}
+
+// LogValue is the event for slog, its content's tokens redacted.
+func (e Event) LogValue() slog.Value {
+	return slog.GroupValue(slog.String("id", e.ID), slog.String("event_name", e.Name),
+		slog.Time("date_created", e.DateCreated.Time), slog.String("content", fmt.Sprint(checkout.RawJSON(e.Content))))
 }
 
 // Event names the service documents. Event.Name holds whatever the service

@@ -1,7 +1,10 @@
 package webhook
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"sort"
@@ -67,7 +70,7 @@ func TestConformanceWebhooks(t *testing.T) {
 			require.Equal(t, kind, ev.Kind())
 			require.Equal(t, text(obj["order_id"]), ev.OrderID())
 			require.Equal(t, text(obj["status"]), ev.Status())
-			require.Equal(t, s.Data, ev.Raw)
+			require.Equal(t, string(s.Data), string(ev.Raw))
 			require.JSONEq(t, mustJSON(t, m["content"]), string(ev.Content))
 			if d := text(m["date_created"]); d != "" {
 				want, err := time.Parse(time.RFC3339, d)
@@ -392,4 +395,23 @@ func TestDocumentedEventNames(t *testing.T) {
 	} {
 		require.Equal(t, name, c)
 	}
+}
+
+// An event prints and logs with its content's bearer tokens redacted, under
+// every verb and slog handler; json.Marshal and Raw keep them.
+func TestEventPrintsNoToken(t *testing.T) {
+	body := []byte(`{"id":"evt_1","event_name":"MANDATE_ACTIVATED","content":{"mandate":{"mandate_id":"m1","mandate_token":"tok-secret-1"}}}`)
+	ev, err := ParseEvent(body)
+	require.NoError(t, err)
+	var buf bytes.Buffer
+	slog.New(slog.NewJSONHandler(&buf, nil)).Info("event", "ev", ev)
+	slog.New(slog.NewTextHandler(&buf, nil)).Info("event", "ev", *ev)
+	for _, out := range []string{fmt.Sprintf("%v %+v %#v %s %q", ev, ev, ev, ev, ev), fmt.Sprintf("%v %+v", *ev, *ev), fmt.Sprint(ev.Raw), buf.String()} {
+		require.NotContains(t, out, "tok-secret-1")
+	}
+	require.Contains(t, fmt.Sprint(ev), "m1", "the rest of the content prints")
+	b, err := json.Marshal(ev)
+	require.NoError(t, err)
+	require.Contains(t, string(b), "tok-secret-1")
+	require.Contains(t, string(ev.Raw), "tok-secret-1")
 }
