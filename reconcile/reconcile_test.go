@@ -228,7 +228,9 @@ func (s *spy) Done(ctx context.Context, id, token string, final bool, keep time.
 func TestSlowPollDoesNotHandleAgain(t *testing.T) {
 	h := newHandled()
 	store := reconcile.NewMemoryStore()
-	fast := func(cfg *reconcile.Config) { cfg.Store, cfg.Lease, cfg.Grace = store, 100*time.Millisecond, time.Nanosecond }
+	fast := func(cfg *reconcile.Config) {
+		cfg.Store, cfg.Lease, cfg.Grace = store, 100*time.Millisecond, time.Nanosecond
+	}
 	fake, c, b := setup(t, h, fast)
 	newOrder(t, c, b, "slow")
 	require.NoError(t, fake.DropWebhooksFor("slow"))
