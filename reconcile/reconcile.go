@@ -117,7 +117,7 @@ func New(c *checkout.Client, cfg Config) (*Reconciler, error) {
 
 // Track starts watching an order: it is polled from Config.Grace on
 // unless its final status comes by webhook first. Tracking an order twice,
-// or one handled already, does nothing.
+// or one handled already, does nothing; one whose window ended gets a new one.
 func (r *Reconciler) Track(ctx context.Context, orderID string) error {
 	now := time.Now()
 	return r.cfg.Store.Track(ctx, orderID, now.Add(r.cfg.Grace), now.Add(r.cfg.Window))

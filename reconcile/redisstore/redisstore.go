@@ -15,9 +15,7 @@
 // step: a claim is renewed, ended or turned into "handled" only while it
 // still holds its owner's token (compare-and-delete, as webhook/redisdedup
 // does), so a replica whose lease ran out cannot end the claim of the one
-// that took over. A replica that dies mid-poll leaves its claim to expire;
-// the order was put off by the lease when claimed and is then due again for
-// any replica.
+// that took over.
 //
 // The scripts touch the due set and an order's keys together, so on Redis
 // Cluster they must all be in one slot: the Prefix must hold a hash tag
@@ -111,10 +109,19 @@ func (s *Store) Track(ctx context.Context, id string, due, expires time.Time) er
 
 // wrap names the operation that failed.
 func wrap(op string, err error) error {
-	if err == nil || errors.Is(err, reconcile.ErrBusy) || errors.Is(err, reconcile.ErrHandled) {
-		return err
+	if err == nil {
+		return nil
 	}
 	return fmt.Errorf("checkout: redisstore: %s: %w", op, err)
+}
+
+// held reads a script's answer: 0 when the token did not hold the claim.
+func held(op string, cmd *redis.Cmd) error {
+	n, err := cmd.Int()
+	if err == nil && n == 0 {
+		return reconcile.ErrBusy
+	}
+	return wrap(op, err)
 }
 
 // claimDue: KEYS due; ARGV now, n, token, lease, prefix, now+lease. It
@@ -183,11 +190,7 @@ return 1
 
 // Extend renews a claim (see reconcile.Store).
 func (s *Store) Extend(ctx context.Context, id, token string, lease time.Duration) error {
-	n, err := extend.Run(ctx, s.rdb, s.keys(id, "c:", "due"), token, lease.Milliseconds(), id, ms(time.Now().Add(lease))).Int()
-	if err == nil && n == 0 {
-		err = reconcile.ErrBusy
-	}
-	return wrap("extend", err)
+	return held("extend", extend.Run(ctx, s.rdb, s.keys(id, "c:", "due"), token, lease.Milliseconds(), id, ms(time.Now().Add(lease))))
 }
 
 // done: KEYS c:, d:, o:, due; ARGV token, keep, id, final (1 or 0).
@@ -202,15 +205,7 @@ return 1
 // Done ends a claim and records a final status handled (see
 // reconcile.Store).
 func (s *Store) Done(ctx context.Context, id, token string, final bool, keep time.Duration) error {
-	f := 0
-	if final {
-		f = 1
-	}
-	n, err := done.Run(ctx, s.rdb, s.keys(id, "c:", "d:", "o:", "due"), token, keep.Milliseconds(), id, f).Int()
-	if err == nil && n == 0 {
-		err = reconcile.ErrBusy
-	}
-	return wrap("done", err)
+	return held("done", done.Run(ctx, s.rdb, s.keys(id, "c:", "d:", "o:", "due"), token, keep.Milliseconds(), id, final))
 }
 
 // release: KEYS c:, o:, due; ARGV token, due, polls, id.
