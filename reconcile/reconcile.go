@@ -11,24 +11,28 @@
 // [checkout.Client.AwaitFinal] (Config.Intervals). When an order's window
 // (Config.Window from Track) ends without a final status, Handle is called
 // once with the last status read, which is not final (st.IsFinal() is
-// false): the order is reported, never polled forever.
+// false): the order is reported, never polled forever. That report does not
+// count as handled: if the order is paid or fails later, its webhook still
+// brings the final status to Handle.
 //
 // Exactly once: whichever path (webhook or poll) and replica sees the final
 // status first claims the order in the Store under a token of its own,
 // runs Handle, and records the order handled only while it holds the
-// claim; a later webhook or poll finds it handled and does nothing. A
-// failed Handle releases the claim and the order is polled again, so it is
-// retried, never lost; a replica that dies mid-poll leaves a claim that
-// ends with its lease (Config.Lease), after which another replica polls the
-// order. Handle runs twice only if it outlasts the lease: make the lease
-// longer than Handle can take. For several replicas, share the state with
-// reconcile/redisstore.
+// claim; a later webhook or poll finds it handled and does nothing. A poll
+// renews its claim right before Handle, and skips Handle when the claim
+// was lost meanwhile (a slow GetOrder). A failed Handle releases the claim
+// and the order is polled again, so it is retried, never lost; a replica
+// that dies mid-poll leaves a claim that ends with its lease
+// (Config.Lease), after which another replica polls the order. Handle runs
+// twice only if it outlasts the lease: make the lease longer than Handle
+// can take. For several replicas, share the state with reconcile/redisstore.
 package reconcile
 
 import (
 	"context"
 	"crypto/rand"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"sync"
@@ -65,7 +69,8 @@ type Config struct {
 	Remember time.Duration
 	// Tick is how often Run looks for orders due: 1 second.
 	Tick time.Duration
-	// Workers bounds the polls Run makes at once: 8.
+	// Workers bounds the polls Run makes, and the orders it claims, at
+	// once: 8.
 	Workers int
 	// Logger receives the failures Run cannot return; nil is silent.
 	Logger *slog.Logger
@@ -82,11 +87,11 @@ type Reconciler struct {
 func New(c *checkout.Client, cfg Config) (*Reconciler, error) {
 	switch {
 	case c == nil:
-		return nil, errors.New("reconcile: new: the client is nil")
+		return nil, errors.New("checkout: reconcile: new: the client is nil")
 	case cfg.Handle == nil:
-		return nil, errors.New("reconcile: new: Config.Handle is required")
+		return nil, errors.New("checkout: reconcile: new: Config.Handle is required")
 	case cfg.Grace < 0 || cfg.Window < 0 || cfg.Lease < 0 || cfg.Remember < 0 || cfg.Tick < 0 || cfg.Workers < 0:
-		return nil, errors.New("reconcile: new: a Config duration or Workers is negative")
+		return nil, errors.New("checkout: reconcile: new: a Config duration or Workers is negative")
 	}
 	def := func(d *time.Duration, v time.Duration) {
 		if *d == 0 {
@@ -112,7 +117,7 @@ func New(c *checkout.Client, cfg Config) (*Reconciler, error) {
 
 // Track starts watching an order: it is polled from Config.Grace on
 // unless its final status comes by webhook first. Tracking an order twice,
-// or one handled already, does nothing.
+// or one handled already, does nothing; one whose window ended gets a new one.
 func (r *Reconciler) Track(ctx context.Context, orderID string) error {
 	now := time.Now()
 	return r.cfg.Store.Track(ctx, orderID, now.Add(r.cfg.Grace), now.Add(r.cfg.Window))
@@ -133,31 +138,23 @@ func (r *Reconciler) Run(ctx context.Context) error {
 	}
 }
 
-// poll claims the orders due and polls each once.
+// poll claims as many orders due as it can poll at once, and polls each.
 func (r *Reconciler) poll(ctx context.Context) {
 	token := rand.Text()
-	due, err := r.cfg.Store.ClaimDue(ctx, time.Now(), 10*r.cfg.Workers, token, r.cfg.Lease)
+	due, err := r.cfg.Store.ClaimDue(ctx, time.Now(), r.cfg.Workers, token, r.cfg.Lease)
 	if err != nil && ctx.Err() == nil {
 		r.cfg.Logger.ErrorContext(ctx, "reconcile: claim orders due", "error", err)
 	}
-	work := make(chan Entry)
 	var wg sync.WaitGroup
-	for range min(r.cfg.Workers, len(due)) {
-		wg.Go(func() {
-			for e := range work {
-				r.pollOne(ctx, e, token)
-			}
-		})
-	}
 	for _, e := range due {
-		work <- e
+		wg.Go(func() { r.pollOne(ctx, e, token) })
 	}
-	close(work)
 	wg.Wait()
 }
 
 // pollOne reads one claimed order and handles it when final or out of
-// time; otherwise it is due again after the next interval.
+// time, if its claim still holds; otherwise it is due again after the next
+// interval.
 func (r *Reconciler) pollOne(ctx context.Context, e Entry, token string) {
 	st, err := r.c.GetOrder(ctx, e.OrderID)
 	expired := !time.Now().Before(e.Expires)
@@ -165,7 +162,12 @@ func (r *Reconciler) pollOne(ctx context.Context, e Entry, token string) {
 		st, err = &checkout.OrderStatus{OrderID: e.OrderID}, nil
 	}
 	if err == nil && (st.IsFinal() || expired) {
-		r.handle(ctx, st, token, e.Polls)
+		// The read may have outlasted the lease: another may hold it now.
+		if err := r.cfg.Store.Extend(ctx, e.OrderID, token, r.cfg.Lease); err != nil {
+			r.cfg.Logger.WarnContext(ctx, "reconcile: claim lost before handle", "order_id", e.OrderID, "error", err)
+			return
+		}
+		_ = r.handle(ctx, st, token, e.Polls)
 		return
 	}
 	wait := checkout.PollInterval(r.cfg.Intervals, e.Polls)
@@ -180,17 +182,19 @@ func (r *Reconciler) pollOne(ctx context.Context, e Entry, token string) {
 }
 
 // handle runs Handle for an order claimed under token and records it
-// done; a failure is retried after the interval of poll n.
+// done (handled for good only when final); a failure is retried after the
+// interval of poll n.
 func (r *Reconciler) handle(ctx context.Context, st *checkout.OrderStatus, token string, n int) error {
 	err := r.cfg.Handle(ctx, st)
 	bg, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
 	if err != nil {
+		err = fmt.Errorf("checkout: reconcile: handle order %q: %w", st.OrderID, err)
 		r.cfg.Logger.ErrorContext(ctx, "reconcile: handle", "order_id", st.OrderID, "error", err)
 		r.release(bg, st.OrderID, token, checkout.PollInterval(r.cfg.Intervals, n), n)
 		return err
 	}
-	if err := r.cfg.Store.Done(bg, st.OrderID, token, r.cfg.Remember); err != nil {
+	if err := r.cfg.Store.Done(bg, st.OrderID, token, st.IsFinal(), r.cfg.Remember); err != nil {
 		r.cfg.Logger.ErrorContext(ctx, "reconcile: record handled", "order_id", st.OrderID, "error", err)
 	}
 	return nil

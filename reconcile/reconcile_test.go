@@ -7,7 +7,10 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -170,8 +173,10 @@ func TestFailedHandleIsRetried(t *testing.T) {
 	require.Len(t, h.get("o-2"), 1)
 }
 
-// An order that never completes is handed to Handle, not final, when its
-// window ends, and is then polled no more.
+// An order that does not complete in time is handed to Handle, not final,
+// when its window ends, and is then polled no more; paid later, its webhook
+// still brings CHARGED to Handle, once. Were the report recorded as the
+// order handled, the webhook would be acknowledged unhandled.
 func TestWindowEndReportsTheLastStatus(t *testing.T) {
 	h := newHandled()
 	fake, c, r := setup(t, h, func(cfg *reconcile.Config) { cfg.Window = 150 * time.Millisecond })
@@ -183,6 +188,102 @@ func TestWindowEndReportsTheLastStatus(t *testing.T) {
 	polls := fake.Count(http.MethodGet, "/orders/stuck")
 	time.Sleep(100 * time.Millisecond)
 	require.Equal(t, polls, fake.Count(http.MethodGet, "/orders/stuck"), "not polled after its window")
+
+	require.NoError(t, fake.Pay("stuck"))
+	require.NoError(t, fake.WaitDeliveries(context.Background()))
+	for _, d := range fake.Deliveries() {
+		require.NoError(t, fake.Resend(d.EventID))
+	}
+	require.NoError(t, fake.WaitDeliveries(context.Background()))
+	require.Equal(t, []checkout.Status{checkout.StatusPendingVBV, checkout.StatusCharged}, h.get("stuck"))
+}
+
+// spy is a Store that tells what the Reconciler asks of it.
+type spy struct {
+	reconcile.Store
+	maxN    atomic.Int64 // the most orders one ClaimDue asked for
+	settled chan error   // each Extend's and Done's outcome
+}
+
+func (s *spy) ClaimDue(ctx context.Context, now time.Time, n int, token string, lease time.Duration) ([]reconcile.Entry, error) {
+	for m := s.maxN.Load(); int64(n) > m && !s.maxN.CompareAndSwap(m, int64(n)); m = s.maxN.Load() {
+	}
+	return s.Store.ClaimDue(ctx, now, n, token, lease)
+}
+
+func (s *spy) Extend(ctx context.Context, id, token string, lease time.Duration) error {
+	err := s.Store.Extend(ctx, id, token, lease)
+	s.settled <- err
+	return err
+}
+
+func (s *spy) Done(ctx context.Context, id, token string, final bool, keep time.Duration) error {
+	err := s.Store.Done(ctx, id, token, final, keep)
+	s.settled <- err
+	return err
+}
+
+// A poll whose read outlasts its lease finds another replica took the
+// order over and handled it: it must not run Handle again.
+func TestSlowPollDoesNotHandleAgain(t *testing.T) {
+	h := newHandled()
+	store := reconcile.NewMemoryStore()
+	fast := func(cfg *reconcile.Config) {
+		cfg.Store, cfg.Lease, cfg.Grace = store, 100*time.Millisecond, time.Nanosecond
+	}
+	fake, c, b := setup(t, h, fast)
+	newOrder(t, c, b, "slow")
+	require.NoError(t, fake.DropWebhooksFor("slow"))
+	require.NoError(t, fake.Pay("slow"))
+
+	// Replica a reads through a proxy that holds its first read.
+	reading, resume := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	u, err := url.Parse(fake.URL)
+	require.NoError(t, err)
+	fwd := httputil.NewSingleHostReverseProxy(u)
+	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		once.Do(func() { close(reading); <-resume })
+		fwd.ServeHTTP(w, req)
+	}))
+	t.Cleanup(proxy.Close)
+	ca, err := checkout.NewClient("shop", "test_key", checkout.WithBaseURL(proxy.URL))
+	require.NoError(t, err)
+	sa := &spy{Store: store, settled: make(chan error, 10)}
+	cfg := reconcile.Config{Handle: h.handle, Intervals: []time.Duration{10 * time.Millisecond}, Tick: 5 * time.Millisecond}
+	fast(&cfg)
+	cfg.Store = sa
+	a, err := reconcile.New(ca, cfg)
+	require.NoError(t, err)
+	run(t, a)
+	<-reading
+	run(t, b) // takes the order over when a's lease ends, and handles it
+	require.Eventually(t, func() bool { return len(h.get("slow")) == 1 }, 5*time.Second, 5*time.Millisecond)
+	close(resume)
+	select {
+	case err := <-sa.settled:
+		require.ErrorIs(t, err, reconcile.ErrBusy, "a's claim lapsed")
+	case <-time.After(5 * time.Second):
+		t.Fatal("replica a did not finish its poll")
+	}
+	require.Equal(t, []checkout.Status{checkout.StatusCharged}, h.get("slow"))
+}
+
+// Run claims no more orders than it can poll at once, so none waits
+// under a lease that runs out meanwhile.
+func TestPollClaimsOnlyWhatItStarts(t *testing.T) {
+	h := newHandled()
+	s := &spy{Store: reconcile.NewMemoryStore(), settled: make(chan error, 100)}
+	fake, c, r := setup(t, h, func(cfg *reconcile.Config) { cfg.Store, cfg.Workers = s, 3 })
+	for i := range 10 {
+		id := fmt.Sprint("o-", i)
+		newOrder(t, c, r, id)
+		require.NoError(t, fake.DropWebhooksFor(id))
+		require.NoError(t, fake.Pay(id))
+	}
+	run(t, r)
+	require.Eventually(t, func() bool { return len(h.get("o-9")) == 1 }, 5*time.Second, 5*time.Millisecond)
+	require.Equal(t, int64(3), s.maxN.Load())
 }
 
 func TestNew(t *testing.T) {
@@ -193,9 +294,9 @@ func TestNew(t *testing.T) {
 		cfg  reconcile.Config
 		want string
 	}{
-		{nil, reconcile.Config{}, "reconcile: new: the client is nil"},
-		{c, reconcile.Config{}, "reconcile: new: Config.Handle is required"},
-		{c, reconcile.Config{Handle: newHandled().handle, Grace: -1}, "reconcile: new: a Config duration or Workers is negative"},
+		{nil, reconcile.Config{}, "checkout: reconcile: new: the client is nil"},
+		{c, reconcile.Config{}, "checkout: reconcile: new: Config.Handle is required"},
+		{c, reconcile.Config{Handle: newHandled().handle, Grace: -1}, "checkout: reconcile: new: a Config duration or Workers is negative"},
 	} {
 		_, err := reconcile.New(tt.c, tt.cfg)
 		require.EqualError(t, err, tt.want)

@@ -6,12 +6,12 @@ import (
 	"time"
 )
 
-// Errors of a Store's Claim and Done.
+// Errors of a Store's Claim, Extend and Done.
 const (
-	// ErrHandled: the order was handled already.
-	ErrHandled = sentinel("reconcile: order already handled")
-	// ErrBusy: another claim holds the order.
-	ErrBusy = sentinel("reconcile: order claimed by another")
+	// ErrHandled: the order's final status was handled already.
+	ErrHandled = sentinel("checkout: reconcile: order already handled")
+	// ErrBusy: the order is not held by the claim asked about.
+	ErrBusy = sentinel("checkout: reconcile: order claimed by another")
 )
 
 type sentinel string
@@ -40,11 +40,16 @@ type Store interface {
 	// each under token for lease, and puts them off until now+lease.
 	ClaimDue(ctx context.Context, now time.Time, n int, token string, lease time.Duration) ([]Entry, error)
 	// Claim claims one order under token for lease, tracked or not:
-	// ErrHandled when it was handled, ErrBusy when another holds it.
+	// ErrHandled when its final status was handled, ErrBusy when another
+	// holds it.
 	Claim(ctx context.Context, orderID, token string, lease time.Duration) error
-	// Done records the order handled for keep and forgets its tracking and
-	// claim; ErrBusy, recording nothing, when another token holds it.
-	Done(ctx context.Context, orderID, token string, keep time.Duration) error
+	// Extend renews token's claim for lease from now, and puts the order
+	// off as long; ErrBusy when token no longer holds it.
+	Extend(ctx context.Context, orderID, token string, lease time.Duration) error
+	// Done ends token's claim and the order's tracking and, when final,
+	// records it handled for keep; not final (its window ended), a later
+	// Claim still takes it. ErrBusy, doing nothing, unless token holds it.
+	Done(ctx context.Context, orderID, token string, final bool, keep time.Duration) error
 	// Release ends token's claim: a tracked order is due again at due,
 	// after polls polls. Nothing happens when token no longer holds it.
 	Release(ctx context.Context, orderID, token string, due time.Time, polls int) error
@@ -127,13 +132,29 @@ func (m *memoryStore) Claim(_ context.Context, id, token string, lease time.Dura
 	return nil
 }
 
-func (m *memoryStore) Done(_ context.Context, id, token string, keep time.Duration) error {
+func (m *memoryStore) Extend(_ context.Context, id, token string, lease time.Duration) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if h := m.holder(id); h != "" && h != token {
+	if m.holder(id) != token {
 		return ErrBusy
 	}
-	m.done[id] = time.Now().Add(keep)
+	until := time.Now().Add(lease)
+	m.claims[id] = memClaim{token, until}
+	if e := m.orders[id]; e != nil {
+		e.due = until
+	}
+	return nil
+}
+
+func (m *memoryStore) Done(_ context.Context, id, token string, final bool, keep time.Duration) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.holder(id) != token {
+		return ErrBusy
+	}
+	if final {
+		m.done[id] = time.Now().Add(keep)
+	}
 	delete(m.claims, id)
 	delete(m.orders, id)
 	return nil

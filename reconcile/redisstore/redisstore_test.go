@@ -3,12 +3,14 @@ package redisstore_test
 import (
 	"context"
 	"crypto/rand"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -66,7 +68,53 @@ func newStore(t testing.TB, addr, prefix string, hooks ...redis.Hook) *redisstor
 
 func TestNew(t *testing.T) {
 	_, err := redisstore.New(redisstore.Config{})
-	require.EqualError(t, err, "redisstore: new: Config.Client is required")
+	require.EqualError(t, err, "checkout: redisstore: new: Config.Client is required")
+	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", MaxRetries: -1}) // nothing listens
+	defer rdb.Close()
+	_, err = redisstore.New(redisstore.Config{Client: rdb, Prefix: "shop}{1:"})
+	require.EqualError(t, err, `checkout: redisstore: new: Config.Prefix "shop}{1:" has braces but no {hash tag}`)
+	s, err := redisstore.New(redisstore.Config{Client: rdb, Prefix: "shop:"})
+	require.NoError(t, err)
+	err = s.Track(context.Background(), "a", time.Now(), time.Now())
+	require.ErrorContains(t, err, "checkout: redisstore: track: ")
+	require.Error(t, errors.Unwrap(err), "Redis's error is kept")
+}
+
+// hashTag is the part of key Redis Cluster hashes to find its slot.
+func hashTag(key string) string {
+	if i := strings.IndexByte(key, '{'); i >= 0 {
+		if j := strings.IndexByte(key[i+1:], '}'); j > 0 {
+			return key[i+1 : i+1+j]
+		}
+	}
+	return key
+}
+
+// On Redis Cluster a script's keys must share one slot: a Prefix without
+// a hash tag is put in braces, so every key of the Store hashes alike.
+func TestKeysShareOneSlot(t *testing.T) {
+	addr := redisAddr(t)
+	ctx := context.Background()
+	for _, f := range []string{"shop-%s:", "{shop-%s}:"} {
+		id := rand.Text()
+		s := newStore(t, addr, fmt.Sprintf(f, id))
+		now := time.Now()
+		require.NoError(t, s.Track(ctx, "a", now, now.Add(time.Hour)))
+		require.NoError(t, s.Track(ctx, "b", now, now.Add(time.Hour)))
+		_, err := s.ClaimDue(ctx, now, 1, "t1", time.Hour)
+		require.NoError(t, err)
+		require.NoError(t, s.Claim(ctx, "c", "t2", time.Hour))
+		require.NoError(t, s.Done(ctx, "c", "t2", true, time.Hour))
+		rdb := redis.NewClient(&redis.Options{Addr: addr})
+		keys, err := rdb.Keys(ctx, "*"+id+"*").Result()
+		_ = rdb.Close()
+		require.NoError(t, err)
+		require.Len(t, keys, 5, "due, o:a, o:b, one claim, d:c")
+		for _, k := range keys {
+			require.Contains(t, hashTag(k), id, k)
+			require.Equal(t, hashTag(keys[0]), hashTag(k), k)
+		}
+	}
 }
 
 // The Store contract of reconcile: claims exclude each other, end with
@@ -74,6 +122,22 @@ func TestNew(t *testing.T) {
 // out again.
 func TestStoreContract(t *testing.T) {
 	checkouttest.StoreContract(t, newStore(t, redisAddr(t), "t:"+rand.Text()+":"))
+}
+
+// ClaimDue looks past orders others hold to claim the n asked for.
+func TestClaimDueSkipsHeldOrders(t *testing.T) {
+	s := newStore(t, redisAddr(t), "t:"+rand.Text()+":")
+	ctx := context.Background()
+	now := time.Now()
+	for i := range 4 {
+		require.NoError(t, s.Track(ctx, fmt.Sprint("o-", i), now.Add(time.Duration(i)*time.Millisecond), now.Add(time.Hour)))
+	}
+	require.NoError(t, s.Claim(ctx, "o-0", "webhook", time.Hour))
+	require.NoError(t, s.Claim(ctx, "o-1", "webhook", time.Hour))
+	got, err := s.ClaimDue(ctx, now.Add(time.Second), 2, "t1", time.Hour)
+	require.NoError(t, err)
+	require.Len(t, got, 2)
+	require.Equal(t, []string{"o-2", "o-3"}, []string{got[0].OrderID, got[1].OrderID})
 }
 
 // replica is one process of the shop: a Reconciler on its own Redis
@@ -187,9 +251,9 @@ func (c *counter) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.Proc
 // order from Track to Handle. Claim-and-record needs 2 (one claim, one
 // record of the order handled), plus Track's 1. The webhook path makes
 // exactly those 3; the poll path shares each ClaimDue among the orders due
-// together (up to 10×Workers), so it comes close to 2 per order, plus the
-// Ticks that find nothing and one more release per poll of an order not
-// yet final.
+// together (up to Workers) and renews each claim right before Handle, so it
+// comes close to 3 per order, plus the Ticks that find nothing and one more
+// release per poll of an order not yet final.
 func BenchmarkRoundTripsPerOrder(b *testing.B) {
 	addr := redisAddr(b)
 	ctx := context.Background()
@@ -200,7 +264,7 @@ func BenchmarkRoundTripsPerOrder(b *testing.B) {
 			id := fmt.Sprint("o-", i)
 			_ = s.Track(ctx, id, time.Now().Add(time.Minute), time.Now().Add(time.Hour))
 			_ = s.Claim(ctx, id, "tok", time.Minute)
-			_ = s.Done(ctx, id, "tok", time.Hour)
+			_ = s.Done(ctx, id, "tok", true, time.Hour)
 		}
 		b.ReportMetric(float64(cnt.n.Load())/float64(b.N), "round-trips/order")
 	})
