@@ -3,6 +3,7 @@ package checkout
 import (
 	"fmt"
 	"maps"
+	"net/netip"
 	"net/url"
 	"slices"
 	"strconv"
@@ -111,6 +112,15 @@ func checkWebhookURL(v *validation.Error, path, s string) {
 	case u.Scheme != "https" && !isLoopback(u.Hostname()):
 		v.Add(path, "must be https (http only on a loopback address): the service delivers webhooks to HTTPS endpoints only")
 	}
+}
+
+// isLoopback reports whether host is "localhost" or a loopback IP address.
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	a, err := netip.ParseAddr(host)
+	return err == nil && a.IsLoopback()
 }
 
 // lintAmount advises two places and no leading zeros on an amount Validate

@@ -202,28 +202,30 @@ func (r *SessionRequest) validate(ns string) error {
 	case "":
 		v.Add(keyAction, "is required")
 	case PaymentPage, QuickPay:
+		required := "is required for " + string(r.Action)
 		if strings.TrimSpace(r.OrderID) == "" {
-			v.Add(keyOrderID, "is required for "+string(r.Action))
+			v.Add(keyOrderID, required)
 		}
 		if r.Amount == "" {
-			v.Add(keyAmount, "is required for "+string(r.Action))
+			v.Add(keyAmount, required)
 		}
 		if strings.TrimSpace(r.CustomerPhone) == "" {
-			v.Add(keyCustomerPhone, "is required for "+string(r.Action))
+			v.Add(keyCustomerPhone, required)
 		}
 	}
 	checkAmount(&v, keyAmount, r.Amount)
 	checkRequired(&v, keyCustomerID, r.CustomerID)
 	checkRequired(&v, keyClientID, r.PaymentPageClientID)
 	checkWebhookURL(&v, keyWebhookURL, r.WebhookURL)
-	if r.PaymentFilter != nil {
-		mergeAt(&v, keyPaymentFilter, r.PaymentFilter.Validate())
-	}
-	if r.EMI != "" {
-		mergeAt(&v, keySDKUDF, r.EMI.Validate())
-	}
-	if r.ProductSummary != nil && len(*r.ProductSummary) > 0 {
-		mergeAt(&v, keyProductSummary, r.ProductSummary.Validate())
+	for _, n := range [...]struct {
+		key string
+		err error
+	}{
+		{keyPaymentFilter, r.PaymentFilter.Validate()},
+		{keySDKUDF, r.EMI.Validate()},
+		{keyProductSummary, r.ProductSummary.Validate()},
+	} {
+		mergeAt(&v, n.key, n.err)
 	}
 	if m := r.Mandate; m != nil {
 		checkAmount(&v, keyMandateMax, m.MaxAmount)
