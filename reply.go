@@ -53,18 +53,6 @@ func (o *object[T]) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// marshalNoEscape is json.Marshal without HTML escaping: <, > and & stay as
-// they are, as the service's own bodies write them.
-func marshalNoEscape(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
-}
-
 // kindOf names the kind of a JSON value by its first byte: "object",
 // "array", "string", "number", "boolean", "null", or "nothing".
 func kindOf(raw []byte) string {

@@ -1,6 +1,7 @@
 package checkout
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
 	"net/netip"
@@ -201,7 +202,7 @@ func checkExtra[V any](v *validation.Error, extra map[string]V, owns func(string
 		return // no allocation for the closure of maps.Keys
 	}
 	for _, k := range slices.Sorted(maps.Keys(extra)) {
-		switch b, err := marshalNoEscape(extra[k]); {
+		switch b, err := json.Marshal(extra[k]); {
 		case !utf8.ValidString(k):
 			v.Add(strconv.Quote(k), "Extra key is not valid UTF-8")
 		case owns(k):

@@ -401,19 +401,24 @@ func (r *SessionRequest) encode(ns string) ([]byte, error) {
 	for _, m := range r.GatewayMetadata {
 		body, _ = appendMember(body, m.key(), m.Value)
 	}
-	if len(r.Extra) == 0 {
-		return body, nil
-	}
-	var v validation.Error
-	for _, k := range slices.Sorted(maps.Keys(r.Extra)) {
+	for _, k := range slices.Sorted(maps.Keys(r.Extra)) { // Validate has checked that each value encodes
 		if body, err = appendMember(body, k, r.Extra[k]); err != nil {
-			v.Add(k, "value cannot be encoded as JSON: "+err.Error())
+			return nil, err
 		}
 	}
-	if err := v.Err(); err != nil {
+	return body, nil
+}
+
+// marshalNoEscape is json.Marshal without HTML escaping: <, > and & stay as
+// they are, as the service's own bodies write them.
+func marshalNoEscape(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	return body, nil
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // appendMember adds the member key: value at the end of the JSON object
