@@ -201,6 +201,20 @@ func keyStep(ctx context.Context, key any, op, prefix string, f func() ([]byte, 
 	}
 }
 
+// openReply returns the JSON of a reply in the JWE+JWS mode: a 2xx reply
+// (ok) opened, an error when it does not open; an error reply opened when
+// it is sealed, else as it came.
+func (j *jweConfig) openReply(ctx context.Context, op string, ok bool, data []byte) ([]byte, error) {
+	plain, err := j.open(ctx, op, data)
+	switch {
+	case err == nil:
+		return plain, nil
+	case ok:
+		return nil, err
+	}
+	return data, nil
+}
+
 // isSealed reports whether body is an encrypted envelope.
 func isSealed(body []byte) bool {
 	if !bytes.Contains(body, []byte(`"encryptedPayload"`)) && !bytes.Contains(body, []byte(`"JWT"`)) {
@@ -209,8 +223,13 @@ func isSealed(body []byte) bool {
 	return jose.IsEnvelope(body)
 }
 
-// sealedInBasicMode is the error of a sealed 2xx reply in Basic mode.
-func sealedInBasicMode(op string) error {
+// sealedInBasicMode is the error of a 2xx reply in Basic mode that did not
+// decode because it is sealed: the account uses the other mode. It is nil
+// when body is no encrypted envelope.
+func sealedInBasicMode(op string, body []byte) error {
+	if !isSealed(body) {
+		return nil
+	}
 	return &JOSEError{Op: op, Kind: ErrEnvelope,
 		Detail: "reply: the reply is encrypted: the account uses the JWE+JWS mode; configure the client with WithJWE"}
 }

@@ -2,13 +2,10 @@ package checkout
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptrace"
-	"net/url"
 	"sync/atomic"
 	"time"
 
@@ -105,15 +102,18 @@ func (c *Client) send(ctx context.Context, cl *call, opts []RequestOption, out a
 func (c *Client) roundTrip(cl *call, rc *requestConfig, out any) (*http.Response, error) {
 	method, path, query, body, ctype := cl.method, cl.path, cl.query, cl.body, cl.contentType
 	if cl.jwe {
-		plain := cl.jweBody
-		if plain == nil {
-			plain = cl.body
+		method, path, query, ctype = http.MethodPost, cl.jwePath, "", contentJSON
+	}
+	header := c.headers(cl, rc, ctype)
+	if cl.jwe {
+		if cl.jweBody != nil {
+			body = cl.jweBody
 		}
-		sealed, err := c.jwe.seal(cl.ctx, cl.op, plain)
+		sealed, err := c.jwe.seal(cl.ctx, cl.op, body)
 		if err != nil {
 			return nil, err
 		}
-		method, path, query, body, ctype = http.MethodPost, cl.jwePath, "", sealed, contentJSON
+		body = sealed
 	}
 	cl.trace.GotConn = func(httptrace.GotConnInfo) { cl.sent.Store(true) }
 	cl.trace.WroteHeaders = func() { cl.sent.Store(true) }
@@ -130,28 +130,25 @@ func (c *Client) roundTrip(cl *call, rc *requestConfig, out any) (*http.Response
 	if err != nil {
 		return nil, fmt.Errorf("checkout: %s: build request: %w", cl.op, err)
 	}
-	c.setHeaders(req.Header, cl, rc, ctype)
+	req.Header = header
 	resp, err := c.rc.Do(req)
-	if err != nil {
-		cl.endAttempt(nil, err)
-		return nil, cl.transportError(err)
+	var data []byte
+	if err == nil {
+		if data, err = readBody(resp); err != nil {
+			cl.delivered = true // the reply began to arrive: the service has the request
+			err = fmt.Errorf("read response: %w", err)
+		}
 	}
-	data, err := readBody(resp)
 	if err != nil {
-		cl.delivered = true // the reply began to arrive: the service has the request
-		err = cl.transportError(fmt.Errorf("read response: %w", err))
+		err = cl.transportError(err)
 	}
 	cl.endAttempt(resp, err)
 	if err != nil {
 		return resp, err
 	}
 	ok := resp.StatusCode >= 200 && resp.StatusCode <= 299
-	if cl.jwe && (ok || isSealed(data)) {
-		plain, err := c.jwe.open(cl.ctx, cl.op, data)
-		switch {
-		case err == nil:
-			data = plain
-		case ok:
+	if cl.jwe {
+		if data, err = c.jwe.openReply(cl.ctx, cl.op, ok, data); err != nil {
 			return resp, err
 		}
 	}
@@ -159,17 +156,18 @@ func (c *Client) roundTrip(cl *call, rc *requestConfig, out any) (*http.Response
 		return resp, newAPIError(cl.op, resp.StatusCode, resp.Header, data, time.Now(), c.cred)
 	}
 	if err := decodeInto(data, out); err != nil {
-		if !cl.jwe && isSealed(data) {
-			return resp, sealedInBasicMode(cl.op)
+		if sealed := sealedInBasicMode(cl.op, data); !cl.jwe && sealed != nil {
+			return resp, sealed
 		}
 		return resp, fmt.Errorf("checkout: %s: %w", cl.op, err)
 	}
 	return resp, nil
 }
 
-// setHeaders writes the client's headers, the call's options' (rc) and,
+// headers returns the client's headers, the call's options' (rc) and,
 // outside the JWE+JWS mode, where the signature authenticates, Basic auth.
-func (c *Client) setHeaders(h http.Header, cl *call, rc *requestConfig, ctype string) {
+func (c *Client) headers(cl *call, rc *requestConfig, ctype string) http.Header {
+	h := make(http.Header, len(rc.header)+7)
 	for k, vs := range rc.header {
 		h[k] = vs
 	}
@@ -191,75 +189,7 @@ func (c *Client) setHeaders(h http.Header, cl *call, rc *requestConfig, ctype st
 	case cl.versioned:
 		h["Version"] = c.hdr.version
 	}
-}
-
-// decodeInto reads a 2xx body into out with a lenient json.Unmarshal (a
-// value of the wrong JSON type is left out; Raw keeps it), sets Raw on the
-// replies that keep it, and refuses a body that is not a reply of out's
-// type. A nil out or an empty body for a Do call decodes nothing.
-func decodeInto(body []byte, out any) error {
-	shaped, typed := out.(interface{ shapeError() error })
-	if typed {
-		if k := replyKind(body); k != "an object" {
-			return fmt.Errorf("decode response: the reply is %s, not a JSON object", k)
-		}
-	} else if out == nil || len(body) == 0 {
-		return nil
-	}
-	unmarshal := json.Unmarshal
-	if u, ok := out.(json.Unmarshaler); ok {
-		// A reply type that still reads itself whole (its Raw included).
-		unmarshal = func(b []byte, _ any) error { return u.UnmarshalJSON(b) }
-	}
-	var te *json.UnmarshalTypeError
-	if err := unmarshal(body, out); err != nil && !errors.As(err, &te) {
-		return fmt.Errorf("decode response: %w", err)
-	}
-	if r, ok := out.(interface{ setRaw([]byte) }); ok {
-		r.setRaw(body)
-	}
-	if typed {
-		if err := shaped.shapeError(); err != nil {
-			return fmt.Errorf("decode response: %w", err)
-		}
-	}
-	return nil
-}
-
-// replyKind names the JSON kind of body for a shape error.
-func replyKind(body []byte) string {
-	for _, b := range body {
-		switch b {
-		case ' ', '\t', '\r', '\n':
-			continue
-		case '{':
-			return "an object"
-		case '[':
-			return "a JSON array"
-		case '"':
-			return "a JSON string"
-		case 'n':
-			return "null"
-		case 't', 'f':
-			return "a JSON boolean"
-		}
-		return "a JSON number"
-	}
-	return "empty"
-}
-
-// decodeReply decodes body as the request path decodes a reply of type T.
-func decodeReply[T any](body []byte) (*T, error) {
-	v := new(T)
-	if err := decodeInto(body, v); err != nil {
-		return nil, err
-	}
-	return v, nil
-}
-
-// notA is the shape error of a reply of type what that holds none of keys.
-func notA(what, keys string) error {
-	return fmt.Errorf("the reply is not %s: it has none of %s", what, keys)
+	return h
 }
 
 // headerValues are the header values every request of a client shares.
@@ -274,22 +204,6 @@ type invalidClient struct{}
 
 func (invalidClient) Error() string        { return "client is nil or not made by NewClient" }
 func (invalidClient) Is(target error) bool { return target == ErrInvalidClient }
-
-// transportError wraps the failure of the call's last attempt as a
-// *TransportError. A *url.Error is unwrapped: the error names the method
-// and path itself, and the URL's query stays out of it.
-func (cl *call) transportError(err error) *TransportError {
-	var ue *url.Error
-	if errors.As(err, &ue) && ue.Err != nil {
-		err = ue.Err
-	}
-	method, path := cl.method, cl.path
-	if cl.jwe {
-		method, path = http.MethodPost, cl.jwePath
-	}
-	return &TransportError{Op: cl.op, Method: method, Path: path, Attempts: max(cl.n, 1),
-		MaybeDelivered: cl.delivered, Err: err, idempotent: cl.idempotent}
-}
 
 // readBody reads a response body to its end (so the connection goes back to
 // the pool) and closes it. Its buffer never grows past maxResponseBody+1
