@@ -4,8 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptrace"
+	"net/url"
+	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -96,6 +100,48 @@ func (c *Client) send(ctx context.Context, cl *call, opts []RequestOption, out a
 		c.endOperation(cl, resp, out, err)
 	}
 	return err
+}
+
+// operations names each call's Client method and route template, as an
+// Observer hears them: the Basic route and, for the calls that have one,
+// the JWE+JWS route.
+var operations = map[string][3]string{
+	"create session":     {"CreateSession", "/session", "/v4/session"},
+	"create order":       {"CreateOrder", "/orders"},
+	"get order":          {"GetOrder", "/orders/{order_id}", "/v4/order-status"},
+	"update order":       {"UpdateOrder", "/orders/{order_id}"},
+	"refund":             {"Refund", "/orders/{order_id}/refunds", "/v4/orders/{order_id}/refunds"},
+	"refund transaction": {"RefundTransaction", "/refunds"},
+	"create customer":    {"CreateCustomer", "/customers"},
+	"get customer":       {"GetCustomer", "/customers/{customer_id}"},
+	"update customer":    {"UpdateCustomer", "/customers/{customer_id}"},
+}
+
+// operation describes cl for the Observer.
+func (c *Client) operation(cl *call) Operation {
+	names := operations[cl.op]
+	op := Operation{Name: names[0], Method: cl.method, Route: names[1], JWE: cl.jwe, ServerAddress: c.host}
+	if cl.route != "" || op.Name == "" {
+		op.Name, op.Route = "Do", cl.route
+	}
+	if cl.jwe {
+		op.Method, op.Route = http.MethodPost, names[2]
+	}
+	if strings.HasPrefix(names[1], "/orders/{order_id}") {
+		if seg, _, _ := strings.Cut(strings.TrimPrefix(cl.path, "/orders/"), "/"); seg != "" {
+			op.OrderID, _ = url.PathUnescape(seg)
+		}
+	}
+	host, port, err := net.SplitHostPort(c.host)
+	if err != nil {
+		host, port = c.host, "443"
+		if strings.HasPrefix(c.baseURL, "http:") {
+			port = "80"
+		}
+	}
+	op.ServerAddress = host
+	op.ServerPort, _ = strconv.Atoi(port)
+	return op
 }
 
 // roundTrip seals, sends, reads, opens and decodes one call.
