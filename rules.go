@@ -244,18 +244,6 @@ func lintExtraKeys[V any](v *validation.Error, extra map[string]V) {
 	}
 }
 
-// mergeAt records the problems of err, a nested value's Validate error,
-// under key: a path that already starts with key is kept as it is (the
-// nested packages name their own root, such as payment_filter), any other
-// is placed under key.
-func mergeAt(v *validation.Error, key string, err error) {
-	if ve, ok := err.(*ValidationError); ok {
-		addAt(v, key, ve.Problems)
-	} else {
-		v.Merge(key, err)
-	}
-}
-
 // checkAll returns the problems of errs, the errors of several Validate
 // calls of one operation (its path, its request), in one
 // *ValidationError; nil when there is none.

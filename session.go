@@ -217,22 +217,15 @@ func (r *SessionRequest) validate(ns string) error {
 	checkRequired(&v, keyCustomerID, r.CustomerID)
 	checkRequired(&v, keyClientID, r.PaymentPageClientID)
 	checkWebhookURL(&v, keyWebhookURL, r.WebhookURL)
-	for _, n := range [...]struct {
-		key string
-		err error
-	}{
-		{keyPaymentFilter, r.PaymentFilter.Validate()},
-		{keySDKUDF, r.EMI.Validate()},
-		{keyProductSummary, r.ProductSummary.Validate()},
-	} {
-		mergeAt(&v, n.key, n.err)
-	}
 	if m := r.Mandate; m != nil {
 		checkAmount(&v, keyMandateMax, m.MaxAmount)
 		if m.Option != "" && m.MaxAmount == "" {
 			v.Add(keyMandateMax, "is required with "+keyMandateOption)
 		}
 	}
+	v.Merge("", r.PaymentFilter.Validate()) // their paths start at their keys
+	v.Merge("", r.EMI.Validate())
+	v.Merge("", r.ProductSummary.Validate())
 	r.checkBody(&v, ns)
 	return v.Err()
 }
