@@ -201,20 +201,6 @@ func keyStep(ctx context.Context, key any, op, prefix string, f func() ([]byte, 
 	}
 }
 
-// openReply returns the JSON of a reply in the JWE+JWS mode: a 2xx reply
-// (ok) opened, an error when it does not open; an error reply opened when
-// it is sealed, else as it came.
-func (j *jweConfig) openReply(ctx context.Context, op string, ok bool, data []byte) ([]byte, error) {
-	plain, err := j.open(ctx, op, data)
-	switch {
-	case err == nil:
-		return plain, nil
-	case ok:
-		return nil, err
-	}
-	return data, nil
-}
-
 // isSealed reports whether body is an encrypted envelope.
 func isSealed(body []byte) bool {
 	if !bytes.Contains(body, []byte(`"encryptedPayload"`)) && !bytes.Contains(body, []byte(`"JWT"`)) {

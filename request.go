@@ -193,8 +193,12 @@ func (c *Client) roundTrip(cl *call, rc *requestConfig, out any) (*http.Response
 		return resp, err
 	}
 	ok := resp.StatusCode >= 200 && resp.StatusCode <= 299
-	if cl.jwe {
-		if data, err = c.jwe.openReply(cl.ctx, cl.op, ok, data); err != nil {
+	if cl.jwe { // a 2xx reply must open; an error reply is opened when it does
+		plain, err := c.jwe.open(cl.ctx, cl.op, data)
+		switch {
+		case err == nil:
+			data = plain
+		case ok:
 			return resp, err
 		}
 	}
