@@ -2,6 +2,8 @@ package checkout
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -240,6 +242,75 @@ func (c *Client) headers(cl *call, rc *requestConfig, ctype string) http.Header 
 		h["Version"] = c.hdr.version
 	}
 	return h
+}
+
+// decodeInto reads a 2xx body into out with a lenient json.Unmarshal (a
+// value of the wrong JSON type is left out; Raw keeps it), sets Raw on the
+// replies that keep it, and refuses a body that is not a reply of out's
+// type. A nil out or an empty body for a Do call decodes nothing.
+func decodeInto(body []byte, out any) error {
+	shaped, typed := out.(interface{ shapeError() error })
+	if typed {
+		if k := replyKind(body); k != "an object" {
+			return fmt.Errorf("decode response: the reply is %s, not a JSON object", k)
+		}
+	} else if out == nil || len(body) == 0 {
+		return nil
+	}
+	unmarshal := json.Unmarshal
+	if u, ok := out.(json.Unmarshaler); ok {
+		// A reply type that still reads itself whole (its Raw included).
+		unmarshal = func(b []byte, _ any) error { return u.UnmarshalJSON(b) }
+	}
+	var te *json.UnmarshalTypeError
+	if err := unmarshal(body, out); err != nil && !errors.As(err, &te) {
+		return fmt.Errorf("decode response: %w", err)
+	}
+	if r, ok := out.(interface{ setRaw([]byte) }); ok {
+		r.setRaw(body)
+	}
+	if typed {
+		if err := shaped.shapeError(); err != nil {
+			return fmt.Errorf("decode response: %w", err)
+		}
+	}
+	return nil
+}
+
+// replyKind names the JSON kind of body for a shape error.
+func replyKind(body []byte) string {
+	for _, b := range body {
+		switch b {
+		case ' ', '\t', '\r', '\n':
+			continue
+		case '{':
+			return "an object"
+		case '[':
+			return "a JSON array"
+		case '"':
+			return "a JSON string"
+		case 'n':
+			return "null"
+		case 't', 'f':
+			return "a JSON boolean"
+		}
+		return "a JSON number"
+	}
+	return "empty"
+}
+
+// decodeReply decodes body as the request path decodes a reply of type T.
+func decodeReply[T any](body []byte) (*T, error) {
+	v := new(T)
+	if err := decodeInto(body, v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// notA is the shape error of a reply of type what that holds none of keys.
+func notA(what, keys string) error {
+	return fmt.Errorf("the reply is not %s: it has none of %s", what, keys)
 }
 
 // headerValues are the header values every request of a client shares.
