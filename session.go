@@ -402,34 +402,6 @@ func (r *SessionRequest) encode(ns string) ([]byte, error) {
 	return body, nil
 }
 
-// marshalNoEscape is json.Marshal without HTML escaping: <, > and & stay as
-// they are, as the service's own bodies write them.
-func marshalNoEscape(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
-}
-
-// appendMember adds the member key: value at the end of the JSON object
-// obj; obj is unchanged when value cannot be encoded.
-func appendMember(obj []byte, key string, value any) ([]byte, error) {
-	k, _ := marshalNoEscape(key)
-	x, err := marshalNoEscape(value)
-	if err != nil {
-		return obj, err
-	}
-	obj = obj[:len(obj)-1] // reopen the object
-	if len(obj) > 1 {
-		obj = append(obj, ',')
-	}
-	obj = append(append(append(obj, k...), ':'), x...)
-	return append(obj, '}'), nil
-}
-
 // unixText is a mandate date as sent: Unix seconds in decimal text, or ""
 // (not sent) for the zero time.
 func unixText(t time.Time) string {
