@@ -209,8 +209,13 @@ func isSealed(body []byte) bool {
 	return jose.IsEnvelope(body)
 }
 
-// sealedInBasicMode is the error of a sealed 2xx reply in Basic mode.
-func sealedInBasicMode(op string) error {
+// sealedInBasicMode is the error of a 2xx reply in Basic mode that did not
+// decode because it is sealed: the account uses the other mode. It is nil
+// when body is no encrypted envelope.
+func sealedInBasicMode(op string, body []byte) error {
+	if !isSealed(body) {
+		return nil
+	}
 	return &JOSEError{Op: op, Kind: ErrEnvelope,
 		Detail: "reply: the reply is encrypted: the account uses the JWE+JWS mode; configure the client with WithJWE"}
 }

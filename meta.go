@@ -7,7 +7,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -75,69 +74,6 @@ func (m *ResponseMeta) fill(cl *call, resp *http.Response) {
 		}
 	}
 	m.RequestID, m.ResponseID = m.IDs["X-Request-Id"], m.IDs["X-Response-Id"]
-}
-
-// operations names each call's Client method and route template, as an
-// Observer hears them: the Basic route and, for the calls that have one,
-// the JWE+JWS route.
-var operations = map[string][3]string{
-	"create session":     {"CreateSession", "/session", "/v4/session"},
-	"create order":       {"CreateOrder", "/orders"},
-	"get order":          {"GetOrder", "/orders/{order_id}", "/v4/order-status"},
-	"update order":       {"UpdateOrder", "/orders/{order_id}"},
-	"refund":             {"Refund", "/orders/{order_id}/refunds", "/v4/orders/{order_id}/refunds"},
-	"refund transaction": {"RefundTransaction", "/refunds"},
-	"create customer":    {"CreateCustomer", "/customers"},
-	"get customer":       {"GetCustomer", "/customers/{customer_id}"},
-	"update customer":    {"UpdateCustomer", "/customers/{customer_id}"},
-}
-
-// operation describes cl for the Observer.
-func (c *Client) operation(cl *call) Operation {
-	names := operations[cl.op]
-	op := Operation{Name: names[0], Method: cl.method, Route: names[1], JWE: cl.jwe, ServerAddress: c.host}
-	if cl.route != "" || op.Name == "" {
-		op.Name, op.Route = "Do", cl.route
-	}
-	if cl.jwe {
-		op.Method, op.Route = http.MethodPost, names[2]
-	}
-	if strings.HasPrefix(names[1], "/orders/{order_id}") {
-		if seg, _, _ := strings.Cut(strings.TrimPrefix(cl.path, "/orders/"), "/"); seg != "" {
-			op.OrderID, _ = url.PathUnescape(seg)
-		}
-	}
-	host, port, err := net.SplitHostPort(c.host)
-	if err != nil {
-		host, port = c.host, "443"
-		if strings.HasPrefix(c.baseURL, "http:") {
-			port = "80"
-		}
-	}
-	op.ServerAddress = host
-	op.ServerPort, _ = strconv.Atoi(port)
-	return op
-}
-
-// endAttempt tells the Observer that the current attempt ended.
-func (cl *call) endAttempt(resp *http.Response, err error) {
-	o := cl.c.observer
-	if o == nil || cl.actx == nil {
-		return
-	}
-	if err != nil {
-		err = &TransportError{Err: err}
-	}
-	a := Attempt{Number: cl.n, ErrorKind: errorKind(err), MaybeDelivered: cl.sent.Load(), Duration: time.Since(cl.attempt)}
-	if resp != nil {
-		a.HTTPStatus = resp.StatusCode
-		if err == nil && (a.HTTPStatus < 200 || a.HTTPStatus > 299) {
-			a.ErrorKind = ErrorKindHTTP
-		}
-		a.MaybeDelivered = err != nil || a.HTTPStatus != http.StatusTooManyRequests && a.HTTPStatus != http.StatusServiceUnavailable
-	}
-	o.EndAttempt(cl.actx, cl.obs, a)
-	cl.actx = nil
 }
 
 // endOperation tells the Observer that the call ended with err.

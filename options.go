@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"net/netip"
 	"net/url"
 	"strings"
 	"time"
@@ -87,15 +86,6 @@ func WithBaseURL(base string) Option {
 		c.host = u.Host
 		return nil
 	})
-}
-
-// isLoopback reports whether host is "localhost" or a loopback IP address.
-func isLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	a, err := netip.ParseAddr(host)
-	return err == nil && a.IsLoopback()
 }
 
 // WithHTTPClient makes the client send through a copy of hc. The default

@@ -65,6 +65,22 @@ func marshalNoEscape(v any) ([]byte, error) {
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
+// appendMember adds the member key: value at the end of the JSON object
+// obj; obj is unchanged when value cannot be encoded.
+func appendMember(obj []byte, key string, value any) ([]byte, error) {
+	k, _ := marshalNoEscape(key)
+	x, err := marshalNoEscape(value)
+	if err != nil {
+		return obj, err
+	}
+	obj = obj[:len(obj)-1] // reopen the object
+	if len(obj) > 1 {
+		obj = append(obj, ',')
+	}
+	obj = append(append(append(obj, k...), ':'), x...)
+	return append(obj, '}'), nil
+}
+
 // kindOf names the kind of a JSON value by its first byte: "object",
 // "array", "string", "number", "boolean", "null", or "nothing".
 func kindOf(raw []byte) string {

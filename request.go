@@ -6,9 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptrace"
 	"net/url"
+	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -101,19 +104,64 @@ func (c *Client) send(ctx context.Context, cl *call, opts []RequestOption, out a
 	return err
 }
 
+// operations names each call's Client method and route template, as an
+// Observer hears them: the Basic route and, for the calls that have one,
+// the JWE+JWS route.
+var operations = map[string][3]string{
+	"create session":     {"CreateSession", "/session", "/v4/session"},
+	"create order":       {"CreateOrder", "/orders"},
+	"get order":          {"GetOrder", "/orders/{order_id}", "/v4/order-status"},
+	"update order":       {"UpdateOrder", "/orders/{order_id}"},
+	"refund":             {"Refund", "/orders/{order_id}/refunds", "/v4/orders/{order_id}/refunds"},
+	"refund transaction": {"RefundTransaction", "/refunds"},
+	"create customer":    {"CreateCustomer", "/customers"},
+	"get customer":       {"GetCustomer", "/customers/{customer_id}"},
+	"update customer":    {"UpdateCustomer", "/customers/{customer_id}"},
+}
+
+// operation describes cl for the Observer.
+func (c *Client) operation(cl *call) Operation {
+	names := operations[cl.op]
+	op := Operation{Name: names[0], Method: cl.method, Route: names[1], JWE: cl.jwe, ServerAddress: c.host}
+	if cl.route != "" || op.Name == "" {
+		op.Name, op.Route = "Do", cl.route
+	}
+	if cl.jwe {
+		op.Method, op.Route = http.MethodPost, names[2]
+	}
+	if strings.HasPrefix(names[1], "/orders/{order_id}") {
+		if seg, _, _ := strings.Cut(strings.TrimPrefix(cl.path, "/orders/"), "/"); seg != "" {
+			op.OrderID, _ = url.PathUnescape(seg)
+		}
+	}
+	host, port, err := net.SplitHostPort(c.host)
+	if err != nil {
+		host, port = c.host, "443"
+		if strings.HasPrefix(c.baseURL, "http:") {
+			port = "80"
+		}
+	}
+	op.ServerAddress = host
+	op.ServerPort, _ = strconv.Atoi(port)
+	return op
+}
+
 // roundTrip seals, sends, reads, opens and decodes one call.
 func (c *Client) roundTrip(cl *call, rc *requestConfig, out any) (*http.Response, error) {
 	method, path, query, body, ctype := cl.method, cl.path, cl.query, cl.body, cl.contentType
 	if cl.jwe {
-		plain := cl.jweBody
-		if plain == nil {
-			plain = cl.body
+		method, path, query, ctype = http.MethodPost, cl.jwePath, "", contentJSON
+	}
+	header := c.headers(cl, rc, ctype)
+	if cl.jwe {
+		if cl.jweBody != nil {
+			body = cl.jweBody
 		}
-		sealed, err := c.jwe.seal(cl.ctx, cl.op, plain)
+		sealed, err := c.jwe.seal(cl.ctx, cl.op, body)
 		if err != nil {
 			return nil, err
 		}
-		method, path, query, body, ctype = http.MethodPost, cl.jwePath, "", sealed, contentJSON
+		body = sealed
 	}
 	cl.trace.GotConn = func(httptrace.GotConnInfo) { cl.sent.Store(true) }
 	cl.trace.WroteHeaders = func() { cl.sent.Store(true) }
@@ -130,23 +178,24 @@ func (c *Client) roundTrip(cl *call, rc *requestConfig, out any) (*http.Response
 	if err != nil {
 		return nil, fmt.Errorf("checkout: %s: build request: %w", cl.op, err)
 	}
-	c.setHeaders(req.Header, cl, rc, ctype)
+	req.Header = header
 	resp, err := c.rc.Do(req)
-	if err != nil {
-		cl.endAttempt(nil, err)
-		return nil, cl.transportError(err)
+	var data []byte
+	if err == nil {
+		if data, err = readBody(resp); err != nil {
+			cl.delivered = true // the reply began to arrive: the service has the request
+			err = fmt.Errorf("read response: %w", err)
+		}
 	}
-	data, err := readBody(resp)
 	if err != nil {
-		cl.delivered = true // the reply began to arrive: the service has the request
-		err = cl.transportError(fmt.Errorf("read response: %w", err))
+		err = cl.transportError(err)
 	}
 	cl.endAttempt(resp, err)
 	if err != nil {
 		return resp, err
 	}
 	ok := resp.StatusCode >= 200 && resp.StatusCode <= 299
-	if cl.jwe && (ok || isSealed(data)) {
+	if cl.jwe { // a 2xx reply must open; an error reply is opened when it does
 		plain, err := c.jwe.open(cl.ctx, cl.op, data)
 		switch {
 		case err == nil:
@@ -159,17 +208,18 @@ func (c *Client) roundTrip(cl *call, rc *requestConfig, out any) (*http.Response
 		return resp, newAPIError(cl.op, resp.StatusCode, resp.Header, data, time.Now(), c.cred)
 	}
 	if err := decodeInto(data, out); err != nil {
-		if !cl.jwe && isSealed(data) {
-			return resp, sealedInBasicMode(cl.op)
+		if sealed := sealedInBasicMode(cl.op, data); !cl.jwe && sealed != nil {
+			return resp, sealed
 		}
 		return resp, fmt.Errorf("checkout: %s: %w", cl.op, err)
 	}
 	return resp, nil
 }
 
-// setHeaders writes the client's headers, the call's options' (rc) and,
+// headers returns the client's headers, the call's options' (rc) and,
 // outside the JWE+JWS mode, where the signature authenticates, Basic auth.
-func (c *Client) setHeaders(h http.Header, cl *call, rc *requestConfig, ctype string) {
+func (c *Client) headers(cl *call, rc *requestConfig, ctype string) http.Header {
+	h := make(http.Header, len(rc.header)+7)
 	for k, vs := range rc.header {
 		h[k] = vs
 	}
@@ -191,6 +241,7 @@ func (c *Client) setHeaders(h http.Header, cl *call, rc *requestConfig, ctype st
 	case cl.versioned:
 		h["Version"] = c.hdr.version
 	}
+	return h
 }
 
 // decodeInto reads a 2xx body into out with a lenient json.Unmarshal (a
@@ -274,22 +325,6 @@ type invalidClient struct{}
 
 func (invalidClient) Error() string        { return "client is nil or not made by NewClient" }
 func (invalidClient) Is(target error) bool { return target == ErrInvalidClient }
-
-// transportError wraps the failure of the call's last attempt as a
-// *TransportError. A *url.Error is unwrapped: the error names the method
-// and path itself, and the URL's query stays out of it.
-func (cl *call) transportError(err error) *TransportError {
-	var ue *url.Error
-	if errors.As(err, &ue) && ue.Err != nil {
-		err = ue.Err
-	}
-	method, path := cl.method, cl.path
-	if cl.jwe {
-		method, path = http.MethodPost, cl.jwePath
-	}
-	return &TransportError{Op: cl.op, Method: method, Path: path, Attempts: max(cl.n, 1),
-		MaybeDelivered: cl.delivered, Err: err, idempotent: cl.idempotent}
-}
 
 // readBody reads a response body to its end (so the connection goes back to
 // the pool) and closes it. Its buffer never grows past maxResponseBody+1

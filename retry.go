@@ -105,6 +105,27 @@ func (t attemptTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	return t.rt.RoundTrip(r)
 }
 
+// endAttempt tells the Observer that the current attempt ended.
+func (cl *call) endAttempt(resp *http.Response, err error) {
+	o := cl.c.observer
+	if o == nil || cl.actx == nil {
+		return
+	}
+	if err != nil {
+		err = &TransportError{Err: err}
+	}
+	a := Attempt{Number: cl.n, ErrorKind: errorKind(err), MaybeDelivered: cl.sent.Load(), Duration: time.Since(cl.attempt)}
+	if resp != nil {
+		a.HTTPStatus = resp.StatusCode
+		if err == nil && (a.HTTPStatus < 200 || a.HTTPStatus > 299) {
+			a.ErrorKind = ErrorKindHTTP
+		}
+		a.MaybeDelivered = err != nil || a.HTTPStatus != http.StatusTooManyRequests && a.HTTPStatus != http.StatusServiceUnavailable
+	}
+	o.EndAttempt(cl.actx, cl.obs, a)
+	cl.actx = nil
+}
+
 // checkRetry is the retry rule of the package doc. It logs the attempt,
 // notes whether it may have been delivered, and gives up when the longest
 // wait before the next attempt would reach the context's deadline.

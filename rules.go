@@ -1,8 +1,10 @@
 package checkout
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
+	"net/netip"
 	"net/url"
 	"slices"
 	"strconv"
@@ -113,6 +115,15 @@ func checkWebhookURL(v *validation.Error, path, s string) {
 	}
 }
 
+// isLoopback reports whether host is "localhost" or a loopback IP address.
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	a, err := netip.ParseAddr(host)
+	return err == nil && a.IsLoopback()
+}
+
 // lintAmount advises two places and no leading zeros on an amount Validate
 // accepts; one it refuses is left to Validate.
 func lintAmount(v *validation.Error, path string, a Amount) {
@@ -191,7 +202,7 @@ func checkExtra[V any](v *validation.Error, extra map[string]V, owns func(string
 		return // no allocation for the closure of maps.Keys
 	}
 	for _, k := range slices.Sorted(maps.Keys(extra)) {
-		switch b, err := marshalNoEscape(extra[k]); {
+		switch b, err := json.Marshal(extra[k]); {
 		case !utf8.ValidString(k):
 			v.Add(strconv.Quote(k), "Extra key is not valid UTF-8")
 		case owns(k):
@@ -230,18 +241,6 @@ func lintExtraKeys[V any](v *validation.Error, extra map[string]V) {
 		case strings.IndexFunc(k, unicode.IsControl) >= 0:
 			v.Add(strconv.Quote(k), "Extra key holds control characters")
 		}
-	}
-}
-
-// mergeAt records the problems of err, a nested value's Validate error,
-// under key: a path that already starts with key is kept as it is (the
-// nested packages name their own root, such as payment_filter), any other
-// is placed under key.
-func mergeAt(v *validation.Error, key string, err error) {
-	if ve, ok := err.(*ValidationError); ok {
-		addAt(v, key, ve.Problems)
-	} else {
-		v.Merge(key, err)
 	}
 }
 

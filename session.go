@@ -202,35 +202,30 @@ func (r *SessionRequest) validate(ns string) error {
 	case "":
 		v.Add(keyAction, "is required")
 	case PaymentPage, QuickPay:
+		required := "is required for " + string(r.Action)
 		if strings.TrimSpace(r.OrderID) == "" {
-			v.Add(keyOrderID, "is required for "+string(r.Action))
+			v.Add(keyOrderID, required)
 		}
 		if r.Amount == "" {
-			v.Add(keyAmount, "is required for "+string(r.Action))
+			v.Add(keyAmount, required)
 		}
 		if strings.TrimSpace(r.CustomerPhone) == "" {
-			v.Add(keyCustomerPhone, "is required for "+string(r.Action))
+			v.Add(keyCustomerPhone, required)
 		}
 	}
 	checkAmount(&v, keyAmount, r.Amount)
 	checkRequired(&v, keyCustomerID, r.CustomerID)
 	checkRequired(&v, keyClientID, r.PaymentPageClientID)
 	checkWebhookURL(&v, keyWebhookURL, r.WebhookURL)
-	if r.PaymentFilter != nil {
-		mergeAt(&v, keyPaymentFilter, r.PaymentFilter.Validate())
-	}
-	if r.EMI != "" {
-		mergeAt(&v, keySDKUDF, r.EMI.Validate())
-	}
-	if r.ProductSummary != nil && len(*r.ProductSummary) > 0 {
-		mergeAt(&v, keyProductSummary, r.ProductSummary.Validate())
-	}
 	if m := r.Mandate; m != nil {
 		checkAmount(&v, keyMandateMax, m.MaxAmount)
 		if m.Option != "" && m.MaxAmount == "" {
 			v.Add(keyMandateMax, "is required with "+keyMandateOption)
 		}
 	}
+	v.Merge("", r.PaymentFilter.Validate()) // their paths start at their keys
+	v.Merge("", r.EMI.Validate())
+	v.Merge("", r.ProductSummary.Validate())
 	r.checkBody(&v, ns)
 	return v.Err()
 }
@@ -399,35 +394,12 @@ func (r *SessionRequest) encode(ns string) ([]byte, error) {
 	for _, m := range r.GatewayMetadata {
 		body, _ = appendMember(body, m.key(), m.Value)
 	}
-	if len(r.Extra) == 0 {
-		return body, nil
-	}
-	var v validation.Error
-	for _, k := range slices.Sorted(maps.Keys(r.Extra)) {
+	for _, k := range slices.Sorted(maps.Keys(r.Extra)) { // Validate has checked that each value encodes
 		if body, err = appendMember(body, k, r.Extra[k]); err != nil {
-			v.Add(k, "value cannot be encoded as JSON: "+err.Error())
+			return nil, err
 		}
 	}
-	if err := v.Err(); err != nil {
-		return nil, err
-	}
 	return body, nil
-}
-
-// appendMember adds the member key: value at the end of the JSON object
-// obj; obj is unchanged when value cannot be encoded.
-func appendMember(obj []byte, key string, value any) ([]byte, error) {
-	k, _ := marshalNoEscape(key)
-	x, err := marshalNoEscape(value)
-	if err != nil {
-		return obj, err
-	}
-	obj = obj[:len(obj)-1] // reopen the object
-	if len(obj) > 1 {
-		obj = append(obj, ',')
-	}
-	obj = append(append(append(obj, k...), ':'), x...)
-	return append(obj, '}'), nil
 }
 
 // unixText is a mandate date as sent: Unix seconds in decimal text, or ""

@@ -2,7 +2,9 @@ package checkout
 
 import (
 	"cmp"
+	"errors"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 )
@@ -59,4 +61,20 @@ func (e *TransportError) Unwrap() error {
 		return nil
 	}
 	return e.Err
+}
+
+// transportError wraps the failure of the call's last attempt as a
+// *TransportError. A *url.Error is unwrapped: the error names the method
+// and path itself, and the URL's query stays out of it.
+func (cl *call) transportError(err error) *TransportError {
+	var ue *url.Error
+	if errors.As(err, &ue) && ue.Err != nil {
+		err = ue.Err
+	}
+	method, path := cl.method, cl.path
+	if cl.jwe {
+		method, path = http.MethodPost, cl.jwePath
+	}
+	return &TransportError{Op: cl.op, Method: method, Path: path, Attempts: max(cl.n, 1),
+		MaybeDelivered: cl.delivered, Err: err, idempotent: cl.idempotent}
 }
