@@ -23,6 +23,11 @@ func (c *Client) Do(ctx context.Context, method, path string, body, out any, opt
 	if err := checkDoPath(method, p); err != nil {
 		return invalid(op, err)
 	}
+	// An out the reply cannot be decoded into is refused before a write is
+	// sent, not after it took effect ("null" changes nothing in a pointer).
+	if err := json.Unmarshal([]byte("null"), out); out != nil && err != nil {
+		return invalid(op, optErr("out must be nil or a non-nil pointer"))
+	}
 	cl := &call{op: op, method: method, path: p, query: q,
 		idempotent: method == http.MethodGet || method == http.MethodHead}
 	switch b := body.(type) {

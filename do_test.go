@@ -105,6 +105,11 @@ func TestDoRefusesPaths(t *testing.T) {
 	}
 	require.ErrorIs(t, c.Do(context.Background(), "GE T", "/x", nil, nil), checkout.ErrInvalidOption)
 	require.ErrorContains(t, c.Do(context.Background(), "POST", "/x", func() {}, nil), "checkout: do: ")
+	var st struct{ Status string }
+	var nilOut *struct{ Status string }
+	for _, out := range []any{st, nilOut} { // a write must not be sent when its reply cannot be read
+		require.ErrorIs(t, c.Do(context.Background(), "POST", "/orders", url.Values{"order_id": {"x"}}, out), checkout.ErrInvalidOption)
+	}
 	require.Empty(t, fake.Requests())
 }
 

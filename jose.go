@@ -28,7 +28,10 @@ const (
 	// ErrSignature matches a reply not signed RS256 by the service key.
 	ErrSignature = sentinel("checkout: reply signature not verified")
 	// ErrKeyOperation matches a failure of the merchant's signer or
-	// decrypter ([WithJWEKeys]): a locked HSM, a key service timeout.
+	// decrypter ([WithJWEKeys]): a locked HSM, a key service timeout, or
+	// too many key operations still running. A signing failure sent
+	// nothing; a decrypting one came after the service acted (the client
+	// then reads before it writes again, see [ConflictError]).
 	ErrKeyOperation = sentinel("checkout: key operation failed")
 )
 
@@ -118,7 +121,8 @@ func WithJWE(keyID string, merchantKey *rsa.PrivateKey, serviceKey *rsa.PublicKe
 // content keys decrypted through decrypter (RSA-OAEP-256 or RSA-OAEP),
 // usually one object. A failure of either is a [*JOSEError] matching
 // [ErrKeyOperation], never retried; a signer still busy when the call's
-// context ends is abandoned and nothing is sent.
+// context ends is abandoned and nothing is sent. At most 64 key operations
+// run at once: more, or abandoned ones that never return, fail at once.
 func WithJWEKeys(keyID string, signer crypto.Signer, decrypter crypto.Decrypter, serviceKey *rsa.PublicKey) Option {
 	return optionFunc(func(c *Client) error {
 		switch {
@@ -133,7 +137,8 @@ func WithJWEKeys(keyID string, signer crypto.Signer, decrypter crypto.Decrypter,
 		if err := jose.CheckPublicKey("service key", serviceKey); err != nil {
 			return optErr("JWE: %s", err.Error())
 		}
-		c.jwe = &jweConfig{keyID: keyID, signer: signer, decrypter: decrypter, service: serviceKey}
+		c.jwe = &jweConfig{keyID: keyID, signer: signer, decrypter: decrypter, service: serviceKey,
+			slots: make(chan struct{}, maxKeyOps)}
 		return nil
 	})
 }
@@ -144,26 +149,32 @@ type jweConfig struct {
 	signer    crypto.Signer    // signs requests
 	decrypter crypto.Decrypter // decrypts replies
 	service   *rsa.PublicKey   // encrypts requests, verifies replies
+	slots     chan struct{}    // key operations running aside (keyStep)
 }
+
+// maxKeyOps bounds the key operations of an HSM or key service running at
+// once, so that one that hangs cannot pile up goroutines call after call.
+const maxKeyOps = 64
 
 // seal turns a JSON request body into the sealed /v4 body.
 func (j *jweConfig) seal(ctx context.Context, op string, body []byte) ([]byte, error) {
-	return keyStep(ctx, j.signer, op, "request: ", func() ([]byte, error) {
+	return keyStep(ctx, j.slots, j.signer, op, "request: ", func() ([]byte, error) {
 		return jose.Seal(body, j.signer, j.service, j.keyID)
 	})
 }
 
 // open turns a sealed reply into the JSON the service signed.
 func (j *jweConfig) open(ctx context.Context, op string, body []byte) ([]byte, error) {
-	return keyStep(ctx, j.decrypter, op, "reply: ", func() ([]byte, error) {
+	return keyStep(ctx, j.slots, j.decrypter, op, "reply: ", func() ([]byte, error) {
 		return jose.Open(body, j.decrypter, j.service, j.keyID)
 	})
 }
 
 // keyStep runs f, which uses key. A key of our own (*rsa.PrivateKey) runs
 // inline; another (an HSM, a key service) runs aside, so that the call
-// ends as soon as ctx does, with an error matching ErrKeyOperation.
-func keyStep(ctx context.Context, key any, op, prefix string, f func() ([]byte, error)) ([]byte, error) {
+// ends as soon as ctx does, with an error matching ErrKeyOperation; it
+// holds one of slots until f returns, and fails at once when none is free.
+func keyStep(ctx context.Context, slots chan struct{}, key any, op, prefix string, f func() ([]byte, error)) ([]byte, error) {
 	step := "sign request"
 	if prefix == "reply: " {
 		step = "decrypt reply"
@@ -185,8 +196,14 @@ func keyStep(ctx context.Context, key any, op, prefix string, f func() ([]byte, 
 		out []byte
 		err error
 	}
+	select {
+	case slots <- struct{}{}:
+	default:
+		return nil, fail(errors.New("too many key operations still running"))
+	}
 	done := make(chan result, 1)
 	go func() {
+		defer func() { <-slots }()
 		out, err := f()
 		done <- result{out, err}
 	}()

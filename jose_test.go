@@ -19,6 +19,7 @@ import (
 	"log/slog"
 	"math/big"
 	"net/http"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -622,4 +623,30 @@ type kindObserver struct {
 
 func (k *kindObserver) EndOperation(_ context.Context, _ Operation, r OperationResult) {
 	k.kinds = append(k.kinds, r.ErrorKind)
+}
+
+// A signer that hangs for good cannot pile up goroutines: at most maxKeyOps
+// key operations run aside, and the calls past them fail at once, sending
+// nothing.
+func TestJWEKeysHungSignerIsBounded(t *testing.T) {
+	srv := newRecorder(t, reply{status: 200, body: "{}"})
+	block := make(chan struct{})
+	h := handle{merchantRSA()}
+	c := newTestClient(t, srv.URL, WithJWEKeys(testKID, badHandle{handle: h, block: block}, h, &serviceRSA().PublicKey))
+	before := runtime.NumGoroutine()
+	var busy int
+	for range maxKeyOps + 20 {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Millisecond)
+		_, err := c.GetOrder(ctx, "o")
+		cancel()
+		require.ErrorIs(t, err, ErrKeyOperation)
+		if strings.Contains(err.Error(), "too many key operations") {
+			busy++
+		}
+	}
+	require.Equal(t, 20, busy, "the calls past the bound fail at once")
+	require.LessOrEqual(t, runtime.NumGoroutine()-before, maxKeyOps+2, "no goroutine beyond the bound")
+	require.Zero(t, srv.count.Load(), "nothing sent")
+	close(block)
+	require.Eventually(t, func() bool { return len(c.jwe.slots) == 0 }, 5*time.Second, time.Millisecond, "the slots come back once the signer returns")
 }

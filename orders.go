@@ -367,7 +367,9 @@ func (c *Client) CreateOrder(ctx context.Context, req *OrderRequest, opts ...Req
 		return nil, invalid(op, err)
 	}
 	o := new(Order)
-	if err := c.send(ctx, postForm(op, "/orders", form), opts, o); err != nil {
+	cl := postForm(op, "/orders", form)
+	cl.orderID = req.OrderID
+	if err := c.send(ctx, cl, opts, o); err != nil {
 		return c.replayOrder(ctx, req, opts, err)
 	}
 	return replyAbout(o, op, req.OrderID, o.OrderID)

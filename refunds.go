@@ -267,7 +267,9 @@ func (c *Client) RefundTransaction(ctx context.Context, req *TransactionRefundRe
 		return nil, err
 	}
 	r := new(Refund)
-	if err := c.send(ctx, postForm(op, "/refunds", form), opts, r); err != nil {
+	cl := postForm(op, "/refunds", form)
+	cl.orderID = req.OrderID
+	if err := c.send(ctx, cl, opts, r); err != nil {
 		return c.replayTxnRefund(ctx, req, opts, aboutOrder(err, req.OrderID))
 	}
 	return replyAbout(r, op, req.OrderID, r.OrderID)

@@ -36,6 +36,7 @@ const (
 // set by the client's transport (attemptTransport) and read by CheckRetry.
 type call struct {
 	op          string // "create session", …
+	orderID     string // the order a call names outside its path (for an Observer)
 	method      string
 	path        string // escaped path below the base URL, starting with "/"
 	query       string // encoded query without "?", or ""; never logged
@@ -104,32 +105,44 @@ func (c *Client) send(ctx context.Context, cl *call, opts []RequestOption, out a
 	return err
 }
 
-// operations names each call's Client method and route template, as an
+// operationOf names a call's Client method and route template, as an
 // Observer hears them: the Basic route and, for the calls that have one,
 // the JWE+JWS route.
-var operations = map[string][3]string{
-	"create session":     {"CreateSession", "/session", "/v4/session"},
-	"create order":       {"CreateOrder", "/orders"},
-	"get order":          {"GetOrder", "/orders/{order_id}", "/v4/order-status"},
-	"update order":       {"UpdateOrder", "/orders/{order_id}"},
-	"refund":             {"Refund", "/orders/{order_id}/refunds", "/v4/orders/{order_id}/refunds"},
-	"refund transaction": {"RefundTransaction", "/refunds"},
-	"create customer":    {"CreateCustomer", "/customers"},
-	"get customer":       {"GetCustomer", "/customers/{customer_id}"},
-	"update customer":    {"UpdateCustomer", "/customers/{customer_id}"},
+func operationOf(op string) (name, route, jweRoute string) {
+	switch op {
+	case "create session":
+		return "CreateSession", "/session", "/v4/session"
+	case "create order":
+		return "CreateOrder", "/orders", ""
+	case "get order":
+		return "GetOrder", "/orders/{order_id}", "/v4/order-status"
+	case "update order":
+		return "UpdateOrder", "/orders/{order_id}", ""
+	case "refund":
+		return "Refund", "/orders/{order_id}/refunds", "/v4/orders/{order_id}/refunds"
+	case "refund transaction":
+		return "RefundTransaction", "/refunds", ""
+	case "create customer":
+		return "CreateCustomer", "/customers", ""
+	case "get customer":
+		return "GetCustomer", "/customers/{customer_id}", ""
+	case "update customer":
+		return "UpdateCustomer", "/customers/{customer_id}", ""
+	}
+	return "", "", ""
 }
 
 // operation describes cl for the Observer.
 func (c *Client) operation(cl *call) Operation {
-	names := operations[cl.op]
-	op := Operation{Name: names[0], Method: cl.method, Route: names[1], JWE: cl.jwe, ServerAddress: c.host}
+	name, route, jweRoute := operationOf(cl.op)
+	op := Operation{Name: name, Method: cl.method, Route: route, JWE: cl.jwe, ServerAddress: c.host, OrderID: cl.orderID}
 	if cl.route != "" || op.Name == "" {
 		op.Name, op.Route = "Do", cl.route
 	}
 	if cl.jwe {
-		op.Method, op.Route = http.MethodPost, names[2]
+		op.Method, op.Route = http.MethodPost, jweRoute
 	}
-	if strings.HasPrefix(names[1], "/orders/{order_id}") {
+	if strings.HasPrefix(route, "/orders/{order_id}") {
 		if seg, _, _ := strings.Cut(strings.TrimPrefix(cl.path, "/orders/"), "/"); seg != "" {
 			op.OrderID, _ = url.PathUnescape(seg)
 		}

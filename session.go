@@ -565,9 +565,9 @@ func decodeError(err error) error {
 	return invalid(decodeSessionOp, v.Err())
 }
 
-// Session is the reply to [Client.CreateSession]. With encoding/json it
-// decodes as CreateSession does and encodes as the service's reply, Raw.
-// Session is the reply to [Client.CreateSession]; Raw keeps it whole.
+// Session is the reply to [Client.CreateSession]; Raw keeps it whole, and
+// json.Marshal writes only its typed fields. It prints with the bearer
+// tokens of its sdk_payload and Raw redacted.
 type Session struct {
 	// Status is the order's status ("NEW").
 	Status string `json:"status,omitempty"`
@@ -621,6 +621,27 @@ func (s *Session) shapeError() error {
 // LogValue is the session as JSON, its tokens redacted.
 func (s Session) LogValue() slog.Value { return logJSON(s) }
 
+// Format prints the session under every verb with the client auth token of
+// its sdk_payload redacted; SDKPayload itself keeps the exact bytes.
+func (s Session) Format(f fmt.State, verb rune) {
+	type printed struct {
+		Status, ID, OrderID string
+		PaymentLinks        PaymentLinks
+		OrderExpiry         Timestamp
+		SDKPayload, Raw     RawJSON
+		Replayed            bool
+	}
+	p := printed{s.Status, s.ID, s.OrderID, s.PaymentLinks, s.OrderExpiry, RawJSON(s.SDKPayload), s.Raw, s.Replayed}
+	switch {
+	case verb == 'v' && f.Flag('#'):
+		fmt.Fprint(f, "checkout.Session"+strings.TrimPrefix(fmt.Sprintf("%#v", p), "checkout.printed"))
+	case f.Flag('+'):
+		fmt.Fprintf(f, "%+v", p)
+	default:
+		fmt.Fprintf(f, "%v", p)
+	}
+}
+
 // CreateSession validates req, sends it and returns the session, whose
 // SDKPayload goes unchanged to the client SDK. A *ValidationError means
 // nothing was sent; an *APIError is the service's refusal. A successful
@@ -639,7 +660,7 @@ func (c *Client) CreateSession(ctx context.Context, req *SessionRequest, opts ..
 		return nil, invalid(op, err)
 	}
 	s := new(Session)
-	cl := &call{op: op, method: http.MethodPost, path: "/session", body: body, contentType: contentJSON, jwePath: "/v4/session"}
+	cl := &call{op: op, orderID: req.OrderID, method: http.MethodPost, path: "/session", body: body, contentType: contentJSON, jwePath: "/v4/session"}
 	if err := c.send(ctx, cl, opts, s); err != nil {
 		return c.replaySession(ctx, req, opts, err)
 	}

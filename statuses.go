@@ -79,20 +79,50 @@ const (
 // whatever brand its name carries.
 const statusIDServiceDeclined = 22
 
-// statusIDs are the status_id of the statuses with constants.
-var statusIDs = map[Status]int{
-	StatusCreated: 1, StatusNew: 10, StatusStarted: 20, StatusCharged: 21, StatusPendingVBV: 23,
-	StatusVBVSuccessful: 24, StatusAuthorized: 25, StatusAuthenticationFailed: 26,
-	StatusAuthorizationFailed: 27, StatusAuthorizing: 28, StatusCODInitiated: 29, StatusVoided: 31,
-	StatusVoidInitiated: 32, StatusCaptureInitiated: 33, StatusCaptureFailed: 34, StatusVoidFailed: 35,
-	StatusAutoRefunded: 36, StatusPartialCharged: 37, StatusToBeCharged: 38, StatusNotFound: statusIDNotFound,
-}
-
 // ID returns the status_id the service gives s (21 for CHARGED, 22 for any
 // service-declined name), or 0 for a status without a published number.
 func (s Status) ID() int {
-	if id, ok := statusIDs[s]; ok {
-		return id
+	switch s {
+	case StatusCreated:
+		return 1
+	case StatusNew:
+		return 10
+	case StatusStarted:
+		return 20
+	case StatusCharged:
+		return 21
+	case StatusPendingVBV:
+		return 23
+	case StatusVBVSuccessful:
+		return 24
+	case StatusAuthorized:
+		return 25
+	case StatusAuthenticationFailed:
+		return 26
+	case StatusAuthorizationFailed:
+		return 27
+	case StatusAuthorizing:
+		return 28
+	case StatusCODInitiated:
+		return 29
+	case StatusVoided:
+		return 31
+	case StatusVoidInitiated:
+		return 32
+	case StatusCaptureInitiated:
+		return 33
+	case StatusCaptureFailed:
+		return 34
+	case StatusVoidFailed:
+		return 35
+	case StatusAutoRefunded:
+		return 36
+	case StatusPartialCharged:
+		return 37
+	case StatusToBeCharged:
+		return 38
+	case StatusNotFound:
+		return statusIDNotFound
 	}
 	if s.IsServiceDeclined() {
 		return statusIDServiceDeclined

@@ -68,21 +68,19 @@ const visibilityKey = "sdk_udf"
 
 // The sdk_udf values and the paymentMethodType spellings the service takes
 // (WALLETS is WALLET's older spelling), for messages naming the closest.
-var (
-	visibilities    = []Visibility{Show, Hide, ShowWithoutCards}
-	methodSpellings = append(MethodTypes(), walletsOld)
-)
+func visibilities() []Visibility    { return []Visibility{Show, Hide, ShowWithoutCards} }
+func methodSpellings() []MethodType { return append(MethodTypes(), walletsOld) }
 
 // Valid reports whether v is one of the three sdk_udf values. The zero
 // value is not Valid (but Validate accepts it: not sent).
-func (v Visibility) Valid() bool { return slices.Contains(visibilities, v) }
+func (v Visibility) Valid() bool { return slices.Contains(visibilities(), v) }
 
 // Validate reports, at path "sdk_udf", a known value written in another
 // case, such as "showemi", which the service would not see. Other values
 // pass, and the zero value means sdk_udf is not sent.
 func (v Visibility) Validate() error {
 	var e validation.Error
-	if msg := spelling.CaseMistake("EMI visibility", v, visibilities); msg != "" {
+	if msg := spelling.CaseMistake("EMI visibility", v, visibilities()); msg != "" {
 		e.Add(visibilityKey, msg)
 	}
 	return e.Err()
@@ -127,7 +125,7 @@ func (t MethodType) Validate() error {
 	if t == "" {
 		e.Add(methodTypeKey, "missing: want one of CARD, UPI, WALLET, NB, CONSUMER_FINANCE, REWARD, CASH")
 	} else if !t.Valid() && t != walletsOld {
-		if msg := spelling.CaseMistake("payment method type", t, methodSpellings); msg != "" {
+		if msg := spelling.CaseMistake("payment method type", t, methodSpellings()); msg != "" {
 			e.Add(methodTypeKey, msg)
 		}
 	}
@@ -139,7 +137,7 @@ func (t MethodType) Validate() error {
 // values get none (the service adds method types), nor do those Validate
 // refuses.
 func (t MethodType) Lint() []validation.Problem {
-	if msg := spelling.Unknown("payment method type", t, methodSpellings, false); msg != "" {
+	if msg := spelling.Unknown("payment method type", t, methodSpellings(), false); msg != "" {
 		return []validation.Problem{{Path: methodTypeKey, Message: msg}}
 	}
 	return nil
@@ -150,7 +148,7 @@ func (t MethodType) Lint() []validation.Problem {
 // "showEMl" for showEMI) or listing the three. The zero value and the
 // values Validate refuses get none.
 func (v Visibility) Lint() []validation.Problem {
-	if msg := spelling.Unknown("EMI visibility", v, visibilities, true); msg != "" {
+	if msg := spelling.Unknown("EMI visibility", v, visibilities(), true); msg != "" {
 		return []validation.Problem{{Path: visibilityKey, Message: msg}}
 	}
 	return nil

@@ -37,13 +37,13 @@ func (f *Filter) Lint() []validation.Problem {
 			}
 			types := validation.Join(listItem{i, cardFiltersKey, j}.path(), cardTypesKey)
 			for k, t := range c.CardTypes {
-				if msg := spelling.Unknown("card type", t, cardTypes, true); msg != "" {
+				if msg := spelling.Unknown("card type", t, cardTypes(), true); msg != "" {
 					e.Add(validation.Index(types, k), msg)
 				}
 			}
 		}
 		for j := range o.UPIFilters {
-			if msg := spelling.Unknown("UPI type", o.UPIFilters[j].UPIType, upiTypes, true); msg != "" {
+			if msg := spelling.Unknown("UPI type", o.UPIFilters[j].UPIType, upiTypes(), true); msg != "" {
 				e.Add(validation.Join(listItem{i, upiFiltersKey, j}.path(), upiTypeKey), msg)
 			}
 		}

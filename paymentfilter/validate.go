@@ -33,11 +33,10 @@ func (f *Filter) Validate() error {
 	return e.Err()
 }
 
-// The card and UPI types, for messages naming the closest.
-var (
-	cardTypes = []CardType{Debit, Credit}
-	upiTypes  = []UPIType{Collect, Intent}
-)
+// cardTypes and upiTypes are the card and UPI types, for messages naming
+// the closest.
+func cardTypes() []CardType { return []CardType{Debit, Credit} }
+func upiTypes() []UPIType   { return []UPIType{Collect, Intent} }
 
 // duplicateBlock starts the message of a second option block of a type.
 const duplicateBlock = "duplicate option block for "
@@ -170,14 +169,14 @@ func (c *CardFilter) validate(e *validation.Error, at listItem) {
 		}
 	}
 	for i, t := range c.CardTypes {
-		if msg := spelling.CaseMistake("card type", t, cardTypes); msg != "" {
+		if msg := spelling.CaseMistake("card type", t, cardTypes()); msg != "" {
 			e.Add(validation.Index(validation.Join(at.path(), cardTypesKey), i), msg)
 		}
 	}
 }
 
 func (u *UPIFilter) validate(e *validation.Error, at listItem) {
-	if msg := spelling.CaseMistake("UPI type", u.UPIType, upiTypes); msg != "" {
+	if msg := spelling.CaseMistake("UPI type", u.UPIType, upiTypes()); msg != "" {
 		e.Add(validation.Join(at.path(), upiTypeKey), msg)
 	}
 	for i, m := range u.UPIMethods {
