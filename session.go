@@ -646,9 +646,9 @@ func (s Session) Format(f fmt.State, verb rune) {
 // SDKPayload goes unchanged to the client SDK. A *ValidationError means
 // nothing was sent; an *APIError is the service's refusal. A successful
 // reply without an sdk_payload object is an error too, since there is
-// nothing to hand to the client SDK. The call is not retried after it may
-// have reached the service (the service documents no idempotency for it):
-// on a timeout, check the order with [Client.GetOrder] before trying again.
+// nothing to hand to the client SDK. When the outcome is unknown, the
+// client reads the order before asking again, and returns a new session
+// of the same order marked Replayed, or a *ConflictError ([ConflictError]).
 func (c *Client) CreateSession(ctx context.Context, req *SessionRequest, opts ...RequestOption) (*Session, error) {
 	const op = "create session"
 	ns := c.Namespace()
