@@ -190,3 +190,19 @@ func isNumber(s string) bool {
 	return s != "" && strings.IndexByte("-0123456789", s[0]) >= 0 &&
 		s[len(s)-1] >= '0' && s[len(s)-1] <= '9' && json.Valid([]byte(s))
 }
+
+// decimal reads decimal text ("1", "1.0", "10.00", "1e3") as an exact
+// number. Text longer than maxDecimalText and exponents beyond ±40 are
+// refused, so a hostile value cannot make a huge number or a slow parse.
+func decimal(s string) (*big.Rat, bool) {
+	s = strings.TrimSpace(s)
+	if len(s) > maxDecimalText || !isNumber(s) {
+		return nil, false
+	}
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		if exp, err := strconv.Atoi(s[i+1:]); err != nil || exp > 40 || exp < -40 {
+			return nil, false
+		}
+	}
+	return new(big.Rat).SetString(s)
+}

@@ -347,3 +347,14 @@ func oneLine(s string, max int) string {
 	}
 	return b.String()
 }
+
+// replyAbout returns v, or refuses a reply about another order than
+// orderID (a misrouting proxy or cache): it must never pass for this one,
+// or CheckPaid would approve the wrong order. The error quotes only what
+// was asked.
+func replyAbout[T any](v *T, op, orderID, got string) (*T, error) {
+	if orderID != "" && got != "" && got != orderID {
+		return nil, fmt.Errorf("checkout: %s: decode response: the reply is about another order than %.24q", op, orderID)
+	}
+	return v, nil
+}

@@ -6,10 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"math/big"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 
 	"github.com/payorch/checkout-go/validation"
@@ -217,17 +215,6 @@ func (s OrderStatus) Format(f fmt.State, verb rune) {
 	}
 }
 
-// replyAbout returns v, or refuses a reply about another order than
-// orderID (a misrouting proxy or cache): it must never pass for this one,
-// or CheckPaid would approve the wrong order. The error quotes only what
-// was asked.
-func replyAbout[T any](v *T, op, orderID, got string) (*T, error) {
-	if orderID != "" && got != "" && got != orderID {
-		return nil, fmt.Errorf("checkout: %s: decode response: the reply is about another order than %.24q", op, orderID)
-	}
-	return v, nil
-}
-
 // AllRefunds returns every refund of the order, wherever the service put
 // it (refunds, or the refunds of each transaction in TxnList), each once
 // (by id, else unique_request_id), in the order they appear.
@@ -320,22 +307,6 @@ func (e notPaid) Error() string { return string(e) }
 
 // Is matches ErrNotPaid.
 func (notPaid) Is(target error) bool { return target == ErrNotPaid }
-
-// decimal reads decimal text ("1", "1.0", "10.00", "1e3") as an exact
-// number. Text longer than maxDecimalText and exponents beyond ±40 are
-// refused, so a hostile value cannot make a huge number or a slow parse.
-func decimal(s string) (*big.Rat, bool) {
-	s = strings.TrimSpace(s)
-	if len(s) > maxDecimalText || !isNumber(s) {
-		return nil, false
-	}
-	if i := strings.IndexAny(s, "eE"); i >= 0 {
-		if exp, err := strconv.Atoi(s[i+1:]); err != nil || exp > 40 || exp < -40 {
-			return nil, false
-		}
-	}
-	return new(big.Rat).SetString(s)
-}
 
 // orderPath returns /orders/{order_id} with the id path-escaped, or a
 // validation error.
