@@ -198,3 +198,21 @@ func (t Timestamp) String() string { return t.Time.String() }
 
 // Equal reports whether t and u are the same instant.
 func (t Timestamp) Equal(u Timestamp) bool { return t.Time.Equal(u.Time) }
+
+// PaymentLinks are the links to the hosted payment page of a session or an
+// order (payment_links).
+type PaymentLinks struct {
+	// Web is the page for a browser (web).
+	Web string `json:"web,omitempty"`
+	// Mobile is the page for a mobile browser (mobile).
+	Mobile string `json:"mobile,omitempty"`
+	// IFrame is the page to embed in an iframe (iframe).
+	IFrame string `json:"iframe,omitempty"`
+	// Expiry is when the links stop working (expiry); zero when absent or
+	// unreadable.
+	Expiry Timestamp `json:"expiry,omitzero"`
+	// DeepLink is the UPI deep link of the payment (deep_link: upi://pay?…),
+	// which opens the customer's UPI app; a session asks for it with
+	// [SessionRequest.UPIDeepLinks].
+	DeepLink string `json:"deep_link,omitempty"`
+}

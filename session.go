@@ -44,20 +44,6 @@ func (a Action) Known() bool {
 	return a == PaymentPage || a == QuickPay || a == PaymentManagement
 }
 
-// MandateOption says whether the checkout screen sets up a mandate: the
-// session request's options.create_mandate. Values other than the constants
-// are sent as given; Lint reports them.
-type MandateOption string
-
-// The values of MandateOption.
-const (
-	// MandateRequired shows only mandate-enabled payment options.
-	MandateRequired MandateOption = "REQUIRED"
-	// MandateOptional lets the customer choose a one-time or a mandate
-	// payment.
-	MandateOptional MandateOption = "OPTIONAL"
-)
-
 // The wire keys of a session request that its rules name.
 const (
 	keyAction         = "action"
@@ -72,25 +58,6 @@ const (
 	keyMandateEnd     = "mandate.end_date"
 	keyUPIDeepLinks   = "options.get_upi_deep_links"
 )
-
-// Mandate asks the session to set up a mandate, a standing permission to
-// debit the customer again later. SessionRequest embeds it, so its keys
-// are top-level keys of the session body.
-type Mandate struct {
-	// Option is sent as options.create_mandate. Without it the service
-	// sets up no mandate and the other keys have no effect (Lint says so).
-	Option MandateOption `json:"options.create_mandate,omitempty"`
-	// MaxAmount is the most one debit may take (mandate.max_amount),
-	// required with Option. A body with the older spelling
-	// mandate_max_amount decodes into it.
-	MaxAmount Amount `json:"mandate.max_amount,omitempty"`
-	// StartDate is when the mandate starts, sent as mandate.start_date in
-	// Unix seconds as text ("1644420442"). The zero time is not sent.
-	StartDate time.Time `json:"-"`
-	// EndDate is when the mandate ends, sent as mandate.end_date like
-	// StartDate; Lint advises it to be after StartDate.
-	EndDate time.Time `json:"-"`
-}
 
 // SessionRequest opens a checkout session ([Client.CreateSession]): who
 // pays, how much, and how the checkout screen looks. Empty fields are not
@@ -320,30 +287,6 @@ func (r *SessionRequest) Lint() []Problem {
 	return problems(&v)
 }
 
-// lint gives the advice on a mandate.
-func (m *Mandate) lint(v *validation.Error) {
-	lintAmount(v, keyMandateMax, m.MaxAmount)
-	switch m.Option {
-	case MandateRequired, MandateOptional:
-	case "":
-		v.Add(keyMandateOption, "is not set: without it the service sets up no mandate and the other mandate keys have no effect")
-	default:
-		v.Add(keyMandateOption, fmt.Sprintf("%q is neither %s nor %s", string(m.Option), MandateRequired, MandateOptional))
-	}
-	if minor, err := m.MaxAmount.Minor(); err == nil && minor < 100 {
-		v.Add(keyMandateMax, "is below 1.00, which the service refuses for a mandate")
-	}
-	if !m.StartDate.IsZero() && m.StartDate.Unix() <= 0 {
-		v.Add(keyMandateStart, "is not after 1970-01-01")
-	}
-	if !m.EndDate.IsZero() && m.EndDate.Unix() <= 0 {
-		v.Add(keyMandateEnd, "is not after 1970-01-01")
-	}
-	if !m.StartDate.IsZero() && !m.EndDate.IsZero() && !m.EndDate.After(m.StartDate) {
-		v.Add(keyMandateEnd, "is not after "+keyMandateStart)
-	}
-}
-
 // MarshalJSON returns the body CreateSession sends, the gateway reference
 // in [DefaultNamespace]: the typed keys, product_summary as a JSON string,
 // mandate dates as Unix seconds in text, then the gateway entries and the
@@ -411,160 +354,6 @@ func unixText(t time.Time) string {
 	return strconv.FormatInt(t.Unix(), 10)
 }
 
-// decodeSessionOp names the operation in the errors of decoding a session
-// request: "checkout: decode session request: invalid request: …".
-const decodeSessionOp = "decode session request"
-
-// UnmarshalJSON reads a session body back, as MarshalJSON writes it and as
-// the service's documents publish it: amounts and mandate dates as text or
-// numbers (amounts kept as written), options.get_upi_deep_links as true or
-// "true", product_summary as a JSON string holding the array, the older
-// mandate_max_amount into Mandate.MaxAmount when mandate.max_amount is
-// absent, text under metadata.<GATEWAY>:<key> into GatewayMetadata, and
-// every other key into Extra (numbers as json.Number). It does not run
-// Validate. A value of the wrong JSON type is a *ValidationError at its
-// path; a failed decode, or null, leaves r unchanged.
-func (r *SessionRequest) UnmarshalJSON(data []byte) error {
-	if r == nil {
-		return errNilTarget("SessionRequest")
-	}
-	if !utf8.Valid(data) {
-		return invalid(decodeSessionOp, &ValidationError{Problems: []Problem{{Message: "session request is not valid UTF-8"}}})
-	}
-	type plain SessionRequest
-	var w struct {
-		plain
-		Amount    any     `json:"amount"`
-		MaxAmount any     `json:"mandate.max_amount"`
-		OldMax    any     `json:"mandate_max_amount"`
-		StartDate any     `json:"mandate.start_date"`
-		EndDate   any     `json:"mandate.end_date"`
-		UPI       any     `json:"options.get_upi_deep_links"`
-		Summary   *string `json:"product_summary"`
-	}
-	var members map[string]any
-	for _, into := range []any{&w, &members} {
-		dec := json.NewDecoder(bytes.NewReader(data))
-		dec.UseNumber()
-		if err := dec.Decode(into); err != nil {
-			return decodeError(err)
-		}
-	}
-	if members == nil {
-		return nil // null
-	}
-	var v validation.Error
-	out := SessionRequest(w.plain)
-	out.Amount = Amount(numberText(&v, keyAmount, w.Amount))
-	maxAmount := numberText(&v, keyMandateMax, w.MaxAmount)
-	if w.MaxAmount == nil {
-		maxAmount = numberText(&v, keyMandateMaxOld, w.OldMax)
-	}
-	switch w.UPI {
-	case true, "true":
-		out.UPIDeepLinks = true
-	case nil, false, "false":
-	default:
-		v.Add(keyUPIDeepLinks, `must be true or "true"`)
-	}
-	if w.Summary != nil {
-		summary, err := productsummary.Parse(*w.Summary)
-		if err != nil {
-			return decodeError(err)
-		}
-		out.ProductSummary = &summary
-	}
-	start, end := numberText(&v, keyMandateStart, w.StartDate), numberText(&v, keyMandateEnd, w.EndDate)
-	if maxAmount != "" || start != "" || end != "" {
-		if out.Mandate == nil {
-			out.Mandate = new(Mandate)
-		}
-		out.Mandate.MaxAmount = Amount(maxAmount)
-		out.Mandate.StartDate = unixDate(&v, keyMandateStart, start)
-		out.Mandate.EndDate = unixDate(&v, keyMandateEnd, end)
-	}
-	for _, k := range slices.Sorted(maps.Keys(members)) {
-		folded := strings.ToLower(strings.ToUpper(k)) // as encoding/json matches keys
-		gateway, key, isEntry := splitGatewayKey(k)
-		text, isText := members[k].(string)
-		switch {
-		case ownsSessionKey(folded, strings.ToLower(DefaultNamespace)):
-		case folded == keyMandateMaxOld && w.MaxAmount == nil:
-		case isEntry && isText:
-			out.GatewayMetadata = append(out.GatewayMetadata, GatewayMetadata{Gateway: gateway, Key: key, Value: text})
-		default:
-			if out.Extra == nil {
-				out.Extra = map[string]any{}
-			}
-			out.Extra[k] = members[k]
-		}
-	}
-	if err := v.Err(); err != nil {
-		return invalid(decodeSessionOp, err)
-	}
-	*r = out
-	return nil
-}
-
-// numberText returns x, a member decoded with UseNumber, as the text it
-// holds: a string as it is, a number as written. Anything else is a
-// problem at key.
-func numberText(v *validation.Error, key string, x any) string {
-	switch x := x.(type) {
-	case nil:
-		return ""
-	case string:
-		return x
-	case json.Number:
-		return string(x)
-	}
-	v.Add(key, "must be text or a number")
-	return ""
-}
-
-// unixDate reads a mandate date, Unix seconds in decimal text; a problem
-// at key when it is not that (or is the zero time, which means "not
-// sent").
-func unixDate(v *validation.Error, key, text string) time.Time {
-	if text == "" {
-		return time.Time{}
-	}
-	s, err := strconv.ParseInt(text, 10, 64)
-	t := time.Unix(s, 0).UTC()
-	if err != nil || strconv.FormatInt(s, 10) != text || t.IsZero() || t.Unix() != s {
-		v.Add(key, `must be Unix seconds in decimal text, like "1644420442"`)
-		return time.Time{}
-	}
-	return t
-}
-
-// decodeError returns err, from decoding a session body, as a
-// *ValidationError at the path of the offending value when it has one.
-func decodeError(err error) error {
-	var (
-		v  validation.Error
-		te *json.UnmarshalTypeError
-		de *productsummary.DecodeError
-	)
-	switch {
-	case errors.As(err, &de):
-		msg := de.Message
-		if de.Err != nil {
-			msg += ": " + de.Err.Error()
-		}
-		v.Add(de.Path, msg)
-	case errors.As(err, &te):
-		path := te.Field // after the Go names of the structs SessionRequest embeds
-		for _, embedded := range [...]string{"plain.", "UDFs.", "Mandate."} {
-			path = strings.TrimPrefix(path, embedded)
-		}
-		v.Add(path, "cannot be a JSON "+te.Value)
-	default:
-		return invalid(decodeSessionOp, err)
-	}
-	return invalid(decodeSessionOp, v.Err())
-}
-
 // Session is the reply to [Client.CreateSession]; Raw keeps it whole, and
 // json.Marshal writes only its typed fields. It prints with the bearer
 // tokens of its sdk_payload and Raw redacted.
@@ -587,24 +376,6 @@ type Session struct {
 	Raw RawJSON `json:"-"`
 	// Replayed reports a session of an order found by a replay (see [ConflictError]).
 	Replayed bool `json:"-"`
-}
-
-// PaymentLinks are the links to the hosted payment page of a session or an
-// order (payment_links).
-type PaymentLinks struct {
-	// Web is the page for a browser (web).
-	Web string `json:"web,omitempty"`
-	// Mobile is the page for a mobile browser (mobile).
-	Mobile string `json:"mobile,omitempty"`
-	// IFrame is the page to embed in an iframe (iframe).
-	IFrame string `json:"iframe,omitempty"`
-	// Expiry is when the links stop working (expiry); zero when absent or
-	// unreadable.
-	Expiry Timestamp `json:"expiry,omitzero"`
-	// DeepLink is the UPI deep link of the payment (deep_link: upi://pay?…),
-	// which opens the customer's UPI app; a session asks for it with
-	// [SessionRequest.UPIDeepLinks].
-	DeepLink string `json:"deep_link,omitempty"`
 }
 
 func (s *Session) setRaw(body []byte) { s.Raw = body }
