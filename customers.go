@@ -256,7 +256,7 @@ func (c *Client) GetCustomer(ctx context.Context, customerID string, q *Customer
 
 // UpdateCustomer changes the details of a customer, by the service's id or
 // your ObjectReferenceID, and returns the customer as the service then
-// holds it; only the fields set are sent. Like every write, it is not
+// holds it; only the fields set are sent. Like every customer write, it is not
 // retried after it may have reached the service: on a timeout, read the
 // customer with [Client.GetCustomer] before sending it again.
 func (c *Client) UpdateCustomer(ctx context.Context, customerID string, details *CustomerDetails, opts ...RequestOption) (*Customer, error) {

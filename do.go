@@ -3,6 +3,8 @@ package checkout
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -22,11 +24,6 @@ func (c *Client) Do(ctx context.Context, method, path string, body, out any, opt
 	p, q, _ := strings.Cut(path, "?")
 	if err := checkDoPath(method, p); err != nil {
 		return invalid(op, err)
-	}
-	// An out the reply cannot be decoded into is refused before a write is
-	// sent, not after it took effect ("null" changes nothing in a pointer).
-	if err := json.Unmarshal([]byte("null"), out); out != nil && err != nil {
-		return invalid(op, optErr("out must be nil or a non-nil pointer"))
 	}
 	cl := &call{op: op, method: method, path: p, query: q,
 		idempotent: method == http.MethodGet || method == http.MethodHead}
@@ -55,7 +52,13 @@ func (c *Client) Do(ctx context.Context, method, path string, body, out any, opt
 			cl.jwePath = "" // only JSON is sealed
 		}
 	}
-	return c.send(ctx, cl, opts, out)
+	err := c.send(ctx, cl, opts, out)
+	var iue *json.InvalidUnmarshalError
+	if errors.As(err, &iue) {
+		// Said plainly, so that nobody sends a write again that took effect.
+		return fmt.Errorf("checkout: do: the service accepted the request, but out is not a non-nil pointer, so its reply was not read: %w", iue)
+	}
+	return err
 }
 
 // checkDoPath refuses a method or path that would leave the base URL.

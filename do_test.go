@@ -105,12 +105,18 @@ func TestDoRefusesPaths(t *testing.T) {
 	}
 	require.ErrorIs(t, c.Do(context.Background(), "GE T", "/x", nil, nil), checkout.ErrInvalidOption)
 	require.ErrorContains(t, c.Do(context.Background(), "POST", "/x", func() {}, nil), "checkout: do: ")
+	require.Empty(t, fake.Requests())
+
+	// An out that cannot hold the reply: the error says the request took
+	// effect, so that nobody sends a write again.
+	_, err := c.CreateOrder(context.Background(), &checkout.OrderRequest{OrderID: "ord_do", Amount: "10.00"})
+	require.NoError(t, err)
 	var st struct{ Status string }
 	var nilOut *struct{ Status string }
-	for _, out := range []any{st, nilOut} { // a write must not be sent when its reply cannot be read
-		require.ErrorIs(t, c.Do(context.Background(), "POST", "/orders", url.Values{"order_id": {"x"}}, out), checkout.ErrInvalidOption)
+	for _, out := range []any{st, nilOut} {
+		err := c.Do(context.Background(), "GET", "/orders/ord_do", nil, out, checkout.WithAPIVersion("2023-06-30"))
+		require.ErrorContains(t, err, "checkout: do: the service accepted the request, but out is not a non-nil pointer")
 	}
-	require.Empty(t, fake.Requests())
 }
 
 // A write through Do is not retried after an ambiguous failure; a GET is.

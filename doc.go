@@ -49,7 +49,10 @@
 // differs, or send again within the retry policy when nothing was made
 // ([ConflictError] gives the rule). With retries off (a zero
 // [RetryPolicy]) the error is returned as it is: ask [Client.GetOrder]
-// before sending again ([Client.GetCustomer] after a customer write).
+// before sending again. The other writes ([Client.UpdateOrder], the
+// customer calls, a write through [Client.Do]) are never replayed: after
+// such an unknown outcome, read the order ([Client.GetCustomer] for a
+// customer) before sending again.
 //
 // # Encrypted calls (JWE+JWS)
 //

@@ -42,6 +42,8 @@ type JOSEError struct {
 	Kind   error  // ErrKey, ErrEnvelope, ErrDecrypt, ErrSignature or ErrKeyOperation
 	Detail string // what was wrong, fit for a log
 	Err    error  // the signer's or decrypter's own error, or the context's
+
+	reply bool // opening a reply failed: the request was sent
 }
 
 // Error returns "checkout: <op>: <detail>".
@@ -64,7 +66,7 @@ func (e *JOSEError) Unwrap() []error {
 func joseErr(op, prefix string, err error) error {
 	var e *jose.Error
 	if !errors.As(err, &e) {
-		return &JOSEError{Op: op, Kind: ErrDecrypt, Detail: prefix + "unexpected failure"}
+		return &JOSEError{Op: op, Kind: ErrDecrypt, Detail: prefix + "unexpected failure", reply: prefix == "reply: "}
 	}
 	var kind error
 	switch e.Kind {
@@ -79,7 +81,7 @@ func joseErr(op, prefix string, err error) error {
 	default:
 		kind = ErrDecrypt
 	}
-	return &JOSEError{Op: op, Kind: kind, Detail: prefix + e.Detail, Err: e.Err}
+	return &JOSEError{Op: op, Kind: kind, Detail: prefix + e.Detail, Err: e.Err, reply: prefix == "reply: "}
 }
 
 // ParseRSAPrivateKeyPEM reads the first PEM block, PKCS#1 or PKCS#8, as
@@ -180,7 +182,7 @@ func keyStep(ctx context.Context, slots chan struct{}, key any, op, prefix strin
 		step = "decrypt reply"
 	}
 	fail := func(err error) error {
-		return &JOSEError{Op: op, Kind: ErrKeyOperation, Detail: step + ": " + err.Error(), Err: err}
+		return &JOSEError{Op: op, Kind: ErrKeyOperation, Detail: step + ": " + err.Error(), Err: err, reply: prefix == "reply: "}
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, fail(err)

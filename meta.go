@@ -87,9 +87,12 @@ func (c *Client) endOperation(cl *call, resp *http.Response, out any, err error)
 	}
 	var te *TransportError
 	var ae *APIError
+	var je *JOSEError
 	switch {
 	case errors.As(err, &te):
 		r.MaybeDelivered = te.MaybeDelivered && !cl.idempotent
+	case errors.As(err, &je):
+		r.MaybeDelivered = je.reply && !cl.idempotent
 	case errors.As(err, &ae):
 		r.MaybeDelivered = !cl.idempotent && (ae.HTTPStatus == 500 || ae.HTTPStatus == 502 || ae.HTTPStatus == 504)
 	case err == nil:

@@ -246,3 +246,23 @@ func ExampleWithResponseMeta() {
 	// Output:
 	// true 400 1
 }
+
+// A reply about another order is refused before the observer and the
+// meta hear of the call: they hear the same error the caller gets, never a
+// success with the other order's status.
+func TestObserverHearsAnotherOrderAsAnError(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		fmt.Fprint(w, `{"order_id":"ord_OTHER","status":"CHARGED","status_id":21}`)
+	}))
+	defer srv.Close()
+	o := &recObserver{}
+	c, err := checkout.NewClient("shop", "test_key", checkout.WithBaseURL(srv.URL), checkout.WithObserver(o),
+		checkout.WithRetry(checkout.RetryPolicy{}))
+	require.NoError(t, err)
+	_, err = c.CreateOrder(context.Background(), &checkout.OrderRequest{OrderID: "ord_1", Amount: "10.00"})
+	require.ErrorContains(t, err, "the reply is about another order")
+	require.Len(t, o.ends, 1)
+	require.Error(t, o.ends[0].Err)
+	require.Empty(t, o.ends[0].OrderStatus, "not the other order's status")
+	require.Equal(t, "ord_1", o.ops[0].OrderID)
+}

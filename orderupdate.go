@@ -56,8 +56,8 @@ func (r *UpdateOrderRequest) Lint() []Problem {
 // UpdateOrder changes an order that is not yet paid (POST
 // /orders/{order_id}, a form with the version header), for example its
 // amount, and returns the order as the service then holds it. The service
-// advises against changing an order once a payment has started. Like every
-// write, it is not retried after it may have reached the service: on a
+// advises against changing an order once a payment has started. It is
+// not retried or replayed after it may have reached the service: on a
 // timeout, read the order with [Client.GetOrder] before sending it again.
 func (c *Client) UpdateOrder(ctx context.Context, orderID string, req *UpdateOrderRequest, opts ...RequestOption) (*OrderStatus, error) {
 	const op = "update order"
@@ -70,7 +70,9 @@ func (c *Client) UpdateOrder(ctx context.Context, orderID string, req *UpdateOrd
 		form[k] = []string{s}
 	}
 	st := new(OrderStatus)
-	if err := c.send(ctx, postForm(op, path, form), opts, st); err != nil {
+	cl := postForm(op, path, form)
+	cl.orderID = orderID
+	if err := c.send(ctx, cl, opts, st); err != nil {
 		return nil, aboutOrder(err, orderID)
 	}
 	return replyAbout(st, op, orderID, st.OrderID)

@@ -203,6 +203,7 @@ func (c *Client) Refund(ctx context.Context, orderID string, req *RefundRequest,
 		return nil, invalid(op, err)
 	}
 	cl := postForm(op, path+"/refunds", form)
+	cl.orderID = orderID
 	cl.jwePath, cl.jweBody = "/v4"+path+"/refunds", jweBody
 	st := new(OrderStatus)
 	if err := c.send(ctx, cl, opts, st); err != nil {

@@ -10,17 +10,15 @@ import (
 // ConflictError is the replay of a write that found the order or refund
 // made with another meaning. The rule of replays: when the outcome of
 // CreateOrder, CreateSession, Refund or RefundTransaction is unknown (a
-// [*TransportError] with MaybeDelivered, or the service answering that the
+// [*TransportError] with MaybeDelivered, an [*APIError] with 500, 502 or
+// 504, a reply that could not be opened, or the service answering that the
 // order or refund already exists), the client reads the order with
-// GetOrder, as the merchant would. An order with the request's amount,
-// currency and customer is returned with Replayed set (CreateSession asks
-// again for a session of it, as the service gives a new session for an
-// existing order with the same amount); a refund with the request's
-// unique_request_id and amount is returned with Replayed set (Refund: in
-// the order's Refunds). What differs is a *ConflictError naming the keys;
-// when nothing was made, the request is sent again, at most
-// RetryPolicy.MaxRetries times in all. A client without retries
-// (MaxRetries 0) replays nothing.
+// GetOrder. An order with the request's amount, currency and customer is
+// returned with Replayed set (CreateSession asks again for a session of
+// it); a refund with the request's unique_request_id and amount is
+// returned with Replayed set. What differs is a *ConflictError naming the
+// keys; when nothing was made, the request is sent again, at most
+// RetryPolicy.MaxRetries times. A client without retries replays nothing.
 type ConflictError struct {
 	// Op is the call ("create order", "refund", …).
 	Op string
@@ -68,9 +66,7 @@ func (c *Client) settle(ctx context.Context, orderID string, opts []RequestOptio
 	case errors.As(err, &ae):
 		ok = ae.HTTPStatus/100 == 4 && strings.Contains(strings.ToLower(ae.ErrorMessage+" "+ae.UserMessage), "already exist")
 	case errors.As(err, &je):
-		// Sent, but its reply could not be opened; a signer that failed
-		// sent nothing.
-		ok = !errors.Is(je.Kind, ErrKeyOperation) || strings.Contains(je.Detail, "reply")
+		ok = je.reply // sent, but its reply could not be opened; sealing failed before sending
 	}
 	if !ok {
 		return nil, false
@@ -95,7 +91,7 @@ func sameAmount(a, b Amount) bool {
 
 // conflict compares an order with what a request set (a currency or
 // customer left out is the service's choice): nil when they agree.
-func conflict(op string, st *OrderStatus, amount Amount, currency, customerID string, err error) error {
+func conflict(op, orderID string, st *OrderStatus, amount Amount, currency, customerID string, err error) error {
 	var d []string
 	if !sameAmount(amount, st.Amount) {
 		d = append(d, keyAmount)
@@ -109,7 +105,7 @@ func conflict(op string, st *OrderStatus, amount Amount, currency, customerID st
 	if d == nil {
 		return nil
 	}
-	return &ConflictError{Op: op, OrderID: st.OrderID, Fields: d, Err: err}
+	return &ConflictError{Op: op, OrderID: orderID, Fields: d, Err: err}
 }
 
 // replayOrder settles a CreateOrder that failed with err (see ConflictError).
@@ -121,7 +117,7 @@ func (c *Client) replayOrder(ctx context.Context, req *OrderRequest, opts []Requ
 	if !ok || st == nil {
 		return nil, err
 	}
-	if err := conflict("create order", st, req.Amount, req.Currency, req.CustomerID, err); err != nil {
+	if err := conflict("create order", req.OrderID, st, req.Amount, req.Currency, req.CustomerID, err); err != nil {
 		return nil, err
 	}
 	// The order status has no client auth token and no collection links:
@@ -142,7 +138,7 @@ func (c *Client) replaySession(ctx context.Context, req *SessionRequest, opts []
 		return nil, err
 	}
 	if st != nil {
-		if err := conflict("create session", st, req.Amount, req.Currency, req.CustomerID, err); err != nil {
+		if err := conflict("create session", req.OrderID, st, req.Amount, req.Currency, req.CustomerID, err); err != nil {
 			return nil, err
 		}
 	}

@@ -96,6 +96,11 @@ func (c *Client) send(ctx context.Context, cl *call, opts []RequestOption, out a
 	} else {
 		resp, err = c.roundTrip(cl, &rc, out)
 	}
+	if err == nil {
+		// A reply about another order is refused before anyone hears of
+		// it as a success (a misrouting proxy or cache).
+		_, err = replyAbout(&struct{}{}, cl.op, cl.orderID, replyOrderID(out))
+	}
 	if rc.meta != nil {
 		rc.meta.fill(cl, resp)
 	}
@@ -372,3 +377,18 @@ func readBody(resp *http.Response) ([]byte, error) {
 }
 
 func errTooLarge() error { return fmt.Errorf("body larger than %d bytes", maxResponseBody) }
+
+// replyOrderID is the order a decoded reply says it is about, "" when none.
+func replyOrderID(out any) string {
+	switch r := out.(type) {
+	case *Session:
+		return r.OrderID
+	case *Order:
+		return r.OrderID
+	case *OrderStatus:
+		return r.OrderID
+	case *Refund:
+		return r.OrderID
+	}
+	return ""
+}

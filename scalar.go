@@ -116,7 +116,8 @@ func secretKey(k string) bool {
 // scrubbed returns JSON text with the value of every secretKey replaced by
 // "[REDACTED]", for printing; text that is not JSON prints as a marker.
 func scrubbed(data []byte) []byte {
-	if !bytes.Contains(bytes.ToLower(data), []byte("token")) {
+	// A key may also be written with escapes (clientAuthTok\u0065n).
+	if !bytes.Contains(bytes.ToLower(data), []byte("token")) && bytes.IndexByte(data, '\\') < 0 {
 		return data
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))

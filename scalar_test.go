@@ -83,3 +83,13 @@ func TestStatusScalarsNeitherForm(t *testing.T) {
 	require.NoError(t, err)
 	require.JSONEq(t, `{"N":0,"M":0,"K":42,"B":false,"C":true,"T":null}`, string(out))
 }
+
+// A token key written with JSON escapes is still a token key.
+func TestEscapedTokenKeyRedacted(t *testing.T) {
+	s, err := decodeReply[Session]([]byte(`{"order_id":"o1","sdk_payload":{"payload":{"clientAuthTok\u0065n":"tkn_ESCAPED_1"}}}`))
+	require.NoError(t, err)
+	for _, verb := range []string{"%v", "%+v", "%s"} {
+		require.NotContains(t, fmt.Sprintf(verb, *s), "tkn_ESCAPED_1", verb)
+		require.NotContains(t, fmt.Sprintf(verb, s.Raw), "tkn_ESCAPED_1", verb)
+	}
+}

@@ -339,7 +339,7 @@ func (c *Client) GetOrder(ctx context.Context, orderID string, opts ...RequestOp
 	}
 	jweBody, _ := json.Marshal(map[string]string{keyOrderID: orderID}) // a map of strings always encodes
 	st := new(OrderStatus)
-	cl := &call{op: op, method: http.MethodGet, path: path, versioned: true, idempotent: true,
+	cl := &call{op: op, orderID: orderID, method: http.MethodGet, path: path, versioned: true, idempotent: true,
 		jwePath: "/v4/order-status", jweBody: jweBody}
 	if err := c.send(ctx, cl, opts, st); err != nil {
 		return nil, aboutOrder(err, orderID)

@@ -7,11 +7,11 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/payorch/checkout-go/checkouttest"
 	"github.com/payorch/checkout-go/reconcile"
+	"github.com/payorch/checkout-go/reconcile/reconciletest"
 )
 
-func TestMemoryStore(t *testing.T) { checkouttest.StoreContract(t, reconcile.NewMemoryStore()) }
+func TestMemoryStore(t *testing.T) { reconciletest.StoreContract(t, reconcile.NewMemoryStore()) }
 
 // The sentinels keep the module's prefix and stay comparable.
 func TestErrorsArePrefixed(t *testing.T) {

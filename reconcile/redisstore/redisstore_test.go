@@ -22,6 +22,7 @@ import (
 	checkout "github.com/payorch/checkout-go"
 	"github.com/payorch/checkout-go/checkouttest"
 	"github.com/payorch/checkout-go/reconcile"
+	"github.com/payorch/checkout-go/reconcile/reconciletest"
 	"github.com/payorch/checkout-go/reconcile/redisstore"
 	"github.com/payorch/checkout-go/webhook"
 )
@@ -121,7 +122,7 @@ func TestKeysShareOneSlot(t *testing.T) {
 // their lease and only by their owner, and a handled order is never handed
 // out again.
 func TestStoreContract(t *testing.T) {
-	checkouttest.StoreContract(t, newStore(t, redisAddr(t), "t:"+rand.Text()+":"))
+	reconciletest.StoreContract(t, newStore(t, redisAddr(t), "t:"+rand.Text()+":"))
 }
 
 // ClaimDue looks past orders others hold to claim the n asked for.
