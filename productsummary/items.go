@@ -105,13 +105,23 @@ type Background struct {
 	Color string `json:"color"` // required
 }
 
-// The Kind methods return the item's wire type.
-func (Space) Kind() Kind       { return KindSpace }
-func (Text) Kind() Kind        { return KindText }
-func (Image) Kind() Kind       { return KindImage }
+// Kind returns KindSpace.
+func (Space) Kind() Kind { return KindSpace }
+
+// Kind returns KindText.
+func (Text) Kind() Kind { return KindText }
+
+// Kind returns KindImage.
+func (Image) Kind() Kind { return KindImage }
+
+// Kind returns KindToggleImage.
 func (ToggleImage) Kind() Kind { return KindToggleImage }
-func (Divider) Kind() Kind     { return KindDivider }
-func (Background) Kind() Kind  { return KindBackground }
+
+// Kind returns KindDivider.
+func (Divider) Kind() Kind { return KindDivider }
+
+// Kind returns KindBackground.
+func (Background) Kind() Kind { return KindBackground }
 
 func (v Space) wire() any       { return typedSpace{typeKey{KindSpace}, v} }
 func (v Text) wire() any        { return typedText{typeKey{KindText}, v} }
