@@ -22,8 +22,8 @@ const (
 )
 
 // Mandate asks the session to set up a mandate, a standing permission to
-// debit the customer again later. SessionRequest embeds it, so its keys
-// are top-level keys of the session body.
+// debit the customer again later; its keys are top-level keys of the
+// session body.
 type Mandate struct {
 	// Option is sent as options.create_mandate. Without it the service
 	// sets up no mandate and the other keys have no effect (Lint says so).

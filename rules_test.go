@@ -26,6 +26,7 @@ import (
 func TestProblemPathsNameRealKeys(t *testing.T) {
 	keys := map[string]bool{}
 	addTagKeys(keys, reflect.TypeFor[SessionRequest](), "json", "")
+	addTagKeys(keys, reflect.TypeFor[Mandate](), "json", "") // top-level keys of the body, written by MarshalJSON
 	keys[keyMandateStart], keys[keyMandateEnd] = true, true // the dates' text, written by MarshalJSON
 	for _, typ := range []reflect.Type{
 		reflect.TypeFor[OrderRequest](), reflect.TypeFor[UpdateOrderRequest](), reflect.TypeFor[RefundRequest](),

@@ -120,9 +120,10 @@ type SessionRequest struct {
 	// UDFs are your own fields of the order (udf1…udf10), kept by the
 	// service and returned in the order status and webhooks.
 	UDFs
-	// Mandate sets up a mandate; nil sends none of its keys. It is
-	// embedded so that encoding/json writes its keys at the top level.
-	*Mandate
+	// Mandate sets up a mandate; nil sends none of its keys, which are
+	// top-level keys of the body (options.create_mandate,
+	// mandate.max_amount, mandate.start_date, mandate.end_date).
+	Mandate *Mandate `json:"-"`
 	// UPIDeepLinks asks for the UPI deep link of the payment in the reply
 	// ([PaymentLinks.DeepLink]), sent as options.get_upi_deep_links "true".
 	UPIDeepLinks bool `json:"options.get_upi_deep_links,string,omitempty"`
@@ -308,9 +309,11 @@ func (r *SessionRequest) encode(ns string) ([]byte, error) {
 	type plain SessionRequest
 	w := struct {
 		*plain
-		ProductSummary string `json:"product_summary,omitempty"`
-		StartDate      string `json:"mandate.start_date,omitempty"`
-		EndDate        string `json:"mandate.end_date,omitempty"`
+		ProductSummary string        `json:"product_summary,omitempty"`
+		MandateOption  MandateOption `json:"options.create_mandate,omitempty"`
+		MaxAmount      Amount        `json:"mandate.max_amount,omitempty"`
+		StartDate      string        `json:"mandate.start_date,omitempty"`
+		EndDate        string        `json:"mandate.end_date,omitempty"`
 	}{plain: (*plain)(r)}
 	if ns != DefaultNamespace && r.GatewayReferenceID != "" {
 		c := plain(*r)
@@ -325,6 +328,7 @@ func (r *SessionRequest) encode(ns string) ([]byte, error) {
 		w.ProductSummary = string(text)
 	}
 	if m := r.Mandate; m != nil {
+		w.MandateOption, w.MaxAmount = m.Option, m.MaxAmount
 		w.StartDate, w.EndDate = unixText(m.StartDate), unixText(m.EndDate)
 	}
 	body, err := marshalNoEscape(w)

@@ -42,6 +42,7 @@ func (r *SessionRequest) UnmarshalJSON(data []byte) error {
 	var w struct {
 		plain
 		Amount    any     `json:"amount"`
+		Option    *string `json:"options.create_mandate"`
 		MaxAmount any     `json:"mandate.max_amount"`
 		OldMax    any     `json:"mandate_max_amount"`
 		StartDate any     `json:"mandate.start_date"`
@@ -82,9 +83,10 @@ func (r *SessionRequest) UnmarshalJSON(data []byte) error {
 		out.ProductSummary = &summary
 	}
 	start, end := numberText(&v, keyMandateStart, w.StartDate), numberText(&v, keyMandateEnd, w.EndDate)
-	if maxAmount != "" || start != "" || end != "" {
-		if out.Mandate == nil {
-			out.Mandate = new(Mandate)
+	if maxAmount != "" || start != "" || end != "" || w.Option != nil {
+		out.Mandate = new(Mandate)
+		if w.Option != nil {
+			out.Mandate.Option = MandateOption(*w.Option)
 		}
 		out.Mandate.MaxAmount = Amount(maxAmount)
 		out.Mandate.StartDate = unixDate(&v, keyMandateStart, start)
