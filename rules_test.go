@@ -27,7 +27,7 @@ func TestProblemPathsNameRealKeys(t *testing.T) {
 	keys := map[string]bool{}
 	addTagKeys(keys, reflect.TypeFor[SessionRequest](), "json", "")
 	addTagKeys(keys, reflect.TypeFor[Mandate](), "json", "") // top-level keys of the body, written by MarshalJSON
-	keys[keyMandateStart], keys[keyMandateEnd] = true, true // the dates' text, written by MarshalJSON
+	keys[keyMandateStart], keys[keyMandateEnd] = true, true  // the dates' text, written by MarshalJSON
 	for _, typ := range []reflect.Type{
 		reflect.TypeFor[OrderRequest](), reflect.TypeFor[UpdateOrderRequest](), reflect.TypeFor[RefundRequest](),
 		reflect.TypeFor[TransactionRefundRequest](), reflect.TypeFor[CreateCustomerRequest](),
