@@ -311,7 +311,9 @@ type Order struct {
 	ClientAuth `json:"juspay,omitzero"`
 	// Raw is the whole reply.
 	Raw RawJSON `json:"-"`
-	// Replayed reports an order found by a replay (see [ConflictError]); Raw is then the order status read.
+	// Replayed reports an order found by a replay (see [ConflictError]);
+	// Raw is then the order status read, which carries no client auth
+	// token and no collection links.
 	Replayed bool `json:"-"`
 }
 
