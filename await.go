@@ -2,7 +2,6 @@ package checkout
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -95,7 +94,7 @@ func (c *Client) AwaitFinal(ctx context.Context, orderID string, opts ...AwaitOp
 			if st.IsFinal() {
 				return st, nil
 			}
-			if exp := expiry(st); !exp.IsZero() && !cfg.now().Before(exp) {
+			if exp := st.OrderExpiry.Time; !exp.IsZero() && !cfg.now().Before(exp) {
 				return fail(ErrOrderExpired)
 			}
 		case ctx.Err() != nil:
@@ -122,15 +121,4 @@ func (c *Client) AwaitFinal(ctx context.Context, orderID string, opts ...AwaitOp
 func transient(err error) bool {
 	var te *TransportError
 	return errors.As(err, &te) || errors.Is(err, ErrServer) || errors.Is(err, ErrRateLimited)
-}
-
-// expiry is the order_expiry of a status reply, zero when it has none.
-func expiry(st *OrderStatus) time.Time {
-	var v struct {
-		OrderExpiry Timestamp `json:"order_expiry"`
-	}
-	if len(st.Raw) == 0 || json.Unmarshal(st.Raw, &v) != nil {
-		return time.Time{}
-	}
-	return v.OrderExpiry.Time
 }

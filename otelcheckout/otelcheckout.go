@@ -57,7 +57,7 @@ type observer struct {
 // to [checkout.WithObserver]. A nil provider is an error.
 func New(tp trace.TracerProvider, mp metric.MeterProvider, opts ...Option) (checkout.Observer, error) {
 	if tp == nil || mp == nil {
-		return nil, errors.New("checkout: otelcheckout: a tracer provider and a meter provider are required")
+		return nil, errors.New("checkout: otelcheckout: new: a tracer provider and a meter provider are required")
 	}
 	o := &observer{tracer: tp.Tracer(instrumentation)}
 	for _, opt := range opts {
@@ -69,7 +69,7 @@ func New(tp trace.TracerProvider, mp metric.MeterProvider, opts ...Option) (chec
 		metric.WithDescription("Duration of HTTP client requests."),
 		metric.WithExplicitBucketBoundaries(0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10))
 	if err != nil {
-		return nil, errors.Join(errors.New("checkout: otelcheckout: histogram"), err)
+		return nil, errors.Join(errors.New("checkout: otelcheckout: new: histogram"), err)
 	}
 	return o, nil
 }
@@ -174,7 +174,7 @@ type webhookObserver struct {
 // Config's Observer.
 func NewWebhookObserver(mp metric.MeterProvider) (webhook.Observer, error) {
 	if mp == nil {
-		return nil, errors.New("checkout: otelcheckout: a meter provider is required")
+		return nil, errors.New("checkout: otelcheckout: new webhook observer: a meter provider is required")
 	}
 	m := mp.Meter(instrumentation)
 	deliveries, err1 := m.Int64Counter("checkout.webhook.deliveries",
@@ -182,7 +182,7 @@ func NewWebhookObserver(mp metric.MeterProvider) (webhook.Observer, error) {
 	duration, err2 := m.Float64Histogram("checkout.webhook.delivery.duration",
 		metric.WithUnit("s"), metric.WithDescription("Time to answer a webhook delivery."))
 	if err := errors.Join(err1, err2); err != nil {
-		return nil, errors.Join(errors.New("checkout: otelcheckout: webhook instruments"), err)
+		return nil, errors.Join(errors.New("checkout: otelcheckout: new webhook observer: instruments"), err)
 	}
 	return &webhookObserver{deliveries: deliveries, duration: duration}, nil
 }

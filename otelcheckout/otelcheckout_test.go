@@ -121,9 +121,9 @@ func TestObserverOrderIDOptIn(t *testing.T) {
 
 func TestNewRefusesNil(t *testing.T) {
 	_, err := otelcheckout.New(nil, nil)
-	require.Error(t, err)
+	require.ErrorContains(t, err, "checkout: otelcheckout: new: ")
 	_, err = otelcheckout.NewWebhookObserver(nil)
-	require.Error(t, err)
+	require.ErrorContains(t, err, "checkout: otelcheckout: new webhook observer: ")
 }
 
 func TestWebhookObserverCounts(t *testing.T) {

@@ -76,6 +76,18 @@ type Config struct {
 	Logger *slog.Logger
 }
 
+// ConfigError is what [New] returns for a configuration it refuses; Field
+// names the setting ("Config.Handle").
+type ConfigError struct {
+	Field   string
+	Problem string
+}
+
+// Error returns "checkout: reconcile: new: <field> <problem>".
+func (e *ConfigError) Error() string {
+	return "checkout: reconcile: new: " + e.Field + " " + e.Problem
+}
+
 // Reconciler runs Config.Handle once per order reaching a final status.
 // It is safe for concurrent use; Run may run in several replicas at once.
 type Reconciler struct {
@@ -85,13 +97,19 @@ type Reconciler struct {
 
 // New checks cfg and returns a Reconciler polling with c.
 func New(c *checkout.Client, cfg Config) (*Reconciler, error) {
-	switch {
-	case c == nil:
-		return nil, errors.New("checkout: reconcile: new: the client is nil")
-	case cfg.Handle == nil:
-		return nil, errors.New("checkout: reconcile: new: Config.Handle is required")
-	case cfg.Grace < 0 || cfg.Window < 0 || cfg.Lease < 0 || cfg.Remember < 0 || cfg.Tick < 0 || cfg.Workers < 0:
-		return nil, errors.New("checkout: reconcile: new: a Config duration or Workers is negative")
+	if c == nil {
+		return nil, &ConfigError{Field: "client", Problem: "is nil"}
+	}
+	if cfg.Handle == nil {
+		return nil, &ConfigError{Field: "Config.Handle", Problem: "is required"}
+	}
+	for _, d := range []struct {
+		name string
+		v    time.Duration
+	}{{"Grace", cfg.Grace}, {"Window", cfg.Window}, {"Lease", cfg.Lease}, {"Remember", cfg.Remember}, {"Tick", cfg.Tick}, {"Workers", time.Duration(cfg.Workers)}} {
+		if d.v < 0 {
+			return nil, &ConfigError{Field: "Config." + d.name, Problem: "is negative"}
+		}
 	}
 	def := func(d *time.Duration, v time.Duration) {
 		if *d == 0 {

@@ -290,16 +290,21 @@ func TestNew(t *testing.T) {
 	c, err := checkout.NewClient("shop", "k", checkout.WithBaseURL("http://127.0.0.1:1"))
 	require.NoError(t, err)
 	for _, tt := range []struct {
-		c    *checkout.Client
-		cfg  reconcile.Config
-		want string
+		c     *checkout.Client
+		cfg   reconcile.Config
+		want  string
+		field string
 	}{
-		{nil, reconcile.Config{}, "checkout: reconcile: new: the client is nil"},
-		{c, reconcile.Config{}, "checkout: reconcile: new: Config.Handle is required"},
-		{c, reconcile.Config{Handle: newHandled().handle, Grace: -1}, "checkout: reconcile: new: a Config duration or Workers is negative"},
+		{nil, reconcile.Config{}, "checkout: reconcile: new: client is nil", "client"},
+		{c, reconcile.Config{}, "checkout: reconcile: new: Config.Handle is required", "Config.Handle"},
+		{c, reconcile.Config{Handle: newHandled().handle, Grace: -1}, "checkout: reconcile: new: Config.Grace is negative", "Config.Grace"},
+		{c, reconcile.Config{Handle: newHandled().handle, Workers: -1}, "checkout: reconcile: new: Config.Workers is negative", "Config.Workers"},
 	} {
 		_, err := reconcile.New(tt.c, tt.cfg)
 		require.EqualError(t, err, tt.want)
+		var ce *reconcile.ConfigError
+		require.ErrorAs(t, err, &ce)
+		require.Equal(t, tt.field, ce.Field)
 	}
 }
 
