@@ -206,3 +206,10 @@ func decimal(s string) (*big.Rat, bool) {
 	}
 	return new(big.Rat).SetString(s)
 }
+
+// equal reports whether a and b are the same decimal number.
+func (a Amount) equal(b Amount) bool {
+	x, ok1 := decimal(string(a))
+	y, ok2 := decimal(string(b))
+	return ok1 && ok2 && x.Cmp(y) == 0
+}

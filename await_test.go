@@ -20,19 +20,18 @@ type fakeClock struct {
 	waits []time.Duration
 }
 
-func (f *fakeClock) option() AwaitOption {
-	return func(c *awaitConfig) {
-		c.now = func() time.Time { f.mu.Lock(); defer f.mu.Unlock(); return f.now }
-		c.after = func(d time.Duration) <-chan time.Time {
+func (f *fakeClock) option() RequestOption {
+	return requestOptionFunc(func(r *requestConfig) error {
+		r.clock.nowFunc = func() time.Time { f.mu.Lock(); defer f.mu.Unlock(); return f.now }
+		r.clock.sleepFunc = func(ctx context.Context, d time.Duration) error {
 			f.mu.Lock()
 			defer f.mu.Unlock()
 			f.waits = append(f.waits, d)
 			f.now = f.now.Add(d)
-			ch := make(chan time.Time, 1)
-			ch <- f.now
-			return ch
+			return ctx.Err()
 		}
-	}
+		return nil
+	})
 }
 
 // statusServer answers GET /orders/o-1 with replies[i] on poll i (the

@@ -13,8 +13,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/hashicorp/go-retryablehttp"
-
 	"github.com/payorch/checkout-go/internal/httpfield"
 )
 
@@ -48,9 +46,8 @@ type Client struct {
 	logger     *slog.Logger
 	userAgent  string
 	hdr        *headerValues // behind a pointer: it holds the Authorization value
-	rc         *retryablehttp.Client
-	namespace  string     // WithNamespace; "" means DefaultNamespace
-	jwe        *jweConfig // WithJWE: keys of the JWE+JWS mode (jose.go); nil in Basic mode
+	namespace  string        // WithNamespace; "" means DefaultNamespace
+	jwe        *jweConfig    // WithJWE: keys of the JWE+JWS mode (jose.go); nil in Basic mode
 	observer   Observer
 }
 
@@ -122,9 +119,61 @@ func NewClient(merchantID, apiKey string, opts ...Option) (*Client, error) {
 		}
 	}
 	c.buildHeaders()
-	c.rc = c.newRetryClient()
+	// A copy: the caller's client is left as it was. Never follow a
+	// redirect, whatever client was given: a followed 303 turns a refund
+	// POST into a GET, and carries Authorization elsewhere.
+	hc := *c.hc
+	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	c.hc = &hc
 	return c, nil
 }
+
+// transport is the RoundTripper every attempt goes through.
+func (c *Client) transport() http.RoundTripper {
+	if c.hc.Transport != nil {
+		return c.hc.Transport
+	}
+	return http.DefaultTransport
+}
+
+// headers returns the headers of a request: the client's, the call's
+// options' (rc), the content type of a body, the version header when the
+// call takes it, and Basic auth unless the JWE+JWS signature authenticates.
+func (c *Client) headers(rc *requestConfig, basic, versioned, body bool, contentType []string) http.Header {
+	h := make(http.Header, len(rc.header)+7)
+	for k, vs := range rc.header {
+		h[k] = vs
+	}
+	if basic {
+		h["Authorization"] = c.hdr.authorization
+	}
+	h["X-Merchantid"] = c.hdr.merchantID
+	h["Accept"] = c.hdr.accept
+	h["User-Agent"] = c.hdr.userAgent
+	if body {
+		h["Content-Type"] = contentType
+	}
+	switch {
+	case rc.apiVersion != "":
+		h["Version"] = []string{rc.apiVersion}
+	case versioned:
+		h["Version"] = c.hdr.version
+	}
+	return h
+}
+
+// headerValues are the header values every request of a client shares.
+// They are never modified once built, so requests may share the slices.
+type headerValues struct {
+	authorization, merchantID, accept, userAgent, version, json, form []string
+}
+
+// invalidClient is the error of a call on a nil Client or one not made by
+// NewClient; it matches ErrInvalidClient.
+type invalidClient struct{}
+
+func (invalidClient) Error() string        { return "client is nil or not made by NewClient" }
+func (invalidClient) Is(target error) bool { return target == ErrInvalidClient }
 
 // buildHeaders makes the header values every request of c shares.
 func (c *Client) buildHeaders() {
@@ -180,4 +229,12 @@ func NewClientFromEnv(opts ...Option) (*Client, error) {
 		return nil, fmt.Errorf("checkout: new client from environment: %w", optErr("%s not set", strings.Join(missing, ", ")))
 	}
 	return NewClient(merchant, key, append([]Option{WithBaseURL(base)}, opts...)...)
+}
+
+// merchant is the client's merchant id; "" for a nil client.
+func (c *Client) merchant() string {
+	if c == nil {
+		return ""
+	}
+	return c.merchantID
 }

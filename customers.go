@@ -169,7 +169,9 @@ type Customer struct {
 	Raw RawJSON `json:"-"`
 }
 
-func (cu *Customer) setRaw(body []byte) { cu.Raw = body }
+func (cu *Customer) decode(body []byte) error { return decodeObject(body, cu, &cu.Raw, cu.shapeError) }
+
+func (*Customer) names() (string, Status) { return "", "" }
 
 // LogValue is the customer as JSON, its token redacted.
 func (cu Customer) LogValue() slog.Value { return logJSON(cu) }
@@ -204,8 +206,8 @@ const customersPath = "/customers"
 // postCustomer is a POST of a form to one of the customer calls. The
 // customer calls take no version header; a write is not retried after it
 // may have reached the service.
-func postCustomer(op, path string, form url.Values) *call {
-	return &call{op: op, method: http.MethodPost, path: path, body: []byte(form.Encode()), contentType: contentForm}
+func postCustomer(op, name, route, path string, form url.Values) *call {
+	return &call{op: op, name: name, method: http.MethodPost, route: route, path: path, body: []byte(form.Encode()), form: true, write: true}
 }
 
 // CreateCustomer creates a customer and returns it, with a client auth
@@ -222,7 +224,7 @@ func (c *Client) CreateCustomer(ctx context.Context, req *CreateCustomerRequest,
 		return nil, err
 	}
 	cu := new(Customer)
-	if err := c.send(ctx, postCustomer(op, customersPath, form), opts, cu); err != nil {
+	if err := c.do(ctx, postCustomer(op, "CreateCustomer", customersPath, customersPath, form), opts, cu); err != nil {
 		return nil, err
 	}
 	return cu, nil
@@ -239,7 +241,7 @@ func (c *Client) GetCustomer(ctx context.Context, customerID string, q *Customer
 	if err != nil {
 		return nil, invalid(op, err)
 	}
-	cl := &call{op: op, method: http.MethodGet, path: path, idempotent: true}
+	cl := &call{op: op, name: "GetCustomer", method: http.MethodGet, route: "/customers/{customer_id}", path: path}
 	if q != nil {
 		v, err := query.Values(q)
 		if err != nil {
@@ -248,7 +250,7 @@ func (c *Client) GetCustomer(ctx context.Context, customerID string, q *Customer
 		cl.query = v.Encode()
 	}
 	cu := new(Customer)
-	if err := c.send(ctx, cl, opts, cu); err != nil {
+	if err := c.do(ctx, cl, opts, cu); err != nil {
 		return nil, err
 	}
 	return cu, nil
@@ -267,7 +269,7 @@ func (c *Client) UpdateCustomer(ctx context.Context, customerID string, details 
 		return nil, err
 	}
 	cu := new(Customer)
-	if err := c.send(ctx, postCustomer(op, path, form), opts, cu); err != nil {
+	if err := c.do(ctx, postCustomer(op, "UpdateCustomer", "/customers/{customer_id}", path, form), opts, cu); err != nil {
 		return nil, err
 	}
 	return cu, nil

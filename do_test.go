@@ -87,10 +87,14 @@ func TestDoAgainstFake(t *testing.T) {
 				require.Equal(t, "/v4/order-status", last.Path)
 				require.Empty(t, last.Header.Get("Authorization"), "the signature authenticates a sealed call")
 			}
+			var routes []string
 			for _, op := range o.ops {
 				require.Equal(t, "Do", op.Name)
-				require.Empty(t, op.Route, "Do has no route template: never the raw path")
+				require.NotContains(t, op.Route, "ord_", "never an id in a route")
+				routes = append(routes, op.Route)
 			}
+			require.Contains(t, routes, "/orders/{id}", "id-like segments are named {id}")
+			require.Contains(t, routes, "/session")
 		})
 	}
 }
@@ -107,16 +111,21 @@ func TestDoRefusesPaths(t *testing.T) {
 	require.ErrorContains(t, c.Do(context.Background(), "POST", "/x", func() {}, nil), "checkout: do: ")
 	require.Empty(t, fake.Requests())
 
-	// An out that cannot hold the reply: the error says the request took
-	// effect, so that nobody sends a write again.
-	_, err := c.CreateOrder(context.Background(), &checkout.OrderRequest{OrderID: "ord_do", Amount: "10.00"})
-	require.NoError(t, err)
+	// An out that cannot hold the reply is refused before anything is
+	// sent: a write must not take effect with its reply unreadable.
 	var st struct{ Status string }
 	var nilOut *struct{ Status string }
 	for _, out := range []any{st, nilOut} {
-		err := c.Do(context.Background(), "GET", "/orders/ord_do", nil, out, checkout.WithAPIVersion("2023-06-30"))
-		require.ErrorContains(t, err, "checkout: do: the service accepted the request, but out is not a non-nil pointer")
+		err := c.Do(context.Background(), "POST", "/orders", url.Values{"order_id": {"ord_do"}}, out)
+		require.ErrorContains(t, err, "checkout: do: invalid option: out is not a non-nil pointer")
 	}
+	// A method is sent as given, so one not upper case is refused, never
+	// changed; so is a query that is not one.
+	require.ErrorContains(t, c.Do(context.Background(), "get", "/orders/x", nil, nil), `method "get" is not an upper-case token`)
+	err := c.Do(context.Background(), "GET", "/orders?client_auth_token=tkn_SECRET&x=%zz", nil, nil)
+	require.ErrorIs(t, err, checkout.ErrInvalidOption)
+	require.NotContains(t, err.Error(), "tkn_SECRET", "the query is never quoted")
+	require.Empty(t, fake.Requests())
 }
 
 // A write through Do is not retried after an ambiguous failure; a GET is.

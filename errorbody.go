@@ -9,21 +9,17 @@ import (
 	"time"
 )
 
-// newAPIError builds the APIError of a non-2xx response, the key of cred
-// redacted before the body is cut (so no cut leaves a part of it).
-func newAPIError(op string, status int, header http.Header, body []byte, now time.Time, cred *credential) *APIError {
-	e := &APIError{HTTPStatus: status, Operation: op, cred: cred, Body: body}
+// newAPIError builds the APIError of a non-2xx response that asked to
+// wait retryAfter (see classify), the key of cred redacted before the body
+// is cut (so no cut leaves a part of it).
+func newAPIError(op string, status int, retryAfter time.Duration, body []byte, cred *credential) *APIError {
+	e := &APIError{HTTPStatus: status, Operation: op, cred: cred, Body: body, RetryAfter: retryAfter}
 	e.redact()
 	body = e.Body
 	if len(body) > maxErrorBody {
 		body = body[:maxErrorBody]
 	}
 	e.Body = body
-	if status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable {
-		if d, ok := parseRetryAfter(header.Get("Retry-After"), now); ok {
-			e.RetryAfter = d
-		}
-	}
 	e.fill(body)
 	e.redact()
 	return e

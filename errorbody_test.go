@@ -109,12 +109,12 @@ func TestAPIErrorDecodeConformance(t *testing.T) {
 }
 
 func TestAPIErrorRetryAfter(t *testing.T) {
-	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	now := time.Now()
 	h := http.Header{}
 	h.Set("Retry-After", "7")
 	require.Equal(t, 7*time.Second, decodeAPIError("x", 429, h, nil, now).RetryAfter)
-	h.Set("Retry-After", now.Add(90*time.Second).Format(http.TimeFormat))
-	require.Equal(t, 90*time.Second, decodeAPIError("x", 503, h, nil, now).RetryAfter)
+	h.Set("Retry-After", now.Add(90*time.Second).UTC().Format(http.TimeFormat))
+	require.InDelta(t, float64(90*time.Second), float64(decodeAPIError("x", 503, h, nil, now).RetryAfter), float64(2*time.Second))
 	require.Zero(t, decodeAPIError("x", 400, h, nil, now).RetryAfter, "only 429 and 503 carry a delay")
 	h.Set("Retry-After", "soon")
 	require.Zero(t, decodeAPIError("x", 429, h, nil, now).RetryAfter)
@@ -185,7 +185,7 @@ func TestAPIErrorBodyShapes(t *testing.T) {
 
 	key := "sk_live_0123456789abcdef"
 	cred := &credential{key: key, authorization: "Basic " + b64(key+":")}
-	e = newAPIError("refund", 400, http.Header{}, []byte(`{"status":"ERROR","error_message":"key `+key+` refused"}`), time.Now(), cred)
+	e = newAPIError("refund", 400, 0, []byte(`{"status":"ERROR","error_message":"key `+key+` refused"}`), cred)
 	require.Equal(t, &APIError{HTTPStatus: 400, Operation: "refund", Body: []byte(`{"status":"ERROR","error_message":"key [REDACTED] refused"}`),
 		Status: "ERROR", ErrorMessage: "key [REDACTED] refused", cred: cred}, e, "the client's key redacted in the fields and the body")
 	require.NotContains(t, e.Error(), key)
@@ -242,7 +242,8 @@ func TestAPIErrorFieldsKeepServiceText(t *testing.T) {
 	}
 }
 
-// decodeAPIError is newAPIError without a key to redact.
-func decodeAPIError(op string, status int, header http.Header, body []byte, now time.Time) *APIError {
-	return newAPIError(op, status, header, body, now, nil)
+// decodeAPIError is the APIError the call loop makes of a reply (the wait
+// as classify reads it), without a key to redact.
+func decodeAPIError(op string, status int, header http.Header, body []byte, _ time.Time) *APIError {
+	return newAPIError(op, status, classify(false, true, status, header, nil).wait, body, nil)
 }

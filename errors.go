@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -306,13 +305,11 @@ func (e *APIError) notFound() bool {
 		(normStatus(e.Status) == "NOT_FOUND" || e.StatusID == statusIDNotFound)
 }
 
-// aboutOrder sets an *APIError's OrderID to orderID unless the body named one.
-func aboutOrder(err error, orderID string) error {
-	var e *APIError
-	if errors.As(err, &e) && e.OrderID == "" {
-		e.OrderID = orderID
-	}
-	return err
+// exists reports the service's answer that what a write would create
+// (an order, a refund) exists already: its outcome is to be settled.
+func (e *APIError) exists() bool {
+	return e.HTTPStatus >= 400 && e.HTTPStatus <= 499 &&
+		strings.Contains(strings.ToLower(e.ErrorMessage+" "+e.UserMessage), "already exist")
 }
 
 // normStatus makes "Not Found", "not_found" and "NOT_FOUND" equal.
@@ -346,15 +343,4 @@ func oneLine(s string, max int) string {
 		n++
 	}
 	return b.String()
-}
-
-// replyAbout returns v, or refuses a reply about another order than
-// orderID (a misrouting proxy or cache): it must never pass for this one,
-// or CheckPaid would approve the wrong order. The error quotes only what
-// was asked.
-func replyAbout[T any](v *T, op, orderID, got string) (*T, error) {
-	if orderID != "" && got != "" && got != orderID {
-		return nil, fmt.Errorf("checkout: %s: decode response: the reply is about another order than %.24q", op, orderID)
-	}
-	return v, nil
 }

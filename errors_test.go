@@ -114,7 +114,7 @@ func TestAPIErrorScrubsEscapedKey(t *testing.T) {
 		"path":          url.PathEscape(key),
 	} {
 		body := `{"error_message":"bad key ` + echoed + `","error_info":{"developer_message":"` + echoed + `"}}`
-		e := newAPIError("get order", 401, http.Header{}, []byte(body), time.Now(), c)
+		e := newAPIError("get order", 401, 0, []byte(body), c)
 		require.NotContains(t, string(e.Body), echoed, name)
 		require.Contains(t, string(e.Body), redacted, name)
 		require.NotContains(t, e.ErrorMessage+e.Info.DeveloperMessage+e.Error(), key, name)
@@ -322,7 +322,7 @@ func TestOrderNotFoundOrderID(t *testing.T) {
 	}
 
 	// Another refusal of a call about an order names the order too; a
-	// call about no one order leaves OrderID empty.
+	// call about no one order (a refund by txn_id) leaves OrderID empty.
 	srv := newRecorder(t, reply{status: 400, body: `{"status":"ERROR","error_code":"duplicate.call"}`})
 	c := newTestClient(t, srv.URL)
 	_, err := c.Refund(ctx, "o1", &RefundRequest{UniqueRequestID: "r", Amount: "1.00"})
@@ -335,5 +335,5 @@ func TestOrderNotFoundOrderID(t *testing.T) {
 	require.Empty(t, e.OrderID)
 	_, err = c.CreateSession(ctx, baseSession())
 	require.ErrorAs(t, err, &e)
-	require.Empty(t, e.OrderID)
+	require.Equal(t, baseSession().OrderID, e.OrderID, "a session is about its order")
 }

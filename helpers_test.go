@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -96,7 +97,26 @@ func (r *recorder) serve(w http.ResponseWriter, req *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 	}
 	w.WriteHeader(rep.status)
-	_, _ = w.Write([]byte(rep.body))
+	_, _ = w.Write([]byte(strings.ReplaceAll(rep.body, "$ORDER_ID", requestOrderID(req, body.Bytes()))))
+}
+
+// requestOrderID is the order a request is about, for a canned reply that
+// must name it ("$ORDER_ID"): its JSON or form order_id, else the id in
+// its /orders/{order_id} path.
+func requestOrderID(req *http.Request, body []byte) string {
+	var j struct {
+		OrderID string `json:"order_id"`
+	}
+	if json.Unmarshal(body, &j) == nil && j.OrderID != "" {
+		return j.OrderID
+	}
+	if f, err := url.ParseQuery(string(body)); err == nil && f.Get("order_id") != "" {
+		return f.Get("order_id")
+	}
+	rest, _ := strings.CutPrefix(req.URL.Path, "/orders/")
+	id, _, _ := strings.Cut(rest, "/")
+	id, _ = url.PathUnescape(id)
+	return id
 }
 
 func (r *recorder) all() []recorded {

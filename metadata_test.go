@@ -53,14 +53,14 @@ func TestSessionGatewayMetadataSentAsGiven(t *testing.T) {
 	}, r.GatewayMetadata)
 	require.Equal(t, map[string]any{"metadata.expiryInMins": "15"}, r.Extra)
 
-	c, srv := replyingClient(t, `{"status":"NEW","sdk_payload":{"requestId":"r"}}`)
+	c, srv := replyingClient(t, `{"status":"NEW","order_id":"$ORDER_ID","sdk_payload":{"requestId":"r"}}`)
 	_, err := c.CreateSession(context.Background(), &r)
 	require.NoError(t, err)
 	requireSameSession(t, []byte(body), srv.last(t).Body)
 
 	// In a client whose namespace is JUSPAY, the reference goes under
 	// JUSPAY and the other gateways' entries are still sent as given.
-	c, srv = replyingClient(t, `{"status":"NEW","sdk_payload":{"requestId":"r"}}`, WithNamespace("JUSPAY"))
+	c, srv = replyingClient(t, `{"status":"NEW","order_id":"$ORDER_ID","sdk_payload":{"requestId":"r"}}`, WithNamespace("JUSPAY"))
 	_, err = c.CreateSession(context.Background(), &r)
 	require.NoError(t, err)
 	var sent map[string]any

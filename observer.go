@@ -9,21 +9,47 @@ import (
 // (package otelcheckout adapts it to OpenTelemetry). Give one to
 // [WithObserver]. Its methods run on the caller's goroutine, must be safe
 // for concurrent use, and should return quickly. The context each Start
-// method returns is the one passed to its End method and to the calls made
-// within it, so an observer can keep its span there.
+// method returns is the one passed to its End method and to what runs
+// within it (attempts within an operation, polls within [Client.AwaitFinal]),
+// so an observer can keep its span there. Embed [NopObserver] to implement
+// only some methods.
 type Observer interface {
 	StartOperation(ctx context.Context, op Operation) context.Context
-	StartAttempt(ctx context.Context, op Operation, attempt int) context.Context
+	StartAttempt(ctx context.Context, op Operation, a Attempt) context.Context
 	EndAttempt(ctx context.Context, op Operation, a Attempt)
 	EndOperation(ctx context.Context, op Operation, r OperationResult)
+	// ObserveDelivery hears how a webhook handler answered one delivery
+	// (package webhook's Config.Observer).
+	ObserveDelivery(ctx context.Context, d Delivery)
 }
+
+// NopObserver observes nothing; embed it in an [Observer] that needs only
+// some of the methods.
+type NopObserver struct{}
+
+// StartOperation returns ctx.
+func (NopObserver) StartOperation(ctx context.Context, _ Operation) context.Context { return ctx }
+
+// StartAttempt returns ctx.
+func (NopObserver) StartAttempt(ctx context.Context, _ Operation, _ Attempt) context.Context {
+	return ctx
+}
+
+// EndAttempt does nothing.
+func (NopObserver) EndAttempt(context.Context, Operation, Attempt) {}
+
+// EndOperation does nothing.
+func (NopObserver) EndOperation(context.Context, Operation, OperationResult) {}
+
+// ObserveDelivery does nothing.
+func (NopObserver) ObserveDelivery(context.Context, Delivery) {}
 
 // Operation describes one call of the Client, as an [Observer] hears it.
 // Nothing in it is secret; OrderID is the merchant's own id, which an
 // observer should report only when its user opts in.
 type Operation struct {
-	Name          string // the Client method: "CreateSession", "GetOrder", "Do"…
-	Method        string // HTTP method of the call as sent ("POST")
+	Name          string // the Client method: "CreateSession", "GetOrder", "Do", "AwaitFinal"…
+	Method        string // HTTP method of the call as sent ("POST"); "" for AwaitFinal
 	Route         string // path template: "/orders/{order_id}", never the raw path
 	ServerAddress string // host of the base URL
 	ServerPort    int    // port of the base URL (443 when not written)
@@ -41,29 +67,75 @@ const (
 	ErrorKindCanceled   ErrorKind = "canceled"   // the caller's context was canceled
 	ErrorKindConnection ErrorKind = "connection" // dialling, TLS or the connection failed
 	ErrorKindHTTP       ErrorKind = "http"       // the service answered with a non-2xx status
-	ErrorKindDecode     ErrorKind = "decode"     // a 2xx reply could not be read or opened
+	ErrorKindDecode     ErrorKind = "decode"     // a 2xx reply could not be read, opened or decoded
 	ErrorKindInvalid    ErrorKind = "invalid"    // refused before sending (validation, options)
 	ErrorKindJOSE       ErrorKind = "jose"       // sealing or signing the request failed
+	ErrorKindConflict   ErrorKind = "conflict"   // a replayed write found another ([ConflictError])
 	ErrorKindOther      ErrorKind = "other"
 )
 
-// Attempt is what an [Observer] hears when one HTTP attempt of an
-// operation ends.
+// AttemptKind says which request of an operation an attempt sent.
+type AttemptKind string
+
+// The requests of an operation.
+const (
+	// AttemptSend is the operation's own request: its first attempt, a
+	// retry, or a write sent again after a settle read found nothing.
+	AttemptSend AttemptKind = "send"
+	// AttemptSettle is a read of the order a write was about, made after
+	// the write's outcome was unknown (see [ConflictError]).
+	AttemptSettle AttemptKind = "settle"
+)
+
+// Attempt is what an [Observer] hears of one HTTP request of an operation:
+// Number, Kind, Method and Route when it starts, all of it when it ends.
 type Attempt struct {
-	Number         int           // 1 for the first attempt, 2 for the first retry…
+	Number int         // 1 for a request's first attempt, 2 for the next one of the same request…
+	Kind   AttemptKind // the operation's own request, or a settle read
+	Method string      // HTTP method as sent ("POST")
+	Route  string      // path template as sent: "/orders/{order_id}"
+
 	HTTPStatus     int           // 0 when no reply came
-	ErrorKind      ErrorKind     // "" when the attempt got a 2xx reply
-	MaybeDelivered bool          // the request may have reached the service
+	ErrorKind      ErrorKind     // "" when the attempt got a 2xx reply it could read
+	MaybeDelivered bool          // it failed after its request may have reached the service (see [OperationResult])
 	Duration       time.Duration // from sending to the end of reading the reply
 }
 
-// OperationResult is what an [Observer] hears when an operation ends.
+// OperationResult is what an [Observer] hears when an operation ends: the
+// outcome of the call as a whole, as the caller gets it.
 type OperationResult struct {
-	Attempts       int           // HTTP attempts made; 0 when refused before sending
-	HTTPStatus     int           // status of the last reply, 0 when none
-	ErrorKind      ErrorKind     // "" on success
-	Err            error         // the error the call returns, nil on success
-	MaybeDelivered bool          // a failed write may still have taken effect
-	OrderStatus    Status        // the order's status when the call returns an order, else ""
-	Duration       time.Duration // the whole call, retries and waits included
+	Attempts   int       // HTTP requests made, settle reads included; 0 when refused before sending
+	HTTPStatus int       // status of the last reply, 0 when none
+	ErrorKind  ErrorKind // "" on success
+	Err        error     // the error the call returns, nil on success
+	// MaybeDelivered means, here as on an [Attempt] and a
+	// [TransportError]: it failed, and a request of it may have reached
+	// the service, so a write may have taken effect. Never set on success.
+	MaybeDelivered bool
+	Replayed       bool          // the write's outcome was settled by reading it back (see [ConflictError])
+	OrderStatus    Status        // the order's status when the call returns an order: a known status, or "_OTHER"
+	Duration       time.Duration // the whole call, retries, settle reads and waits included
+}
+
+// DeliveryOutcome is how a webhook handler answered one delivery.
+type DeliveryOutcome string
+
+// The outcomes of a webhook delivery.
+const (
+	DeliveryProcessed     DeliveryOutcome = "processed"        // the function ran and succeeded: 200
+	DeliveryDuplicate     DeliveryOutcome = "duplicate"        // processed before (200) or still in flight (409): not run again
+	DeliveryUnauthorized  DeliveryOutcome = "unauthorized"     // wrong credentials, custom headers or signature: 401 (500 for a signature)
+	DeliveryForbidden     DeliveryOutcome = "forbidden_source" // from an address outside the allow-list: 403
+	DeliveryDecodeFailure DeliveryOutcome = "decode_failure"   // not a POST, too large, unreadable, undecryptable or not an event: 4xx/500
+	DeliveryHandlerError  DeliveryOutcome = "handler_error"    // the function or the claim store failed: 500, the service re-sends
+	DeliveryNotConfigured DeliveryOutcome = "not_configured"   // no Decrypter, a plain body refused, no function: 500
+)
+
+// Delivery is what an [Observer] hears of one webhook delivery. It holds
+// nothing secret: no credential, header value or body.
+type Delivery struct {
+	Outcome    DeliveryOutcome
+	HTTPStatus int           // the status the handler answered
+	EventName  string        // the event's name when it was read (at most 64 bytes), else ""
+	Duration   time.Duration // from the request's arrival to the answer
 }

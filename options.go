@@ -48,6 +48,24 @@ type requestConfig struct {
 	header     http.Header
 	routingID  bool // WithRoutingID was applied
 	meta       *ResponseMeta
+	poll       []time.Duration // WithPollIntervals: AwaitFinal's schedule
+	route      string          // WithRouteTemplate: Do's route
+	clock      clock           // AwaitFinal's time (tests replace it)
+}
+
+// requestOptions applies opts; the first invalid one is the error.
+func requestOptions(opts []RequestOption) (*requestConfig, error) {
+	rc := new(requestConfig)
+	var err error
+	for _, o := range opts {
+		if o == nil {
+			continue
+		}
+		if e := o.applyRequest(rc); err == nil {
+			err = e
+		}
+	}
+	return rc, err
 }
 
 // WithBaseURL sets the service's base address (required: there is no

@@ -69,7 +69,7 @@ func TestDebugLogNeverHoldsSecretsOrBodies(t *testing.T) {
 				w.Write([]byte(`{"status":"ERROR","error_message":"resp-marker-busy"}`))
 				return
 			}
-			w.Write([]byte(`{"status":"NEW","sdk_payload":{"requestId":"resp-marker-payload"}}`))
+			w.Write([]byte(`{"status":"NEW","order_id":"order_dummy_1","sdk_payload":{"requestId":"resp-marker-payload"}}`))
 		case "POST /orders": // success, then a 500 that is not retried
 			if n == 1 {
 				w.Write([]byte(`{"status":"CREATED","order_id":"HD-1707740261","juspay":{"client_auth_token":"resp-marker-token"}}`))

@@ -3,6 +3,7 @@ package checkout
 import (
 	"context"
 	"log/slog"
+	"net/http"
 	"net/url"
 	"strings"
 
@@ -342,7 +343,9 @@ type ClientAuth struct {
 	ClientAuthTokenExpiry Timestamp `json:"client_auth_token_expiry,omitzero"`
 }
 
-func (o *Order) setRaw(body []byte) { o.Raw = body }
+func (o *Order) decode(body []byte) error { return decodeObject(body, o, &o.Raw, o.shapeError) }
+
+func (o *Order) names() (string, Status) { return o.OrderID, Status(o.Status) }
 
 func (o *Order) shapeError() error {
 	if o.Status == "" && o.StatusID == 0 && o.ID == "" && o.OrderID == "" && o.PaymentLinks == (PaymentLinks{}) {
@@ -369,17 +372,33 @@ func (c *Client) CreateOrder(ctx context.Context, req *OrderRequest, opts ...Req
 		return nil, invalid(op, err)
 	}
 	o := new(Order)
-	cl := postForm(op, "/orders", form)
-	cl.orderID = req.OrderID
-	if err := c.send(ctx, cl, opts, o); err != nil {
-		return c.replayOrder(ctx, req, opts, err)
+	err = c.do(ctx, &call{op: op, name: "CreateOrder", method: http.MethodPost, route: "/orders", path: "/orders",
+		body: []byte(form.Encode()), form: true, versioned: true, write: true, orderID: req.OrderID,
+		settle: settleOrder(op, req.OrderID, req.Amount, req.Currency, req.CustomerID, func(st *OrderStatus) settled {
+			*o = orderOf(st)
+			return replayed
+		}),
+	}, opts, o)
+	if err != nil {
+		return nil, err
 	}
-	return replyAbout(o, op, req.OrderID, o.OrderID)
+	return o, nil
 }
 
-// postForm is a POST of a form-encoded body to one of the /orders
-// endpoints, which take the version header. Writes are not idempotent: an
-// ambiguous failure is not retried.
-func postForm(op, path string, form url.Values) *call {
-	return &call{op: op, method: "POST", path: path, body: []byte(form.Encode()), contentType: contentForm, versioned: true}
+// orderForm is a POST of a form to one of the /orders endpoints, which
+// take the version header; a write.
+func orderForm(op, name, route, path, orderID string, form url.Values) *call {
+	return &call{op: op, name: name, method: http.MethodPost, route: route, path: path, body: []byte(form.Encode()),
+		form: true, versioned: true, write: true, orderID: orderID}
+}
+
+// orderOf is the Order a replayed CreateOrder returns: the order status
+// has no client auth token and no collection links, so it is without them
+// (CreateSession gives a token).
+func orderOf(st *OrderStatus) Order {
+	return Order{
+		Status: string(st.Status), StatusID: st.StatusID, ID: st.ID, OrderID: st.OrderID, PaymentLinks: st.PaymentLinks, MerchantID: st.MerchantID,
+		Amount: st.Amount, Currency: st.Currency, CustomerID: st.CustomerID, CustomerEmail: st.CustomerEmail,
+		CustomerPhone: st.CustomerPhone, ProductID: st.ProductID, ReturnURL: st.ReturnURL, Raw: st.Raw, Replayed: true,
+	}
 }

@@ -70,10 +70,8 @@ func (c *Client) UpdateOrder(ctx context.Context, orderID string, req *UpdateOrd
 		form[k] = []string{s}
 	}
 	st := new(OrderStatus)
-	cl := postForm(op, path, form)
-	cl.orderID = orderID
-	if err := c.send(ctx, cl, opts, st); err != nil {
-		return nil, aboutOrder(err, orderID)
+	if err := c.do(ctx, orderForm(op, "UpdateOrder", "/orders/{order_id}", path, orderID, form), opts, st); err != nil {
+		return nil, err
 	}
-	return replyAbout(st, op, orderID, st.OrderID)
+	return st, nil
 }

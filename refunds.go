@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/payorch/checkout-go/validation"
 )
@@ -178,7 +179,9 @@ type Refund struct {
 	Replayed bool `json:"-"`
 }
 
-func (r *Refund) setRaw(body []byte) { r.Raw = body }
+func (r *Refund) decode(body []byte) error { return decodeObject(body, r, &r.Raw, r.shapeError) }
+
+func (r *Refund) names() (string, Status) { return r.OrderID, "" }
 
 func (r *Refund) shapeError() error {
 	if r.ID == "" && r.UniqueRequestID == "" && r.Status == "" {
@@ -202,14 +205,14 @@ func (c *Client) Refund(ctx context.Context, orderID string, req *RefundRequest,
 	if err != nil {
 		return nil, invalid(op, err)
 	}
-	cl := postForm(op, path+"/refunds", form)
-	cl.orderID = orderID
-	cl.jwePath, cl.jweBody = "/v4"+path+"/refunds", jweBody
 	st := new(OrderStatus)
-	if err := c.send(ctx, cl, opts, st); err != nil {
-		return c.replayOrderRefund(ctx, orderID, req, opts, aboutOrder(err, orderID))
+	cl := orderForm(op, "Refund", "/orders/{order_id}/refunds", path+"/refunds", orderID, form)
+	cl.v4 = &v4Call{route: "/v4/orders/{order_id}/refunds", path: "/v4" + path + "/refunds", body: jweBody}
+	cl.settle = settleRefund(op, orderID, req.UniqueRequestID, req.Amount, func(found *OrderStatus, _ *Refund) { *st = *found })
+	if err := c.do(ctx, cl, opts, st); err != nil {
+		return nil, err
 	}
-	return replyAbout(st, op, orderID, st.OrderID)
+	return st, nil
 }
 
 // TransactionRefundRequest refunds one transaction, or an order by the
@@ -260,18 +263,68 @@ func (r *TransactionRefundRequest) Validate() error {
 // with RefundType), through POST /refunds. It returns the refund itself,
 // not the order: watch it with [Client.GetOrder] or the refund webhooks.
 // When the outcome is unknown, the client looks for the refund's
-// UniqueRequestID in the order before sending again (see [ConflictError]).
+// UniqueRequestID in the order before sending again (see [ConflictError]);
+// a refund by TxnID alone is looked up in the order the TxnID names
+// ("<merchant>-<order>-<n>").
 func (c *Client) RefundTransaction(ctx context.Context, req *TransactionRefundRequest, opts ...RequestOption) (*Refund, error) {
 	const op = "refund transaction"
 	form, err := validForm(op, req, req.Validate())
 	if err != nil {
 		return nil, err
 	}
-	r := new(Refund)
-	cl := postForm(op, "/refunds", form)
-	cl.orderID = req.OrderID
-	if err := c.send(ctx, cl, opts, r); err != nil {
-		return c.replayTxnRefund(ctx, req, opts, aboutOrder(err, req.OrderID))
+	orderID := req.OrderID
+	if rest, ok := strings.CutPrefix(req.TxnID, c.merchant()+"-"); orderID == "" && ok {
+		if i := strings.LastIndexByte(rest, '-'); i > 0 {
+			orderID = rest[:i]
+		}
 	}
-	return replyAbout(r, op, req.OrderID, r.OrderID)
+	r := new(Refund)
+	cl := orderForm(op, "RefundTransaction", "/refunds", "/refunds", req.OrderID, form)
+	cl.settle = settleRefund(op, orderID, req.UniqueRequestID, req.Amount, func(_ *OrderStatus, found *Refund) { *r = *found })
+	if err := c.do(ctx, cl, opts, r); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// settleRefund is the settle step of a refund of order id under the
+// unique request id uid: found with the same amount it is handed to found
+// (the call returns it), with another a *ConflictError; not found, the
+// refund may be sent again. An order that cannot be read leaves cause.
+func settleRefund(op, id, uid string, amount Amount, found func(*OrderStatus, *Refund)) settleFunc {
+	return func(read readFunc, cause error) (settled, error) {
+		if id == "" {
+			return unsettled, cause
+		}
+		st, err := readOrder(read, id)
+		if err != nil || st == nil {
+			return unsettled, cause
+		}
+		r := findRefund(st, uid)
+		switch {
+		case r == nil:
+			return absent, cause
+		case amount != "" && !amount.equal(r.Amount):
+			return unsettled, &ConflictError{Op: op, OrderID: id, UniqueRequestID: uid, Fields: []string{keyAmount}, Err: cause}
+		}
+		r.Replayed = true
+		found(st, r)
+		return replayed, nil
+	}
+}
+
+// findRefund returns the refund of st with the unique request id, in the
+// order's refunds or a transaction's of txn_list, or nil.
+func findRefund(st *OrderStatus, id string) *Refund {
+	for i := range st.Refunds {
+		if st.Refunds[i].UniqueRequestID == id {
+			return &st.Refunds[i]
+		}
+	}
+	for t := range st.TxnList {
+		if r := findRefund(&st.TxnList[t], id); r != nil {
+			return r
+		}
+	}
+	return nil
 }

@@ -2,21 +2,318 @@ package checkout
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptrace"
-	"net/url"
-	"strconv"
-	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
 )
+
+// call is one call of the service as its endpoint describes it, once: the
+// endpoint hands it to [Client.do], the one loop every call goes through.
+type call struct {
+	op        string // the call as errors name it: "create session"
+	name      string // the Client method, as an Observer hears it: "CreateSession"
+	method    string // "POST"
+	route     string // path template: "/orders/{order_id}"
+	path      string // the escaped path below the base URL
+	query     string // encoded query without "?", or ""; never logged
+	body      []byte // encoded once; nil sends none
+	form      bool   // body is a form, else JSON
+	versioned bool   // carries the version header
+	write     bool   // may change something at the service (see classify)
+	orderID   string // the order the call is about: its reply must name it
+	v4        *v4Call
+	settle    settleFunc // for a write: finds what an unknown outcome did; nil leaves the error as it is
+}
+
+// v4Call is the JWE+JWS form of a call: a POST of the sealed JSON to path.
+type v4Call struct {
+	route, path string
+	body        []byte // the JSON to seal; nil seals call.body
+}
+
+// settleFunc is a write's settle step. After an outcome the client cannot
+// know (cause), it reads with read what the write would have made, and
+// says what it found; err is what the call returns when it ends there:
+// cause, or a [*ConflictError] when it found something else.
+type settleFunc func(read readFunc, cause error) (settled, error)
+
+// settled is what a settle step found.
+type settled int
+
+const (
+	unsettled   settled = iota // it could not tell, or found a conflict: the call ends with err
+	replayed                   // it found what the write asked for, and filled the reply
+	absent                     // nothing was made: the write may be sent again
+	replayAgain                // it found what the write asked for; sending again asks for its reply (a session)
+)
+
+// readFunc makes a settle step's read, as part of the write's operation.
+type readFunc func(cl *call, out decodable) error
+
+// do runs cl with opts and decodes its 2xx reply into out.
+func (c *Client) do(ctx context.Context, cl *call, opts []RequestOption, out decodable) error {
+	rc, err := requestOptions(opts)
+	switch {
+	case err != nil:
+	case rc.poll != nil:
+		err = optErr("WithPollIntervals is an option of AwaitFinal")
+	case rc.route != "":
+		err = optErr("WithRouteTemplate is an option of Do")
+	}
+	return c.run(ctx, cl, rc, out, err)
+}
+
+// run is do with the options applied; a non-nil err (an option's) ends the
+// call before anything is sent, as the Observer hears.
+func (c *Client) run(ctx context.Context, cl *call, rc *requestConfig, out decodable, err error) error {
+	switch {
+	case c == nil || c.cred == nil || c.hc == nil:
+		return fmt.Errorf("checkout: %s: %w", cl.op, invalidClient{})
+	case ctx == nil:
+		return fmt.Errorf("checkout: %s: nil context", cl.op)
+	}
+	x := c.begin(ctx, cl, rc)
+	if err != nil {
+		err = fmt.Errorf("checkout: %s: %w", cl.op, err)
+	} else {
+		err = x.loop(out)
+	}
+	x.end(out, err)
+	return err
+}
+
+// exchange is one call in flight: what its requests did so far. It lives
+// as long as the call, on the caller's goroutine.
+type exchange struct {
+	c        *Client
+	cl       *call
+	rc       *requestConfig
+	ctx      context.Context // the operation's: what the Observer returned, else the caller's
+	op       Operation
+	start    time.Time
+	requests int            // HTTP requests made, settle reads included
+	sends    int            // requests of cl itself
+	effect   bool           // a send of cl failed after it may have reached the service (and no settle found nothing made since)
+	last     *http.Response // the last reply, its body read
+	replayed bool           // a settle step found what the write asked for
+}
+
+// begin starts the exchange of cl, telling the Observer.
+func (c *Client) begin(ctx context.Context, cl *call, rc *requestConfig) *exchange {
+	x := &exchange{c: c, cl: cl, rc: rc, ctx: ctx, start: time.Now()}
+	if c.observer != nil {
+		method, route := x.sentMethod(cl), x.sentRoute(cl)
+		x.op = c.operation(cl.name, method, route, cl.orderID)
+		x.op.JWE = x.jwe(cl)
+		x.ctx = c.observer.StartOperation(ctx, x.op)
+	}
+	return x
+}
+
+// end fills the call's ResponseMeta and tells the Observer how the call
+// ended: as the caller sees it.
+func (x *exchange) end(out decodable, err error) {
+	if m := x.rc.meta; m != nil {
+		*m = ResponseMeta{Attempts: x.requests, Elapsed: time.Since(x.start)}
+		if x.last != nil {
+			m.HTTPStatus = x.last.StatusCode
+			m.IDs = idHeaders(x.last.Header)
+			m.RequestID, m.ResponseID = m.IDs["X-Request-Id"], m.IDs["X-Response-Id"]
+		}
+	}
+	obs := x.c.observer
+	if obs == nil {
+		return
+	}
+	r := OperationResult{Attempts: x.requests, ErrorKind: errorKind(err), Err: err, Duration: time.Since(x.start),
+		MaybeDelivered: err != nil && x.effect, Replayed: err == nil && x.replayed}
+	if x.last != nil {
+		r.HTTPStatus = x.last.StatusCode
+	}
+	if err == nil && out != nil {
+		_, st := out.names()
+		r.OrderStatus = boundedStatus(st)
+	}
+	obs.EndOperation(x.ctx, x.op, r)
+}
+
+// loop sends the call. While a write's outcome is unknown it settles it
+// and, when nothing was made, sends it again: MaxRetries+1 sends at most.
+func (x *exchange) loop(out decodable) error {
+	for {
+		err := x.send(x.cl, out, AttemptSend)
+		if err == nil || !x.effect || x.cl.settle == nil || x.c.retry.MaxRetries == 0 {
+			return err
+		}
+		found, err := x.cl.settle(x.read, err)
+		x.replayed = found == replayed || found == replayAgain
+		switch {
+		case found == replayed:
+			return nil
+		case found == unsettled || x.sends > x.c.retry.MaxRetries:
+			return err
+		}
+		x.effect = false // the settle read found that nothing was made, or asks again
+	}
+}
+
+// read is the settle step's read: a request of the operation, retried as
+// reads are.
+func (x *exchange) read(cl *call, out decodable) error { return x.send(cl, out, AttemptSettle) }
+
+// send makes one request of the exchange (cl itself, or a settle read),
+// its attempts run by go-retryablehttp, and reads its reply into out.
+func (x *exchange) send(cl *call, out decodable, kind AttemptKind) error {
+	s := &sending{x: x, cl: cl, kind: kind, retries: x.c.retry.MaxRetries,
+		method: x.sentMethod(cl), route: x.sentRoute(cl), path: x.shownPath(cl)}
+	if kind == AttemptSend {
+		s.retries -= x.sends // a write's sends share one budget
+	}
+	req, err := x.request(cl)
+	if err != nil {
+		return err
+	}
+	s.trace = httptrace.ClientTrace{
+		GotConn:      func(httptrace.GotConnInfo) { s.sent.Store(true) },
+		WroteHeaders: func() { s.sent.Store(true) },
+	}
+	engine := retryablehttp.Client{
+		HTTPClient:   &http.Client{Transport: s, CheckRedirect: x.c.hc.CheckRedirect, Jar: x.c.hc.Jar, Timeout: x.c.hc.Timeout},
+		RetryMax:     max(s.retries, 0),
+		RetryWaitMin: x.c.retry.MinWait,
+		RetryWaitMax: x.c.retry.MaxWait,
+		CheckRetry:   s.checkRetry,
+		Backoff:      backoff,
+		ErrorHandler: giveUp,
+	}
+	resp, err := engine.Do(req)
+	if err != nil {
+		return s.fail(0, nil, s.sent.Load(), s.transportError(err, s.sent.Load()))
+	}
+	data, err := readBody(resp)
+	if err != nil { // the reply began: the service has the request
+		return s.fail(0, nil, true, s.transportError(fmt.Errorf("read response: %w", err), true))
+	}
+	x.last = resp
+	if x.jwe(cl) && (ok2xx(resp.StatusCode) || isSealed(data)) {
+		plain, err := x.c.jwe.open(x.ctx, cl.op, data)
+		if err != nil && ok2xx(resp.StatusCode) {
+			return s.fail(resp.StatusCode, nil, true, err)
+		} else if err == nil {
+			data = plain // an error reply is opened when it opens
+		}
+	}
+	if !ok2xx(resp.StatusCode) {
+		o := classify(cl.write, true, resp.StatusCode, resp.Header, nil)
+		ae := newAPIError(cl.op, resp.StatusCode, o.wait, data, x.c.cred)
+		if ae.OrderID == "" {
+			ae.OrderID = cl.orderID
+		}
+		return s.fail(resp.StatusCode, resp.Header, true, ae)
+	}
+	if err := x.decode(cl, data, out); err != nil {
+		if cl.write { // the service answered a write: it may have acted
+			err = &TransportError{Op: cl.op, Method: s.method, Path: s.path, Attempts: s.attempts(),
+				MaybeDelivered: true, Err: replyError{err}, write: true}
+		} else {
+			err = fmt.Errorf("checkout: %s: %w", cl.op, err)
+		}
+		return s.fail(resp.StatusCode, nil, true, err)
+	}
+	s.endAttempt(resp.StatusCode, "", outcome{reached: true})
+	return nil
+}
+
+// decode reads a 2xx reply into out and checks that it is about cl's
+// order: a reply that names another order, or none, is refused.
+func (x *exchange) decode(cl *call, data []byte, out decodable) error {
+	err := out.decode(data)
+	if sealed := sealedInBasicMode(cl.op, data); err != nil && sealed != nil && !x.jwe(cl) {
+		return sealed
+	}
+	if err == nil && cl.orderID != "" {
+		switch id, _ := out.names(); {
+		case id == "":
+			err = fmt.Errorf("the reply names no order, where it must name %.24q", cl.orderID)
+		case id != cl.orderID:
+			err = fmt.Errorf("the reply is about another order than %.24q", cl.orderID)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("decode response: %w", err)
+	}
+	return nil
+}
+
+// request builds the HTTP request of cl: sealed in the JWE+JWS mode.
+func (x *exchange) request(cl *call) (*retryablehttp.Request, error) {
+	method, path, query, body := cl.method, cl.path, cl.query, cl.body
+	contentType := x.c.hdr.json
+	if cl.form {
+		contentType = x.c.hdr.form
+	}
+	if x.jwe(cl) {
+		method, path, query, contentType = http.MethodPost, cl.v4.path, "", x.c.hdr.json
+		if cl.v4.body != nil {
+			body = cl.v4.body
+		}
+		sealed, err := x.c.jwe.seal(x.ctx, cl.op, body)
+		if err != nil {
+			return nil, err
+		}
+		body = sealed
+	}
+	target := x.c.baseURL + path
+	if query != "" {
+		target += "?" + query
+	}
+	var rbody any
+	if body != nil {
+		rbody = body
+	}
+	req, err := retryablehttp.NewRequestWithContext(x.ctx, method, target, rbody)
+	if err != nil { // its text would quote the URL, query included
+		return nil, fmt.Errorf("checkout: %s: build request: %w", cl.op, optErr("the path or query is not a valid URL"))
+	}
+	req.Header = x.c.headers(x.rc, !x.jwe(cl), cl.versioned, body != nil, contentType)
+	return req, nil
+}
+
+// jwe reports whether cl is sent sealed: the client is in the JWE+JWS
+// mode and the call has a /v4 form.
+func (x *exchange) jwe(cl *call) bool { return x.c.jwe != nil && cl.v4 != nil }
+
+// sentMethod and sentRoute are cl's method and route as sent.
+func (x *exchange) sentMethod(cl *call) string {
+	if x.jwe(cl) {
+		return http.MethodPost
+	}
+	return cl.method
+}
+
+func (x *exchange) sentRoute(cl *call) string {
+	if x.jwe(cl) {
+		return cl.v4.route
+	}
+	return cl.route
+}
+
+// shownPath is the path errors and logs name: a call about an order shows
+// its path (the order id is the merchant's own reference), others their
+// route, so that no other id (a customer's email) is written out.
+func (x *exchange) shownPath(cl *call) string {
+	switch {
+	case cl.orderID == "":
+		return x.sentRoute(cl)
+	case x.jwe(cl):
+		return cl.v4.path
+	}
+	return cl.path
+}
 
 // Limits of the response bodies read by the client.
 const (
@@ -29,320 +326,6 @@ const (
 	contentJSON = "application/json"
 	contentForm = "application/x-www-form-urlencoded"
 )
-
-// call is one logical request: what the Client method built, and the state
-// of its attempts. go-retryablehttp hands CheckRetry only the request's
-// context, so the call travels there (callKey); the attempt counters are
-// set by the client's transport (attemptTransport) and read by CheckRetry.
-type call struct {
-	op          string // "create session", …
-	orderID     string // the order a call names outside its path (for an Observer)
-	method      string
-	path        string // escaped path below the base URL, starting with "/"
-	query       string // encoded query without "?", or ""; never logged
-	body        []byte // encoded once; nil for GET
-	contentType string
-	versioned   bool   // send the client's version header
-	idempotent  bool   // may be retried after an ambiguous failure
-	jwePath     string // the call's /v4 path in the JWE+JWS mode; "" leaves it as it is
-	jweBody     []byte // the JSON sealed in that mode when body is a form or absent
-	route       string // path template for an Observer; "" takes the op's (operations)
-
-	c         *Client
-	jwe       bool // sent sealed
-	obs       Operation
-	ctx       context.Context // the operation's context (the Observer's)
-	start     time.Time
-	n         int         // attempts started
-	sent      atomic.Bool // this attempt got a connection or wrote headers
-	delivered bool        // some attempt may have reached the service
-	attempt   time.Time   // start of this attempt
-	actx      context.Context
-	trace     httptrace.ClientTrace
-}
-
-type callKey struct{}
-
-// send runs cl and decodes the body of its 2xx reply into out (see
-// decodeInto): a non-2xx reply is an *APIError, a failed exchange a
-// *TransportError, a reply that cannot be opened in the JWE+JWS mode a
-// *JOSEError.
-func (c *Client) send(ctx context.Context, cl *call, opts []RequestOption, out any) error {
-	if c == nil || c.rc == nil || c.cred == nil {
-		return fmt.Errorf("checkout: %s: %w", cl.op, invalidClient{})
-	}
-	if ctx == nil {
-		return fmt.Errorf("checkout: %s: nil context", cl.op)
-	}
-	var rc requestConfig
-	var err error
-	for _, o := range opts {
-		if o == nil {
-			continue
-		}
-		if e := o.applyRequest(&rc); err == nil {
-			err = e
-		}
-	}
-	cl.c, cl.start, cl.ctx = c, time.Now(), ctx
-	cl.jwe = c.jwe != nil && cl.jwePath != ""
-	if c.observer != nil {
-		cl.obs = c.operation(cl)
-		cl.ctx = c.observer.StartOperation(ctx, cl.obs)
-	}
-	var resp *http.Response
-	if err != nil {
-		err = fmt.Errorf("checkout: %s: %w", cl.op, err)
-	} else {
-		resp, err = c.roundTrip(cl, &rc, out)
-	}
-	if err == nil {
-		// A reply about another order is refused before anyone hears of
-		// it as a success (a misrouting proxy or cache).
-		_, err = replyAbout(&struct{}{}, cl.op, cl.orderID, replyOrderID(out))
-	}
-	if rc.meta != nil {
-		rc.meta.fill(cl, resp)
-	}
-	if c.observer != nil {
-		c.endOperation(cl, resp, out, err)
-	}
-	return err
-}
-
-// operationOf names a call's Client method and route template, as an
-// Observer hears them: the Basic route and, for the calls that have one,
-// the JWE+JWS route.
-func operationOf(op string) (name, route, jweRoute string) {
-	switch op {
-	case "create session":
-		return "CreateSession", "/session", "/v4/session"
-	case "create order":
-		return "CreateOrder", "/orders", ""
-	case "get order":
-		return "GetOrder", "/orders/{order_id}", "/v4/order-status"
-	case "update order":
-		return "UpdateOrder", "/orders/{order_id}", ""
-	case "refund":
-		return "Refund", "/orders/{order_id}/refunds", "/v4/orders/{order_id}/refunds"
-	case "refund transaction":
-		return "RefundTransaction", "/refunds", ""
-	case "create customer":
-		return "CreateCustomer", "/customers", ""
-	case "get customer":
-		return "GetCustomer", "/customers/{customer_id}", ""
-	case "update customer":
-		return "UpdateCustomer", "/customers/{customer_id}", ""
-	}
-	return "", "", ""
-}
-
-// operation describes cl for the Observer.
-func (c *Client) operation(cl *call) Operation {
-	name, route, jweRoute := operationOf(cl.op)
-	op := Operation{Name: name, Method: cl.method, Route: route, JWE: cl.jwe, ServerAddress: c.host, OrderID: cl.orderID}
-	if cl.route != "" || op.Name == "" {
-		op.Name, op.Route = "Do", cl.route
-	}
-	if cl.jwe {
-		op.Method, op.Route = http.MethodPost, jweRoute
-	}
-	if strings.HasPrefix(route, "/orders/{order_id}") {
-		if seg, _, _ := strings.Cut(strings.TrimPrefix(cl.path, "/orders/"), "/"); seg != "" {
-			op.OrderID, _ = url.PathUnescape(seg)
-		}
-	}
-	host, port, err := net.SplitHostPort(c.host)
-	if err != nil {
-		host, port = c.host, "443"
-		if strings.HasPrefix(c.baseURL, "http:") {
-			port = "80"
-		}
-	}
-	op.ServerAddress = host
-	op.ServerPort, _ = strconv.Atoi(port)
-	return op
-}
-
-// roundTrip seals, sends, reads, opens and decodes one call.
-func (c *Client) roundTrip(cl *call, rc *requestConfig, out any) (*http.Response, error) {
-	method, path, query, body, ctype := cl.method, cl.path, cl.query, cl.body, cl.contentType
-	if cl.jwe {
-		method, path, query, ctype = http.MethodPost, cl.jwePath, "", contentJSON
-	}
-	header := c.headers(cl, rc, ctype)
-	if cl.jwe {
-		if cl.jweBody != nil {
-			body = cl.jweBody
-		}
-		sealed, err := c.jwe.seal(cl.ctx, cl.op, body)
-		if err != nil {
-			return nil, err
-		}
-		body = sealed
-	}
-	cl.trace.GotConn = func(httptrace.GotConnInfo) { cl.sent.Store(true) }
-	cl.trace.WroteHeaders = func() { cl.sent.Store(true) }
-	ctx := httptrace.WithClientTrace(context.WithValue(cl.ctx, callKey{}, cl), &cl.trace)
-	target := c.baseURL + path
-	if query != "" {
-		target += "?" + query
-	}
-	var rbody any
-	if body != nil {
-		rbody = body
-	}
-	req, err := retryablehttp.NewRequestWithContext(ctx, method, target, rbody)
-	if err != nil {
-		return nil, fmt.Errorf("checkout: %s: build request: %w", cl.op, err)
-	}
-	req.Header = header
-	resp, err := c.rc.Do(req)
-	var data []byte
-	if err == nil {
-		if data, err = readBody(resp); err != nil {
-			cl.delivered = true // the reply began to arrive: the service has the request
-			err = fmt.Errorf("read response: %w", err)
-		}
-	}
-	if err != nil {
-		err = cl.transportError(err)
-	}
-	cl.endAttempt(resp, err)
-	if err != nil {
-		return resp, err
-	}
-	ok := resp.StatusCode >= 200 && resp.StatusCode <= 299
-	if cl.jwe { // a 2xx reply must open; an error reply is opened when it does
-		plain, err := c.jwe.open(cl.ctx, cl.op, data)
-		switch {
-		case err == nil:
-			data = plain
-		case ok:
-			return resp, err
-		}
-	}
-	if !ok {
-		return resp, newAPIError(cl.op, resp.StatusCode, resp.Header, data, time.Now(), c.cred)
-	}
-	if err := decodeInto(data, out); err != nil {
-		if sealed := sealedInBasicMode(cl.op, data); !cl.jwe && sealed != nil {
-			return resp, sealed
-		}
-		return resp, fmt.Errorf("checkout: %s: %w", cl.op, err)
-	}
-	return resp, nil
-}
-
-// headers returns the client's headers, the call's options' (rc) and,
-// outside the JWE+JWS mode, where the signature authenticates, Basic auth.
-func (c *Client) headers(cl *call, rc *requestConfig, ctype string) http.Header {
-	h := make(http.Header, len(rc.header)+7)
-	for k, vs := range rc.header {
-		h[k] = vs
-	}
-	if !cl.jwe {
-		h["Authorization"] = c.hdr.authorization
-	}
-	h["X-Merchantid"] = c.hdr.merchantID
-	h["Accept"] = c.hdr.accept
-	h["User-Agent"] = c.hdr.userAgent
-	switch ctype {
-	case contentJSON:
-		h["Content-Type"] = c.hdr.json
-	case contentForm:
-		h["Content-Type"] = c.hdr.form
-	}
-	switch {
-	case rc.apiVersion != "":
-		h["Version"] = []string{rc.apiVersion}
-	case cl.versioned:
-		h["Version"] = c.hdr.version
-	}
-	return h
-}
-
-// decodeInto reads a 2xx body into out with a lenient json.Unmarshal (a
-// value of the wrong JSON type is left out; Raw keeps it), sets Raw on the
-// replies that keep it, and refuses a body that is not a reply of out's
-// type. A nil out or an empty body for a Do call decodes nothing.
-func decodeInto(body []byte, out any) error {
-	shaped, typed := out.(interface{ shapeError() error })
-	if typed {
-		if k := replyKind(body); k != "an object" {
-			return fmt.Errorf("decode response: the reply is %s, not a JSON object", k)
-		}
-	} else if out == nil || len(body) == 0 {
-		return nil
-	}
-	unmarshal := json.Unmarshal
-	if u, ok := out.(json.Unmarshaler); ok {
-		// A reply type that still reads itself whole (its Raw included).
-		unmarshal = func(b []byte, _ any) error { return u.UnmarshalJSON(b) }
-	}
-	var te *json.UnmarshalTypeError
-	if err := unmarshal(body, out); err != nil && !errors.As(err, &te) {
-		return fmt.Errorf("decode response: %w", err)
-	}
-	if r, ok := out.(interface{ setRaw([]byte) }); ok {
-		r.setRaw(body)
-	}
-	if typed {
-		if err := shaped.shapeError(); err != nil {
-			return fmt.Errorf("decode response: %w", err)
-		}
-	}
-	return nil
-}
-
-// replyKind names the JSON kind of body for a shape error.
-func replyKind(body []byte) string {
-	for _, b := range body {
-		switch b {
-		case ' ', '\t', '\r', '\n':
-			continue
-		case '{':
-			return "an object"
-		case '[':
-			return "a JSON array"
-		case '"':
-			return "a JSON string"
-		case 'n':
-			return "null"
-		case 't', 'f':
-			return "a JSON boolean"
-		}
-		return "a JSON number"
-	}
-	return "empty"
-}
-
-// decodeReply decodes body as the request path decodes a reply of type T.
-func decodeReply[T any](body []byte) (*T, error) {
-	v := new(T)
-	if err := decodeInto(body, v); err != nil {
-		return nil, err
-	}
-	return v, nil
-}
-
-// notA is the shape error of a reply of type what that holds none of keys.
-func notA(what, keys string) error {
-	return fmt.Errorf("the reply is not %s: it has none of %s", what, keys)
-}
-
-// headerValues are the header values every request of a client shares.
-// They are never modified once built, so requests may share the slices.
-type headerValues struct {
-	authorization, merchantID, accept, userAgent, version, json, form []string
-}
-
-// invalidClient is the error of a call on a nil Client or one not made by
-// NewClient; it matches ErrInvalidClient.
-type invalidClient struct{}
-
-func (invalidClient) Error() string        { return "client is nil or not made by NewClient" }
-func (invalidClient) Is(target error) bool { return target == ErrInvalidClient }
 
 // readBody reads a response body to its end (so the connection goes back to
 // the pool) and closes it. Its buffer never grows past maxResponseBody+1
@@ -376,19 +359,11 @@ func readBody(resp *http.Response) ([]byte, error) {
 	}
 }
 
-func errTooLarge() error { return fmt.Errorf("body larger than %d bytes", maxResponseBody) }
-
-// replyOrderID is the order a decoded reply says it is about, "" when none.
-func replyOrderID(out any) string {
-	switch r := out.(type) {
-	case *Session:
-		return r.OrderID
-	case *Order:
-		return r.OrderID
-	case *OrderStatus:
-		return r.OrderID
-	case *Refund:
-		return r.OrderID
-	}
-	return ""
+// drain reads a little of a body it will not use, so that the connection
+// can be reused, and closes it.
+func drain(resp *http.Response) {
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxDrain))
+	resp.Body.Close()
 }
+
+func errTooLarge() error { return fmt.Errorf("body larger than %d bytes", maxResponseBody) }

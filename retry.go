@@ -1,26 +1,24 @@
 package checkout
 
 import (
-	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
-	"io"
 	"math/rand/v2"
 	"net/http"
 	"strings"
 	"time"
-
-	"github.com/hashicorp/go-retryablehttp"
 )
 
 // RetryPolicy says how often and how long the client retries a call that
 // can safely be retried (see the package doc). The zero value disables
-// retries. A zero MinWait or MaxWait takes the default of
+// retries and replays. A zero MinWait or MaxWait takes the default of
 // [DefaultRetryPolicy] (200 ms, 5 s), bent to fit the other when only one
 // is set; a negative one is an option error ([ErrInvalidOption]).
 type RetryPolicy struct {
-	// MaxRetries is the number of retries after the first attempt (0–10).
+	// MaxRetries is the number of requests after the first (0–10): retries
+	// of a read, and for a write every retry or replayed send together, so
+	// one write is sent at most MaxRetries+1 times.
 	MaxRetries int
 	// MinWait is the base of the backoff: before retry n (from 0) the
 	// client waits a random time up to min(MaxWait, MinWait·2ⁿ), and never
@@ -61,120 +59,64 @@ func (p RetryPolicy) resolved() (RetryPolicy, error) {
 	return p, nil
 }
 
-// newRetryClient returns the one go-retryablehttp client of c.
-func (c *Client) newRetryClient() *retryablehttp.Client {
-	hc := *c.hc
-	rt := hc.Transport
-	if rt == nil {
-		rt = http.DefaultTransport
-	}
-	// The wrapper hides CloseIdleConnections, which go-retryablehttp calls
-	// when it gives up: one failing call must not drop the pool.
-	hc.Transport = attemptTransport{rt}
-	// Never follow a redirect, whatever client was given: a followed 303
-	// turns a refund POST into a GET, and carries Authorization elsewhere.
-	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	c.hc = &hc
-	return &retryablehttp.Client{
-		HTTPClient:   c.hc,
-		RetryMax:     c.retry.MaxRetries,
-		RetryWaitMin: c.retry.MinWait,
-		RetryWaitMax: c.retry.MaxWait,
-		CheckRetry:   checkRetry,
-		Backoff:      backoff,
-		ErrorHandler: giveUp,
-	}
+// outcome is the client's one answer about a request that failed, or got a
+// reply: whether it reached the service, whether it may have taken effect,
+// and whether sending it again is safe, after which wait. The retries, the
+// settle step of a write, the Observer, [TransportError.MaybeDelivered],
+// [APIError.RetryAfter] and [Client.AwaitFinal] all read it.
+type outcome struct {
+	reached bool          // the request may have reached the service
+	effect  bool          // it failed after the service may have acted on it: a write's outcome is unknown
+	retry   bool          // sending it again is safe and may succeed
+	wait    time.Duration // the wait the service asked for (Retry-After, at most 24 h)
+	asked   bool          // the service asked for wait (a readable Retry-After on a 429 or 503)
 }
 
-// attemptTransport starts each attempt of a call: it counts it, resets
-// what the call's trace saw, and tells the Observer.
-type attemptTransport struct{ rt http.RoundTripper }
-
-func (t attemptTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	cl, ok := r.Context().Value(callKey{}).(*call)
-	if !ok {
-		return t.rt.RoundTrip(r)
+// classify is the outcome of one request, a write or not, that ended with
+// the reply status (0 when none came) and err: the exchange's failure, or
+// the failure to read, open, decode or trust a reply (an [*APIError] for a
+// non-2xx one). sent says whether the request got a connection or wrote
+// its headers; header holds the reply's headers.
+func classify(write, sent bool, status int, header http.Header, err error) outcome {
+	switch {
+	case status == 0: // no reply: the exchange failed
+		if err == nil || permanent(err) {
+			return outcome{reached: sent}
+		}
+		return outcome{reached: sent, effect: sent, retry: !sent || !write}
+	case status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable:
+		// The service refused without acting, and says when to come back.
+		o := outcome{reached: true, retry: true}
+		o.wait, o.asked = parseRetryAfter(header.Get("Retry-After"), time.Now())
+		return o
+	case status == http.StatusInternalServerError || status == http.StatusBadGateway || status == http.StatusGatewayTimeout:
+		// The service, or a gateway before it, may have acted before failing.
+		return outcome{reached: true, effect: true, retry: !write}
+	case status >= 200 && status <= 299:
+		// A reply that could not be read, opened or trusted: the service
+		// answered, so it may have acted; a read is not sent again.
+		return outcome{reached: true, effect: err != nil}
 	}
-	cl.n++
-	cl.sent.Store(false)
-	cl.attempt = time.Now()
-	if o := cl.c.observer; o != nil { // the attempt's context reaches the transport below
-		cl.actx = o.StartAttempt(r.Context(), cl.obs, cl.n)
-		r = r.WithContext(cl.actx)
-	}
-	return t.rt.RoundTrip(r)
+	var ae *APIError
+	return outcome{reached: true, effect: errors.As(err, &ae) && ae.exists()}
 }
 
-// endAttempt tells the Observer that the current attempt ended.
-func (cl *call) endAttempt(resp *http.Response, err error) {
-	o := cl.c.observer
-	if o == nil || cl.actx == nil {
-		return
+// outcomeOf classifies an error a call returned, as classify did when the
+// call ended.
+func outcomeOf(write bool, err error) outcome {
+	var te *TransportError
+	var ae *APIError
+	switch {
+	case err == nil:
+		return outcome{reached: true}
+	case errors.As(err, &ae):
+		o := classify(write, true, ae.HTTPStatus, nil, ae)
+		o.wait, o.asked = ae.RetryAfter, ae.RetryAfter > 0
+		return o
+	case errors.As(err, &te):
+		return outcome{reached: te.MaybeDelivered, effect: te.MaybeDelivered, retry: !te.MaybeDelivered || !write}
 	}
-	if err != nil {
-		err = &TransportError{Err: err}
-	}
-	a := Attempt{Number: cl.n, ErrorKind: errorKind(err), MaybeDelivered: cl.sent.Load(), Duration: time.Since(cl.attempt)}
-	if resp != nil {
-		a.HTTPStatus = resp.StatusCode
-		if err == nil && (a.HTTPStatus < 200 || a.HTTPStatus > 299) {
-			a.ErrorKind = ErrorKindHTTP
-		}
-		a.MaybeDelivered = err != nil || a.HTTPStatus != http.StatusTooManyRequests && a.HTTPStatus != http.StatusServiceUnavailable
-	}
-	o.EndAttempt(cl.actx, cl.obs, a)
-	cl.actx = nil
-}
-
-// checkRetry is the retry rule of the package doc. It logs the attempt,
-// notes whether it may have been delivered, and gives up when the longest
-// wait before the next attempt would reach the context's deadline.
-func checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
-	cl, ok := ctx.Value(callKey{}).(*call)
-	if !ok {
-		return false, errors.New("request without call state")
-	}
-	cl.log(ctx, resp, err)
-	if resp != nil && err == nil {
-		if resp.StatusCode != http.StatusTooManyRequests && resp.StatusCode != http.StatusServiceUnavailable {
-			cl.delivered = true
-		}
-	} else if cl.sent.Load() {
-		cl.delivered = true
-	}
-	if ctx.Err() != nil {
-		return false, ctx.Err()
-	}
-	retry := cl.retryable(resp, err)
-	p := cl.c.retry
-	if !retry || cl.n > p.MaxRetries {
-		return retry, nil // no retry, or none left: go-retryablehttp stops without waiting
-	}
-	if deadline, ok := ctx.Deadline(); ok {
-		if left, wait := time.Until(deadline), longestWait(p.MinWait, p.MaxWait, cl.n-1, resp); wait >= left {
-			cl.logGiveUp(ctx, wait, left)
-			return false, nil
-		}
-	}
-	cl.endAttempt(resp, err)
-	return true, nil
-}
-
-// retryable is the retry rule of checkRetry, without the deadline.
-func (cl *call) retryable(resp *http.Response, err error) bool {
-	if err != nil {
-		if permanent(err) {
-			return false
-		}
-		return cl.idempotent || !cl.sent.Load()
-	}
-	switch resp.StatusCode {
-	case http.StatusTooManyRequests, http.StatusServiceUnavailable:
-		return true
-	case http.StatusInternalServerError, http.StatusBadGateway, http.StatusGatewayTimeout:
-		return cl.idempotent
-	}
-	return false
+	return outcome{}
 }
 
 // permanent reports transport errors that no retry can fix.
@@ -195,22 +137,6 @@ func permanent(err error) bool {
 		strings.Contains(msg, "invalid header")
 }
 
-// giveUp hands back the last response (its body becomes an *APIError) or
-// the last transport error.
-func giveUp(resp *http.Response, err error, _ int) (*http.Response, error) {
-	if err == nil && resp != nil {
-		return resp, nil
-	}
-	if resp != nil {
-		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxDrain))
-		resp.Body.Close()
-	}
-	if err == nil {
-		err = errors.New("request failed")
-	}
-	return nil, err
-}
-
 // backoff is a 429's or 503's Retry-After held within [min, max], else a
 // random time in [0, min(max, min·2ⁿ)] (full jitter).
 func backoff(min, max time.Duration, n int, resp *http.Response) time.Duration {
@@ -221,18 +147,12 @@ func backoff(min, max time.Duration, n int, resp *http.Response) time.Duration {
 	return rand.N(d + 1)
 }
 
-// longestWait is the longest wait backoff may choose before retry n.
-func longestWait(min, max time.Duration, n int, resp *http.Response) time.Duration {
-	d, _ := waitCeiling(min, max, n, resp)
-	return d
-}
-
 // waitCeiling is the Retry-After wait the service asked for (asked), or
-// the ceiling of the jittered backoff.
+// the ceiling of the jittered backoff before retry n.
 func waitCeiling(min, max time.Duration, n int, resp *http.Response) (d time.Duration, asked bool) {
-	if resp != nil && (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable) {
-		if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
-			return minMax(d, min, max), true
+	if resp != nil {
+		if o := classify(false, true, resp.StatusCode, resp.Header, nil); o.asked {
+			return minMax(o.wait, min, max), true
 		}
 	}
 	ceil := max

@@ -382,7 +382,9 @@ type Session struct {
 	Replayed bool `json:"-"`
 }
 
-func (s *Session) setRaw(body []byte) { s.Raw = body }
+func (s *Session) decode(body []byte) error { return decodeObject(body, s, &s.Raw, s.shapeError) }
+
+func (s *Session) names() (string, Status) { return s.OrderID, "" }
 
 // shapeError refuses a body without an sdk_payload object: there would be
 // nothing to hand to the client SDK.
@@ -434,10 +436,18 @@ func (c *Client) CreateSession(ctx context.Context, req *SessionRequest, opts ..
 	if err != nil {
 		return nil, invalid(op, err)
 	}
+	var found bool
 	s := new(Session)
-	cl := &call{op: op, orderID: req.OrderID, method: http.MethodPost, path: "/session", body: body, contentType: contentJSON, jwePath: "/v4/session"}
-	if err := c.send(ctx, cl, opts, s); err != nil {
-		return c.replaySession(ctx, req, opts, err)
+	err = c.do(ctx, &call{op: op, name: "CreateSession", method: http.MethodPost, route: "/session", path: "/session",
+		body: body, write: true, orderID: req.OrderID, v4: &v4Call{route: "/v4/session", path: "/v4/session"},
+		settle: settleOrder(op, req.OrderID, req.Amount, req.Currency, req.CustomerID, func(*OrderStatus) settled {
+			found = true // a session of the order is asked for again
+			return replayAgain
+		}),
+	}, opts, s)
+	if err != nil {
+		return nil, err
 	}
-	return replyAbout(s, op, req.OrderID, s.OrderID)
+	s.Replayed = found
+	return s, nil
 }

@@ -317,7 +317,7 @@ func sessionBodies(t *testing.T) []conformance.Sample {
 // (amounts given as numbers sent as the same text, the older
 // mandate_max_amount as mandate.max_amount), and reads back the same.
 func TestSessionPublishedBodiesPass(t *testing.T) {
-	c, srv := replyingClient(t, `{"status":"NEW","sdk_payload":{"requestId":"r"}}`)
+	c, srv := replyingClient(t, `{"status":"NEW","order_id":"$ORDER_ID","sdk_payload":{"requestId":"r"}}`)
 	checked := 0
 	for _, s := range sessionBodies(t) {
 		t.Run(s.Name, func(t *testing.T) {
@@ -537,7 +537,7 @@ func FuzzSessionEncodeRoundTrip(f *testing.F) {
 // WithNamespace moves the gateway reference key of the session body; the
 // key is the tag's, renamed, and written once.
 func TestCreateSessionNamespace(t *testing.T) {
-	c, srv := replyingClient(t, `{"status":"NEW","sdk_payload":{"requestId":"r"}}`, WithNamespace("JUSPAY"))
+	c, srv := replyingClient(t, `{"status":"NEW","order_id":"$ORDER_ID","sdk_payload":{"requestId":"r"}}`, WithNamespace("JUSPAY"))
 	r := baseSession()
 	r.GatewayReferenceID = "payu_test"
 	_, err := c.CreateSession(context.Background(), r)
@@ -615,10 +615,10 @@ func TestSessionSDKPayloadExactBytes(t *testing.T) {
 // decode still keeps the payload's bytes exactly.
 func TestSessionSDKPayloadExactBytesLenient(t *testing.T) {
 	payload := "{ \"a\" :\t[1, 2 ],\n \"b\":\"\\u00e9\" }"
-	body := `{"status":"NEW","id":7,"order_id":{"x":1},"payment_links":"FILTERED","sdk_payload": ` + payload + ` }`
+	body := `{"status":{"x":1},"id":7,"order_id":"order_dummy_1","payment_links":"FILTERED","sdk_payload": ` + payload + ` }`
 	s := sessionKeeping(t, body, payload)
 	require.Empty(t, s.ID, "a number where the service writes text is left to Raw")
-	require.Empty(t, s.OrderID)
+	require.Empty(t, s.Status)
 	require.Equal(t, PaymentLinks{}, s.PaymentLinks)
 }
 
@@ -671,7 +671,7 @@ func TestSessionDecodeConformance(t *testing.T) {
 }
 
 func TestCreateSessionWire(t *testing.T) {
-	c, srv := replyingClient(t, `{"status":"NEW","sdk_payload":{"requestId":"r"}}`, WithUserAgent("shop/1.4"))
+	c, srv := replyingClient(t, `{"status":"NEW","order_id":"$ORDER_ID","sdk_payload":{"requestId":"r"}}`, WithUserAgent("shop/1.4"))
 	_, err := c.CreateSession(context.Background(), baseSession(), WithRoutingID("cust-7"), WithHeader("X-Trace", "t1"))
 	require.NoError(t, err)
 	got := srv.last(t)

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -189,7 +190,11 @@ func (s *OrderStatus) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-func (s *OrderStatus) setRaw(body []byte) { s.Raw = body }
+func (s *OrderStatus) decode(body []byte) error {
+	return decodeObject(body, s, &s.Raw, s.shapeError)
+}
+
+func (s *OrderStatus) names() (string, Status) { return s.OrderID, s.Status }
 
 func (s *OrderStatus) shapeError() error {
 	if s.OrderID == "" && s.ID == "" && s.Status == "" {
@@ -327,22 +332,64 @@ func orderPath(orderID string) (string, error) {
 // GetOrder reads the order's status, with the version header. The call is
 // idempotent, so it is also retried after timeouts and 500, 502, 504. An
 // order the service does not know is an [*APIError] matching [ErrNotFound]
-// whose OrderID is orderID. A successful reply that is not an order status
-// (an encrypted envelope in Basic mode, a body without order_id, id or
-// status) is an error, never an empty value, and so is a reply whose
-// order_id names another order.
+// whose OrderID is orderID. A successful reply that is not this order's
+// status (an encrypted envelope in Basic mode, a body without order_id, id
+// or status, one naming another order or none) is an error, never an empty
+// value.
 func (c *Client) GetOrder(ctx context.Context, orderID string, opts ...RequestOption) (*OrderStatus, error) {
-	const op = "get order"
+	cl, err := getOrderCall(orderID)
+	if err != nil {
+		return nil, invalid("get order", err)
+	}
+	st := new(OrderStatus)
+	if err := c.do(ctx, cl, opts, st); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// getOrderCall is the call of GetOrder: in the JWE+JWS mode a POST of
+// {"order_id"} to /v4/order-status.
+func getOrderCall(orderID string) (*call, error) {
 	path, err := orderPath(orderID)
 	if err != nil {
-		return nil, invalid(op, err)
+		return nil, err
 	}
-	jweBody, _ := json.Marshal(map[string]string{keyOrderID: orderID}) // a map of strings always encodes
+	body, _ := json.Marshal(map[string]string{keyOrderID: orderID}) // a map of strings always encodes
+	return &call{op: "get order", name: "GetOrder", method: http.MethodGet, route: "/orders/{order_id}", path: path,
+		versioned: true, orderID: orderID, v4: &v4Call{route: "/v4/order-status", path: "/v4/order-status", body: body}}, nil
+}
+
+// readOrder reads an order in a settle step: nil, and no error, when the
+// service does not know it.
+func readOrder(read readFunc, orderID string) (*OrderStatus, error) {
+	cl, err := getOrderCall(orderID)
+	if err != nil {
+		return nil, err
+	}
 	st := new(OrderStatus)
-	cl := &call{op: op, orderID: orderID, method: http.MethodGet, path: path, versioned: true, idempotent: true,
-		jwePath: "/v4/order-status", jweBody: jweBody}
-	if err := c.send(ctx, cl, opts, st); err != nil {
-		return nil, aboutOrder(err, orderID)
+	switch err := read(cl, st); {
+	case errors.Is(err, ErrNotFound):
+		return nil, nil
+	case err != nil:
+		return nil, err
 	}
-	return replyAbout(st, op, orderID, st.OrderID)
+	return st, nil
+}
+
+// differs lists the keys where the order differs from what a request set:
+// its amount, and its currency and customer when the request set them
+// (left out, they are the service's choice). nil when they agree.
+func (s *OrderStatus) differs(amount Amount, currency, customerID string) []string {
+	var d []string
+	if !amount.equal(s.Amount) {
+		d = append(d, keyAmount)
+	}
+	if currency != "" && !strings.EqualFold(currency, s.Currency) {
+		d = append(d, "currency")
+	}
+	if customerID != "" && customerID != s.CustomerID {
+		d = append(d, keyCustomerID)
+	}
+	return d
 }

@@ -139,16 +139,22 @@ func TestCreateRefusesReplyAboutAnotherOrder(t *testing.T) {
 	ctx := context.Background()
 	o, err := c.CreateOrder(ctx, fullOrder())
 	require.Nil(t, o)
-	require.EqualError(t, err, `checkout: create order: decode response: the reply is about another order than "HD-1707740261"`)
+	// A write answered about another order may have taken effect: the
+	// order is read (answered about the other order too), and the error
+	// says to check before sending again.
+	require.EqualError(t, err, `checkout: create order: POST /orders: decode response: the reply is about another order than "HD-1707740261"`+
+		` (may have reached the service; check with GetOrder before resending)`)
 	s, err := c.CreateSession(ctx, baseSession())
 	require.Nil(t, s)
-	require.EqualError(t, err, `checkout: create session: decode response: the reply is about another order than "order_dummy_1"`)
+	require.EqualError(t, err, `checkout: create session: POST /session: decode response: the reply is about another order than "order_dummy_1"`+
+		` (may have reached the service; check with GetOrder before resending)`)
 	_, err = c.GetOrder(ctx, "o1")
 	require.NotContains(t, err.Error(), "SECRETKEY")
 
 	c, _ = replyingClient(t, `{"status":"NEW","id":"ordeh_2","sdk_payload":{"requestId":"r"}}`)
 	_, err = c.CreateSession(ctx, baseSession())
-	require.NoError(t, err, "a reply that names no order is not about another")
+	require.ErrorContains(t, err, `decode response: the reply names no order, where it must name "order_dummy_1"`,
+		"a reply that names no order is no proof of being this one's")
 	req := baseSession()
 	req.Action, req.OrderID, req.Amount = PaymentManagement, "", ""
 	c, _ = replyingClient(t, other)
@@ -385,10 +391,15 @@ func TestGetOrderRefusesOtherShapes(t *testing.T) {
 			require.EqualValues(t, 1, srv.count.Load())
 		})
 	}
-	for _, body := range []string{`{"order_id":"o1"}`, `{"id":"ordeh_1"}`, `{"status":"NEW"}`} {
+	srv := newRecorder(t, reply{status: 200, body: `{"order_id":"o1"}`})
+	_, err := newTestClient(t, srv.URL).GetOrder(context.Background(), "o1")
+	require.NoError(t, err)
+	// A reply that names no order is refused as one about another order is:
+	// it is no proof of being this order's.
+	for _, body := range []string{`{"id":"ordeh_1"}`, `{"status":"CHARGED"}`, `{"order_id":"","status":"CHARGED"}`} {
 		srv := newRecorder(t, reply{status: 200, body: body})
 		_, err := newTestClient(t, srv.URL).GetOrder(context.Background(), "o1")
-		require.NoError(t, err, body)
+		require.EqualError(t, err, `checkout: get order: decode response: the reply names no order, where it must name "o1"`, body)
 	}
 	// An encrypted envelope is refused by the request path before decoding,
 	// with the error that says which option reads it.
@@ -412,13 +423,13 @@ func TestRepliesAboutAnotherOrderAreRefused(t *testing.T) {
 	c, _ := replyingClient(t, other)
 	ctx := context.Background()
 	_, err := c.Refund(ctx, "o1", &RefundRequest{UniqueRequestID: "r1", Amount: "1.00"})
-	require.ErrorContains(t, err, `checkout: refund: decode response: the reply is about another order than "o1"`)
+	require.ErrorContains(t, err, `checkout: refund: POST /orders/o1/refunds: decode response: the reply is about another order than "o1"`)
 	_, err = c.UpdateOrder(ctx, "o1", &UpdateOrderRequest{Amount: "2.00"})
-	require.ErrorContains(t, err, `checkout: update order: decode response: the reply is about another order than "o1"`)
+	require.ErrorContains(t, err, `checkout: update order: POST /orders/o1: decode response: the reply is about another order than "o1"`)
 
 	c, _ = replyingClient(t, `{"id":"rf_1","unique_request_id":"r1","order_id":"o2","status":"PENDING"}`)
 	_, err = c.RefundTransaction(ctx, &TransactionRefundRequest{UniqueRequestID: "r1", OrderID: "o1", Amount: "1.00"})
-	require.ErrorContains(t, err, `checkout: refund transaction: decode response: the reply is about another order than "o1"`)
+	require.ErrorContains(t, err, `checkout: refund transaction: POST /refunds: decode response: the reply is about another order than "o1"`)
 	_, err = c.RefundTransaction(ctx, &TransactionRefundRequest{UniqueRequestID: "r1", TxnID: "t1", Amount: "1.00"})
 	require.NoError(t, err, "a refund by transaction names no order to compare")
 

@@ -3,7 +3,6 @@ package checkout
 import (
 	"cmp"
 	"errors"
-	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
@@ -19,13 +18,15 @@ type TransportError struct {
 	Method   string // "POST"
 	Path     string // below the base URL, escaped, without query
 	Attempts int    // tries made under the RetryPolicy
-	// MaybeDelivered: some attempt's request may have reached the service
-	// (headers written, a connection in use, a reply begun); a 429 or 503
-	// reply does not count.
+	// MaybeDelivered: the call failed after some request of it may have
+	// reached the service (headers written, a connection in use, a reply
+	// begun, a 2xx reply it could not read), so a write may have taken
+	// effect; a 429 or 503 reply does not count. It means the same as on
+	// an [Attempt] and an [OperationResult].
 	MaybeDelivered bool
 	Err            error // the cause
 
-	idempotent bool // a read: Error() gives no advice about resending
+	write bool // Error() advises checking before resending only a write
 }
 
 // Error returns one line: the op, method, path and cause, with advice to
@@ -43,9 +44,9 @@ func (e *TransportError) Error() string {
 		tries = "after " + strconv.Itoa(e.Attempts) + " attempts: "
 	}
 	if e.Err != nil {
-		cause = oneLine(e.Err.Error(), 5*maxMessage)
+		cause = e.cause()
 	}
-	if e.MaybeDelivered && !e.idempotent && e.Method != http.MethodGet && e.Method != http.MethodHead {
+	if e.MaybeDelivered && e.write {
 		check := "GetOrder"
 		if strings.HasPrefix(e.Path, "/customers") {
 			check = "GetCustomer"
@@ -63,18 +64,23 @@ func (e *TransportError) Unwrap() error {
 	return e.Err
 }
 
-// transportError wraps the failure of the call's last attempt as a
-// *TransportError. A *url.Error is unwrapped: the error names the method
-// and path itself, and the URL's query stays out of it.
-func (cl *call) transportError(err error) *TransportError {
+// cause is the text of Err on one line, a *url.Error's URL left out.
+func (e *TransportError) cause() string {
+	err := e.Err
 	var ue *url.Error
 	if errors.As(err, &ue) && ue.Err != nil {
 		err = ue.Err
 	}
-	method, path := cl.method, cl.path
-	if cl.jwe {
-		method, path = http.MethodPost, cl.jwePath
-	}
-	return &TransportError{Op: cl.op, Method: method, Path: path, Attempts: max(cl.n, 1),
-		MaybeDelivered: cl.delivered, Err: err, idempotent: cl.idempotent}
+	return oneLine(err.Error(), 5*maxMessage)
 }
+
+// replyError is a 2xx reply the client could not use: one that does not
+// decode as the call's reply, or names another order.
+type replyError struct{ err error }
+
+func (e replyError) Error() string { return e.err.Error() }
+func (e replyError) Unwrap() error { return e.err }
+
+// errRequestFailed is the error of an exchange that ended with neither a
+// reply nor an error (go-retryablehttp never does so).
+const errRequestFailed = sentinel("request failed")

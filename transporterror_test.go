@@ -192,7 +192,7 @@ func TestTransportErrorString(t *testing.T) {
 	require.NoError(t, nilErr.Unwrap())
 	cause := errors.New("connection reset by peer")
 	require.Equal(t, "checkout: refund: POST /orders/o/refunds: connection reset by peer (may have reached the service; check with GetOrder before resending)",
-		(&TransportError{Op: "refund", Method: "POST", Path: "/orders/o/refunds", Attempts: 1, MaybeDelivered: true, Err: cause}).Error())
+		(&TransportError{Op: "refund", Method: "POST", Path: "/orders/o/refunds", Attempts: 1, MaybeDelivered: true, Err: cause, write: true}).Error())
 	require.Equal(t, "checkout: get order: GET /orders/o: after 2 attempts: connection reset by peer",
 		(&TransportError{Op: "get order", Method: "GET", Path: "/orders/o", Attempts: 2, MaybeDelivered: true, Err: cause}).Error())
 	require.Equal(t, "checkout: request: transport failure", (&TransportError{}).Error())
@@ -328,7 +328,7 @@ func (d *refusingDialer) DialContext(ctx context.Context, network, addr string) 
 }
 
 func TestRefusedConnectionRetriedForPost(t *testing.T) {
-	srv := newRecorder(t, reply{status: 200, body: `{"status":"NEW","sdk_payload":{}}`})
+	srv := newRecorder(t, reply{status: 200, body: `{"status":"NEW","order_id":"$ORDER_ID","sdk_payload":{}}`})
 	d := &refusingDialer{refuse: 2}
 	c := newTestClient(t, srv.URL, WithHTTPClient(&http.Client{Transport: &http.Transport{DialContext: d.DialContext}}))
 	_, err := c.CreateSession(context.Background(), baseSession())

@@ -48,6 +48,7 @@ func WithOrderID() Option { return func(c *config) { c.orderID = true } }
 
 // observer is the [checkout.Observer] that New returns.
 type observer struct {
+	checkout.NopObserver
 	tracer   trace.Tracer
 	duration metric.Float64Histogram
 	cfg      config
@@ -89,19 +90,19 @@ func (o *observer) StartOperation(ctx context.Context, op checkout.Operation) co
 }
 
 // StartAttempt starts an attempt's span as a child of the operation's.
-func (o *observer) StartAttempt(ctx context.Context, op checkout.Operation, attempt int) context.Context {
-	attrs := append(requestAttrs(op), attribute.Bool("checkout.jwe", op.JWE))
-	if attempt > 1 {
-		attrs = append(attrs, attribute.Int("http.request.resend_count", attempt-1))
+func (o *observer) StartAttempt(ctx context.Context, op checkout.Operation, a checkout.Attempt) context.Context {
+	attrs := append(requestAttrs(op, a), attribute.Bool("checkout.jwe", op.JWE))
+	if a.Number > 1 {
+		attrs = append(attrs, attribute.Int("http.request.resend_count", a.Number-1))
 	}
-	ctx, _ = o.tracer.Start(ctx, op.Method+" "+op.Route,
+	ctx, _ = o.tracer.Start(ctx, a.Method+" "+a.Route,
 		trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...))
 	return ctx
 }
 
 // EndAttempt ends the attempt's span and records its duration.
 func (o *observer) EndAttempt(ctx context.Context, op checkout.Operation, a checkout.Attempt) {
-	attrs := requestAttrs(op)
+	attrs := requestAttrs(op, a)
 	if a.HTTPStatus != 0 {
 		attrs = append(attrs, attribute.Int("http.response.status_code", a.HTTPStatus))
 	}
@@ -140,12 +141,12 @@ func (o *observer) EndOperation(ctx context.Context, _ checkout.Operation, r che
 
 // requestAttrs are the HTTP client attributes of an attempt, in the
 // semantic conventions' names.
-func requestAttrs(op checkout.Operation) []attribute.KeyValue {
+func requestAttrs(op checkout.Operation, a checkout.Attempt) []attribute.KeyValue {
 	return []attribute.KeyValue{
-		attribute.String("http.request.method", op.Method),
+		attribute.String("http.request.method", a.Method),
 		attribute.String("server.address", op.ServerAddress),
 		attribute.Int("server.port", op.ServerPort),
-		attribute.String("url.template", op.Route),
+		attribute.String("url.template", a.Route),
 	}
 }
 

@@ -50,10 +50,14 @@ func TestObserverSpans(t *testing.T) {
 	op := checkout.Operation{Name: "GetOrder", Method: "GET", Route: "/orders/{order_id}",
 		ServerAddress: "api.example.com", ServerPort: 443, OrderID: "ord_1"}
 	opCtx := obs.StartOperation(ctx, op)
-	a1 := obs.StartAttempt(opCtx, op, 1)
-	obs.EndAttempt(a1, op, checkout.Attempt{Number: 1, HTTPStatus: 503, ErrorKind: checkout.ErrorKindHTTP, Duration: 20 * time.Millisecond})
-	a2 := obs.StartAttempt(opCtx, op, 2)
-	obs.EndAttempt(a2, op, checkout.Attempt{Number: 2, HTTPStatus: 200, Duration: 10 * time.Millisecond})
+	try1 := checkout.Attempt{Number: 1, Kind: checkout.AttemptSend, Method: op.Method, Route: op.Route}
+	a1 := obs.StartAttempt(opCtx, op, try1)
+	try1.HTTPStatus, try1.ErrorKind, try1.Duration = 503, checkout.ErrorKindHTTP, 20*time.Millisecond
+	obs.EndAttempt(a1, op, try1)
+	try2 := checkout.Attempt{Number: 2, Kind: checkout.AttemptSend, Method: op.Method, Route: op.Route}
+	a2 := obs.StartAttempt(opCtx, op, try2)
+	try2.HTTPStatus, try2.Duration = 200, 10*time.Millisecond
+	obs.EndAttempt(a2, op, try2)
 	obs.EndOperation(opCtx, op, checkout.OperationResult{Attempts: 2, HTTPStatus: 200, OrderStatus: checkout.StatusCharged})
 	parent.End()
 
