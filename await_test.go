@@ -148,3 +148,90 @@ func TestPollInterval(t *testing.T) {
 	require.InDelta(t, float64(5*time.Second), float64(PollInterval(nil, 0)), float64(time.Second/2))
 	require.GreaterOrEqual(t, PollInterval([]time.Duration{0}, 3), 9*time.Millisecond, "never a tight loop")
 }
+
+// A poll reply that names no order is no status of this order: AwaitFinal
+// stops with the error instead of reading it as one.
+func TestAwaitFinalRefusesReplyWithoutOrder(t *testing.T) {
+	c, polls := statusServer(t, func(w http.ResponseWriter) { fmt.Fprint(w, `{"status":"CHARGED"}`) })
+	st, err := c.AwaitFinal(context.Background(), "o-1", (&fakeClock{}).option())
+	require.Nil(t, st)
+	require.ErrorContains(t, err, "the reply names no order")
+	require.Equal(t, 1, *polls)
+}
+
+// The schedule is a request option of AwaitFinal: one out of bounds is
+// refused where it is set, another call refuses it, and PollInterval holds
+// any interval within bounds, so no wait overflows into a hot loop.
+func TestPollIntervalsBounded(t *testing.T) {
+	c, polls := statusServer(t, status("CHARGED", ""))
+	for _, d := range []time.Duration{0, -time.Second, time.Duration(1<<63 - 1), 25 * time.Hour} {
+		_, err := c.AwaitFinal(context.Background(), "o-1", WithPollIntervals(d))
+		require.ErrorIs(t, err, ErrInvalidOption, d)
+	}
+	_, err := c.GetOrder(context.Background(), "o-1", WithPollIntervals(time.Second))
+	require.ErrorContains(t, err, "WithPollIntervals is an option of AwaitFinal")
+	require.Zero(t, *polls)
+	for _, d := range []time.Duration{time.Duration(1<<63 - 1), -time.Hour} {
+		got := PollInterval([]time.Duration{d}, 0)
+		require.Positive(t, got)
+		require.LessOrEqual(t, got, MaxPollInterval+MaxPollInterval/10)
+	}
+}
+
+// Every option but the schedule applies to each poll, and an Observer
+// hears AwaitFinal as one operation with its polls inside.
+func TestAwaitFinalOptionsAndObserver(t *testing.T) {
+	var mu sync.Mutex
+	var routing []string
+	polls := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		routing = append(routing, r.Header.Get("X-Routing-Id"))
+		polls++
+		n := polls
+		mu.Unlock()
+		s := "NEW"
+		if n == 2 {
+			s = "CHARGED"
+		}
+		fmt.Fprintf(w, `{"order_id":"o-1","status":%q}`, s)
+	}))
+	t.Cleanup(srv.Close)
+	obs := &nestObserver{}
+	c, err := NewClient("m", "key", WithBaseURL(srv.URL), WithObserver(obs))
+	require.NoError(t, err)
+	var m ResponseMeta
+	st, err := c.AwaitFinal(context.Background(), "o-1", WithRoutingID("cust-1"), WithResponseMeta(&m), (&fakeClock{}).option())
+	require.NoError(t, err)
+	require.True(t, st.IsPaid())
+	require.Equal(t, []string{"cust-1", "cust-1"}, routing)
+	require.Equal(t, 200, m.HTTPStatus)
+	require.Equal(t, []string{"AwaitFinal", "AwaitFinal/GetOrder", "AwaitFinal/GetOrder"}, obs.started)
+	require.Equal(t, 2, obs.ended["AwaitFinal"].Attempts, "two polls")
+	require.Equal(t, StatusCharged, obs.ended["AwaitFinal"].OrderStatus)
+}
+
+// nestObserver records each operation with the operation it runs in.
+type nestObserver struct {
+	NopObserver
+	started []string
+	ended   map[string]OperationResult
+}
+
+type parentKey struct{}
+
+func (o *nestObserver) StartOperation(ctx context.Context, op Operation) context.Context {
+	name := op.Name
+	if p, ok := ctx.Value(parentKey{}).(string); ok {
+		name = p + "/" + name
+	}
+	o.started = append(o.started, name)
+	return context.WithValue(ctx, parentKey{}, name)
+}
+
+func (o *nestObserver) EndOperation(_ context.Context, op Operation, r OperationResult) {
+	if o.ended == nil {
+		o.ended = map[string]OperationResult{}
+	}
+	o.ended[op.Name] = r
+}

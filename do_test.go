@@ -144,3 +144,26 @@ func TestDoRetryRule(t *testing.T) {
 	require.ErrorIs(t, c.Do(context.Background(), "GET", "/x", nil, nil), checkout.ErrServer)
 	require.EqualValues(t, 4, n.Load())
 }
+
+// In the JWE+JWS mode a /v4/ call through Do is a sealed POST, a write: a
+// 500 to it is not retried; a method or query it cannot carry is refused
+// before anything is sent, never changed or dropped.
+func TestDoV4IsASealedWrite(t *testing.T) {
+	fake, c := fakeClient(t, true, checkout.WithRetry(checkout.RetryPolicy{MaxRetries: 2, MinWait: time.Millisecond, MaxWait: time.Millisecond}))
+	ctx := context.Background()
+	for _, tc := range []struct{ method, path, want string }{
+		{"GET", "/v4/order-status", "a /v4/ call is a sealed POST"},
+		{"POST", "/v4/order-status?order_id=ord_1", "no query, no form"},
+	} {
+		err := c.Do(ctx, tc.method, tc.path, nil, nil)
+		require.ErrorIs(t, err, checkout.ErrInvalidOption, tc.method)
+		require.ErrorContains(t, err, tc.want)
+	}
+	require.ErrorContains(t, c.Do(ctx, "POST", "/v4/orders/o1/refunds", url.Values{"amount": {"1.00"}}, nil), "no query, no form")
+	require.Empty(t, fake.Requests())
+
+	require.NoError(t, fake.InjectFault(checkouttest.Fault{Method: "POST", Path: "/v4/orders/ord_1/refunds", Status: 500, Times: 5}))
+	err := c.Do(ctx, "POST", "/v4/orders/ord_1/refunds", map[string]string{"unique_request_id": "r1"}, nil)
+	require.ErrorIs(t, err, checkout.ErrServer)
+	require.Len(t, fake.Requests(), 1, "a write is not retried after a 500")
+}

@@ -13,19 +13,24 @@
 //
 // # Retries
 //
-// The client retries only what cannot have taken effect, or what the
-// service asked to be retried: a connection that failed before anything was
-// written (dial or TLS handshake; a certificate the client does not trust
-// is not retried), and 429 or 503, waiting as Retry-After says but never
-// longer than [RetryPolicy] MaxWait. Ambiguous failures (a timeout or a
-// dropped connection after the request was sent, 500, 502, 504) are retried
-// only for the calls that change nothing ([Client.GetOrder],
-// [Client.GetCustomer], a GET through [Client.Do]): the service documents
-// no idempotency for its writes, so a retry could create or refund twice.
-// Waits use full jitter and end at once when the context is done; a wait
-// that could outlast the context's deadline is not started, and the call
-// returns the last reply or error instead (for a 429 the [*APIError] with
-// its RetryAfter, so the caller can schedule the retry itself).
+// Every call goes through one loop, and one rule decides what a failure
+// means. The client retries only what cannot have taken effect, or what
+// the service asked to be retried: a connection that failed before
+// anything was written (dial or TLS handshake; a certificate the client
+// does not trust is not retried), and 429 or 503, waiting as Retry-After
+// says but never longer than [RetryPolicy] MaxWait. Ambiguous failures (a
+// timeout or a dropped connection after the request was sent, 500, 502,
+// 504) are retried only for reads ([Client.GetOrder], [Client.GetCustomer],
+// a GET or HEAD through [Client.Do]): the service documents no idempotency
+// for its writes, so a blind retry could create or refund twice. Waits use
+// full jitter and end at once when the context is done; a wait that could
+// outlast the context's deadline is not started, and the call returns the
+// last reply or error instead (for a 429 the [*APIError] with its
+// RetryAfter, so the caller can schedule the retry itself).
+//
+// A reply to a call about an order must name that order: one about
+// another order, or naming none, is an error (a misrouting proxy or cache
+// must never make [OrderStatus.CheckPaid] approve the wrong order).
 //
 // # After a failed write
 //
@@ -40,19 +45,21 @@
 //   - [*JOSEError] matching [ErrKeyOperation] while signing: the merchant's
 //     signer failed and nothing was sent.
 //
-// When the outcome is unknown (a [*TransportError] with MaybeDelivered, an
-// [*APIError] with 500, 502 or 504, a reply that could not be opened, or
-// the service answering that the order or refund already exists), the
-// client reads before it writes again: [Client.CreateOrder],
-// [Client.CreateSession], [Client.Refund] and [Client.RefundTransaction]
-// return what they find marked Replayed, or a [*ConflictError] when it
-// differs, or send again within the retry policy when nothing was made
-// ([ConflictError] gives the rule). With retries off (a zero
+// When the outcome is unknown (a timeout or dropped connection after
+// sending, a 500, 502 or 504, a 2xx reply that could not be read, opened
+// or trusted, or the service answering that the order or refund already
+// exists), [Client.CreateOrder], [Client.CreateSession], [Client.Refund]
+// and [Client.RefundTransaction] settle it before writing again: they read
+// the order once (a GetOrder, retried as reads are) and return what they
+// find marked Replayed, a [*ConflictError] when it differs, or send the
+// write again when nothing was made. One write is sent at most
+// MaxRetries+1 times in all, retries of a 429 or 503 included, and each
+// unknown outcome costs one settle read. With retries off (a zero
 // [RetryPolicy]) the error is returned as it is: ask [Client.GetOrder]
 // before sending again. The other writes ([Client.UpdateOrder], the
-// customer calls, a write through [Client.Do]) are never replayed: after
-// such an unknown outcome, read the order ([Client.GetCustomer] for a
-// customer) before sending again.
+// customer calls, a write through [Client.Do]) are never settled: their
+// [*TransportError] says MaybeDelivered; read the order
+// ([Client.GetCustomer] for a customer) before sending again.
 //
 // # Encrypted calls (JWE+JWS)
 //

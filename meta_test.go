@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -271,4 +272,70 @@ func TestObserverHearsAnotherOrderAsAnError(t *testing.T) {
 	require.Error(t, o.ends[0].Err)
 	require.Empty(t, o.ends[0].OrderStatus, "not the other order's status")
 	require.Equal(t, "ord_1", o.ops[0].OrderID)
+	// The service answered a write: it may have acted, as the attempt and
+	// the operation both say.
+	require.True(t, o.ends[0].MaybeDelivered)
+	require.Equal(t, checkout.ErrorKindDecode, o.ends[0].ErrorKind)
+	require.Contains(t, o.lines, `end attempt 1 status 200 kind "decode" delivered true`)
+}
+
+// A write whose reply was lost and whose order the settle read found is
+// one operation that succeeded: its send failed, the settle read is a
+// child of the operation marked as such, and the operation is heard as
+// the caller got it, replayed, with no failure counted.
+func TestObserverHearsAReplayAsOneStory(t *testing.T) {
+	fake := newFake(t)
+	o := &recObserver{}
+	tr := &lossyTransport{path: "/orders"}
+	tr.lose.Store(1)
+	c, err := checkout.NewClient("shop", "test_key", checkout.WithBaseURL(fake.URL), checkout.WithObserver(o),
+		checkout.WithHTTPClient(&http.Client{Transport: tr}), checkout.WithRetry(fastRetry))
+	require.NoError(t, err)
+	order, err := c.CreateOrder(context.Background(), &checkout.OrderRequest{OrderID: "ord_r", Amount: "10.00"})
+	require.NoError(t, err)
+	require.True(t, order.Replayed)
+	require.Equal(t, []string{
+		"start CreateOrder POST /orders",
+		"attempt 1", `end attempt 1 status 0 kind "connection" delivered true`,
+		"settle attempt 1 GET /orders/{order_id}", `end attempt 1 status 200 kind "" delivered false`,
+		`end CreateOrder attempts 2 status 200 kind "" order "CREATED"`,
+	}, o.lines)
+	require.Len(t, o.ends, 1)
+	require.True(t, o.ends[0].Replayed)
+	require.False(t, o.ends[0].MaybeDelivered)
+	require.NoError(t, o.ends[0].Err)
+}
+
+// What the service chose is bounded where it reaches the Observer and
+// ResponseMeta: an unknown status is "_OTHER", id headers are few and
+// short.
+func TestServiceValuesAreBounded(t *testing.T) {
+	long := strings.Repeat("X", 1<<20)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		for i := range 5001 {
+			w.Header().Add(fmt.Sprintf("X-Id%d-Id", i), "v")
+		}
+		w.Header().Set("X-Request-Id", strings.Repeat("r", 4096))
+		fmt.Fprintf(w, `{"order_id":"o1","status":%q}`, long)
+	}))
+	defer srv.Close()
+	o := &recObserver{}
+	c, err := checkout.NewClient("shop", "test_key", checkout.WithBaseURL(srv.URL), checkout.WithObserver(o))
+	require.NoError(t, err)
+	var m checkout.ResponseMeta
+	st, err := c.GetOrder(context.Background(), "o1", checkout.WithResponseMeta(&m))
+	require.NoError(t, err)
+	require.Len(t, string(st.Status), 1<<20, "the reply keeps what the service sent")
+	require.Equal(t, checkout.Status("_OTHER"), o.ends[0].OrderStatus)
+	require.LessOrEqual(t, len(m.IDs), 16)
+	for k, v := range m.IDs {
+		require.LessOrEqual(t, len(k)+len(v), 64+130, k)
+	}
+	require.LessOrEqual(t, len(m.RequestID), 130)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	_, err = c.AwaitFinal(ctx, "o1", checkout.WithPollIntervals(time.Hour))
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	require.Less(t, len(err.Error()), 300, "the error quotes a bounded status")
 }

@@ -136,6 +136,6 @@ const (
 type Delivery struct {
 	Outcome    DeliveryOutcome
 	HTTPStatus int           // the status the handler answered
-	EventName  string        // the event's name when it was read (at most 64 bytes), else ""
+	EventName  string        // the event's name when it was read (at most 128 bytes), else ""
 	Duration   time.Duration // from the request's arrival to the answer
 }

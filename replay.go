@@ -5,18 +5,10 @@ import (
 	"strings"
 )
 
-// ConflictError is the replay of a write that found the order or refund
-// made with another meaning. The rule of replays: when the outcome of
-// CreateOrder, CreateSession, Refund or RefundTransaction is unknown (a
-// [*TransportError] with MaybeDelivered, an [*APIError] with 500, 502 or
-// 504, a reply that could not be opened, or the service answering that the
-// order or refund already exists), the client reads the order with
-// GetOrder. An order with the request's amount, currency and customer is
-// returned with Replayed set (CreateSession asks again for a session of
-// it); a refund with the request's unique_request_id and amount is
-// returned with Replayed set. What differs is a *ConflictError naming the
-// keys; when nothing was made, the request is sent again, at most
-// RetryPolicy.MaxRetries times. A client without retries replays nothing.
+// ConflictError is what a write whose outcome was unknown returns when
+// the settle read found the order or refund made with another meaning
+// (see "After a failed write" in the package doc): Fields names the keys
+// that differ.
 type ConflictError struct {
 	// Op is the call ("create order", "refund", …).
 	Op string

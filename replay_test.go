@@ -232,3 +232,103 @@ func ExampleClient_AwaitFinal() {
 	fmt.Println(st.Status, err)
 	// Output: CHARGED <nil>
 }
+
+// scripted answers each request with the next reply of its "METHOD path",
+// the last one repeating, and counts the requests.
+type scripted struct {
+	mu      chan struct{}
+	replies map[string][]func(w http.ResponseWriter)
+	counts  map[string]int
+}
+
+func newScripted(t *testing.T, replies map[string][]func(w http.ResponseWriter)) (*scripted, *httptest.Server) {
+	s := &scripted{mu: make(chan struct{}, 1), replies: replies, counts: map[string]int{}}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		key := r.Method + " " + r.URL.Path
+		s.mu <- struct{}{}
+		n := s.counts[key]
+		s.counts[key]++
+		<-s.mu
+		rs := s.replies[key]
+		if len(rs) == 0 {
+			w.WriteHeader(http.StatusTeapot)
+			return
+		}
+		rs[min(n, len(rs)-1)](w)
+	}))
+	t.Cleanup(srv.Close)
+	return s, srv
+}
+
+func (s *scripted) count(key string) int {
+	s.mu <- struct{}{}
+	defer func() { <-s.mu }()
+	return s.counts[key]
+}
+
+func answer(status int, body string) func(w http.ResponseWriter) {
+	return func(w http.ResponseWriter) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		fmt.Fprint(w, body)
+	}
+}
+
+// MaxRetries bounds the sends of one write, whatever made them: retries of
+// a 503 and sends after a settle read found nothing share one budget of
+// MaxRetries+1. Each unknown outcome is settled by one read.
+func TestWriteSendsBoundedByMaxRetries(t *testing.T) {
+	busy, crash := answer(503, `{"status":"ERROR"}`), answer(500, `{"status":"ERROR"}`)
+	s, srv := newScripted(t, map[string][]func(http.ResponseWriter){
+		"POST /orders":   {busy, crash, crash, crash},
+		"GET /orders/o9": {answer(400, `{"status":"NOT_FOUND","status_id":40}`)},
+	})
+	c, err := checkout.NewClient("shop", "test_key", checkout.WithBaseURL(srv.URL), checkout.WithRetry(fastRetry))
+	require.NoError(t, err)
+	_, err = c.CreateOrder(context.Background(), &checkout.OrderRequest{OrderID: "o9", Amount: "10.00"})
+	require.ErrorIs(t, err, checkout.ErrServer)
+	require.Equal(t, fastRetry.MaxRetries+1, s.count("POST /orders"), "503, 500, then one send after the settle read")
+	require.Equal(t, 2, s.count("GET /orders/o9"), "each unknown outcome is read once, the last one too")
+}
+
+// A refund answered 200 with a body that is not its reply (a proxy's page)
+// may have taken effect: the order is read, and the refund found there is
+// returned replayed instead of a decode error.
+func TestUnreadable2xxToAWriteIsSettled(t *testing.T) {
+	s, srv := newScripted(t, map[string][]func(http.ResponseWriter){
+		"POST /orders/o1/refunds": {answer(200, `<html><body>OK</body></html>`)},
+		"GET /orders/o1": {answer(200, `{"order_id":"o1","status":"CHARGED","amount":"10.00",`+
+			`"refunds":[{"unique_request_id":"rf-1","status":"PENDING","amount":"4.00"}]}`)},
+	})
+	c, err := checkout.NewClient("shop", "test_key", checkout.WithBaseURL(srv.URL), checkout.WithRetry(fastRetry))
+	require.NoError(t, err)
+	st, err := c.Refund(context.Background(), "o1", &checkout.RefundRequest{UniqueRequestID: "rf-1", Amount: "4.00"})
+	require.NoError(t, err)
+	require.Len(t, st.Refunds, 1)
+	require.True(t, st.Refunds[0].Replayed, "the refund found is marked replayed")
+	require.Equal(t, 1, s.count("POST /orders/o1/refunds"), "not sent again: it was made")
+
+	// Unsettled (retries off), the error says it may have taken effect.
+	c, err = checkout.NewClient("shop", "test_key", checkout.WithBaseURL(srv.URL), checkout.WithRetry(checkout.RetryPolicy{}))
+	require.NoError(t, err)
+	_, err = c.Refund(context.Background(), "o1", &checkout.RefundRequest{UniqueRequestID: "rf-2", Amount: "1.00"})
+	var te *checkout.TransportError
+	require.ErrorAs(t, err, &te)
+	require.True(t, te.MaybeDelivered)
+	require.Contains(t, err.Error(), "check with GetOrder before resending")
+}
+
+// A settle read whose reply names no order proves nothing: the write's
+// error stands, and the write is not taken as made.
+func TestSettleReadMustNameTheOrder(t *testing.T) {
+	s, srv := newScripted(t, map[string][]func(http.ResponseWriter){
+		"POST /orders":   {answer(502, `bad gateway`)},
+		"GET /orders/o2": {answer(200, `{"status":"CHARGED","amount":"10.00"}`)},
+	})
+	c, err := checkout.NewClient("shop", "test_key", checkout.WithBaseURL(srv.URL), checkout.WithRetry(fastRetry))
+	require.NoError(t, err)
+	o, err := c.CreateOrder(context.Background(), &checkout.OrderRequest{OrderID: "o2", Amount: "10.00"})
+	require.Nil(t, o)
+	require.ErrorIs(t, err, checkout.ErrServer)
+	require.Equal(t, 1, s.count("POST /orders"))
+}

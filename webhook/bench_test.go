@@ -9,6 +9,8 @@ import (
 	"os"
 	"strconv"
 	"testing"
+
+	checkout "github.com/payorch/checkout-go"
 )
 
 // The benchmark pair: the full Handler (source check, constant-time Basic
@@ -88,11 +90,11 @@ func BenchmarkWebhookHandler(b *testing.B) { benchHandler(b, nil) }
 func BenchmarkWebhookObserverNil(b *testing.B)  { benchHandler(b, nil) }
 func BenchmarkWebhookObserverNoop(b *testing.B) { benchHandler(b, noopObserver{}) }
 
-type noopObserver struct{}
+type noopObserver struct{ checkout.NopObserver }
 
-func (noopObserver) ObserveDelivery(context.Context, Delivery) {}
+func (noopObserver) ObserveDelivery(context.Context, checkout.Delivery) {}
 
-func benchHandler(b *testing.B, obs Observer) {
+func benchHandler(b *testing.B, obs checkout.Observer) {
 	cfg := Config{Username: "shopwebhooks", Password: "correct horse battery staple", Sources: ProductionSources,
 		Headers: map[string]string{"X-Shop-Env": "production"}, Observer: obs}
 	v, err := NewVerifier(cfg)

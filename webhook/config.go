@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	checkout "github.com/payorch/checkout-go"
 	"github.com/payorch/checkout-go/internal/httpfield"
 	"github.com/payorch/checkout-go/validation"
 )
@@ -73,8 +74,9 @@ type Config struct {
 	// is silent.
 	Logger *slog.Logger `json:"-"`
 	// Observer hears each delivery's outcome and duration (metrics,
-	// tracing); nil costs nothing.
-	Observer Observer `json:"-"`
+	// tracing), as a client's [checkout.Observer] hears its calls: one
+	// observer serves both; nil costs nothing.
+	Observer checkout.Observer `json:"-"`
 
 	// Realm is sent in WWW-Authenticate; "" means "webhook".
 	Realm string

@@ -10,6 +10,8 @@ import (
 	"net/netip"
 	"strconv"
 	"time"
+
+	checkout "github.com/payorch/checkout-go"
 )
 
 // Handler returns an http.Handler that verifies each delivery, runs fn
@@ -33,10 +35,10 @@ func (v *Verifier) Handler(fn func(ctx context.Context, ev *Event) error) http.H
 type handler struct {
 	v      *Verifier
 	fn     func(ctx context.Context, ev *Event) error
-	log    *slog.Logger  // nil: silent
-	obs    Observer      // nil: nothing observed
-	wait   time.Duration // how long a duplicate waits; <= 0: not at all
-	waiter DedupWaiter   // nil: poll Begin
+	log    *slog.Logger      // nil: silent
+	obs    checkout.Observer // nil: nothing observed
+	wait   time.Duration     // how long a duplicate waits; <= 0: not at all
+	waiter DedupWaiter       // nil: poll Begin
 }
 
 // The backoff of a waiting duplicate re-asking Begin.
@@ -99,7 +101,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	status, outcome, ev := h.serve(w, r)
 	reply(w, status)
 	if h.obs != nil {
-		d := Delivery{Outcome: outcome, HTTPStatus: status, Duration: time.Since(start)}
+		d := checkout.Delivery{Outcome: outcome, HTTPStatus: status, Duration: time.Since(start)}
 		if ev != nil {
 			d.EventName = clipped(ev.Name)
 		}
@@ -113,9 +115,9 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // serve handles one delivery and returns the status to answer, its
 // outcome, and the event when it was read.
-func (h *handler) serve(w http.ResponseWriter, r *http.Request) (int, Outcome, *Event) {
+func (h *handler) serve(w http.ResponseWriter, r *http.Request) (int, checkout.DeliveryOutcome, *Event) {
 	if r == nil { // net/http never does this; a direct caller might
-		return http.StatusBadRequest, OutcomeDecodeFailure, nil
+		return http.StatusBadRequest, checkout.DeliveryDecodeFailure, nil
 	}
 	ev, client, err := h.verify(w, r)
 	if err != nil {
@@ -124,7 +126,7 @@ func (h *handler) serve(w http.ResponseWriter, r *http.Request) (int, Outcome, *
 	}
 	if h.fn == nil {
 		h.logError(r, "webhook handler has no function", client, ev, nil)
-		return http.StatusInternalServerError, OutcomeNotConfigured, ev
+		return http.StatusInternalServerError, checkout.DeliveryNotConfigured, ev
 	}
 	ctx := r.Context()
 	key := ev.DedupKey()
@@ -138,18 +140,18 @@ func (h *handler) serve(w http.ResponseWriter, r *http.Request) (int, Outcome, *
 	switch {
 	case err != nil:
 		h.logError(r, "webhook deduplicator failed", client, ev, err)
-		return http.StatusInternalServerError, OutcomeHandlerError, ev
+		return http.StatusInternalServerError, checkout.DeliveryHandlerError, ev
 	case state == DedupDone:
 		h.logDebug(ctx, "webhook duplicate ignored", client, ev)
-		return http.StatusOK, OutcomeDuplicate, ev
+		return http.StatusOK, checkout.DeliveryDuplicate, ev
 	case state == DedupInFlight:
 		h.logWarn(ctx, "webhook duplicate: the first delivery is still in progress; the service will re-send", client, ev, ErrInFlight)
 		w.Header().Set("Retry-After", "5")
-		return http.StatusConflict, OutcomeDuplicate, ev
+		return http.StatusConflict, checkout.DeliveryDuplicate, ev
 	}
 	if err := h.run(ctx, key, token, ev); err != nil {
 		h.logError(r, "webhook function failed; the service will re-send", client, ev, err)
-		return http.StatusInternalServerError, OutcomeHandlerError, ev
+		return http.StatusInternalServerError, checkout.DeliveryHandlerError, ev
 	}
 	// Recorded even when the sender has hung up meanwhile: the work is done,
 	// and a cancelled context must not leave the key claimed.
@@ -157,7 +159,7 @@ func (h *handler) serve(w http.ResponseWriter, r *http.Request) (int, Outcome, *
 		h.logError(r, "webhook processed but the deduplicator could not record it", client, ev, err)
 	}
 	h.logDebug(ctx, "webhook processed", client, ev)
-	return http.StatusOK, OutcomeProcessed, ev
+	return http.StatusOK, checkout.DeliveryProcessed, ev
 }
 
 // verify runs Verify with the connection's read deadline set to the
@@ -194,7 +196,7 @@ func (h *handler) run(ctx context.Context, key string, token DedupToken, ev *Eve
 	return err
 }
 
-func (h *handler) reject(w http.ResponseWriter, r *http.Request, client netip.Addr, err error) (int, Outcome) {
+func (h *handler) reject(w http.ResponseWriter, r *http.Request, client netip.Addr, err error) (int, checkout.DeliveryOutcome) {
 	status, outcome := classify(err)
 	switch status {
 	case http.StatusUnauthorized:
@@ -218,30 +220,30 @@ func StatusFor(err error) int {
 }
 
 // classify gives the status and the Outcome of an error of Verify.
-func classify(err error) (int, Outcome) {
+func classify(err error) (int, checkout.DeliveryOutcome) {
 	switch {
 	case err == nil:
-		return http.StatusOK, OutcomeProcessed
+		return http.StatusOK, checkout.DeliveryProcessed
 	case errors.Is(err, ErrForbiddenSource):
-		return http.StatusForbidden, OutcomeForbidden
+		return http.StatusForbidden, checkout.DeliveryForbidden
 	case errors.Is(err, ErrMethodNotAllowed):
-		return http.StatusMethodNotAllowed, OutcomeDecodeFailure
+		return http.StatusMethodNotAllowed, checkout.DeliveryDecodeFailure
 	case errors.Is(err, ErrUnauthorized), errors.Is(err, ErrHeaderMismatch):
-		return http.StatusUnauthorized, OutcomeUnauthorized
+		return http.StatusUnauthorized, checkout.DeliveryUnauthorized
 	case errors.Is(err, ErrBodyTooLarge):
-		return http.StatusRequestEntityTooLarge, OutcomeDecodeFailure
+		return http.StatusRequestEntityTooLarge, checkout.DeliveryDecodeFailure
 	case errors.Is(err, ErrSignature):
-		return http.StatusInternalServerError, OutcomeUnauthorized
+		return http.StatusInternalServerError, checkout.DeliveryUnauthorized
 	case errors.Is(err, ErrNoDecrypter), errors.Is(err, ErrNotEncrypted), errors.Is(err, ErrNotConfigured):
-		return http.StatusInternalServerError, OutcomeNotConfigured
+		return http.StatusInternalServerError, checkout.DeliveryNotConfigured
 	case errors.Is(err, ErrEncrypted):
-		return http.StatusInternalServerError, OutcomeDecodeFailure
+		return http.StatusInternalServerError, checkout.DeliveryDecodeFailure
 	case errors.Is(err, ErrMalformedBody):
-		return http.StatusBadRequest, OutcomeDecodeFailure
+		return http.StatusBadRequest, checkout.DeliveryDecodeFailure
 	case errors.Is(err, ErrInFlight):
-		return http.StatusConflict, OutcomeDuplicate
+		return http.StatusConflict, checkout.DeliveryDuplicate
 	}
-	return http.StatusInternalServerError, OutcomeHandlerError
+	return http.StatusInternalServerError, checkout.DeliveryHandlerError
 }
 
 // reply writes a short status text body; it never echoes the request.

@@ -19,6 +19,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	checkout "github.com/payorch/checkout-go"
 )
 
 // postOrder delivers orderBody to srv over HTTP and checks the 200.
@@ -308,22 +310,23 @@ func TestHandlerRecordsOutcomeAfterSenderHangsUp(t *testing.T) {
 	}
 }
 
-// recordingObserver keeps every Delivery it hears.
+// recordingObserver keeps every checkout.Delivery it hears.
 type recordingObserver struct {
+	checkout.NopObserver
 	mu sync.Mutex
-	ds []Delivery
+	ds []checkout.Delivery
 }
 
-func (o *recordingObserver) ObserveDelivery(_ context.Context, d Delivery) {
+func (o *recordingObserver) ObserveDelivery(_ context.Context, d checkout.Delivery) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.ds = append(o.ds, d)
 }
 
-func (o *recordingObserver) outcomes() []Outcome {
+func (o *recordingObserver) outcomes() []checkout.DeliveryOutcome {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	var out []Outcome
+	var out []checkout.DeliveryOutcome
 	for _, d := range o.ds {
 		out = append(out, d.Outcome)
 	}
@@ -348,8 +351,8 @@ func TestHandlerObserver(t *testing.T) {
 	})
 	require.Equal(t, 200, serve(h, NewTestRequest(cfg, []byte(orderBody))).Code)
 	require.Equal(t, 200, serve(h, NewTestRequest(cfg, []byte(orderBody))).Code)
-	require.Equal(t, []Outcome{OutcomeProcessed, OutcomeDuplicate}, obs.outcomes())
-	require.Equal(t, Delivery{Outcome: OutcomeProcessed, HTTPStatus: 200, EventName: OrderSucceeded, Duration: obs.ds[0].Duration}, obs.ds[0])
+	require.Equal(t, []checkout.DeliveryOutcome{checkout.DeliveryProcessed, checkout.DeliveryDuplicate}, obs.outcomes())
+	require.Equal(t, checkout.Delivery{Outcome: checkout.DeliveryProcessed, HTTPStatus: 200, EventName: OrderSucceeded, Duration: obs.ds[0].Duration}, obs.ds[0])
 	require.Positive(t, obs.ds[0].Duration)
 
 	obs.ds = nil
@@ -365,7 +368,7 @@ func TestHandlerObserver(t *testing.T) {
 	require.Equal(t, 400, serve(h, NewTestRequest(cfg, []byte(`{"event_name":`))).Code)
 	require.Equal(t, 500, serve(h, NewTestRequest(cfg, []byte(`{"JWT":"a.b.c.d.e"}`))).Code)
 	require.Equal(t, 500, serve(v.Handler(nil), NewTestRequest(cfg, other)).Code)
-	require.Equal(t, []Outcome{OutcomeHandlerError, OutcomeForbidden, OutcomeUnauthorized, OutcomeDecodeFailure, OutcomeNotConfigured, OutcomeNotConfigured}, obs.outcomes())
+	require.Equal(t, []checkout.DeliveryOutcome{checkout.DeliveryHandlerError, checkout.DeliveryForbidden, checkout.DeliveryUnauthorized, checkout.DeliveryDecodeFailure, checkout.DeliveryNotConfigured, checkout.DeliveryNotConfigured}, obs.outcomes())
 	require.Equal(t, "", obs.ds[1].EventName, "nothing of a refused body is observed")
 }
 

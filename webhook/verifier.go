@@ -17,6 +17,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	checkout "github.com/payorch/checkout-go"
 )
 
 // Verifier checks webhook requests against a Config and decodes their
@@ -38,7 +40,7 @@ type Verifier struct {
 	dupWait     time.Duration // <= 0: a duplicate does not wait
 	readTimeout time.Duration
 	log         *slog.Logger
-	observer    Observer
+	observer    checkout.Observer
 	realm       string
 }
 
