@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"net/url"
+	"strconv"
 	"sync/atomic"
 	"time"
 )
@@ -21,6 +22,7 @@ type sending struct {
 	method  string      // as sent
 	route   string      // as sent
 	path    string      // as errors and logs show it
+	proto   string      // the reply's HTTP version
 	retries int         // retries this run may make
 	n       int         // attempts started
 	sent    atomic.Bool // this attempt got a connection or wrote its headers
@@ -38,7 +40,7 @@ func (s *sending) RoundTrip(r *http.Request) (*http.Response, error) {
 		s.x.sends++
 	}
 	s.sent.Store(false)
-	s.began = time.Now()
+	s.began, s.proto = time.Now(), ""
 	ctx := r.Context()
 	if o := s.x.c.observer; o != nil {
 		s.actx = o.StartAttempt(ctx, s.x.op, s.attempt())
@@ -53,7 +55,7 @@ func (s *sending) attempt() Attempt {
 	if s.kind == AttemptSend {
 		n = s.x.sends
 	}
-	return Attempt{Number: n, Kind: s.kind, Method: s.method, Route: s.route}
+	return Attempt{Number: n, Kind: s.kind, Method: s.method, Route: s.route, Path: s.path, Protocol: s.proto}
 }
 
 // checkRetry decides after each attempt, as classify says, whether to
@@ -64,6 +66,10 @@ func (s *sending) checkRetry(ctx context.Context, resp *http.Response, err error
 	var header http.Header
 	if resp != nil {
 		status, header = resp.StatusCode, resp.Header
+		s.proto = strconv.Itoa(resp.ProtoMajor)
+		if resp.ProtoMajor < 2 {
+			s.proto += "." + strconv.Itoa(resp.ProtoMinor)
+		}
 	}
 	o := s.note(classify(s.cl.write, s.sent.Load(), status, header, err))
 	s.log(ctx, status, err)
@@ -91,7 +97,11 @@ func (s *sending) checkRetry(ctx context.Context, resp *http.Response, err error
 // returns err.
 func (s *sending) fail(status int, header http.Header, sent bool, err error) error {
 	o := s.note(classify(s.cl.write, sent, status, header, err))
-	s.endAttempt(status, errorKind(err), o)
+	kind := errorKind(err)
+	if s.kind == AttemptSettle && errors.Is(err, ErrNotFound) {
+		kind = "" // the answer a settle read may well get: nothing was made
+	}
+	s.endAttempt(status, kind, o)
 	return err
 }
 

@@ -51,7 +51,7 @@ func WithResponseMeta(m *ResponseMeta) RequestOption {
 
 // operation describes a call for the Observer.
 func (c *Client) operation(name, method, route, orderID string) Operation {
-	op := Operation{Name: name, Method: method, Route: route, OrderID: orderID}
+	op := Operation{Name: name, Method: method, Route: route, BaseURL: c.baseURL, OrderID: orderID}
 	host, port, err := net.SplitHostPort(c.host)
 	if err != nil {
 		host, port = c.host, "443"

@@ -51,6 +51,7 @@ type Operation struct {
 	Name          string // the Client method: "CreateSession", "GetOrder", "Do", "AwaitFinal"…
 	Method        string // HTTP method of the call as sent ("POST"); "" for AwaitFinal
 	Route         string // path template: "/orders/{order_id}", never the raw path
+	BaseURL       string // the service's base URL: scheme://host[:port][/prefix], never a credential or query
 	ServerAddress string // host of the base URL
 	ServerPort    int    // port of the base URL (443 when not written)
 	JWE           bool   // sent in the JWE+JWS mode
@@ -94,6 +95,11 @@ type Attempt struct {
 	Kind   AttemptKind // the operation's own request, or a settle read
 	Method string      // HTTP method as sent ("POST")
 	Route  string      // path template as sent: "/orders/{order_id}"
+	// Path is the path as sent, without the query: a call about an order
+	// names it ("/orders/ord_1"), others show their Route (never another id).
+	Path string
+
+	Protocol string // HTTP version of the reply: "1.1", "2"; "" when none came
 
 	HTTPStatus     int           // 0 when no reply came
 	ErrorKind      ErrorKind     // "" when the attempt got a 2xx reply it could read

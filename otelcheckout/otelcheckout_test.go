@@ -16,7 +16,6 @@ import (
 
 	checkout "github.com/payorch/checkout-go"
 	"github.com/payorch/checkout-go/otelcheckout"
-	"github.com/payorch/checkout-go/webhook"
 )
 
 // providers returns an SDK tracer provider writing to an in-memory
@@ -126,22 +125,39 @@ func TestObserverOrderIDOptIn(t *testing.T) {
 func TestNewRefusesNil(t *testing.T) {
 	_, err := otelcheckout.New(nil, nil)
 	require.ErrorContains(t, err, "checkout: otelcheckout: new: ")
-	_, err = otelcheckout.NewWebhookObserver(nil)
-	require.ErrorContains(t, err, "checkout: otelcheckout: new webhook observer: ")
 }
 
-func TestWebhookObserverCounts(t *testing.T) {
-	_, _, mp, reader := providers(t)
-	obs, err := otelcheckout.NewWebhookObserver(mp)
+// One observer serves the webhook handler too: each delivery is counted by
+// outcome, timed in a histogram whose buckets are seconds (a 30 ms
+// delivery is not in the first), and traced as a span of its own.
+func TestWebhookDeliveries(t *testing.T) {
+	tp, exp, mp, reader := providers(t)
+	obs, err := otelcheckout.New(tp, mp)
 	require.NoError(t, err)
 	ctx := context.Background()
-	obs.ObserveDelivery(ctx, webhook.Delivery{Outcome: webhook.OutcomeProcessed, HTTPStatus: 200})
-	obs.ObserveDelivery(ctx, webhook.Delivery{Outcome: webhook.OutcomeDuplicate, HTTPStatus: 200})
-	obs.ObserveDelivery(ctx, webhook.Delivery{Outcome: webhook.OutcomeDuplicate, HTTPStatus: 200})
+	obs.ObserveDelivery(ctx, checkout.Delivery{Outcome: checkout.DeliveryProcessed, HTTPStatus: 200, EventName: "ORDER_SUCCEEDED", Duration: 30 * time.Millisecond})
+	obs.ObserveDelivery(ctx, checkout.Delivery{Outcome: checkout.DeliveryDuplicate, HTTPStatus: 200, Duration: 2 * time.Second})
+	obs.ObserveDelivery(ctx, checkout.Delivery{Outcome: checkout.DeliveryHandlerError, HTTPStatus: 500, Duration: time.Millisecond})
 
 	var rm metricdata.ResourceMetrics
 	require.NoError(t, reader.Collect(ctx, &rm))
-	require.Equal(t, map[string]int64{"processed": 1, "duplicate": 2}, deliveries(t, rm))
+	require.Equal(t, map[string]int64{"processed": 1, "duplicate": 1, "handler_error": 1}, deliveries(t, rm))
+	hist := findHistogram(t, rm, "checkout.webhook.delivery.duration")
+	for _, dp := range hist.DataPoints {
+		v, _ := dp.Attributes.Value("checkout.webhook.outcome")
+		if v.AsString() != "processed" {
+			continue
+		}
+		require.Equal(t, 0.005, dp.Bounds[0], "second-sized buckets")
+		require.Zero(t, dp.BucketCounts[0]+dp.BucketCounts[1]+dp.BucketCounts[2], "30 ms is past 25 ms")
+		require.EqualValues(t, 1, dp.BucketCounts[3], "and within 50 ms")
+	}
+	spans := spansNamed(exp, "checkout.webhook.delivery")
+	require.Len(t, spans, 3)
+	require.Equal(t, "ORDER_SUCCEEDED", attrs(spans[0].Attributes)["checkout.webhook.event"].AsString())
+	require.InDelta(t, 30*time.Millisecond, spans[0].EndTime.Sub(spans[0].StartTime), float64(time.Millisecond))
+	require.Equal(t, codes.Error, spans[2].Status.Code, "a 500 answer is an error")
+	require.Equal(t, codes.Unset, spans[0].Status.Code)
 }
 
 func findHistogram(t *testing.T, rm metricdata.ResourceMetrics, name string) metricdata.Histogram[float64] {
