@@ -1,8 +1,11 @@
 package checkout_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -166,4 +169,31 @@ func TestDoV4IsASealedWrite(t *testing.T) {
 	err := c.Do(ctx, "POST", "/v4/orders/ord_1/refunds", map[string]string{"unique_request_id": "r1"}, nil)
 	require.ErrorIs(t, err, checkout.ErrServer)
 	require.Len(t, fake.Requests(), 1, "a write is not retried after a 500")
+}
+
+// A Do call is named by its route in errors and the debug log: an email or
+// an id in its path, or its query, is never written out.
+func TestDoPathRedacted(t *testing.T) {
+	closed, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	base := "http://" + closed.Addr().String()
+	require.NoError(t, closed.Close()) // nothing listens there now
+	var logs bytes.Buffer
+	c, err := checkout.NewClient("shop", "test_key", checkout.WithBaseURL(base),
+		checkout.WithLogger(slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))),
+		checkout.WithRetry(checkout.RetryPolicy{}))
+	require.NoError(t, err)
+	err = c.Do(context.Background(), "GET", "/customers/asha@example.com/cards?client_auth_token=tkn_SECRET", nil, nil)
+	var te *checkout.TransportError
+	require.ErrorAs(t, err, &te)
+	require.Equal(t, "/customers/{id}/cards", te.Path)
+	for _, s := range []string{err.Error(), fmt.Sprintf("%+v", err), logs.String()} {
+		require.NotContains(t, s, "asha")
+		require.NotContains(t, s, "tkn_SECRET")
+	}
+	require.Contains(t, logs.String(), `"path":"/customers/{id}/cards"`)
+
+	err = c.Do(context.Background(), "GET", "/customers/asha@example.com", nil, nil, checkout.WithRouteTemplate("/customers/{customer_id}"))
+	require.ErrorAs(t, err, &te)
+	require.Equal(t, "/customers/{customer_id}", te.Path)
 }
