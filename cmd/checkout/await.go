@@ -11,18 +11,23 @@ import (
 	checkout "github.com/payorch/checkout-go"
 )
 
-const awaitHelp = `Usage: checkout await ORDER_ID [flags]
+const awaitHelp = `Usage: checkout await ORDER_ID --amount AMOUNT [flags]
 
 Polls the order's status (GET /orders/{order_id}) until it is final, on the
 schedule of the SDK's AwaitFinal (5s, 5s, 10s, 10s, 30s, then every 60s,
 or --intervals), and prints it:
 
-  checkout await ord_1 --base-url http://127.0.0.1:8080 --merchant-id shop --api-key test_key
+  checkout await ord_1 --amount 10.00 --base-url https://… --merchant-id shop --api-key …
+  checkout await ord_1 --amount 10.00 --fake http://127.0.0.1:8080 --merchant-id shop
 
-The exit status is 0 when the order is paid (CHARGED), 1 when it ended
-otherwise (failed, voided, …), when --timeout or its order_expiry passed
-first, or when the service refused (unknown order, bad credentials), and
-2 on a usage error.
+The exit status is 0 when the order is paid as OrderStatus.CheckPaid says:
+CHARGED, and its amount is --amount (an order settled for less is not
+paid); 1 when it ended otherwise (failed, voided, underpaid…), when
+--timeout or its order_expiry passed first, or when the service refused
+(unknown order, bad credentials); 2 on a usage error. --amount is
+required: --any-amount takes any CHARGED order as paid. --fake (or
+CHECKOUT_FAKE_URL) awaits an order of "checkout fake", with the fake's own
+key (CHECKOUT_FAKE_API_KEY), never a production client's CHECKOUT_API_KEY.
 
 Flags:
 `
@@ -30,9 +35,12 @@ Flags:
 func awaitCommand() command {
 	return command{name: "await", help: awaitHelp, setup: func(fs *flag.FlagSet, env func(string) string) func(context.Context, []string, io.Writer, io.Writer) int {
 		ef := newEnvFlags(fs, env)
-		base := ef.String("base-url", checkout.EnvBaseURL, "", "the service's base `URL` (required)")
+		base := ef.String("base-url", checkout.EnvBaseURL, "", "the service's base `URL` (this or --fake is required)")
+		fake := ef.String("fake", "CHECKOUT_FAKE_URL", "", "base `URL` of a running \"checkout fake\", instead of --base-url")
 		merchant := ef.String("merchant-id", checkout.EnvMerchantID, "", "your merchant `id` (required)")
-		key := ef.String("api-key", checkout.EnvAPIKey, "", "your API `key` (required)")
+		key := ef.String("api-key", checkout.EnvAPIKey, "", "your API `key` (required; with --fake, CHECKOUT_FAKE_API_KEY)")
+		amount := fs.String("amount", "", "the `amount` the order must be paid, as CheckPaid checks it (required unless --any-amount)")
+		anyAmount := fs.Bool("any-amount", false, "take any CHARGED order as paid, whatever its amount")
 		timeout := fs.Duration("timeout", 30*time.Minute, "give up after this `duration`")
 		intervals := fs.String("intervals", "", "the waits between polls, comma-separated, the last repeating (`5s,10s,60s`)")
 		asJSON := fs.Bool("json", false, "print the service's JSON reply instead of text")
@@ -43,6 +51,25 @@ func awaitCommand() command {
 			if len(args) != 1 || args[0] == "" {
 				return usageError(fs, stderr, "name one ORDER_ID")
 			}
+			switch {
+			case *amount == "" && !*anyAmount:
+				return usageError(fs, stderr, "--amount is required: the amount the order must be paid (or --any-amount)")
+			case *amount != "" && *anyAmount:
+				return usageError(fs, stderr, "--amount and --any-amount exclude each other")
+			case *amount != "":
+				if _, err := checkout.Amount(*amount).Minor(); err != nil {
+					return usageError(fs, stderr, "--amount %q is not an amount like 10.00", *amount)
+				}
+			}
+			if *base == "" && *fake != "" {
+				*base = *fake
+				if ef.fromEnv["api-key"] { // a production client's key never goes to the fake
+					*key = ""
+				}
+				if *key == "" {
+					*key = env("CHECKOUT_FAKE_API_KEY")
+				}
+			}
 			var schedule []time.Duration
 			for _, s := range list(*intervals) {
 				d, err := time.ParseDuration(s)
@@ -51,7 +78,7 @@ func awaitCommand() command {
 				}
 				schedule = append(schedule, d)
 			}
-			for _, f := range [...]struct{ name, v string }{{"base-url", *base}, {"merchant-id", *merchant}, {"api-key", *key}} {
+			for _, f := range [...]struct{ name, v string }{{"base-url (or --fake)", *base}, {"merchant-id", *merchant}, {"api-key", *key}} {
 				if f.v == "" {
 					return usageError(fs, stderr, "--%s is required", f.name)
 				}
@@ -76,7 +103,11 @@ func awaitCommand() command {
 				fmt.Fprintf(stderr, "checkout await: %v\n", err)
 				return exitFail
 			}
-			if !st.IsPaid() {
+			if *anyAmount && st.IsPaid() {
+				return exitOK
+			}
+			if err := st.CheckPaid(checkout.Amount(*amount)); err != nil {
+				fmt.Fprintf(stderr, "checkout await: %v\n", err)
 				return exitFail
 			}
 			return exitOK

@@ -43,7 +43,7 @@ Usage:
   checkout trigger pay|fail|refund [flags]  move an order of a running fake; its webhook is delivered
   checkout trigger resend [flags]           send an order's last webhook again
   checkout filter [flags]                   print the JSON of a payment filter, or (--preview) its payment page
-  checkout await ORDER_ID [flags]           poll an order until its status is final (exit 0 paid, 1 not)
+  checkout await ORDER_ID --amount A        poll an order until it is final (exit 0 paid that amount, 1 not)
   checkout help [command]                   show this text, or a command's flags
 
 Run "checkout <command> --help" for a command's flags and environment variables.
