@@ -43,8 +43,10 @@ func (s *sending) RoundTrip(r *http.Request) (*http.Response, error) {
 	s.began, s.proto = time.Now(), ""
 	ctx := r.Context()
 	if o := s.x.c.observer; o != nil {
-		s.actx = o.StartAttempt(ctx, s.x.op, s.attempt())
-		ctx = s.actx
+		s.actx = ctx
+		if actx := o.StartAttempt(ctx, s.x.op, s.attempt()); actx != nil {
+			s.actx, ctx = actx, actx
+		}
 	}
 	return s.x.c.transport().RoundTrip(r.WithContext(httptrace.WithClientTrace(ctx, &s.trace)))
 }

@@ -101,7 +101,9 @@ func (c *Client) AwaitFinal(ctx context.Context, orderID string, opts ...Request
 	var op Operation
 	if c.observer != nil {
 		op = c.operation("AwaitFinal", "", "", orderID)
-		ctx = c.observer.StartOperation(ctx, op)
+		if octx := c.observer.StartOperation(ctx, op); octx != nil {
+			ctx = octx
+		}
 	}
 	start, polls := time.Now(), 0
 	st, err := c.await(ctx, cl, rc, &polls)

@@ -339,3 +339,23 @@ func TestServiceValuesAreBounded(t *testing.T) {
 	require.ErrorIs(t, err, context.DeadlineExceeded)
 	require.Less(t, len(err.Error()), 300, "the error quotes a bounded status")
 }
+
+// An observer that returns no context (a bug of its own) does not crash
+// the call: its hooks still run, with the caller's context.
+func TestObserverReturningNilContext(t *testing.T) {
+	_, c := fakeClient(t, false, checkout.WithObserver(nilObserver{}))
+	_, err := c.CreateOrder(context.Background(), &checkout.OrderRequest{OrderID: "ord_nil", Amount: "10.00"})
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	st, err := c.AwaitFinal(ctx, "ord_nil", checkout.WithPollIntervals(10*time.Millisecond))
+	require.ErrorIs(t, err, context.DeadlineExceeded, "never paid: polled until the deadline")
+	require.Equal(t, "ord_nil", st.OrderID)
+}
+
+type nilObserver struct{ checkout.NopObserver }
+
+func (nilObserver) StartOperation(context.Context, checkout.Operation) context.Context { return nil }
+func (nilObserver) StartAttempt(context.Context, checkout.Operation, checkout.Attempt) context.Context {
+	return nil
+}

@@ -109,7 +109,9 @@ func (c *Client) begin(ctx context.Context, cl *call, rc *requestConfig) *exchan
 		method, route := x.sentMethod(cl), x.sentRoute(cl)
 		x.op = c.operation(cl.name, method, route, cl.orderID)
 		x.op.JWE = x.jwe(cl)
-		x.ctx = c.observer.StartOperation(ctx, x.op)
+		if octx := c.observer.StartOperation(ctx, x.op); octx != nil { // nil: an observer's bug, not a reason to fail
+			x.ctx = octx
+		}
 	}
 	return x
 }
