@@ -255,8 +255,8 @@ func (a *Address) EncodeValues(key string, v *url.Values) error {
 // published replies to orders with collection links say NEW (10), and other
 // options may give other statuses. The fake in checkouttest answers CREATED.
 type Order struct {
-	// Status is the order's status ("CREATED", "NEW", …).
-	Status string `json:"status,omitempty"`
+	// Status is the order's status ([StatusCreated], [StatusNew], …).
+	Status Status `json:"status,omitempty"`
 	// StatusID is the number of the status (1 for CREATED, 10 for NEW, …).
 	StatusID Int `json:"status_id,omitempty"`
 	// ID is the service's id of the order.
@@ -307,7 +307,8 @@ type Order struct {
 	// for them (links.payment_collection_links).
 	OrderLinks `json:"links,omitzero"`
 	// ClientAuth holds ClientAuthToken, present when the request set
-	// ClientAuthToken (juspay).
+	// ClientAuthToken: the service's block (juspay), else a gateway's own
+	// block of the same shape ("hyperpg": {client_auth_token, …}).
 	ClientAuth `json:"juspay,omitzero"`
 	// Raw is the whole reply.
 	Raw RawJSON `json:"-"`

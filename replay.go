@@ -123,7 +123,7 @@ func (c *Client) replayOrder(ctx context.Context, req *OrderRequest, opts []Requ
 	// The order status has no client auth token and no collection links:
 	// a replayed order is without them (CreateSession gives a token).
 	return &Order{
-		Status: string(st.Status), StatusID: st.StatusID, ID: st.ID, OrderID: st.OrderID, PaymentLinks: st.PaymentLinks, MerchantID: st.MerchantID,
+		Status: st.Status, StatusID: st.StatusID, ID: st.ID, OrderID: st.OrderID, PaymentLinks: st.PaymentLinks, MerchantID: st.MerchantID,
 		Amount: st.Amount, Currency: st.Currency, CustomerID: st.CustomerID, CustomerEmail: st.CustomerEmail,
 		CustomerPhone: st.CustomerPhone, ProductID: st.ProductID, ReturnURL: st.ReturnURL, Raw: st.Raw, Replayed: true,
 	}, nil

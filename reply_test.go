@@ -61,13 +61,11 @@ func TestGarbledOrRedactedBlocksLeftOut(t *testing.T) {
 		`"card":{"card_brand":"VISA","using_token":true,"token":"FILTERED"}}`
 	st, err := decodeReply[OrderStatus]([]byte(body))
 	require.NoError(t, err)
-	require.NotNil(t, st.TxnDetail)
 	require.Equal(t, "t1", st.TxnDetail.TxnID)
 	require.Empty(t, st.TxnDetail.AmountBreakup)
 	require.Contains(t, string(st.Raw), `txn_amount_breakup`)
-	require.NotNil(t, st.Card)
 	require.Equal(t, "VISA", st.Card.Brand)
-	require.Nil(t, st.Card.Token, "a redacted token block is nil, as every redacted block is")
+	require.Zero(t, st.Card.Token, "a redacted token block is zero, as every redacted block is")
 	require.NoError(t, st.CheckPaid("10.00"))
 
 	var card CardDetail
@@ -233,7 +231,7 @@ func TestOrderStatusSamplesFullyTyped(t *testing.T) {
 			t.Run(s.Name+"/"+kind, func(t *testing.T) {
 				b, err := json.Marshal(raw)
 				require.NoError(t, err)
-				require.NoError(t, json.Unmarshal(b, target))
+				require.NoError(t, decodeLenient(b, target), "as the webhook package reads it")
 				requireTyped(t, kind, reflect.ValueOf(target).Elem(), raw)
 				if kind == "order" {
 					orders++
