@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -244,4 +246,26 @@ func TestAPIErrorFieldsKeepServiceText(t *testing.T) {
 // decodeAPIError is newAPIError without a key to redact.
 func decodeAPIError(op string, status int, header http.Header, body []byte, now time.Time) *APIError {
 	return newAPIError(op, status, header, body, now, nil)
+}
+
+// The older error body some endpoints still write (a refund's 500:
+// {"error": true, "errorMessage", "userMessage"}) fills the APIError's
+// messages; the newer keys win when a body has both.
+func TestAPIErrorOlderBody(t *testing.T) {
+	body, err := os.ReadFile(filepath.Join("testdata", "error_older_body.json"))
+	require.NoError(t, err)
+	srv := newRecorder(t, reply{status: 500, body: string(body)})
+	c := newTestClient(t, srv.URL)
+	_, err = c.Refund(context.Background(), "ord_1", &RefundRequest{UniqueRequestID: "rf_1", Amount: "10.00"})
+	var e *APIError
+	require.ErrorAs(t, err, &e)
+	require.ErrorIs(t, err, ErrServer)
+	require.Equal(t, "Internal error.", e.ErrorMessage)
+	require.Equal(t, "Internal error. Something went wrong.", e.UserMessage)
+	require.Equal(t, "checkout: refund: HTTP 500: Internal error.", e.Error())
+	require.Equal(t, body, e.Body)
+
+	var both APIError
+	both.fill([]byte(`{"error_message":"new","errorMessage":"old","userMessage":"old user"}`))
+	require.Equal(t, APIError{ErrorMessage: "new", UserMessage: "old user"}, both)
 }

@@ -437,3 +437,27 @@ func TestPartialChargedOrderTyped(t *testing.T) {
 	require.Equal(t, []OfferBenefit{{Type: "DISCOUNT", Amount: "100.00",
 		OfferCalculation: OfferCalculation{CalculationRule: "ABSOLUTE", Value: "100.00"}}}, st.Offers[0].Benefits)
 }
+
+// The rest of a card, UPI and transaction that real replies carry: the
+// token's tokenisation status, the service's bank code, the UPI mode, a
+// payment without CVV; and the order's source object and next actions.
+func TestStatusCardUPIMore(t *testing.T) {
+	st := fixture(t, "status_card_upi_more.json")
+	require.Equal(t, "ACTIVE", st.Card.Token.TokenizationStatus)
+	require.Equal(t, "NETWORK_TOKEN", st.Card.Token.ProviderCategory)
+	require.Equal(t, "JP_HDFC", st.Card.ServiceBankCode)
+	require.Equal(t, UPIDetail{PayerVPA: "asha@okhdfc", TxnFlowType: "INTENT",
+		PaymentMethodSubDetail: UPIMethodSubDetail{Mode: "UPI_CREDIT_CARD"}}, st.UPI)
+	require.True(t, bool(st.TxnDetail.IsCVVLessTxn), "a boolean sent as text")
+	require.Equal(t, "PAYMENT_LINK", st.SourceObject)
+	require.Equal(t, "plink_41x", st.SourceObjectID)
+	require.NotNil(t, st.NextAction, "an empty list is a list")
+	require.Empty(t, st.NextAction)
+
+	st, err := decodeReply[OrderStatus]([]byte(`{"order_id":"o","next_action":[{"type":"REDIRECT","url":"https://bank.example/acs"}],` +
+		`"upi":{"payment_method_sub_detail":"FILTERED","payer_vpa":"a@b"}}`))
+	require.NoError(t, err)
+	require.Len(t, st.NextAction, 1)
+	require.JSONEq(t, `{"type":"REDIRECT","url":"https://bank.example/acs"}`, string(st.NextAction[0]))
+	require.Equal(t, UPIDetail{PayerVPA: "a@b"}, st.UPI, "a redacted sub-detail is zero")
+}

@@ -73,6 +73,22 @@ func TestGarbledOrRedactedBlocksLeftOut(t *testing.T) {
 	require.Equal(t, "VISA", card.Token.Provider)
 }
 
+// Dates the service writes with spaces ("2023-05-19T10: 54: 23Z") or that
+// cannot be ("1113211T15:41:02Z", February 30th) are zero times, never an
+// error: the rest of the reply reads, and Raw keeps them.
+func TestTimestampOddDates(t *testing.T) {
+	st := fixture(t, "status_odd_dates.json")
+	require.True(t, st.DateCreated.IsZero(), "a date written with spaces")
+	require.True(t, st.LastUpdated.IsZero(), "an impossible date")
+	require.True(t, st.TxnDetail.Created.IsZero(), "February 30th")
+	require.Equal(t, time.Date(2023, 5, 19, 11, 9, 23, 0, time.UTC), st.OrderExpiry.Time)
+	require.Equal(t, time.Date(2023, 5, 19, 10, 54, 40, 0, time.UTC), st.TxnDetail.LastUpdated.Time)
+	require.Equal(t, "shop-ord_dates_1-1", st.TxnDetail.TxnID)
+	for _, raw := range []string{`"2023-05-19T10: 54: 23Z"`, `"1113211T15:41:02Z"`, `"2023-02-30T10:00:00Z"`} {
+		require.Contains(t, string(st.Raw), raw)
+	}
+}
+
 // Unix seconds read as a time only up to the year 9999, the last a
 // Timestamp can be written back: milliseconds are no time of the service's.
 func TestTimestampEncodableRange(t *testing.T) {
