@@ -5,7 +5,9 @@ import "log/slog"
 // MandateDetail is a mandate as the service reports it: the mandate block
 // of an order status, and the content of the mandate webhooks
 // (MANDATE_CREATED, MANDATE_ACTIVATED, …). Its tokens print redacted; its
-// blocks are zero when absent or redacted ("FILTERED").
+// blocks are zero when absent or redacted ("FILTERED"), which decoding one
+// yourself reports as a *json.UnmarshalTypeError after every other field
+// is decoded: ignore it, as the client and webhook do.
 type MandateDetail struct {
 	// MandateID is the service's id of the mandate.
 	MandateID string `json:"mandate_id,omitempty"`

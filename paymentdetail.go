@@ -15,7 +15,9 @@ import (
 // txn_detail, each step of a pre-authorised payment (txn_sub_details: a
 // capture or a void), and the content of the transaction webhooks
 // (TXN_CREATED, TXN_FAILED), which also fill StatusID, PaymentMethodType,
-// PaymentMethod, PaymentGatewayResponse and Card.
+// PaymentMethod, PaymentGatewayResponse and Card. Decoding one yourself,
+// a redacted block is a *json.UnmarshalTypeError returned after every
+// other field is decoded: ignore it, as the client and webhook do.
 type Transaction struct {
 	// TxnID is your reference of the attempt ("<merchant>-<order>-<n>"),
 	// which a refund by transaction takes.
