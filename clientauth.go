@@ -23,22 +23,24 @@ func (o *Order) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	if p.ClientAuthToken == "" && bytes.Contains(data, []byte("client_auth_token")) {
-		p.ClientAuth = gatewayClientAuth(data)
+		if a, ok := gatewayClientAuth(data); ok {
+			p.ClientAuth = a
+		}
 	}
 	*o = Order(p)
 	return nil
 }
 
 // gatewayClientAuth returns the client auth block of the first member of
-// the object data (by key) that holds a token, or none.
-func gatewayClientAuth(data []byte) ClientAuth {
+// the object data (by key) that holds a token, and whether there is one.
+func gatewayClientAuth(data []byte) (ClientAuth, bool) {
 	var members map[string]json.RawMessage
 	_ = json.Unmarshal(data, &members) // data is an object: the order was decoded from it
 	for _, k := range slices.Sorted(maps.Keys(members)) {
 		var a ClientAuth
 		if kindOf(members[k]) == "object" && decodeLenient(members[k], &a) == nil && a.ClientAuthToken != "" {
-			return a
+			return a, true
 		}
 	}
-	return ClientAuth{}
+	return ClientAuth{}, false
 }

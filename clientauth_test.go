@@ -47,7 +47,11 @@ func TestOrderClientAuthBlocks(t *testing.T) {
 		require.NoError(t, err, tt.body)
 		require.Equal(t, tt.token, string(o.ClientAuthToken), tt.body)
 	}
-	var o Order
+	o, err := decodeReply[Order]([]byte(`{"order_id":"o","juspay":{"client_auth_token_expiry":"2025-09-01T10:15:00Z"},"hyperpg":{}}`))
+	require.NoError(t, err)
+	require.Equal(t, time.Date(2025, 9, 1, 10, 15, 0, 0, time.UTC), o.ClientAuthTokenExpiry.Time, "the service's block is kept when no gateway's has a token")
+
+	o = new(Order)
 	require.NoError(t, o.UnmarshalJSON([]byte(`"FILTERED"`)))
-	require.Equal(t, Order{}, o, "a value that is not an object leaves the order unchanged")
+	require.Equal(t, Order{}, *o, "a value that is not an object leaves the order unchanged")
 }
