@@ -209,7 +209,7 @@ func TestWireContractGock(t *testing.T) {
 		Reply(200).JSON(map[string]any{"status": "CREATED", "status_id": 1, "order_id": "HD-1707740261"})
 	o, err := c.CreateOrder(ctx, fullOrder())
 	require.NoError(t, err)
-	require.Equal(t, "CREATED", o.Status)
+	require.Equal(t, StatusCreated, o.Status)
 
 	common(gock.New(gockBase).Get("^/v1/orders/HD-1707740261$")).
 		MatchHeader("Version", "^2023-06-30$").

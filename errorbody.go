@@ -1,8 +1,7 @@
 package checkout
 
 import (
-	"bytes"
-	"encoding/json"
+	"cmp"
 	"net/http"
 	"strconv"
 	"strings"
@@ -46,64 +45,24 @@ func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 	return 0, false
 }
 
-// errorBody is an error body as the service's endpoints write it: text
-// as a number or boolean, status_id as text, error_info as "FILTERED".
-type errorBody struct {
-	Status       json.RawMessage   `json:"status"`
-	StatusID     Int               `json:"status_id"`
-	ErrorCode    json.RawMessage   `json:"error_code"`
-	ErrorMessage string            `json:"error_message"` // text only, else error_info's
-	UserMessage  string            `json:"user_message"`  // text only, else error_info's
-	Info         object[errorInfo] `json:"error_info"`
-	OrderID      json.RawMessage   `json:"order_id"`
-}
-
-// errorInfo is the error_info of an errorBody.
-type errorInfo struct {
-	Code             json.RawMessage `json:"code"`
-	Category         json.RawMessage `json:"category"`
-	RequestID        json.RawMessage `json:"request_id"`
-	DeveloperMessage json.RawMessage `json:"developer_message"`
-	UserMessage      json.RawMessage `json:"user_message"`
-	Fields           []struct {
-		FieldName json.RawMessage `json:"field_name"`
-		Reason    json.RawMessage `json:"reason"`
-	} `json:"fields"`
-}
-
-// fill sets e's fields from an error body. What fits no field is left out
-// (encoding/json decodes the others); a body that is not JSON fills none.
+// fill sets e's fields from an error body, decoded into e itself: a value
+// of the wrong JSON type for its field is left out (encoding/json decodes
+// the others; Body keeps it), and a body that is not JSON fills none. An
+// absent error_message or user_message is taken from error_info, else from
+// the older body some endpoints still write ({"error": true,
+// "errorMessage", "userMessage"}).
 func (e *APIError) fill(body []byte) {
-	var w errorBody
-	_ = json.Unmarshal(body, &w)
-	e.Status, e.StatusID, e.ErrorCode, e.OrderID = textOf(w.Status), int(w.StatusID), textOf(w.ErrorCode), textOf(w.OrderID)
-	e.ErrorMessage, e.UserMessage = w.ErrorMessage, w.UserMessage
-	i := w.Info.v
-	if i == nil { // absent, null or "FILTERED"
+	if kindOf(body) != "object" {
 		return
 	}
-	e.Info = &ErrorInfo{Code: textOf(i.Code), Category: textOf(i.Category), RequestID: textOf(i.RequestID),
-		DeveloperMessage: textOf(i.DeveloperMessage), UserMessage: textOf(i.UserMessage)}
-	for _, f := range i.Fields {
-		e.Info.Fields = append(e.Info.Fields, FieldError{FieldName: textOf(f.FieldName), Reason: textOf(f.Reason)})
+	if decodeLenient(body, e) != nil {
+		return // not JSON: json.Unmarshal checks the whole body before it sets a field
 	}
-	if e.UserMessage == "" {
-		e.UserMessage = e.Info.UserMessage
+	var older struct {
+		ErrorMessage string `json:"errorMessage"`
+		UserMessage  string `json:"userMessage"`
 	}
-	if e.ErrorMessage == "" {
-		e.ErrorMessage = e.Info.DeveloperMessage
-	}
-}
-
-// textOf reads a JSON string as its text and a number or boolean as its JSON
-// text ("7", "false"); any other value is "".
-func textOf(raw json.RawMessage) string {
-	var v any
-	switch _ = json.Unmarshal(raw, &v); v := v.(type) {
-	case string:
-		return v
-	case float64, bool:
-		return string(bytes.TrimSpace(raw))
-	}
-	return ""
+	_ = decodeLenient(body, &older) // body decoded above
+	e.ErrorMessage = cmp.Or(e.ErrorMessage, e.Info.DeveloperMessage, older.ErrorMessage)
+	e.UserMessage = cmp.Or(e.UserMessage, e.Info.UserMessage, older.UserMessage)
 }

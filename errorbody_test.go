@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -58,13 +60,12 @@ func TestAPIErrorDecodeConformance(t *testing.T) {
 				require.Equal(t, msg, e.ErrorMessage)
 			}
 			if id, ok := m["status_id"].(float64); ok {
-				require.Equal(t, int(id), e.StatusID)
+				require.EqualValues(t, int(id), e.StatusID)
 			}
 			info, ok := m["error_info"].(map[string]any)
 			if !ok {
-				require.Nil(t, e.Info)
+				require.Zero(t, e.Info)
 			} else {
-				require.NotNil(t, e.Info)
 				require.Equal(t, info["code"], e.Info.Code)
 				require.Equal(t, info["user_message"], e.Info.UserMessage)
 				require.Equal(t, info["user_message"], e.UserMessage)
@@ -123,9 +124,9 @@ func TestAPIErrorRetryAfter(t *testing.T) {
 func TestAPIErrorNonJSON(t *testing.T) {
 	e := decodeAPIError("refund", 502, http.Header{}, []byte("<html><body>Bad Gateway</body></html>"), time.Now())
 	require.Equal(t, "checkout: refund: HTTP 502: Bad Gateway", e.Error())
-	require.Nil(t, e.Info)
+	require.Zero(t, e.Info)
 	e = decodeAPIError("refund", 500, http.Header{}, []byte(`{"error_info":"FILTERED","status_id":"x"}`), time.Now())
-	require.Nil(t, e.Info)
+	require.Zero(t, e.Info)
 	require.Zero(t, e.StatusID)
 }
 
@@ -150,9 +151,9 @@ func FuzzDecodeAPIError(f *testing.F) {
 }
 
 // The service's error bodies fill an APIError whatever their shape:
-// status_id as a number or as text, a number or boolean where text is
-// expected as its text, an error_info that is not an object left out,
-// values that fit no field skipped and the others kept.
+// status_id as a number or as text; a value of another JSON type than its
+// field's (a number where text is expected, an error_info that is not an
+// object) left out, the others kept, and Body keeping everything.
 func TestAPIErrorBodyShapes(t *testing.T) {
 	for _, tt := range []struct {
 		body string
@@ -163,17 +164,17 @@ func TestAPIErrorBodyShapes(t *testing.T) {
 		{`{"status_id":" 21 "}`, APIError{StatusID: 21}},
 		{`{"status_id":2.0}`, APIError{StatusID: 2}},
 		{`{"status_id":"x","error_info":"FILTERED","error_code":"E"}`, APIError{ErrorCode: "E"}},
-		{`{"status":1,"error_code":"E","error_info":null}`, APIError{Status: "1", ErrorCode: "E"}},
-		{`{"error_code":12345678901234567890123,"order_id":42,"status":{"a":1}}`, APIError{ErrorCode: "12345678901234567890123", OrderID: "42"}},
-		{`{"error_info":{"code":true,"fields":["x",{"field_name":null,"reason":"r"}]}}`,
-			APIError{Info: &ErrorInfo{Code: "true", Fields: []FieldError{{}, {Reason: "r"}}}}},
+		{`{"status":1,"error_code":"E","error_info":null}`, APIError{ErrorCode: "E"}},
+		{`{"error_code":12345678901234567890123,"order_id":42,"status":{"a":1},"error_message":"m"}`, APIError{ErrorMessage: "m"}},
+		{`{"error_info":{"code":true,"request_id":"r1","fields":["x",{"field_name":null,"reason":"r"}]}}`,
+			APIError{Info: ErrorInfo{RequestID: "r1", Fields: []FieldError{{}, {Reason: "r"}}}}},
 		{`["not","an","object"]`, APIError{}},
 		{`{"status":false,"error_message":false,"user_message":0,"error_info":{"developer_message":"d","user_message":"u"}}`,
-			APIError{Status: "false", ErrorMessage: "d", UserMessage: "u", Info: &ErrorInfo{DeveloperMessage: "d", UserMessage: "u"}}},
+			APIError{ErrorMessage: "d", UserMessage: "u", Info: ErrorInfo{DeveloperMessage: "d", UserMessage: "u"}}},
 		{`{"error_info":{"code":"C","fields":"FILTERED","user_message":"u","developer_message":"d"}}`,
-			APIError{ErrorMessage: "d", UserMessage: "u", Info: &ErrorInfo{Code: "C", UserMessage: "u", DeveloperMessage: "d"}}},
+			APIError{ErrorMessage: "d", UserMessage: "u", Info: ErrorInfo{Code: "C", UserMessage: "u", DeveloperMessage: "d"}}},
 		{`{"error_message":"top","error_info":{"developer_message":"d","fields":[{"field_name":"a","reason":7},{"field_name":"b","reason":"r"}]}}`,
-			APIError{ErrorMessage: "top", Info: &ErrorInfo{DeveloperMessage: "d", Fields: []FieldError{{FieldName: "a", Reason: "7"}, {FieldName: "b", Reason: "r"}}}}},
+			APIError{ErrorMessage: "top", Info: ErrorInfo{DeveloperMessage: "d", Fields: []FieldError{{FieldName: "a"}, {FieldName: "b", Reason: "r"}}}}},
 	} {
 		var got APIError
 		got.fill([]byte(tt.body))
@@ -246,4 +247,26 @@ func TestAPIErrorFieldsKeepServiceText(t *testing.T) {
 // as classify reads it), without a key to redact.
 func decodeAPIError(op string, status int, header http.Header, body []byte, _ time.Time) *APIError {
 	return newAPIError(op, status, classify(false, true, status, header, nil).wait, body, nil)
+}
+
+// The older error body some endpoints still write (a refund's 500:
+// {"error": true, "errorMessage", "userMessage"}) fills the APIError's
+// messages; the newer keys win when a body has both.
+func TestAPIErrorOlderBody(t *testing.T) {
+	body, err := os.ReadFile(filepath.Join("testdata", "error_older_body.json"))
+	require.NoError(t, err)
+	srv := newRecorder(t, reply{status: 500, body: string(body)})
+	c := newTestClient(t, srv.URL)
+	_, err = c.Refund(context.Background(), "ord_1", &RefundRequest{UniqueRequestID: "rf_1", Amount: "10.00"})
+	var e *APIError
+	require.ErrorAs(t, err, &e)
+	require.ErrorIs(t, err, ErrServer)
+	require.Equal(t, "Internal error.", e.ErrorMessage)
+	require.Equal(t, "Internal error. Something went wrong.", e.UserMessage)
+	require.Equal(t, "checkout: refund: HTTP 500: Internal error.", e.Error())
+	require.Equal(t, body, e.Body)
+
+	var both APIError
+	both.fill([]byte(`{"error_message":"new","errorMessage":"old","userMessage":"old user"}`))
+	require.Equal(t, APIError{ErrorMessage: "new", UserMessage: "old user"}, both)
 }

@@ -61,18 +61,19 @@ const maxErrorBody = 64 << 10
 // maxMessage bounds the service messages quoted by APIError.Error.
 const maxMessage = 200
 
-// APIError is a non-2xx reply of the service, its body's fields decoded
-// ({"status", "status_id", "error_code", "error_message", "error_info"}); a
-// body that is not JSON (a proxy's page) leaves them empty. No field holds
-// the client's API key. Match it with errors.Is and the sentinels.
+// APIError is a non-2xx reply of the service, its body decoded into it
+// ({"status", "status_id", "error_code", "error_message", "error_info"},
+// or the older {"error": true, "errorMessage", "userMessage"}); a body that
+// is not JSON (a proxy's page) leaves them empty. No field holds the
+// client's API key. Match it with errors.Is and the sentinels.
 type APIError struct {
-	HTTPStatus   int        `json:"-"`
-	Status       string     `json:"status,omitempty"`        // "ERROR", "Bad Request", "NOT_FOUND"…
-	StatusID     int        `json:"status_id,omitempty"`     // a number or text ("-1") on the wire
-	ErrorCode    string     `json:"error_code,omitempty"`    // "INVALID_REQUEST"…
-	ErrorMessage string     `json:"error_message,omitempty"` // else error_info's developer_message
-	UserMessage  string     `json:"user_message,omitempty"`  // for the customer; else error_info's
-	Info         *ErrorInfo `json:"error_info,omitempty"`    // nil when absent or not an object
+	HTTPStatus   int       `json:"-"`
+	Status       string    `json:"status,omitempty"`        // "ERROR", "Bad Request", "NOT_FOUND"…
+	StatusID     Int       `json:"status_id,omitempty"`     // a number or text ("-1") on the wire
+	ErrorCode    string    `json:"error_code,omitempty"`    // "INVALID_REQUEST"…
+	ErrorMessage string    `json:"error_message,omitempty"` // else error_info's developer_message, else errorMessage
+	UserMessage  string    `json:"user_message,omitempty"`  // for the customer; else error_info's, else userMessage
+	Info         ErrorInfo `json:"error_info,omitzero"`     // zero when absent or not an object
 	// OrderID is the body's order_id, else the order the call named.
 	OrderID    string        `json:"order_id,omitempty"`
 	RetryAfter time.Duration `json:"-"` // Retry-After of a 429 or 503, at most 24 h
@@ -124,14 +125,13 @@ func (e *APIError) redact() {
 	for _, s := range []*string{&e.Status, &e.ErrorCode, &e.ErrorMessage, &e.UserMessage, &e.OrderID} {
 		scrub(s)
 	}
-	if i := e.Info; i != nil {
-		for _, s := range []*string{&i.Code, &i.Category, &i.RequestID, &i.DeveloperMessage, &i.UserMessage} {
-			scrub(s)
-		}
-		for j := range i.Fields {
-			scrub(&i.Fields[j].FieldName)
-			scrub(&i.Fields[j].Reason)
-		}
+	i := &e.Info
+	for _, s := range []*string{&i.Code, &i.Category, &i.RequestID, &i.DeveloperMessage, &i.UserMessage} {
+		scrub(s)
+	}
+	for j := range i.Fields {
+		scrub(&i.Fields[j].FieldName)
+		scrub(&i.Fields[j].Reason)
 	}
 	if len(e.Body) == 0 {
 		return
@@ -212,10 +212,9 @@ func (e *APIError) GoString() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "&checkout.APIError{HTTPStatus:%d, Status:%s, StatusID:%d, ErrorCode:%s, ErrorMessage:%s, UserMessage:%s",
 		e.HTTPStatus, q(e.Status), e.StatusID, q(e.ErrorCode), q(e.ErrorMessage), q(e.UserMessage))
-	if i := e.Info; i != nil {
-		fmt.Fprintf(&b, ", Info:&checkout.ErrorInfo{Code:%s, Category:%s, RequestID:%s, DeveloperMessage:%s, UserMessage:%s, Fields:%d}",
-			q(i.Code), q(i.Category), q(i.RequestID), q(i.DeveloperMessage), q(i.UserMessage), len(i.Fields))
-	}
+	i := e.Info
+	fmt.Fprintf(&b, ", Info:checkout.ErrorInfo{Code:%s, Category:%s, RequestID:%s, DeveloperMessage:%s, UserMessage:%s, Fields:%d}",
+		q(i.Code), q(i.Category), q(i.RequestID), q(i.DeveloperMessage), q(i.UserMessage), len(i.Fields))
 	fmt.Fprintf(&b, ", OrderID:%s, RetryAfter:%s, Operation:%s, Body:%d bytes}", q(e.OrderID), e.RetryAfter, q(e.Operation), len(e.Body))
 	return b.String()
 }
@@ -244,7 +243,7 @@ func (e *APIError) message() string {
 	if msg == "" {
 		msg = e.UserMessage
 	}
-	if msg == "" && e.Info != nil {
+	if msg == "" {
 		msg = e.Info.Code
 	}
 	if msg == "" && e.OrderID != "" && e.notFound() {
@@ -260,7 +259,7 @@ func (e *APIError) message() string {
 		b.WriteString(": ")
 		b.WriteString(line(msg, maxMessage))
 	}
-	if e.Info != nil && e.Info.RequestID != "" {
+	if e.Info.RequestID != "" {
 		b.WriteString(" (request_id ")
 		b.WriteString(line(e.Info.RequestID, 64))
 		b.WriteString(")")

@@ -192,7 +192,7 @@ func TestAPIErrorNeverLeaks(t *testing.T) {
 			require.NotContains(t, s, "secret_body_marker", "%s prints no body", verb)
 		}
 	}
-	require.NotContains(t, fmt.Sprint(ae.Body, ae.ErrorCode, *ae.Info), testKey)
+	require.NotContains(t, fmt.Sprint(ae.Body, ae.ErrorCode, ae.Info), testKey)
 }
 
 // A key of at least minSecretLen bytes echoed anywhere Error() quotes is
@@ -222,10 +222,7 @@ func TestAPIErrorRedactsEveryField(t *testing.T) {
 			require.NotContains(t, string(ae.Body), key, body)
 			require.NotContains(t, string(ae.Body), b64(key+":"), body)
 			require.Contains(t, string(ae.Body), "[REDACTED]", body)
-			all := ae.Status + ae.ErrorCode + ae.ErrorMessage
-			if ae.Info != nil {
-				all += ae.Info.DeveloperMessage + ae.Info.RequestID
-			}
+			all := ae.Status + ae.ErrorCode + ae.ErrorMessage + ae.Info.DeveloperMessage + ae.Info.RequestID
 			require.NotContains(t, all, key, body)
 			require.NotContains(t, all, b64(key+":"), body)
 			require.Contains(t, all, "[REDACTED]", body)

@@ -4,7 +4,10 @@ import "log/slog"
 
 // MandateDetail is a mandate as the service reports it: the mandate block
 // of an order status, and the content of the mandate webhooks
-// (MANDATE_CREATED, MANDATE_ACTIVATED, …). Its tokens print redacted.
+// (MANDATE_CREATED, MANDATE_ACTIVATED, …). Its tokens print redacted; its
+// blocks are zero when absent or redacted ("FILTERED"), which decoding one
+// yourself reports as a *json.UnmarshalTypeError after every other field
+// is decoded: ignore it, as the client and webhook do.
 type MandateDetail struct {
 	// MandateID is the service's id of the mandate.
 	MandateID string `json:"mandate_id,omitempty"`
@@ -54,27 +57,23 @@ type MandateDetail struct {
 	// LastUpdated is when the mandate last changed.
 	LastUpdated Timestamp `json:"last_updated,omitzero"`
 	// PaymentInfo is how the customer pays the mandate's debits
-	// (payment_info); nil when absent or redacted ("FILTERED").
-	PaymentInfo *MandatePaymentInfo `json:"payment_info,omitempty"`
+	// (payment_info).
+	PaymentInfo MandatePaymentInfo `json:"payment_info,omitzero"`
 	// BankDetails is the customer's bank account of an e-mandate
-	// (bank_details); nil when absent.
-	BankDetails *BankDetails `json:"bank_details,omitempty"`
+	// (bank_details).
+	BankDetails BankDetails `json:"bank_details,omitzero"`
+	// PGResponse is the gateway's answer to the mandate's registration
+	// (pg_response).
+	PGResponse MandatePGResponse `json:"pg_response,omitzero"`
 }
 
-// UnmarshalJSON decodes a mandate leniently, a redacted payment_info as
-// nil; a value that is not an object leaves m unchanged.
-func (m *MandateDetail) UnmarshalJSON(data []byte) error {
-	type plain MandateDetail
-	var w struct {
-		plain
-		PaymentInfo object[MandatePaymentInfo] `json:"payment_info"`
-	}
-	if ok, err := readObject(data, &w, "mandate"); !ok {
-		return err
-	}
-	w.plain.PaymentInfo = w.PaymentInfo.v
-	*m = MandateDetail(w.plain)
-	return nil
+// MandatePGResponse is the gateway's answer to a mandate's registration
+// (a mandate's pg_response).
+type MandatePGResponse struct {
+	// ResponseCode is the gateway's code (response_code).
+	ResponseCode string `json:"response_code,omitempty"`
+	// ResponseMessage is the gateway's message (response_message).
+	ResponseMessage string `json:"response_message,omitempty"`
 }
 
 // LogValue is the mandate as JSON, its tokens redacted.
@@ -90,9 +89,9 @@ type MandatePaymentInfo struct {
 	// or how a UPI mandate was set up: "COLLECT", "PAY", "INAPP").
 	PaymentMethod string `json:"payment_method,omitempty"`
 	// UPI is the customer's UPI side (its payer_vpa), for a UPI mandate.
-	UPI *UPIDetail `json:"upi,omitempty"`
+	UPI UPIDetail `json:"upi,omitzero"`
 	// Card is the card, for a card mandate.
-	Card *CardDetail `json:"card,omitempty"`
+	Card CardDetail `json:"card,omitzero"`
 }
 
 // BankDetails is the bank account an e-mandate debits.
@@ -102,4 +101,7 @@ type BankDetails struct {
 	Name          string `json:"name,omitempty"`           // the account holder's
 	BankName      string `json:"bank_name,omitempty"`
 	AccountType   string `json:"account_type,omitempty"` // SAVINGS or CURRENT
+	// BeneficiaryName is the name of the account's beneficiary
+	// (beneficiary_name).
+	BeneficiaryName string `json:"beneficiary_name,omitempty"`
 }

@@ -256,8 +256,8 @@ func (a *Address) EncodeValues(key string, v *url.Values) error {
 // published replies to orders with collection links say NEW (10), and other
 // options may give other statuses. The fake in checkouttest answers CREATED.
 type Order struct {
-	// Status is the order's status ("CREATED", "NEW", …).
-	Status string `json:"status,omitempty"`
+	// Status is the order's status ([StatusCreated], [StatusNew], …).
+	Status Status `json:"status,omitempty"`
 	// StatusID is the number of the status (1 for CREATED, 10 for NEW, …).
 	StatusID Int `json:"status_id,omitempty"`
 	// ID is the service's id of the order.
@@ -308,7 +308,8 @@ type Order struct {
 	// for them (links.payment_collection_links).
 	OrderLinks `json:"links,omitzero"`
 	// ClientAuth holds ClientAuthToken, present when the request set
-	// ClientAuthToken (juspay).
+	// ClientAuthToken: the service's block (juspay), else a gateway's own
+	// block of the same shape ("hyperpg": {client_auth_token, …}).
 	ClientAuth `json:"juspay,omitzero"`
 	// Raw is the whole reply.
 	Raw RawJSON `json:"-"`
@@ -345,7 +346,7 @@ type ClientAuth struct {
 
 func (o *Order) decode(body []byte) error { return decodeObject(body, o, &o.Raw, o.shapeError) }
 
-func (o *Order) names() (string, Status) { return o.OrderID, Status(o.Status) }
+func (o *Order) names() (string, Status) { return o.OrderID, o.Status }
 
 func (o *Order) shapeError() error {
 	if o.Status == "" && o.StatusID == 0 && o.ID == "" && o.OrderID == "" && o.PaymentLinks == (PaymentLinks{}) {
@@ -397,7 +398,7 @@ func orderForm(op, name, route, path, orderID string, form url.Values) *call {
 // (CreateSession gives a token).
 func orderOf(st *OrderStatus) Order {
 	return Order{
-		Status: string(st.Status), StatusID: st.StatusID, ID: st.ID, OrderID: st.OrderID, PaymentLinks: st.PaymentLinks, MerchantID: st.MerchantID,
+		Status: st.Status, StatusID: st.StatusID, ID: st.ID, OrderID: st.OrderID, PaymentLinks: st.PaymentLinks, MerchantID: st.MerchantID,
 		Amount: st.Amount, Currency: st.Currency, CustomerID: st.CustomerID, CustomerEmail: st.CustomerEmail,
 		CustomerPhone: st.CustomerPhone, ProductID: st.ProductID, ReturnURL: st.ReturnURL, Raw: st.Raw, Replayed: true,
 	}

@@ -311,7 +311,7 @@ func TestCreateOrderWire(t *testing.T) {
 	c, srv := replyingClient(t, body)
 	o, err := c.CreateOrder(context.Background(), fullOrder())
 	require.NoError(t, err)
-	require.Equal(t, "NEW", o.Status)
+	require.Equal(t, StatusNew, o.Status)
 	require.EqualValues(t, 10, o.StatusID)
 	require.Equal(t, "ordeh_1", o.ID)
 	require.Equal(t, "HD-1707740261", o.OrderID)

@@ -7,13 +7,17 @@ import (
 
 // The payment details an order status carries: its latest transaction, the
 // gateway's answer, the card, UPI, wallet, mandate, offers, EMI, split
-// settlement and fraud checks. A block the service redacts ("FILTERED") or
-// leaves out is nil.
+// settlement and fraud checks. Each block is a value field tagged omitzero:
+// a block the service redacts ("FILTERED") or leaves out reads as its zero
+// value, with no decoder of its own, and is left out when encoded.
 
 // Transaction is one payment attempt of an order: an order status's
-// txn_detail, and the content of the transaction webhooks (TXN_CREATED,
-// TXN_FAILED), which also fill StatusID, PaymentMethodType, PaymentMethod,
-// PaymentGatewayResponse and Card.
+// txn_detail, each step of a pre-authorised payment (txn_sub_details: a
+// capture or a void), and the content of the transaction webhooks
+// (TXN_CREATED, TXN_FAILED), which also fill StatusID, PaymentMethodType,
+// PaymentMethod, PaymentGatewayResponse and Card. Decoding one yourself,
+// a redacted block is a *json.UnmarshalTypeError returned after every
+// other field is decoded: ignore it, as the client and webhook do.
 type Transaction struct {
 	// TxnID is your reference of the attempt ("<merchant>-<order>-<n>"),
 	// which a refund by transaction takes.
@@ -43,6 +47,9 @@ type Transaction struct {
 	TaxAmount Amount `json:"tax_amount,omitempty"`
 	// OfferDeductionAmount is what offers took off, if any.
 	OfferDeductionAmount Amount `json:"offer_deduction_amount,omitempty"`
+	// OrderAmount is the order's amount (order_amount), in a step of a
+	// pre-authorised payment.
+	OrderAmount Amount `json:"order_amount,omitempty"`
 	// AmountBreakup lists how TxnAmount is made up (base, add-ons,
 	// offers).
 	AmountBreakup AmountBreakup `json:"txn_amount_breakup,omitempty"`
@@ -62,17 +69,19 @@ type Transaction struct {
 	// webhook).
 	PaymentMethod string `json:"payment_method,omitempty"`
 	// PaymentGatewayResponse is the gateway's answer (in a transaction
-	// webhook).
-	PaymentGatewayResponse *GatewayResponse `json:"payment_gateway_response,omitempty"`
+	// webhook, and for each step of a pre-authorised payment).
+	PaymentGatewayResponse GatewayResponse `json:"payment_gateway_response,omitzero"`
 	// Card is the card paid with (in a transaction webhook).
-	Card *CardDetail `json:"card,omitempty"`
+	Card CardDetail `json:"card,omitzero"`
 	// TxnFlowType is how the payment ran ("COLLECT", "REDIRECT",
 	// "CASH_PAY", …).
 	TxnFlowType string `json:"txn_flow_type,omitempty"`
 	// TxnObjectType says what the attempt was for, such as
-	// "EMANDATE_REGISTER" for a mandate registration.
+	// "EMANDATE_REGISTER" for a mandate registration, or
+	// "PARTIAL_CAPTURE" for a step of a pre-authorised payment.
 	TxnObjectType string `json:"txn_object_type,omitempty"`
-	// SourceObject names what started the attempt ("MANDATE").
+	// SourceObject names what started the attempt ("MANDATE", or
+	// "TXN_SUB_DETAIL" for a step of a pre-authorised payment).
 	SourceObject string `json:"source_object,omitempty"`
 	// SourceObjectID is the id of that object.
 	SourceObjectID string `json:"source_object_id,omitempty"`
@@ -82,42 +91,14 @@ type Transaction struct {
 	// Redirect reports whether the customer was redirected to
 	// authenticate.
 	Redirect Bool `json:"redirect"`
+	// IsCVVLessTxn reports a card payment made without the CVV
+	// (is_cvv_less_txn).
+	IsCVVLessTxn Bool `json:"is_cvv_less_txn,omitempty"`
 	// Metadata holds the attempt's metadata ("payment_channel").
 	Metadata TextMap `json:"metadata,omitempty"`
 	// Created is when the attempt began; zero when absent or unreadable.
 	Created Timestamp `json:"created,omitzero"`
 	// LastUpdated is when the attempt last changed.
-	LastUpdated Timestamp `json:"last_updated,omitzero"`
-}
-
-// UnmarshalJSON decodes a transaction leniently, a redacted block
-// ("FILTERED") as nil; a value that is not an object leaves x unchanged.
-func (x *Transaction) UnmarshalJSON(data []byte) error {
-	type plain Transaction
-	var w struct {
-		plain
-		PaymentGatewayResponse object[GatewayResponse] `json:"payment_gateway_response"`
-		Card                   object[CardDetail]      `json:"card"`
-	}
-	if ok, err := readObject(data, &w, "transaction"); !ok {
-		return err
-	}
-	w.plain.PaymentGatewayResponse, w.plain.Card = w.PaymentGatewayResponse.v, w.Card.v
-	*x = Transaction(w.plain)
-	return nil
-}
-
-// TxnSubDetail is one step of a pre-authorised payment (txn_sub_details):
-// its capture or its void.
-type TxnSubDetail struct {
-	ID          string    `json:"id,omitempty"`
-	TxnID       string    `json:"txn_id,omitempty"`   // the transaction the step belongs to
-	Type        string    `json:"txn_type,omitempty"` // "CAPTURE" or "VOID"
-	Status      Status    `json:"status,omitempty"`   // CHARGED, VOIDED, CAPTURE_FAILED, …
-	Amount      Amount    `json:"amount,omitempty"`   // captured or voided
-	Currency    string    `json:"currency,omitempty"`
-	EPGTxnID    string    `json:"epg_txn_id,omitempty"` // the gateway's id of the step
-	Created     Timestamp `json:"created,omitzero"`
 	LastUpdated Timestamp `json:"last_updated,omitzero"`
 }
 
@@ -193,6 +174,9 @@ type CardDetail struct {
 	Issuer string `json:"card_issuer,omitempty"`
 	// BankCode is the issuing bank's code (card_issuer_bank_code).
 	BankCode string `json:"card_issuer_bank_code,omitempty"`
+	// ServiceBankCode is the service's own code of the issuing bank
+	// (juspay_bank_code), such as "JP_HDFC".
+	ServiceBankCode string `json:"juspay_bank_code,omitempty"`
 	// ISIN is the card's first six digits (card_isin).
 	ISIN string `json:"card_isin,omitempty"`
 	// LastFourDigits are the card's last four digits.
@@ -218,9 +202,9 @@ type CardDetail struct {
 	UsingToken Bool `json:"using_token"`
 	// TokenType is the kind of token paid with ("NETWORK_TOKEN", …).
 	TokenType string `json:"token_type,omitempty"`
-	// Token describes the token paid with, when UsingToken (token); nil
+	// Token describes the token paid with, when UsingToken (token); zero
 	// otherwise or when redacted.
-	Token *CardToken `json:"token,omitempty"`
+	Token CardToken `json:"token,omitzero"`
 	// Tokens lists the card's tokens; nil when absent or "FILTERED".
 	Tokens []CardToken `json:"tokens,omitempty"`
 	// TokenCreated says whether this payment tokenised the card, and how
@@ -235,22 +219,6 @@ type CardDetail struct {
 	// ExtendedType is the card's type in more detail than Type, such as
 	// "CREDIT" or "PREPAID" (extended_card_type).
 	ExtendedType string `json:"extended_card_type,omitempty"`
-}
-
-// UnmarshalJSON decodes a card leniently, a redacted token ("FILTERED")
-// as nil; a value that is not an object leaves c unchanged.
-func (c *CardDetail) UnmarshalJSON(data []byte) error {
-	type plain CardDetail
-	var w struct {
-		plain
-		Token object[CardToken] `json:"token"`
-	}
-	if ok, err := readObject(data, &w, "card"); !ok {
-		return err
-	}
-	w.plain.Token = w.Token.v
-	*c = CardDetail(w.plain)
-	return nil
 }
 
 // TokenCreated is a card's token_created, which the service sends as a
@@ -296,6 +264,8 @@ type CardToken struct {
 	Reference        string `json:"card_reference,omitempty"`   // the service's reference of the token
 	Fingerprint      string `json:"card_fingerprint,omitempty"` // the same for every payment with it
 	ISIN             string `json:"card_isin,omitempty"`        // the token's first digits
+	// TokenizationStatus is the token's status ("ACTIVE", …).
+	TokenizationStatus string `json:"tokenization_status,omitempty"`
 }
 
 // UPIDetail is the UPI side of a payment (upi).
@@ -306,6 +276,16 @@ type UPIDetail struct {
 	TxnFlowType string `json:"txn_flow_type,omitempty"`
 	// PayerApp is the UPI app the customer paid with (payer_app).
 	PayerApp string `json:"payer_app,omitempty"`
+	// PaymentMethodSubDetail says more of how the UPI payment ran
+	// (payment_method_sub_detail).
+	PaymentMethodSubDetail UPIMethodSubDetail `json:"payment_method_sub_detail,omitzero"`
+}
+
+// UPIMethodSubDetail says more of how a UPI payment ran
+// (payment_method_sub_detail).
+type UPIMethodSubDetail struct {
+	// Mode is the UPI mode of the payment (mode).
+	Mode string `json:"mode,omitempty"`
 }
 
 // WalletDetail is the wallet side of a payment (wallet).
@@ -345,8 +325,9 @@ type OfferBenefit struct {
 	Amount Amount `json:"amount,omitempty"`
 	// OfferCalculation is the calculation sent flat.
 	OfferCalculation
-	// CalculationInfo is the calculation sent nested (calculation_info).
-	CalculationInfo *OfferCalculation `json:"calculation_info,omitempty"`
+	// CalculationInfo is the calculation sent nested (calculation_info);
+	// zero when sent flat.
+	CalculationInfo OfferCalculation `json:"calculation_info,omitzero"`
 }
 
 // OfferCalculation is how a benefit is worked out.
@@ -361,8 +342,8 @@ type OfferCalculation struct {
 
 // Calculation returns the benefit's calculation, nested or flat.
 func (b *OfferBenefit) Calculation() OfferCalculation {
-	if b.CalculationInfo != nil {
-		return *b.CalculationInfo
+	if b.CalculationInfo != (OfferCalculation{}) {
+		return b.CalculationInfo
 	}
 	return b.OfferCalculation
 }
@@ -375,18 +356,6 @@ type ProductDiscount struct {
 	Amount    Amount `json:"discount_amount,omitempty"` // the discount on the product
 }
 
-// EMIDetails is the plan of an EMI payment (emi_details).
-type EMIDetails struct {
-	Bank           string `json:"bank,omitempty"`
-	Tenure         Int    `json:"tenure,omitempty"`         // monthly instalments
-	InterestRate   Amount `json:"interest_rate,omitempty"`  // yearly, in percent
-	Interest       Amount `json:"interest,omitempty"`       // the total the customer pays
-	MonthlyPayment Amount `json:"emi_amount,omitempty"`     // one instalment
-	ProcessingFee  Amount `json:"processing_fee,omitempty"` // the bank's fee for the plan
-	TotalAmount    Amount `json:"total_amount,omitempty"`   // what the customer pays in all
-	EMIType        string `json:"emi_type,omitempty"`       // STANDARD_EMI, NO_COST_EMI, LOW_COST_EMI
-}
-
 // SplitSettlement says how a payment was split between sub-accounts
 // (split_settlement_response).
 type SplitSettlement struct {
@@ -397,11 +366,26 @@ type SplitSettlement struct {
 // Split is one sub-account's part of a split payment or refund
 // (split_details, split_refund_details).
 type Split struct {
-	SubMID             string `json:"sub_mid,omitempty"` // the sub-account's id
-	Amount             Amount `json:"amount,omitempty"`
-	MerchantCommission Amount `json:"merchant_commission,omitempty"` // your commission on the part
-	Status             string `json:"status,omitempty"`              // SUCCESS, FAILURE, PENDING
-	ErrorMessage       string `json:"error_message,omitempty"`       // why a part failed
+	// SubVendorID is the sub-account's id (sub_vendor_id).
+	SubVendorID string `json:"sub_vendor_id,omitempty"`
+	// SubMID is the sub-account's id where a reply names it sub_mid.
+	SubMID string `json:"sub_mid,omitempty"`
+	// GatewaySubAccountID is the gateway's id of the sub-account
+	// (gateway_sub_account_id).
+	GatewaySubAccountID string `json:"gateway_sub_account_id,omitempty"`
+	// Amount is the sub-account's part.
+	Amount Amount `json:"amount,omitempty"`
+	// MerchantCommission is your commission on the part.
+	MerchantCommission Amount `json:"merchant_commission,omitempty"`
+	// EPGTxnID is the gateway's id of the part's transfer (epg_txn_id).
+	EPGTxnID string `json:"epg_txn_id,omitempty"`
+	// Notes are the part's notes, which the service sends as JSON text
+	// (notes); each member as text.
+	Notes TextMap `json:"notes,omitempty"`
+	// Status is the part's status: SUCCESS, FAILURE, PENDING.
+	Status string `json:"status,omitempty"`
+	// ErrorMessage says why a part failed.
+	ErrorMessage string `json:"error_message,omitempty"`
 }
 
 // RiskDetail is the verdict of a fraud check on a payment (risk, and each

@@ -61,7 +61,7 @@ func TestStatusTextNumbers(t *testing.T) {
 
 // card.token_created reads as a boolean and as an object; the card's
 // account reference, token type, bank code and tokens are typed, and
-// tokens "FILTERED" is nil.
+// a redacted token or tokens is zero.
 func TestStatusTokenCreatedObject(t *testing.T) {
 	st := fixture(t, "status_token_created_object.json")
 	c := st.Card
@@ -76,7 +76,7 @@ func TestStatusTokenCreatedObject(t *testing.T) {
 	st, err := decodeReply[OrderStatus]([]byte(`{"order_id":"o","card":{"tokens":"FILTERED","token_created":false,"token":"FILTERED"}}`))
 	require.NoError(t, err)
 	require.Nil(t, st.Card.Tokens)
-	require.Nil(t, st.Card.Token)
+	require.Zero(t, st.Card.Token)
 	require.False(t, st.Card.TokenCreated.Created)
 }
 
@@ -94,7 +94,7 @@ func TestStatusTwoTransactions(t *testing.T) {
 	require.Equal(t, Amount("500.00"), a.EffectiveAmount)
 	require.Equal(t, "gw_ref_upi", a.GatewayReferenceID)
 	require.Equal(t, "asha@okhdfc", a.PayerVPA)
-	require.Equal(t, UPIDetail{PayerVPA: "asha@okhdfc", TxnFlowType: "COLLECT"}, *a.UPI)
+	require.Equal(t, UPIDetail{PayerVPA: "asha@okhdfc", TxnFlowType: "COLLECT"}, a.UPI)
 	require.Equal(t, TextMap{"split": "1"}, a.Metadata)
 	ad := a.TxnDetail
 	require.Equal(t, Amount("500.00"), ad.TxnAmount)
@@ -131,18 +131,27 @@ func TestStatusTwoTransactions(t *testing.T) {
 	require.ErrorIs(t, st.CheckPaid("1500"), ErrNotPaid)
 }
 
-// A pre-authorised order lists its capture and void, and what it captured.
+// A pre-authorised order lists its steps (txn_sub_details), each
+// transaction-shaped with the gateway's answer; a redacted answer is zero;
+// numbers and booleans sent as text read as values.
 func TestStatusPreauthCapture(t *testing.T) {
 	st := fixture(t, "status_preauth_capture.json")
 	require.Equal(t, Amount("1500.00"), st.CapturedAmount)
 	require.Equal(t, Amount("1500.00"), st.RefundableAmount)
 	require.Equal(t, Amount("1500.00"), st.AmountDebited)
-	require.Equal(t, []TxnSubDetail{
-		{ID: "sub_cap_1", TxnID: "shop-ord_pre_1-1", Type: "CAPTURE", Status: StatusCharged, Amount: "1500.00", Currency: "INR",
-			EPGTxnID: "pay_Na1", Created: Timestamp{time.Date(2025, 6, 1, 8, 0, 0, 0, time.UTC)},
-			LastUpdated: Timestamp{time.Date(2025, 6, 1, 8, 0, 5, 0, time.UTC)}},
-		{ID: "sub_void_1", TxnID: "shop-ord_pre_1-1", Type: "VOID", Status: StatusVoided, Amount: "500.00", Currency: "INR",
-			Created: Timestamp{time.Unix(1748768400, 0).UTC()}},
+	require.Equal(t, StatusAuthorized, st.TxnDetail.Status)
+	require.Equal(t, []Transaction{
+		{TxnID: "shop-ord_pre_1-1", TxnUUID: "mozj3hXbHnPZrFY1", OrderID: "ord_pre_1", Status: StatusCharged,
+			Gateway: "RAZORPAY", GatewayID: 23, Currency: "INR", TxnAmount: "1500.00", NetAmount: "1500.00", OrderAmount: "2000.00",
+			TxnFlowType: "CARD_TRANSACTION", TxnObjectType: "PARTIAL_CAPTURE", SourceObject: "TXN_SUB_DETAIL",
+			SourceObjectID: "tsd_8c1f", Redirect: true, Created: Timestamp{time.Date(2025, 6, 1, 8, 0, 0, 0, time.UTC)},
+			PaymentGatewayResponse: GatewayResponse{RespCode: "SUCCESS", RRN: "515208374613", EPGTxnID: "pay_Na1",
+				RespMessage: "Captured", AuthIDCode: "831000", TxnID: "shop-ord_pre_1-1",
+				Created: Timestamp{time.Date(2025, 6, 1, 8, 0, 3, 0, time.UTC)}}},
+		{TxnID: "shop-ord_pre_1-1", TxnUUID: "mozj3hXbHnPZrFY2", OrderID: "ord_pre_1", Status: StatusCaptureFailed,
+			Gateway: "RAZORPAY", GatewayID: 23, Currency: "INR", TxnAmount: "500.00", OrderAmount: "2000.00",
+			ErrorCode: "BAD_REQUEST", ErrorMessage: "amount exceeds the authorised amount", TxnObjectType: "PARTIAL_CAPTURE",
+			SourceObject: "TXN_SUB_DETAIL", SourceObjectID: "tsd_9d2a", Created: Timestamp{time.Unix(1748768400, 0).UTC()}},
 	}, st.TxnSubDetails)
 }
 
@@ -167,13 +176,16 @@ func TestStatusOffers(t *testing.T) {
 	require.Equal(t, TextMap{"campaign": "summer"}, flat.Metadata)
 }
 
-// Split settlement on the order, and each refund's split, bank and gateway
-// times, references, messages and numeric metadata.
+// Split settlement on the order (each part's sub-vendor, gateway
+// sub-account, transfer id and notes sent as JSON text), and each refund's
+// split, bank and gateway times, references, messages and numeric metadata.
 func TestStatusSplitSettlement(t *testing.T) {
 	st := fixture(t, "status_split_settlement.json")
-	require.Equal(t, &SplitSettlement{SplitApplied: true, SplitDetails: []Split{
-		{SubMID: "vendor_a", Amount: "700.00", MerchantCommission: "20.00", Status: "SUCCESS"},
-		{SubMID: "vendor_b", Amount: "300.00", Status: "FAILURE", ErrorMessage: "sub account inactive"},
+	require.Equal(t, SplitSettlement{SplitApplied: true, SplitDetails: []Split{
+		{SubVendorID: "vendor_a", GatewaySubAccountID: "acc_Na7", Amount: "700.00", MerchantCommission: "20.00",
+			EPGTxnID: "trf_Na8", Notes: TextMap{"branch": "north", "invoice": "1042"}},
+		{SubVendorID: "vendor_b", GatewaySubAccountID: "acc_Nb2", Amount: "300.00", MerchantCommission: "0.00",
+			EPGTxnID: "trf_Nb3", Notes: TextMap{}},
 	}}, st.SplitSettlement)
 	r := st.Refunds[0]
 	require.Equal(t, "pg_rf_771", r.Ref)
@@ -187,13 +199,14 @@ func TestStatusSplitSettlement(t *testing.T) {
 		{SubMID: "vendor_b", Amount: "30.00", Status: "PENDING"}}, r.SplitRefundDetails)
 }
 
-// EMI plan ("FILTERED" or an object), EMI type and routing, fraud checks,
-// the mandate's bank account, the order's expiry, metadata.payment_links
-// as an object and the basket echoed back.
+// EMI plan with its interest and tenure as bare numbers (or "FILTERED"),
+// EMI type and routing, fraud checks, the mandate's bank account, the
+// order's expiry, metadata.payment_links as an object and the basket
+// echoed back.
 func TestStatusEMIAndRouting(t *testing.T) {
 	st := fixture(t, "status_emi_routing.json")
-	require.Equal(t, &EMIDetails{Bank: "HDFC", Tenure: 9, InterestRate: "13.50", Interest: "0.00", MonthlyPayment: "3333.33",
-		ProcessingFee: "199.00", TotalAmount: "30000.00", EMIType: "NO_COST_EMI"}, st.EMIDetails)
+	require.Equal(t, EMIDetails{Bank: "HDFC", Tenure: EMITenure{Duration: 9}, Interest: EMIInterest{Amount: "0.00"},
+		MonthlyPayment: "3333.33", PrincipalAmount: "30000.00", EMIType: "NO_COST_EMI", SubventionInfo: []json.RawMessage{}}, st.EMIDetails)
 	require.Equal(t, "NO_COST_EMI", st.EMIType)
 	require.Equal(t, "HDFC_PG", st.BankPG)
 	require.Equal(t, "HDFC", st.EMIBank)
@@ -203,7 +216,7 @@ func TestStatusEMIAndRouting(t *testing.T) {
 		{Provider: "SIFT", Status: "COMPLETED", RecommendedAction: "ALLOW", Message: "low risk"},
 		{Provider: "KOUNT", Status: "COMPLETED", Flagged: true, RecommendedAction: "REVIEW"},
 	}, st.RiskChecks)
-	require.Equal(t, &BankDetails{AccountNumber: "XXXXXX4321", IFSC: "HDFC0000123", Name: "Asha Rao", BankName: "HDFC Bank",
+	require.Equal(t, BankDetails{AccountNumber: "XXXXXX4321", IFSC: "HDFC0000123", Name: "Asha Rao", BankName: "HDFC Bank",
 		AccountType: "SAVINGS"}, st.Mandate.BankDetails)
 	require.Equal(t, "EMANDATE", st.Mandate.MandateType)
 	var links PaymentLinks
@@ -216,8 +229,8 @@ func TestStatusEMIAndRouting(t *testing.T) {
 
 	st, err := decodeReply[OrderStatus]([]byte(`{"order_id":"o","emi_details":"FILTERED","split_settlement_response":"FILTERED"}`))
 	require.NoError(t, err)
-	require.Nil(t, st.EMIDetails)
-	require.Nil(t, st.SplitSettlement)
+	require.Zero(t, st.EMIDetails)
+	require.Zero(t, st.SplitSettlement)
 }
 
 // Named fields of the published samples, read as a merchant reads them.
@@ -273,7 +286,7 @@ func TestOrderStatusSampleFields(t *testing.T) {
 		st := order(t, "orders", "order_status_response_nb.json")
 		require.Equal(t, "NB_HDFC", st.PaymentMethod)
 		require.Equal(t, "THREE_DS", st.AuthType)
-		require.Nil(t, st.Card)
+		require.Zero(t, st.Card)
 		b := st.TxnDetail.AmountBreakup
 		require.Len(t, b, 3)
 		require.Equal(t, BreakupLine{Name: "BASE", Value: "9000.00", Method: "ADD", SNo: 1}, b[0], "the text form names it value")
@@ -308,7 +321,7 @@ func TestOrderStatusSampleFields(t *testing.T) {
 	t.Run("webhook: order succeeded, card redacted", func(t *testing.T) {
 		st := order(t, "webhooks", "webhook_order_succeeded.json")
 		require.True(t, st.IsPaid())
-		require.Nil(t, st.Card, `"card": "FILTERED"`)
+		require.Zero(t, st.Card, `"card": "FILTERED"`)
 		require.Equal(t, "FILTERED", st.CustomerEmail, "redacted text stays as sent")
 		require.True(t, st.DateCreated.IsZero(), "1111111T07:00:40Z is no time")
 		require.JSONEq(t, `{"authCode":"ybbjy9","resMessage":"FILTERED","mandateToken":"FILTERED","resCode":"200"}`,
@@ -359,15 +372,14 @@ func TestOrderStatusSampleFields(t *testing.T) {
 				Txn Transaction `json:"txn"`
 			} `json:"content"`
 		}
-		require.NoError(t, json.Unmarshal(s.Data, &ev))
+		require.NoError(t, decodeLenient(s.Data, &ev), "a redacted card is left out, as the webhook package reads it")
 		txn := ev.Content.Txn
 		require.Equal(t, StatusAuthorizationFailed, txn.Status)
 		require.EqualValues(t, 27, txn.StatusID)
 		require.Equal(t, "03", txn.ErrorCode)
 		require.Equal(t, "Not sufficient funds", txn.ErrorMessage)
 		require.Equal(t, "CARD", txn.PaymentMethodType)
-		require.Nil(t, txn.Card)
-		require.NotNil(t, txn.PaymentGatewayResponse)
+		require.Zero(t, txn.Card)
 		require.Empty(t, txn.PaymentGatewayResponse.EPGTxnID)
 	})
 }
@@ -424,4 +436,28 @@ func TestPartialChargedOrderTyped(t *testing.T) {
 	require.Contains(t, st.Raw.String(), `"tokenization_status":"ACTIVE"`, "what is not typed stays in Raw")
 	require.Equal(t, []OfferBenefit{{Type: "DISCOUNT", Amount: "100.00",
 		OfferCalculation: OfferCalculation{CalculationRule: "ABSOLUTE", Value: "100.00"}}}, st.Offers[0].Benefits)
+}
+
+// The rest of a card, UPI and transaction that real replies carry: the
+// token's tokenisation status, the service's bank code, the UPI mode, a
+// payment without CVV; and the order's source object and next actions.
+func TestStatusCardUPIMore(t *testing.T) {
+	st := fixture(t, "status_card_upi_more.json")
+	require.Equal(t, "ACTIVE", st.Card.Token.TokenizationStatus)
+	require.Equal(t, "NETWORK_TOKEN", st.Card.Token.ProviderCategory)
+	require.Equal(t, "JP_HDFC", st.Card.ServiceBankCode)
+	require.Equal(t, UPIDetail{PayerVPA: "asha@okhdfc", TxnFlowType: "INTENT",
+		PaymentMethodSubDetail: UPIMethodSubDetail{Mode: "UPI_CREDIT_CARD"}}, st.UPI)
+	require.True(t, bool(st.TxnDetail.IsCVVLessTxn), "a boolean sent as text")
+	require.Equal(t, "PAYMENT_LINK", st.SourceObject)
+	require.Equal(t, "plink_41x", st.SourceObjectID)
+	require.NotNil(t, st.NextAction, "an empty list is a list")
+	require.Empty(t, st.NextAction)
+
+	st, err := decodeReply[OrderStatus]([]byte(`{"order_id":"o","next_action":[{"type":"REDIRECT","url":"https://bank.example/acs"}],` +
+		`"upi":{"payment_method_sub_detail":"FILTERED","payer_vpa":"a@b"}}`))
+	require.NoError(t, err)
+	require.Len(t, st.NextAction, 1)
+	require.JSONEq(t, `{"type":"REDIRECT","url":"https://bank.example/acs"}`, string(st.NextAction[0]))
+	require.Equal(t, UPIDetail{PayerVPA: "a@b"}, st.UPI, "a redacted sub-detail is zero")
 }

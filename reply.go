@@ -38,21 +38,6 @@ func readObject(data []byte, w any, what string) (bool, error) {
 	return true, nil
 }
 
-// object reads a JSON object into a new T, leniently; any other value
-// (null, "FILTERED") leaves it nil, so that a redacted card is a nil
-// *CardDetail rather than an empty one.
-type object[T any] struct{ v *T }
-
-func (o *object[T]) UnmarshalJSON(data []byte) error {
-	o.v = nil
-	v := new(T)
-	if ok, err := readObject(data, v, ""); !ok {
-		return err
-	}
-	o.v = v
-	return nil
-}
-
 // marshalNoEscape is json.Marshal without HTML escaping: <, > and & stay as
 // they are, as the service's own bodies write them.
 func marshalNoEscape(v any) ([]byte, error) {
@@ -107,6 +92,20 @@ func kindOf(raw []byte) string {
 // as json.RawMessage does.
 func errNilTarget(typ string) error {
 	return fmt.Errorf("checkout: %s.UnmarshalJSON on nil pointer", typ)
+}
+
+// formatPlain prints v, a reply converted to a local type "plain" without
+// its Format method, as fmt prints a struct under verb (%+v and %#v keep
+// their flags), named typeName under %#v.
+func formatPlain(f fmt.State, verb rune, typeName string, v any) {
+	switch {
+	case verb == 'v' && f.Flag('#'):
+		fmt.Fprint(f, typeName+strings.TrimPrefix(fmt.Sprintf("%#v", v), "checkout.plain"))
+	case f.Flag('+'):
+		fmt.Fprintf(f, "%+v", v)
+	default:
+		fmt.Fprintf(f, "%v", v)
+	}
 }
 
 // RawJSON is JSON text a reply keeps exactly as the service sent it (the

@@ -26,7 +26,7 @@ func TestReplyTokensRedacted(t *testing.T) {
 	s, err := decodeReply[Session]([]byte(`{"order_id":"o1","sdk_payload":{"payload":{"clientAuthToken":"` + tok + `"}}}`))
 	require.NoError(t, err)
 
-	for _, v := range []any{o, *o, cu, *cu, st, *st, *st.Mandate, st.Mandate.MandateToken, o.ClientAuth, o.Raw, st.Raw, s.Raw, s, *s} {
+	for _, v := range []any{o, *o, cu, *cu, st, *st, st.Mandate, st.Mandate.MandateToken, o.ClientAuth, o.Raw, st.Raw, s.Raw, s, *s} {
 		for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x", "%d"} {
 			out := fmt.Sprintf(verb, v)
 			require.NotContains(t, out, tok, verb)
@@ -34,7 +34,7 @@ func TestReplyTokensRedacted(t *testing.T) {
 		}
 	}
 	require.Contains(t, fmt.Sprintf("%+v", *o), "ClientAuthToken:[REDACTED]")
-	for _, v := range []any{o, *cu, st, *st.Mandate, *s, o.ClientAuthToken} {
+	for _, v := range []any{o, *cu, st, st.Mandate, *s, o.ClientAuthToken} {
 		var buf bytes.Buffer
 		slog.New(slog.NewJSONHandler(&buf, nil)).Info("m", "v", v)
 		slog.New(slog.NewTextHandler(&buf, nil)).Info("m", "v", v)

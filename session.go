@@ -398,25 +398,14 @@ func (s *Session) shapeError() error {
 // LogValue is the session as JSON, its tokens redacted.
 func (s Session) LogValue() slog.Value { return logJSON(s) }
 
-// Format prints the session under every verb with the client auth token of
-// its sdk_payload redacted; SDKPayload itself keeps the exact bytes.
+// Format prints the session under every verb as %v does (%+v and %#v keep
+// their flags), with the client auth token of its sdk_payload redacted;
+// SDKPayload itself keeps the exact bytes.
 func (s Session) Format(f fmt.State, verb rune) {
-	type printed struct {
-		Status, ID, OrderID string
-		PaymentLinks        PaymentLinks
-		OrderExpiry         Timestamp
-		SDKPayload, Raw     RawJSON
-		Replayed            bool
-	}
-	p := printed{s.Status, s.ID, s.OrderID, s.PaymentLinks, s.OrderExpiry, RawJSON(s.SDKPayload), s.Raw, s.Replayed}
-	switch {
-	case verb == 'v' && f.Flag('#'):
-		fmt.Fprint(f, "checkout.Session"+strings.TrimPrefix(fmt.Sprintf("%#v", p), "checkout.printed"))
-	case f.Flag('+'):
-		fmt.Fprintf(f, "%+v", p)
-	default:
-		fmt.Fprintf(f, "%v", p)
-	}
+	type plain Session
+	p := plain(s)
+	p.SDKPayload = scrubbed(s.SDKPayload)
+	formatPlain(f, verb, "checkout.Session", p)
 }
 
 // CreateSession validates req, sends it and returns the session, whose

@@ -5,9 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -738,4 +740,27 @@ func TestSessionValidateLinear(t *testing.T) {
 	require.Nil(t, r.Lint())
 	r.Extra["metadata.SERVICE:gateway_reference_id"] = "x"
 	requireProblemPaths(t, r.Validate(), []string{"metadata.SERVICE:gateway_reference_id"})
+}
+
+// A session prints every one of its fields, by the names its declaration
+// gives them, under every verb, with the client auth token of its
+// sdk_payload redacted; printing leaves SDKPayload's bytes as they were.
+func TestSessionPrintsEveryFieldRedacted(t *testing.T) {
+	const tok = "tkn_SECRET_session_9"
+	payload := `{"requestId":"r1","payload":{"clientAuthToken":"` + tok + `","action":"paymentPage"}}`
+	s, err := decodeReply[Session]([]byte(`{"status":"NEW","id":"ordeh_1","order_id":"o1","sdk_payload":` + payload + `}`))
+	require.NoError(t, err)
+	s.Replayed = true
+	plus := fmt.Sprintf("%+v", *s)
+	for _, f := range reflect.VisibleFields(reflect.TypeFor[Session]()) {
+		require.Contains(t, plus, f.Name+":", "%%+v names %s", f.Name)
+	}
+	require.Contains(t, plus, "Replayed:true")
+	require.True(t, strings.HasPrefix(fmt.Sprintf("%#v", *s), "checkout.Session{"), fmt.Sprintf("%#v", *s))
+	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x", "%d"} {
+		require.NotContains(t, fmt.Sprintf(verb, *s), tok, verb)
+		require.NotContains(t, fmt.Sprintf(verb, s), tok, verb)
+	}
+	require.Contains(t, fmt.Sprintf("%s", *s), `"clientAuthToken":"[REDACTED]"`, "the payload prints as its JSON under %%s")
+	require.Equal(t, payload, string(s.SDKPayload), "printing changes nothing")
 }

@@ -16,9 +16,10 @@ import (
 
 // OrderStatus is an order as [Client.GetOrder] and [Client.Refund] return
 // it, and as the order webhooks carry it. Numbers and booleans the service
-// sends as text read as values; a redacted block ("FILTERED") is nil; Raw
-// keeps the whole reply, including fields not typed here. An order paid by
-// several transactions lists each, order-shaped, in TxnList.
+// sends as text read as values; a block (card, mandate, …) is a value that
+// is zero when absent or redacted ("FILTERED"); Raw keeps the whole reply,
+// including fields not typed here. An order paid by several transactions
+// lists each, order-shaped, in TxnList.
 //
 // Before fulfilling an order, check both its status and its amount, as
 // the service advises: [OrderStatus.CheckPaid] does.
@@ -60,19 +61,21 @@ type OrderStatus struct {
 	TxnID string `json:"txn_id,omitempty"`
 	// TxnUUID is the service's unique id of the latest transaction.
 	TxnUUID string `json:"txn_uuid,omitempty"`
-	// TxnDetail is the latest transaction; nil when there is none.
-	TxnDetail *Transaction `json:"txn_detail,omitempty"`
+	// TxnDetail is the latest transaction; zero when there is none.
+	TxnDetail Transaction `json:"txn_detail,omitzero"`
 	// TxnList lists every transaction of an order paid by several
 	// (txn_list), each order-shaped with its own TxnDetail, instrument,
 	// status and Refunds: an order PARTIAL_CHARGED has one CHARGED and
 	// one TO_BE_CHARGED. Empty for an order paid by one transaction.
 	TxnList []OrderStatus `json:"txn_list,omitempty"`
-	// TxnSubDetails are the captures and voids of a pre-authorised
-	// payment (txn_sub_details).
-	TxnSubDetails []TxnSubDetail `json:"txn_sub_details,omitempty"`
+	// TxnSubDetails are the steps of a pre-authorised payment
+	// (txn_sub_details), each transaction-shaped: its TxnObjectType says
+	// what it did ("PARTIAL_CAPTURE", …), its Status and
+	// PaymentGatewayResponse how it went.
+	TxnSubDetails []Transaction `json:"txn_sub_details,omitempty"`
 	// PaymentGatewayResponse is what the gateway answered for the latest
-	// transaction; nil when there is none.
-	PaymentGatewayResponse *GatewayResponse `json:"payment_gateway_response,omitempty"`
+	// transaction; zero when there is none.
+	PaymentGatewayResponse GatewayResponse `json:"payment_gateway_response,omitzero"`
 	// PaymentMethodType is how the customer paid ("CARD", "UPI", "NB",
 	// "WALLET", …).
 	PaymentMethodType string `json:"payment_method_type,omitempty"`
@@ -81,19 +84,22 @@ type OrderStatus struct {
 	PaymentMethod string `json:"payment_method,omitempty"`
 	// AuthType is how the payment was authenticated ("THREE_DS", "OTP").
 	AuthType string `json:"auth_type,omitempty"`
-	// Card is the card paid with; nil for other methods or when redacted.
-	Card *CardDetail `json:"card,omitempty"`
-	// UPI is the UPI payment's detail; nil for other methods.
-	UPI *UPIDetail `json:"upi,omitempty"`
+	// Card is the card paid with; zero for other methods or when redacted.
+	Card CardDetail `json:"card,omitzero"`
+	// UPI is the UPI payment's detail; zero for other methods.
+	UPI UPIDetail `json:"upi,omitzero"`
 	// PayerVPA is the customer's UPI address (payer_vpa).
 	PayerVPA string `json:"payer_vpa,omitempty"`
 	// PayerAppName is the UPI app the customer paid with.
 	PayerAppName string `json:"payer_app_name,omitempty"`
-	// Wallet is the wallet payment's detail; nil for other methods.
-	Wallet *WalletDetail `json:"wallet,omitempty"`
-	// Mandate is the mandate the order registered or paid with; nil when
+	// Wallet is the wallet payment's detail; zero for other methods.
+	Wallet WalletDetail `json:"wallet,omitzero"`
+	// Mandate is the mandate the order registered or paid with; zero when
 	// none.
-	Mandate *MandateDetail `json:"mandate,omitempty"`
+	Mandate MandateDetail `json:"mandate,omitzero"`
+	// Notification is the pre-debit notice of the mandate debit the order
+	// is (notification); zero when none.
+	Notification Notification `json:"notification,omitzero"`
 	// Offers are the offers applied to the payment.
 	Offers []Offer `json:"offers,omitempty"`
 	// EMIBank is the bank of an EMI payment's plan (emi_bank).
@@ -103,15 +109,15 @@ type OrderStatus struct {
 	EMITenure Int `json:"emi_tenure,omitempty"`
 	// EMIType is the kind of EMI ("STANDARD_EMI", "NO_COST_EMI", …).
 	EMIType string `json:"emi_type,omitempty"`
-	// EMIDetails is the EMI plan; nil when absent or "FILTERED".
-	EMIDetails *EMIDetails `json:"emi_details,omitempty"`
+	// EMIDetails is the EMI plan; zero when absent or "FILTERED".
+	EMIDetails EMIDetails `json:"emi_details,omitzero"`
 	// BankPG is the gateway the bank's payment was routed to (bank_pg).
 	BankPG string `json:"bank_pg,omitempty"`
 	// SplitSettlement is how the payment was split between sub-accounts
-	// (split_settlement_response); nil when not split.
-	SplitSettlement *SplitSettlement `json:"split_settlement_response,omitempty"`
+	// (split_settlement_response); zero when not split.
+	SplitSettlement SplitSettlement `json:"split_settlement_response,omitzero"`
 	// Risk is the fraud check's verdict, when one ran.
-	Risk *RiskDetail `json:"risk,omitempty"`
+	Risk RiskDetail `json:"risk,omitzero"`
 	// RiskChecks are the verdicts of every fraud check that ran.
 	RiskChecks []RiskDetail `json:"risk_checks,omitempty"`
 	// BankErrorCode is the bank's or gateway's code for the latest
@@ -147,6 +153,15 @@ type OrderStatus struct {
 	ReturnURL string `json:"return_url,omitempty"`
 	// ProductID is your id of what is sold.
 	ProductID string `json:"product_id,omitempty"`
+	// SourceObject names what the order was made for ("PAYMENT_LINK",
+	// "MANDATE", …); empty for a plain order.
+	SourceObject string `json:"source_object,omitempty"`
+	// SourceObjectID is the id of that object.
+	SourceObjectID string `json:"source_object_id,omitempty"`
+	// NextAction lists what the service asks to be done next
+	// (next_action), each as the service sent it: no published reply
+	// shows one's keys.
+	NextAction []json.RawMessage `json:"next_action,omitempty"`
 	// UDFs are your own fields of the order, as you sent them.
 	UDFs
 	// PaymentLinks are the links to the hosted payment page.
@@ -162,31 +177,17 @@ type OrderStatus struct {
 	Raw RawJSON `json:"-"`
 }
 
-// UnmarshalJSON decodes an order status leniently, a redacted block
-// ("FILTERED") as nil; a value that is not an object leaves s unchanged.
-// The request path sets Raw.
+// UnmarshalJSON decodes an order status leniently, as every reply is read:
+// a value of the wrong JSON type for its field (a redacted block, say) is
+// left out and the rest decoded; a value that is not an object leaves s
+// unchanged. The request path sets Raw.
 func (s *OrderStatus) UnmarshalJSON(data []byte) error {
 	type plain OrderStatus
-	var w struct {
-		plain
-		TxnDetail              object[Transaction]     `json:"txn_detail"`
-		PaymentGatewayResponse object[GatewayResponse] `json:"payment_gateway_response"`
-		Card                   object[CardDetail]      `json:"card"`
-		UPI                    object[UPIDetail]       `json:"upi"`
-		Wallet                 object[WalletDetail]    `json:"wallet"`
-		Mandate                object[MandateDetail]   `json:"mandate"`
-		Risk                   object[RiskDetail]      `json:"risk"`
-		EMIDetails             object[EMIDetails]      `json:"emi_details"`
-		SplitSettlement        object[SplitSettlement] `json:"split_settlement_response"`
-	}
-	if ok, err := readObject(data, &w, "order status"); !ok {
+	var p plain
+	if ok, err := readObject(data, &p, "order status"); !ok {
 		return err
 	}
-	p := &w.plain
-	p.TxnDetail, p.PaymentGatewayResponse, p.Card, p.UPI = w.TxnDetail.v, w.PaymentGatewayResponse.v, w.Card.v, w.UPI.v
-	p.Wallet, p.Mandate, p.Risk = w.Wallet.v, w.Mandate.v, w.Risk.v
-	p.EMIDetails, p.SplitSettlement = w.EMIDetails.v, w.SplitSettlement.v
-	*s = OrderStatus(*p)
+	*s = OrderStatus(p)
 	return nil
 }
 
@@ -210,14 +211,7 @@ func (s OrderStatus) LogValue() slog.Value { return logJSON(s) }
 // their flags): fmt would print a nested mandate's token under %s or %d.
 func (s OrderStatus) Format(f fmt.State, verb rune) {
 	type plain OrderStatus
-	switch {
-	case verb == 'v' && f.Flag('#'):
-		fmt.Fprint(f, "checkout.OrderStatus"+strings.TrimPrefix(fmt.Sprintf("%#v", plain(s)), "checkout.plain"))
-	case f.Flag('+'):
-		fmt.Fprintf(f, "%+v", plain(s))
-	default:
-		fmt.Fprintf(f, "%v", plain(s))
-	}
+	formatPlain(f, verb, "checkout.OrderStatus", plain(s))
 }
 
 // AllRefunds returns every refund of the order, wherever the service put

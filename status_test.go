@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math/big"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -260,7 +261,7 @@ func TestOrderStatusDecodeConformance(t *testing.T) {
 				require.True(t, want.Equal(st.DateCreated.Time))
 			}
 			require.Equal(t, genericString(m["order_id"]), o.OrderID)
-			require.Equal(t, genericString(m["status"]), o.Status)
+			require.Equal(t, Status(genericString(m["status"])), o.Status)
 			if links, ok := m["payment_links"].(map[string]any); ok {
 				require.Equal(t, genericString(links["web"]), st.PaymentLinks.Web)
 				require.Equal(t, genericString(links["web"]), o.PaymentLinks.Web)
@@ -297,8 +298,8 @@ func TestOrderStatusLenient(t *testing.T) {
 	require.Equal(t, Amount("1.50"), st.Refunds[1].Amount)
 	require.Equal(t, Refund{}, st.Refunds[2])
 	require.Equal(t, PaymentLinks{}, st.PaymentLinks)
-	require.Nil(t, st.Card, "a redacted card is no card")
-	require.Nil(t, st.UPI)
+	require.Zero(t, st.Card, "a redacted card is no card")
+	require.Zero(t, st.UPI)
 	require.EqualValues(t, 23, st.GatewayID, "a number sent as text reads")
 	require.True(t, st.DateCreated.IsZero())
 	require.Equal(t, time.Date(2016, 8, 2, 8, 7, 52, 0, time.UTC), st.LastUpdated.UTC())
@@ -436,4 +437,76 @@ func TestRepliesAboutAnotherOrderAreRefused(t *testing.T) {
 	c, _ = replyingClient(t, `{"order_id":"o1","status":"CHARGED","refunds":[]}`)
 	_, err = c.Refund(ctx, "o1", &RefundRequest{UniqueRequestID: "r1"})
 	require.NoError(t, err)
+}
+
+// A block added to OrderStatus the way the package declares its blocks (a
+// value field tagged omitzero, and nothing else: no decoder, no list of
+// keys elsewhere) reads "FILTERED" as zero, as every block does, and its
+// object as its fields. The test builds that copy of OrderStatus with
+// reflect and decodes it as OrderStatus.UnmarshalJSON decodes itself.
+func TestAddedBlockRedactedIsZero(t *testing.T) {
+	type block struct {
+		Code string `json:"code,omitempty"`
+		N    Int    `json:"n,omitempty"`
+	}
+	orderStatus := reflect.TypeFor[OrderStatus]()
+	fields := make([]reflect.StructField, 0, orderStatus.NumField()+1)
+	for i := range orderStatus.NumField() {
+		f := orderStatus.Field(i)
+		fields = append(fields, reflect.StructField{Name: f.Name, Type: f.Type, Tag: f.Tag, Anonymous: f.Anonymous})
+	}
+	fields = append(fields, reflect.StructField{Name: "Added", Type: reflect.TypeFor[block](), Tag: `json:"added,omitzero"`})
+	withAdded := reflect.StructOf(fields)
+
+	decode := func(body string) reflect.Value {
+		v := reflect.New(withAdded)
+		ok, err := readObject([]byte(body), v.Interface(), "order status")
+		require.True(t, ok)
+		require.NoError(t, err)
+		return v.Elem()
+	}
+	v := decode(`{"order_id":"o1","added":"FILTERED","card":"FILTERED","mandate":{"mandate_id":"m","payment_info":"FILTERED"}}`)
+	require.Equal(t, "o1", v.FieldByName("OrderID").String())
+	require.True(t, v.FieldByName("Added").IsZero(), "a redacted added block is zero")
+	require.True(t, v.FieldByName("Card").IsZero(), "a redacted card is zero")
+	require.Equal(t, MandateDetail{MandateID: "m"}, v.FieldByName("Mandate").Interface(), "at every level")
+
+	v = decode(`{"order_id":"o1","added":{"code":"C","n":"7"}}`)
+	require.Equal(t, block{Code: "C", N: 7}, v.FieldByName("Added").Interface())
+	out, err := json.Marshal(decode(`{"order_id":"o1","added":null}`).Interface())
+	require.NoError(t, err)
+	require.Equal(t, `{"order_id":"o1","refunded":false}`, string(out), "a zero block is not encoded")
+}
+
+// Every block of a reply, at every level, is a value tagged omitzero: a
+// pointer block would read "FILTERED" as a non-nil empty block, which is
+// what the declared form rules out.
+func TestReplyBlocksAreValues(t *testing.T) {
+	seen := map[reflect.Type]bool{}
+	var walk func(where string, t reflect.Type)
+	walk = func(where string, typ reflect.Type) {
+		for typ.Kind() == reflect.Slice || typ.Kind() == reflect.Map {
+			typ = typ.Elem()
+		}
+		if typ.Kind() != reflect.Struct || seen[typ] || typ == timestampType {
+			return
+		}
+		seen[typ] = true
+		for _, f := range reflect.VisibleFields(typ) {
+			name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if !f.IsExported() || name == "-" || (f.Anonymous && name == "") {
+				continue
+			}
+			path := where + "." + f.Name
+			require.NotEqual(t, reflect.Pointer, f.Type.Kind(), "%s: a block is a value tagged omitzero, not a pointer", path)
+			if f.Type.Kind() == reflect.Struct && f.Type != timestampType {
+				require.Contains(t, strings.Split(opts, ","), "omitzero", "%s: a block is tagged omitzero", path)
+			}
+			walk(path, f.Type)
+		}
+	}
+	for _, v := range []any{OrderStatus{}, Order{}, Session{}, Refund{}, Customer{}, Transaction{}, MandateDetail{}, Notification{}, APIError{}} {
+		walk(reflect.TypeOf(v).Name(), reflect.TypeOf(v))
+	}
+	require.True(t, seen[reflect.TypeFor[CardToken]()], "the walk reaches nested blocks")
 }

@@ -386,7 +386,7 @@ func TestTLSHandshakeFailureRetriedForPost(t *testing.T) {
 	c := newTestClient(t, srv.URL, WithHTTPClient(srv.Client()))
 	o, err := c.CreateOrder(context.Background(), fullOrder())
 	require.NoError(t, err)
-	require.Equal(t, "CREATED", o.Status)
+	require.Equal(t, StatusCreated, o.Status)
 	require.EqualValues(t, 3, dl.accepts.Load())
 	require.EqualValues(t, 1, count.Load())
 }

@@ -83,7 +83,7 @@ func TestOrderLinksStatusAndRefund(t *testing.T) {
 	before := time.Now().Truncate(time.Second)
 	o, err := c.CreateOrder(ctx, req)
 	require.NoError(t, err)
-	require.Equal(t, "CREATED", o.Status)
+	require.Equal(t, checkout.StatusCreated, o.Status)
 	require.EqualValues(t, 1, o.StatusID)
 	require.NotEmpty(t, o.ClientAuthToken)
 	fake, err := s.Order("ord_links")
@@ -131,7 +131,7 @@ func TestOrderLinksStatusAndRefund(t *testing.T) {
 	require.ErrorIs(t, err, checkout.ErrInvalidRequest)
 	require.Equal(t, 400, apiErr.HTTPStatus)
 	require.Equal(t, "refund", apiErr.Operation)
-	require.NotNil(t, apiErr.Info)
+	require.NotZero(t, apiErr.Info)
 	require.Equal(t, "amount", apiErr.Info.Fields[0].FieldName)
 }
 

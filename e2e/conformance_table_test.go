@@ -189,7 +189,7 @@ var conformanceRows = []sampleRow{
 	{file: "emi/sdk_udf_emi_values.txt", kind: kSDKUDF, want: fields{"Values.len()": "3", "Values[0]": "showEMI", "Values[1]": "hideEMI", "Values[2]": "ShowEMIWithoutCards"}},
 
 	// errors/: error bodies, read by APIError whatever the call.
-	{file: "errors/order_create_moto_error_400_no_gateway.json", kind: kAPIError, want: fields{"Status": "Bad Request", "ErrorCode": "invalid_request_error", "ErrorMessage": "Can't find a suitable gateway to process the transaction", "Info": "<nil>"}},
+	{file: "errors/order_create_moto_error_400_no_gateway.json", kind: kAPIError, want: fields{"Status": "Bad Request", "ErrorCode": "invalid_request_error", "ErrorMessage": "Can't find a suitable gateway to process the transaction", "Info": "{}"}},
 	{file: "errors/order_fulfilment_error_400_no_txn.json", kind: kAPIError, want: fields{"Status": "ERROR", "ErrorCode": "No txn Found", "ErrorMessage": "No successfull txn found for given order_id ", "Info.Code": "RESOURCE_NOT_FOUND", "Info.RequestID": "22359ce5-07d5-43bb-bdcb-6e35c46714d1"}},
 	{file: "errors/order_status_error_401_access_denied.json", kind: kAPIError, want: fields{"Status": "error", "ErrorCode": "access_denied", "Info.Code": "UNAUTHORIZED", "Info.Category": "USER_ERROR"}},
 	{file: "errors/session_error_400_amount_high.json", kind: kAPIError, want: fields{"Status": "ERROR", "StatusID": "-1", "ErrorCode": "INVALID_REQUEST", "ErrorMessage": "mandate_max_amount exceeds mandate maxAmount threshold.", "Info.Code": "UNKNOWN_ERROR", "Info.RequestID": "c79c055e-ffc6-416e-a079-6f1c2afaeeb1"}},

@@ -116,7 +116,7 @@ func TestAmbiguousCreateIsResolvedWithGetOrder(t *testing.T) {
 	require.NoError(t, s.InjectFault(checkouttest.Fault{Method: "POST", Path: "/orders", Drop: true}))
 	o, err := c.CreateOrder(ctxT(t), order("ord_amb"))
 	require.NoError(t, err)
-	require.Equal(t, "CREATED", o.Status)
+	require.Equal(t, checkout.StatusCreated, o.Status)
 	require.False(t, o.Replayed, "the dropped create did not take effect: sent again, not replayed")
 	require.Equal(t, 1, s.Count("GET", "/orders/ord_amb"))
 	require.Equal(t, 2, s.Count("POST", "/orders"))

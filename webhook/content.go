@@ -93,8 +93,8 @@ func (e *Event) Mandate() (*checkout.MandateDetail, error) {
 
 // Notification returns the notification a NOTIFICATION_SUCCEEDED or
 // NOTIFICATION_FAILED event is about (content.notification).
-func (e *Event) Notification() (*Notification, error) {
-	return typedContent[Notification](e, e.view().Notification, "notification", "notification", nil)
+func (e *Event) Notification() (*checkout.Notification, error) {
+	return typedContent[checkout.Notification](e, e.view().Notification, "notification", "notification", nil)
 }
 
 // Refund returns the refund the event is about: content.refund, else, as

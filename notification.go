@@ -1,12 +1,11 @@
-package webhook
+package checkout
 
-import checkout "github.com/payorch/checkout-go"
-
-// Notification is the content of the notification events
-// (NOTIFICATION_SUCCEEDED, NOTIFICATION_FAILED): a message the service sent
-// the customer before a mandate debit, as the payment networks require.
-// The event's Raw keeps every field, the redacted ("FILTERED") ones
-// included.
+// Notification is a message the service sent the customer before a
+// mandate debit, as the payment networks require: the content of the
+// notification webhooks (NOTIFICATION_SUCCEEDED, NOTIFICATION_FAILED, read
+// with webhook's Event.Notification) and the notification block of a
+// mandate debit's order status ([OrderStatus.Notification]). A redacted
+// ("FILTERED") text stays as sent; a redacted block is zero.
 type Notification struct {
 	ID                string              `json:"id,omitempty"`                  // the service's id of the notification
 	Object            string              `json:"object,omitempty"`              // "notification"
@@ -19,8 +18,11 @@ type Notification struct {
 	NotificationType  string              `json:"notification_type,omitempty"` // "SMS", "EMAIL"
 	Description       string              `json:"description,omitempty"`       // the reason for the debit your request gave
 	SourceInfo        NotificationSource  `json:"source_info,omitzero"`        // the debit announced
-	DateCreated       checkout.Timestamp  `json:"date_created,omitzero"`
-	LastUpdated       checkout.Timestamp  `json:"last_updated,omitzero"`
+	// ProviderResponse is the gateway's answer (provider_response), each
+	// member as text ("provider_ref_id").
+	ProviderResponse TextMap   `json:"provider_response,omitempty"`
+	DateCreated      Timestamp `json:"date_created,omitzero"`
+	LastUpdated      Timestamp `json:"last_updated,omitzero"`
 }
 
 // NotificationMandate names the mandate of a [Notification].
@@ -30,6 +32,9 @@ type NotificationMandate struct {
 
 // NotificationSource is the debit a [Notification] announces.
 type NotificationSource struct {
-	Amount  checkout.Amount    `json:"amount,omitempty"`  // the amount to be debited
-	TxnDate checkout.Timestamp `json:"txn_date,omitzero"` // when the debit is due
+	Amount  Amount    `json:"amount,omitempty"`  // the amount to be debited
+	TxnDate Timestamp `json:"txn_date,omitzero"` // when the debit is due
+	// DisplayInvoiceNumber is the invoice number shown to the customer
+	// (mandate.display_invoice_number).
+	DisplayInvoiceNumber string `json:"mandate.display_invoice_number,omitempty"`
 }
