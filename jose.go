@@ -8,18 +8,21 @@ import (
 	"github.com/payorch/checkout-go/internal/jose"
 )
 
-// Errors of the JWE+JWS mode: the Kind of every [*JOSEError].
+// Errors of the JWE+JWS mode: the Kind of every [*JOSEError]. Package
+// webhook's errors about encrypted deliveries match them too.
 const (
 	// ErrKey matches a key that cannot be parsed or used.
 	ErrKey = sentinel("checkout: unusable RSA key")
 	// ErrEnvelope matches a 2xx reply in the wrong form for the client's
 	// mode: plain where a sealed one is expected, or sealed in Basic mode.
 	ErrEnvelope = sentinel("checkout: reply is not an encrypted envelope")
-	// ErrDecrypt matches a reply that does not decrypt with the merchant
-	// key: another recipient, a refused algorithm or key id, tampering.
-	ErrDecrypt = sentinel("checkout: reply does not decrypt")
-	// ErrSignature matches a reply not signed RS256 by the service key.
-	ErrSignature = sentinel("checkout: reply signature not verified")
+	// ErrDecrypt matches a reply, or an encrypted webhook, that does not
+	// decrypt with the merchant key: another recipient, a refused
+	// algorithm or key id, tampering.
+	ErrDecrypt = sentinel("checkout: does not decrypt with the merchant key")
+	// ErrSignature matches a reply, or a signed webhook, not signed RS256
+	// by the service key.
+	ErrSignature = sentinel("checkout: service signature not verified")
 	// ErrKeyOperation matches a failure of the merchant's signer or
 	// decrypter ([WithJWEKeys], a webhook JWEConfig.Decrypter): a locked
 	// HSM, a key service timeout, a panic, a wrong signature, or a context

@@ -10,6 +10,8 @@ import (
 	"net/netip"
 	"strconv"
 	"time"
+
+	checkout "github.com/payorch/checkout-go"
 )
 
 // Handler returns an http.Handler that verifies each delivery, runs fn
@@ -226,11 +228,11 @@ func classify(err error) (int, Outcome) {
 		return http.StatusForbidden, OutcomeForbidden
 	case errors.Is(err, ErrMethodNotAllowed):
 		return http.StatusMethodNotAllowed, OutcomeDecodeFailure
-	case errors.Is(err, ErrUnauthorized), errors.Is(err, ErrHeaderMismatch):
+	case errors.Is(err, ErrBadCredentials), errors.Is(err, ErrHeaderMismatch):
 		return http.StatusUnauthorized, OutcomeUnauthorized
 	case errors.Is(err, ErrBodyTooLarge):
 		return http.StatusRequestEntityTooLarge, OutcomeDecodeFailure
-	case errors.Is(err, ErrSignature):
+	case errors.Is(err, ErrEncrypted) && errors.Is(err, checkout.ErrSignature):
 		return http.StatusInternalServerError, OutcomeUnauthorized
 	case errors.Is(err, ErrNoDecrypter), errors.Is(err, ErrNotEncrypted), errors.Is(err, ErrNotConfigured):
 		return http.StatusInternalServerError, OutcomeNotConfigured
