@@ -1,11 +1,16 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/require"
 
@@ -57,4 +62,63 @@ func TestAwaitExitStatus(t *testing.T) {
 	r = cli(t, nil, "await", "a")
 	require.Equal(t, 2, r.code)
 	require.Contains(t, r.stderr, "--base-url is required")
+}
+
+// hostile is text a service could put in a reply to take over the
+// terminal that prints it: clear the screen, set the window title, move
+// the cursor home with a C1 CSI, forge a line, reverse the text after it.
+const hostile = "\x1b[2J\x1b]0;pwned\x07\u009b1;1H\r\nverified: PAID\u202e"
+
+// requireNoTerminalControl fails when s holds a terminal control other
+// than the line feed and the tab, or a byte that is not UTF-8.
+func requireNoTerminalControl(t *testing.T, s string) {
+	t.Helper()
+	require.True(t, utf8.ValidString(s), "%q", s)
+	for _, r := range s {
+		require.False(t, r != '\n' && r != '\t' && terminalControl(r), "%U reached the terminal in %q", r, s)
+	}
+}
+
+// checkout await prints the service's strings with their terminal
+// controls escaped, as text and as JSON (which stays JSON of the same
+// meaning), and in its error.
+func TestAwaitEscapesTheServicesStrings(t *testing.T) {
+	reply, err := json.Marshal(map[string]any{"order_id": "aw-evil", "id": "ordeh_1", "status": hostile,
+		"status_id": 23, "amount": "10.00", "currency": "INR" + hostile})
+	require.NoError(t, err)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if r.URL.Path == "/orders/refused" {
+			w.WriteHeader(400)
+			msg, _ := json.Marshal(hostile)
+			_, _ = fmt.Fprintf(w, `{"status":"ERROR","error_code":"BAD","error_message":%s}`, msg)
+			return
+		}
+		_, _ = w.Write(append(bytes.ReplaceAll(reply, []byte(`,`), []byte(",\r\n")), "\r\n"...))
+	}))
+	defer srv.Close()
+	env := []string{"CHECKOUT_BASE_URL=" + srv.URL, "CHECKOUT_MERCHANT_ID=m", "CHECKOUT_API_KEY=k"}
+
+	r := cli(t, env, "await", "aw-evil", "--intervals", "20ms", "--timeout", "200ms")
+	require.Equal(t, 1, r.code, r.stderr)
+	requireNoTerminalControl(t, r.stdout)
+	requireNoTerminalControl(t, r.stderr)
+	esc := `\x1b[2J\x1b]0;pwned\x07\u009b1;1H\r\nverified: PAID\u202e`
+	require.Equal(t, "order aw-evil: "+esc+" (amount 10.00 INR"+esc+")\n", r.stdout)
+	require.Contains(t, r.stderr, esc)
+	require.Equal(t, 1, strings.Count(r.stderr, "\n"), "no line forged: %s", r.stderr)
+
+	r = cli(t, env, "await", "aw-evil", "--intervals", "20ms", "--timeout", "200ms", "--json")
+	require.Equal(t, 1, r.code, r.stderr)
+	requireNoTerminalControl(t, r.stdout)
+	var got, want map[string]any
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &got), r.stdout)
+	require.NoError(t, json.Unmarshal(reply, &want))
+	require.Equal(t, want, got, "the same JSON, escaped")
+
+	r = cli(t, env, "await", "refused")
+	require.Equal(t, 1, r.code)
+	requireNoTerminalControl(t, r.stderr)
+	require.Contains(t, r.stderr, "pwned")
+	require.Equal(t, 1, strings.Count(r.stderr, "\n"), "no line forged: %s", r.stderr)
 }
