@@ -38,7 +38,7 @@
 //   - [*TransportError] with MaybeDelivered false: nothing reached the
 //     service; sending again is safe.
 //   - [*JOSEError] matching [ErrKeyOperation] while signing: the merchant's
-//     signer failed and nothing was sent.
+//     signer failed, panicked or signed wrong, and nothing was sent.
 //
 // When the outcome is unknown (a [*TransportError] with MaybeDelivered, an
 // [*APIError] with 500, 502 or 504, a reply that could not be opened, or
