@@ -55,3 +55,27 @@ func TestTerminalJSON(t *testing.T) {
 	}
 	require.Equal(t, `{"emoji":"😀"}`, string(terminalJSON([]byte(`{"emoji":"😀"}`))), "nothing to escape: unchanged")
 }
+
+// Whatever a reply holds, printable leaves no terminal control and no
+// byte that is not UTF-8, and terminalJSON keeps valid JSON valid and of
+// the same meaning.
+func FuzzPrintable(f *testing.F) {
+	for _, s := range []string{`{"a":"\u001b[2J"}`, "\x1b]0;t\x07", "{\r\n\"a\":\"\u009b\xff\"}", `"\\"`, `[1,"\u202e"]`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		p := printable(s)
+		requireNoTerminalControl(t, p)
+		require.NotContains(t, p, "\n")
+		out := terminalJSON([]byte(s))
+		if !json.Valid([]byte(s)) {
+			return
+		}
+		requireNoTerminalControl(t, string(out))
+		require.True(t, json.Valid(out), "%q -> %q", s, out)
+		var want, got any
+		require.NoError(t, json.Unmarshal([]byte(s), &want))
+		require.NoError(t, json.Unmarshal(out, &got))
+		require.Equal(t, want, got, "%q -> %q", s, out)
+	})
+}
