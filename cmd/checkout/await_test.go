@@ -83,12 +83,17 @@ func requireNoTerminalControl(t *testing.T, s string) {
 // controls escaped, as text and as JSON (which stays JSON of the same
 // meaning), and in its error.
 func TestAwaitEscapesTheServicesStrings(t *testing.T) {
-	reply, err := json.Marshal(map[string]any{"order_id": "aw-evil", "id": "ordeh_1", "status": hostile,
-		"status_id": 23, "amount": "10.00", "currency": "INR" + hostile})
-	require.NoError(t, err)
+	replies := map[string][]byte{}
+	for id, status := range map[string]string{"aw-evil": hostile, "aw-final": "AUTHORIZATION_FAILED"} {
+		b, err := json.Marshal(map[string]any{"order_id": id, "id": "ordeh_1", "status": status,
+			"status_id": 23, "amount": "10.00", "currency": "INR" + hostile})
+		require.NoError(t, err)
+		replies[id] = b
+	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
-		if r.URL.Path == "/orders/refused" {
+		reply, ok := replies[strings.TrimPrefix(r.URL.Path, "/orders/")]
+		if !ok {
 			w.WriteHeader(400)
 			msg, _ := json.Marshal(hostile)
 			_, _ = fmt.Fprintf(w, `{"status":"ERROR","error_code":"BAD","error_message":%s}`, msg)
@@ -98,23 +103,29 @@ func TestAwaitEscapesTheServicesStrings(t *testing.T) {
 	}))
 	defer srv.Close()
 	env := []string{"CHECKOUT_BASE_URL=" + srv.URL, "CHECKOUT_MERCHANT_ID=m", "CHECKOUT_API_KEY=k"}
+	esc := `\x1b[2J\x1b]0;pwned\x07\u009b1;1H\r\nverified: PAID\u202e`
 
-	r := cli(t, env, "await", "aw-evil", "--intervals", "20ms", "--timeout", "200ms")
+	r := cli(t, env, "await", "aw-final")
 	require.Equal(t, 1, r.code, r.stderr)
 	requireNoTerminalControl(t, r.stdout)
-	requireNoTerminalControl(t, r.stderr)
-	esc := `\x1b[2J\x1b]0;pwned\x07\u009b1;1H\r\nverified: PAID\u202e`
-	require.Equal(t, "order aw-evil: "+esc+" (amount 10.00 INR"+esc+")\n", r.stdout)
-	require.Contains(t, r.stderr, esc)
-	require.Equal(t, 1, strings.Count(r.stderr, "\n"), "no line forged: %s", r.stderr)
+	require.Equal(t, "order aw-final: AUTHORIZATION_FAILED (amount 10.00 INR"+esc+")\n", r.stdout)
 
-	r = cli(t, env, "await", "aw-evil", "--intervals", "20ms", "--timeout", "200ms", "--json")
+	r = cli(t, env, "await", "aw-final", "--json")
 	require.Equal(t, 1, r.code, r.stderr)
 	requireNoTerminalControl(t, r.stdout)
 	var got, want map[string]any
 	require.NoError(t, json.Unmarshal([]byte(r.stdout), &got), r.stdout)
-	require.NoError(t, json.Unmarshal(reply, &want))
+	require.NoError(t, json.Unmarshal(replies["aw-final"], &want))
 	require.Equal(t, want, got, "the same JSON, escaped")
+
+	// A status that is not final: the last one seen, and the error naming it.
+	r = cli(t, env, "await", "aw-evil", "--intervals", "20ms", "--timeout", "1500ms")
+	require.Equal(t, 1, r.code, r.stderr)
+	requireNoTerminalControl(t, r.stdout)
+	requireNoTerminalControl(t, r.stderr)
+	require.Equal(t, "order aw-evil: "+esc+" (amount 10.00 INR"+esc+")\n", r.stdout)
+	require.Contains(t, r.stderr, esc)
+	require.Equal(t, 1, strings.Count(r.stderr, "\n"), "no line forged: %s", r.stderr)
 
 	r = cli(t, env, "await", "refused")
 	require.Equal(t, 1, r.code)
