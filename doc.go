@@ -43,7 +43,7 @@
 //   - [*TransportError] with MaybeDelivered false: nothing reached the
 //     service; sending again is safe.
 //   - [*JOSEError] matching [ErrKeyOperation] while signing: the merchant's
-//     signer failed and nothing was sent.
+//     signer failed, panicked or signed wrong, and nothing was sent.
 //
 // When the outcome is unknown (a timeout or dropped connection after
 // sending, a 500, 502 or 504, a 2xx reply that could not be read, opened

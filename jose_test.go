@@ -1,9 +1,7 @@
 package checkout
 
 import (
-	"bytes"
 	"context"
-	"crypto"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -15,13 +13,8 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
-	"io"
-	"log/slog"
 	"math/big"
-	"net/http"
-	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -401,100 +394,6 @@ func TestParseRSAKeyPEM(t *testing.T) {
 	}
 }
 
-func TestWithJWEValidates(t *testing.T) {
-	small := genRSA(1024)
-	cases := map[string]struct {
-		kid  string
-		priv *rsa.PrivateKey
-		pub  *rsa.PublicKey
-		want string
-	}{
-		"empty kid":          {" ", merchantRSA(), &serviceRSA().PublicKey, "key id is empty"},
-		"kid with newline":   {"key_1\n", merchantRSA(), &serviceRSA().PublicKey, "control characters"},
-		"nil merchant key":   {testKID, nil, &serviceRSA().PublicKey, "merchant key is nil"},
-		"nil service key":    {testKID, merchantRSA(), nil, "service key is nil"},
-		"small merchant key": {testKID, small, &serviceRSA().PublicKey, "merchant key has 1024 bits, want at least 2048"},
-		"small service key":  {testKID, merchantRSA(), &small.PublicKey, "service key has 1024 bits"},
-		"zero merchant key":  {testKID, &rsa.PrivateKey{}, &serviceRSA().PublicKey, "not a valid RSA private key"},
-		"zero service key":   {testKID, merchantRSA(), &rsa.PublicKey{}, "not a valid RSA public key"},
-		"even exponent":      {testKID, merchantRSA(), &rsa.PublicKey{N: serviceRSA().N, E: 65536}, "not a valid RSA public key"},
-	}
-	for name, tc := range cases {
-		require.NotPanics(t, func() {
-			c, err := NewClient(testMerchant, testKey, WithBaseURL("https://api.example.com"), WithJWE(tc.kid, tc.priv, tc.pub))
-			require.Nil(t, c, name)
-			require.ErrorIs(t, err, ErrInvalidOption, name)
-			require.ErrorContains(t, err, tc.want, name)
-			require.True(t, strings.HasPrefix(err.Error(), "checkout: new client: "), err.Error())
-		}, name)
-	}
-
-	c, err := NewClient(testMerchant, testKey, WithBaseURL("https://api.example.com"))
-	require.NoError(t, err)
-	require.Nil(t, c.jwe, "Basic mode by default")
-	j := testJWE(t)
-	require.Equal(t, testKID, j.keyID)
-	require.Same(t, merchantRSA(), j.signer)
-	require.Same(t, merchantRSA(), j.decrypter)
-	require.True(t, j.service.Equal(&serviceRSA().PublicKey))
-}
-
-func TestJWEConfigRedacts(t *testing.T) {
-	c, err := NewClient(testMerchant, testKey, WithBaseURL("https://api.example.com"),
-		WithJWE(testKID, merchantRSA(), &serviceRSA().PublicKey))
-	require.NoError(t, err)
-	secrets := []string{merchantRSA().D.String()[:24], merchantRSA().Primes[0].String()[:24], merchantRSA().Primes[1].String()[:24],
-		fmt.Sprintf("%x", merchantRSA().D.Bytes()[:12]), testKey}
-	var outs []string
-	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%d", "%x", "%q"} {
-		for _, v := range []any{c, *c, c.jwe, *c.jwe, struct{ J *jweConfig }{c.jwe}} {
-			outs = append(outs, fmt.Sprintf(verb, v))
-		}
-	}
-	var buf bytes.Buffer
-	slog.New(slog.NewJSONHandler(&buf, nil)).Info("x", "jwe", c.jwe, "copy", *c.jwe, "client", c)
-	slog.New(slog.NewTextHandler(&buf, nil)).Info("x", "jwe", c.jwe, "client", c)
-	outs = append(outs, buf.String())
-	for _, out := range outs {
-		for _, s := range secrets {
-			require.NotContains(t, out, s)
-		}
-	}
-	require.Equal(t, `JWE{kid: "`+testKID+`", merchant key: RSA-2048 [REDACTED], service key: RSA-2048}`, c.jwe.String())
-	require.Contains(t, buf.String(), `"jwe":"JWE{kid:`)
-}
-
-// One client seals and opens from many goroutines (run with -race).
-func TestJWEConcurrentUse(t *testing.T) {
-	j := testJWE(t)
-	reply := svcReply{}.seal(t, jweReply)
-	var wg sync.WaitGroup
-	errs := make(chan error, 16)
-	for i := range 8 {
-		wg.Go(func() {
-			body := []byte(fmt.Sprintf(`{"order_id":"o_%d"}`, i))
-			sealed, err := j.seal(context.Background(), "create session", body)
-			if err == nil {
-				var got []byte
-				if got, err = j.open(context.Background(), "create session", reply); err == nil && string(got) != jweReply {
-					err = errors.New("reply changed")
-				}
-			}
-			if err == nil {
-				if p, _ := svcOpenErr(sealed); string(p) != string(body) {
-					err = errors.New("request changed")
-				}
-			}
-			errs <- err
-		})
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		require.NoError(t, err)
-	}
-}
-
 func TestJOSEErrorNil(t *testing.T) {
 	var e *JOSEError
 	require.NotPanics(t, func() { _ = e.Error() })
@@ -503,154 +402,4 @@ func TestJOSEErrorNil(t *testing.T) {
 	require.True(t, errors.Is(err, ErrSignature))
 	require.False(t, errors.Is(err, ErrDecrypt))
 	require.Equal(t, "checkout: get order: x", err.Error())
-}
-
-// handle is a merchant key reachable only as crypto.Signer and
-// crypto.Decrypter, as an HSM hands it out; fail and block make its
-// operations fail or wait for release.
-type handle struct{ k *rsa.PrivateKey }
-
-func (h handle) Public() crypto.PublicKey { return &h.k.PublicKey }
-func (h handle) Sign(r io.Reader, d []byte, o crypto.SignerOpts) ([]byte, error) {
-	return h.k.Sign(r, d, o)
-}
-func (h handle) Decrypt(r io.Reader, m []byte, o crypto.DecrypterOpts) ([]byte, error) {
-	return h.k.Decrypt(r, m, o)
-}
-
-type badHandle struct {
-	handle
-	signErr, decErr error
-	block           chan struct{} // Sign waits for it when set
-}
-
-func (h badHandle) Sign(r io.Reader, d []byte, o crypto.SignerOpts) ([]byte, error) {
-	if h.block != nil {
-		<-h.block
-	}
-	if h.signErr != nil {
-		return nil, h.signErr
-	}
-	return h.handle.Sign(r, d, o)
-}
-func (h badHandle) Decrypt(r io.Reader, m []byte, o crypto.DecrypterOpts) ([]byte, error) {
-	if h.decErr != nil {
-		return nil, h.decErr
-	}
-	return h.handle.Decrypt(r, m, o)
-}
-
-// A signer or decrypter that fails, or a signer that blocks until the
-// context ends, gives a *JOSEError matching ErrKeyOperation that names the
-// step, at once; a failed signer sends nothing, and no failure is retried.
-func TestJWEKeysFailures(t *testing.T) {
-	srv := newRecorder(t, reply{status: 200, body: string(svcReply{}.seal(t, jweReply))})
-	locked := errors.New("CKR_USER_NOT_LOGGED_IN")
-	h := handle{merchantRSA()}
-	client := func(k crypto.Signer, d crypto.Decrypter) *Client {
-		return newTestClient(t, srv.URL, WithJWEKeys(testKID, k, d, &serviceRSA().PublicKey),
-			WithRetry(RetryPolicy{MaxRetries: 3, MinWait: time.Millisecond, MaxWait: time.Millisecond}))
-	}
-	ctx := context.Background()
-
-	kinds := &kindObserver{}
-	c := client(badHandle{handle: h, signErr: locked}, h)
-	c.observer = kinds
-	_, err := c.CreateSession(ctx, baseSession())
-	require.Equal(t, []ErrorKind{ErrorKindJOSE}, kinds.kinds, "a sign failure is the key's, not the reply's")
-	var je *JOSEError
-	require.ErrorAs(t, err, &je)
-	require.ErrorIs(t, err, ErrKeyOperation)
-	require.ErrorIs(t, err, locked)
-	require.Contains(t, err.Error(), "sign request")
-	require.Zero(t, srv.count.Load(), "nothing sent")
-
-	block := make(chan struct{})
-	defer close(block)
-	cctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
-	defer cancel()
-	start := time.Now()
-	_, err = client(badHandle{handle: h, block: block}, h).CreateSession(cctx, baseSession())
-	require.ErrorIs(t, err, ErrKeyOperation)
-	require.ErrorIs(t, err, context.DeadlineExceeded)
-	require.Less(t, time.Since(start), time.Second)
-	require.Zero(t, srv.count.Load(), "nothing sent")
-
-	c = client(h, badHandle{handle: h, decErr: locked})
-	c.observer = kinds
-	_, err = c.CreateSession(ctx, baseSession())
-	// The reply could not be opened after the request was sent: the settle
-	// step reads the order (whose reply the locked key cannot open either),
-	// as a request of the same operation, and the write is not sent again.
-	require.Equal(t, []ErrorKind{ErrorKindJOSE, ErrorKindDecode}, kinds.kinds)
-	require.ErrorIs(t, err, ErrKeyOperation)
-	require.ErrorIs(t, err, locked)
-	require.Contains(t, err.Error(), "decrypt reply")
-	require.EqualValues(t, 2, srv.count.Load(), "the write sent once, then the order read once")
-	for _, s := range []string{fmt.Sprintf("%v %+v %#v", err, err, err), err.Error()} {
-		require.NotContains(t, s, merchantRSA().D.String()[:20])
-		require.NotContains(t, s, secretMarker)
-	}
-}
-
-// The key behind the interfaces only: the client works as with the raw
-// key, and prints no key material.
-func TestWithJWEKeys(t *testing.T) {
-	rt := &sealedTransport{reply: svcReply{}.seal(t, jweReply)}
-	h := handle{merchantRSA()}
-	c := newTestClient(t, "https://api.example.com", WithHTTPClient(&http.Client{Transport: rt}),
-		WithJWEKeys(testKID, h, h, &serviceRSA().PublicKey))
-	req := baseSession()
-	req.OrderID = secretMarker // the order the reply is about
-	s, err := c.CreateSession(context.Background(), req)
-	require.NoError(t, err)
-	require.Equal(t, jweReply, string(s.Raw))
-	require.Contains(t, fmt.Sprint(c.jwe), "RSA-2048 [REDACTED]")
-
-	_, err = NewClient(testMerchant, testKey, WithBaseURL("https://api.example.com"),
-		WithJWEKeys(testKID, h, nil, &serviceRSA().PublicKey))
-	require.ErrorIs(t, err, ErrInvalidOption)
-	_, err = NewClient(testMerchant, testKey, WithBaseURL("https://api.example.com"),
-		WithJWEKeys(testKID, handle{genRSA(1024)}, h, &serviceRSA().PublicKey))
-	require.ErrorIs(t, err, ErrInvalidOption)
-}
-
-// kindObserver keeps the error kind of each operation.
-type kindObserver struct {
-	nopObserver
-	kinds []ErrorKind
-}
-
-func (k *kindObserver) EndOperation(_ context.Context, _ Operation, r OperationResult) {
-	k.kinds = append(k.kinds, r.ErrorKind)
-}
-
-// A signer that hangs for good cannot pile up goroutines: at most maxKeyOps
-// key operations run aside, and the calls past them fail at once, sending
-// nothing.
-func TestJWEKeysHungSignerIsBounded(t *testing.T) {
-	srv := newRecorder(t, reply{status: 200, body: "{}"})
-	block := make(chan struct{})
-	h := handle{merchantRSA()}
-	c := newTestClient(t, srv.URL, WithJWEKeys(testKID, badHandle{handle: h, block: block}, h, &serviceRSA().PublicKey))
-	before := runtime.NumGoroutine()
-	var busy int
-	for range maxKeyOps + 20 {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
-		_, err := c.GetOrder(ctx, "o")
-		cancel()
-		require.ErrorIs(t, err, ErrKeyOperation)
-		if strings.Contains(err.Error(), "too many key operations") {
-			busy++
-		}
-	}
-	// A call whose 20 ms ran out before its key step took no slot; the others
-	// filled the bound, and the ones past it failed at once.
-	require.Len(t, c.jwe.slots, maxKeyOps, "the bound is reached")
-	require.Positive(t, busy, "the calls past the bound fail at once")
-	require.LessOrEqual(t, busy, 20)
-	require.LessOrEqual(t, runtime.NumGoroutine()-before, maxKeyOps+2, "no goroutine beyond the bound")
-	require.Zero(t, srv.count.Load(), "nothing sent")
-	close(block)
-	require.Eventually(t, func() bool { return len(c.jwe.slots) == 0 }, 5*time.Second, time.Millisecond, "the slots come back once the signer returns")
 }

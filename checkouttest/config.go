@@ -80,9 +80,15 @@ type Config struct {
 	// Listener, when not nil, is where the fake accepts connections, for a
 	// fake at a fixed address (the checkout command's fake --addr); Close
 	// closes it. Nil means a new listener on a free loopback port, as
-	// httptest.NewServer does. On a loopback address the fake serves only
-	// loopback Host names (no DNS rebinding); beyond loopback, any.
+	// httptest.NewServer does.
 	Listener net.Listener
+	// Hosts are the names (or addresses) under which other machines reach a
+	// fake listening beyond loopback, such as "fake.test" or a container's
+	// service name. Requests whose Host header names anything else than
+	// these, loopback names and the addresses the fake listens on are
+	// refused with 421, so that a page on a DNS name rebound to the fake's
+	// address reaches nothing.
+	Hosts []string
 	// Now is the fake's clock (date_created, link expiry). Nil means time.Now.
 	Now func() time.Time
 }
@@ -150,6 +156,11 @@ func (c Config) Validate() error {
 		col.Add("APIKey", "is required")
 	}
 	checkWebhook(&col, "Webhook.", c.Webhook)
+	for i, h := range c.Hosts {
+		if err := checkHost(h); err != nil {
+			col.Add(validation.Index("Hosts", i), err.Error())
+		}
+	}
 	for i, g := range c.Gateways {
 		checkGateway(&col, validation.Index("Gateways", i), g)
 	}

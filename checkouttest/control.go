@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"slices"
 	"strconv"
@@ -264,18 +263,4 @@ func crossSite(r *http.Request) string {
 		return "refused: a request from another origin; the fake obeys only its own pages and programs"
 	}
 	return ""
-}
-
-// hostAllowed reports whether the fake serves a request naming host: any
-// when it listens beyond loopback on purpose, else only loopback names, so
-// that a DNS name rebound to 127.0.0.1 reaches nothing.
-func (s *Server) hostAllowed(host string) bool {
-	if s.anyHost || host == "" {
-		return true
-	}
-	if h, _, err := net.SplitHostPort(host); err == nil {
-		host = h
-	}
-	host = strings.ToLower(strings.TrimSuffix(strings.TrimPrefix(host, "["), "]"))
-	return isLoopbackHost(host) || strings.HasSuffix(host, ".localhost")
 }

@@ -148,8 +148,9 @@
 // an unknown order is 404, a move the order cannot make (or a resend
 // before any event) 409, anything else 400, with {"error": "..."}.
 //
-// What the fake protects: on loopback (the default) it serves only
-// loopback Host names, so a DNS name rebound to 127.0.0.1 reaches nothing;
+// What the fake protects: it serves only loopback Host names, the
+// addresses it listens on and Config.Hosts, so a DNS name rebound to its
+// address reaches nothing, on loopback (the default) as beyond it;
 // the control endpoints need ControlHeader and refuse cross-site requests;
 // nothing it prints holds a secret of its configuration; every reply
 // carries FakeHeader. What it does not: its pages and control endpoints

@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -81,7 +80,9 @@ func (s *Server) Count(method, path string) int {
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set(FakeHeader, "1")
 	if !s.hostAllowed(r.Host) {
-		http.Error(w, "checkouttest: the fake listens on loopback and serves only loopback host names, not "+strconv.Quote(r.Host), http.StatusMisdirectedRequest)
+		http.Error(w, fmt.Sprintf("checkouttest: Host %.64q is not served: the fake serves loopback names, the addresses it "+
+			"listens on and the names given to it (checkout fake --host, Config.Hosts), so that a DNS name rebound to it reaches nothing",
+			r.Host), http.StatusMisdirectedRequest)
 		return
 	}
 	if rest, ok := strings.CutPrefix(r.URL.EscapedPath(), ControlPrefix); ok {

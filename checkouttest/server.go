@@ -56,7 +56,7 @@ type Server struct {
 	responseKey string
 	now         func() time.Time
 	ts          *httptest.Server
-	anyHost     bool // listening beyond loopback on purpose: any Host header is served
+	hosts       hostPolicy // the Host names served (host.go)
 
 	// ctx is cancelled by Close: it stops webhook deliveries and injected delays.
 	ctx    context.Context
@@ -133,22 +133,22 @@ func NewServer(cfg Config) *Server {
 		s.ts.Listener = cfg.Listener
 	}
 	s.ts.Start()
-	s.URL, s.anyHost = baseURL(s.ts.Listener.Addr())
+	s.URL = baseURL(s.ts.Listener.Addr())
+	s.hosts = newHostPolicy(s.ts.Listener.Addr(), cfg.Hosts)
 	return s
 }
 
 // baseURL is the URL at which a client on this machine reaches addr (a
-// loopback one for a listener on every interface), and whether addr is
-// beyond loopback.
-func baseURL(addr net.Addr) (string, bool) {
+// loopback one for a listener on every interface).
+func baseURL(addr net.Addr) string {
 	ta, ok := addr.(*net.TCPAddr)
 	switch {
 	case !ok:
-		return "http://" + addr.String(), true
+		return "http://" + addr.String()
 	case ta.IP.IsUnspecified(): // Go listens on both families there
-		return "http://" + net.JoinHostPort("127.0.0.1", strconv.Itoa(ta.Port)), true
+		return "http://" + net.JoinHostPort("127.0.0.1", strconv.Itoa(ta.Port))
 	}
-	return "http://" + ta.String(), !ta.IP.IsLoopback()
+	return "http://" + ta.String()
 }
 
 func eventSet(names []string) map[string]bool {

@@ -33,7 +33,7 @@
 //	200 fn succeeded, or the event was processed before (fn not called)
 //	403 source not allowed (ErrForbiddenSource)
 //	405 not a POST (ErrMethodNotAllowed), with Allow: POST
-//	401 bad credentials or custom headers (ErrUnauthorized, ErrHeaderMismatch)
+//	401 bad credentials or custom headers (ErrBadCredentials, ErrHeaderMismatch)
 //	413 body too large (ErrBodyTooLarge); 400 not an event (ErrMalformedBody)
 //	409 a duplicate whose first delivery still runs after Config.DuplicateWait
 //	    (ErrInFlight), with Retry-After: 5

@@ -1,9 +1,12 @@
 package webhook
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
+	checkout "github.com/payorch/checkout-go"
+	"github.com/payorch/checkout-go/internal/jose"
 	"github.com/payorch/checkout-go/validation"
 )
 
@@ -58,17 +61,17 @@ const (
 	ErrNotConfigured    = sentinel("checkout: verify webhook: verifier not configured (use NewVerifier)")
 	ErrForbiddenSource  = sentinel("checkout: verify webhook: source address not allowed")
 	ErrMethodNotAllowed = sentinel("checkout: verify webhook: method not allowed")
-	ErrUnauthorized     = sentinel("checkout: verify webhook: unauthorized")
+	ErrBadCredentials   = sentinel("checkout: verify webhook: credentials not accepted")
 	ErrHeaderMismatch   = sentinel("checkout: verify webhook: custom header mismatch")
 	ErrBodyTooLarge     = sentinel("checkout: verify webhook: body too large")
 	ErrMalformedBody    = sentinel("checkout: verify webhook: malformed body") // unreadable, or not a webhook
 
 	// ErrEncrypted is the body of an encrypted envelope: ParseEvent returns
-	// it, and every failure to open one (the three below) matches it.
+	// it, and every failure to open one matches it: ErrNoDecrypter, and
+	// the errors of a Decrypter, which also match checkout.ErrDecrypt,
+	// checkout.ErrSignature or checkout.ErrKeyOperation, as the client's.
 	ErrEncrypted   = sentinel("checkout: verify webhook: encrypted payload")
 	ErrNoDecrypter = encryptedSentinel("checkout: verify webhook: encrypted payload: no Decrypter configured")
-	ErrDecrypt     = encryptedSentinel("checkout: verify webhook: encrypted payload: cannot decrypt")
-	ErrSignature   = encryptedSentinel("checkout: verify webhook: encrypted payload: signature not verified")
 
 	// ErrNotEncrypted: a plain body while a Decrypter is configured and
 	// AcceptPlain is not (it would skip the decryption and the signature).
@@ -93,6 +96,39 @@ func (e encryptedSentinel) Unwrap() error { return ErrEncrypted }
 // wrap adds a fixed, secret-free detail to a sentinel.
 func wrap(sentinel error, detail string) error {
 	return fmt.Errorf("%w: %s", sentinel, detail)
+}
+
+// openError is a failure to open an encrypted body: it matches ErrEncrypted,
+// kind (checkout.ErrDecrypt, checkout.ErrSignature or
+// checkout.ErrKeyOperation, as for the client's replies) and the key's or
+// the Decrypter's own error.
+type openError struct {
+	kind   error
+	detail string // fixed text, or a Decrypter's; never the content
+	err    error
+}
+
+func (e *openError) Error() string {
+	what := "cannot decrypt"
+	switch e.kind {
+	case checkout.ErrSignature:
+		what = "signature not verified"
+	case checkout.ErrKeyOperation:
+		what = "decrypting with the merchant key"
+	}
+	return "checkout: verify webhook: encrypted payload: " + what + ": " + e.detail
+}
+
+func (e *openError) Unwrap() []error { return []error{ErrEncrypted, e.kind, e.err} }
+
+// openErr is the openError of kind with detail; an error of internal/jose
+// that is the key's own failure becomes checkout.ErrKeyOperation.
+func openErr(kind error, detail string, err error) error {
+	var je *jose.Error
+	if errors.As(err, &je) && je.Kind == jose.KindKeyOp {
+		kind, err = checkout.ErrKeyOperation, je.Err
+	}
+	return &openError{kind: kind, detail: detail, err: err}
 }
 
 // contentUnreadable is the error of Event.DecodeContent; it matches

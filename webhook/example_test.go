@@ -177,7 +177,7 @@ func ExampleVerifier_Verify() {
 	r = webhook.NewTestRequest(cfg, []byte(`{"event_name":"X"}`))
 	r.Header.Set("Authorization", webhook.BasicAuthorization("shopwebhooks", "guess"))
 	_, err = v.Verify(r)
-	fmt.Println(errors.Is(err, webhook.ErrUnauthorized), webhook.StatusFor(err))
+	fmt.Println(errors.Is(err, webhook.ErrBadCredentials), webhook.StatusFor(err))
 	// Output:
 	// txn ord_7 AUTHORIZATION_FAILED <nil>
 	// true 401

@@ -228,11 +228,11 @@ func classify(err error) (int, checkout.DeliveryOutcome) {
 		return http.StatusForbidden, checkout.DeliveryForbidden
 	case errors.Is(err, ErrMethodNotAllowed):
 		return http.StatusMethodNotAllowed, checkout.DeliveryDecodeFailure
-	case errors.Is(err, ErrUnauthorized), errors.Is(err, ErrHeaderMismatch):
+	case errors.Is(err, ErrBadCredentials), errors.Is(err, ErrHeaderMismatch):
 		return http.StatusUnauthorized, checkout.DeliveryUnauthorized
 	case errors.Is(err, ErrBodyTooLarge):
 		return http.StatusRequestEntityTooLarge, checkout.DeliveryDecodeFailure
-	case errors.Is(err, ErrSignature):
+	case errors.Is(err, ErrEncrypted) && errors.Is(err, checkout.ErrSignature):
 		return http.StatusInternalServerError, checkout.DeliveryUnauthorized
 	case errors.Is(err, ErrNoDecrypter), errors.Is(err, ErrNotEncrypted), errors.Is(err, ErrNotConfigured):
 		return http.StatusInternalServerError, checkout.DeliveryNotConfigured

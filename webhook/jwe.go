@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"strconv"
+	"time"
 
 	gojose "github.com/go-jose/go-jose/v4"
 
@@ -18,7 +19,8 @@ import (
 
 // Decrypter opens an encrypted webhook body: it receives the token found
 // under "JWT" (or rebuilt from a JSON-serialised JWE) and returns the
-// plaintext event JSON. Errors should wrap ErrDecrypt or ErrSignature.
+// plaintext event JSON. Errors should wrap checkout.ErrDecrypt or
+// checkout.ErrSignature (checkout.ErrKeyOperation when the key failed).
 // JWEDecrypter is the implementation for the service's RSA keys; implement
 // the interface to keep the key in a KMS or HSM. Implementations must be
 // safe for concurrent use.
@@ -48,9 +50,9 @@ type JWEConfig struct {
 	// VerificationKey is the service's RSA public key. When set, the
 	// decrypted payload must be signed with RS256 by this key, as a compact
 	// JWS or as {"header","payload","signature"}, and Decrypt returns the
-	// verified payload; plain JSON is refused (ErrSignature). When nil, the
+	// verified payload; plain JSON is refused (checkout.ErrSignature). When nil, the
 	// payload must be the plain event JSON: a signed payload is refused
-	// (ErrSignature) rather than accepted unverified.
+	// (checkout.ErrSignature) rather than accepted unverified.
 	VerificationKey *rsa.PublicKey `json:"-"`
 	// VerificationKeyID, when set, must equal the JWS "kid" header.
 	VerificationKeyID string
@@ -70,40 +72,76 @@ type JWEDecrypter struct {
 }
 
 // NewJWEDecrypter checks cfg and returns a JWEDecrypter. Both keys must be
-// valid RSA keys of at least 2048 bits.
+// valid RSA keys of at least 2048 bits. A Decrypter must open a test
+// secret encrypted to its Public key within 10 s (a key of another pair
+// than it says fails here, not on the first delivery); when it fails,
+// panics or does not answer, the error matches checkout.ErrKeyOperation.
 func NewJWEDecrypter(cfg JWEConfig) (*JWEDecrypter, error) {
+	const op = "checkout: new webhook decrypter: "
 	var dec crypto.Decrypter = cfg.Decrypter
 	switch {
 	case cfg.PrivateKey == nil && cfg.Decrypter == nil:
-		return nil, errors.New("checkout: new webhook decrypter: JWEConfig.PrivateKey is required")
+		return nil, errors.New(op + "JWEConfig.PrivateKey is required")
 	case cfg.PrivateKey != nil && cfg.Decrypter != nil:
-		return nil, errors.New("checkout: new webhook decrypter: set JWEConfig.PrivateKey or Decrypter, not both")
+		return nil, errors.New(op + "set JWEConfig.PrivateKey or Decrypter, not both")
 	case cfg.PrivateKey != nil:
 		if err := jose.CheckPrivateKey("JWEConfig.PrivateKey", cfg.PrivateKey); err != nil {
-			return nil, errors.New("checkout: new webhook decrypter: " + err.Error())
+			return nil, errors.New(op + err.Error())
 		}
 		dec = cfg.PrivateKey
 	default:
-		pub, _ := cfg.Decrypter.Public().(*rsa.PublicKey)
+		key, err := jose.PublicKey(cfg.Decrypter)
+		if err != nil {
+			return nil, keyCheckErr(op+"JWEConfig.Decrypter: ", err)
+		}
+		pub, _ := key.(*rsa.PublicKey)
 		if err := jose.CheckPublicKey("JWEConfig.Decrypter", pub); err != nil {
-			return nil, errors.New("checkout: new webhook decrypter: " + err.Error())
+			return nil, errors.New(op + err.Error())
+		}
+		if err := jose.ProveKeys(nil, cfg.Decrypter, pub, keyCheckTimeout); err != nil {
+			return nil, keyCheckErr(op+"JWEConfig.Decrypter: ", err)
 		}
 	}
 	if cfg.VerificationKey != nil {
 		if err := jose.CheckPublicKey("JWEConfig.VerificationKey", cfg.VerificationKey); err != nil {
-			return nil, errors.New("checkout: new webhook decrypter: " + err.Error())
+			return nil, errors.New(op + err.Error())
 		}
 	}
 	if cfg.VerificationKeyID != "" && cfg.VerificationKey == nil {
-		return nil, errors.New("checkout: new webhook decrypter: JWEConfig.VerificationKeyID is set without a VerificationKey")
+		return nil, errors.New(op + "JWEConfig.VerificationKeyID is set without a VerificationKey")
 	}
 	return &JWEDecrypter{priv: dec, kid: cfg.KeyID, verify: cfg.VerificationKey, verifyID: cfg.VerificationKeyID}, nil
 }
 
+// keyCheckTimeout bounds NewJWEDecrypter's check of a Decrypter, which has
+// no context; a key that hangs is left running aside until it returns.
+const keyCheckTimeout = 10 * time.Second
+
+// keyCheckErr is the error of a Decrypter that failed NewJWEDecrypter's
+// check: it matches checkout.ErrKeyOperation, and the key's own error,
+// when the key failed rather than answered wrong.
+func keyCheckErr(prefix string, err error) error {
+	var je *jose.Error
+	if errors.As(err, &je) && je.Kind == jose.KindKeyOp {
+		return fmt.Errorf("%s%w", prefix, &keyFailure{detail: je.Detail, err: je.Err})
+	}
+	return errors.New(prefix + err.Error())
+}
+
+// keyFailure is a failure of the merchant's key: it matches
+// checkout.ErrKeyOperation and the key's own error.
+type keyFailure struct {
+	detail string
+	err    error
+}
+
+func (e *keyFailure) Error() string   { return e.detail }
+func (e *keyFailure) Unwrap() []error { return []error{checkout.ErrKeyOperation, e.err} }
+
 // NewJWEDecrypterFromPEM builds a JWEDecrypter from PEM text: the merchant's
 // private key (PKCS#1 "RSA PRIVATE KEY" or PKCS#8 "PRIVATE KEY", read by
 // [checkout.ParseRSAPrivateKeyPEM]) and, optionally (nil or empty), the
-// service's public key (see [ParseRSAPublicKeyPEM]).
+// service's public key (read by [checkout.ParseRSAPublicKeyPEM]).
 func NewJWEDecrypterFromPEM(privatePEM, verificationPEM []byte) (*JWEDecrypter, error) {
 	priv, err := checkout.ParseRSAPrivateKeyPEM(privatePEM)
 	if err != nil {
@@ -111,22 +149,11 @@ func NewJWEDecrypterFromPEM(privatePEM, verificationPEM []byte) (*JWEDecrypter, 
 	}
 	cfg := JWEConfig{PrivateKey: priv}
 	if len(bytes.TrimSpace(verificationPEM)) > 0 {
-		if cfg.VerificationKey, err = ParseRSAPublicKeyPEM(verificationPEM); err != nil {
+		if cfg.VerificationKey, err = checkout.ParseRSAPublicKeyPEM(verificationPEM); err != nil {
 			return nil, err
 		}
 	}
 	return NewJWEDecrypter(cfg)
-}
-
-// ParseRSAPublicKeyPEM reads the first PEM block of b as an RSA public key:
-// PKIX ("PUBLIC KEY"), PKCS#1 ("RSA PUBLIC KEY") or the key of a
-// certificate ("CERTIFICATE").
-func ParseRSAPublicKeyPEM(b []byte) (*rsa.PublicKey, error) {
-	k, err := jose.ParsePublicKeyPEM(b)
-	if err != nil {
-		return nil, errors.New("checkout: parse public key: " + err.Error())
-	}
-	return k, nil
 }
 
 var _ Decrypter = (*JWEDecrypter)(nil)
@@ -134,27 +161,28 @@ var _ Decrypter = (*JWEDecrypter)(nil)
 // Decrypt opens a compact JWE token, then reads the content: a compact or
 // JSON JWS is verified with the VerificationKey (and refused without one),
 // plain JSON is returned as it is (and refused when a VerificationKey is
-// configured). Failures wrap ErrDecrypt or ErrSignature; their text never
-// holds the decrypted content.
+// configured). Failures match [ErrEncrypted] and checkout.ErrDecrypt,
+// checkout.ErrSignature or, when the key failed or panicked,
+// checkout.ErrKeyOperation; their text never holds the decrypted content.
 func (d *JWEDecrypter) Decrypt(token string) ([]byte, error) {
 	if d == nil || d.priv == nil {
-		return nil, wrap(ErrDecrypt, "JWEDecrypter not configured (use NewJWEDecrypter)")
+		return nil, openErr(checkout.ErrDecrypt, "JWEDecrypter not configured (use NewJWEDecrypter)", nil)
 	}
 	plain, err := jose.Decrypt(token, d.priv, d.kid)
 	if err != nil {
-		return nil, wrap(ErrDecrypt, err.Error())
+		return nil, openErr(checkout.ErrDecrypt, err.Error(), err)
 	}
 	jws, signed, err := jose.SignedToken(plain)
 	if err != nil {
-		return nil, wrap(ErrSignature, err.Error())
+		return nil, openErr(checkout.ErrSignature, err.Error(), nil)
 	}
 	switch {
 	case d.verify == nil && signed:
-		return nil, wrap(ErrSignature, "the payload is signed but no VerificationKey is configured")
+		return nil, openErr(checkout.ErrSignature, "the payload is signed but no VerificationKey is configured", nil)
 	case d.verify == nil:
 		return plain, nil
 	case !signed:
-		return nil, wrap(ErrSignature, "the payload is not signed but a VerificationKey is configured")
+		return nil, openErr(checkout.ErrSignature, "the payload is not signed but a VerificationKey is configured", nil)
 	}
 	rule := jose.KIDIfPresent
 	if d.verifyID != "" {
@@ -162,7 +190,7 @@ func (d *JWEDecrypter) Decrypt(token string) ([]byte, error) {
 	}
 	payload, err := jose.Verify(jws, d.verify, d.verifyID, rule)
 	if err != nil {
-		return nil, wrap(ErrSignature, err.Error())
+		return nil, openErr(checkout.ErrSignature, err.Error(), nil)
 	}
 	return payload, nil
 }

@@ -8,6 +8,7 @@ import (
 	jose "github.com/go-jose/go-jose/v4"
 	"github.com/stretchr/testify/require"
 
+	checkout "github.com/payorch/checkout-go"
 	"github.com/payorch/checkout-go/internal/conformance"
 	"github.com/payorch/checkout-go/internal/wiretest"
 )
@@ -31,7 +32,7 @@ func TestJWEDecryptContentShapes(t *testing.T) {
 			tok := seal(t, content, SealOptions{})
 			got, err := verifying.Decrypt(tok)
 			if name == "plain event" {
-				require.ErrorIs(t, err, ErrSignature, "unsigned content with a verification key")
+				require.ErrorIs(t, err, checkout.ErrSignature, "unsigned content with a verification key")
 				require.ErrorContains(t, err, "not signed")
 				require.Nil(t, got)
 			} else {
@@ -43,7 +44,7 @@ func TestJWEDecryptContentShapes(t *testing.T) {
 				require.NoError(t, err)
 				require.Equal(t, utf8Event, string(got))
 			} else {
-				require.ErrorIs(t, err, ErrSignature, "signed content is never accepted unverified")
+				require.ErrorIs(t, err, checkout.ErrSignature, "signed content is never accepted unverified")
 				require.Nil(t, got)
 			}
 		})
@@ -79,22 +80,22 @@ func TestJWEDecryptJSONSignatureFailures(t *testing.T) {
 	for name, content := range tests {
 		t.Run(name, func(t *testing.T) {
 			plain, err := verifying.Decrypt(seal(t, content, SealOptions{}))
-			require.ErrorIs(t, err, ErrSignature)
+			require.ErrorIs(t, err, checkout.ErrSignature)
 			require.Nil(t, plain)
 			require.NotContains(t, err.Error(), "ord_ஆ_1")
 			require.NotContains(t, err.Error(), "REFUNDED")
 		})
 	}
-	// Wrong recipient and tampered JWE around a JSON JWS: ErrDecrypt.
+	// Wrong recipient and tampered JWE around a JSON JWS: checkout.ErrDecrypt.
 	tok := seal(t, jsonJWS(t, good), SealOptions{Recipient: &strangerKey().PublicKey})
 	_, err = verifying.Decrypt(tok)
-	require.ErrorIs(t, err, ErrDecrypt)
+	require.ErrorIs(t, err, checkout.ErrDecrypt)
 	parts := strings.Split(seal(t, jsonJWS(t, good), SealOptions{}), ".")
 	for i := range parts {
 		q := append([]string(nil), parts...)
 		q[i] = wiretest.Flip(t, q[i])
 		_, err = verifying.Decrypt(strings.Join(q, "."))
-		require.ErrorIs(t, err, ErrDecrypt, "part %d", i)
+		require.ErrorIs(t, err, checkout.ErrDecrypt, "part %d", i)
 	}
 }
 
@@ -107,7 +108,7 @@ func TestJWEConformanceSignedEnvelope(t *testing.T) {
 		d, err := NewJWEDecrypter(cfg)
 		require.NoError(t, err)
 		plain, err := d.Decrypt(tok)
-		require.ErrorIs(t, err, ErrSignature)
+		require.ErrorIs(t, err, checkout.ErrSignature)
 		require.Nil(t, plain)
 	}
 }

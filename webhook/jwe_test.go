@@ -1,6 +1,8 @@
 package webhook
 
 import (
+	"context"
+	"crypto"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -10,17 +12,21 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"encoding/pem"
+	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"math/big"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	jose "github.com/go-jose/go-jose/v4"
 	"github.com/stretchr/testify/require"
 
+	checkout "github.com/payorch/checkout-go"
 	"github.com/payorch/checkout-go/internal/wiretest"
 )
 
@@ -84,29 +90,29 @@ func TestJWEDecryptFailures(t *testing.T) {
 		token string
 		want  error
 	}{
-		{"wrong key", mk(JWEConfig{PrivateKey: strangerKey()}), good, ErrDecrypt},
-		{"tampered header", plainDec, tamper(good, 0), ErrDecrypt},
-		{"tampered key", plainDec, tamper(good, 1), ErrDecrypt},
-		{"tampered iv", plainDec, tamper(good, 2), ErrDecrypt},
-		{"tampered ciphertext", plainDec, tamper(good, 3), ErrDecrypt},
-		{"tampered tag", plainDec, tamper(good, 4), ErrDecrypt},
-		{"truncated", plainDec, good[:len(good)-10], ErrDecrypt},
-		{"not a jwe", plainDec, "hello", ErrDecrypt},
-		{"a jws is not a jwe", plainDec, "eyJhbGciOiJSUzI1NiJ9.aGVsbG8gd29ybGQ.sig", ErrDecrypt},
-		{"A128GCM refused", plainDec, otherAlg(jose.RSA_OAEP_256, jose.A128GCM, &merchantKey().PublicKey), ErrDecrypt},
-		{"RSA1_5 refused", plainDec, otherAlg(jose.RSA1_5, jose.A256GCM, &merchantKey().PublicKey), ErrDecrypt},
-		{"dir refused", plainDec, otherAlg(jose.DIRECT, jose.A256GCM, make([]byte, 32)), ErrDecrypt},
-		{"kid mismatch", mk(JWEConfig{KeyID: "key_other"}), good, ErrDecrypt},
-		{"signed payload without verification key", plainDec, signed, ErrSignature},
-		{"unsigned payload when a signature is required", verifying, good, ErrSignature},
-		{"signed by a stranger", verifying, seal(t, utf8Event, SealOptions{Signer: strangerKey(), SignerKeyID: "key_svc"}), ErrSignature},
-		{"signature kid mismatch", verifying, seal(t, utf8Event, SealOptions{Signer: serviceKey(), SignerKeyID: "key_xxxxx"}), ErrSignature},
-		{"signature without kid", verifying, seal(t, utf8Event, SealOptions{Signer: serviceKey()}), ErrSignature},
-		{"HS256 refused", verifying, hsSigned, ErrSignature},
-		{"huge alg header", plainDec, hugeHeader(`{"alg":"` + strings.Repeat("A", 5000) + `","enc":"A256GCM"}`), ErrDecrypt},
-		{"huge kid", mk(JWEConfig{KeyID: "key_m"}), seal(t, utf8Event, SealOptions{RecipientKeyID: strings.Repeat("k", 5000)}), ErrDecrypt},
+		{"wrong key", mk(JWEConfig{PrivateKey: strangerKey()}), good, checkout.ErrDecrypt},
+		{"tampered header", plainDec, tamper(good, 0), checkout.ErrDecrypt},
+		{"tampered key", plainDec, tamper(good, 1), checkout.ErrDecrypt},
+		{"tampered iv", plainDec, tamper(good, 2), checkout.ErrDecrypt},
+		{"tampered ciphertext", plainDec, tamper(good, 3), checkout.ErrDecrypt},
+		{"tampered tag", plainDec, tamper(good, 4), checkout.ErrDecrypt},
+		{"truncated", plainDec, good[:len(good)-10], checkout.ErrDecrypt},
+		{"not a jwe", plainDec, "hello", checkout.ErrDecrypt},
+		{"a jws is not a jwe", plainDec, "eyJhbGciOiJSUzI1NiJ9.aGVsbG8gd29ybGQ.sig", checkout.ErrDecrypt},
+		{"A128GCM refused", plainDec, otherAlg(jose.RSA_OAEP_256, jose.A128GCM, &merchantKey().PublicKey), checkout.ErrDecrypt},
+		{"RSA1_5 refused", plainDec, otherAlg(jose.RSA1_5, jose.A256GCM, &merchantKey().PublicKey), checkout.ErrDecrypt},
+		{"dir refused", plainDec, otherAlg(jose.DIRECT, jose.A256GCM, make([]byte, 32)), checkout.ErrDecrypt},
+		{"kid mismatch", mk(JWEConfig{KeyID: "key_other"}), good, checkout.ErrDecrypt},
+		{"signed payload without verification key", plainDec, signed, checkout.ErrSignature},
+		{"unsigned payload when a signature is required", verifying, good, checkout.ErrSignature},
+		{"signed by a stranger", verifying, seal(t, utf8Event, SealOptions{Signer: strangerKey(), SignerKeyID: "key_svc"}), checkout.ErrSignature},
+		{"signature kid mismatch", verifying, seal(t, utf8Event, SealOptions{Signer: serviceKey(), SignerKeyID: "key_xxxxx"}), checkout.ErrSignature},
+		{"signature without kid", verifying, seal(t, utf8Event, SealOptions{Signer: serviceKey()}), checkout.ErrSignature},
+		{"HS256 refused", verifying, hsSigned, checkout.ErrSignature},
+		{"huge alg header", plainDec, hugeHeader(`{"alg":"` + strings.Repeat("A", 5000) + `","enc":"A256GCM"}`), checkout.ErrDecrypt},
+		{"huge kid", mk(JWEConfig{KeyID: "key_m"}), seal(t, utf8Event, SealOptions{RecipientKeyID: strings.Repeat("k", 5000)}), checkout.ErrDecrypt},
 		{"payload JWS with huge header", verifying, seal(t, base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"`+strings.Repeat("B", 5000)+`"}`))+"."+
-			base64.RawURLEncoding.EncodeToString([]byte(utf8Event))+".c2ln", SealOptions{}), ErrSignature},
+			base64.RawURLEncoding.EncodeToString([]byte(utf8Event))+".c2ln", SealOptions{}), checkout.ErrSignature},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -129,7 +135,7 @@ func TestJWEDecryptFailures(t *testing.T) {
 
 	var nilD *JWEDecrypter
 	_, err = nilD.Decrypt(good)
-	require.ErrorIs(t, err, ErrDecrypt)
+	require.ErrorIs(t, err, checkout.ErrDecrypt)
 }
 
 func TestJWEConfigAndPEMErrors(t *testing.T) {
@@ -174,22 +180,22 @@ func TestJWEConfigAndPEMErrors(t *testing.T) {
 		require.True(t, strings.HasPrefix(err.Error(), "checkout: parse private key: "), name)
 	}
 
-	pub, err := ParseRSAPublicKeyPEM(pem.EncodeToMemory(&pem.Block{Type: "RSA PUBLIC KEY", Bytes: x509.MarshalPKCS1PublicKey(&serviceKey().PublicKey)}))
+	pub, err := checkout.ParseRSAPublicKeyPEM(pem.EncodeToMemory(&pem.Block{Type: "RSA PUBLIC KEY", Bytes: x509.MarshalPKCS1PublicKey(&serviceKey().PublicKey)}))
 	require.NoError(t, err)
 	require.True(t, pub.Equal(&serviceKey().PublicKey))
 	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "service"}, NotAfter: time.Now().Add(time.Hour)}
 	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &serviceKey().PublicKey, serviceKey())
 	require.NoError(t, err)
-	pub, err = ParseRSAPublicKeyPEM(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}))
+	pub, err = checkout.ParseRSAPublicKeyPEM(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}))
 	require.NoError(t, err)
 	require.True(t, pub.Equal(&serviceKey().PublicKey))
-	_, err = ParseRSAPublicKeyPEM(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: []byte{1}}))
+	_, err = checkout.ParseRSAPublicKeyPEM(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: []byte{1}}))
 	require.ErrorContains(t, err, "invalid certificate")
-	_, err = ParseRSAPublicKeyPEM(nil)
+	_, err = checkout.ParseRSAPublicKeyPEM(nil)
 	require.ErrorContains(t, err, "no PEM block")
-	_, err = ParseRSAPublicKeyPEM(pkixPEM(t, &ec.PublicKey))
+	_, err = checkout.ParseRSAPublicKeyPEM(pkixPEM(t, &ec.PublicKey))
 	require.ErrorContains(t, err, "want RSA")
-	_, err = ParseRSAPublicKeyPEM(pkcs1PEM(merchantKey()))
+	_, err = checkout.ParseRSAPublicKeyPEM(pkcs1PEM(merchantKey()))
 	require.Error(t, err)
 	_, err = NewJWEDecrypterFromPEM(pkcs1PEM(merchantKey()), []byte("garbage"))
 	require.Error(t, err)
@@ -242,7 +248,7 @@ func TestJWEConfigAndSealOptionsHideKeys(t *testing.T) {
 }
 
 // A Decrypter that is not a JWEDecrypter: its plain errors are classed as
-// ErrDecrypt.
+// checkout.ErrDecrypt.
 type failingDecrypter struct{}
 
 func (failingDecrypter) Decrypt(string) ([]byte, error) { return nil, fmt.Errorf("kms unavailable") }
@@ -253,7 +259,7 @@ func TestCustomDecrypterErrorsAreWrapped(t *testing.T) {
 	v, err := NewVerifier(cfg)
 	require.NoError(t, err)
 	_, err = v.Verify(NewTestRequest(cfg, []byte(`{"JWT":"a.b.c.d.e"}`)))
-	require.ErrorIs(t, err, ErrDecrypt)
+	require.ErrorIs(t, err, checkout.ErrDecrypt)
 	require.ErrorContains(t, err, "kms unavailable")
 }
 
@@ -264,4 +270,71 @@ func TestJWEDecrypterLogValue(t *testing.T) {
 	slog.New(slog.NewJSONHandler(&buf, nil)).Info("x", "dec", d)
 	require.Contains(t, buf.String(), `"dec":"webhook.JWEDecrypter{PrivateKey: RSA-2048 [redacted]`)
 	require.NotContains(t, buf.String(), merchantKey().D.String()[:20])
+}
+
+// vaultKey is the merchant key behind crypto.Decrypter, as an HSM hands it
+// out: Public names pub; it decrypts with priv; fault (when set) runs
+// before each decryption, numbered from 1, and may fail or panic.
+type vaultKey struct {
+	pub   *rsa.PublicKey
+	priv  *rsa.PrivateKey
+	fault func(n int) error
+	n     *atomic.Int64
+}
+
+func newVaultKey(fault func(n int) error) vaultKey {
+	return vaultKey{pub: &merchantKey().PublicKey, priv: merchantKey(), fault: fault, n: new(atomic.Int64)}
+}
+
+func (k vaultKey) Public() crypto.PublicKey { return k.pub }
+func (k vaultKey) Decrypt(r io.Reader, m []byte, o crypto.DecrypterOpts) ([]byte, error) {
+	n := int(k.n.Add(1))
+	if k.fault != nil {
+		if err := k.fault(n); err != nil {
+			return nil, err
+		}
+	}
+	return k.priv.Decrypt(r, m, o)
+}
+
+// NewJWEDecrypter makes a JWEConfig.Decrypter open a test secret: one that
+// decrypts with another key pair than its Public names, or fails, or
+// panics, is refused before the first delivery; a fault or panic later is
+// an error matching checkout.ErrKeyOperation and ErrEncrypted (Handler:
+// 500, so the service re-sends), never the end of the process.
+func TestJWEConfigDecrypterIsChecked(t *testing.T) {
+	liar := newVaultKey(nil)
+	liar.priv = strangerKey()
+	_, err := NewJWEDecrypter(JWEConfig{Decrypter: liar})
+	require.ErrorContains(t, err, "checkout: new webhook decrypter: JWEConfig.Decrypter: the decrypter cannot open a secret encrypted to its public key")
+	require.NotErrorIs(t, err, checkout.ErrKeyOperation)
+
+	locked := errors.New("CKR_USER_NOT_LOGGED_IN")
+	_, err = NewJWEDecrypter(JWEConfig{Decrypter: newVaultKey(func(int) error { return locked })})
+	require.ErrorIs(t, err, checkout.ErrKeyOperation)
+	require.ErrorIs(t, err, locked)
+	require.EqualError(t, err, "checkout: new webhook decrypter: JWEConfig.Decrypter: decrypting a test secret: the key failed: CKR_USER_NOT_LOGGED_IN")
+	_, err = NewJWEDecrypter(JWEConfig{Decrypter: newVaultKey(func(int) error { panic("nil session") })})
+	require.ErrorIs(t, err, checkout.ErrKeyOperation)
+	require.ErrorContains(t, err, "the key panicked: nil session")
+
+	key := newVaultKey(func(n int) error {
+		if n > 1 { // after NewJWEDecrypter's check
+			panic(locked)
+		}
+		return nil
+	})
+	cfg, v := jweVerifier(t, JWEConfig{Decrypter: key})
+	tok := seal(t, utf8Event, SealOptions{})
+	_, err = v.decrypter.Decrypt(tok)
+	require.ErrorIs(t, err, checkout.ErrKeyOperation)
+	require.ErrorIs(t, err, ErrEncrypted)
+	require.ErrorIs(t, err, locked)
+	require.EqualError(t, err, "checkout: verify webhook: encrypted payload: decrypting with the merchant key: the key panicked: CKR_USER_NOT_LOGGED_IN")
+	called := false
+	h := v.Handler(func(context.Context, *Event) error { called = true; return nil })
+	body, err := json.Marshal(map[string]string{"JWT": tok})
+	require.NoError(t, err)
+	require.Equal(t, 500, serve(h, NewTestRequest(cfg, body)).Code)
+	require.False(t, called)
 }

@@ -11,6 +11,7 @@ import (
 	jose "github.com/go-jose/go-jose/v4"
 	"github.com/stretchr/testify/require"
 
+	checkout "github.com/payorch/checkout-go"
 	"github.com/payorch/checkout-go/internal/conformance"
 )
 
@@ -134,7 +135,7 @@ func TestConformanceJWT(t *testing.T) {
 				return
 			}
 			sawWebhook = true
-			require.ErrorIs(t, err, ErrDecrypt)
+			require.ErrorIs(t, err, checkout.ErrDecrypt)
 			// The visible prefix of the header decodes to the algorithms we use.
 			prefix := env.JWT[:strings.IndexAny(env.JWT, ". ")]
 			prefix = prefix[:len(prefix)/4*4]

@@ -103,7 +103,7 @@ func NewVerifier(cfg Config) (*Verifier, error) {
 // Verify checks r and returns its event: the source address, the method
 // (POST), the Basic credentials, the custom headers, the body size and the
 // body, in that order; the first failure is returned wrapped around its
-// sentinel (ErrForbiddenSource, ErrMethodNotAllowed, ErrUnauthorized,
+// sentinel (ErrForbiddenSource, ErrMethodNotAllowed, ErrBadCredentials,
 // ErrHeaderMismatch, ErrBodyTooLarge, ErrMalformedBody, the encrypted ones,
 // ErrNotEncrypted). It reads and closes r.Body and does not deduplicate
 // (Handler does). A nil Verifier or request never panics.
@@ -164,10 +164,10 @@ func (v *Verifier) checkCredentials(h http.Header) error {
 	ph := sha256.Sum256([]byte(pass))
 	match := subtle.ConstantTimeCompare(uh[:], v.digest.user[:]) & subtle.ConstantTimeCompare(ph[:], v.digest.pass[:])
 	if !ok {
-		return wrap(ErrUnauthorized, detail)
+		return wrap(ErrBadCredentials, detail)
 	}
 	if match != 1 {
-		return wrap(ErrUnauthorized, "credentials do not match")
+		return wrap(ErrBadCredentials, "credentials do not match")
 	}
 	return nil
 }
@@ -249,8 +249,14 @@ func (v *Verifier) decode(body []byte) (*Event, error) {
 	}
 	plain, err := v.decrypter.Decrypt(token)
 	if err != nil {
-		if !errors.Is(err, ErrEncrypted) {
-			err = fmt.Errorf("%w: %v", ErrDecrypt, err)
+		if !errors.Is(err, ErrEncrypted) { // a Decrypter of the merchant's own
+			kind := error(checkout.ErrDecrypt)
+			for _, k := range []error{checkout.ErrSignature, checkout.ErrKeyOperation} {
+				if errors.Is(err, k) {
+					kind = k
+				}
+			}
+			err = &openError{kind: kind, detail: err.Error(), err: err}
 		}
 		return nil, err
 	}

@@ -16,6 +16,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	checkout "github.com/payorch/checkout-go"
 )
 
 const orderBody = `{"id":"evt_V2_1","event_name":"ORDER_SUCCEEDED","date_created":"2023-08-10T07:00:48Z","content":{"order":{"order_id":"ord_1","status":"CHARGED","amount":100}}}`
@@ -51,7 +53,7 @@ func TestVerify(t *testing.T) {
 		{"credentials before custom headers", func(r *http.Request) {
 			r.Header.Set("Authorization", BasicAuthorization(testUser, "nope"))
 			r.Header.Del("X-Shop-Token")
-		}, ErrUnauthorized},
+		}, ErrBadCredentials},
 		{"custom headers before the body", func(r *http.Request) {
 			r.Header.Set("X-Env", "sandbox")
 			setBody(r, bytes.Repeat([]byte(" "), 5000), 5000)
@@ -59,22 +61,22 @@ func TestVerify(t *testing.T) {
 		{"GET", func(r *http.Request) { r.Method = http.MethodGet }, ErrMethodNotAllowed},
 		{"PUT", func(r *http.Request) { r.Method = http.MethodPut }, ErrMethodNotAllowed},
 		{"long method", func(r *http.Request) { r.Method = strings.Repeat("M", 5000) }, ErrMethodNotAllowed},
-		{"no authorization", func(r *http.Request) { r.Header.Del("Authorization") }, ErrUnauthorized},
-		{"two authorization headers", func(r *http.Request) { r.Header.Add("Authorization", BasicAuthorization(testUser, testPass)) }, ErrUnauthorized},
-		{"wrong password", func(r *http.Request) { r.Header.Set("Authorization", BasicAuthorization(testUser, "nope")) }, ErrUnauthorized},
-		{"wrong username", func(r *http.Request) { r.Header.Set("Authorization", BasicAuthorization("other", testPass)) }, ErrUnauthorized},
-		{"both wrong", func(r *http.Request) { r.Header.Set("Authorization", BasicAuthorization("other", "nope")) }, ErrUnauthorized},
-		{"swapped", func(r *http.Request) { r.Header.Set("Authorization", BasicAuthorization(testPass, testUser)) }, ErrUnauthorized},
-		{"password prefix", func(r *http.Request) { r.Header.Set("Authorization", BasicAuthorization(testUser, testPass[:5])) }, ErrUnauthorized},
-		{"password longer", func(r *http.Request) { r.Header.Set("Authorization", BasicAuthorization(testUser, testPass+"x")) }, ErrUnauthorized},
+		{"no authorization", func(r *http.Request) { r.Header.Del("Authorization") }, ErrBadCredentials},
+		{"two authorization headers", func(r *http.Request) { r.Header.Add("Authorization", BasicAuthorization(testUser, testPass)) }, ErrBadCredentials},
+		{"wrong password", func(r *http.Request) { r.Header.Set("Authorization", BasicAuthorization(testUser, "nope")) }, ErrBadCredentials},
+		{"wrong username", func(r *http.Request) { r.Header.Set("Authorization", BasicAuthorization("other", testPass)) }, ErrBadCredentials},
+		{"both wrong", func(r *http.Request) { r.Header.Set("Authorization", BasicAuthorization("other", "nope")) }, ErrBadCredentials},
+		{"swapped", func(r *http.Request) { r.Header.Set("Authorization", BasicAuthorization(testPass, testUser)) }, ErrBadCredentials},
+		{"password prefix", func(r *http.Request) { r.Header.Set("Authorization", BasicAuthorization(testUser, testPass[:5])) }, ErrBadCredentials},
+		{"password longer", func(r *http.Request) { r.Header.Set("Authorization", BasicAuthorization(testUser, testPass+"x")) }, ErrBadCredentials},
 		{"username case", func(r *http.Request) {
 			r.Header.Set("Authorization", BasicAuthorization(strings.ToUpper(testUser), testPass))
-		}, ErrUnauthorized},
-		{"bearer", func(r *http.Request) { r.Header.Set("Authorization", "Bearer "+testPass) }, ErrUnauthorized},
-		{"garbage base64", func(r *http.Request) { r.Header.Set("Authorization", "Basic %%%") }, ErrUnauthorized},
+		}, ErrBadCredentials},
+		{"bearer", func(r *http.Request) { r.Header.Set("Authorization", "Bearer "+testPass) }, ErrBadCredentials},
+		{"garbage base64", func(r *http.Request) { r.Header.Set("Authorization", "Basic %%%") }, ErrBadCredentials},
 		{"no colon", func(r *http.Request) {
 			r.Header.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(testUser+testPass)))
-		}, ErrUnauthorized},
+		}, ErrBadCredentials},
 		{"custom header missing", func(r *http.Request) { r.Header.Del("X-Shop-Token") }, ErrHeaderMismatch},
 		{"custom header wrong", func(r *http.Request) { r.Header.Set("X-Env", "sandbox") }, ErrHeaderMismatch},
 		{"custom header repeated", func(r *http.Request) { r.Header.Add("X-Env", "prod") }, ErrHeaderMismatch},
@@ -113,7 +115,7 @@ func TestVerify(t *testing.T) {
 			}
 			// Each failure has exactly one sentinel among the non-encrypted ones.
 			n := 0
-			for _, s := range []error{ErrForbiddenSource, ErrMethodNotAllowed, ErrUnauthorized, ErrHeaderMismatch, ErrBodyTooLarge, ErrMalformedBody, ErrEncrypted} {
+			for _, s := range []error{ErrForbiddenSource, ErrMethodNotAllowed, ErrBadCredentials, ErrHeaderMismatch, ErrBodyTooLarge, ErrMalformedBody, ErrEncrypted} {
 				if errors.Is(err, s) {
 					n++
 				}
@@ -155,7 +157,7 @@ func TestVerifyAllowAnySource(t *testing.T) {
 	r = NewTestRequest(cfg, []byte(orderBody))
 	r.Header.Del("Authorization")
 	_, err = v.Verify(r)
-	require.ErrorIs(t, err, ErrUnauthorized)
+	require.ErrorIs(t, err, ErrBadCredentials)
 }
 
 func TestVerifyClosesBody(t *testing.T) {
@@ -179,21 +181,22 @@ func (c *closeRecorder) Close() error { c.closed = true; return nil }
 
 func TestStatusFor(t *testing.T) {
 	for err, want := range map[error]int{
-		nil:                        200,
-		ErrForbiddenSource:         403,
-		ErrMethodNotAllowed:        405,
-		ErrUnauthorized:            401,
-		ErrHeaderMismatch:          401,
-		ErrBodyTooLarge:            413,
-		ErrMalformedBody:           400,
-		ErrNoDecrypter:             500,
-		ErrDecrypt:                 500,
-		ErrSignature:               500,
-		ErrNotEncrypted:            500,
-		ErrInFlight:                409,
-		ErrNotConfigured:           500,
-		errors.New("other"):        500,
-		wrap(ErrUnauthorized, "x"): 401,
+		nil:                                      200,
+		ErrForbiddenSource:                       403,
+		ErrMethodNotAllowed:                      405,
+		ErrBadCredentials:                        401,
+		ErrHeaderMismatch:                        401,
+		ErrBodyTooLarge:                          413,
+		ErrMalformedBody:                         400,
+		ErrNoDecrypter:                           500,
+		openErr(checkout.ErrDecrypt, "x", nil):   500,
+		openErr(checkout.ErrSignature, "x", nil): 500,
+		openErr(checkout.ErrKeyOperation, "x", nil): 500,
+		ErrNotEncrypted:              500,
+		ErrInFlight:                  409,
+		ErrNotConfigured:             500,
+		errors.New("other"):          500,
+		wrap(ErrBadCredentials, "x"): 401,
 	} {
 		require.Equal(t, want, StatusFor(err), "%v", err)
 	}
@@ -258,11 +261,11 @@ func FuzzVerifyBody(f *testing.F) {
 }
 
 func TestSentinelsAreDistinct(t *testing.T) {
-	all := []error{ErrNotConfigured, ErrForbiddenSource, ErrMethodNotAllowed, ErrUnauthorized, ErrHeaderMismatch,
-		ErrBodyTooLarge, ErrMalformedBody, ErrEncrypted, ErrNoDecrypter, ErrDecrypt, ErrSignature, ErrInFlight}
+	all := []error{ErrNotConfigured, ErrForbiddenSource, ErrMethodNotAllowed, ErrBadCredentials, ErrHeaderMismatch,
+		ErrBodyTooLarge, ErrMalformedBody, ErrEncrypted, ErrNoDecrypter, ErrInFlight}
 	for i, a := range all {
 		for j, b := range all {
-			want := i == j || (b == error(ErrEncrypted) && (a == error(ErrNoDecrypter) || a == error(ErrDecrypt) || a == error(ErrSignature)))
+			want := i == j || (b == error(ErrEncrypted) && a == error(ErrNoDecrypter))
 			require.Equal(t, want, errors.Is(a, b), "errors.Is(%v, %v)", a, b)
 		}
 		require.True(t, strings.HasPrefix(a.Error(), "checkout: "))

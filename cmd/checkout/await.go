@@ -92,15 +92,16 @@ func awaitCommand() command {
 			st, err := c.AwaitFinal(ctx, args[0], checkout.WithPollIntervals(schedule...))
 			switch {
 			case st != nil && *asJSON:
-				fmt.Fprintf(stdout, "%s\n", st.Raw)
+				fmt.Fprintf(stdout, "%s\n", terminalJSON(st.Raw))
 			case st != nil:
-				fmt.Fprintf(stdout, "order %s: %s (amount %s %s)\n", st.OrderID, st.Status, st.Amount, st.Currency)
+				fmt.Fprintf(stdout, "order %s: %s (amount %s %s)\n", printable(st.OrderID), printable(string(st.Status)),
+					printable(string(st.Amount)), printable(st.Currency))
 			}
 			if err != nil {
 				if errors.Is(err, context.DeadlineExceeded) {
 					err = fmt.Errorf("%w (--timeout %s)", err, *timeout)
 				}
-				fmt.Fprintf(stderr, "checkout await: %v\n", err)
+				fmt.Fprintf(stderr, "checkout await: %s\n", printable(err.Error()))
 				return exitFail
 			}
 			if *anyAmount && st.IsPaid() {

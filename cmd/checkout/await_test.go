@@ -1,11 +1,16 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/require"
 
@@ -44,10 +49,10 @@ func TestAwaitExitStatus(t *testing.T) {
 	require.Equal(t, 1, r.code)
 	require.True(t, strings.HasPrefix(r.stderr, `checkout await: checkout: await final: order "nope"`), r.stderr)
 
-	r = cli(t, env, "await", "aw-new", "--amount", "10.00", "--timeout", "100ms")
+	r = cli(t, env, "await", "aw-new", "--amount", "10.00", "--intervals", "50ms", "--timeout", "1s")
 	require.Equal(t, 1, r.code)
 	require.Equal(t, "order aw-new: CREATED (amount 10.00 INR)\n", r.stdout, "the last status seen")
-	require.Contains(t, r.stderr, "context deadline exceeded (--timeout 100ms)")
+	require.Contains(t, r.stderr, "context deadline exceeded (--timeout 1s)")
 
 	for _, args := range [][]string{{"await"}, {"await", "a", "b"}, {"await", "a", "--amount", "1.00", "--intervals", "soon"},
 		{"await", "a"}, {"await", "a", "--amount", "ten"}, {"await", "a", "--amount", "1.00", "--any-amount"}} {
@@ -82,4 +87,74 @@ func TestAwaitPaidMeansCheckPaid(t *testing.T) {
 	require.Equal(t, 0, r.code, r.stderr)
 	r = cli(t, env, "await", "aw-under", "--any-amount")
 	require.Equal(t, 0, r.code, r.stderr)
+}
+
+// hostile is text a service could put in a reply to take over the
+// terminal that prints it: clear the screen, set the window title, move
+// the cursor home with a C1 CSI, forge a line, reverse the text after it.
+const hostile = "\x1b[2J\x1b]0;pwned\x07\u009b1;1H\r\nverified: PAID\u202e"
+
+// requireNoTerminalControl fails when s holds a terminal control other
+// than the line feed and the tab, or a byte that is not UTF-8.
+func requireNoTerminalControl(t *testing.T, s string) {
+	t.Helper()
+	require.True(t, utf8.ValidString(s), "%q", s)
+	for _, r := range s {
+		require.False(t, r != '\n' && r != '\t' && terminalControl(r), "%U reached the terminal in %q", r, s)
+	}
+}
+
+// checkout await prints the service's strings with their terminal
+// controls escaped, as text and as JSON (which stays JSON of the same
+// meaning), and in its error.
+func TestAwaitEscapesTheServicesStrings(t *testing.T) {
+	replies := map[string][]byte{}
+	for id, status := range map[string]string{"aw-evil": hostile, "aw-final": "AUTHORIZATION_FAILED"} {
+		b, err := json.Marshal(map[string]any{"order_id": id, "id": "ordeh_1", "status": status,
+			"status_id": 23, "amount": "10.00", "currency": "INR" + hostile})
+		require.NoError(t, err)
+		replies[id] = b
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		reply, ok := replies[strings.TrimPrefix(r.URL.Path, "/orders/")]
+		if !ok {
+			w.WriteHeader(400)
+			msg, _ := json.Marshal(hostile)
+			_, _ = fmt.Fprintf(w, `{"status":"ERROR","error_code":"BAD","error_message":%s}`, msg)
+			return
+		}
+		_, _ = w.Write(append(bytes.ReplaceAll(reply, []byte(`,`), []byte(",\r\n")), "\r\n"...))
+	}))
+	defer srv.Close()
+	env := []string{"CHECKOUT_BASE_URL=" + srv.URL, "CHECKOUT_MERCHANT_ID=m", "CHECKOUT_API_KEY=k"}
+	esc := `\x1b[2J\x1b]0;pwned\x07\u009b1;1H\r\nverified: PAID\u202e`
+
+	r := cli(t, env, "await", "aw-final", "--any-amount")
+	require.Equal(t, 1, r.code, r.stderr)
+	requireNoTerminalControl(t, r.stdout)
+	require.Equal(t, "order aw-final: AUTHORIZATION_FAILED (amount 10.00 INR"+esc+")\n", r.stdout)
+
+	r = cli(t, env, "await", "aw-final", "--any-amount", "--json")
+	require.Equal(t, 1, r.code, r.stderr)
+	requireNoTerminalControl(t, r.stdout)
+	var got, want map[string]any
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &got), r.stdout)
+	require.NoError(t, json.Unmarshal(replies["aw-final"], &want))
+	require.Equal(t, want, got, "the same JSON, escaped")
+
+	// A status that is not final: the last one seen, and the error naming it.
+	r = cli(t, env, "await", "aw-evil", "--any-amount", "--intervals", "20ms", "--timeout", "1500ms")
+	require.Equal(t, 1, r.code, r.stderr)
+	requireNoTerminalControl(t, r.stdout)
+	requireNoTerminalControl(t, r.stderr)
+	require.Equal(t, "order aw-evil: "+esc+" (amount 10.00 INR"+esc+")\n", r.stdout)
+	require.Contains(t, r.stderr, "pwned", "the status, its controls taken out")
+	require.Equal(t, 1, strings.Count(r.stderr, "\n"), "no line forged: %s", r.stderr)
+
+	r = cli(t, env, "await", "refused", "--any-amount")
+	require.Equal(t, 1, r.code)
+	requireNoTerminalControl(t, r.stderr)
+	require.Contains(t, r.stderr, "pwned")
+	require.Equal(t, 1, strings.Count(r.stderr, "\n"), "no line forged: %s", r.stderr)
 }

@@ -27,7 +27,10 @@ standalone HTTP server until Ctrl-C or SIGTERM, then shuts down gracefully:
 requests being served finish, webhook deliveries stop.
 
 Point any client at it: the base URL is printed when it starts (a loopback
-one when it listens on every interface, with a warning). Requests need
+one when it listens on every interface, with a warning). It serves only
+requests whose Host is a loopback name, an address it listens on, or a name
+given with --host (how other machines reach it: --host fake.test,10.0.0.7),
+so that a web page on a DNS name rebound to it reaches nothing. Requests need
 "Authorization: Basic base64(<api key>:)" and "x-merchantid"; every reply
 carries "X-Checkout-Fake: 1". Orders are
 paid, failed or refunded with "checkout trigger" (or the fake-only endpoints
@@ -64,6 +67,7 @@ func fakeCommand() command {
 		hookPass := ef.String("webhook-password", "CHECKOUT_WEBHOOK_PASSWORD", "", "password of the Basic credentials sent with webhooks")
 		hookHeaders := ef.String("webhook-headers", "CHECKOUT_WEBHOOK_HEADERS", "", "custom webhook headers, `Name=value,Other=value`")
 		responseKey := ef.String("response-key", "CHECKOUT_RESPONSE_KEY", "", "response key signing the redirects to return_url (checkout.VerifyReturn)")
+		hosts := ef.String("host", "CHECKOUT_FAKE_HOSTS", "", "other Host `names` to serve, comma-separated (loopback names and the addresses it listens on are served)")
 		jweDir := ef.String("jwe-keys-dir", "CHECKOUT_FAKE_JWE_KEYS_DIR", "", "`directory` to write the JWE+JWS mode's keys and key id into (made if missing)")
 		return func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			if err := ef.apply(); err != nil {
@@ -77,7 +81,7 @@ func fakeCommand() command {
 				return usageError(fs, stderr, "%s: %v", ef.source("webhook-headers"), err)
 			}
 			cfg := checkouttest.Config{
-				MerchantID: *merchantID, APIKey: *apiKey, ResponseKey: *responseKey,
+				MerchantID: *merchantID, APIKey: *apiKey, ResponseKey: *responseKey, Hosts: list(*hosts),
 				Webhook: checkouttest.WebhookConfig{URL: *hookURL, Username: *hookUser, Password: *hookPass, Headers: headers},
 			}
 			if err := cfg.Validate(); err != nil {
@@ -92,7 +96,8 @@ func fakeCommand() command {
 				return exitFail
 			}
 			if ta, ok := l.Addr().(*net.TCPAddr); !ok || !ta.IP.IsLoopback() {
-				fmt.Fprintf(stderr, "checkout fake: warning: listening on %s, beyond loopback: whoever reaches it can pay orders on its pages, and any Host name is served\n", l.Addr())
+				fmt.Fprintf(stderr, "checkout fake: warning: listening on %s, beyond loopback: whoever reaches it can pay orders on its pages; "+
+					"Host names served: loopback ones, the addresses it listens on and --host\n", l.Addr())
 			}
 			// No connection is taken before the key files (with
 			// --jwe-keys-dir) are written and the startup lines printed: a
@@ -230,6 +235,7 @@ func configProblems(err error, source func(flag string) string) string {
 		"MerchantID", source("merchant-id"), "APIKey", source("api-key"),
 		"Webhook.URL", source("webhook-url"), "Webhook.Username", source("webhook-user"),
 		"Webhook.Password", source("webhook-password"), "Webhook.Headers", source("webhook-headers"),
+		"Hosts", source("host"),
 	)
 	var b strings.Builder
 	for i, p := range ve.Problems {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -91,6 +92,38 @@ func TestFakeOnEveryInterface(t *testing.T) {
 
 	_, _, _, quiet := startFake(t, []string{"CHECKOUT_MERCHANT_ID=m", "CHECKOUT_FAKE_API_KEY=k"})
 	require.NotContains(t, quiet.String(), "warning", "loopback: nothing to warn of")
+}
+
+// Beyond loopback the fake keeps its Host check: --host names the names
+// other machines use, a rebound name is refused, and a --host that no
+// Host header could match is a usage error naming the flag.
+func TestFakeHostFlag(t *testing.T) {
+	_, port, err := net.SplitHostPort(freeAddr(t))
+	require.NoError(t, err)
+	env := []string{"CHECKOUT_MERCHANT_ID=m", "CHECKOUT_FAKE_API_KEY=k"}
+	base, _, _, _ := startFake(t, env, "--addr", "0.0.0.0:"+port, "--host", "fake.test, 203.0.113.10")
+	status := func(host string) int {
+		req, err := http.NewRequest(http.MethodGet, base+"/__checkouttest/health", nil)
+		require.NoError(t, err)
+		req.Host = host
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	for host, want := range map[string]int{
+		"fake.test:" + port: 200, "203.0.113.10:" + port: 200, "localhost:" + port: 200,
+		"rebind.evil.example:" + port: 421, "[::ffff:7f00:1]:" + port + ".evil.example": 421, "fake.test:" + port + ".evil": 421,
+	} {
+		require.Equal(t, want, status(host), host)
+	}
+
+	r := cli(t, env, "fake", "--addr", freeAddr(t), "--host", "fake.test:8080")
+	require.Equal(t, 2, r.code)
+	require.Contains(t, r.stderr, "--host[0] is not a host name or IP address")
+	r = cli(t, append(env, "CHECKOUT_FAKE_HOSTS=ok.test,http://x"), "fake", "--addr", freeAddr(t))
+	require.Equal(t, 2, r.code)
+	require.Contains(t, r.stderr, "CHECKOUT_FAKE_HOSTS[1] is not a host name")
 }
 
 // A malformed --webhook-headers item is named by its position (and its

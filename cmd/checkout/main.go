@@ -71,8 +71,10 @@ func commands() []command {
 	return []command{fakeCommand(), triggerCommand(), filterCommand(), awaitCommand()}
 }
 
-// run is the whole program; env reads the environment.
+// run is the whole program; env reads the environment. Nothing it prints
+// carries a terminal control (termWriter): replies are text others chose.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer, env func(string) string) int {
+	stdout, stderr = termWriter{stdout}, termWriter{stderr}
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return exitUsage

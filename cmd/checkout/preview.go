@@ -65,16 +65,16 @@ func printPreview(w io.Writer, f *paymentfilter.Filter, udf emi.Visibility) erro
 				hidden = append(hidden, o)
 			}
 		}
-		fmt.Fprintf(w, "\n%s: %d shown, %d hidden\n", sec.title, len(shown), len(hidden))
+		fmt.Fprintf(w, "\n%s: %d shown, %d hidden\n", printable(sec.title), len(shown), len(hidden))
 		for _, o := range shown {
-			fmt.Fprintf(w, "  %-40s %s\n", o.Value, o.Label)
+			fmt.Fprintf(w, "  %-40s %s\n", printable(o.Value), printable(o.Label))
 		}
 		if len(hidden) > 1 && sameWhy(hidden) {
-			fmt.Fprintf(w, "  hidden, all %d: %s\n", len(hidden), hidden[0].Why)
+			fmt.Fprintf(w, "  hidden, all %d: %s\n", len(hidden), printable(hidden[0].Why))
 			continue
 		}
 		for _, o := range hidden {
-			fmt.Fprintf(w, "  hidden %s: %s\n", o.Value, o.Why)
+			fmt.Fprintf(w, "  hidden %s: %s\n", printable(o.Value), printable(o.Why))
 		}
 	}
 	if p.BINCheck {
@@ -83,7 +83,7 @@ func printPreview(w io.Writer, f *paymentfilter.Filter, udf emi.Visibility) erro
 	if len(p.Notes) > 0 {
 		fmt.Fprintln(w, "\nNotes:")
 		for _, n := range p.Notes {
-			fmt.Fprintf(w, "  - %s\n", n)
+			fmt.Fprintf(w, "  - %s\n", printable(n))
 		}
 	}
 	if len(p.Visible()) == 0 {

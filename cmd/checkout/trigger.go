@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
@@ -131,13 +132,13 @@ func trigger(ctx context.Context, u string, asJSON bool, stdout, stderr io.Write
 	req.Header.Set(checkouttest.ControlHeader, "1")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		fmt.Fprintf(stderr, "checkout trigger: is the fake running? %v\n", err)
+		fmt.Fprintf(stderr, "checkout trigger: is the fake running? %s\n", printable(err.Error()))
 		return exitFail
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	if err != nil {
-		fmt.Fprintf(stderr, "checkout trigger: reading the reply: %v\n", err)
+		fmt.Fprintf(stderr, "checkout trigger: reading the reply: %s\n", printable(err.Error()))
 		return exitFail
 	}
 	if resp.StatusCode != http.StatusOK {
@@ -147,12 +148,12 @@ func trigger(ctx context.Context, u string, asJSON bool, stdout, stderr io.Write
 		if json.Unmarshal(body, &e) != nil || e.Error == "" {
 			e.Error = fmt.Sprintf("HTTP %d from %s (is it a checkout fake?)", resp.StatusCode, checkouttest.RedactURL(u))
 		}
-		fmt.Fprintf(stderr, "checkout trigger: %s\n", e.Error)
+		fmt.Fprintf(stderr, "checkout trigger: %s\n", printable(e.Error))
 		return exitFail
 	}
 	var res checkouttest.ControlResult
 	if err := json.Unmarshal(body, &res); err != nil {
-		fmt.Fprintf(stderr, "checkout trigger: the reply is not a control result: %v\n", err)
+		fmt.Fprintf(stderr, "checkout trigger: the reply is not a control result: %s\n", printable(err.Error()))
 		return exitFail
 	}
 	// The fake redacts the webhook URLs; the redirect keeps its signed
@@ -169,33 +170,37 @@ func trigger(ctx context.Context, u string, asJSON bool, stdout, stderr io.Write
 	}
 	if asJSON {
 		// Written again from res, whose URLs hold no secret.
-		enc := json.NewEncoder(stdout)
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
 		enc.SetEscapeHTML(false) // a URL's "&" as written
 		if err := enc.Encode(&res); err != nil {
 			fmt.Fprintf(stderr, "checkout trigger: %v\n", err)
 			return exitFail
 		}
+		_, _ = stdout.Write(terminalJSON(buf.Bytes()))
 	} else {
-		fmt.Fprintf(stdout, "order %s: %s (status_id %d)\n", res.OrderID, res.Status, res.StatusID)
+		fmt.Fprintf(stdout, "order %s: %s (status_id %d)\n", printable(res.OrderID), printable(res.Status), res.StatusID)
 	}
 	code := exitOK
 	for _, d := range res.Deliveries {
 		switch {
 		case d.URL == "":
 			if !asJSON {
-				fmt.Fprintf(stdout, "webhook %s: not sent, %s\n", d.EventName, noWebhookURL)
+				fmt.Fprintf(stdout, "webhook %s: not sent, %s\n", printable(d.EventName), noWebhookURL)
 			}
 		case d.Notified:
 			if !asJSON {
-				fmt.Fprintf(stdout, "webhook %s %s: delivered to %s (200 after %d attempt%s)\n", d.EventName, d.EventID, d.URL, d.Attempts, plural(d.Attempts))
+				fmt.Fprintf(stdout, "webhook %s %s: delivered to %s (200 after %d attempt%s)\n",
+					printable(d.EventName), printable(d.EventID), printable(d.URL), d.Attempts, plural(d.Attempts))
 			}
 		default:
 			code = exitFail
-			fmt.Fprintf(stderr, "checkout trigger: webhook %s %s to %s not acknowledged: %s\n", d.EventName, d.EventID, d.URL, notAcknowledged(d))
+			fmt.Fprintf(stderr, "checkout trigger: webhook %s %s to %s not acknowledged: %s\n",
+				printable(d.EventName), printable(d.EventID), printable(d.URL), printable(notAcknowledged(d)))
 		}
 	}
 	if res.ReturnURL != "" && !asJSON {
-		fmt.Fprintf(stdout, "return_url redirect: %s\n", res.ReturnURL)
+		fmt.Fprintf(stdout, "return_url redirect: %s\n", printable(res.ReturnURL))
 	}
 	return code
 }

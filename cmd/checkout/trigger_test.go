@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	checkout "github.com/payorch/checkout-go"
+	"github.com/payorch/checkout-go/checkouttest"
 	"github.com/payorch/checkout-go/webhook"
 	"github.com/stretchr/testify/require"
 )
@@ -238,4 +240,52 @@ func TestWebhookURLSecretsAreNotPrinted(t *testing.T) {
 			require.NotContains(t, s, secret)
 		}
 	}
+}
+
+// checkout trigger prints what a fake (which may run anywhere) answers
+// with its terminal controls escaped: the result as text and as JSON, the
+// deliveries that failed, and a refusal.
+func TestTriggerEscapesTheFakesStrings(t *testing.T) {
+	res := checkouttest.ControlResult{OrderID: "ord" + hostile, Status: hostile, StatusID: 21,
+		ReturnURL: "https://shop.example/back?x=" + hostile,
+		Deliveries: []checkouttest.ControlDelivery{
+			{EventID: "evt" + hostile, EventName: "ORDER_SUCCEEDED" + hostile, URL: "https://hooks.example/" + hostile, Notified: true, Attempts: 1},
+			{EventID: "evt2", EventName: "ORDER" + hostile, URL: "https://hooks.example/2", Attempts: 3, LastStatus: 500, Error: "gave up" + hostile},
+		}}
+	body, err := json.Marshal(res)
+	require.NoError(t, err)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.Contains(r.URL.Path, "/refused/") {
+			msg, _ := json.Marshal(hostile)
+			w.WriteHeader(409)
+			_, _ = fmt.Fprintf(w, `{"error":%s}`, msg)
+			return
+		}
+		_, _ = w.Write(body)
+	}))
+	defer srv.Close()
+	env := []string{"CHECKOUT_FAKE_URL=" + srv.URL}
+
+	r := cli(t, env, "trigger", "pay", "--order", "o")
+	require.Equal(t, 1, r.code, "a delivery was not acknowledged")
+	requireNoTerminalControl(t, r.stdout)
+	requireNoTerminalControl(t, r.stderr)
+	esc := `\x1b[2J\x1b]0;pwned\x07\u009b1;1H\r\nverified: PAID\u202e`
+	require.Contains(t, r.stdout, "order ord"+esc+": "+esc+" (status_id 21)\n")
+	require.Contains(t, r.stdout, "webhook ORDER_SUCCEEDED"+esc+" evt"+esc+": delivered to (not a URL with a host)")
+	require.Equal(t, 3, strings.Count(r.stdout, "\n"), "no line forged: %s", r.stdout)
+	require.Contains(t, r.stderr, "gave up"+esc)
+	require.Equal(t, 1, strings.Count(r.stderr, "\n"), "no line forged: %s", r.stderr)
+
+	r = cli(t, env, "trigger", "pay", "--order", "o", "--json")
+	requireNoTerminalControl(t, r.stdout)
+	var got checkouttest.ControlResult
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &got), r.stdout)
+	require.Equal(t, res.Status, got.Status, "the same JSON, escaped")
+	require.Equal(t, res.Deliveries[1].Error, got.Deliveries[1].Error)
+
+	r = cli(t, env, "trigger", "fail", "--order", "refused")
+	require.Equal(t, 1, r.code)
+	requireNoTerminalControl(t, r.stderr)
+	require.Equal(t, "checkout trigger: "+esc+"\n", r.stderr)
 }

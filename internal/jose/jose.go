@@ -46,7 +46,7 @@ const (
 type Error struct {
 	Kind   Kind
 	Detail string
-	Err    error // the signer's or decrypter's own error (KindKeyOp)
+	Err    error // the key's own error, *KeyPanic or the context's (KindKeyOp)
 }
 
 func (e *Error) Error() string { return e.Detail }
@@ -98,12 +98,17 @@ type reply struct {
 
 // Sign signs payload with RS256 and returns the compact JWS, whose
 // protected header is {"alg":"RS256","kid":kid} (go-jose writes header
-// members in sorted order, as the service's SDKs do).
+// members in sorted order, as the service's SDKs do). A signature made by
+// a key behind crypto.Signer is verified with its Public key before it is
+// returned: a wrong one is a KindKeyOp Error.
 func Sign(payload []byte, key crypto.Signer, kid string) (string, error) {
 	if k, ok := key.(*rsa.PrivateKey); key == nil || ok && k == nil {
 		return "", fail(KindKey, "no signing key")
 	}
-	sk, opaque := signingKey(key)
+	sk, opaque, err := signingKey(key)
+	if err != nil {
+		return "", err
+	}
 	opts := &gojose.SignerOptions{}
 	if kid != "" {
 		opts = opts.WithHeader("kid", kid)
@@ -113,13 +118,20 @@ func Sign(payload []byte, key crypto.Signer, kid string) (string, error) {
 		return "", fail(KindKey, "the signing key is not usable for RS256")
 	}
 	jws, err := s.Sign(payload)
-	if err := opaque.keyOpErr("sign request"); err != nil {
+	if err := opaque.keyOpErr(); err != nil {
 		return "", err
 	}
 	if err != nil {
 		return "", fail(KindKey, "signing failed")
 	}
-	return jws.CompactSerialize()
+	out, err := jws.CompactSerialize()
+	if err != nil {
+		return "", fail(KindKey, "signing gave no compact JWS")
+	}
+	if err := opaque.checkSignature(out); err != nil {
+		return "", err
+	}
+	return out, nil
 }
 
 // Encrypt encrypts plain to key as a compact JWE with A256GCM content
@@ -295,7 +307,7 @@ func Decrypt(token string, key crypto.Decrypter, kid string) ([]byte, error) {
 	}
 	dk, opaque := decryptionKey(key)
 	plain, err := obj.Decrypt(dk)
-	if err := opaque.keyOpErr("decrypt reply"); err != nil {
+	if err := opaque.keyOpErr(); err != nil {
 		return nil, err
 	}
 	if err != nil {
