@@ -76,10 +76,7 @@ func (s *Server) createOrder(w http.ResponseWriter, r *http.Request, body []byte
 	if got == o && req.CollectionLinks != nil {
 		o.links = s.collectionLinks(o, req.CollectionLinks, now)
 	}
-	resp := createOrderResponse{
-		orderHead: s.orderHead(got), Refunded: got.refunded() > 0 && got.refunded() >= got.amount,
-		OrderExpiry: s.timestamp(got.clientTokenExpiry),
-	}
+	resp := createOrderResponse{orderHead: s.orderHead(got)}
 	if req.CollectionLinks != nil && len(got.links) > 0 {
 		resp.Links = &orderLinks{PaymentCollectionLinks: map[string]string{}}
 		for k, l := range got.links {
@@ -158,10 +155,8 @@ func (s *Server) collectionLinks(o *order, req *checkout.CollectionLinks, now ti
 // createOrderResponse has the shape of the published order-create replies.
 type createOrderResponse struct {
 	orderHead
-	Refunded    bool        `json:"refunded"`
-	OrderExpiry string      `json:"order_expiry"`
-	Links       *orderLinks `json:"links,omitempty"`
-	ClientAuth  *clientAuth `json:"juspay,omitempty"`
+	Links      *orderLinks `json:"links,omitempty"`
+	ClientAuth *clientAuth `json:"juspay,omitempty"`
 }
 
 type orderLinks struct {

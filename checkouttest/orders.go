@@ -90,6 +90,7 @@ type order struct {
 	links             map[string]CollectionLink // response key (QR, INTENT) → link
 	clientAuthToken   string
 	clientTokenExpiry time.Time
+	expiry            time.Time // order_expiry: when the order stops taking payments
 	txns              int
 	txn               *txn
 	refunds           []*refund
@@ -166,6 +167,9 @@ type Order struct {
 	Refunds []Refund
 	// Created is when the order was made.
 	Created time.Time
+	// Expiry is the order's "order_expiry": Created plus
+	// Config.OrderExpiry.
+	Expiry time.Time
 	// Raw is the order status JSON that GET /orders/{order_id} answers now.
 	Raw json.RawMessage
 }
@@ -213,7 +217,7 @@ func (s *Server) Order(orderID string) (Order, error) {
 		ID: o.id, OrderID: o.orderID, Status: o.status, StatusID: statusID(o.status),
 		Amount: amountText(o.amount), AmountRefunded: amountText(o.refunded()), Currency: o.currency,
 		WebhookURL: o.webhookURL, GatewayReferenceID: o.gatewayRef,
-		Metadata: cloneMap(o.metadata), Created: o.created, Raw: raw,
+		Metadata: cloneMap(o.metadata), Created: o.created, Expiry: o.expiry, Raw: raw,
 	}
 	if len(o.links) > 0 {
 		out.CollectionLinks = make(map[string]CollectionLink, len(o.links))
@@ -239,6 +243,14 @@ func (o *order) refunded() int64 {
 		}
 	}
 	return n
+}
+
+// fullyRefunded is the order's "refunded": true once the refunds that did
+// not fail (pending ones too, as the service's published reply shows)
+// cover the whole amount; a partial refund leaves it false.
+func (o *order) fullyRefunded() bool {
+	n := o.refunded()
+	return n > 0 && n >= o.amount
 }
 
 // amountText is minor units as decimal text with two places ("25.50").
@@ -296,6 +308,8 @@ type orderHead struct {
 	ProductID      string       `json:"product_id"`
 	ReturnURL      string       `json:"return_url"`
 	DateCreated    string       `json:"date_created"`
+	Refunded       bool         `json:"refunded"`
+	OrderExpiry    string       `json:"order_expiry"`
 	udfView
 }
 
@@ -306,6 +320,7 @@ func (s *Server) orderHead(o *order) orderHead {
 		Amount: amountNumber(o.amount), AmountRefunded: amountNumber(o.refunded()), Currency: o.currency,
 		CustomerID: o.customerID, CustomerEmail: o.customerEmail, CustomerPhone: o.customerPhone,
 		ProductID: o.productID, ReturnURL: o.returnURL, DateCreated: s.timestamp(o.created),
+		Refunded: o.fullyRefunded(), OrderExpiry: s.timestamp(o.expiry),
 		udfView: udfViewOf(o.udf),
 	}
 }
@@ -318,7 +333,6 @@ type orderView struct {
 	PaymentMethodType      string            `json:"payment_method_type,omitempty"`
 	AuthType               string            `json:"auth_type,omitempty"`
 	PaymentMethod          string            `json:"payment_method,omitempty"`
-	Refunded               bool              `json:"refunded"`
 	EffectiveAmount        json.Number       `json:"effective_amount"`
 	Refunds                []refundView      `json:"refunds,omitempty"`
 	BankErrorCode          string            `json:"bank_error_code"`
@@ -380,7 +394,6 @@ func (s *Server) view(o *order) orderView {
 		orderHead: s.orderHead(o), Description: o.description,
 		EffectiveAmount: amountNumber(o.amount), Offers: []any{},
 	}
-	v.Refunded = o.refunded() > 0
 	if o.gatewayRef != "" {
 		ref := o.gatewayRef
 		v.GatewayReferenceID = &ref

@@ -55,6 +55,7 @@ type Server struct {
 	apiKey      string
 	responseKey string
 	now         func() time.Time
+	orderLife   time.Duration // Config.OrderExpiry, defaulted
 	ts          *httptest.Server
 	anyHost     bool // listening beyond loopback on purpose: any Host header is served
 
@@ -102,6 +103,10 @@ func NewServer(cfg Config) *Server {
 	if now == nil {
 		now = time.Now
 	}
+	orderLife := cfg.OrderExpiry
+	if orderLife == 0 {
+		orderLife = DefaultOrderExpiry
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	tr := &http.Transport{
 		Proxy:               nil,
@@ -115,6 +120,7 @@ func NewServer(cfg Config) *Server {
 		apiKey:      cfg.APIKey,
 		responseKey: cfg.ResponseKey,
 		now:         now,
+		orderLife:   orderLife,
 		ctx:         ctx,
 		cancel:      cancel,
 		tr:          tr,

@@ -69,7 +69,7 @@ func (s *Server) handleSession(w http.ResponseWriter, r *http.Request, body []by
 		resp.Status, resp.ID, resp.OrderID = got.status, got.id, got.orderID
 		pl := s.paymentLinks(got)
 		pl.Mobile, pl.Iframe = "", ""
-		pl.Expiry = s.timestamp(got.clientTokenExpiry)
+		pl.Expiry = s.timestamp(got.expiry)
 		if req.UPIDeepLinks {
 			pl.DeepLink = s.upiDeepLink(got)
 		}
@@ -193,6 +193,7 @@ func (s *Server) upsertOrder(p *problems, o *order) *order {
 	o.id = newID("ordeh_")
 	o.clientAuthToken = newID("tkn_")
 	o.clientTokenExpiry = o.created.Add(15 * time.Minute)
+	o.expiry = o.created.Add(s.orderLife)
 	s.orders[o.orderID] = o
 	return o
 }

@@ -132,6 +132,7 @@ func TestUsageErrorsExit2(t *testing.T) {
 		"fake without ids":               {args: []string{"fake"}, want: "--merchant-id is required"},
 		"fake with a bad URL":            {args: []string{"fake", "--merchant-id", "m", "--api-key", "k", "--webhook-url", "http://shop.example/h"}, want: "--webhook-url"},
 		"fake with bad headers":          {args: []string{"fake", "--merchant-id", "m", "--api-key", "k", "--webhook-headers", "X-Shop"}, want: "Name=value"},
+		"fake with a bad order expiry":   {args: []string{"fake", "--merchant-id", "m", "--api-key", "k", "--order-expiry", "soon"}, want: `checkout fake: --order-expiry "soon" is not a positive duration`},
 		"fake with an argument":          {env: []string{"CHECKOUT_MERCHANT_ID=m", "CHECKOUT_FAKE_API_KEY=k"}, args: []string{"fake", "now"}, want: `unexpected argument "now"`},
 		"trigger without action":         {args: []string{"trigger", "--order", "o"}, want: "name one action"},
 		"trigger bad action":             {args: []string{"trigger", "explode", "--order", "o"}, want: `unknown action "explode"`},
