@@ -329,3 +329,40 @@ func TestHostNamesServed(t *testing.T) {
 	resp.Body.Close()
 	require.Equal(t, 200, resp.StatusCode, "bound beyond loopback on purpose: any name")
 }
+
+// POST /__checkouttest/faults injects a fault for programs not written in
+// Go (checkout trigger fault): here one that makes the order and answers
+// 502 instead of the reply.
+func TestControlFaults(t *testing.T) {
+	s := newServer(t, checkouttest.Config{})
+	status, body := control(t, s, http.MethodPost, "faults?method=post&path=/orders&status=502&after=1")
+	require.Equal(t, 200, status, body)
+	require.Equal(t, map[string]any{"method": "POST", "path": "/orders", "times": 1.0, "fault": "status 502 after processing"}, body)
+	require.Equal(t, 502, postOrder(t, s, orderForm("ord_cf")).status)
+	_, err := s.Order("ord_cf")
+	require.NoError(t, err, "made, its reply lost")
+	require.Equal(t, 200, postOrder(t, s, orderForm("ord_cf2")).status, "used up")
+
+	status, body = control(t, s, http.MethodPost, "faults?path=/orders/*&drop=true&times=2&delay=10ms")
+	require.Equal(t, 200, status, body)
+	require.Equal(t, "delay 10ms, drop", body["fault"])
+	require.EqualValues(t, 2, body["times"])
+
+	for q, want := range map[string]string{
+		"faults?status=502":                     "is not a path.Match pattern",
+		"faults?path=/orders":                   "does nothing",
+		"faults?path=/orders&after=1&delay=1s":  "loses no reply after processing",
+		"faults?path=/orders&status=5":          "not an HTTP status",
+		"faults?path=/orders&drop=yes":          "drop must be 1, true, 0 or false",
+		"faults?path=/orders&drop=1&times=0":    "times must be a positive number",
+		"faults?path=/orders&drop=1&delay=soon": "delay must be a positive duration",
+		"faults?path=/orders&drop=1&order_id=x": `unknown parameter "order_id"`,
+		"faults?path=/orders&drop=1&drop=0":     "drop is given more than once",
+	} {
+		status, body := control(t, s, http.MethodPost, q)
+		require.Equal(t, 400, status, q)
+		require.Contains(t, body["error"], want, q)
+	}
+	status, _ = control(t, s, http.MethodGet, "faults?path=/orders&drop=1")
+	require.Equal(t, 405, status)
+}

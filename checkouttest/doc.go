@@ -60,7 +60,9 @@
 // order's return_url, for testing a return handler that calls
 // checkout.VerifyReturn. Deliveries, recorded requests (Authorization
 // redacted) and order state can be inspected; InjectFault makes the next
-// requests to a path fail with a status, a delay or a dropped connection.
+// requests to a path fail with a status, a delay or a dropped connection,
+// or (Fault.AfterProcessing) be served and then lose their reply, to test
+// that a write whose outcome is unknown is settled, not repeated.
 //
 // In a test:
 //
@@ -135,6 +137,9 @@
 //	                                                   or ?unique_request_id=…)
 //	POST /__checkouttest/orders/{order_id}/refund-fail RefundFailed (likewise)
 //	POST /__checkouttest/orders/{order_id}/resend      Resend of the order's last event
+//	POST /__checkouttest/faults?path=/orders&status=502&after=1
+//	                                                   InjectFault (also method, times,
+//	                                                   drop, delay, retry_after)
 //
 // The four moves take ?duplicates=N (1 to MaxControlRepeat): each event
 // the move sends is delivered N more times, as WebhookConfig.Duplicates
@@ -144,8 +149,8 @@
 // the fake never grants, and a request a browser marks cross-site (an
 // Origin not the fake's own, Sec-Fetch-Site cross-site or same-site) is
 // refused with 403. A POST waits (at most ControlWait) until the webhooks
-// it sent are delivered or given up and replies 200 with a ControlResult;
-// an unknown order is 404, a move the order cannot make (or a resend
+// it sent are delivered or given up and replies 200 with a ControlResult
+// (a FaultResult for faults); an unknown order is 404, a move the order cannot make (or a resend
 // before any event) 409, anything else 400, with {"error": "..."}.
 //
 // What the fake protects: on loopback (the default) it serves only
