@@ -9,8 +9,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-
-	checkout "github.com/payorch/checkout-go"
 )
 
 // Order statuses the fake uses: the "status" of the order status, with its
@@ -141,9 +139,7 @@ type Order struct {
 	Currency string
 	// WebhookURL is the order's metadata.webhook_url, if any.
 	WebhookURL string
-	// GatewayReferenceID is metadata.SERVICE:gateway_reference_id, if any
-	// (a session body's in any namespace, as checkout.SessionRequest reads
-	// it).
+	// GatewayReferenceID is metadata.SERVICE:gateway_reference_id, if any.
 	GatewayReferenceID string
 	// Gateway is the gateway of the latest payment attempt ("gateway" of
 	// the txn_detail), "" before any attempt.
@@ -254,7 +250,9 @@ func (o *order) fullyRefunded() bool {
 }
 
 // amountText is minor units as decimal text with two places ("25.50").
-func amountText(minor int64) string { return string(checkout.AmountFromMinor(minor)) }
+func amountText(minor int64) string {
+	return strconv.FormatInt(minor/100, 10) + "." + fmt.Sprintf("%02d", minor%100)
+}
 
 // amountNumber writes minor units as the JSON number the service's
 // replies use: 2, 9000, 12.5.
@@ -463,15 +461,4 @@ type udfView struct {
 func udfViewOf(udf map[string]string) udfView {
 	return udfView{udf["udf1"], udf["udf2"], udf["udf3"], udf["udf4"], udf["udf5"],
 		udf["udf6"], udf["udf7"], udf["udf8"], udf["udf9"], udf["udf10"]}
-}
-
-// udfValues returns the user-defined fields a request sets, by key.
-func udfValues(u checkout.UDFs) map[string]string {
-	out := map[string]string{}
-	for i, v := range [...]string{u.UDF1, u.UDF2, u.UDF3, u.UDF4, u.UDF5, u.UDF6, u.UDF7, u.UDF8, u.UDF9, u.UDF10} {
-		if v != "" {
-			out["udf"+strconv.Itoa(i+1)] = v
-		}
-	}
-	return out
 }

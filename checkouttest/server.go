@@ -12,7 +12,6 @@ import (
 	"sync"
 	"time"
 
-	checkout "github.com/payorch/checkout-go"
 	"github.com/payorch/checkout-go/validation"
 )
 
@@ -73,7 +72,7 @@ type Server struct {
 	slots      chan struct{} // one per webhook request in flight; replaced by SetWebhook
 	gateways   []Gateway
 	orders     map[string]*order
-	customers  map[string]*checkout.Customer // by the service's id
+	customers  map[string]*customer // by the service's id
 	requests   []Request
 	faults     []*faultState
 	deliveries []*delivery
@@ -130,7 +129,7 @@ func NewServer(cfg Config) *Server {
 		slots:       make(chan struct{}, wh.MaxConcurrent),
 		gateways:    append([]Gateway(nil), cfg.Gateways...),
 		orders:      make(map[string]*order),
-		customers:   make(map[string]*checkout.Customer),
+		customers:   make(map[string]*customer),
 		sent:        make(map[string]*sentEvent),
 	}
 	s.ts = httptest.NewUnstartedServer(http.HandlerFunc(s.serveHTTP))
