@@ -103,12 +103,6 @@ func kindOf(raw []byte) string {
 	return "number"
 }
 
-// errNilTarget is what an UnmarshalJSON called on a nil pointer returns,
-// as json.RawMessage does.
-func errNilTarget(typ string) error {
-	return fmt.Errorf("checkout: %s.UnmarshalJSON on nil pointer", typ)
-}
-
 // RawJSON is JSON text a reply keeps exactly as the service sent it (the
 // Raw of the top-level replies): a []byte like json.RawMessage, byte for
 // byte. fmt prints it as JSON text with every bearer token (client auth
