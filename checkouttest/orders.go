@@ -150,11 +150,10 @@ type Order struct {
 	// for example "CHARGED", "AUTHORIZATION_FAILED" or "STARTED"; "" before
 	// any attempt.
 	TxnStatus string
-	// Metadata holds the request's metadata.* keys that the client's
-	// request types do not model, without the prefix ("PAYU:offer_key"; the
-	// webhook URL and the gateway reference id are WebhookURL and
-	// GatewayReferenceID), plus "<GATEWAY>:gateway_reference_id" once a
-	// payment was routed.
+	// Metadata holds the request's metadata.<key> text keys, without the
+	// prefix ("PAYU:offer_key"; the webhook URL and the gateway reference
+	// id are WebhookURL and GatewayReferenceID), plus
+	// "<GATEWAY>:gateway_reference_id" once a payment was routed.
 	Metadata map[string]string
 	// CollectionLinks are the payment collection links by response key (QR,
 	// INTENT), with the expiry asked for by expiry_in_mins.

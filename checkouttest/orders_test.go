@@ -14,7 +14,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	checkout "github.com/payorch/checkout-go"
 	"github.com/payorch/checkout-go/checkouttest"
 	"github.com/payorch/checkout-go/internal/conformance"
 )
@@ -445,69 +444,4 @@ func TestShapesMatchTheSamples(t *testing.T) {
 		require.GreaterOrEqual(t, r.status, 400)
 		requireSubset(t, paths(t, r.body), errorKeys)
 	}
-}
-
-// OrderStatus.Refunded says the whole order was refunded: a partial refund
-// leaves it false, the refund of the rest makes it true, in the Basic and
-// the JWE+JWS mode alike (issue 40).
-func TestRefundedOnlyWhenWhole(t *testing.T) {
-	s := newServer(t, checkouttest.Config{})
-	keys := s.JWE()
-	basicClient := newClient(t, s)
-	jweClient, err := checkout.NewClient(merchantID, apiKey, checkout.WithBaseURL(s.URL),
-		checkout.WithJWE(keys.KeyID, keys.MerchantKey, keys.ServiceKey))
-	require.NoError(t, err)
-	for name, c := range map[string]*checkout.Client{"basic": basicClient, "jwe": jweClient} {
-		t.Run(name, func(t *testing.T) {
-			ctx := ctxT(t)
-			id := "ord_part_" + name
-			createOrder(t, basicClient, id, "500.00")
-			require.NoError(t, s.Pay(id))
-			st, err := c.Refund(ctx, id, &checkout.RefundRequest{UniqueRequestID: id + "_1", Amount: "100.00"})
-			require.NoError(t, err)
-			require.False(t, bool(st.Refunded), "100 of 500 refunded")
-			require.Equal(t, "100.00", string(st.AmountRefunded))
-			st, err = c.GetOrder(ctx, id)
-			require.NoError(t, err)
-			require.False(t, bool(st.Refunded))
-
-			st, err = c.Refund(ctx, id, &checkout.RefundRequest{UniqueRequestID: id + "_2"})
-			require.NoError(t, err)
-			require.True(t, bool(st.Refunded), "the rest refunded: the whole order")
-			require.Equal(t, "500.00", string(st.AmountRefunded))
-		})
-	}
-}
-
-// The order status carries order_expiry, the order's creation plus
-// Config.OrderExpiry, so AwaitFinal stops with ErrOrderExpired on an order
-// left unpaid past it (issue 40).
-func TestOrderExpiry(t *testing.T) {
-	created := time.Now().Add(-time.Hour).UTC().Truncate(time.Second)
-	clock := &fakeClock{}
-	clock.Set(created)
-	s := newServer(t, checkouttest.Config{Now: clock.Now, OrderExpiry: 10 * time.Minute})
-	c := newClient(t, s)
-	createOrder(t, c, "ord_exp", "10.00")
-
-	st, err := c.GetOrder(ctxT(t), "ord_exp")
-	require.NoError(t, err)
-	require.Equal(t, created.Add(10*time.Minute), st.OrderExpiry.Time)
-	o, err := s.Order("ord_exp")
-	require.NoError(t, err)
-	require.Equal(t, st.OrderExpiry.Time, o.Expiry)
-
-	_, err = c.AwaitFinal(ctxT(t), "ord_exp")
-	require.ErrorIs(t, err, checkout.ErrOrderExpired, "its expiry passed 50 minutes ago while it was unpaid")
-	var ae *checkout.AwaitError
-	require.ErrorAs(t, err, &ae)
-	require.NotNil(t, ae.Last)
-	require.Equal(t, checkouttest.StatusCreated, string(ae.Last.Status))
-
-	require.NoError(t, s.Pay("ord_exp"))
-	st, err = c.AwaitFinal(ctxT(t), "ord_exp")
-	require.NoError(t, err, "a final status is returned whatever the expiry")
-	require.True(t, st.IsPaid())
-
-	require.ErrorContains(t, checkouttest.Config{MerchantID: "m", APIKey: "k", OrderExpiry: -time.Second}.Validate(), "OrderExpiry")
 }
