@@ -2,9 +2,7 @@ package checkout
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"math"
 	"net/url"
 	"strconv"
 	"time"
@@ -49,7 +47,6 @@ type CollectionLink struct {
 const (
 	keySupportedMethods = "supported_payment_methods"
 	keyExpiryDetails    = "expiry_details"
-	keyPaymentMethod    = "payment_method"
 	keyExpiryInMins     = "expiry_in_mins"
 )
 
@@ -94,55 +91,6 @@ func (l CollectionLinks) MarshalText() ([]byte, error) {
 		}
 	}
 	return json.Marshal(d)
-}
-
-// UnmarshalText reads back the JSON text MarshalText writes, as the
-// service reads it: one link per supported method, in order, each with the
-// lifetime its expiry details give. Methods and lifetimes are kept as sent
-// ([OrderRequest.Lint] gives the advice). Text that is not that JSON
-// object, a lifetime that is not whole minutes in text, or an expiry for a
-// method the text does not list is a *ValidationError at the text's keys.
-func (l *CollectionLinks) UnmarshalText(text []byte) error {
-	if l == nil {
-		return errors.New("checkout: CollectionLinks.UnmarshalText on nil pointer")
-	}
-	var d collectionDetails
-	if err := json.Unmarshal(text, &d); err != nil {
-		p := Problem{Message: "is not JSON text: " + err.Error()}
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			p = Problem{Path: te.Field, Message: "cannot be a JSON " + te.Value}
-		}
-		return &ValidationError{Problems: []Problem{p}}
-	}
-	out := CollectionLinks{Links: make([]CollectionLink, 0, len(d.SupportedPaymentMethods))}
-	timed := make([]bool, len(d.SupportedPaymentMethods))
-	for _, m := range d.SupportedPaymentMethods {
-		out.Links = append(out.Links, CollectionLink{Method: m})
-	}
-	var v validation.Error
-	for i, e := range d.ExpiryDetails {
-		entry := validation.Index(keyExpiryDetails, i)
-		mins, err := strconv.ParseInt(e.ExpiryInMins, 10, 64)
-		if err != nil || mins > math.MaxInt64/int64(time.Minute) || mins < math.MinInt64/int64(time.Minute) {
-			v.Add(validation.Join(entry, keyExpiryInMins), strconv.Quote(e.ExpiryInMins)+" is not a whole number of minutes")
-			continue
-		}
-		j := 0
-		for j < len(out.Links) && (out.Links[j].Method != e.PaymentMethod || timed[j]) {
-			j++
-		}
-		if j == len(out.Links) {
-			v.Add(validation.Join(entry, keyPaymentMethod), strconv.Quote(string(e.PaymentMethod))+" has no link of its own in "+keySupportedMethods)
-			continue
-		}
-		out.Links[j].Expiry, timed[j] = time.Duration(mins)*time.Minute, true
-	}
-	if err := v.Err(); err != nil {
-		return err
-	}
-	*l = out
-	return nil
 }
 
 // check records what cannot be sent as written: a lifetime that is not a

@@ -25,16 +25,16 @@ type CustomerDetails struct {
 	// MobileNumber is the customer's mobile number (mobile_number);
 	// required to create a customer. The documents advise the number alone,
 	// without "+" or country code.
-	MobileNumber string `url:"mobile_number,omitempty" json:"mobile_number,omitempty"`
+	MobileNumber string `url:"mobile_number,omitempty"`
 	// EmailAddress is the customer's email address (email_address).
-	EmailAddress string `url:"email_address,omitempty" json:"email_address,omitempty"`
+	EmailAddress string `url:"email_address,omitempty"`
 	// FirstName is the customer's first name (first_name).
-	FirstName string `url:"first_name,omitempty" json:"first_name,omitempty"`
+	FirstName string `url:"first_name,omitempty"`
 	// LastName is the customer's last name (last_name).
-	LastName string `url:"last_name,omitempty" json:"last_name,omitempty"`
+	LastName string `url:"last_name,omitempty"`
 	// MobileCountryCode is the country code of MobileNumber, without "+"
 	// ("91") (mobile_country_code).
-	MobileCountryCode string `url:"mobile_country_code,omitempty" json:"mobile_country_code,omitempty"`
+	MobileCountryCode string `url:"mobile_country_code,omitempty"`
 }
 
 // CreateCustomerRequest creates a customer ([Client.CreateCustomer]), sent
@@ -43,13 +43,13 @@ type CreateCustomerRequest struct {
 	// ObjectReferenceID is your unique id of the customer
 	// (object_reference_id, required), such as the id in your database;
 	// the service's reference advises at least 8 characters.
-	ObjectReferenceID string `url:"object_reference_id,omitempty" json:"object_reference_id,omitempty"`
+	ObjectReferenceID string `url:"object_reference_id,omitempty"`
 	// CustomerDetails are the customer's details; MobileNumber is required.
 	CustomerDetails
 	// ClientAuthToken asks for a client auth token in the reply
 	// ([Customer.ClientAuthToken]), for the service's client SDKs, by
 	// sending options.get_client_auth_token=true.
-	ClientAuthToken bool `url:"options.get_client_auth_token,omitempty" json:"options.get_client_auth_token,omitempty"`
+	ClientAuthToken bool `url:"options.get_client_auth_token,omitempty"`
 }
 
 // CustomerQuery asks for more in the reply of [Client.GetCustomer].
@@ -57,7 +57,7 @@ type CustomerQuery struct {
 	// ClientAuthToken asks for a fresh client auth token
 	// ([Customer.ClientAuthToken]), sent as the query parameter
 	// options.get_client_auth_token=true.
-	ClientAuthToken bool `url:"options.get_client_auth_token,omitempty" json:"options.get_client_auth_token,omitempty"`
+	ClientAuthToken bool `url:"options.get_client_auth_token,omitempty"`
 }
 
 // The form keys of the customer requests that their rules name.

@@ -64,11 +64,11 @@ func validNamespace(ns string) bool {
 type GatewayMetadata struct {
 	// Gateway is the gateway's code, e.g. "PAYU"; not empty, no ":" or "."
 	// (the service could not tell where it ends).
-	Gateway string `json:"gateway"`
+	Gateway string
 	// Key is the gateway-specific key; not empty, no ":".
-	Key string `json:"key"`
+	Key string
 	// Value is sent as given.
-	Value string `json:"value"`
+	Value string
 }
 
 // GatewayMetadataList is the gateway metadata of an order or a session, in

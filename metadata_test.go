@@ -44,14 +44,13 @@ func TestSessionGatewayMetadataSentAsGiven(t *testing.T) {
 		"payment_page_client_id":"shop","action":"paymentPage",
 		"metadata.AMAZONPAY:gateway_reference_id":"amzn_ref","metadata.SIMPL:merchant_ref":"simpl_1",
 		"metadata.SERVICE:gateway_reference_id":"payu_test","metadata.expiryInMins":"15"}`
-	var r SessionRequest
-	require.NoError(t, json.Unmarshal([]byte(body), &r))
-	require.Equal(t, "payu_test", r.GatewayReferenceID)
-	require.Equal(t, GatewayMetadataList{
-		{Gateway: "AMAZONPAY", Key: "gateway_reference_id", Value: "amzn_ref"},
-		{Gateway: "SIMPL", Key: "merchant_ref", Value: "simpl_1"},
-	}, r.GatewayMetadata)
-	require.Equal(t, map[string]any{"metadata.expiryInMins": "15"}, r.Extra)
+	r := SessionRequest{OrderID: "o1", Amount: "10.00", CustomerID: "c1", CustomerPhone: "9876543210",
+		PaymentPageClientID: "shop", Action: PaymentPage, GatewayReferenceID: "payu_test",
+		GatewayMetadata: GatewayMetadataList{
+			{Gateway: "AMAZONPAY", Key: "gateway_reference_id", Value: "amzn_ref"},
+			{Gateway: "SIMPL", Key: "merchant_ref", Value: "simpl_1"},
+		},
+		Extra: map[string]any{"metadata.expiryInMins": "15"}}
 
 	c, srv := replyingClient(t, `{"status":"NEW","order_id":"$ORDER_ID","sdk_payload":{"requestId":"r"}}`)
 	_, err := c.CreateSession(context.Background(), &r)

@@ -13,65 +13,63 @@ import (
 )
 
 // OrderRequest creates an order ([Client.CreateOrder]), sent as a form.
-// Empty fields are not sent. Values returns that form; json.Marshal and
-// json.Unmarshal write and read the request with the same keys, addresses
-// and Extra as objects.
+// Empty fields are not sent. Values returns that form.
 type OrderRequest struct {
 	// OrderID is your unique id of the order (order_id, required).
-	OrderID string `url:"order_id,omitempty" json:"order_id,omitempty"`
+	OrderID string `url:"order_id,omitempty"`
 	// Amount is the sum to pay (amount, required), sent exactly as written
 	// ("1", "1.0", "10.00": see [ParseAmount]).
-	Amount Amount `url:"amount,omitempty" json:"amount,omitempty"`
+	Amount Amount `url:"amount,omitempty"`
 	// Currency is a currency code such as "INR" (currency).
-	Currency string `url:"currency,omitempty" json:"currency,omitempty"`
+	Currency string `url:"currency,omitempty"`
 	// CustomerID is your id of the customer (customer_id).
-	CustomerID string `url:"customer_id,omitempty" json:"customer_id,omitempty"`
+	CustomerID string `url:"customer_id,omitempty"`
 	// CustomerEmail is the customer's email address (customer_email).
-	CustomerEmail string `url:"customer_email,omitempty" json:"customer_email,omitempty"`
+	CustomerEmail string `url:"customer_email,omitempty"`
 	// CustomerPhone is the customer's phone number (customer_phone).
-	CustomerPhone string `url:"customer_phone,omitempty" json:"customer_phone,omitempty"`
+	CustomerPhone string `url:"customer_phone,omitempty"`
 	// ProductID is your id of what is sold (product_id).
-	ProductID string `url:"product_id,omitempty" json:"product_id,omitempty"`
+	ProductID string `url:"product_id,omitempty"`
 	// ReturnURL is where the customer lands after paying (return_url).
 	// Lint advises an absolute https URL.
-	ReturnURL string `url:"return_url,omitempty" json:"return_url,omitempty"`
+	ReturnURL string `url:"return_url,omitempty"`
 	// Description is shown with the payment (description).
-	Description string `url:"description,omitempty" json:"description,omitempty"`
+	Description string `url:"description,omitempty"`
 	// BillingAddress is the billing address, sent as the billing_address_*
 	// keys.
-	BillingAddress *Address `url:"billing_address,omitempty" json:"billing_address,omitempty"`
+	BillingAddress *Address `url:"billing_address,omitempty"`
 	// ShippingAddress is the shipping address, sent as the
 	// shipping_address_* keys.
-	ShippingAddress *Address `url:"shipping_address,omitempty" json:"shipping_address,omitempty"`
+	ShippingAddress *Address `url:"shipping_address,omitempty"`
 	// GatewayMetadata passes values to particular gateways, sent as
 	// metadata.<GATEWAY>:<key>, in order.
-	GatewayMetadata GatewayMetadataList `url:"metadata,omitempty" json:"metadata,omitempty"`
+	GatewayMetadata GatewayMetadataList `url:"metadata,omitempty"`
 	// SubventionAmount is the part of the amount the merchant bears on an
 	// EMI (metadata.subvention_amount).
-	SubventionAmount Amount `url:"metadata.subvention_amount,omitempty" json:"metadata.subvention_amount,omitempty"`
+	SubventionAmount Amount `url:"metadata.subvention_amount,omitempty"`
 	// GatewayReferenceID picks the gateway account configured under this
 	// reference, case sensitive. It is sent as
 	// metadata.<namespace>:gateway_reference_id, in the namespace of the
 	// client ([WithNamespace]; metadata.SERVICE:gateway_reference_id by
 	// default).
-	GatewayReferenceID string `url:"metadata.SERVICE:gateway_reference_id,omitempty" json:"metadata.SERVICE:gateway_reference_id,omitempty"`
+	GatewayReferenceID string `url:"metadata.SERVICE:gateway_reference_id,omitempty"`
 	// WebhookURL sends this order's webhooks to this address instead of the
 	// configured one (metadata.webhook_url). It must be https (http only on
 	// a loopback address).
-	WebhookURL string `url:"metadata.webhook_url,omitempty" json:"metadata.webhook_url,omitempty"`
+	WebhookURL string `url:"metadata.webhook_url,omitempty"`
 	// ClientAuthToken asks for a client auth token in the reply
 	// ([Order.ClientAuthToken]) by sending options.get_client_auth_token.
-	ClientAuthToken bool `url:"options.get_client_auth_token,omitempty" json:"options.get_client_auth_token,omitempty"`
+	ClientAuthToken bool `url:"options.get_client_auth_token,omitempty"`
 	// CollectionLinks asks for UPI payment collection links; nil asks for
 	// none.
-	CollectionLinks *CollectionLinks `url:"payment_collection_link_details,omitempty" json:"payment_collection_link_details,omitempty"`
+	CollectionLinks *CollectionLinks `url:"payment_collection_link_details,omitempty"`
 	// UDFs are your own fields of the order (udf1…udf10), kept by the
 	// service and returned in the order status and webhooks.
 	UDFs
 	// Extra carries form fields this type does not model. A key a typed
 	// field writes and text that is not valid UTF-8 are validation errors;
 	// Lint reports empty keys and keys holding control characters.
-	Extra map[string]string `url:"-" json:"extra,omitempty"`
+	Extra map[string]string `url:"-"`
 }
 
 // The form keys of an order request that its rules name.
@@ -215,28 +213,28 @@ func (r *OrderRequest) typedForm(ns string) (url.Values, error) {
 // billing_address_city.
 type Address struct {
 	// FirstName is the first name (first_name).
-	FirstName string `url:"first_name,omitempty" json:"first_name,omitempty"`
+	FirstName string `url:"first_name,omitempty"`
 	// LastName is the last name (last_name).
-	LastName string `url:"last_name,omitempty" json:"last_name,omitempty"`
+	LastName string `url:"last_name,omitempty"`
 	// Line1 is the first address line (line1).
-	Line1 string `url:"line1,omitempty" json:"line1,omitempty"`
+	Line1 string `url:"line1,omitempty"`
 	// Line2 is the second address line (line2).
-	Line2 string `url:"line2,omitempty" json:"line2,omitempty"`
+	Line2 string `url:"line2,omitempty"`
 	// Line3 is the third address line (line3).
-	Line3 string `url:"line3,omitempty" json:"line3,omitempty"`
+	Line3 string `url:"line3,omitempty"`
 	// City is the city (city).
-	City string `url:"city,omitempty" json:"city,omitempty"`
+	City string `url:"city,omitempty"`
 	// State is the state or region (state).
-	State string `url:"state,omitempty" json:"state,omitempty"`
+	State string `url:"state,omitempty"`
 	// Country is the country's name (country).
-	Country string `url:"country,omitempty" json:"country,omitempty"`
+	Country string `url:"country,omitempty"`
 	// PostalCode is the postal code (postal_code).
-	PostalCode string `url:"postal_code,omitempty" json:"postal_code,omitempty"`
+	PostalCode string `url:"postal_code,omitempty"`
 	// Phone is a phone number for this address (phone).
-	Phone string `url:"phone,omitempty" json:"phone,omitempty"`
+	Phone string `url:"phone,omitempty"`
 	// CountryCodeISO is the ISO 3166 country code, e.g. "IND"
 	// (country_code_iso).
-	CountryCodeISO string `url:"country_code_iso,omitempty" json:"country_code_iso,omitempty"`
+	CountryCodeISO string `url:"country_code_iso,omitempty"`
 }
 
 // EncodeValues adds the address's fields to v under key_<field key>; it

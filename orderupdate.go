@@ -11,15 +11,15 @@ import (
 // addresses and the udf1…udf10 fields change. Empty fields are not sent.
 type UpdateOrderRequest struct {
 	// Amount is the order's new amount (amount), sent exactly as written.
-	Amount Amount `url:"amount,omitempty" json:"amount,omitempty"`
+	Amount Amount `url:"amount,omitempty"`
 	// BillingAddress replaces the billing address (billing_address_*).
-	BillingAddress *Address `url:"billing_address,omitempty" json:"billing_address,omitempty"`
+	BillingAddress *Address `url:"billing_address,omitempty"`
 	// ShippingAddress replaces the shipping address (shipping_address_*).
-	ShippingAddress *Address `url:"shipping_address,omitempty" json:"shipping_address,omitempty"`
+	ShippingAddress *Address `url:"shipping_address,omitempty"`
 	// Extra carries the other form fields, such as udf1…udf10. A key a
 	// typed field writes and text that is not valid UTF-8 are validation
 	// errors.
-	Extra map[string]string `url:"-" json:"extra,omitempty"`
+	Extra map[string]string `url:"-"`
 }
 
 // Validate reports what the service refuses, or what the form could not

@@ -2,8 +2,6 @@ package checkout
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"strings"
 
 	"github.com/payorch/checkout-go/validation"
@@ -19,28 +17,6 @@ type RefundRequest struct {
 	// Amount is the sum to refund (amount), more than 0 and at most what
 	// is left to refund. Leave it empty to refund the whole order.
 	Amount Amount `url:"amount,omitempty" json:"amount,omitempty"`
-}
-
-// UnmarshalJSON reads a refund request from the JSON the JWE+JWS mode
-// sends, the amount as written, from a JSON string or number, so that
-// [RefundRequest.Validate] judges what was given. Text that is not a
-// number is an error, never an empty Amount, which would refund the whole
-// order.
-func (r *RefundRequest) UnmarshalJSON(data []byte) error {
-	if r == nil {
-		return errNilTarget("RefundRequest")
-	}
-	type plain RefundRequest
-	var w struct {
-		plain
-		Amount json.Number `json:"amount"`
-	}
-	if err := json.Unmarshal(data, &w); err != nil {
-		return fmt.Errorf("checkout: decode refund request: %w", err)
-	}
-	w.plain.Amount = Amount(w.Amount)
-	*r = RefundRequest(w.plain)
-	return nil
 }
 
 // Validate reports every problem that would make the service refuse the
@@ -223,20 +199,20 @@ type TransactionRefundRequest struct {
 	// UniqueRequestID is your id of this refund (unique_request_id,
 	// required). Reuse it when retrying the same refund: the service
 	// refunds an id once.
-	UniqueRequestID string `url:"unique_request_id" json:"unique_request_id"`
+	UniqueRequestID string `url:"unique_request_id"`
 	// TxnID is the transaction to refund (txn_id), as
 	// [OrderStatus].TxnID gives it. TxnID or OrderID is required.
-	TxnID string `url:"txn_id,omitempty" json:"txn_id,omitempty"`
+	TxnID string `url:"txn_id,omitempty"`
 	// OrderID is your id of the order to refund (order_id).
-	OrderID string `url:"order_id,omitempty" json:"order_id,omitempty"`
+	OrderID string `url:"order_id,omitempty"`
 	// Amount is the sum to refund (amount), more than 0. The service's
 	// own examples always send it.
-	Amount Amount `url:"amount,omitempty" json:"amount,omitempty"`
+	Amount Amount `url:"amount,omitempty"`
 	// RefundType is how the refund reaches the customer (refund_type):
 	// [RefundStandard] when empty, [RefundInstant] or
 	// [RefundInstantWithFallback] where the service is set up for
 	// instant refunds. Other values are sent as they are.
-	RefundType RefundType `url:"refund_type,omitempty" json:"refund_type,omitempty"`
+	RefundType RefundType `url:"refund_type,omitempty"`
 }
 
 // Validate reports every problem that would make the service refuse the

@@ -293,33 +293,3 @@ func mustJSON(t *testing.T, v any) []byte {
 	require.NoError(t, err)
 	return b
 }
-
-// A refund request read from JSON keeps its amount as written, so that
-// Validate judges it; text that is not a number is an error, never the
-// empty Amount, which refunds the whole order.
-func TestRefundRequestJSONKeepsAmount(t *testing.T) {
-	for body, want := range map[string]Amount{
-		`{"unique_request_id":"r1","amount":"1.0"}`: "1.0",
-		`{"unique_request_id":"r1","amount":12.5}`:  "12.5",
-		`{"unique_request_id":"r1","amount":1e2}`:   "1e2",
-		`{"unique_request_id":"r1"}`:                "",
-		`{"unique_request_id":"r1","amount":null}`:  "",
-	} {
-		var r RefundRequest
-		require.NoError(t, json.Unmarshal([]byte(body), &r), body)
-		require.Equal(t, want, r.Amount, body)
-		require.Equal(t, "r1", r.UniqueRequestID)
-		if want == "1e2" {
-			requireProblemPaths(t, r.Validate(), []string{"amount"})
-		} else {
-			require.NoError(t, r.Validate(), body)
-		}
-	}
-	for _, amount := range []string{`"abc"`, `"FILTERED"`, `{"v":1}`, `true`} {
-		r := RefundRequest{UniqueRequestID: "keep"}
-		err := json.Unmarshal([]byte(`{"unique_request_id":"r1","amount":`+amount+`}`), &r)
-		require.ErrorContains(t, err, "checkout: decode refund request:", amount)
-		require.Equal(t, RefundRequest{UniqueRequestID: "keep"}, r, "a failed decode changes nothing")
-	}
-	require.Error(t, (*RefundRequest)(nil).UnmarshalJSON([]byte(`{}`)))
-}

@@ -96,8 +96,8 @@ func TestProblemPathsNameRealKeys(t *testing.T) {
 	check("order path", problemsOf(err))
 	_, err = customerPath("..")
 	check("customer path", problemsOf(err))
-	links := &CollectionLinks{}
-	check("collection link text", problemsOf(links.UnmarshalText([]byte(`{"supported_payment_methods":["PAY"],"expiry_details":[{"payment_method":"QR","expiry_in_mins":"x"}]}`))))
+	links := &OrderRequest{OrderID: "o1", Amount: "1", CollectionLinks: &CollectionLinks{Links: []CollectionLink{{Method: CollectionQR, Expiry: 90 * time.Second}}}}
+	check("collection link expiry", problemsOf(links.Validate()))
 
 	// The sub-packages own the paths below their keys; their own tests
 	// check those.

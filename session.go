@@ -61,8 +61,9 @@ const (
 
 // SessionRequest opens a checkout session ([Client.CreateSession]): who
 // pays, how much, and how the checkout screen looks. Empty fields are not
-// sent. json.Marshal gives the body the client sends and json.Unmarshal
-// reads such a body back.
+// sent. json.Marshal gives the body the client sends; the type is written,
+// not read back (json.Unmarshal fills only its tagged fields, not the
+// mandate, the gateway entries or Extra).
 type SessionRequest struct {
 	// OrderID is your unique id of the order (order_id): required for
 	// PaymentPage and QuickPay; PaymentManagement takes none.

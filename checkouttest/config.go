@@ -91,7 +91,16 @@ type Config struct {
 	Hosts []string
 	// Now is the fake's clock (date_created, link expiry). Nil means time.Now.
 	Now func() time.Time
+	// OrderExpiry is how long an order takes payments after it is made:
+	// the order_expiry of its replies and status is its creation plus
+	// this, so checkout's AwaitFinal gives up with ErrOrderExpired on an
+	// order left unpaid past it. Zero means DefaultOrderExpiry.
+	OrderExpiry time.Duration
 }
+
+// DefaultOrderExpiry is Config.OrderExpiry when zero. The service does not
+// publish its own; its published replies show 15 minutes.
+const DefaultOrderExpiry = 15 * time.Minute
 
 // WebhookConfig is where and how webhooks are delivered.
 type WebhookConfig struct {
@@ -160,6 +169,9 @@ func (c Config) Validate() error {
 		if err := checkHost(h); err != nil {
 			col.Add(validation.Index("Hosts", i), err.Error())
 		}
+	}
+	if c.OrderExpiry < 0 {
+		col.Add("OrderExpiry", "may not be negative")
 	}
 	for i, g := range c.Gateways {
 		checkGateway(&col, validation.Index("Gateways", i), g)

@@ -89,7 +89,8 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request, parts []st
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 		return
 	}
-	if len(parts) != 3 || parts[0] != "orders" || parts[1] == "" {
+	isFaults := len(parts) == 1 && parts[0] == "faults"
+	if !isFaults && (len(parts) != 3 || parts[0] != "orders" || parts[1] == "") {
 		writeJSON(w, http.StatusNotFound, controlError{"no such control endpoint: " + r.URL.Path})
 		return
 	}
@@ -100,6 +101,10 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request, parts []st
 	}
 	if r.Header.Get(ControlHeader) == "" {
 		writeJSON(w, http.StatusForbidden, controlError{"a control POST needs the header " + ControlHeader + ": 1 (checkout trigger sends it)"})
+		return
+	}
+	if isFaults {
+		s.serveFaultControl(w, r)
 		return
 	}
 	orderID := parts[1]
@@ -263,4 +268,73 @@ func crossSite(r *http.Request) string {
 		return "refused: a request from another origin; the fake obeys only its own pages and programs"
 	}
 	return ""
+}
+
+// FaultResult is the JSON reply of the control POST that injects a fault
+// (checkout trigger fault).
+type FaultResult struct {
+	// Method is the method the fault matches, "" for any.
+	Method string `json:"method"`
+	// Path is the path.Match pattern the fault matches.
+	Path string `json:"path"`
+	// Times is how many matching requests it applies to.
+	Times int `json:"times"`
+	// Fault describes it as Request.Fault will, such as "status 502 after
+	// processing".
+	Fault string `json:"fault"`
+}
+
+// serveFaultControl injects the fault its query describes: path (required),
+// method, times, status, retry_after, delay (a Go duration), drop and after
+// (1 or true: after processing).
+func (s *Server) serveFaultControl(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	bad := func(msg string) { writeJSON(w, http.StatusBadRequest, controlError{msg}) }
+	for k, vs := range q {
+		if !slices.Contains([]string{"path", "method", "times", "status", "retry_after", "delay", "drop", "after"}, k) {
+			bad("unknown parameter " + strconv.Quote(k) + " for faults: use path, method, times, status, retry_after, delay, drop, after")
+			return
+		}
+		if len(vs) != 1 {
+			bad(k + " is given more than once")
+			return
+		}
+	}
+	f := Fault{Method: strings.ToUpper(q.Get("method")), Path: q.Get("path"), RetryAfter: q.Get("retry_after")}
+	var err error
+	flag := func(k string) bool {
+		v := q.Get(k)
+		ok := v == "" || v == "0" || v == "1" || v == "true" || v == "false"
+		if !ok && err == nil {
+			err = fmt.Errorf("%s must be 1, true, 0 or false", k)
+		}
+		return v == "1" || v == "true"
+	}
+	number := func(k string) int {
+		v := q.Get(k)
+		if v == "" {
+			return 0
+		}
+		n, e := strconv.Atoi(v)
+		if (e != nil || n < 1) && err == nil {
+			err = fmt.Errorf("%s must be a positive number", k)
+		}
+		return n
+	}
+	f.Drop, f.AfterProcessing = flag("drop"), flag("after")
+	f.Times, f.Status = number("times"), number("status")
+	if v := q.Get("delay"); v != "" {
+		if f.Delay, err = time.ParseDuration(v); err != nil || f.Delay <= 0 {
+			err = errors.New("delay must be a positive duration, like 2s")
+		}
+	}
+	if err == nil {
+		err = s.InjectFault(f)
+	}
+	if err != nil {
+		bad(strings.TrimPrefix(err.Error(), "checkouttest: "))
+		return
+	}
+	times := max(f.Times, 1)
+	writeJSON(w, http.StatusOK, FaultResult{Method: f.Method, Path: f.Path, Times: times, Fault: f.String()})
 }

@@ -3,18 +3,42 @@ package checkouttest
 import (
 	"net/http"
 	"time"
-
-	checkout "github.com/payorch/checkout-go"
 )
 
 // The customer calls: the customer object the service keeps for a
-// merchant. Each form is read into the request type of package checkout
-// and refused exactly when its Validate refuses it; each reply is a
-// checkout.Customer as the service writes one.
+// merchant. Each form is read as the service reads it (readCustomer); each
+// reply is the fake's own customer, in the shape the service writes one.
+
+// customer is a customer as the fake keeps and answers it.
+type customer struct {
+	ID                string      `json:"id"`
+	Object            string      `json:"object"`
+	ObjectReferenceID string      `json:"object_reference_id"`
+	MobileNumber      string      `json:"mobile_number,omitempty"`
+	MobileCountryCode string      `json:"mobile_country_code,omitempty"`
+	EmailAddress      string      `json:"email_address,omitempty"`
+	FirstName         string      `json:"first_name,omitempty"`
+	LastName          string      `json:"last_name,omitempty"`
+	DateCreated       string      `json:"date_created"`
+	LastUpdated       string      `json:"last_updated"`
+	ClientAuth        *clientAuth `json:"juspay,omitempty"`
+}
+
+// setDetails copies the details sent onto the customer.
+func (c *customer) setDetails(d map[string]string) {
+	for k, dst := range map[string]*string{
+		"mobile_number": &c.MobileNumber, "email_address": &c.EmailAddress, "first_name": &c.FirstName,
+		"last_name": &c.LastName, "mobile_country_code": &c.MobileCountryCode,
+	} {
+		if v, ok := d[k]; ok {
+			*dst = v
+		}
+	}
+}
 
 // customerLocked returns the customer whose id or object_reference_id is
 // id, nil when there is none. Called with s.mu held.
-func (s *Server) customerLocked(id string) *checkout.Customer {
+func (s *Server) customerLocked(id string) *customer {
 	if c := s.customers[id]; c != nil {
 		return c
 	}
@@ -28,14 +52,13 @@ func (s *Server) customerLocked(id string) *checkout.Customer {
 
 // handleCreateCustomer serves POST /customers.
 func (s *Server) handleCreateCustomer(w http.ResponseWriter, r *http.Request, body []byte, _ string) {
-	p := &problems{}
-	req, ok := formOK(w, p, r, body, readCreateCustomer)
+	req, ok := formOK(w, &problems{}, r, body, func(f *formIn) *customerIn { return readCustomer(f, true) })
 	if !ok {
 		return
 	}
-	now := s.now().UTC().Truncate(time.Second)
+	now := s.timestamp(s.now())
 	s.mu.Lock()
-	if s.customerLocked(req.ObjectReferenceID) != nil {
+	if s.customerLocked(req.objectReferenceID) != nil {
 		s.mu.Unlock()
 		writeError(w, http.StatusBadRequest, errBody{
 			Status: "invalid_request_error", ErrorCode: "unique",
@@ -45,31 +68,29 @@ func (s *Server) handleCreateCustomer(w http.ResponseWriter, r *http.Request, bo
 		})
 		return
 	}
-	c := &checkout.Customer{
-		ID: newID("cst_"), Object: "customer", ObjectReferenceID: req.ObjectReferenceID,
-		DateCreated: checkout.Timestamp{Time: now}, LastUpdated: checkout.Timestamp{Time: now},
-	}
-	setDetails(c, req.CustomerDetails)
+	c := &customer{ID: newID("cst_"), Object: "customer", ObjectReferenceID: req.objectReferenceID, DateCreated: now, LastUpdated: now}
+	c.setDetails(req.details)
 	s.customers[c.ID] = c
 	reply := *c
 	s.mu.Unlock()
-	s.writeCustomer(w, reply, req.ClientAuthToken)
+	s.writeCustomer(w, reply, req.clientAuthToken)
 }
 
 // handleGetCustomer serves GET /customers/{id}, by the service's id or the
 // merchant's object_reference_id; the query may ask for a client auth
-// token.
+// token (options.get_client_auth_token=true).
 func (s *Server) handleGetCustomer(w http.ResponseWriter, r *http.Request, _ []byte, id string) {
-	q, _, err := readValues(r.URL.Query(), readCustomerQuery)
-	if err != nil {
-		p := &problems{}
-		p.refuse(err, formDoc(r.URL.Query()))
+	p := &problems{}
+	q := &formIn{form: r.URL.Query(), p: p}
+	token := q.flag("options.get_client_auth_token")
+	q.done()
+	if !p.empty() {
 		p.write(w)
 		return
 	}
 	s.mu.Lock()
 	c := s.customerLocked(id)
-	var reply checkout.Customer
+	var reply customer
 	if c != nil {
 		reply = *c
 	}
@@ -78,23 +99,22 @@ func (s *Server) handleGetCustomer(w http.ResponseWriter, r *http.Request, _ []b
 		writeCustomerNotFound(w)
 		return
 	}
-	s.writeCustomer(w, reply, q.ClientAuthToken)
+	s.writeCustomer(w, reply, token)
 }
 
 // handleUpdateCustomer serves POST /customers/{id}: the details sent
 // replace the customer's.
 func (s *Server) handleUpdateCustomer(w http.ResponseWriter, r *http.Request, body []byte, id string) {
-	p := &problems{}
-	req, ok := formOK(w, p, r, body, readCustomerDetails)
+	req, ok := formOK(w, &problems{}, r, body, func(f *formIn) *customerIn { return readCustomer(f, false) })
 	if !ok {
 		return
 	}
 	s.mu.Lock()
 	c := s.customerLocked(id)
-	var reply checkout.Customer
+	var reply customer
 	if c != nil {
-		setDetails(c, *req)
-		c.LastUpdated = checkout.Timestamp{Time: s.now().UTC().Truncate(time.Second)}
+		c.setDetails(req.details)
+		c.LastUpdated = s.timestamp(s.now())
 		reply = *c
 	}
 	s.mu.Unlock()
@@ -105,27 +125,10 @@ func (s *Server) handleUpdateCustomer(w http.ResponseWriter, r *http.Request, bo
 	s.writeCustomer(w, reply, false)
 }
 
-// setDetails copies the details that are set onto the customer's fields
-// of the same names.
-func setDetails(c *checkout.Customer, d checkout.CustomerDetails) {
-	for _, f := range []struct {
-		dst *string
-		src string
-	}{
-		{&c.MobileNumber, d.MobileNumber}, {&c.EmailAddress, d.EmailAddress}, {&c.FirstName, d.FirstName},
-		{&c.LastName, d.LastName}, {&c.MobileCountryCode, d.MobileCountryCode},
-	} {
-		if f.src != "" {
-			*f.dst = f.src
-		}
-	}
-}
-
 // writeCustomer answers c, with a fresh client auth token when asked.
-func (s *Server) writeCustomer(w http.ResponseWriter, c checkout.Customer, token bool) {
+func (s *Server) writeCustomer(w http.ResponseWriter, c customer, token bool) {
 	if token {
-		c.ClientAuthToken = checkout.Secret(newID("tkn_"))
-		c.ClientAuthTokenExpiry = checkout.Timestamp{Time: s.now().UTC().Truncate(time.Second).Add(15 * time.Minute)}
+		c.ClientAuth = &clientAuth{Token: newID("tkn_"), Expiry: s.timestamp(s.now().Add(15 * time.Minute))}
 	}
 	writeJSON(w, http.StatusOK, c)
 }

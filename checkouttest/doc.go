@@ -3,15 +3,21 @@
 // loopback address and returns a *Server whose URL a checkout.Client can use
 // with no credentials and no network.
 //
-// The fake accepts exactly what the client accepts: it reads each request
-// body into the request type of package checkout that the client sends it
-// from (json.Unmarshal into checkout.SessionRequest; a form into
-// checkout.OrderRequest, checkout.RefundRequest, …, by the same url tags)
-// and refuses it when, and only when, that type's Validate does. So bodies
-// copied from the service's documentation (an amount of "1.0", the enach
-// action with its extra keys, a guest paymentManagement) pass, and a test
-// that the fake accepts a request shows that the client would send it.
-// What the service does beyond validation, the fake does too:
+// The fake judges the wire, not the client: it reads each request as the
+// service does, key by key and case-sensitively, with its own small model
+// of a session, an order, a refund and a customer written from the
+// service's interface and published bodies, never with package checkout's
+// request types. It refuses a missing required key, a value of the wrong
+// JSON type, a value outside its set ("PaymentPage", an unknown upiType), a
+// known key or value in another case ("allowdefaultoptions") and the
+// rules the interface states (enable true on CARD and UPI carrying their
+// filters, a BIN or tenure range <from>::<to>, a divider's thickness…);
+// keys it does not read are ignored, as the service ignores them. So every
+// body the service publishes passes (an amount of "1.0" or 100, the enach
+// action with its extra keys, a guest paymentManagement, WALLETS), and a
+// client that encodes a request wrongly is refused as the service would
+// refuse it, whoever built the bytes. What the service does beyond
+// validation, the fake does too:
 //
 //   - every call needs "Authorization: Basic base64(<api key>:)" (the form
 //     without the colon is accepted too) and the right x-merchantid, else
@@ -60,7 +66,9 @@
 // order's return_url, for testing a return handler that calls
 // checkout.VerifyReturn. Deliveries, recorded requests (Authorization
 // redacted) and order state can be inspected; InjectFault makes the next
-// requests to a path fail with a status, a delay or a dropped connection.
+// requests to a path fail with a status, a delay or a dropped connection,
+// or (Fault.AfterProcessing) be served and then lose their reply, to test
+// that a write whose outcome is unknown is settled, not repeated.
 //
 // In a test:
 //
@@ -135,6 +143,9 @@
 //	                                                   or ?unique_request_id=…)
 //	POST /__checkouttest/orders/{order_id}/refund-fail RefundFailed (likewise)
 //	POST /__checkouttest/orders/{order_id}/resend      Resend of the order's last event
+//	POST /__checkouttest/faults?path=/orders&status=502&after=1
+//	                                                   InjectFault (also method, times,
+//	                                                   drop, delay, retry_after)
 //
 // The four moves take ?duplicates=N (1 to MaxControlRepeat): each event
 // the move sends is delivered N more times, as WebhookConfig.Duplicates
@@ -144,8 +155,8 @@
 // the fake never grants, and a request a browser marks cross-site (an
 // Origin not the fake's own, Sec-Fetch-Site cross-site or same-site) is
 // refused with 403. A POST waits (at most ControlWait) until the webhooks
-// it sent are delivered or given up and replies 200 with a ControlResult;
-// an unknown order is 404, a move the order cannot make (or a resend
+// it sent are delivered or given up and replies 200 with a ControlResult
+// (a FaultResult for faults); an unknown order is 404, a move the order cannot make (or a resend
 // before any event) 409, anything else 400, with {"error": "..."}.
 //
 // What the fake protects: it serves only loopback Host names, the

@@ -118,6 +118,32 @@ func ExampleServer_InjectFault() {
 	// 500: error <nil> after 2 attempts and 1 read
 }
 
+// A fault after processing makes the order and then loses the reply, as a
+// gateway timing out behind the service would: the client cannot know the
+// order was made. CreateOrder reads the order before sending it again,
+// finds it, and returns it marked Replayed; the order is sent once.
+func ExampleFault_afterProcessing() {
+	ctx := context.Background()
+	fake := checkouttest.NewServer(checkouttest.Config{MerchantID: "shop", APIKey: "test_key"})
+	defer fake.Close()
+	client, err := checkout.NewClient("shop", "test_key", checkout.WithBaseURL(fake.URL))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	_ = fake.InjectFault(checkouttest.Fault{Method: "POST", Path: "/orders", Status: 502, AfterProcessing: true})
+	order, err := client.CreateOrder(ctx, &checkout.OrderRequest{OrderID: "ord_9", Amount: "10.00"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("order", order.OrderID, "replayed:", order.Replayed)
+	fmt.Println("sent", fake.Count("POST", "/orders"), "time; read", fake.Count("GET", "/orders/ord_9"), "time")
+	// Output:
+	// order ord_9 replayed: true
+	// sent 1 time; read 1 time
+}
+
 // Deliveries shows what the fake sent: here a receiver that answers 500
 // once gets the event again (spec §6.1.4), and Duplicates sends every event
 // twice (spec §6.1.5); every delivery ends notified.

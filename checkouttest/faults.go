@@ -3,14 +3,18 @@ package checkouttest
 import (
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"path"
 	"strings"
 	"time"
 )
 
 // Fault makes the next requests that match Method and Path misbehave, to
-// test a client's retries and timeouts. Delay applies first; then Drop, else
-// Status, else the request is served normally (a delay alone).
+// test a client's retries, timeouts and replays. Delay applies first; then
+// Drop, else Status, else the request is served normally (a delay alone).
+// With AfterProcessing the request is served first (the order made, the
+// refund recorded) and only its reply is lost: the write took effect, and
+// the client cannot know it.
 type Fault struct {
 	// Method matches the request method; "" matches any.
 	Method string
@@ -31,6 +35,13 @@ type Fault struct {
 	// RetryAfter, when not empty, is sent as the Retry-After header with
 	// Status ("1", or an HTTP date).
 	RetryAfter string
+	// AfterProcessing serves the request as usual and then loses its
+	// reply: Drop closes the connection instead of answering, Status (such
+	// as 502) answers instead of the reply. It needs Drop or Status. Use
+	// it to test that a write whose outcome is unknown is settled, not
+	// repeated: checkout's CreateOrder reads the order and returns it with
+	// Replayed set.
+	AfterProcessing bool
 }
 
 // String describes the fault as Request.Fault records it.
@@ -49,7 +60,11 @@ func (f Fault) String() string {
 		}
 		parts = append(parts, s)
 	}
-	return strings.Join(parts, ", ")
+	out := strings.Join(parts, ", ")
+	if f.AfterProcessing {
+		out += " after processing"
+	}
+	return out
 }
 
 type faultState struct {
@@ -69,6 +84,9 @@ func (s *Server) InjectFault(f Fault) error {
 	}
 	if f.Delay <= 0 && !f.Drop && f.Status == 0 {
 		return fmt.Errorf("checkouttest: fault for %s does nothing: set Delay, Drop or Status", f.Path)
+	}
+	if f.AfterProcessing && !f.Drop && f.Status == 0 {
+		return fmt.Errorf("checkouttest: fault for %s loses no reply after processing: set Drop or Status", f.Path)
 	}
 	if f.Status != 0 && (f.Status < 100 || f.Status > 599) {
 		return fmt.Errorf("checkouttest: fault status %d is not an HTTP status", f.Status)
@@ -104,8 +122,9 @@ func (s *Server) takeFault(method, p string) *Fault {
 }
 
 // applyFault plays f and reports whether the request was answered (or
-// dropped) by it.
-func (s *Server) applyFault(w http.ResponseWriter, r *http.Request, f *Fault) bool {
+// dropped) by it. serve serves the request: a fault after processing
+// serves it into a recorder and then loses the reply.
+func (s *Server) applyFault(w http.ResponseWriter, r *http.Request, f *Fault, serve func(http.ResponseWriter)) bool {
 	if f.Delay > 0 {
 		t := time.NewTimer(f.Delay)
 		select {
@@ -118,6 +137,9 @@ func (s *Server) applyFault(w http.ResponseWriter, r *http.Request, f *Fault) bo
 			writeError(w, http.StatusServiceUnavailable, errBody{Status: "error", ErrorCode: "service_unavailable", ErrorMessage: "server closing"})
 			return true
 		}
+	}
+	if f.AfterProcessing {
+		serve(httptest.NewRecorder()) // the write takes effect; its reply is lost below
 	}
 	switch {
 	case f.Drop:

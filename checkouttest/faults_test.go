@@ -3,11 +3,13 @@ package checkouttest_test
 import (
 	"context"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
+	checkout "github.com/payorch/checkout-go"
 	"github.com/payorch/checkout-go/checkouttest"
 )
 
@@ -77,6 +79,66 @@ func TestFaults(t *testing.T) {
 	require.Error(t, s.InjectFault(checkouttest.Fault{Path: "/orders"}), "a fault that does nothing")
 	require.Error(t, s.InjectFault(checkouttest.Fault{Path: "[", Status: 500}))
 	require.Error(t, s.InjectFault(checkouttest.Fault{Path: "/orders", Status: 42}))
+	require.ErrorContains(t, s.InjectFault(checkouttest.Fault{Path: "/orders", Delay: time.Second, AfterProcessing: true}),
+		"loses no reply after processing", "after processing, a fault must lose the reply")
+}
+
+// A fault after processing serves the request, so the write takes effect,
+// and then loses the reply: a 502 instead of it, or the connection closed.
+func TestFaultAfterProcessing(t *testing.T) {
+	s := newServer(t, checkouttest.Config{})
+	require.NoError(t, s.InjectFault(checkouttest.Fault{Method: "POST", Path: "/orders", Status: 502, AfterProcessing: true}))
+	r := postOrder(t, s, orderForm("ord_ap1"))
+	require.Equal(t, 502, r.status)
+	require.Equal(t, "bad_gateway", r.json["error_code"])
+	o, err := s.Order("ord_ap1")
+	require.NoError(t, err, "the order was made though the client saw a 502")
+	require.Equal(t, checkouttest.StatusCreated, o.Status)
+
+	require.NoError(t, s.InjectFault(checkouttest.Fault{Method: "POST", Path: "/orders", Drop: true, AfterProcessing: true}))
+	req, err := http.NewRequest(http.MethodPost, s.URL+"/orders", strings.NewReader(orderForm("ord_ap2").Encode()))
+	require.NoError(t, err)
+	req.Header = authHeaders()
+	req.Header.Set("version", "2023-06-30")
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	_, err = (&http.Client{Transport: &http.Transport{DisableKeepAlives: true}}).Do(req)
+	require.Error(t, err, "no reply")
+	_, err = s.Order("ord_ap2")
+	require.NoError(t, err, "the order was made though the connection closed")
+
+	// Without AfterProcessing the same faults act instead of the request.
+	require.NoError(t, s.InjectFault(checkouttest.Fault{Method: "POST", Path: "/orders", Status: 502}))
+	require.Equal(t, 502, postOrder(t, s, orderForm("ord_ap3")).status)
+	_, err = s.Order("ord_ap3")
+	require.ErrorIs(t, err, checkouttest.ErrUnknownOrder)
+
+	var faults []string
+	for _, r := range s.Requests() {
+		faults = append(faults, r.Fault)
+	}
+	require.Equal(t, []string{"status 502 after processing", "drop after processing", "status 502"}, faults)
+}
+
+// The write the fault hid is settled, not repeated: CreateOrder reads the
+// order it cannot know was made, finds the same one and returns it
+// Replayed; the order was sent once (issue 40).
+func TestFaultAfterProcessingReplaysCreateOrder(t *testing.T) {
+	for name, f := range map[string]checkouttest.Fault{
+		"502":  {Method: "POST", Path: "/orders", Status: 502, AfterProcessing: true},
+		"drop": {Method: "POST", Path: "/orders", Drop: true, AfterProcessing: true},
+	} {
+		t.Run(name, func(t *testing.T) {
+			s := newServer(t, checkouttest.Config{})
+			c := newClient(t, s)
+			require.NoError(t, s.InjectFault(f))
+			order, err := c.CreateOrder(ctxT(t), &checkout.OrderRequest{OrderID: "ord_rp", Amount: "10.00", CustomerID: "cust_1"})
+			require.NoError(t, err)
+			require.True(t, order.Replayed, "found by reading the order")
+			require.Equal(t, "ord_rp", order.OrderID)
+			require.Equal(t, 1, s.Count(http.MethodPost, "/orders"), "sent once, never blindly again")
+			require.Positive(t, s.Count(http.MethodGet, "/orders/ord_rp"))
+		})
+	}
 }
 
 func TestCloseEndsInjectedDelay(t *testing.T) {

@@ -7,34 +7,51 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
-
-	checkout "github.com/payorch/checkout-go"
-	"github.com/payorch/checkout-go/validation"
+	"strings"
+	"unicode/utf8"
 )
 
-// The fake reads a form body into the request type of package checkout that
-// the client encodes it from, with the keys the service documents written
-// out here (not read from the client's tags: a key the client misspells is
-// then a key the fake does not know, as it is for the service), so that
-// the type's own Validate decides what is refused.
+// The form calls as the fake reads them: POST /orders (spec §2.7), POST
+// /orders/{order_id}, the refunds and the customer calls. Each form is
+// read key by key with the keys the service documents written out here,
+// in the fake's own small model of each request, so a key the client
+// misspells or mis-cases is a key the fake refuses or does not see, as the
+// service would.
 
-// formOK reads the form into a request with read and, when the service
-// would refuse it, writes the refusal; it reports whether the handler goes
-// on.
-func formOK[T interface{ Validate() error }](w http.ResponseWriter, p *problems, r *http.Request, body []byte, read func(*formReader) T) (T, bool) {
-	var req T
+// addressFields are the parts of billing_address_* and shipping_address_*.
+var addressFields = []string{"first_name", "last_name", "line1", "line2", "line3", "city", "state", "country",
+	"postal_code", "phone", "country_code_iso"}
+
+// formIn is a form being read: each key once, the keys read so far, and
+// where problems go.
+type formIn struct {
+	form url.Values
+	read []string
+	p    *problems
+}
+
+// readForm parses a form body; a wrong content type or a malformed form is
+// a problem.
+func readForm(p *problems, r *http.Request, body []byte) *formIn {
 	if mt := mediaType(r); mt != "application/x-www-form-urlencoded" {
 		p.bad("Content-Type", fmt.Sprintf("must be application/x-www-form-urlencoded, got %q", r.Header.Get("Content-Type")))
-	} else if form, err := url.ParseQuery(string(body)); err != nil {
+		return nil
+	}
+	form, err := url.ParseQuery(string(body))
+	if err != nil {
 		p.bad("body", "is not a well-formed form: "+err.Error())
-	} else {
-		req, _, err = readValues(form, read)
-		if err == nil {
-			err = req.Validate()
-		}
-		if err != nil {
-			p.refuse(err, formDoc(form))
-		}
+		return nil
+	}
+	return &formIn{form: form, p: p}
+}
+
+// formOK reads the form of r with read and, when the service would refuse
+// it, writes the refusal (with the problems p already holds); it reports
+// whether the handler goes on.
+func formOK[T any](w http.ResponseWriter, p *problems, r *http.Request, body []byte, read func(*formIn) T) (T, bool) {
+	var req T
+	if f := readForm(p, r, body); f != nil {
+		req = read(f)
 	}
 	if !p.empty() {
 		p.write(w)
@@ -44,165 +61,245 @@ func formOK[T interface{ Validate() error }](w http.ResponseWriter, p *problems,
 }
 
 // versionedFormOK is formOK for the calls whose version header is
-// optional: the header is checked as optionalVersion checks it, and its
-// problems are refused together with the form's.
-func versionedFormOK[T interface{ Validate() error }](w http.ResponseWriter, r *http.Request, body []byte, read func(*formReader) T) (T, bool) {
+// optional: the header is checked as optionalVersion checks it.
+func versionedFormOK[T any](w http.ResponseWriter, r *http.Request, body []byte, read func(*formIn) T) (T, bool) {
 	p := &problems{}
 	optionalVersion(p, r)
 	return formOK(w, p, r, body, read)
 }
 
-// readValues reads form with read: the request, and a *validation.Error
-// naming each key that could not be read.
-func readValues[T any](form url.Values, read func(*formReader) T) (T, url.Values, error) {
-	f := &formReader{form: form, used: map[string]bool{}}
-	req := read(f)
-	return req, form, f.problems.Err()
-}
-
-// formReader reads the keys of a form as the service does: each key once;
-// what cannot be read is a problem at its key.
-type formReader struct {
-	form     url.Values
-	used     map[string]bool
-	problems validation.Error
-}
-
-// text returns the value of key, "" when absent. A key sent more than once
-// is a problem: a field holds one value.
-func (f *formReader) text(key string) string {
+// text returns the value of key, "" when absent; a required key that is
+// absent or blank is missing. A key sent more than once, or whose value is
+// not UTF-8, is a problem: a field holds one text.
+func (f *formIn) text(key string, required bool) string {
+	f.read = append(f.read, key)
 	vals, ok := f.form[key]
-	if !ok {
+	switch {
+	case !ok || len(vals) == 1 && strings.TrimSpace(vals[0]) == "":
+		if required {
+			f.p.miss(key)
+		}
+		if ok {
+			return vals[0]
+		}
 		return ""
-	}
-	f.used[key] = true
-	if len(vals) != 1 {
-		f.problems.Add(key, "is sent "+strconv.Itoa(len(vals))+" times")
+	case len(vals) != 1:
+		f.p.bad(key, "is sent "+strconv.Itoa(len(vals))+" times")
+		return ""
+	case !utf8.ValidString(vals[0]):
+		f.p.bad(key, "is not valid UTF-8")
 		return ""
 	}
 	return vals[0]
 }
 
 // flag returns the value of key as a boolean: "true" or "false".
-func (f *formReader) flag(key string) bool {
-	text := f.text(key)
+func (f *formIn) flag(key string) bool {
+	text := f.text(key, false)
 	if text != "" && text != "true" && text != "false" {
-		f.problems.Add(key, strconv.Quote(text)+" is neither true nor false")
+		f.p.bad(key, strconv.Quote(text)+" is neither true nor false")
 	}
 	return text == "true"
 }
 
-// address returns the address sent under prefix (billing_address,
-// shipping_address), nil when none of its keys is there.
-func (f *formReader) address(prefix string) *checkout.Address {
-	a := &checkout.Address{}
-	for _, field := range []struct {
-		key string
-		dst *string
-	}{
-		{"first_name", &a.FirstName}, {"last_name", &a.LastName}, {"line1", &a.Line1}, {"line2", &a.Line2},
-		{"line3", &a.Line3}, {"city", &a.City}, {"state", &a.State}, {"country", &a.Country},
-		{"postal_code", &a.PostalCode}, {"phone", &a.Phone}, {"country_code_iso", &a.CountryCodeISO},
-	} {
-		*field.dst = f.text(prefix + "_" + field.key)
+// amount returns the amount at key in minor units, and whether it is there.
+func (f *formIn) amount(key string, required bool) (int64, bool) {
+	text := f.text(key, required)
+	if text == "" {
+		return 0, false
 	}
-	if *a == (checkout.Address{}) {
-		return nil
+	minor, msg := parseAmount(text)
+	if msg != "" {
+		f.p.bad(key, msg)
+		return 0, false
 	}
-	return a
+	return minor, true
 }
 
-// rest returns the keys not read yet, for a request's Extra; nil when
-// there are none.
-func (f *formReader) rest() map[string]string {
-	var out map[string]string
+// positive is amount for a refund: more than 0 when it is there.
+func (f *formIn) positive(key string, required bool) (int64, bool) {
+	minor, ok := f.amount(key, required)
+	if ok && minor == 0 {
+		f.p.bad(key, "must be more than 0")
+		return 0, false
+	}
+	return minor, ok
+}
+
+// addresses reads the billing and shipping address keys (kept only as
+// read: the order status does not show them).
+func (f *formIn) addresses() {
+	for _, prefix := range []string{"billing_address_", "shipping_address_"} {
+		for _, k := range addressFields {
+			f.text(prefix+k, false)
+		}
+	}
+}
+
+// kept returns the udf1…udf10 and metadata.<key> values of the form, by
+// key: the fields an order keeps and its status shows.
+func (f *formIn) kept() (udf, metadata map[string]string) {
+	udf, metadata = map[string]string{}, map[string]string{}
+	for i := 1; i <= 10; i++ {
+		k := "udf" + strconv.Itoa(i)
+		if v := f.text(k, false); v != "" {
+			udf[k] = v
+		}
+	}
 	for _, k := range slices.Sorted(maps.Keys(f.form)) {
-		if f.used[k] {
+		name, isMeta := strings.CutPrefix(k, "metadata.")
+		if isMeta && k != gatewayRefKey && k != "metadata.webhook_url" && k != "metadata.subvention_amount" {
+			metadata[name] = f.text(k, false)
+		}
+	}
+	return udf, metadata
+}
+
+// done refuses the keys that are a key read in another case, which the
+// service would not see. Call it after reading every key.
+func (f *formIn) done() {
+	for _, k := range slices.Sorted(maps.Keys(f.form)) {
+		if slices.Contains(f.read, k) {
 			continue
 		}
-		if out == nil {
-			out = map[string]string{}
+		for _, r := range f.read {
+			if strings.EqualFold(r, k) {
+				f.p.bad(k, "is not a key the service reads: keys are case sensitive, did you mean "+strconv.Quote(r)+"?")
+				break
+			}
 		}
-		out[k] = f.text(k)
 	}
-	return out
 }
 
-// readOrder reads the form of POST /orders.
-func readOrder(f *formReader) *checkout.OrderRequest {
-	r := &checkout.OrderRequest{
-		OrderID: f.text("order_id"), Amount: checkout.Amount(f.text("amount")), Currency: f.text("currency"),
-		CustomerID: f.text("customer_id"), CustomerEmail: f.text("customer_email"), CustomerPhone: f.text("customer_phone"),
-		ProductID: f.text("product_id"), ReturnURL: f.text("return_url"), Description: f.text("description"),
-		BillingAddress: f.address("billing_address"), ShippingAddress: f.address("shipping_address"),
-		SubventionAmount:   checkout.Amount(f.text("metadata.subvention_amount")),
-		GatewayReferenceID: f.text("metadata." + checkout.DefaultNamespace + ":gateway_reference_id"),
-		WebhookURL:         f.text("metadata.webhook_url"),
-		ClientAuthToken:    f.flag("options.get_client_auth_token"),
-		UDFs: checkout.UDFs{UDF1: f.text("udf1"), UDF2: f.text("udf2"), UDF3: f.text("udf3"), UDF4: f.text("udf4"),
-			UDF5: f.text("udf5"), UDF6: f.text("udf6"), UDF7: f.text("udf7"), UDF8: f.text("udf8"),
-			UDF9: f.text("udf9"), UDF10: f.text("udf10")},
-	}
-	f.text("options.get_payment_collection_link") // the flag beside the details, which say what is asked
-	if text := f.text("payment_collection_link_details"); text != "" {
-		r.CollectionLinks = &checkout.CollectionLinks{}
-		if err := r.CollectionLinks.UnmarshalText([]byte(text)); err != nil {
-			f.problems.Merge("payment_collection_link_details", err)
+// orderIn is what the fake keeps of an order form.
+type orderIn struct {
+	orderID, currency, productID, returnURL, description string
+	customerID, customerEmail, customerPhone             string
+	amount                                               int64
+	webhookURL, gatewayRef                               string
+	clientAuthToken                                      bool
+	links                                                []linkIn // nil: none asked for
+	udf, metadata                                        map[string]string
+}
+
+// readOrder reads the form of POST /orders: order_id and amount are
+// required; payment_collection_link_details is JSON text (readLinks).
+func readOrder(f *formIn) *orderIn {
+	o := &orderIn{}
+	o.orderID = f.text("order_id", true)
+	o.amount, _ = f.amount("amount", true)
+	o.currency = f.text("currency", false)
+	o.customerID = f.text("customer_id", false)
+	o.customerEmail = f.text("customer_email", false)
+	o.customerPhone = f.text("customer_phone", false)
+	o.productID = f.text("product_id", false)
+	o.returnURL = f.text("return_url", false)
+	o.description = f.text("description", false)
+	f.addresses()
+	f.amount("metadata.subvention_amount", false)
+	o.gatewayRef = f.text(gatewayRefKey, false)
+	if u := f.text("metadata.webhook_url", false); u != "" {
+		if err := checkWebhookURL(u); err != nil {
+			f.p.bad("metadata.webhook_url", err.Error())
 		}
+		o.webhookURL = u
 	}
-	r.Extra = f.rest() // metadata.<GATEWAY>:<key>, …
+	o.clientAuthToken = f.flag("options.get_client_auth_token")
+	f.text("options.get_payment_collection_link", false) // a truthy flag; the details say what is asked
+	if text := f.text("payment_collection_link_details", false); text != "" {
+		o.links = readLinks(f.p, "payment_collection_link_details", text)
+	}
+	o.udf, o.metadata = f.kept()
+	f.done()
+	return o
+}
+
+// updateIn is what the fake keeps of an order update form.
+type updateIn struct {
+	amount        int64
+	hasAmount     bool
+	udf, metadata map[string]string
+}
+
+// readUpdateOrder reads the form of POST /orders/{order_id}: a new amount,
+// addresses, udf and metadata fields, all optional.
+func readUpdateOrder(f *formIn) *updateIn {
+	u := &updateIn{}
+	u.amount, u.hasAmount = f.amount("amount", false)
+	f.addresses()
+	u.udf, u.metadata = f.kept()
+	f.done()
+	return u
+}
+
+// refundIn is a refund of an order (POST /orders/{order_id}/refunds, the
+// older POST /order/refund, and its JWE+JWS form) or of a transaction
+// (POST /refunds).
+type refundIn struct {
+	uniqueRequestID string
+	amount          int64 // 0: all that is left
+	txnID, orderID  string
+	refundType      string
+}
+
+// refundTypes are the refund_type values; the set is open, but a known
+// value in another case is refused.
+var refundTypes = []string{"STANDARD", "INSTANT", "INSTANT_WITH_FALLBACK"}
+
+// readRefund reads an order refund: unique_request_id is required, amount
+// (more than 0) optional; other keys are ignored, as the service ignores
+// them.
+func readRefund(f *formIn) *refundIn {
+	r := &refundIn{uniqueRequestID: f.text("unique_request_id", true)}
+	r.amount, _ = f.positive("amount", false)
+	f.done()
 	return r
 }
 
-// readUpdateOrder reads the form of POST /orders/{order_id}.
-func readUpdateOrder(f *formReader) *checkout.UpdateOrderRequest {
-	return &checkout.UpdateOrderRequest{
-		Amount:          checkout.Amount(f.text("amount")),
-		BillingAddress:  f.address("billing_address"),
-		ShippingAddress: f.address("shipping_address"),
-		Extra:           f.rest(),
+// readTxnRefund reads the form of POST /refunds: unique_request_id, and
+// txn_id or order_id, are required.
+func readTxnRefund(f *formIn) *refundIn {
+	r := &refundIn{uniqueRequestID: f.text("unique_request_id", true)}
+	r.txnID = f.text("txn_id", false)
+	r.orderID = f.text("order_id", false)
+	if r.txnID == "" && r.orderID == "" {
+		f.p.miss("txn_id")
 	}
-}
-
-// readRefund reads the form of POST /orders/{order_id}/refunds; other keys
-// are ignored, as the service ignores them.
-func readRefund(f *formReader) *checkout.RefundRequest {
-	return &checkout.RefundRequest{UniqueRequestID: f.text("unique_request_id"), Amount: checkout.Amount(f.text("amount"))}
-}
-
-// readTxnRefund reads the form of POST /refunds.
-func readTxnRefund(f *formReader) *checkout.TransactionRefundRequest {
-	return &checkout.TransactionRefundRequest{
-		UniqueRequestID: f.text("unique_request_id"), TxnID: f.text("txn_id"), OrderID: f.text("order_id"),
-		Amount: checkout.Amount(f.text("amount")), RefundType: checkout.RefundType(f.text("refund_type")),
+	r.amount, _ = f.positive("amount", false)
+	r.refundType = f.text("refund_type", false)
+	if msg := enumProblem(r.refundType, refundTypes, false); r.refundType != "" && msg != "" {
+		f.p.bad("refund_type", msg)
 	}
+	f.done()
+	return r
 }
 
-// readCustomerDetails reads a customer's details, as the customer calls
-// send them.
-func readCustomerDetails(f *formReader) *checkout.CustomerDetails {
-	return &checkout.CustomerDetails{
-		MobileNumber: f.text("mobile_number"), EmailAddress: f.text("email_address"), FirstName: f.text("first_name"),
-		LastName: f.text("last_name"), MobileCountryCode: f.text("mobile_country_code"),
+// customerIn is a customer form: the details, and for a create its
+// object_reference_id.
+type customerIn struct {
+	objectReferenceID string
+	details           map[string]string // mobile_number, email_address, … as sent
+	clientAuthToken   bool
+}
+
+// customerDetailKeys are the details a customer form sets.
+var customerDetailKeys = []string{"mobile_number", "email_address", "first_name", "last_name", "mobile_country_code"}
+
+// readCustomer reads a customer form; create requires object_reference_id
+// and mobile_number.
+func readCustomer(f *formIn, create bool) *customerIn {
+	c := &customerIn{details: map[string]string{}}
+	if create {
+		c.objectReferenceID = f.text("object_reference_id", true)
 	}
-}
-
-// readCreateCustomer reads the form of POST /customers.
-func readCreateCustomer(f *formReader) *checkout.CreateCustomerRequest {
-	return &checkout.CreateCustomerRequest{
-		ObjectReferenceID: f.text("object_reference_id"),
-		CustomerDetails:   *readCustomerDetails(f),
-		ClientAuthToken:   f.flag("options.get_client_auth_token"),
+	for _, k := range customerDetailKeys {
+		if v := f.text(k, create && k == "mobile_number"); v != "" {
+			c.details[k] = v
+		}
 	}
-}
-
-// customerQuery is the query of GET /customers/{id}.
-type customerQuery struct{ checkout.CustomerQuery }
-
-// Validate lets every query through: its one flag was read already.
-func (customerQuery) Validate() error { return nil }
-
-// readCustomerQuery reads the query of GET /customers/{id}.
-func readCustomerQuery(f *formReader) customerQuery {
-	return customerQuery{checkout.CustomerQuery{ClientAuthToken: f.flag("options.get_client_auth_token")}}
+	if create {
+		c.clientAuthToken = f.flag("options.get_client_auth_token")
+	}
+	f.done()
+	return c
 }

@@ -107,14 +107,17 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.requests = append(s.requests, rec)
 	s.mu.Unlock()
-	if f != nil && s.applyFault(w, r, f) {
+	serve := func(w http.ResponseWriter) {
+		if len(body) > maxBody {
+			writeError(w, http.StatusRequestEntityTooLarge, errBody{Status: "Bad Request", ErrorCode: "INVALID_REQUEST", ErrorMessage: "request body too large"})
+			return
+		}
+		s.route(w, r, body)
+	}
+	if f != nil && s.applyFault(w, r, f, serve) {
 		return
 	}
-	if len(body) > maxBody {
-		writeError(w, http.StatusRequestEntityTooLarge, errBody{Status: "Bad Request", ErrorCode: "INVALID_REQUEST", ErrorMessage: "request body too large"})
-		return
-	}
-	s.route(w, r, body)
+	serve(w)
 }
 
 func redact(h http.Header) http.Header {

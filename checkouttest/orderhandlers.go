@@ -5,19 +5,18 @@ import (
 	"maps"
 	"net/http"
 	"net/url"
+	"strconv"
 	"time"
 
-	checkout "github.com/payorch/checkout-go"
+	"github.com/payorch/checkout-go/validation"
 )
 
 // defaultLinkExpiry is the lifetime of a collection link whose request
 // gives none.
 const defaultLinkExpiry = 15 * time.Minute
 
-// handleCreateOrder serves POST /orders. The form is read into a
-// checkout.OrderRequest and refused exactly when its Validate refuses it;
-// the version header, the content type and a repeated order_id with
-// another amount are the service's own checks.
+// handleCreateOrder serves POST /orders: the version header, the form
+// (readOrder), and a repeated order_id with another amount are checked.
 func (s *Server) handleCreateOrder(w http.ResponseWriter, r *http.Request, body []byte, _ string) {
 	p := &problems{}
 	switch vers := r.Header.Values("version"); {
@@ -57,36 +56,30 @@ func (s *Server) createOrder(w http.ResponseWriter, r *http.Request, body []byte
 		}
 	}
 	now := s.now()
-	amount, _ := req.Amount.Minor() // Validate let it through, so it reads
 	o := &order{
-		orderID: req.OrderID, amount: amount, currency: req.Currency,
-		customerID: req.CustomerID, customerEmail: req.CustomerEmail, customerPhone: req.CustomerPhone,
-		productID: req.ProductID, returnURL: req.ReturnURL, description: req.Description,
-		webhookURL: req.WebhookURL, gatewayRef: req.GatewayReferenceID,
-		status: StatusCreated, created: now, udf: map[string]string{}, metadata: map[string]string{},
+		orderID: req.orderID, amount: req.amount, currency: req.currency,
+		customerID: req.customerID, customerEmail: req.customerEmail, customerPhone: req.customerPhone,
+		productID: req.productID, returnURL: req.returnURL, description: req.description,
+		webhookURL: req.webhookURL, gatewayRef: req.gatewayRef,
+		status: StatusCreated, created: now, udf: req.udf, metadata: req.metadata,
 	}
-	o.keep(req.Extra)
-	maps.Copy(o.udf, udfValues(req.UDFs))
 	got := s.upsertOrder(p, o)
 	if got == nil {
 		p.write(w)
 		return
 	}
 	s.mu.Lock()
-	if got == o && req.CollectionLinks != nil {
-		o.links = s.collectionLinks(o, req.CollectionLinks, now)
+	if got == o && req.links != nil {
+		o.links = s.collectionLinks(o, req.links, now)
 	}
-	resp := createOrderResponse{
-		orderHead: s.orderHead(got), Refunded: got.refunded() > 0 && got.refunded() >= got.amount,
-		OrderExpiry: s.timestamp(got.clientTokenExpiry),
-	}
-	if req.CollectionLinks != nil && len(got.links) > 0 {
+	resp := createOrderResponse{orderHead: s.orderHead(got)}
+	if req.links != nil && len(got.links) > 0 {
 		resp.Links = &orderLinks{PaymentCollectionLinks: map[string]string{}}
 		for k, l := range got.links {
 			resp.Links.PaymentCollectionLinks[k] = l.URL
 		}
 	}
-	if req.ClientAuthToken {
+	if req.clientAuthToken {
 		resp.ClientAuth = &clientAuth{Token: got.clientAuthToken, Expiry: s.timestamp(got.clientTokenExpiry)}
 	}
 	s.mu.Unlock()
@@ -95,22 +88,21 @@ func (s *Server) createOrder(w http.ResponseWriter, r *http.Request, body []byte
 
 // updateByCreate applies a create form to the order it names, if there is
 // one, as the older /order/create does; a refusal is returned to write.
-func (s *Server) updateByCreate(req *checkout.OrderRequest) func(http.ResponseWriter) {
-	amount, _ := req.Amount.Minor()
+func (s *Server) updateByCreate(req *orderIn) func(http.ResponseWriter) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	o := s.orders[req.OrderID]
+	o := s.orders[req.orderID]
 	switch {
 	case o == nil:
 		return nil
-	case o.status == StatusCharged && o.amount != amount:
+	case o.status == StatusCharged && o.amount != req.amount:
 		p := &problems{}
-		p.bad("amount", fmt.Sprintf("order %q is already %s and cannot be changed", req.OrderID, StatusCharged))
+		p.bad("amount", fmt.Sprintf("order %q is already %s and cannot be changed", req.orderID, StatusCharged))
 		return p.write
 	}
-	o.amount = amount
-	o.keep(req.Extra)
-	maps.Copy(o.udf, udfValues(req.UDFs))
+	o.amount = req.amount
+	maps.Copy(o.udf, req.udf)
+	maps.Copy(o.metadata, req.metadata)
 	return nil
 }
 
@@ -127,22 +119,80 @@ func (s *Server) handleOrderStatus(w http.ResponseWriter, r *http.Request, body 
 	s.handleGetOrder(w, r, body, orderID)
 }
 
-// collectionLinks makes the links asked for: the PAY method's link is
-// answered as INTENT, QR as QR; a method the service does not know makes
-// none, and a link without a positive lifetime lives defaultLinkExpiry.
-func (s *Server) collectionLinks(o *order, req *checkout.CollectionLinks, now time.Time) map[string]CollectionLink {
-	out := map[string]CollectionLink{}
-	for _, l := range req.Links {
-		var key, kind string
-		switch l.Method {
-		case checkout.CollectionPay:
-			key, kind = "INTENT", "intent"
-		case checkout.CollectionQR:
-			key, kind = "QR", "qr"
-		default:
+// linkIn is one payment collection link a form asks for: its method and
+// its lifetime (0: the default).
+type linkIn struct {
+	method string
+	expiry time.Duration
+}
+
+// collectionMethods are the supported_payment_methods values of spec §2.7.
+var collectionMethods = []string{"PAY", "QR"}
+
+// readLinks reads payment_collection_link_details, JSON text at path: the
+// supported_payment_methods (PAY, QR) and, for some of them, expiry_details
+// entries of payment_method and expiry_in_mins (whole minutes, as text).
+func readLinks(p *problems, path, text string) []linkIn {
+	doc, ok := parseJSON(&problems{}, []byte(text))
+	if !ok {
+		p.bad(path, "must be JSON text holding an object")
+		return nil
+	}
+	o, ok := asObject(p, path, doc)
+	if !ok {
+		return nil
+	}
+	if !o.has("supported_payment_methods") {
+		o.p.miss(o.at("supported_payment_methods"))
+	}
+	methods, _ := o.texts("supported_payment_methods")
+	links := []linkIn{}
+	for i, m := range methods {
+		if msg := enumProblem(m, collectionMethods, true); msg != "" {
+			p.bad(validation.Index(o.at("supported_payment_methods"), i), msg)
 			continue
 		}
-		life := l.Expiry
+		links = append(links, linkIn{method: m})
+	}
+	timed := make([]bool, len(links))
+	for _, e := range o.objects("expiry_details", false) {
+		m, okM := e.enum("payment_method", true, collectionMethods, true)
+		mins, okN := e.text("expiry_in_mins", true)
+		if okN && !isDigits(mins) {
+			p.bad(e.at("expiry_in_mins"), strconv.Quote(mins)+" is not a whole number of minutes")
+			okN = false
+		}
+		j := -1 // the first link of the method without an expiry yet
+		for k, l := range links {
+			if l.method == m && !timed[k] {
+				j = k
+				break
+			}
+		}
+		switch {
+		case okM && j < 0:
+			p.bad(e.at("payment_method"), strconv.Quote(m)+" has no link of its own in supported_payment_methods")
+		case okM && okN:
+			n, _ := strconv.ParseInt(mins, 10, 32)
+			links[j].expiry, timed[j] = time.Duration(n)*time.Minute, true
+		}
+		e.done()
+	}
+	o.done()
+	return links
+}
+
+// collectionLinks makes the links asked for: the PAY method's link is
+// answered as INTENT, QR as QR; a link without a positive lifetime lives
+// defaultLinkExpiry.
+func (s *Server) collectionLinks(o *order, links []linkIn, now time.Time) map[string]CollectionLink {
+	out := map[string]CollectionLink{}
+	for _, l := range links {
+		key, kind := "QR", "qr"
+		if l.method == "PAY" {
+			key, kind = "INTENT", "intent"
+		}
+		life := l.expiry
 		if life <= 0 {
 			life = defaultLinkExpiry
 		}
@@ -158,10 +208,8 @@ func (s *Server) collectionLinks(o *order, req *checkout.CollectionLinks, now ti
 // createOrderResponse has the shape of the published order-create replies.
 type createOrderResponse struct {
 	orderHead
-	Refunded    bool        `json:"refunded"`
-	OrderExpiry string      `json:"order_expiry"`
-	Links       *orderLinks `json:"links,omitempty"`
-	ClientAuth  *clientAuth `json:"juspay,omitempty"`
+	Links      *orderLinks `json:"links,omitempty"`
+	ClientAuth *clientAuth `json:"juspay,omitempty"`
 }
 
 type orderLinks struct {
@@ -227,10 +275,9 @@ func (s *Server) answerOrder(w http.ResponseWriter, orderID string, change func(
 	writeJSON(w, http.StatusOK, v)
 }
 
-// handleUpdateOrder serves POST /orders/{order_id}: the form is read into
-// a checkout.UpdateOrderRequest and refused exactly when its Validate
-// refuses it. A new amount, udf1…udf10 and metadata.<key> change the
-// order; the reply is the order status. A charged order is not changed.
+// handleUpdateOrder serves POST /orders/{order_id}: a new amount,
+// udf1…udf10 and metadata.<key> change the order; the reply is the order
+// status. A charged order is not changed.
 func (s *Server) handleUpdateOrder(w http.ResponseWriter, r *http.Request, body []byte, orderID string) {
 	req, ok := versionedFormOK(w, r, body, readUpdateOrder)
 	if !ok {
@@ -242,10 +289,11 @@ func (s *Server) handleUpdateOrder(w http.ResponseWriter, r *http.Request, body 
 			p.bad("order_id", fmt.Sprintf("order %q is already %s and cannot be changed", orderID, StatusCharged))
 			return p.write
 		}
-		if req.Amount != "" {
-			o.amount, _ = req.Amount.Minor() // Validate let it through, so it reads
+		if req.hasAmount {
+			o.amount = req.amount
 		}
-		o.keep(req.Extra)
+		maps.Copy(o.udf, req.udf)
+		maps.Copy(o.metadata, req.metadata)
 		return nil
 	})
 }

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -164,4 +165,37 @@ func TestNewReplyFieldsThroughTheClient(t *testing.T) {
 	require.Equal(t, "INR", st.Currency)
 	require.Equal(t, "amzn_1", st.Metadata["AMAZONPAY:gateway_reference_id"], "%v", st.Metadata)
 	require.Empty(t, st.GatewayReferenceID, "another gateway's entry is not the order's reference")
+}
+
+// The order status carries order_expiry, the order's creation plus
+// Config.OrderExpiry, so AwaitFinal stops with ErrOrderExpired on an order
+// left unpaid past it (issue 40).
+func TestOrderExpiry(t *testing.T) {
+	created := time.Now().Add(-time.Hour).UTC().Truncate(time.Second)
+	clock := &fakeClock{}
+	clock.Set(created)
+	s := newServer(t, checkouttest.Config{Now: clock.Now, OrderExpiry: 10 * time.Minute})
+	c := newClient(t, s)
+	createOrder(t, c, "ord_exp", "10.00")
+
+	st, err := c.GetOrder(ctxT(t), "ord_exp")
+	require.NoError(t, err)
+	require.Equal(t, created.Add(10*time.Minute), st.OrderExpiry.Time)
+	o, err := s.Order("ord_exp")
+	require.NoError(t, err)
+	require.Equal(t, st.OrderExpiry.Time, o.Expiry)
+
+	_, err = c.AwaitFinal(ctxT(t), "ord_exp")
+	require.ErrorIs(t, err, checkout.ErrOrderExpired, "its expiry passed 50 minutes ago while it was unpaid")
+	var ae *checkout.AwaitError
+	require.ErrorAs(t, err, &ae)
+	require.NotNil(t, ae.Last)
+	require.Equal(t, checkouttest.StatusCreated, string(ae.Last.Status))
+
+	require.NoError(t, s.Pay("ord_exp"))
+	st, err = c.AwaitFinal(ctxT(t), "ord_exp")
+	require.NoError(t, err, "a final status is returned whatever the expiry")
+	require.True(t, st.IsPaid())
+
+	require.ErrorContains(t, checkouttest.Config{MerchantID: "m", APIKey: "k", OrderExpiry: -time.Second}.Validate(), "OrderExpiry")
 }

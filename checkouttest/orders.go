@@ -9,8 +9,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-
-	checkout "github.com/payorch/checkout-go"
 )
 
 // Order statuses the fake uses: the "status" of the order status, with its
@@ -90,6 +88,7 @@ type order struct {
 	links             map[string]CollectionLink // response key (QR, INTENT) → link
 	clientAuthToken   string
 	clientTokenExpiry time.Time
+	expiry            time.Time // order_expiry: when the order stops taking payments
 	txns              int
 	txn               *txn
 	refunds           []*refund
@@ -140,9 +139,7 @@ type Order struct {
 	Currency string
 	// WebhookURL is the order's metadata.webhook_url, if any.
 	WebhookURL string
-	// GatewayReferenceID is metadata.SERVICE:gateway_reference_id, if any
-	// (a session body's in any namespace, as checkout.SessionRequest reads
-	// it).
+	// GatewayReferenceID is metadata.SERVICE:gateway_reference_id, if any.
 	GatewayReferenceID string
 	// Gateway is the gateway of the latest payment attempt ("gateway" of
 	// the txn_detail), "" before any attempt.
@@ -153,11 +150,10 @@ type Order struct {
 	// for example "CHARGED", "AUTHORIZATION_FAILED" or "STARTED"; "" before
 	// any attempt.
 	TxnStatus string
-	// Metadata holds the request's metadata.* keys that the client's
-	// request types do not model, without the prefix ("PAYU:offer_key"; the
-	// webhook URL and the gateway reference id are WebhookURL and
-	// GatewayReferenceID), plus "<GATEWAY>:gateway_reference_id" once a
-	// payment was routed.
+	// Metadata holds the request's metadata.<key> text keys, without the
+	// prefix ("PAYU:offer_key"; the webhook URL and the gateway reference
+	// id are WebhookURL and GatewayReferenceID), plus
+	// "<GATEWAY>:gateway_reference_id" once a payment was routed.
 	Metadata map[string]string
 	// CollectionLinks are the payment collection links by response key (QR,
 	// INTENT), with the expiry asked for by expiry_in_mins.
@@ -166,6 +162,9 @@ type Order struct {
 	Refunds []Refund
 	// Created is when the order was made.
 	Created time.Time
+	// Expiry is the order's "order_expiry": Created plus
+	// Config.OrderExpiry.
+	Expiry time.Time
 	// Raw is the order status JSON that GET /orders/{order_id} answers now.
 	Raw json.RawMessage
 }
@@ -213,7 +212,7 @@ func (s *Server) Order(orderID string) (Order, error) {
 		ID: o.id, OrderID: o.orderID, Status: o.status, StatusID: statusID(o.status),
 		Amount: amountText(o.amount), AmountRefunded: amountText(o.refunded()), Currency: o.currency,
 		WebhookURL: o.webhookURL, GatewayReferenceID: o.gatewayRef,
-		Metadata: cloneMap(o.metadata), Created: o.created, Raw: raw,
+		Metadata: cloneMap(o.metadata), Created: o.created, Expiry: o.expiry, Raw: raw,
 	}
 	if len(o.links) > 0 {
 		out.CollectionLinks = make(map[string]CollectionLink, len(o.links))
@@ -241,8 +240,18 @@ func (o *order) refunded() int64 {
 	return n
 }
 
+// fullyRefunded is the order's "refunded": true once the refunds that did
+// not fail (pending ones too, as the service's published reply shows)
+// cover the whole amount; a partial refund leaves it false.
+func (o *order) fullyRefunded() bool {
+	n := o.refunded()
+	return n > 0 && n >= o.amount
+}
+
 // amountText is minor units as decimal text with two places ("25.50").
-func amountText(minor int64) string { return string(checkout.AmountFromMinor(minor)) }
+func amountText(minor int64) string {
+	return strconv.FormatInt(minor/100, 10) + "." + fmt.Sprintf("%02d", minor%100)
+}
 
 // amountNumber writes minor units as the JSON number the service's
 // replies use: 2, 9000, 12.5.
@@ -296,6 +305,8 @@ type orderHead struct {
 	ProductID      string       `json:"product_id"`
 	ReturnURL      string       `json:"return_url"`
 	DateCreated    string       `json:"date_created"`
+	Refunded       bool         `json:"refunded"`
+	OrderExpiry    string       `json:"order_expiry"`
 	udfView
 }
 
@@ -306,6 +317,7 @@ func (s *Server) orderHead(o *order) orderHead {
 		Amount: amountNumber(o.amount), AmountRefunded: amountNumber(o.refunded()), Currency: o.currency,
 		CustomerID: o.customerID, CustomerEmail: o.customerEmail, CustomerPhone: o.customerPhone,
 		ProductID: o.productID, ReturnURL: o.returnURL, DateCreated: s.timestamp(o.created),
+		Refunded: o.fullyRefunded(), OrderExpiry: s.timestamp(o.expiry),
 		udfView: udfViewOf(o.udf),
 	}
 }
@@ -318,7 +330,6 @@ type orderView struct {
 	PaymentMethodType      string            `json:"payment_method_type,omitempty"`
 	AuthType               string            `json:"auth_type,omitempty"`
 	PaymentMethod          string            `json:"payment_method,omitempty"`
-	Refunded               bool              `json:"refunded"`
 	EffectiveAmount        json.Number       `json:"effective_amount"`
 	Refunds                []refundView      `json:"refunds,omitempty"`
 	BankErrorCode          string            `json:"bank_error_code"`
@@ -380,7 +391,6 @@ func (s *Server) view(o *order) orderView {
 		orderHead: s.orderHead(o), Description: o.description,
 		EffectiveAmount: amountNumber(o.amount), Offers: []any{},
 	}
-	v.Refunded = o.refunded() > 0
 	if o.gatewayRef != "" {
 		ref := o.gatewayRef
 		v.GatewayReferenceID = &ref
@@ -450,15 +460,4 @@ type udfView struct {
 func udfViewOf(udf map[string]string) udfView {
 	return udfView{udf["udf1"], udf["udf2"], udf["udf3"], udf["udf4"], udf["udf5"],
 		udf["udf6"], udf["udf7"], udf["udf8"], udf["udf9"], udf["udf10"]}
-}
-
-// udfValues returns the user-defined fields a request sets, by key.
-func udfValues(u checkout.UDFs) map[string]string {
-	out := map[string]string{}
-	for i, v := range [...]string{u.UDF1, u.UDF2, u.UDF3, u.UDF4, u.UDF5, u.UDF6, u.UDF7, u.UDF8, u.UDF9, u.UDF10} {
-		if v != "" {
-			out["udf"+strconv.Itoa(i+1)] = v
-		}
-	}
-	return out
 }

@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 
-	checkout "github.com/payorch/checkout-go"
 	"github.com/payorch/checkout-go/emi"
 	"github.com/payorch/checkout-go/paymentfilter"
 	"github.com/payorch/checkout-go/productsummary"
@@ -32,15 +31,6 @@ type pageSetup struct {
 	filter  *paymentfilter.Filter
 	udf     emi.Visibility
 	summary productsummary.Summary
-}
-
-// newPageSetup keeps the parts of a session request the page shows.
-func newPageSetup(req *checkout.SessionRequest) *pageSetup {
-	ps := &pageSetup{filter: req.PaymentFilter, udf: req.EMI}
-	if req.ProductSummary != nil {
-		ps.summary = *req.ProductSummary
-	}
-	return ps
 }
 
 // The outcomes a tester can pay with, the form's "outcome" values.

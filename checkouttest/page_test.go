@@ -43,6 +43,11 @@ func TestPaymentPageShowsThePreview(t *testing.T) {
 				require.NoError(t, err)
 			}
 			sess, err := c.CreateSession(context.Background(), req)
+			if tc.wire != "" {
+				require.ErrorIs(t, err, checkout.ErrInvalidRequest)
+				require.Equal(t, tc.wire, apiError(t, err).Info.Fields[0].FieldName, "the fake refuses it")
+				return
+			}
 			require.NoError(t, err)
 			page := getPage(t, sess.PaymentLinks.Web)
 			var controls []string

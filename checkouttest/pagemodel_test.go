@@ -36,6 +36,10 @@ type pageCase struct {
 	udf     emi.Visibility
 	want    want
 	invalid bool
+	// wire is the path at which the fake refuses a filter the client
+	// takes (the service's set is closed where the client's is open): its
+	// session never reaches a page.
+	wire string
 }
 
 func bin(from, to string) paymentfilter.BINRange { return paymentfilter.BINRange{From: from, To: to} }
@@ -122,7 +126,7 @@ func lockingCases() []pageCase {
 		{name: "2.3 a UPI filter without upiType matches apps and handles", filter: paymentfilter.New().AddUPIFilter(paymentfilter.UPIFilter{UPIMethods: []string{"PAYTM", "@paytm"}}),
 			want: want{hide: []string{"UPI:PAYTM", "UPI:@paytm"}, rest: true}},
 		{name: "2.3 an unknown upiType matches nothing", filter: paymentfilter.New().AddUPIFilter(paymentfilter.UPIFilter{UPIType: "QR"}),
-			want: want{rest: true, notes: []string{`upiType "QR" is neither COLLECT nor INTENT`}}},
+			wire: "payment_filter.options[0].upiFilters[0].upiType", want: want{rest: true, notes: []string{`upiType "QR" is neither COLLECT nor INTENT`}}},
 	}
 	for _, t := range emi.MethodTypes() {
 		w := want{hide: []string{string(t) + ":"}, rest: true}

@@ -128,7 +128,7 @@ func fontWeight(f productsummary.FontType) string {
 
 // cssColor writes a summary colour for CSS: #AARRGGBB, the alpha-first
 // form of the service's mobile SDKs, becomes #RRGGBBAA; #RGB and #RRGGBB
-// stay. Anything else is dropped (Validate refuses it).
+// stay. Anything else is dropped (the session was refused for it).
 func cssColor(c string) string {
 	if !productsummary.IsHexColor(c) {
 		return ""

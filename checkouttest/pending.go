@@ -2,15 +2,17 @@ package checkouttest
 
 import (
 	"fmt"
-	"hash/fnv"
+	"math"
 	"time"
 )
 
 // dropState is which webhook deliveries the fake drops on purpose.
 type dropState struct {
-	share  float64         // of every delivery, 0 to 1
-	orders map[string]bool // every delivery of these orders
-	count  int             // deliveries dropped so far
+	perMillion int64           // share of every delivery, in millionths
+	seen       int64           // deliveries started since the share was set
+	byShare    int64           // of those, dropped for the share
+	orders     map[string]bool // every delivery of these orders
+	count      int             // deliveries dropped so far, for any reason
 }
 
 // Hold starts a payment of the order that stays pending (PENDING_VBV, as a
@@ -35,10 +37,13 @@ func (s *Server) PayLater(orderID string, d time.Duration) error {
 // DropWebhooks makes the fake lose share (0 to 1) of the webhook
 // deliveries started from now on, as a network or a receiver that is down
 // would: a dropped delivery is never sent and ends at once, Done, with Err
-// "dropped on purpose". Which deliveries go is decided by each event's id,
-// so about share of them do. 0 drops none again.
+// "dropped on purpose". The drop is deterministic, so a test can count on
+// it: of the first n deliveries started after the call, exactly
+// floor(n × share) are dropped, spread evenly (0.5 drops the 2nd, 4th, 6th…;
+// 0.25 every 4th; 1 all). Resends and duplicates count as deliveries. 0
+// drops none again; each call starts the count afresh.
 func (s *Server) DropWebhooks(share float64) error {
-	if share < 0 || share > 1 {
+	if !(share >= 0 && share <= 1) {
 		return fmt.Errorf("checkouttest: drop webhooks: share %v is not between 0 and 1", share)
 	}
 	if !s.started() {
@@ -46,7 +51,8 @@ func (s *Server) DropWebhooks(share float64) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.drops.share = share
+	s.drops.perMillion = int64(math.Round(share * 1e6))
+	s.drops.seen, s.drops.byShare = 0, 0
 	return nil
 }
 
@@ -78,9 +84,15 @@ func (s *Server) Dropped() int {
 // droppedLocked reports whether d is dropped on purpose, and if so ends it.
 // Called with s.mu held.
 func (s *Server) droppedLocked(d *delivery) bool {
-	h := fnv.New64a()
-	_, _ = h.Write([]byte(d.EventID))
-	if !s.drops.orders[d.OrderID] && float64(h.Sum64()%1000) >= s.drops.share*1000 {
+	drop := s.drops.orders[d.OrderID]
+	if !drop && s.drops.perMillion > 0 {
+		s.drops.seen++
+		if due := s.drops.seen * s.drops.perMillion / 1e6; due > s.drops.byShare {
+			s.drops.byShare++
+			drop = true
+		}
+	}
+	if !drop {
 		return false
 	}
 	d.Done, d.Err = true, "dropped on purpose"

@@ -2,6 +2,7 @@ package checkouttest_test
 
 import (
 	"fmt"
+	"math"
 	"net/http"
 	"testing"
 	"time"
@@ -61,14 +62,41 @@ func TestDropWebhooks(t *testing.T) {
 	require.Positive(t, dropped)
 
 	require.NoError(t, s.DropWebhooks(0.5))
+	before := len(s.Deliveries())
 	for i := range 40 {
 		id := fmt.Sprint("o-", i)
 		require.Equal(t, 200, postOrder(t, s, orderForm(id)).status)
 		require.NoError(t, s.Pay(id))
 	}
 	wait(t, s)
-	lost := s.Dropped() - dropped
-	require.Equal(t, len(s.Deliveries())-dropped-lost, len(rc.requests()), "what is not dropped is delivered")
-	require.InDelta(t, 40, lost, 25, "about half of 80 deliveries")
+	started := s.Deliveries()[before:]
+	require.Len(t, started, 40, "one ORDER_SUCCEEDED per order")
+	for i, d := range started {
+		if i%2 == 1 {
+			require.Equal(t, "dropped on purpose", d.Err, "0.5 drops every second delivery: #%d", i+1)
+			require.Empty(t, d.Attempts)
+		} else {
+			require.True(t, d.Notified, "#%d is delivered", i+1)
+		}
+	}
+	require.Equal(t, dropped+20, s.Dropped(), "exactly half of 40")
+	require.Len(t, rc.requests(), 20, "what is not dropped is delivered")
+
+	require.NoError(t, s.DropWebhooks(0.25), "a new share counts afresh")
+	before = len(s.Deliveries())
+	for i := range 8 {
+		id := fmt.Sprint("q-", i)
+		require.Equal(t, 200, postOrder(t, s, orderForm(id)).status)
+		require.NoError(t, s.Pay(id))
+	}
+	wait(t, s)
+	var lost []int
+	for i, d := range s.Deliveries()[before:] {
+		if d.Err == "dropped on purpose" {
+			lost = append(lost, i+1)
+		}
+	}
+	require.Equal(t, []int{4, 8}, lost, "0.25 drops every fourth")
 	require.NoError(t, s.DropWebhooks(0))
+	require.Error(t, s.DropWebhooks(math.NaN()))
 }

@@ -5,13 +5,10 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-
-	checkout "github.com/payorch/checkout-go"
 )
 
-// handleRefund serves POST /orders/{order_id}/refunds: the form is read
-// into a checkout.RefundRequest and refused exactly when its Validate
-// refuses it; the reply is the order status with its refunds.
+// handleRefund serves POST /orders/{order_id}/refunds (readRefund); the
+// reply is the order status with its refunds.
 func (s *Server) handleRefund(w http.ResponseWriter, r *http.Request, body []byte, orderID string) {
 	req, ok := versionedFormOK(w, r, body, readRefund)
 	if !ok {
@@ -34,20 +31,18 @@ func (s *Server) handleOrderRefund(w http.ResponseWriter, r *http.Request, body 
 	}
 }
 
-// refundOrder refunds the order as req asks, once the request passed its
-// Validate, and answers the order status (the Basic and the JWE+JWS call).
-func (s *Server) refundOrder(w http.ResponseWriter, orderID string, req *checkout.RefundRequest) {
+// refundOrder refunds the order as req asks, once it was read, and
+// answers the order status (the Basic and the JWE+JWS call).
+func (s *Server) refundOrder(w http.ResponseWriter, orderID string, req *refundIn) {
 	s.answerOrder(w, orderID, func(o *order) func(http.ResponseWriter) {
-		_, refuse := s.addRefundLocked(o, req.UniqueRequestID, req.Amount, checkout.RefundStandard)
+		_, refuse := s.addRefundLocked(o, req.uniqueRequestID, req.amount, "STANDARD")
 		return refuse
 	})
 }
 
-// handleTxnRefund serves POST /refunds: the form is read into a
-// checkout.TransactionRefundRequest and refused exactly when its Validate
-// refuses it. The refund is of the order whose latest transaction is
-// txn_id, else of order_id; the reply is the refund alone, as the
-// service's published replies show it.
+// handleTxnRefund serves POST /refunds (readTxnRefund). The refund is of
+// the order whose latest transaction is txn_id, else of order_id; the
+// reply is the refund alone, as the service's published replies show it.
 func (s *Server) handleTxnRefund(w http.ResponseWriter, r *http.Request, body []byte, _ string) {
 	req, ok := versionedFormOK(w, r, body, readTxnRefund)
 	if !ok {
@@ -55,31 +50,31 @@ func (s *Server) handleTxnRefund(w http.ResponseWriter, r *http.Request, body []
 	}
 	s.mu.Lock()
 	var o *order
-	if req.TxnID != "" {
+	if req.txnID != "" {
 		for _, cand := range s.orders {
-			if cand.txn != nil && cand.txn.id == req.TxnID && (req.OrderID == "" || req.OrderID == cand.orderID) {
+			if cand.txn != nil && cand.txn.id == req.txnID && (req.orderID == "" || req.orderID == cand.orderID) {
 				o = cand
 				break
 			}
 		}
 	} else {
-		o = s.orders[req.OrderID]
+		o = s.orders[req.orderID]
 	}
 	switch {
-	case o == nil && req.TxnID != "":
+	case o == nil && req.txnID != "":
 		s.mu.Unlock()
 		writeNoTxn(w)
 		return
 	case o == nil:
 		s.mu.Unlock()
-		writeNotFound(w, req.OrderID)
+		writeNotFound(w, req.orderID)
 		return
 	}
-	kind := req.RefundType
+	kind := req.refundType
 	if kind == "" {
-		kind = checkout.RefundStandard
+		kind = "STANDARD"
 	}
-	rf, refuse := s.addRefundLocked(o, req.UniqueRequestID, req.Amount, kind)
+	rf, refuse := s.addRefundLocked(o, req.uniqueRequestID, req.amount, kind)
 	if refuse != nil {
 		s.mu.Unlock()
 		refuse(w)
@@ -112,9 +107,9 @@ type txnRefundView struct {
 
 // addRefundLocked records a refund of o as the service makes one: the
 // order must be charged, the unique request id new to the order, and the
-// amount (all that is left when empty) no more than is left. On refusal it
-// returns the reply to write instead. Called with s.mu held.
-func (s *Server) addRefundLocked(o *order, id string, amount checkout.Amount, kind checkout.RefundType) (*refund, func(http.ResponseWriter)) {
+// amount in minor units (all that is left when 0) no more than is left. On
+// refusal it returns the reply to write instead. Called with s.mu held.
+func (s *Server) addRefundLocked(o *order, id string, amount int64, kind string) (*refund, func(http.ResponseWriter)) {
 	if o.status != StatusCharged || o.txn == nil {
 		return nil, writeNoTxn
 	}
@@ -128,8 +123,8 @@ func (s *Server) addRefundLocked(o *order, id string, amount checkout.Amount, ki
 	}
 	left := o.amount - o.refunded()
 	minor := left
-	if amount != "" {
-		minor, _ = amount.Minor() // Validate let it through, so it reads
+	if amount != 0 {
+		minor = amount
 	}
 	switch {
 	case left <= 0:
@@ -140,7 +135,7 @@ func (s *Server) addRefundLocked(o *order, id string, amount checkout.Amount, ki
 	if !p.empty() {
 		return nil, p.write
 	}
-	rf := &refund{uniqueRequestID: id, amount: minor, status: RefundPending, created: s.now(), txnID: o.txn.id, refundType: string(kind)}
+	rf := &refund{uniqueRequestID: id, amount: minor, status: RefundPending, created: s.now(), txnID: o.txn.id, refundType: kind}
 	o.refunds = append(o.refunds, rf)
 	return rf, nil
 }

@@ -71,3 +71,35 @@ func TestRefundTransactionThroughTheClient(t *testing.T) {
 	_, err = c.RefundTransaction(ctx, &checkout.TransactionRefundRequest{UniqueRequestID: "rf_t1", TxnID: st.TxnID, Amount: "1.00"})
 	require.Equal(t, "unique_request_id", apiError(t, err).Info.Fields[0].FieldName, "a unique request id refunds once")
 }
+
+// OrderStatus.Refunded says the whole order was refunded: a partial refund
+// leaves it false, the refund of the rest makes it true, in the Basic and
+// the JWE+JWS mode alike (issue 40).
+func TestRefundedOnlyWhenWhole(t *testing.T) {
+	s := newServer(t, checkouttest.Config{})
+	keys := s.JWE()
+	basicClient := newClient(t, s)
+	jweClient, err := checkout.NewClient(merchantID, apiKey, checkout.WithBaseURL(s.URL),
+		checkout.WithJWE(keys.KeyID, keys.MerchantKey, keys.ServiceKey))
+	require.NoError(t, err)
+	for name, c := range map[string]*checkout.Client{"basic": basicClient, "jwe": jweClient} {
+		t.Run(name, func(t *testing.T) {
+			ctx := ctxT(t)
+			id := "ord_part_" + name
+			createOrder(t, basicClient, id, "500.00")
+			require.NoError(t, s.Pay(id))
+			st, err := c.Refund(ctx, id, &checkout.RefundRequest{UniqueRequestID: id + "_1", Amount: "100.00"})
+			require.NoError(t, err)
+			require.False(t, bool(st.Refunded), "100 of 500 refunded")
+			require.Equal(t, "100.00", string(st.AmountRefunded))
+			st, err = c.GetOrder(ctx, id)
+			require.NoError(t, err)
+			require.False(t, bool(st.Refunded))
+
+			st, err = c.Refund(ctx, id, &checkout.RefundRequest{UniqueRequestID: id + "_2"})
+			require.NoError(t, err)
+			require.True(t, bool(st.Refunded), "the rest refunded: the whole order")
+			require.Equal(t, "500.00", string(st.AmountRefunded))
+		})
+	}
+}

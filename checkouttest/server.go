@@ -12,7 +12,6 @@ import (
 	"sync"
 	"time"
 
-	checkout "github.com/payorch/checkout-go"
 	"github.com/payorch/checkout-go/validation"
 )
 
@@ -55,6 +54,7 @@ type Server struct {
 	apiKey      string
 	responseKey string
 	now         func() time.Time
+	orderLife   time.Duration // Config.OrderExpiry, defaulted
 	ts          *httptest.Server
 	hosts       hostPolicy // the Host names served (host.go)
 
@@ -72,7 +72,7 @@ type Server struct {
 	slots      chan struct{} // one per webhook request in flight; replaced by SetWebhook
 	gateways   []Gateway
 	orders     map[string]*order
-	customers  map[string]*checkout.Customer // by the service's id
+	customers  map[string]*customer // by the service's id
 	requests   []Request
 	faults     []*faultState
 	deliveries []*delivery
@@ -102,6 +102,10 @@ func NewServer(cfg Config) *Server {
 	if now == nil {
 		now = time.Now
 	}
+	orderLife := cfg.OrderExpiry
+	if orderLife == 0 {
+		orderLife = DefaultOrderExpiry
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	tr := &http.Transport{
 		Proxy:               nil,
@@ -115,6 +119,7 @@ func NewServer(cfg Config) *Server {
 		apiKey:      cfg.APIKey,
 		responseKey: cfg.ResponseKey,
 		now:         now,
+		orderLife:   orderLife,
 		ctx:         ctx,
 		cancel:      cancel,
 		tr:          tr,
@@ -124,7 +129,7 @@ func NewServer(cfg Config) *Server {
 		slots:       make(chan struct{}, wh.MaxConcurrent),
 		gateways:    append([]Gateway(nil), cfg.Gateways...),
 		orders:      make(map[string]*order),
-		customers:   make(map[string]*checkout.Customer),
+		customers:   make(map[string]*customer),
 		sent:        make(map[string]*sentEvent),
 	}
 	s.ts = httptest.NewUnstartedServer(http.HandlerFunc(s.serveHTTP))

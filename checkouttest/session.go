@@ -2,24 +2,18 @@ package checkouttest
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"maps"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/google/uuid"
-
-	checkout "github.com/payorch/checkout-go"
 )
 
-// handleSession serves POST /session. The body is read into a
-// checkout.SessionRequest and refused exactly when its decoding or its
-// Validate refuses it; everything else is the service's behaviour: the
-// content type, the order a payment session makes (the same order_id with
-// another amount is refused), and the sdk_payload echoing the body.
+// handleSession serves POST /session: the body is read as the service
+// reads it (readSession) and refused with the service's 400 naming each
+// offending key; a payment session makes the order (the same order_id with
+// another amount is refused), and the sdk_payload echoes the body.
 func (s *Server) handleSession(w http.ResponseWriter, r *http.Request, body []byte, _ string) {
 	p := &problems{}
 	if mt := mediaType(r); mt != "application/json" {
@@ -27,31 +21,20 @@ func (s *Server) handleSession(w http.ResponseWriter, r *http.Request, body []by
 		p.write(w)
 		return
 	}
-	var req checkout.SessionRequest
-	var syntax *json.SyntaxError
-	if err := json.Unmarshal(body, &req); errors.As(err, &syntax) {
-		p.bad("body", "is not JSON: "+err.Error())
-	} else if err != nil {
-		p.refuse(err, jsonDoc(body))
-	} else if err := req.Validate(); err != nil {
-		p.refuse(err, jsonDoc(body))
-	}
-	if !p.empty() {
+	req := readSession(p, body)
+	if req == nil {
 		p.write(w)
 		return
 	}
-	var raw map[string]json.RawMessage
-	_ = json.Unmarshal(body, &raw) // an object: SessionRequest read it
-
 	now := s.now()
 	payload := map[string]json.RawMessage{}
-	for k, v := range raw {
+	for k, v := range req.members {
 		payload[camel(k)] = v
 	}
 	set := func(k, v string) { payload[k], _ = json.Marshal(v) }
-	if key := "payment_page_client_id"; raw[key] != nil {
+	if key := "payment_page_client_id"; req.members[key] != nil {
 		delete(payload, camel(key))
-		payload["clientId"] = raw[key]
+		payload["clientId"] = req.members[key]
 	}
 	set("merchantId", s.merchantID)
 	set("environment", "sandbox")
@@ -59,8 +42,8 @@ func (s *Server) handleSession(w http.ResponseWriter, r *http.Request, body []by
 		set("currency", "INR")
 	}
 	resp := sessionResponse{}
-	if req.Action != checkout.PaymentManagement && req.OrderID != "" && req.Amount != "" {
-		got := s.upsertOrder(p, s.orderFromSession(&req, now))
+	if req.payment() {
+		got := s.upsertOrder(p, s.orderFromSession(req, now))
 		if got == nil {
 			p.write(w)
 			return
@@ -69,8 +52,8 @@ func (s *Server) handleSession(w http.ResponseWriter, r *http.Request, body []by
 		resp.Status, resp.ID, resp.OrderID = got.status, got.id, got.orderID
 		pl := s.paymentLinks(got)
 		pl.Mobile, pl.Iframe = "", ""
-		pl.Expiry = s.timestamp(got.clientTokenExpiry)
-		if req.UPIDeepLinks {
+		pl.Expiry = s.timestamp(got.expiry)
+		if req.upiDeepLinks {
 			pl.DeepLink = s.upiDeepLink(got)
 		}
 		resp.PaymentLinks = &pl
@@ -123,51 +106,15 @@ func camel(k string) string {
 }
 
 // orderFromSession is the order a payment session makes.
-func (s *Server) orderFromSession(req *checkout.SessionRequest, now time.Time) *order {
-	amount, _ := req.Amount.Minor() // Validate let it through, so it reads
-	extra := make(map[string]string, len(req.Extra))
-	for k, v := range req.Extra {
-		if text, ok := v.(string); ok {
-			extra[k] = text
-		}
+func (s *Server) orderFromSession(req *sessionIn, now time.Time) *order {
+	return &order{
+		orderID: req.orderID, amount: req.amount, currency: req.currency,
+		customerID: req.customerID, customerEmail: req.customerEmail, customerPhone: req.customerPhone,
+		returnURL: req.returnURL, description: req.description, clientID: req.clientID,
+		webhookURL: req.webhookURL, gatewayRef: req.gatewayRef,
+		status: StatusNew, created: now, udf: req.udf, metadata: req.metadata,
+		page: req.page,
 	}
-	maps.Copy(extra, udfValues(req.UDFs))
-	for _, m := range req.GatewayMetadata {
-		extra["metadata."+m.Gateway+":"+m.Key] = m.Value
-	}
-	currency := req.Currency
-	if currency == "" {
-		currency = extra["currency"]
-	}
-	o := &order{
-		orderID: req.OrderID, amount: amount, currency: currency,
-		customerID: req.CustomerID, customerEmail: req.CustomerEmail, customerPhone: req.CustomerPhone,
-		returnURL: req.ReturnURL, description: req.Description, clientID: req.PaymentPageClientID,
-		webhookURL: req.WebhookURL, gatewayRef: req.GatewayReferenceID,
-		status: StatusNew, created: now, udf: map[string]string{}, metadata: map[string]string{},
-		page: newPageSetup(req),
-	}
-	o.keep(extra)
-	return o
-}
-
-// keep stores the keys of a request that no typed field of the SDK
-// models and the order status shows: udf1…udf10, and metadata.<key> under
-// <key>.
-func (o *order) keep(extra map[string]string) {
-	for k, v := range extra {
-		if name, ok := strings.CutPrefix(k, "metadata."); ok {
-			o.metadata[name] = v
-		} else if isUDF(k) {
-			o.udf[k] = v
-		}
-	}
-}
-
-// isUDF reports whether k is one of udf1…udf10.
-func isUDF(k string) bool {
-	n, err := strconv.Atoi(strings.TrimPrefix(k, "udf"))
-	return err == nil && n >= 1 && n <= 10 && k == "udf"+strconv.Itoa(n)
 }
 
 // upsertOrder stores o, or returns the stored order with the same order_id
@@ -193,6 +140,7 @@ func (s *Server) upsertOrder(p *problems, o *order) *order {
 	o.id = newID("ordeh_")
 	o.clientAuthToken = newID("tkn_")
 	o.clientTokenExpiry = o.created.Add(15 * time.Minute)
+	o.expiry = o.created.Add(s.orderLife)
 	s.orders[o.orderID] = o
 	return o
 }

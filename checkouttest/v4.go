@@ -14,12 +14,9 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"sync"
 
-	checkout "github.com/payorch/checkout-go"
 	"github.com/payorch/checkout-go/internal/jose"
-	"github.com/payorch/checkout-go/validation"
 )
 
 // This file serves the JWE+JWS calls of the service: /v4/session,
@@ -209,20 +206,13 @@ func (s *Server) serveV4(w http.ResponseWriter, r *http.Request, body []byte, re
 // status of GET /orders/{order_id} out. The order id is a key of the body
 // here, instead of a segment of the path.
 func (s *Server) v4OrderStatus(w http.ResponseWriter, r *http.Request, body []byte, _ string) {
-	const key = "order_id"
 	p := &problems{}
-	members, err := jsonMembers(body)
-	var v validation.Error
-	orderID, present := jsonText(&v, members, key)
-	switch {
-	case err != nil:
-		p.refuse(err, jsonDoc(body))
-	case v.Err() != nil:
-		p.refuse(v.Err(), jsonDoc(body))
-	case !present:
-		p.miss(key)
-	case orderID == "":
-		p.bad(key, "may not be empty")
+	orderID := ""
+	if doc, ok := parseJSON(p, body); ok {
+		if o, ok := asObject(p, "", doc); ok {
+			orderID, _ = o.text("order_id", true)
+			o.done()
+		}
 	}
 	if !p.empty() {
 		p.write(w)
@@ -231,61 +221,28 @@ func (s *Server) v4OrderStatus(w http.ResponseWriter, r *http.Request, body []by
 	s.handleGetOrder(w, r, nil, orderID)
 }
 
-// v4Refund serves /v4/orders/{order_id}/refunds: the refund comes as the
-// JSON of a checkout.RefundRequest and is refused exactly when its
-// Validate refuses it, as the form of the Basic call is. Other keys are
-// ignored, as the service ignores keys it does not read.
+// v4Refund serves /v4/orders/{order_id}/refunds: the refund of the Basic
+// call as a JSON object, unique_request_id required and the amount (text
+// or a number, more than 0) optional. Other keys are ignored, as the
+// service ignores keys it does not read.
 func (s *Server) v4Refund(w http.ResponseWriter, _ *http.Request, body []byte, orderID string) {
-	members, err := jsonMembers(body)
-	var v validation.Error
-	id, _ := jsonText(&v, members, "unique_request_id")
-	amount, _ := jsonText(&v, members, "amount")
-	req := &checkout.RefundRequest{UniqueRequestID: id, Amount: checkout.Amount(amount)}
-	if err == nil {
-		err = v.Err()
+	p := &problems{}
+	req := &refundIn{}
+	if doc, ok := parseJSON(p, body); ok {
+		if o, ok := asObject(p, "", doc); ok {
+			req.uniqueRequestID, _ = o.text("unique_request_id", true)
+			if minor, ok := o.amount("amount", false); ok {
+				if minor == 0 {
+					p.bad("amount", "must be more than 0")
+				}
+				req.amount = minor
+			}
+			o.done()
+		}
 	}
-	if err == nil {
-		err = req.Validate()
-	}
-	if err != nil {
-		p := &problems{}
-		p.refuse(err, jsonDoc(body))
+	if !p.empty() {
 		p.write(w)
 		return
 	}
 	s.refundOrder(w, orderID, req)
-}
-
-// jsonMembers reads a JSON object's members; anything else is a
-// *validation.Error.
-func jsonMembers(body []byte) (map[string]json.RawMessage, error) {
-	var members map[string]json.RawMessage
-	if err := json.Unmarshal(body, &members); err != nil || members == nil {
-		msg := "must be a JSON object"
-		if err != nil {
-			msg += ": " + err.Error()
-		}
-		return nil, &validation.Error{Problems: []validation.Problem{{Message: msg}}}
-	}
-	return members, nil
-}
-
-// jsonText returns the text of the member key: a JSON string, or a number
-// as its text; anything else is a problem at key. It reports whether the
-// member is there.
-func jsonText(v *validation.Error, members map[string]json.RawMessage, key string) (string, bool) {
-	raw, ok := members[key]
-	if !ok {
-		return "", false
-	}
-	var s string
-	if err := json.Unmarshal(raw, &s); err == nil {
-		return s, true
-	}
-	var n json.Number
-	if err := json.Unmarshal(raw, &n); err == nil {
-		return n.String(), true
-	}
-	v.Add(key, "must be text, not "+strings.TrimSpace(string(raw)))
-	return "", true
 }

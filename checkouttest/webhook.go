@@ -66,8 +66,8 @@ func (s *Server) attempt(orderID string, p Payment, final string) error {
 			p.Method = p.MethodType
 		}
 	}
-	paid, err := p.Amount.Minor()
-	if p.Amount != "" && (err != nil || paid == 0) {
+	paid, msg := parseAmount(string(p.Amount))
+	if p.Amount != "" && (msg != "" || paid == 0) {
 		return fmt.Errorf("checkouttest: pay: Payment.Amount %.24q is not a positive amount like 90.00", string(p.Amount))
 	}
 	s.mu.Lock()

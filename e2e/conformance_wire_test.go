@@ -19,8 +19,9 @@ import (
 // value, product_summary compared as the JSON its text holds, and the
 // older spellings the service also accepts written in the current one
 // (type toggleImage as toggleimage; WALLETS as WALLET; mandate_max_amount
-// as mandate.max_amount), and an empty array left out (the SDK sends
-// payment_filter.options only when it has one).
+// as mandate.max_amount), and "options": [] added to a payment filter
+// published without it (the SDK always sends the key: the service
+// requires it).
 func requireSameWire(t *testing.T, published, encoded []byte) {
 	t.Helper()
 	diffs := wireDiff("$", wiretest.NumberTree(t, published), wiretest.NumberTree(t, encoded))
@@ -48,9 +49,6 @@ func wireDiff(path string, want, got any) []string {
 				}
 			}
 			gv, ok := g[gk]
-			if arr, isArr := wv.([]any); !ok && isArr && len(arr) == 0 {
-				continue
-			}
 			if !ok {
 				diffs = append(diffs, fmt.Sprintf("%s.%s: missing", path, k))
 				continue
@@ -69,7 +67,10 @@ func wireDiff(path string, want, got any) []string {
 			}
 			diffs = append(diffs, wireDiff(path+"."+k, wv, gv)...)
 		}
-		for k := range g {
+		for k, gv := range g {
+			if arr, isArr := gv.([]any); k == "options" && isArr && len(arr) == 0 {
+				continue
+			}
 			if !used[k] {
 				diffs = append(diffs, fmt.Sprintf("%s.%s: added", path, k))
 			}

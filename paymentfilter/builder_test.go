@@ -173,7 +173,7 @@ func TestBuilderMerges(t *testing.T) {
 		{"UPI apps on only UPI", pf.Only(pf.UPI).HideUPIApps("GPAY"),
 			`{"allowDefaultOptions":false,"options":[{"paymentMethodType":"UPI","enable":true,"upiFilters":[{"upiType":"INTENT","enable":false,"upiMethods":["GPAY"]}]}]}`},
 		{"EMI is replaced, not merged", pf.New().EMI(emi.New().OnlyEMI()).EMI(emi.New().Disable(emi.Standard)),
-			`{"allowDefaultOptions":true,"emiOptions":{"standardEmi":{"enable":false}}}`},
+			`{"allowDefaultOptions":true,"options":[],"emiOptions":{"standardEmi":{"enable":false}}}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -360,11 +360,11 @@ func TestDesignCallSites(t *testing.T) {
 			`{"allowDefaultOptions":false,"options":[{"paymentMethodType":"UPI","enable":true}]}`},
 		{"New().Hide(Wallet)", pf.New().Hide(pf.Wallet),
 			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false}]}`},
-		{"New()", pf.New(), `{"allowDefaultOptions":true}`},
-		{"Only()", pf.Only(), `{"allowDefaultOptions":false}`},
+		{"New()", pf.New(), `{"allowDefaultOptions":true,"options":[]}`},
+		{"Only()", pf.Only(), `{"allowDefaultOptions":false,"options":[]}`},
 		{"struct literal with emi.New().OnlyNoCost()",
 			pf.Filter{AllowDefaultOptions: true, EMIOptions: emi.New().OnlyNoCost()},
-			`{"allowDefaultOptions":true,"emiOptions":{"standardEmi":{"enable":false},"lowCostEmi":{"enable":false},"noCostEmi":{"enable":true},"showOnlyEmi":true}}`},
+			`{"allowDefaultOptions":true,"options":[],"emiOptions":{"standardEmi":{"enable":false},"lowCostEmi":{"enable":false},"noCostEmi":{"enable":true},"showOnlyEmi":true}}`},
 		{"emi.New().OnlyNoCost()", emi.New().OnlyNoCost(),
 			`{"standardEmi":{"enable":false},"lowCostEmi":{"enable":false},"noCostEmi":{"enable":true},"showOnlyEmi":true}`},
 		{"in a struct field", struct {

@@ -113,9 +113,9 @@ func ExampleFilter_EMI() {
 	show(paymentfilter.New().EMI(emi.New().OnlyNoCost()))
 	show(paymentfilter.New().EMI(emi.New().Enable(emi.Standard, emi.LowCost).DisableGroup(emi.NoCost, emi.Credit)))
 	// Output:
-	// {"allowDefaultOptions":true,"emiOptions":{"showOnlyEmi":true}}
-	// {"allowDefaultOptions":true,"emiOptions":{"standardEmi":{"enable":false},"lowCostEmi":{"enable":false},"noCostEmi":{"enable":true},"showOnlyEmi":true}}
-	// {"allowDefaultOptions":true,"emiOptions":{"standardEmi":{"enable":true},"lowCostEmi":{"enable":true},"noCostEmi":{"enable":true,"credit":{"enable":false}}}}
+	// {"allowDefaultOptions":true,"options":[],"emiOptions":{"showOnlyEmi":true}}
+	// {"allowDefaultOptions":true,"options":[],"emiOptions":{"standardEmi":{"enable":false},"lowCostEmi":{"enable":false},"noCostEmi":{"enable":true},"showOnlyEmi":true}}
+	// {"allowDefaultOptions":true,"options":[],"emiOptions":{"standardEmi":{"enable":true},"lowCostEmi":{"enable":true},"noCostEmi":{"enable":true,"credit":{"enable":false}}}}
 }
 
 // The fluent methods change the filter in place, so a call on its own line

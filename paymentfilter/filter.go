@@ -1,6 +1,7 @@
 package paymentfilter
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"slices"
@@ -37,15 +38,34 @@ type Filter struct {
 	// default option stays visible besides the filtered ones; false: only
 	// the options enabled here are shown.
 	AllowDefaultOptions bool `json:"allowDefaultOptions"`
-	// Options is options, sent when not empty: one block per payment
-	// method type, since the service honours only the first block of a type.
-	Options []Option `json:"options,omitempty"`
+	// Options is options, always sent ([] when there are none: the service
+	// requires the key): one block per payment method type, since the
+	// service honours only the first block of a type.
+	Options []Option `json:"options"`
 	// EMIOptions is emiOptions, the EMI plans shown, sent when set.
 	EMIOptions *emi.Options `json:"emiOptions,omitempty"`
 
 	// conflicts are the conflicting fluent calls, in call order, nil when
 	// there are none.
 	conflicts []conflict
+}
+
+// MarshalJSON writes the filter with its options always present, as an
+// empty array when it has none (a filter of emiOptions alone): the service
+// requires the key.
+func (f Filter) MarshalJSON() ([]byte, error) {
+	type plain Filter // the same fields and tags, without this method
+	p := plain(f)
+	if p.Options == nil {
+		p.Options = []Option{}
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // the caller's encoder decides on escaping
+	if err := enc.Encode(p); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // Clone returns a deep copy of f (nil for nil), with the conflicts of its

@@ -1,6 +1,7 @@
 package paymentfilter_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"reflect"
 	"slices"
@@ -26,16 +27,19 @@ func TestDecodeEncode(t *testing.T) {
 			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardBrands":["VISA"],"cardBins":["459000::460000"],"cardTypes":["CREDIT"],"cardSubTypes":["BUSINESS"],"cardBanks":["SBI"]}]}]}`},
 		{"issuerFilters is sent back as issuerFilter",
 			`{"allowDefaultOptions":true,"options":[],"emiOptions":{"noCostEmi":{"enable":true,"credit":{"enable":true,"filters":[{"enable":true,"issuerFilters":{"issuers":["SVC_HDFC"],"enable":false}}]}}}}`,
-			`{"allowDefaultOptions":true,"emiOptions":{"noCostEmi":{"enable":true,"credit":{"enable":true,"filters":[{"enable":true,"issuerFilter":{"issuers":["SVC_HDFC"],"enable":false}}]}}}}`},
-		{"absent, null and empty options are not sent",
+			`{"allowDefaultOptions":true,"options":[],"emiOptions":{"noCostEmi":{"enable":true,"credit":{"enable":true,"filters":[{"enable":true,"issuerFilter":{"issuers":["SVC_HDFC"],"enable":false}}]}}}}`},
+		{"null options are sent as [], as the service requires the key",
 			`{"allowDefaultOptions":false,"options":null,"emiOptions":{"showOnlyEmi":true}}`,
-			`{"allowDefaultOptions":false,"emiOptions":{"showOnlyEmi":true}}`},
+			`{"allowDefaultOptions":false,"options":[],"emiOptions":{"showOnlyEmi":true}}`},
+		{"absent options are sent as []",
+			`{"allowDefaultOptions":false,"emiOptions":{"showOnlyEmi":true}}`,
+			`{"allowDefaultOptions":false,"options":[],"emiOptions":{"showOnlyEmi":true}}`},
 		{"a malformed BIN range is kept as it is",
 			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardBins":["459000 - 460000","<b>"]}]}]}`,
 			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardBins":["459000 - 460000","\u003cb\u003e"]}]}]}`},
 		{"a malformed tenure is kept as it is",
 			`{"allowDefaultOptions":true,"emiOptions":{"noCostEmi":{"enable":true,"credit":{"enable":true,"filters":[{"enable":true,"issuerFilter":{"tenures":["09::12","12::9"],"enable":false}}]}}}}`,
-			`{"allowDefaultOptions":true,"emiOptions":{"noCostEmi":{"enable":true,"credit":{"enable":true,"filters":[{"enable":true,"issuerFilter":{"tenures":["09::12","12::9"],"enable":false}}]}}}}`},
+			`{"allowDefaultOptions":true,"options":[],"emiOptions":{"noCostEmi":{"enable":true,"credit":{"enable":true,"filters":[{"enable":true,"issuerFilter":{"tenures":["09::12","12::9"],"enable":false}}]}}}}`},
 		{"empty lists below options are kept (Validate reports them)",
 			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false,"paymentMethods":[]}]}`,
 			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false,"paymentMethods":[]}]}`},
@@ -97,18 +101,59 @@ func TestDecodeNullKeepsValue(t *testing.T) {
 	require.Nil(t, req.PaymentFilter)
 }
 
-// TestEncodeEmptyFilter: allowDefaultOptions is always sent, options only
-// when not empty.
+// TestEncodeEmptyFilter: allowDefaultOptions and options are always sent,
+// options as [] when the filter has none (spec §2.2: required, "may be an
+// empty array"), from a literal, a pointer, a builder or inside a session.
 func TestEncodeEmptyFilter(t *testing.T) {
-	out, err := json.Marshal(pf.Filter{Options: []pf.Option{}})
-	require.NoError(t, err)
-	require.Equal(t, `{"allowDefaultOptions":false}`, string(out))
+	for _, c := range []struct {
+		name string
+		f    any
+		want string
+	}{
+		{"zero value", pf.Filter{}, `{"allowDefaultOptions":false,"options":[]}`},
+		{"pointer", &pf.Filter{AllowDefaultOptions: true}, `{"allowDefaultOptions":true,"options":[]}`},
+		{"empty list", pf.Filter{Options: []pf.Option{}}, `{"allowDefaultOptions":false,"options":[]}`},
+		{"EMI options alone", pf.New().EMI(emi.New().OnlyEMI()), `{"allowDefaultOptions":true,"options":[],"emiOptions":{"showOnlyEmi":true}}`},
+	} {
+		out, err := json.Marshal(c.f)
+		require.NoError(t, err, c.name)
+		require.Equal(t, c.want, string(out), c.name)
+	}
 
-	out, err = json.Marshal(struct {
+	out, err := json.Marshal(struct {
 		F *pf.Filter `json:"payment_filter,omitempty"`
 	}{})
 	require.NoError(t, err)
 	require.Equal(t, `{}`, string(out))
+}
+
+// TestEMIOnlyFilterRoundTrips: a filter built with EMI options alone sends
+// "options": [] (spec §2.2: required, "may be an empty array when only
+// emiOptions is used"), so it gives the payment_filter of each published
+// EMI-only sample byte for byte, whitespace aside. The SDK once left the
+// key out, and these samples stopped round-tripping.
+func TestEMIOnlyFilterRoundTrips(t *testing.T) {
+	for _, c := range []struct {
+		sample string
+		build  *pf.Filter
+	}{
+		{"payment_filter_emi_all_types_allowDefaultOptions_false.json", pf.Only().EMI(emi.New().Enable(emi.Standard, emi.LowCost, emi.NoCost))},
+		{"payment_filter_emi_hide_all.json", pf.New().EMI(emi.New().Disable(emi.Standard, emi.LowCost, emi.NoCost))},
+		{"payment_filter_emi_hide_nocost_credit.json", pf.New().EMI(emi.New().Enable(emi.Standard, emi.LowCost).DisableGroup(emi.NoCost, emi.Credit))},
+		{"payment_filter_emi_nocost_only.json", pf.New().EMI(emi.New().Disable(emi.Standard, emi.LowCost).Enable(emi.NoCost))},
+		{"payment_filter_emi_showOnlyEmi.json", pf.New().EMI(emi.New().OnlyEMI())},
+	} {
+		t.Run(c.sample, func(t *testing.T) {
+			samples := conformance.Files(t, "emi", c.sample)
+			require.Len(t, samples, 1)
+			var published bytes.Buffer
+			require.NoError(t, json.Compact(&published, samplePaymentFilter(t, samples[0].Data)))
+			require.NoError(t, c.build.Validate())
+			out, err := json.Marshal(c.build)
+			require.NoError(t, err)
+			require.Equal(t, published.String(), string(out))
+		})
+	}
 }
 
 // TestWireKeys: a filter that sets every field encodes exactly the keys of
@@ -401,16 +446,18 @@ func samplePaymentFilter(t testing.TB, data []byte) json.RawMessage {
 }
 
 // normalise applies to a sample what encoding changes: singular card keys
-// become plural, issuerFilters becomes issuerFilter, and empty options are
-// not sent.
+// become plural, issuerFilters becomes issuerFilter, and a filter published
+// without options (payment_filter_emi_nocost_remove_icici_tenure_9_12.json)
+// gains "options": [], which the service requires. A sample's own empty
+// options stay: the SDK sends them.
 func normalise(raw json.RawMessage) any {
 	var v any
 	if err := json.Unmarshal(raw, &v); err != nil {
 		return nil
 	}
 	if m, ok := v.(map[string]any); ok {
-		if o, _ := m["options"].([]any); len(o) == 0 {
-			delete(m, "options")
+		if _, has := m["options"]; !has {
+			m["options"] = []any{}
 		}
 	}
 	return renameKeys(v)

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	checkout "github.com/payorch/checkout-go"
 	"github.com/payorch/checkout-go/checkouttest"
@@ -69,6 +70,7 @@ func fakeCommand() command {
 		responseKey := ef.String("response-key", "CHECKOUT_RESPONSE_KEY", "", "response key signing the redirects to return_url (checkout.VerifyReturn)")
 		hosts := ef.String("host", "CHECKOUT_FAKE_HOSTS", "", "other Host `names` to serve, comma-separated (loopback names and the addresses it listens on are served)")
 		jweDir := ef.String("jwe-keys-dir", "CHECKOUT_FAKE_JWE_KEYS_DIR", "", "`directory` to write the JWE+JWS mode's keys and key id into (made if missing)")
+		orderExpiry := ef.String("order-expiry", "CHECKOUT_FAKE_ORDER_EXPIRY", "", "how long an order takes payments, its order_expiry after creation (a `duration` like 15m; default "+checkouttest.DefaultOrderExpiry.String()+")")
 		return func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			if err := ef.apply(); err != nil {
 				return usageError(fs, stderr, "%v", err)
@@ -80,8 +82,14 @@ func fakeCommand() command {
 			if err != nil {
 				return usageError(fs, stderr, "%s: %v", ef.source("webhook-headers"), err)
 			}
+			var life time.Duration
+			if *orderExpiry != "" {
+				if life, err = time.ParseDuration(*orderExpiry); err != nil || life <= 0 {
+					return usageError(fs, stderr, "%s %.32q is not a positive duration, like 15m or 90s", ef.source("order-expiry"), *orderExpiry)
+				}
+			}
 			cfg := checkouttest.Config{
-				MerchantID: *merchantID, APIKey: *apiKey, ResponseKey: *responseKey, Hosts: list(*hosts),
+				MerchantID: *merchantID, APIKey: *apiKey, ResponseKey: *responseKey, Hosts: list(*hosts), OrderExpiry: life,
 				Webhook: checkouttest.WebhookConfig{URL: *hookURL, Username: *hookUser, Password: *hookPass, Headers: headers},
 			}
 			if err := cfg.Validate(); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -142,4 +143,17 @@ func TestMalformedWebhookHeaderIsNotEchoed(t *testing.T) {
 		require.Contains(t, r.stderr, want, item)
 		require.NotContains(t, r.stderr, "hdr-secret", item)
 	}
+}
+
+// --order-expiry sets how long an order takes payments: its order_expiry is
+// its creation plus that.
+func TestFakeOrderExpiry(t *testing.T) {
+	base, _, _, _ := startFake(t, []string{"CHECKOUT_MERCHANT_ID=cli_shop", "CHECKOUT_FAKE_API_KEY=cli_key"}, "--order-expiry", "90s")
+	call(t, http.MethodPost, base+"/orders", url.Values{"order_id": {"exp_1"}, "amount": {"10.00"}})
+	st := call(t, http.MethodGet, base+"/orders/exp_1", nil)
+	created, err := time.Parse(time.RFC3339, st["date_created"].(string))
+	require.NoError(t, err)
+	expiry, err := time.Parse(time.RFC3339, st["order_expiry"].(string))
+	require.NoError(t, err)
+	require.Equal(t, 90*time.Second, expiry.Sub(created))
 }

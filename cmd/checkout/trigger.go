@@ -18,6 +18,7 @@ import (
 )
 
 const triggerHelp = `Usage: checkout trigger pay|fail|refund|resend --order ID [flags]
+       checkout trigger fault --path PATTERN [--method M] (--status N | --drop) [--after] [flags]
 
 Moves an order of a running "checkout fake", as the customer or the bank
 would, and waits until the webhook it sends is delivered (or given up):
@@ -39,6 +40,16 @@ reports it), to try an underpaid or overpaid order.
   checkout trigger pay --order ord_2 --amount 90.00
   checkout trigger resend --order ord_1
 
+fault arms a fault for the next --times requests matching --path (a
+path.Match pattern such as /orders or /orders/*) and --method: --status
+answers that HTTP status (503, 429, 500…) instead of serving them, --drop
+closes the connection without a reply, --delay holds them first. With
+--after the request is served first (the order made, the refund recorded)
+and only its reply is lost, to test that your client settles a write whose
+outcome it cannot know instead of repeating it:
+
+  checkout trigger fault --method POST --path /orders --status 502 --after
+
 It prints the order's status, each webhook delivery, and the signed
 redirect to the order's return_url when the fake has a response key. The exit
 status is 1 when the fake refuses (unknown order, a move the order cannot
@@ -57,23 +68,46 @@ func triggerCommand() command {
 		asJSON := fs.Bool("json", false, "print the fake's JSON reply instead of text")
 		dups := fs.Int("duplicates", 0, fmt.Sprintf("pay, fail, refund: send each webhook `N` more times (at most %d)", checkouttest.MaxControlRepeat))
 		amount := fs.String("amount", "", "pay: settle `AMOUNT` (like 90.00) instead of the order's amount, for an underpaid or overpaid order")
-		times := fs.Int("times", 1, fmt.Sprintf("resend: send the last webhook `N` times (at most %d)", checkouttest.MaxControlRepeat))
+		times := fs.Int("times", 1, fmt.Sprintf("resend: send the last webhook `N` times; fault: for the next N matching requests (at most %d)", checkouttest.MaxControlRepeat))
+		path := fs.String("path", "", "fault: the request `PATTERN` to match, such as /orders or /orders/* (path.Match)")
+		method := fs.String("method", "", "fault: the request `METHOD` to match (default any)")
+		status := fs.Int("status", 0, "fault: answer this HTTP `STATUS` (such as 503 or 502)")
+		drop := fs.Bool("drop", false, "fault: close the connection without a reply")
+		after := fs.Bool("after", false, "fault: serve the request first, then lose its reply (with --status or --drop)")
+		delay := fs.Duration("delay", 0, "fault: hold matching requests this `long` first (such as 2s)")
 		return func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			if err := ef.apply(); err != nil {
 				return usageError(fs, stderr, "%v", err)
 			}
 			if len(args) != 1 {
-				return usageError(fs, stderr, "name one action: pay, fail, refund or resend")
+				return usageError(fs, stderr, "name one action: pay, fail, refund, resend or fault")
 			}
 			action := args[0]
 			switch action {
-			case "pay", "fail", "refund", "resend":
+			case "pay", "fail", "refund", "resend", "fault":
 			default:
-				return usageError(fs, stderr, "unknown action %q: use pay, fail, refund or resend", action)
+				return usageError(fs, stderr, "unknown action %q: use pay, fail, refund, resend or fault", action)
 			}
 			given := map[string]bool{}
 			fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+			faultFlag := ""
+			for _, name := range []string{"path", "method", "status", "drop", "after", "delay"} {
+				if given[name] && faultFlag == "" {
+					faultFlag = name
+				}
+			}
 			switch {
+			case action == "fault" && given["order"]:
+				return usageError(fs, stderr, "fault takes no --order: it matches requests by --path and --method")
+			case action == "fault" && *path == "":
+				return usageError(fs, stderr, "fault needs --path, such as /orders")
+			case action != "fault" && faultFlag != "":
+				return usageError(fs, stderr, "--%s goes with fault only", faultFlag)
+			case action == "fault" && (given["amount"] || given["refund-id"] || given["duplicates"]):
+				return usageError(fs, stderr, "fault takes --path, --method, --status, --drop, --after, --delay and --times")
+			case action == "fault" && (*times < 1 || *times > checkouttest.MaxControlRepeat):
+				return usageError(fs, stderr, "--times must be from 1 to %d", checkouttest.MaxControlRepeat)
+			case action == "fault":
 			case *order == "":
 				return usageError(fs, stderr, "--order is required")
 			case given["amount"] && action != "pay":
@@ -85,7 +119,7 @@ func triggerCommand() command {
 			case given["duplicates"] && action == "resend":
 				return usageError(fs, stderr, "--duplicates goes with pay, fail and refund; resend takes --times")
 			case given["times"] && action != "resend":
-				return usageError(fs, stderr, "--times goes with resend only; pay, fail and refund take --duplicates")
+				return usageError(fs, stderr, "--times goes with resend and fault only; pay, fail and refund take --duplicates")
 			case given["duplicates"] && (*dups < 1 || *dups > checkouttest.MaxControlRepeat):
 				return usageError(fs, stderr, "--duplicates must be from 1 to %d", checkouttest.MaxControlRepeat)
 			case *times < 1 || *times > checkouttest.MaxControlRepeat:
@@ -97,6 +131,16 @@ func triggerCommand() command {
 					return usageError(fs, stderr, "%s %s has no scheme: write %s", ef.source("fake"), *fake, hint)
 				}
 				return usageError(fs, stderr, "%s %s is not an http(s) URL", ef.source("fake"), checkouttest.RedactURL(*fake))
+			}
+			if action == "fault" {
+				q := url.Values{"path": {*path}}
+				for k, v := range map[string]string{"method": *method, "status": strconv.Itoa(*status), "times": strconv.Itoa(*times),
+					"drop": strconv.FormatBool(*drop), "after": strconv.FormatBool(*after), "delay": delay.String()} {
+					if given[k] {
+						q.Set(k, v)
+					}
+				}
+				return triggerFault(ctx, base.String()+checkouttest.ControlPrefix+"faults?"+q.Encode(), *asJSON, stdout, stderr)
 			}
 			q := url.Values{}
 			switch {
@@ -120,26 +164,27 @@ func triggerCommand() command {
 	}}
 }
 
-// trigger posts to the control endpoint u and reports the reply.
-func trigger(ctx context.Context, u string, asJSON bool, stdout, stderr io.Writer) int {
+// control posts to the control endpoint u and returns the body of its 200
+// reply; nil when it failed, which it reported on stderr.
+func control(ctx context.Context, u string, stderr io.Writer) []byte {
 	ctx, cancel := context.WithTimeout(ctx, checkouttest.ControlWait+10*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, nil)
 	if err != nil {
-		fmt.Fprintf(stderr, "checkout trigger: %v\n", err)
-		return exitFail
+		fmt.Fprintf(stderr, "checkout trigger: %s\n", printable(err.Error()))
+		return nil
 	}
 	req.Header.Set(checkouttest.ControlHeader, "1")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		fmt.Fprintf(stderr, "checkout trigger: is the fake running? %s\n", printable(err.Error()))
-		return exitFail
+		return nil
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	if err != nil {
 		fmt.Fprintf(stderr, "checkout trigger: reading the reply: %s\n", printable(err.Error()))
-		return exitFail
+		return nil
 	}
 	if resp.StatusCode != http.StatusOK {
 		var e struct {
@@ -149,6 +194,43 @@ func trigger(ctx context.Context, u string, asJSON bool, stdout, stderr io.Write
 			e.Error = fmt.Sprintf("HTTP %d from %s (is it a checkout fake?)", resp.StatusCode, checkouttest.RedactURL(u))
 		}
 		fmt.Fprintf(stderr, "checkout trigger: %s\n", printable(e.Error))
+		return nil
+	}
+	return body
+}
+
+// triggerFault arms a fault through the control endpoint u and reports it.
+func triggerFault(ctx context.Context, u string, asJSON bool, stdout, stderr io.Writer) int {
+	body := control(ctx, u, stderr)
+	if body == nil {
+		return exitFail
+	}
+	var res checkouttest.FaultResult
+	if err := json.Unmarshal(body, &res); err != nil {
+		fmt.Fprintf(stderr, "checkout trigger: the reply is not a fault: %s\n", printable(err.Error()))
+		return exitFail
+	}
+	if asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(&res); err != nil {
+			fmt.Fprintf(stderr, "checkout trigger: %s\n", printable(err.Error()))
+			return exitFail
+		}
+		return exitOK
+	}
+	method := res.Method
+	if method == "" {
+		method = "any method"
+	}
+	fmt.Fprintf(stdout, "fault armed: %s %s, the next %d request%s: %s\n", method, res.Path, res.Times, plural(res.Times), res.Fault)
+	return exitOK
+}
+
+// trigger posts to the control endpoint u and reports the reply.
+func trigger(ctx context.Context, u string, asJSON bool, stdout, stderr io.Writer) int {
+	body := control(ctx, u, stderr)
+	if body == nil {
 		return exitFail
 	}
 	var res checkouttest.ControlResult
@@ -174,7 +256,7 @@ func trigger(ctx context.Context, u string, asJSON bool, stdout, stderr io.Write
 		enc := json.NewEncoder(&buf)
 		enc.SetEscapeHTML(false) // a URL's "&" as written
 		if err := enc.Encode(&res); err != nil {
-			fmt.Fprintf(stderr, "checkout trigger: %v\n", err)
+			fmt.Fprintf(stderr, "checkout trigger: %s\n", printable(err.Error()))
 			return exitFail
 		}
 		_, _ = stdout.Write(terminalJSON(buf.Bytes()))

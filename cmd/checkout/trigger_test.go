@@ -289,3 +289,34 @@ func TestTriggerEscapesTheFakesStrings(t *testing.T) {
 	requireNoTerminalControl(t, r.stderr)
 	require.Equal(t, "checkout trigger: "+esc+"\n", r.stderr)
 }
+
+// trigger fault arms a fault in a running fake for a client not written in
+// Go: here one that makes the order and answers 502 instead of its reply.
+func TestTriggerFault(t *testing.T) {
+	base, _, _, _ := startFake(t, []string{"CHECKOUT_MERCHANT_ID=cli_shop", "CHECKOUT_FAKE_API_KEY=cli_key"})
+	env := []string{"CHECKOUT_FAKE_URL=" + base}
+	r := cli(t, env, "trigger", "fault", "--method", "POST", "--path", "/orders", "--status", "502", "--after")
+	require.Equal(t, 0, r.code, r.stderr)
+	require.Equal(t, "fault armed: POST /orders, the next 1 request: status 502 after processing\n", r.stdout)
+
+	req, err := http.NewRequest(http.MethodPost, base+"/orders", strings.NewReader("order_id=flt_1&amount=10.00"))
+	require.NoError(t, err)
+	req.SetBasicAuth("cli_key", "")
+	req.Header.Set("x-merchantid", "cli_shop")
+	req.Header.Set("version", "2023-06-30")
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, 502, resp.StatusCode)
+	st := call(t, http.MethodGet, base+"/orders/flt_1", nil)
+	require.Equal(t, "CREATED", st["status"], "the order was made though its reply was lost")
+
+	r = cli(t, env, "trigger", "fault", "--path", "/orders/*", "--drop", "--times", "2", "--json")
+	require.Equal(t, 0, r.code, r.stderr)
+	require.JSONEq(t, `{"method":"","path":"/orders/*","times":2,"fault":"drop"}`, r.stdout)
+
+	r = cli(t, env, "trigger", "fault", "--path", "/orders", "--after", "--delay", "1s")
+	require.Equal(t, 1, r.code)
+	require.Contains(t, r.stderr, "checkout trigger: fault for /orders loses no reply after processing")
+}
