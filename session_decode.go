@@ -64,16 +64,16 @@ func (r *SessionRequest) UnmarshalJSON(data []byte) error {
 	var v validation.Error
 	out := SessionRequest(w.plain)
 	out.Amount = Amount(numberText(&v, keyAmount, w.Amount))
-	maxAmount := numberText(&v, keyMandateMax, w.MaxAmount)
+	maxAmount := numberText(&v, "mandate.max_amount", w.MaxAmount)
 	if w.MaxAmount == nil {
-		maxAmount = numberText(&v, keyMandateMaxOld, w.OldMax)
+		maxAmount = numberText(&v, "mandate_max_amount", w.OldMax)
 	}
 	switch w.UPI {
 	case true, "true":
 		out.UPIDeepLinks = true
 	case nil, false, "false":
 	default:
-		v.Add(keyUPIDeepLinks, `must be true or "true"`)
+		v.Add("options.get_upi_deep_links", `must be true or "true"`)
 	}
 	if w.Summary != nil {
 		summary, err := productsummary.Parse(*w.Summary)
@@ -82,23 +82,22 @@ func (r *SessionRequest) UnmarshalJSON(data []byte) error {
 		}
 		out.ProductSummary = &summary
 	}
-	start, end := numberText(&v, keyMandateStart, w.StartDate), numberText(&v, keyMandateEnd, w.EndDate)
+	start, end := numberText(&v, "mandate.start_date", w.StartDate), numberText(&v, "mandate.end_date", w.EndDate)
 	if maxAmount != "" || start != "" || end != "" || w.Option != nil {
 		out.Mandate = new(Mandate)
 		if w.Option != nil {
 			out.Mandate.Option = MandateOption(*w.Option)
 		}
 		out.Mandate.MaxAmount = Amount(maxAmount)
-		out.Mandate.StartDate = unixDate(&v, keyMandateStart, start)
-		out.Mandate.EndDate = unixDate(&v, keyMandateEnd, end)
+		out.Mandate.StartDate = unixDate(&v, "mandate.start_date", start)
+		out.Mandate.EndDate = unixDate(&v, "mandate.end_date", end)
 	}
 	for _, k := range slices.Sorted(maps.Keys(members)) {
-		folded := strings.ToLower(strings.ToUpper(k)) // as encoding/json matches keys
 		gateway, key, isEntry := splitGatewayKey(k)
 		text, isText := members[k].(string)
 		switch {
-		case ownsSessionKey(folded, strings.ToLower(DefaultNamespace)):
-		case folded == keyMandateMaxOld && w.MaxAmount == nil:
+		case declaresSessionKey(k): // decoded into a typed field, in any case
+		case strings.EqualFold(k, "mandate_max_amount") && w.MaxAmount == nil:
 		case isEntry && isText:
 			out.GatewayMetadata = append(out.GatewayMetadata, GatewayMetadata{Gateway: gateway, Key: key, Value: text})
 		default:

@@ -49,7 +49,8 @@ func (s *Server) handleCreateCustomer(w http.ResponseWriter, r *http.Request, bo
 		ID: newID("cst_"), Object: "customer", ObjectReferenceID: req.ObjectReferenceID,
 		DateCreated: checkout.Timestamp{Time: now}, LastUpdated: checkout.Timestamp{Time: now},
 	}
-	setDetails(c, req.CustomerDetails)
+	setDetails(c, checkout.UpdateCustomerRequest{MobileNumber: req.MobileNumber, EmailAddress: req.EmailAddress,
+		FirstName: req.FirstName, LastName: req.LastName, MobileCountryCode: req.MobileCountryCode})
 	s.customers[c.ID] = c
 	reply := *c
 	s.mu.Unlock()
@@ -107,7 +108,7 @@ func (s *Server) handleUpdateCustomer(w http.ResponseWriter, r *http.Request, bo
 
 // setDetails copies the details that are set onto the customer's fields
 // of the same names.
-func setDetails(c *checkout.Customer, d checkout.CustomerDetails) {
+func setDetails(c *checkout.Customer, d checkout.UpdateCustomerRequest) {
 	for _, f := range []struct {
 		dst *string
 		src string

@@ -180,19 +180,21 @@ func readTxnRefund(f *formReader) *checkout.TransactionRefundRequest {
 
 // readCustomerDetails reads a customer's details, as the customer calls
 // send them.
-func readCustomerDetails(f *formReader) *checkout.CustomerDetails {
-	return &checkout.CustomerDetails{
+func readCustomerDetails(f *formReader) *checkout.UpdateCustomerRequest {
+	return &checkout.UpdateCustomerRequest{
 		MobileNumber: f.text("mobile_number"), EmailAddress: f.text("email_address"), FirstName: f.text("first_name"),
 		LastName: f.text("last_name"), MobileCountryCode: f.text("mobile_country_code"),
 	}
 }
 
 // readCreateCustomer reads the form of POST /customers.
-func readCreateCustomer(f *formReader) *checkout.CreateCustomerRequest {
-	return &checkout.CreateCustomerRequest{
+func readCreateCustomer(f *formReader) *checkout.CustomerRequest {
+	d := readCustomerDetails(f)
+	return &checkout.CustomerRequest{
 		ObjectReferenceID: f.text("object_reference_id"),
-		CustomerDetails:   *readCustomerDetails(f),
-		ClientAuthToken:   f.flag("options.get_client_auth_token"),
+		MobileNumber:      d.MobileNumber, EmailAddress: d.EmailAddress, FirstName: d.FirstName,
+		LastName: d.LastName, MobileCountryCode: d.MobileCountryCode,
+		ClientAuthToken: f.flag("options.get_client_auth_token"),
 	}
 }
 

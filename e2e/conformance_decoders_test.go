@@ -21,6 +21,7 @@ import (
 	checkout "github.com/payorch/checkout-go"
 	"github.com/payorch/checkout-go/emi"
 	"github.com/payorch/checkout-go/internal/conformance"
+	"github.com/payorch/checkout-go/lint"
 	"github.com/payorch/checkout-go/paymentfilter"
 	"github.com/payorch/checkout-go/productsummary"
 	"github.com/payorch/checkout-go/webhook"
@@ -37,7 +38,7 @@ func decodeRow(t *testing.T, r sampleRow, s conformance.Sample) (any, error) {
 		for frag := range strings.SplitSeq(strings.TrimSpace(string(s.Data)), "\n\n") {
 			var req checkout.SessionRequest
 			require.NoError(t, json.Unmarshal([]byte("{"+frag+"}"), &req), frag)
-			require.NoError(t, req.EMI.Validate())
+			require.True(t, req.EMI.Valid(), frag)
 			got = append(got, req.EMI)
 		}
 		require.Equal(t, []emi.Visibility{emi.Show, emi.Hide, emi.ShowWithoutCards}, got)
@@ -120,7 +121,7 @@ func decodeInto[T any](data []byte) (*T, error) {
 // filter reads the payment_filter of a sample (or the sample itself when
 // it is one), encodes it back and validates it. A negative sample is not
 // encoded back (encoding/json drops its misplaced keys): Validate's error,
-// else Lint's advice, is its error.
+// else package lint's advice, is its error.
 func filter(t *testing.T, data []byte, negative bool) (any, error) {
 	var doc struct {
 		PaymentFilter json.RawMessage `json:"payment_filter"`
@@ -141,8 +142,8 @@ func filter(t *testing.T, data []byte, negative bool) (any, error) {
 	if err := f.Validate(); err != nil {
 		return &f, err
 	}
-	if lint := f.Lint(); len(lint) > 0 {
-		return &f, &checkout.ValidationError{Problems: lint}
+	if advice := lint.Check(&f); len(advice) > 0 {
+		return &f, &checkout.ValidationError{Problems: advice}
 	}
 	return &f, nil
 }

@@ -20,8 +20,8 @@ type recorder struct {
 	failed bool
 }
 
-// require reports through Errorf and stops through FailNow, the fuzz
-// checks through Fatalf: all are recorded here instead of failing the real
+// The helpers stop through Fatal and Fatalf, testify (in these tests)
+// through Errorf and FailNow: all are recorded here instead of failing the real
 // test, and FailNow ends the helper's goroutine as testing's own does.
 func (r *recorder) Helper()               {}
 func (r *recorder) Errorf(string, ...any) { r.failed = true }
@@ -30,6 +30,7 @@ func (r *recorder) FailNow() {
 	runtime.Goexit()
 }
 func (r *recorder) Fatalf(string, ...any) { r.FailNow() }
+func (r *recorder) Fatal(...any)          { r.FailNow() }
 
 func fails(t *testing.T, f func(tb testing.TB)) bool {
 	t.Helper()
