@@ -1,7 +1,10 @@
 package lint
 
 import (
+	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/payorch/checkout-go"
@@ -43,6 +46,24 @@ func (a *advice) session(r *checkout.SessionRequest) {
 		a.Add("sdk_udf", msg)
 	}
 	extraKeys(a, r.Extra)
+	a.typedExtra(r.Extra)
+}
+
+// typedExtra advises against an Extra key that a typed field of the
+// session request reads: Validate lets it through while the field is
+// empty, and sends it as given, unchecked. Decoding the key alone tells:
+// the decoder keeps in Extra only keys no typed field takes.
+func (a *advice) typedExtra(extra map[string]any) {
+	for _, k := range slices.Sorted(maps.Keys(extra)) {
+		key, err := json.Marshal(k)
+		if err != nil || k == "" {
+			continue
+		}
+		var probe checkout.SessionRequest
+		if json.Unmarshal([]byte("{"+string(key)+":null}"), &probe) == nil && len(probe.Extra) == 0 {
+			a.Add(k, "is the key of a typed field of SessionRequest: set the field, which Validate checks, rather than Extra")
+		}
+	}
 }
 
 // mandate advises on a session's mandate: its option, the amount's shape
