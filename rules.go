@@ -1,7 +1,6 @@
 package checkout
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -13,6 +12,7 @@ import (
 
 	"unicode/utf8"
 
+	"github.com/payorch/checkout-go/internal/jsontext"
 	"github.com/payorch/checkout-go/validation"
 )
 
@@ -105,26 +105,10 @@ func checkExtra[V any](v *validation.Error, extra map[string]V, owns func(string
 			v.Add(k, "is a typed field of "+owner+"; set it there, not in Extra")
 		case err != nil:
 			v.Add(k, "value cannot be encoded as JSON: "+err.Error())
-		case replacedInvalidUTF8(b) || !utf8.Valid(b):
+		case jsontext.Repaired(b) || !utf8.Valid(b):
 			v.Add(k, "holds text that is not valid UTF-8")
 		}
 	}
-}
-
-// replacedInvalidUTF8 reports whether encoding/json replaced invalid UTF-8
-// when it wrote the JSON b: it writes each invalid byte as the escape
-// \ufffd, and a real U+FFFD as the character itself.
-func replacedInvalidUTF8(b []byte) bool {
-	for i := 0; i < len(b); i++ {
-		if b[i] != '\\' || i+1 == len(b) {
-			continue
-		}
-		if b[i+1] == 'u' && i+6 <= len(b) && string(b[i+2:i+6]) == "fffd" {
-			return true
-		}
-		i++ // skip the escaped character
-	}
-	return false
 }
 
 // checkAll returns the problems of errs, the errors of several Validate
@@ -158,26 +142,12 @@ func invalid(op string, err error) error {
 // Extra may not repeat. Reading the encoding, not a list of fields, keeps
 // the declaration the only list of the type's keys.
 func checkMembers(v *validation.Error, obj []byte) map[string]bool {
-	dec := json.NewDecoder(bytes.NewReader(obj))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return nil
-	}
 	written := map[string]bool{}
-	for dec.More() {
-		t, err := dec.Token()
-		k, ok := t.(string)
-		var raw json.RawMessage
-		if err != nil || !ok || dec.Decode(&raw) != nil {
-			return written // not from encoding/json: nothing more to read
-		}
+	jsontext.Members(obj, func(k string, repaired bool) {
 		written[k] = true
-		switch {
-		case !replacedInvalidUTF8(raw) && utf8.Valid(raw):
-		case raw[0] == '"':
+		if repaired {
 			v.Add(k, "is not valid UTF-8")
-		default:
-			v.Add(k, "holds text that is not valid UTF-8")
 		}
-	}
+	})
 	return written
 }

@@ -36,7 +36,9 @@ func TestOrder(t *testing.T) {
 		{"amounts", func(r *checkout.OrderRequest) { r.Amount, r.SubventionAmount = "1499", "05.5" },
 			[]string{"amount", "metadata.subvention_amount", "metadata.subvention_amount"}},
 		{"order id", func(r *checkout.OrderRequest) { r.OrderID = " order-with-a-long-name-1 " }, []string{"order_id", "order_id"}},
-		{"customer", func(r *checkout.OrderRequest) { r.CustomerEmail, r.CustomerPhone = "asha.example.com", "+91 98765 43210" },
+		{"customer", func(r *checkout.OrderRequest) {
+			r.CustomerEmail, r.CustomerPhone = "asha.example.com", "+91 98765 43210"
+		},
 			[]string{"customer_email", "customer_phone"}},
 		{"return url", func(r *checkout.OrderRequest) { r.ReturnURL = "http://shop.example.com/r" }, []string{"return_url"}},
 		{"relative return url", func(r *checkout.OrderRequest) { r.ReturnURL = "/r" }, []string{"return_url"}},
