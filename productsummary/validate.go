@@ -10,16 +10,11 @@ import (
 	"github.com/payorch/checkout-go/validation"
 )
 
-// Validate returns a *[validation.Error] listing every problem, with paths
-// such as "product_summary[2][0].color", or nil. An empty or nil Summary is
-// valid (it is not sent). It refuses what the service documents as wrong
-// or what cannot be sent as written: a nil item; a colour that is not
-// #RGB, #RRGGBB or #AARRGGBB; a divider without a thickness, a background
-// without a colour; an image URL, or an accordion icon other than "", that
-// is not an absolute http or https URL; a number that is sent but is not
-// finite and greater than 0; text or a font type that is not valid UTF-8.
-// It lets through a line with no items, a blank text, an unknown font type
-// (see [FontType.Valid]) and an accordion with both icons "".
+// Validate reports, as a *[validation.Error] with paths such as
+// "product_summary[2][0].color", what the service documents as wrong or
+// what could not be sent as written; nil when there is none, and for an
+// empty or nil Summary, which is not sent. The rules are the check method
+// of each item kind in this file.
 func (s *Summary) Validate() error {
 	if s == nil {
 		return nil
