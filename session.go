@@ -118,8 +118,8 @@ type SessionRequest struct {
 
 // Validate reports, as a *ValidationError keyed by the body's keys, what
 // the service refuses or what the body could not say as the request does;
-// nil when there is none. The rules are the code of this method, beside
-// the type, with those shared by every request in rules.go; advice on what
+// nil when there is none. The rules are the code of this method in
+// session.go, with those every request shares in rules.go; advice on what
 // the service takes is [github.com/payorch/checkout-go/lint.Check]'s.
 // CreateSession calls it.
 func (r *SessionRequest) Validate() error { return r.validate(DefaultNamespace) }

@@ -13,8 +13,8 @@ import (
 // "payment_filter", what the service would refuse or could not make sense
 // of; nil for a nil *Filter, which is not sent. It reads only the filter's
 // data, so a filter validates the same however it was built. The rules are
-// the code of this file and conflict.go; advice on what the service takes
-// is package lint's.
+// the code of validate.go and conflict.go in this package; advice on what
+// the service takes is package lint's.
 func (f *Filter) Validate() error {
 	if f == nil {
 		return nil
