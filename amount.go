@@ -12,7 +12,7 @@ import (
 // Amount is a sum of money as decimal text: digits, then optionally a
 // point and one or two digits ("1", "10.00", "1499.50"), never a float64,
 // so a request sends it exactly as written. Build one with
-// [AmountFromMinor] or [ParseAmount], or write the text; Lint advises two
+// [AmountFromMinor] or [ParseAmount], or write the text; lint.Check advises two
 // places. A reply's amount (9000, 1 or "100.0") reads as two places when
 // that is exact, otherwise as sent.
 type Amount string

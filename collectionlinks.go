@@ -21,14 +21,19 @@ const (
 	CollectionQR CollectionMethod = "QR"
 )
 
+// Valid reports whether m is CollectionPay or CollectionQR. Other methods
+// are sent as given; lint.Check reports them.
+func (m CollectionMethod) Valid() bool { return m == CollectionPay || m == CollectionQR }
+
 // CollectionLinks asks for payment collection links: links the customer
 // pays through without the checkout screen. It sends
 // options.get_payment_collection_link=1 and, under its own key, JSON text
 // such as
 // {"supported_payment_methods":["PAY","QR"],"expiry_details":[{"payment_method":"PAY","expiry_in_mins":"30"}]}.
 type CollectionLinks struct {
-	// Links lists the methods wanted, in the order sent. Lint advises each
-	// method at most once and only PAY and QR; others are sent as given.
+	// Links lists the methods wanted, in the order sent. lint.Check
+	// advises each method at most once and only PAY and QR; others are
+	// sent as given.
 	Links []CollectionLink
 }
 
@@ -71,7 +76,7 @@ func (l *CollectionLinks) EncodeValues(key string, v *url.Values) error {
 	if err != nil {
 		return fmt.Errorf("encode %s: %w", key, err)
 	}
-	v.Set(keyCollectionFlag, "1")
+	v.Set("options.get_payment_collection_link", "1")
 	v.Set(key, string(text))
 	return nil
 }
@@ -95,35 +100,14 @@ func (l CollectionLinks) MarshalText() ([]byte, error) {
 
 // check records what cannot be sent as written: a lifetime that is not a
 // whole number of minutes (the form carries whole minutes, so the rest
-// would be dropped).
+// would be dropped) or is negative (the form would carry none).
 func (l *CollectionLinks) check(v *validation.Error, path string) {
 	l.eachExpiry(path, func(entry string, link CollectionLink) {
-		if link.Expiry%time.Minute != 0 {
-			v.Add(validation.Join(entry, keyExpiryInMins), "must be a whole number of minutes")
-		}
-	})
-}
-
-// lint gives the advice on the links at path: no method, an unknown or
-// repeated method, a negative lifetime.
-func (l *CollectionLinks) lint(v *validation.Error, path string) {
-	methods := validation.Join(path, keySupportedMethods)
-	if len(l.Links) == 0 {
-		v.Add(methods, "is empty: ask for PAY, QR or both")
-	}
-	seen := map[CollectionMethod]bool{}
-	for i, link := range l.Links {
 		switch {
-		case link.Method != CollectionPay && link.Method != CollectionQR:
-			v.Add(validation.Index(methods, i), fmt.Sprintf("%q is neither %s nor %s", string(link.Method), CollectionPay, CollectionQR))
-		case seen[link.Method]:
-			v.Add(validation.Index(methods, i), string(link.Method)+" is given twice")
-		}
-		seen[link.Method] = true
-	}
-	l.eachExpiry(path, func(entry string, link CollectionLink) {
-		if link.Expiry < 0 {
-			v.Add(validation.Join(entry, keyExpiryInMins), "is negative")
+		case link.Expiry < 0:
+			v.Add(validation.Join(entry, keyExpiryInMins), "must not be negative: give a lifetime in whole minutes, or none")
+		case link.Expiry%time.Minute != 0:
+			v.Add(validation.Join(entry, keyExpiryInMins), "must be a whole number of minutes")
 		}
 	})
 }

@@ -2,12 +2,10 @@ package checkout
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"net/http"
 	"net/url"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/google/go-querystring/query"
 
@@ -18,13 +16,16 @@ import (
 // payment methods, EMI and mandates hang on. The calls are those of the
 // service's official server SDKs: create, get and update.
 
-// CustomerDetails are the details of a customer you set when creating it
-// and change with [Client.UpdateCustomer], sent as a form. Empty fields are
-// not sent.
-type CustomerDetails struct {
-	// MobileNumber is the customer's mobile number (mobile_number);
-	// required to create a customer. The documents advise the number alone,
-	// without "+" or country code.
+// CustomerRequest creates a customer ([Client.CreateCustomer]), sent as a
+// form. Empty fields are not sent.
+type CustomerRequest struct {
+	// ObjectReferenceID is your unique id of the customer
+	// (object_reference_id, required), such as the id in your database;
+	// the service's reference advises at least 8 characters.
+	ObjectReferenceID string `url:"object_reference_id,omitempty"`
+	// MobileNumber is the customer's mobile number (mobile_number,
+	// required). The documents advise the number alone, without "+" or
+	// country code.
 	MobileNumber string `url:"mobile_number,omitempty"`
 	// EmailAddress is the customer's email address (email_address).
 	EmailAddress string `url:"email_address,omitempty"`
@@ -35,21 +36,26 @@ type CustomerDetails struct {
 	// MobileCountryCode is the country code of MobileNumber, without "+"
 	// ("91") (mobile_country_code).
 	MobileCountryCode string `url:"mobile_country_code,omitempty"`
-}
-
-// CreateCustomerRequest creates a customer ([Client.CreateCustomer]), sent
-// as a form.
-type CreateCustomerRequest struct {
-	// ObjectReferenceID is your unique id of the customer
-	// (object_reference_id, required), such as the id in your database;
-	// the service's reference advises at least 8 characters.
-	ObjectReferenceID string `url:"object_reference_id,omitempty"`
-	// CustomerDetails are the customer's details; MobileNumber is required.
-	CustomerDetails
 	// ClientAuthToken asks for a client auth token in the reply
 	// ([Customer.ClientAuthToken]), for the service's client SDKs, by
 	// sending options.get_client_auth_token=true.
 	ClientAuthToken bool `url:"options.get_client_auth_token,omitempty"`
+}
+
+// UpdateCustomerRequest changes the details of a customer
+// ([Client.UpdateCustomer]), sent as a form. Only the fields set are sent.
+type UpdateCustomerRequest struct {
+	// MobileNumber is the customer's new mobile number (mobile_number).
+	MobileNumber string `url:"mobile_number,omitempty"`
+	// EmailAddress is the customer's new email address (email_address).
+	EmailAddress string `url:"email_address,omitempty"`
+	// FirstName is the customer's new first name (first_name).
+	FirstName string `url:"first_name,omitempty"`
+	// LastName is the customer's new last name (last_name).
+	LastName string `url:"last_name,omitempty"`
+	// MobileCountryCode is the country code of MobileNumber, without "+"
+	// ("91") (mobile_country_code).
+	MobileCountryCode string `url:"mobile_country_code,omitempty"`
 }
 
 // CustomerQuery asks for more in the reply of [Client.GetCustomer].
@@ -60,78 +66,32 @@ type CustomerQuery struct {
 	ClientAuthToken bool `url:"options.get_client_auth_token,omitempty"`
 }
 
-// The form keys of the customer requests that their rules name.
-const (
-	keyObjectReference   = "object_reference_id"
-	keyMobileNumber      = "mobile_number"
-	keyMobileCountryCode = "mobile_country_code"
-	keyEmailAddress      = "email_address"
-)
-
-// minReferenceLen is the shortest object_reference_id the service's
-// reference advises.
-const minReferenceLen = 8
-
-// Validate reports what the service refuses, or what the form could not
-// say as the request does: a missing object_reference_id or mobile_number,
-// text that is not valid UTF-8. nil when there is none;
-// [CreateCustomerRequest.Lint] gives the advice.
-func (r *CreateCustomerRequest) Validate() error {
+// Validate reports, as a *ValidationError keyed by the form's keys, what
+// the service refuses or what the form could not say as the request does;
+// nil when there is none. The rules are the code of this method; advice is
+// [github.com/payorch/checkout-go/lint.Check]'s.
+func (r *CustomerRequest) Validate() error {
 	if r == nil {
-		return nilRequest("create customer request is nil")
+		return nilRequest("customer request is nil")
 	}
 	var v validation.Error
-	checkRequired(&v, keyObjectReference, r.ObjectReferenceID)
+	checkRequired(&v, "object_reference_id", r.ObjectReferenceID)
 	checkForm(&v, r)
-	checkRequired(&v, keyMobileNumber, r.MobileNumber)
+	checkRequired(&v, "mobile_number", r.MobileNumber)
 	return v.Err()
 }
 
-// Lint returns advice on a request Validate lets through: an
-// object_reference_id shorter than 8 characters, and the shape of the
-// mobile number, country code and email address. nil means no advice.
-func (r *CreateCustomerRequest) Lint() []Problem {
+// Validate reports, as a *ValidationError keyed by the form's keys, what
+// the form could not say as the request does (every field is optional);
+// nil when there is none. The rules are the code of this method; advice is
+// [github.com/payorch/checkout-go/lint.Check]'s.
+func (r *UpdateCustomerRequest) Validate() error {
 	if r == nil {
-		return nil
+		return nilRequest("update customer request is nil")
 	}
 	var v validation.Error
-	if n := utf8.RuneCountInString(r.ObjectReferenceID); n > 0 && n < minReferenceLen {
-		v.Add(keyObjectReference, fmt.Sprintf("has %d characters: the service's reference advises at least %d", n, minReferenceLen))
-	}
-	r.CustomerDetails.lint(&v)
-	return problems(&v)
-}
-
-// Validate reports text that is not valid UTF-8 (the form would carry
-// other characters); nil when there is none. Every field is optional.
-func (d *CustomerDetails) Validate() error {
-	if d == nil {
-		return nilRequest("customer details are nil")
-	}
-	var v validation.Error
-	checkForm(&v, d)
+	checkForm(&v, r)
 	return v.Err()
-}
-
-// Lint returns advice on details Validate lets through: details that
-// change nothing, and the shape of the mobile number, country code and
-// email address. nil means no advice.
-func (d *CustomerDetails) Lint() []Problem {
-	if d == nil {
-		return nil
-	}
-	var v validation.Error
-	if *d == (CustomerDetails{}) {
-		v.Add("", "changes nothing: set at least one detail")
-	}
-	d.lint(&v)
-	return problems(&v)
-}
-
-func (d *CustomerDetails) lint(v *validation.Error) {
-	lintPhone(v, keyMobileNumber, d.MobileNumber)
-	lintEmail(v, keyEmailAddress, d.EmailAddress)
-	lintPhone(v, keyMobileCountryCode, d.MobileCountryCode)
 }
 
 // Customer is a customer as the service keeps it: the reply of
@@ -217,7 +177,7 @@ func postCustomer(op, name, route, path string, form url.Values) *call {
 // *ValidationError means nothing was sent. It is not retried after it may
 // have reached the service: on a timeout, look the customer up with
 // [Client.GetCustomer] by your ObjectReferenceID before creating it again.
-func (c *Client) CreateCustomer(ctx context.Context, req *CreateCustomerRequest, opts ...RequestOption) (*Customer, error) {
+func (c *Client) CreateCustomer(ctx context.Context, req *CustomerRequest, opts ...RequestOption) (*Customer, error) {
 	const op = "create customer"
 	form, err := validForm(op, req, req.Validate())
 	if err != nil {
@@ -261,10 +221,10 @@ func (c *Client) GetCustomer(ctx context.Context, customerID string, q *Customer
 // holds it; only the fields set are sent. Like every customer write, it is not
 // retried after it may have reached the service: on a timeout, read the
 // customer with [Client.GetCustomer] before sending it again.
-func (c *Client) UpdateCustomer(ctx context.Context, customerID string, details *CustomerDetails, opts ...RequestOption) (*Customer, error) {
+func (c *Client) UpdateCustomer(ctx context.Context, customerID string, req *UpdateCustomerRequest, opts ...RequestOption) (*Customer, error) {
 	const op = "update customer"
 	path, err := customerPath(customerID)
-	form, err := validForm(op, details, checkAll(err, details.Validate()))
+	form, err := validForm(op, req, checkAll(err, req.Validate()))
 	if err != nil {
 		return nil, err
 	}

@@ -59,10 +59,10 @@ func TestCreateCustomerGock(t *testing.T) {
 		BodyString("^" + regexpQuote("email_address=customer%40gmail.com&first_name=John&last_name=Smith&mobile_country_code=91"+
 			"&mobile_number=9988776655&object_reference_id=customer%40gmail.com&options.get_client_auth_token=true") + "$").
 		Reply(200).BodyString(customerCreatedReply)
-	cu, err := c.CreateCustomer(context.Background(), &CreateCustomerRequest{
+	cu, err := c.CreateCustomer(context.Background(), &CustomerRequest{
 		ObjectReferenceID: "customer@gmail.com",
-		CustomerDetails: CustomerDetails{MobileNumber: "9988776655", EmailAddress: "customer@gmail.com",
-			FirstName: "John", LastName: "Smith", MobileCountryCode: "91"},
+		MobileNumber:      "9988776655", EmailAddress: "customer@gmail.com",
+		FirstName: "John", LastName: "Smith", MobileCountryCode: "91",
 		ClientAuthToken: true,
 	}, WithRoutingID("customer@gmail.com"))
 	require.NoError(t, err)
@@ -107,7 +107,7 @@ func TestUpdateCustomerGock(t *testing.T) {
 		BodyString("^" + regexpQuote("email_address=customer%40gmail.com&first_name=Jon&last_name=Snow&mobile_country_code=91"+
 			"&mobile_number=9988776644") + "$").
 		Reply(200).BodyString(customerUpdatedReply)
-	cu, err := c.UpdateCustomer(context.Background(), "cst_om2l6ctlptxwxuzj", &CustomerDetails{
+	cu, err := c.UpdateCustomer(context.Background(), "cst_om2l6ctlptxwxuzj", &UpdateCustomerRequest{
 		MobileNumber: "9988776644", EmailAddress: "customer@gmail.com", FirstName: "Jon", LastName: "Snow", MobileCountryCode: "91",
 	})
 	require.NoError(t, err)
@@ -125,7 +125,7 @@ func TestUpdateCustomerSendsOnlyWhatIsSet(t *testing.T) {
 		}).
 		BodyString("^first_name=Asha$").
 		Reply(200).BodyString(`{"id":"cst/1","first_name":"Asha"}`)
-	cu, err := c.UpdateCustomer(context.Background(), "cst/1", &CustomerDetails{FirstName: "Asha"})
+	cu, err := c.UpdateCustomer(context.Background(), "cst/1", &UpdateCustomerRequest{FirstName: "Asha"})
 	require.NoError(t, err)
 	require.Equal(t, "Asha", cu.FirstName)
 }
@@ -134,7 +134,7 @@ func TestCustomerValidationSendsNothing(t *testing.T) {
 	srv := newRecorder(t)
 	c := newTestClient(t, srv.URL)
 	ctx := context.Background()
-	_, err := c.CreateCustomer(ctx, &CreateCustomerRequest{CustomerDetails: CustomerDetails{FirstName: "A\xffsha"}})
+	_, err := c.CreateCustomer(ctx, &CustomerRequest{FirstName: "A\xffsha"})
 	requireProblemPaths(t, err, []string{"object_reference_id", "first_name", "mobile_number"})
 	require.ErrorContains(t, err, "checkout: create customer: invalid request")
 	_, err = c.CreateCustomer(ctx, nil)
@@ -145,7 +145,7 @@ func TestCustomerValidationSendsNothing(t *testing.T) {
 	requireProblemPaths(t, err, []string{"customer_id"})
 	_, err = c.UpdateCustomer(ctx, "", nil)
 	requireProblemPaths(t, err, []string{"customer_id", ""})
-	_, err = c.UpdateCustomer(ctx, "cst_1", &CustomerDetails{LastName: "\xff"})
+	_, err = c.UpdateCustomer(ctx, "cst_1", &UpdateCustomerRequest{LastName: "\xff"})
 	requireProblemPaths(t, err, []string{"last_name"})
 	require.Zero(t, srv.count.Load())
 }
@@ -155,28 +155,15 @@ func TestCustomerRetries(t *testing.T) {
 	srv := newRecorder(t, reply{status: 500, body: `{"status":"ERROR"}`})
 	c := newTestClient(t, srv.URL)
 	ctx := context.Background()
-	_, err := c.CreateCustomer(ctx, &CreateCustomerRequest{ObjectReferenceID: "cust-0001", CustomerDetails: CustomerDetails{MobileNumber: "9988776655"}})
+	_, err := c.CreateCustomer(ctx, &CustomerRequest{ObjectReferenceID: "cust-0001", MobileNumber: "9988776655"})
 	require.ErrorIs(t, err, ErrServer)
 	require.EqualValues(t, 1, srv.count.Load(), "create is not retried after a 500")
-	_, err = c.UpdateCustomer(ctx, "cst_1", &CustomerDetails{FirstName: "A"})
+	_, err = c.UpdateCustomer(ctx, "cst_1", &UpdateCustomerRequest{FirstName: "A"})
 	require.ErrorIs(t, err, ErrServer)
 	require.EqualValues(t, 2, srv.count.Load(), "update is not retried after a 500")
 	_, err = c.GetCustomer(ctx, "cst_1", nil)
 	require.ErrorIs(t, err, ErrServer)
 	require.EqualValues(t, 2+1+fastRetry.MaxRetries, srv.count.Load(), "get is retried")
-}
-
-// The advice on customer requests, which Validate lets through.
-func TestCustomerLint(t *testing.T) {
-	r := &CreateCustomerRequest{ObjectReferenceID: "c1", CustomerDetails: CustomerDetails{
-		MobileNumber: "+91 9988776655", EmailAddress: "customer", MobileCountryCode: "+91"}}
-	requireLintPaths(t, r, []string{"object_reference_id", "mobile_number", "email_address", "mobile_country_code"})
-	require.Nil(t, (&CreateCustomerRequest{ObjectReferenceID: "cust-0001", CustomerDetails: CustomerDetails{MobileNumber: "9988776655"}}).Lint())
-
-	d := &CustomerDetails{}
-	require.NoError(t, d.Validate())
-	require.Equal(t, []Problem{{Path: "", Message: "changes nothing: set at least one detail"}}, d.Lint())
-	require.Nil(t, (&CustomerDetails{FirstName: "Asha"}).Lint())
 }
 
 // A customer decoded as the calls decode it keeps the body in Raw and

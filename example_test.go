@@ -105,7 +105,7 @@ func ExampleValidationError() {
 		Amount:        "10.005",
 		CustomerID:    "cust_42",
 		CustomerPhone: "9876543210",
-		Extra:         map[string]any{"udf1": "campaign-7", "customer_email": "x@example.com"},
+		Extra:         map[string]any{"udf1": "campaign-7", "customer_id": "cust_43"},
 	})
 	var ve *checkout.ValidationError
 	if errors.As(err, &ve) {
@@ -116,7 +116,7 @@ func ExampleValidationError() {
 	// Output:
 	// amount: must have at most two decimal places
 	// payment_page_client_id: is required
-	// customer_email: is a typed field of SessionRequest; set it there, not in Extra
+	// customer_id: is a typed field of SessionRequest; set it there, not in Extra
 }
 
 func ExampleClient_CreateOrder() {
@@ -270,22 +270,6 @@ func ExampleSessionRequest_MarshalJSON() {
 	fmt.Println(string(body), err)
 	// Output:
 	// {"order_id":"ord_1001","amount":"10.00","customer_id":"cust_42","customer_phone":"9876543210","customer_email":"asha@example.com","payment_page_client_id":"shop","action":"paymentPage","udf1":"blue","options.create_mandate":"OPTIONAL","mandate.max_amount":"1000.00","mandate.start_date":"1644420442","mobile_country_code":"91"} <nil>
-}
-
-// A request written as the service's documents write theirs passes
-// Validate as it is; Lint gives the advice on it.
-func ExampleSessionRequest_Lint() {
-	r := checkout.SessionRequest{OrderID: "yourUniqueOrderId", Amount: "1.0", CustomerID: "cust_42",
-		CustomerPhone: "9876543210", CustomerEmail: "dummyemail@gmail.com",
-		PaymentPageClientID: "<YOUR_CLIENT_ID>", Action: "enach", Extra: map[string]any{"service": "in.juspay.ec"}}
-	fmt.Println(r.Validate())
-	for _, p := range r.Lint() {
-		fmt.Printf("%s: %s\n", p.Path, p.Message)
-	}
-	// Output:
-	// <nil>
-	// action: "enach" is not an action this SDK knows (paymentPage, quickPay, paymentManagement): only what every action needs was checked
-	// amount: has one decimal place: the service takes it, but its documents write amounts with two, like "1.00"
 }
 
 // The namespace of the gateway reference key follows the deployment.

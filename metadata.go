@@ -28,17 +28,6 @@ func gatewayReferenceKey(ns string) string {
 	return metadataPrefix + ns + ":" + gatewayReferenceName
 }
 
-// isGatewayReferenceKey reports whether k is gatewayReferenceKey(ns),
-// without building that key.
-func isGatewayReferenceKey(k, ns string) bool {
-	rest, ok := strings.CutPrefix(k, metadataPrefix)
-	if !ok {
-		return false
-	}
-	rest, ok = strings.CutPrefix(rest, ns)
-	return ok && rest == ":"+gatewayReferenceName
-}
-
 // splitGatewayKey splits a key of the shape metadata.<GATEWAY>:<key>, as
 // gateway-specific metadata and the gateway reference are written.
 func splitGatewayKey(k string) (gateway, key string, ok bool) {
@@ -96,7 +85,7 @@ func (l GatewayMetadataList) check(v *validation.Error, owned func(string) bool,
 	}
 	seen := make(map[string]bool, len(l))
 	for i, m := range l {
-		p := validation.Index(keyMetadata, i)
+		p := validation.Index("metadata", i)
 		switch {
 		case !utf8.ValidString(m.Gateway + m.Key + m.Value):
 			v.Add(p, "is not valid UTF-8")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -135,3 +136,6 @@ func TestUDFsEveryKey(t *testing.T) {
 		require.Equal(t, value, v.Get(key))
 	}
 }
+
+// udfKey returns the key of the user-defined field i, from 0: udf1…udf10.
+func udfKey(i int) string { return "udf" + strconv.Itoa(i+1) }

@@ -5,7 +5,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
-	"strings"
 
 	"github.com/google/go-querystring/query"
 
@@ -31,7 +30,7 @@ type OrderRequest struct {
 	// ProductID is your id of what is sold (product_id).
 	ProductID string `url:"product_id,omitempty"`
 	// ReturnURL is where the customer lands after paying (return_url).
-	// Lint advises an absolute https URL.
+	// lint.Check advises an absolute https URL.
 	ReturnURL string `url:"return_url,omitempty"`
 	// Description is shown with the payment (description).
 	Description string `url:"description,omitempty"`
@@ -68,32 +67,17 @@ type OrderRequest struct {
 	UDFs
 	// Extra carries form fields this type does not model. A key a typed
 	// field writes and text that is not valid UTF-8 are validation errors;
-	// Lint reports empty keys and keys holding control characters.
+	// lint.Check reports empty keys and keys holding control characters.
 	Extra map[string]string `url:"-"`
 }
 
-// The form keys of an order request that its rules name.
-const (
-	keySubvention     = "metadata.subvention_amount"
-	keyMetadata       = "metadata"
-	keyBilling        = "billing_address"
-	keyShipping       = "shipping_address"
-	keyCollection     = "payment_collection_link_details"
-	keyCollectionFlag = "options.get_payment_collection_link"
-)
-
-// Validate reports what the service refuses, or what the form could not
-// say as the request does, as a *ValidationError whose paths are the form
-// keys; nil when there is none. It refuses: a missing order_id or amount,
-// an amount the service does not take (see [ParseAmount]), a webhook URL
-// that is not https, text that is not valid UTF-8, a gateway metadata entry
-// whose gateway or key is empty or would make the key ambiguous (a ":" or,
-// in the gateway, a "."), two entries or an Extra key writing one form key
-// twice or a key a typed field writes, and a collection link lifetime that is
-// not whole minutes. Everything else passes; [OrderRequest.Lint] gives the
-// advice. It checks the gateway reference key in [DefaultNamespace];
-// CreateOrder checks it in the client's namespace. The work is linear in
-// the size of the request.
+// Validate reports, as a *ValidationError keyed by the form's keys, what
+// the service refuses or what the form could not say as the request does;
+// nil when there is none. The rules are the code of its validate method,
+// beside the type, with those every request shares in rules.go; advice on
+// what the service takes is [github.com/payorch/checkout-go/lint.Check]'s.
+// It checks the gateway reference key in [DefaultNamespace]; CreateOrder
+// checks it in the client's namespace.
 func (r *OrderRequest) Validate() error { return r.validate(DefaultNamespace) }
 
 // nilRequest is the Validate error of a nil request.
@@ -132,47 +116,16 @@ func (r *OrderRequest) validate(ns string) error {
 	checkRequired(&v, keyOrderID, r.OrderID)
 	checkRequired(&v, keyAmount, string(r.Amount))
 	checkAmount(&v, keyAmount, r.Amount)
-	checkAmount(&v, keySubvention, r.SubventionAmount)
-	checkWebhookURL(&v, keyWebhookURL, r.WebhookURL)
+	checkAmount(&v, "metadata.subvention_amount", r.SubventionAmount)
+	checkWebhookURL(&v, "metadata.webhook_url", r.WebhookURL)
 	typed, err := r.typedForm(ns)
 	checkFormText(&v, typed, err)
 	seen := r.GatewayMetadata.check(&v, typed.Has, "OrderRequest")
 	if r.CollectionLinks != nil {
-		r.CollectionLinks.check(&v, keyCollection)
+		r.CollectionLinks.check(&v, "payment_collection_link_details")
 	}
 	checkExtra(&v, r.Extra, func(k string) bool { return typed.Has(k) || seen[k] }, "OrderRequest")
 	return v.Err()
-}
-
-// Lint returns advice on a request Validate lets through, never repeating
-// what Validate refuses; the client never calls it. The advice: amounts not
-// written with two places; an order_id longer than 20 characters or with
-// surrounding spaces; the shape of customer_phone and customer_email; a
-// return_url that is not an absolute https URL; gateway metadata codes or
-// keys with surrounding spaces; collection links with no method, an
-// unknown or repeated one, or a negative lifetime; Extra keys that are
-// empty or hold control characters. nil means no advice.
-func (r *OrderRequest) Lint() []Problem {
-	if r == nil {
-		return nil
-	}
-	var v validation.Error
-	lintOrderID(&v, keyOrderID, r.OrderID)
-	lintAmount(&v, keyAmount, r.Amount)
-	lintEmail(&v, keyCustomerEmail, r.CustomerEmail)
-	lintPhone(&v, keyCustomerPhone, r.CustomerPhone)
-	lintURL(&v, keyReturnURL, r.ReturnURL)
-	lintAmount(&v, keySubvention, r.SubventionAmount)
-	for i, m := range r.GatewayMetadata {
-		if strings.TrimSpace(m.Gateway) != m.Gateway || strings.TrimSpace(m.Key) != m.Key {
-			v.Add(validation.Index(keyMetadata, i), "has a gateway or key with surrounding spaces, which are sent as part of the key")
-		}
-	}
-	if r.CollectionLinks != nil {
-		r.CollectionLinks.lint(&v, keyCollection)
-	}
-	lintExtraKeys(&v, r.Extra)
-	return problems(&v)
 }
 
 // Values validates the request and returns the form CreateOrder sends: one
@@ -189,7 +142,7 @@ func (r *OrderRequest) Values() (url.Values, error) {
 // namespace ns. It assumes Validate passed.
 func (r *OrderRequest) form(ns string) (url.Values, error) {
 	v, err := r.typedForm(ns)
-	_ = r.GatewayMetadata.EncodeValues(keyMetadata, &v)
+	_ = r.GatewayMetadata.EncodeValues("metadata", &v)
 	for k, s := range r.Extra {
 		v[k] = []string{s}
 	}

@@ -22,10 +22,10 @@ type UpdateOrderRequest struct {
 	Extra map[string]string `url:"-"`
 }
 
-// Validate reports what the service refuses, or what the form could not
-// say as the request does: an amount the service does not take, text that
-// is not valid UTF-8, an Extra key a typed field writes. nil when there is
-// none; [UpdateOrderRequest.Lint] gives the advice.
+// Validate reports, as a *ValidationError keyed by the form's keys, what
+// the service refuses or what the form could not say as the request does;
+// nil when there is none. The rules are the code of this method; advice is
+// [github.com/payorch/checkout-go/lint.Check]'s.
 func (r *UpdateOrderRequest) Validate() error {
 	if r == nil {
 		return nilRequest("update order request is nil")
@@ -35,22 +35,6 @@ func (r *UpdateOrderRequest) Validate() error {
 	typed := checkForm(&v, r)
 	checkExtra(&v, r.Extra, typed.Has, "UpdateOrderRequest")
 	return v.Err()
-}
-
-// Lint returns advice on a request Validate lets through: an amount not
-// written with two places, a request that changes nothing, Extra keys that
-// are empty or hold control characters. nil means no advice.
-func (r *UpdateOrderRequest) Lint() []Problem {
-	if r == nil {
-		return nil
-	}
-	var v validation.Error
-	if r.Amount == "" && r.BillingAddress == nil && r.ShippingAddress == nil && len(r.Extra) == 0 {
-		v.Add("", "changes nothing: set the amount, an address or udf fields")
-	}
-	lintAmount(&v, keyAmount, r.Amount)
-	lintExtraKeys(&v, r.Extra)
-	return problems(&v)
 }
 
 // UpdateOrder changes an order that is not yet paid (POST

@@ -24,6 +24,7 @@ import (
 	checkout "github.com/payorch/checkout-go"
 	"github.com/payorch/checkout-go/checkouttest"
 	"github.com/payorch/checkout-go/emi"
+	"github.com/payorch/checkout-go/lint"
 	"github.com/payorch/checkout-go/paymentfilter"
 	"github.com/payorch/checkout-go/productsummary"
 	"github.com/payorch/checkout-go/webhook"
@@ -173,7 +174,7 @@ func readmeProblems(err error) {
 }
 
 func readmeLint(req *checkout.SessionRequest) {
-	for _, p := range req.Lint() { // advice the service does not enforce, such as two decimal places
+	for _, p := range lint.Check(req) { // advice the service does not enforce, such as two decimal places
 		log.Printf("advice: %s: %s", p.Path, p.Message)
 	}
 }

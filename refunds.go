@@ -28,7 +28,7 @@ func (r *RefundRequest) Validate() error {
 		return nilRequest("refund request is nil")
 	}
 	var v validation.Error
-	checkRequired(&v, keyUniqueRequest, r.UniqueRequestID)
+	checkRequired(&v, "unique_request_id", r.UniqueRequestID)
 	checkForm(&v, r)
 	checkRefundAmount(&v, keyAmount, r.Amount)
 	return v.Err()
@@ -225,7 +225,7 @@ func (r *TransactionRefundRequest) Validate() error {
 		return nilRequest("transaction refund request is nil")
 	}
 	var v validation.Error
-	checkRequired(&v, keyUniqueRequest, r.UniqueRequestID)
+	checkRequired(&v, "unique_request_id", r.UniqueRequestID)
 	if r.TxnID == "" && r.OrderID == "" {
 		v.Add("txn_id", "is required when "+keyOrderID+" is empty: name what to refund")
 	}

@@ -7,15 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"maps"
 	"net/http"
-	"slices"
-	"strconv"
 	"strings"
-	"time"
-	"unicode/utf8"
 
 	"github.com/payorch/checkout-go/emi"
+	"github.com/payorch/checkout-go/internal/spelling"
 	"github.com/payorch/checkout-go/paymentfilter"
 	"github.com/payorch/checkout-go/productsummary"
 	"github.com/payorch/checkout-go/validation"
@@ -38,32 +34,16 @@ const (
 	PaymentManagement Action = "paymentManagement"
 )
 
-// Known reports whether a is one of PaymentPage, QuickPay,
+// Valid reports whether a is one of PaymentPage, QuickPay,
 // PaymentManagement. Other actions are sent as given.
-func (a Action) Known() bool {
+func (a Action) Valid() bool {
 	return a == PaymentPage || a == QuickPay || a == PaymentManagement
 }
 
-// The wire keys of a session request that its rules name.
-const (
-	keyAction         = "action"
-	keyClientID       = "payment_page_client_id"
-	keyPaymentFilter  = "payment_filter"
-	keySDKUDF         = "sdk_udf"
-	keyProductSummary = "product_summary"
-	keyMandateOption  = "options.create_mandate"
-	keyMandateMax     = "mandate.max_amount"
-	keyMandateMaxOld  = "mandate_max_amount"
-	keyMandateStart   = "mandate.start_date"
-	keyMandateEnd     = "mandate.end_date"
-	keyUPIDeepLinks   = "options.get_upi_deep_links"
-)
-
 // SessionRequest opens a checkout session ([Client.CreateSession]): who
 // pays, how much, and how the checkout screen looks. Empty fields are not
-// sent. json.Marshal gives the body the client sends; the type is written,
-// not read back (json.Unmarshal fills only its tagged fields, not the
-// mandate, the gateway entries or Extra).
+// sent. json.Marshal gives the body the client sends, and json.Unmarshal
+// reads such a body back (a stored body, `checkout lint --type session`).
 type SessionRequest struct {
 	// OrderID is your unique id of the order (order_id): required for
 	// PaymentPage and QuickPay; PaymentManagement takes none.
@@ -78,8 +58,8 @@ type SessionRequest struct {
 	// required for PaymentPage and QuickPay.
 	CustomerPhone string `json:"customer_phone,omitempty"`
 	// CustomerEmail is the customer's email address (customer_email). The
-	// service takes bodies without it; Lint advises it for PaymentPage and
-	// QuickPay.
+	// service takes bodies without it; lint.Check advises it for
+	// PaymentPage and QuickPay.
 	CustomerEmail string `json:"customer_email,omitempty"`
 	// PaymentPageClientID names the checkout configuration to show
 	// (payment_page_client_id, required).
@@ -130,34 +110,18 @@ type SessionRequest struct {
 	UPIDeepLinks bool `json:"options.get_upi_deep_links,string,omitempty"`
 	// Extra carries keys this type does not model (mobile_country_code,
 	// the "service" of an enach action, …), sent as top-level keys after
-	// the typed ones. A key a typed field writes is refused, never a
-	// silent override.
+	// the typed ones, as given. A key a typed field writes is refused,
+	// never a silent override; lint.Check advises setting a typed field
+	// rather than its key in Extra.
 	Extra map[string]any `json:"-"`
 }
 
-// ownsSessionKey reports whether a typed field of SessionRequest writes the
-// key k when the gateway reference is written in namespace ns.
-func ownsSessionKey(k, ns string) bool {
-	switch k {
-	case keyOrderID, keyAmount, keyCustomerID, keyCustomerPhone, keyCustomerEmail, keyClientID, keyAction,
-		keyReturnURL, keyCurrency, "description", "first_name", "last_name", keyPaymentFilter, keySDKUDF,
-		keyProductSummary, keyMandateOption, keyMandateMax, keyMandateStart, keyMandateEnd, keyWebhookURL,
-		keyUPIDeepLinks:
-		return true
-	}
-	return isGatewayReferenceKey(k, ns) || isUDFKey(k)
-}
-
-// Validate reports what the service refuses, or what the body could not
-// say as the request does, as a *ValidationError whose paths are the body's
-// keys; nil when there is none. CreateSession calls it before sending. It
-// refuses a missing action, customer_id or payment_page_client_id; for
-// PaymentPage and QuickPay a missing order_id, amount or customer_phone;
-// amounts the service does not take ([ParseAmount]); a mandate option
-// without mandate.max_amount; a webhook URL that is not https; invalid
-// UTF-8; an Extra key a typed field writes; and what the payment filter,
-// EMI switch and product summary refuse. [SessionRequest.Lint] gives the
-// advice.
+// Validate reports, as a *ValidationError keyed by the body's keys, what
+// the service refuses or what the body could not say as the request does;
+// nil when there is none. The rules are the code of this method in
+// session.go, with those every request shares in rules.go; advice on what
+// the service takes is [github.com/payorch/checkout-go/lint.Check]'s.
+// CreateSession calls it.
 func (r *SessionRequest) Validate() error { return r.validate(DefaultNamespace) }
 
 // validate is Validate with the gateway reference key in namespace ns.
@@ -169,7 +133,7 @@ func (r *SessionRequest) validate(ns string) error {
 	}
 	switch r.Action {
 	case "":
-		v.Add(keyAction, "is required")
+		v.Add("action", "is required")
 	case PaymentPage, QuickPay:
 		required := "is required for " + string(r.Action)
 		if strings.TrimSpace(r.OrderID) == "" {
@@ -179,184 +143,26 @@ func (r *SessionRequest) validate(ns string) error {
 			v.Add(keyAmount, required)
 		}
 		if strings.TrimSpace(r.CustomerPhone) == "" {
-			v.Add(keyCustomerPhone, required)
+			v.Add("customer_phone", required)
 		}
 	}
 	checkAmount(&v, keyAmount, r.Amount)
 	checkRequired(&v, keyCustomerID, r.CustomerID)
-	checkRequired(&v, keyClientID, r.PaymentPageClientID)
-	checkWebhookURL(&v, keyWebhookURL, r.WebhookURL)
+	checkRequired(&v, "payment_page_client_id", r.PaymentPageClientID)
+	checkWebhookURL(&v, "metadata.webhook_url", r.WebhookURL)
 	if m := r.Mandate; m != nil {
-		checkAmount(&v, keyMandateMax, m.MaxAmount)
+		checkAmount(&v, "mandate.max_amount", m.MaxAmount)
 		if m.Option != "" && m.MaxAmount == "" {
-			v.Add(keyMandateMax, "is required with "+keyMandateOption)
+			v.Add("mandate.max_amount", "is required with options.create_mandate")
 		}
 	}
 	v.Merge("", r.PaymentFilter.Validate()) // their paths start at their keys
-	v.Merge("", r.EMI.Validate())
+	if msg := spelling.CaseMistake("EMI visibility", r.EMI, emi.Visibilities()); msg != "" {
+		v.Add("sdk_udf", msg)
+	}
 	v.Merge("", r.ProductSummary.Validate())
-	r.checkBody(&v, ns)
+	_, _ = r.checkBody(&v, ns) // an encoding error is a problem Validate reported above
 	return v.Err()
-}
-
-// checkBody records what would make the body say something other than the
-// request (Validate and MarshalJSON both refuse it): invalid UTF-8, and a
-// gateway entry or Extra key that is ambiguous, given twice or typed.
-func (r *SessionRequest) checkBody(v *validation.Error, ns string) {
-	r.checkUTF8(v, ns)
-	seen := r.GatewayMetadata.check(v, func(k string) bool { return ownsSessionKey(k, ns) }, "SessionRequest")
-	checkExtra(v, r.Extra, func(k string) bool { return r.writesKey(k, ns) || seen[k] }, "SessionRequest")
-}
-
-// writesKey reports whether a typed field writes the key k, so that Extra
-// may not: currency and udf1…udf10 only when set (Extra carried them
-// before they were typed), every other typed key always.
-func (r *SessionRequest) writesKey(k, ns string) bool {
-	switch {
-	case k == keyCurrency:
-		return r.Currency != ""
-	case isUDFKey(k):
-		return r.UDFs.list()[udfIndex(k)] != ""
-	}
-	return ownsSessionKey(k, ns)
-}
-
-// checkUTF8 records the text fields that are not valid UTF-8, under the
-// keys they are sent as in namespace ns.
-func (r *SessionRequest) checkUTF8(v *validation.Error, ns string) {
-	checkText(v, keyOrderID, r.OrderID)
-	checkText(v, keyAmount, string(r.Amount))
-	checkText(v, keyCustomerID, r.CustomerID)
-	checkText(v, keyCustomerPhone, r.CustomerPhone)
-	checkText(v, keyCustomerEmail, r.CustomerEmail)
-	checkText(v, keyClientID, r.PaymentPageClientID)
-	checkText(v, keyAction, string(r.Action))
-	checkText(v, keyReturnURL, r.ReturnURL)
-	checkText(v, keyCurrency, r.Currency)
-	checkText(v, "description", r.Description)
-	checkText(v, "first_name", r.FirstName)
-	checkText(v, "last_name", r.LastName)
-	checkText(v, keySDKUDF, string(r.EMI))
-	if !utf8.ValidString(r.GatewayReferenceID) {
-		checkText(v, gatewayReferenceKey(ns), r.GatewayReferenceID)
-	}
-	checkText(v, keyWebhookURL, r.WebhookURL)
-	if m := r.Mandate; m != nil {
-		checkText(v, keyMandateOption, string(m.Option))
-		checkText(v, keyMandateMax, string(m.MaxAmount))
-	}
-	checkUDFs(v, r.UDFs.list())
-}
-
-// Lint returns advice on a request Validate lets through: what the
-// service's documents recommend, or what is probably a mistake though the
-// service takes it; nil means none. It never repeats what Validate refuses
-// and the client never calls it. It covers the action, customer_email,
-// order_id and amount for the action, the shape of amounts, order_id,
-// phone, email and return_url, the mandate, Extra keys, and the advice of
-// the payment filter (with its EMI options) and of the EMI switch, each at
-// its full path ("payment_filter.options[0].cardFilters[0].cardTypes[0]").
-func (r *SessionRequest) Lint() []Problem {
-	if r == nil {
-		return nil
-	}
-	var v validation.Error
-	switch {
-	case r.Action == PaymentManagement:
-		if r.OrderID != "" {
-			v.Add(keyOrderID, "is set, but "+string(PaymentManagement)+" takes no order")
-		}
-		if r.Amount != "" {
-			v.Add(keyAmount, "is set, but "+string(PaymentManagement)+" takes no amount")
-		}
-	case (r.Action == PaymentPage || r.Action == QuickPay) && strings.TrimSpace(r.CustomerEmail) == "":
-		v.Add(keyCustomerEmail, "is not set: the service's field table lists it as required, though some of its own published bodies leave it out")
-	case r.Action != "" && !r.Action.Known():
-		v.Add(keyAction, fmt.Sprintf("%q is not an action this SDK knows (%s, %s, %s): only what every action needs was checked",
-			string(r.Action), PaymentPage, QuickPay, PaymentManagement))
-	}
-	lintOrderID(&v, keyOrderID, r.OrderID)
-	lintAmount(&v, keyAmount, r.Amount)
-	lintPhone(&v, keyCustomerPhone, r.CustomerPhone)
-	lintEmail(&v, keyCustomerEmail, r.CustomerEmail)
-	lintURL(&v, keyReturnURL, r.ReturnURL)
-	if m := r.Mandate; m != nil {
-		m.lint(&v)
-	}
-	addAt(&v, keyPaymentFilter, r.PaymentFilter.Lint())
-	addAt(&v, keySDKUDF, r.EMI.Lint())
-	lintExtraKeys(&v, r.Extra)
-	return problems(&v)
-}
-
-// MarshalJSON returns the body CreateSession sends, the gateway reference
-// in [DefaultNamespace]: the typed keys, product_summary as a JSON string,
-// mandate dates as Unix seconds in text, then the gateway entries and the
-// Extra keys, sorted. It does not run Validate, but refuses as Validate
-// does what the body could not say: invalid UTF-8, a gateway entry or an
-// Extra key that clashes, an Extra value that cannot be encoded.
-func (r SessionRequest) MarshalJSON() ([]byte, error) {
-	var v validation.Error
-	r.checkBody(&v, DefaultNamespace)
-	if err := v.Err(); err != nil {
-		return nil, err
-	}
-	return r.encode(DefaultNamespace)
-}
-
-// encode returns the body with the gateway reference in namespace ns,
-// without checking it (CreateSession has run Validate).
-func (r *SessionRequest) encode(ns string) ([]byte, error) {
-	type plain SessionRequest
-	w := struct {
-		*plain
-		ProductSummary string        `json:"product_summary,omitempty"`
-		MandateOption  MandateOption `json:"options.create_mandate,omitempty"`
-		MaxAmount      Amount        `json:"mandate.max_amount,omitempty"`
-		StartDate      string        `json:"mandate.start_date,omitempty"`
-		EndDate        string        `json:"mandate.end_date,omitempty"`
-	}{plain: (*plain)(r)}
-	if ns != DefaultNamespace && r.GatewayReferenceID != "" {
-		c := plain(*r)
-		c.GatewayReferenceID = "" // appended below under the client's namespace
-		w.plain = &c
-	}
-	if r.ProductSummary != nil && len(*r.ProductSummary) > 0 {
-		text, err := r.ProductSummary.MarshalJSON()
-		if err != nil {
-			return nil, err
-		}
-		w.ProductSummary = string(text)
-	}
-	if m := r.Mandate; m != nil {
-		w.MandateOption, w.MaxAmount = m.Option, m.MaxAmount
-		w.StartDate, w.EndDate = unixText(m.StartDate), unixText(m.EndDate)
-	}
-	body, err := marshalNoEscape(w)
-	if err != nil {
-		return nil, err
-	}
-	if ns != DefaultNamespace && r.GatewayReferenceID != "" {
-		body, _ = appendMember(body, gatewayReferenceKey(ns), r.GatewayReferenceID)
-	}
-	for _, m := range r.GatewayMetadata {
-		body, _ = appendMember(body, m.key(), m.Value)
-	}
-	for _, k := range slices.Sorted(maps.Keys(r.Extra)) { // Validate has checked that each value encodes
-		if body, err = appendMember(body, k, r.Extra[k]); err != nil {
-			return nil, err
-		}
-	}
-	return body, nil
-}
-
-// unixText is a mandate date as sent: Unix seconds in decimal text, or ""
-// (not sent) for the zero time.
-func unixText(t time.Time) string {
-	if t.IsZero() {
-		return ""
-	}
-	return strconv.FormatInt(t.Unix(), 10)
 }
 
 // Session is the reply to [Client.CreateSession]; Raw keeps it whole, and

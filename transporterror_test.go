@@ -60,7 +60,7 @@ func TestTransportErrorMaybeDelivered(t *testing.T) {
 			require.Equal(t, 1, te.Attempts)
 		}
 		te := requireTransportError(t, func() error {
-			_, err := c.CreateCustomer(ctx, &CreateCustomerRequest{ObjectReferenceID: "cust_1", CustomerDetails: CustomerDetails{MobileNumber: "9876543210", MobileCountryCode: "91"}})
+			_, err := c.CreateCustomer(ctx, &CustomerRequest{ObjectReferenceID: "cust_1", MobileNumber: "9876543210", MobileCountryCode: "91"})
 			return err
 		}(), "create customer", true)
 		require.Contains(t, te.Error(), "check with GetCustomer before resending")

@@ -16,10 +16,10 @@ func TestCustomersThroughTheClient(t *testing.T) {
 	s := newServer(t, checkouttest.Config{Now: clock.Now})
 	c, ctx := newClient(t, s), ctxT(t)
 
-	created, err := c.CreateCustomer(ctx, &checkout.CreateCustomerRequest{
+	created, err := c.CreateCustomer(ctx, &checkout.CustomerRequest{
 		ObjectReferenceID: "cust_0001",
-		CustomerDetails:   checkout.CustomerDetails{MobileNumber: "9876543210", EmailAddress: "asha@example.com", FirstName: "Asha", MobileCountryCode: "91"},
-		ClientAuthToken:   true,
+		MobileNumber:      "9876543210", EmailAddress: "asha@example.com", FirstName: "Asha", MobileCountryCode: "91",
+		ClientAuthToken: true,
 	})
 	require.NoError(t, err)
 	require.True(t, strings.HasPrefix(created.ID, "cst_"), created.ID)
@@ -32,8 +32,8 @@ func TestCustomersThroughTheClient(t *testing.T) {
 	require.True(t, strings.HasPrefix(string(created.ClientAuthToken), "tkn_"))
 	require.Equal(t, now.Add(15*time.Minute), created.ClientAuthTokenExpiry.Time)
 
-	_, err = c.CreateCustomer(ctx, &checkout.CreateCustomerRequest{ObjectReferenceID: "cust_0001",
-		CustomerDetails: checkout.CustomerDetails{MobileNumber: "1"}})
+	_, err = c.CreateCustomer(ctx, &checkout.CustomerRequest{ObjectReferenceID: "cust_0001",
+		MobileNumber: "1"})
 	require.Equal(t, "unique", apiError(t, err).ErrorCode, "an object_reference_id is taken once")
 
 	byRef, err := c.GetCustomer(ctx, "cust_0001", nil)
@@ -46,7 +46,7 @@ func TestCustomersThroughTheClient(t *testing.T) {
 	require.NotEmpty(t, byID.ClientAuthToken)
 
 	clock.Set(now.Add(time.Hour))
-	updated, err := c.UpdateCustomer(ctx, created.ID, &checkout.CustomerDetails{LastName: "Rao", EmailAddress: "asha@rao.example"})
+	updated, err := c.UpdateCustomer(ctx, created.ID, &checkout.UpdateCustomerRequest{LastName: "Rao", EmailAddress: "asha@rao.example"})
 	require.NoError(t, err)
 	require.Equal(t, "Rao", updated.LastName)
 	require.Equal(t, "asha@rao.example", updated.EmailAddress)
@@ -57,6 +57,6 @@ func TestCustomersThroughTheClient(t *testing.T) {
 	_, err = c.GetCustomer(ctx, "cst_unknown", nil)
 	require.ErrorIs(t, err, checkout.ErrNotFound)
 	require.Equal(t, "object_not_found", apiError(t, err).ErrorCode)
-	_, err = c.UpdateCustomer(ctx, "cst_unknown", &checkout.CustomerDetails{LastName: "x"})
+	_, err = c.UpdateCustomer(ctx, "cst_unknown", &checkout.UpdateCustomerRequest{LastName: "x"})
 	require.ErrorIs(t, err, checkout.ErrNotFound)
 }

@@ -74,8 +74,8 @@ func TestFormAgreement(t *testing.T) {
 	createOrder(t, c, "ord_agree_paid", "100000.00")
 	require.NoError(t, s.Pay("ord_agree_paid"))
 	createOrder(t, c, "ord_agree_open", "10.00")
-	cust, err := c.CreateCustomer(ctxT(t), &checkout.CreateCustomerRequest{ObjectReferenceID: "cust_agree",
-		CustomerDetails: checkout.CustomerDetails{MobileNumber: "9876543210"}})
+	cust, err := c.CreateCustomer(ctxT(t), &checkout.CustomerRequest{ObjectReferenceID: "cust_agree",
+		MobileNumber: "9876543210"})
 	require.NoError(t, err)
 
 	accepted, refused := 0, 0
@@ -159,12 +159,12 @@ func formCases(t *testing.T, customerID string) []agreeCase {
 	add("txn refund: no id", "/refunds", &checkout.TransactionRefundRequest{OrderID: "ord_agree_paid", Amount: "1.00"})
 	add("txn refund: negative", "/refunds", &checkout.TransactionRefundRequest{UniqueRequestID: "rf_{{n}}", OrderID: "ord_agree_paid", Amount: "-1.00"})
 
-	add("customer: create", "/customers", &checkout.CreateCustomerRequest{ObjectReferenceID: "cust_{{n}}",
-		CustomerDetails: checkout.CustomerDetails{MobileNumber: "+91 98765", EmailAddress: "not an email"}, ClientAuthToken: true})
-	add("customer: no reference", "/customers", &checkout.CreateCustomerRequest{CustomerDetails: checkout.CustomerDetails{MobileNumber: "98765"}})
-	add("customer: no mobile", "/customers", &checkout.CreateCustomerRequest{ObjectReferenceID: "cust_{{n}}"})
-	add("customer: update", "/customers/"+url.PathEscape(customerID), &checkout.CustomerDetails{FirstName: "Asha"})
-	add("customer: update nothing", "/customers/"+url.PathEscape(customerID), &checkout.CustomerDetails{})
+	add("customer: create", "/customers", &checkout.CustomerRequest{ObjectReferenceID: "cust_{{n}}",
+		MobileNumber: "+91 98765", EmailAddress: "not an email", ClientAuthToken: true})
+	add("customer: no reference", "/customers", &checkout.CustomerRequest{MobileNumber: "98765"})
+	add("customer: no mobile", "/customers", &checkout.CustomerRequest{ObjectReferenceID: "cust_{{n}}"})
+	add("customer: update", "/customers/"+url.PathEscape(customerID), &checkout.UpdateCustomerRequest{FirstName: "Asha"})
+	add("customer: update nothing", "/customers/"+url.PathEscape(customerID), &checkout.UpdateCustomerRequest{})
 	for i := range out {
 		out[i].body = []byte(strings.ReplaceAll(string(out[i].body), url.QueryEscape("{{n}}"), "{{n}}"))
 	}

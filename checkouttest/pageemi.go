@@ -93,7 +93,7 @@ func levelOf[T any](list []keyed[T], key, path string, enable func(*T) bool) ([]
 // paymentMethodType, paymentMethod, issuers and tenure ranges, each when
 // given.
 func planMatches(f emi.Filter, p PagePlan) bool {
-	if f.PaymentMethodType != "" && f.PaymentMethodType != p.MethodType ||
+	if f.PaymentMethodType != "" && paymentfilter.MethodType(f.PaymentMethodType) != p.MethodType ||
 		f.PaymentMethod != "" && f.PaymentMethod != p.Method {
 		return false
 	}
@@ -128,7 +128,7 @@ func (r *pageRules) readBlock(i int, o paymentfilter.Option) {
 		r.note(p + ": WALLETS is read as WALLET, as the service's older documents spell it.")
 		t = paymentfilter.Wallet
 	}
-	if !slices.Contains(emi.MethodTypes(), t) {
+	if !slices.Contains(paymentfilter.MethodTypes(), t) {
 		r.note(p + ": paymentMethodType " + strconv.Quote(string(t)) + " is not a type the fake's catalogue has (values are case sensitive): it changes nothing on the page.")
 		return
 	}

@@ -128,7 +128,7 @@ func lockingCases() []pageCase {
 		{name: "2.3 an unknown upiType matches nothing", filter: paymentfilter.New().AddUPIFilter(paymentfilter.UPIFilter{UPIType: "QR"}),
 			wire: "payment_filter.options[0].upiFilters[0].upiType", want: want{rest: true, notes: []string{`upiType "QR" is neither COLLECT nor INTENT`}}},
 	}
-	for _, t := range emi.MethodTypes() {
+	for _, t := range paymentfilter.MethodTypes() {
 		w := want{hide: []string{string(t) + ":"}, rest: true}
 		if t == paymentfilter.Card {
 			w.notes = []string{"does not tie the two"}
@@ -171,7 +171,7 @@ func emiCases() []pageCase {
 			want: want{hide: []string{"EMI:noCostEmi:credit:SVC_ICICI:9", "EMI:noCostEmi:credit:SVC_ICICI:12"}, rest: true}},
 		{name: "2.5 remove a cardless issuer", filter: withEMI(emi.New().RemoveIssuers(emi.Standard, emi.Cardless, "SVC_KOTAK")),
 			want: want{hide: []string{"EMI:standardEmi:cardless:"}, rest: true}},
-		{name: "2.5 a disabled emiFilter hides the plans of its method", filter: withEMI(emi.New().AddFilter(emi.NoCost, emi.Debit, emi.Filter{PaymentMethodType: paymentfilter.Card})),
+		{name: "2.5 a disabled emiFilter hides the plans of its method", filter: withEMI(emi.New().AddFilter(emi.NoCost, emi.Debit, emi.Filter{PaymentMethodType: string(paymentfilter.Card)})),
 			want: want{hide: []string{"EMI:noCostEmi:debit:"}, rest: true}},
 		{name: "2.5 a showing issuer filter with allowDefaultOptions false", filter: onlyEMI(emi.New().AddFilter(emi.Standard, emi.Credit, hdfc3())),
 			want: want{show: []string{"EMI:standardEmi:credit:SVC_HDFC:3"}}},

@@ -191,7 +191,7 @@ func agreementRows() []agreeRow {
 		differs("2.3 card filters are considered only on CARD", optionBody(`{"paymentMethodType":"NB","enable":true,"cardFilters":[{"enable":false,"cardTypes":["CREDIT"]}]}`),
 			nil, []string{opt + ".cardFilters"}, whyServiceIgnores),
 		differs("2.4 the service honours the first block of a type", filterBody(`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"NB","enable":false},{"paymentMethodType":"NB","enable":true}]}`),
-			nil, []string{"payment_filter.options[1].paymentMethodType"}, whyServiceIgnores),
+			nil, []string{"payment_filter.options[1]"}, whyServiceIgnores),
 		differs("2.2 a filter that leaves nothing visible", filterBody(`{"allowDefaultOptions":false,"options":[]}`),
 			nil, []string{"payment_filter.allowDefaultOptions"}, whyServiceIgnores),
 		cannot("2.3 cardFilter enable is required", card(`{"cardTypes":["CREDIT"]}`), whyAlwaysWritten, opt+".cardFilters[0].enable"),

@@ -24,6 +24,7 @@ import (
 	checkout "github.com/payorch/checkout-go"
 	"github.com/payorch/checkout-go/emi"
 	"github.com/payorch/checkout-go/internal/conformance"
+	"github.com/payorch/checkout-go/lint"
 	"github.com/payorch/checkout-go/paymentfilter"
 	"github.com/payorch/checkout-go/productsummary"
 	"github.com/payorch/checkout-go/webhook"
@@ -40,7 +41,7 @@ func decodeRow(t *testing.T, r sampleRow, s conformance.Sample) (any, error) {
 		for frag := range strings.SplitSeq(strings.TrimSpace(string(s.Data)), "\n\n") {
 			req, err := sessionFromBody([]byte("{" + frag + "}"))
 			require.NoError(t, err, frag)
-			require.NoError(t, req.EMI.Validate())
+			require.True(t, req.EMI.Valid(), frag)
 			got = append(got, req.EMI)
 		}
 		require.Equal(t, []emi.Visibility{emi.Show, emi.Hide, emi.ShowWithoutCards}, got)
@@ -123,7 +124,7 @@ func decodeInto[T any](data []byte) (*T, error) {
 // filter reads the payment_filter of a sample (or the sample itself when
 // it is one), encodes it back and validates it. A negative sample is not
 // encoded back (encoding/json drops its misplaced keys): Validate's error,
-// else Lint's advice, is its error.
+// else package lint's advice, is its error.
 func filter(t *testing.T, data []byte, negative bool) (any, error) {
 	var doc struct {
 		PaymentFilter json.RawMessage `json:"payment_filter"`
@@ -144,8 +145,8 @@ func filter(t *testing.T, data []byte, negative bool) (any, error) {
 	if err := f.Validate(); err != nil {
 		return &f, err
 	}
-	if lint := f.Lint(); len(lint) > 0 {
-		return &f, &checkout.ValidationError{Problems: lint}
+	if advice := lint.Check(&f); len(advice) > 0 {
+		return &f, &checkout.ValidationError{Problems: advice}
 	}
 	return &f, nil
 }
@@ -264,7 +265,10 @@ func sessionFromBody(data []byte) (*checkout.SessionRequest, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := json.Unmarshal(body, r); err != nil {
+	// Its tagged fields, as encoding/json reads them: not through the
+	// SDK's own decoder (a plainSession has no methods).
+	type plainSession checkout.SessionRequest
+	if err := json.Unmarshal(body, (*plainSession)(r)); err != nil {
 		return nil, err
 	}
 	return r, errors.Join(problems...)

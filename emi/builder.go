@@ -108,15 +108,19 @@ func (o *Options) addFilter(name string, p Plan, in Instrument, f Filter) *Optio
 	f = f.clone()
 	if in == Credit || in == Debit {
 		if f.PaymentMethodType == "" {
-			f.PaymentMethodType = Card
+			f.PaymentMethodType = cardMethod
 		}
 		if f.PaymentMethod == "" {
-			f.PaymentMethod = string(Card)
+			f.PaymentMethod = cardMethod
 		}
 	}
 	g.Filters = append(g.Filters, f)
 	return o
 }
+
+// cardMethod is the paymentMethodType and paymentMethod of the plans on
+// cards, as the service's samples write them (paymentfilter.Card).
+const cardMethod = "CARD"
 
 // plan returns plan type p, added with enable when absent; for an unknown
 // p it records the problem of call and returns nil.

@@ -61,23 +61,14 @@ func ExampleOptions_RemoveTenures() {
 	// {"noCostEmi":{"enable":true,"credit":{"enable":true,"filters":[{"enable":true,"paymentMethodType":"CARD","paymentMethod":"CARD","issuerFilter":{"issuers":["SVC_ICICI"],"tenures":["9::12"],"enable":false}}]}}}
 }
 
-// The coarse sdk_udf switch of the session request.
-func ExampleVisibility_Validate() {
-	fmt.Println(emi.ShowWithoutCards.Validate())
-	fmt.Println(emi.Visibility("showemi").Validate())
-	// Output:
-	// <nil>
-	// checkout: validate: invalid request: sdk_udf: unknown EMI visibility "showemi": values are case sensitive, did you mean "showEMI"?
-}
-
 // Validate names each problem by its JSON path. Issuers may have any
 // prefix: deployments of the service use their own.
 func ExampleOptions_Validate() {
 	o := emi.New().RemoveTenures(emi.Standard, emi.Debit, "JP_HDFC", emi.Months(12, 6)).
-		AddFilter(emi.Standard, emi.Cardless, emi.Filter{PaymentMethodType: "consumer_finance"})
+		AddFilter(emi.Standard, emi.Cardless, emi.Filter{PaymentMethodType: "CONSUMER_FINANCE"})
 	fmt.Println(o.Validate())
 	// Output:
-	// checkout: validate: invalid request: emiOptions.standardEmi.debit.filters[0].issuerFilter.tenures[0]: tenure range "12::6" has from greater than to; emiOptions.standardEmi.cardless.filters[0].paymentMethodType: unknown payment method type "consumer_finance": values are case sensitive, did you mean "CONSUMER_FINANCE"?
+	// checkout: validate: invalid request: emiOptions.standardEmi.debit.filters[0].issuerFilter.tenures[0]: tenure range "12::6" has from greater than to
 }
 
 // A call naming an unknown plan type changes nothing and is reported by
@@ -87,27 +78,4 @@ func ExampleOptions_Validate_rejectedCall() {
 	fmt.Println(o.Validate())
 	// Output:
 	// checkout: validate: invalid request: emiOptions: Disable(Plan(9)): unknown plan 9: want Standard, LowCost or NoCost
-}
-
-// Lint gives advice on values the service takes but that are probably
-// mistakes: here an issuer without its namespace prefix and a method type
-// with a typo. Validate lets both through.
-func ExampleOptions_Lint() {
-	o := emi.New().RemoveIssuers(emi.NoCost, emi.Credit, "ICICI").
-		AddFilter(emi.Standard, emi.Cardless, emi.Filter{PaymentMethodType: "CONSUMER_FINANCEE"})
-	fmt.Println(o.Validate())
-	for _, p := range o.Lint() {
-		fmt.Println(p)
-	}
-	// Output:
-	// <nil>
-	// emiOptions.standardEmi.cardless.filters[0].paymentMethodType: unknown payment method type "CONSUMER_FINANCEE": likely a typo, did you mean "CONSUMER_FINANCE"?
-	// emiOptions.noCostEmi.credit.filters[0].issuerFilter.issuers[0]: issuer "ICICI" has no namespace prefix: did you mean "SVC_ICICI"? (issuer codes are written SVC_<BANK>, or with the deployment's own prefix, such as JP_<BANK>)
-}
-
-// The sdk_udf value gets advice when it is likely a typo.
-func ExampleVisibility_Lint() {
-	fmt.Println(emi.Visibility("showEMl").Lint())
-	// Output:
-	// [sdk_udf: unknown EMI visibility "showEMl": likely a typo, did you mean "showEMI"?]
 }

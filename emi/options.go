@@ -93,8 +93,11 @@ func (g *Group) clone() *Group {
 type Filter struct {
 	// Enable is enable (required): enables or disables the plans matched.
 	Enable bool `json:"enable"`
-	// PaymentMethodType is paymentMethodType (optional, case sensitive).
-	PaymentMethodType MethodType `json:"paymentMethodType,omitempty"`
+	// PaymentMethodType is paymentMethodType (optional, case sensitive):
+	// a method type of package paymentfilter's vocabulary, such as "CARD"
+	// ([github.com/payorch/checkout-go/paymentfilter.Card]), which owns it
+	// and checks it when it validates the filter holding these options.
+	PaymentMethodType string `json:"paymentMethodType,omitempty"`
 	// PaymentMethod is paymentMethod (optional): the payment method whose
 	// plans are matched, a single string as the samples send it.
 	PaymentMethod string `json:"paymentMethod,omitempty"`

@@ -10,8 +10,8 @@ import (
 
 // TenureRange is one element of issuerFilter.tenures: a range of EMI
 // tenures in months, written "<from>::<to>" on the wire ("9::12"). Text that
-// is not a well-formed range decodes without error into a Malformed range,
-// sent back unchanged and reported by Validate.
+// is not a well-formed range decodes without error into a range that keeps
+// the text, sent back unchanged and reported by Validate.
 type TenureRange struct {
 	// From is the first tenure of the range, in months (at least 1).
 	From int
@@ -79,12 +79,8 @@ func (r TenureRange) problem() string {
 	return ""
 }
 
-// Malformed reports whether r was decoded from text that is not a
-// well-formed range; String then returns that text.
-func (r TenureRange) Malformed() bool { return r.malformed }
-
 // String returns the wire form "<from>::<to>", or the decoded text when it
-// was not a well-formed range.
+// was not a well-formed range (Validate then reports it).
 func (r TenureRange) String() string {
 	if r.malformed {
 		return r.raw

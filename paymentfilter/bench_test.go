@@ -35,7 +35,7 @@ func largestFilter() *pf.Filter {
 			RemoveTenures(emi.NoCost, emi.Credit, "SVC_ICICI", emi.Months(9, 12), emi.Months(18, 24)).
 			RemoveIssuers(emi.NoCost, emi.Credit, "SVC_HDFC", "SVC_SBI").
 			RemoveTenures(emi.Standard, emi.Debit, "SVC_AXIS", emi.Months(3, 6)).
-			AddFilter(emi.Standard, emi.Cardless, emi.Filter{Enable: false, PaymentMethodType: emi.ConsumerFinance, PaymentMethod: "LAZYPAY"}))
+			AddFilter(emi.Standard, emi.Cardless, emi.Filter{Enable: false, PaymentMethodType: string(pf.ConsumerFinance), PaymentMethod: "LAZYPAY"}))
 }
 
 // asMap returns the same filter as the plain way builds it: nested

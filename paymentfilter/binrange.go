@@ -12,8 +12,8 @@ import (
 // (the leading digits of a card number), written "<from_bin>::<to_bin>" on
 // the wire ("459000::460000"). From and To are text, so leading zeros and
 // length survive. Text that is not a well-formed range decodes without
-// error into a Malformed range, sent back unchanged and reported by
-// Validate.
+// error into a range that keeps the text, sent back unchanged and
+// reported by Validate.
 type BINRange struct {
 	// From is the first BIN of the range: decimal digits, usually 6 or 8.
 	From string
@@ -71,12 +71,8 @@ func digits(s string) bool {
 	return s != ""
 }
 
-// Malformed reports whether r was decoded from text that is not a
-// well-formed range; String then returns that text.
-func (r BINRange) Malformed() bool { return r.malformed }
-
 // String returns the wire form "<from>::<to>", or the decoded text when it
-// was not a well-formed range.
+// was not a well-formed range (Validate then reports it).
 func (r BINRange) String() string {
 	if r.malformed {
 		return r.raw

@@ -2,11 +2,9 @@ package paymentfilter
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/payorch/checkout-go/emi"
-	"github.com/payorch/checkout-go/validation"
 )
 
 // New returns a filter that keeps every default option visible
@@ -20,25 +18,28 @@ func New() *Filter { return &Filter{AllowDefaultOptions: true} }
 // example Only(UPI) to show only UPI. Only() with no type starts from
 // nothing, for a filter that shows only EMI or only some methods of a type.
 // Only() is &Filter{}. A Hide call after Only hides what is not shown
-// anyway ([Filter.Lint] says so).
+// anyway (package lint says so).
 func Only(types ...MethodType) *Filter {
-	return (&Filter{}).setTypes(func() string { return listCall("Only", types) }, true, types)
+	return (&Filter{}).setTypes(true, types)
 }
 
 // Hide hides each given method type as a whole: an option with enable
 // false. It works for every type: CARD, WALLET, NB, CASH and the others.
 func (f *Filter) Hide(types ...MethodType) *Filter {
-	return f.setTypes(func() string { return listCall("Hide", types) }, false, types)
+	return f.setTypes(false, types)
 }
 
 // Show shows each given method type as a whole: an option with enable true.
 // With Only it selects what the checkout shows; with New it has no effect
 // beyond what the defaults already show, but documents intent.
 func (f *Filter) Show(types ...MethodType) *Filter {
-	return f.setTypes(func() string { return listCall("Show", types) }, true, types)
+	return f.setTypes(true, types)
 }
 
-func (f *Filter) setTypes(call func() string, enable bool, types []MethodType) *Filter {
+// setTypes shows or hides each of types as a whole, in the block of its
+// type when that block says so already, else in a new block (a second
+// block of a type is what Validate reports as a conflict).
+func (f *Filter) setTypes(enable bool, types []MethodType) *Filter {
 	if f == nil {
 		f = New()
 	}
@@ -49,7 +50,7 @@ func (f *Filter) setTypes(call func() string, enable bool, types []MethodType) *
 				continue // Already so.
 			}
 		}
-		f.add(call, "one block cannot also "+wholeType(enable, t), Option{PaymentMethodType: t, Enable: enable})
+		f.Options = append(f.Options, Option{PaymentMethodType: t, Enable: enable})
 	}
 	return f
 }
@@ -58,14 +59,14 @@ func (f *Filter) setTypes(call func() string, enable bool, types []MethodType) *
 // paymentMethods and enable false, for example HideMethods(Wallet,
 // "LAZYPAY", "SIMPL") to hide two wallets.
 func (f *Filter) HideMethods(t MethodType, codes ...string) *Filter {
-	return f.setMethods(func() string { return codesCall("HideMethods(", t, codes) }, t, false, codes)
+	return f.setMethods(t, false, codes)
 }
 
 // ShowMethods shows the given method codes of type t: an option with
 // paymentMethods and enable true. With Only it shows just those methods,
 // for example Only().ShowMethods(NB, "NB_HDFC").
 func (f *Filter) ShowMethods(t MethodType, codes ...string) *Filter {
-	return f.setMethods(func() string { return codesCall("ShowMethods(", t, codes) }, t, true, codes)
+	return f.setMethods(t, true, codes)
 }
 
 // DefaultMandatePrefix is the prefix of the second code of each method in
@@ -79,8 +80,7 @@ const DefaultMandatePrefix = "SVC_"
 // flows need (see [MandateCodes]): HideMandateMethods("JP_", Wallet,
 // "PAYTM") hides PAYTM and JP_PAYTM.
 func (f *Filter) HideMandateMethods(prefix string, t MethodType, codes ...string) *Filter {
-	return f.setMethods(func() string { return codesCall("HideMandateMethods("+strconv.Quote(prefix)+", ", t, codes) },
-		t, false, MandateCodes(prefix, t, codes...))
+	return f.setMethods(t, false, MandateCodes(prefix, t, codes...))
 }
 
 // ShowMandateMethods shows methods of a mandate flow, passing each code
@@ -88,8 +88,7 @@ func (f *Filter) HideMandateMethods(prefix string, t MethodType, codes ...string
 // flows need (see [MandateCodes]): Only().ShowMandateMethods("", NB,
 // "NB_HDFC") shows only NB_HDFC and SVC_HDFC.
 func (f *Filter) ShowMandateMethods(prefix string, t MethodType, codes ...string) *Filter {
-	return f.setMethods(func() string { return codesCall("ShowMandateMethods("+strconv.Quote(prefix)+", ", t, codes) },
-		t, true, MandateCodes(prefix, t, codes...))
+	return f.setMethods(t, true, MandateCodes(prefix, t, codes...))
 }
 
 // MandateCodes returns codes with each method passed twice, as mandate
@@ -115,7 +114,9 @@ func MandateCodes(prefix string, t MethodType, codes ...string) []string {
 	return out
 }
 
-func (f *Filter) setMethods(call func() string, t MethodType, enable bool, codes []string) *Filter {
+// setMethods adds codes to the block of type t when it lists methods with
+// the same enable flag, else appends a block of its own.
+func (f *Filter) setMethods(t MethodType, enable bool, codes []string) *Filter {
 	if f == nil {
 		f = New()
 	}
@@ -126,55 +127,31 @@ func (f *Filter) setMethods(call func() string, t MethodType, enable bool, codes
 			return f
 		}
 	}
-	clash := "one block cannot also " + listed(enable)
-	if i := f.block(t); i >= 0 && !enable && f.Options[i].Enable && f.Options[i].PaymentMethods == nil {
-		clash += f.hideInstead(call, t)
-	}
-	f.add(call, clash, Option{PaymentMethodType: t, Enable: enable, PaymentMethods: slices.Clone(codes)})
+	f.Options = append(f.Options, Option{PaymentMethodType: t, Enable: enable, PaymentMethods: slices.Clone(codes)})
 	return f
 }
 
 // AddOption appends a copy of o as its own option block, for fields the
 // builder has no method for (Display, DisplayMessage). It does not merge:
-// when its type already has a block, it is a conflict.
+// when its type already has a block, Validate reports the second one.
 func (f *Filter) AddOption(o Option) *Filter {
 	if f == nil {
 		f = New()
 	}
-	f.add(func() string { return "AddOption(" + string(o.PaymentMethodType) + ")" },
-		"AddOption never merges, and the service honours only the first block of a type", o.clone())
+	f.Options = append(f.Options, o.clone())
 	return f
 }
 
 // EMI sets emiOptions to e, replacing any set before, for example
 // EMI(emi.New().OnlyNoCost()); a nil e removes emiOptions. The filter holds
-// e itself, not a copy, as the struct literal Filter{EMIOptions: e} would.
-// The calls e could not carry out travel with it, so Validate reports them
-// under "payment_filter.emiOptions".
+// e itself, not a copy, as the struct literal Filter{EMIOptions: e} would,
+// so Validate reports e's problems under "payment_filter.emiOptions".
 func (f *Filter) EMI(e *emi.Options) *Filter {
 	if f == nil {
 		f = New()
 	}
 	f.EMIOptions = e
 	return f
-}
-
-// add appends o as a new block, added by call. When o's type already has a
-// block, it records the conflict at that block, saying what that block
-// does and why it cannot also do what call asks (clash).
-func (f *Filter) add(call func() string, clash string, o Option) {
-	if i := f.block(o.PaymentMethodType); i >= 0 && o.PaymentMethodType != "" {
-		f.conflicts = append(f.conflicts, conflict{
-			problem: validation.Problem{
-				Path: blockPath(i),
-				Message: call() + " conflicts with the " + string(o.PaymentMethodType) + " block, which " +
-					f.Options[i].state() + ": " + clash,
-			},
-			block: len(f.Options),
-			typ:   o.PaymentMethodType,
-		})
-	}
-	f.Options = append(f.Options, o)
 }
 
 // block returns the index of the first option of type t (WALLETS counting

@@ -11,9 +11,9 @@ import (
 )
 
 // TestBuilderValueConflicts: a card or UPI value that one call shows and
-// another hides is reported by Validate as Hide(Wallet).Show(Wallet) is:
-// at the earlier filter, naming the call; the later call's filter is
-// kept, and a copy made by Clone keeps the conflict.
+// another hides is reported by Validate at the later filter, which the
+// later call added: the same problem for the chain, its Clone and its JSON
+// decoded, since it is found from the filters.
 func TestBuilderValueConflicts(t *testing.T) {
 	bins := pf.BINRange{From: "459000", To: "460000"}
 	tests := []struct {
@@ -24,46 +24,46 @@ func TestBuilderValueConflicts(t *testing.T) {
 	}{
 		{"UPI app hidden then shown", pf.New().HideUPIApps("GPAY", "PHONEPE").ShowUPIApps("PAYTM", "GPAY"),
 			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"UPI","enable":true,"upiFilters":[{"upiType":"INTENT","enable":false,"upiMethods":["GPAY","PHONEPE"]},{"upiType":"INTENT","enable":true,"upiMethods":["PAYTM","GPAY"]}]}]}`,
-			validation.Problem{Path: "payment_filter.options[0].upiFilters[0]",
-				Message: `ShowUPIApps("PAYTM", "GPAY") conflicts with the INTENT UPI filter, which hides upiMethods "GPAY" (enable: false): the same UPI app cannot be both shown and hidden`}},
+			validation.Problem{Path: "payment_filter.options[0].upiFilters[1]",
+				Message: `shows upiMethods "GPAY" (enable: true), which the INTENT UPI filter at upiFilters[0] hides: the same UPI app cannot be both shown and hidden`}},
 		{"UPI app shown then hidden, on only UPI", pf.Only(pf.UPI).ShowUPIApps("GPAY").HideUPIApps("GPAY"),
 			`{"allowDefaultOptions":false,"options":[{"paymentMethodType":"UPI","enable":true,"upiFilters":[{"upiType":"INTENT","enable":true,"upiMethods":["GPAY"]},{"upiType":"INTENT","enable":false,"upiMethods":["GPAY"]}]}]}`,
-			validation.Problem{Path: "payment_filter.options[0].upiFilters[0]",
-				Message: `HideUPIApps("GPAY") conflicts with the INTENT UPI filter, which shows upiMethods "GPAY" (enable: true): the same UPI app cannot be both shown and hidden`}},
+			validation.Problem{Path: "payment_filter.options[0].upiFilters[1]",
+				Message: `hides upiMethods "GPAY" (enable: false), which the INTENT UPI filter at upiFilters[0] shows: the same UPI app cannot be both shown and hidden`}},
 		{"UPI handle", pf.New().HideUPIHandles("@ybl").ShowUPIHandles("@ybl"),
 			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"UPI","enable":true,"upiFilters":[{"upiType":"COLLECT","enable":false,"upiMethods":["@ybl"]},{"upiType":"COLLECT","enable":true,"upiMethods":["@ybl"]}]}]}`,
-			validation.Problem{Path: "payment_filter.options[0].upiFilters[0]",
-				Message: `ShowUPIHandles("@ybl") conflicts with the COLLECT UPI filter, which hides upiMethods "@ybl" (enable: false): the same UPI handle cannot be both shown and hidden`}},
+			validation.Problem{Path: "payment_filter.options[0].upiFilters[1]",
+				Message: `shows upiMethods "@ybl" (enable: true), which the COLLECT UPI filter at upiFilters[0] hides: the same UPI handle cannot be both shown and hidden`}},
 		{"card type", pf.New().HideCardTypes(pf.Credit).ShowCardTypes(pf.Debit, pf.Credit),
 			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardTypes":["CREDIT"]},{"enable":true,"cardTypes":["DEBIT","CREDIT"]}]}]}`,
-			validation.Problem{Path: "payment_filter.options[0].cardFilters[0]",
-				Message: `ShowCardTypes(DEBIT, CREDIT) conflicts with the card filter, which hides cardTypes "CREDIT" (enable: false): the same card type cannot be both shown and hidden`}},
+			validation.Problem{Path: "payment_filter.options[0].cardFilters[1]",
+				Message: `shows cardTypes "CREDIT" (enable: true), which the card filter at cardFilters[0] hides: the same card type cannot be both shown and hidden`}},
 		{"card brand", pf.Only(pf.Card).ShowCardBrands("VISA").HideCardBrands("VISA"),
 			`{"allowDefaultOptions":false,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":true,"cardBrands":["VISA"]},{"enable":false,"cardBrands":["VISA"]}]}]}`,
-			validation.Problem{Path: "payment_filter.options[0].cardFilters[0]",
-				Message: `HideCardBrands("VISA") conflicts with the card filter, which shows cardBrands "VISA" (enable: true): the same card brand cannot be both shown and hidden`}},
+			validation.Problem{Path: "payment_filter.options[0].cardFilters[1]",
+				Message: `hides cardBrands "VISA" (enable: false), which the card filter at cardFilters[0] shows: the same card brand cannot be both shown and hidden`}},
 		{"BIN range", pf.New().HideBINRanges(bins).ShowBINRanges(bins),
 			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardBins":["459000::460000"]},{"enable":true,"cardBins":["459000::460000"]}]}]}`,
-			validation.Problem{Path: "payment_filter.options[0].cardFilters[0]",
-				Message: `ShowBINRanges("459000::460000") conflicts with the card filter, which hides cardBins "459000::460000" (enable: false): the same BIN range cannot be both shown and hidden`}},
+			validation.Problem{Path: "payment_filter.options[0].cardFilters[1]",
+				Message: `shows cardBins "459000::460000" (enable: true), which the card filter at cardFilters[0] hides: the same BIN range cannot be both shown and hidden`}},
 		{"a card filter as given, with one list", pf.New().HideCardBrands("AMEX").AddCardFilter(pf.CardFilter{Enable: true, CardBrands: []string{"AMEX"}}),
 			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardBrands":["AMEX"]},{"enable":true,"cardBrands":["AMEX"]}]}]}`,
-			validation.Problem{Path: "payment_filter.options[0].cardFilters[0]",
-				Message: `AddCardFilter({"enable":true,"cardBrands":["AMEX"]}) conflicts with the card filter, which hides cardBrands "AMEX" (enable: false): the same card brand cannot be both shown and hidden`}},
+			validation.Problem{Path: "payment_filter.options[0].cardFilters[1]",
+				Message: `shows cardBrands "AMEX" (enable: true), which the card filter at cardFilters[0] hides: the same card brand cannot be both shown and hidden`}},
 		{"a UPI filter as given", pf.New().ShowUPIApps("CRED").AddUPIFilter(pf.UPIFilter{UPIType: pf.Intent, UPIMethods: []string{"CRED"}}),
 			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"UPI","enable":true,"upiFilters":[{"upiType":"INTENT","enable":true,"upiMethods":["CRED"]},{"upiType":"INTENT","enable":false,"upiMethods":["CRED"]}]}]}`,
-			validation.Problem{Path: "payment_filter.options[0].upiFilters[0]",
-				Message: `AddUPIFilter({"upiType":"INTENT","enable":false,"upiMethods":["CRED"]}) conflicts with the INTENT UPI filter, which shows upiMethods "CRED" (enable: true): the same UPI app cannot be both shown and hidden`}},
+			validation.Problem{Path: "payment_filter.options[0].upiFilters[1]",
+				Message: `hides upiMethods "CRED" (enable: false), which the INTENT UPI filter at upiFilters[0] shows: the same UPI app cannot be both shown and hidden`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			requireConflict(t, tt.build, tt.want, tt.problem)
 
-			// Decoded from its JSON, it is a hand-made filter: no call to
-			// report (the service takes the shape).
+			// Decoded from its JSON, it is the same filter, with the same
+			// problem.
 			var d pf.Filter
 			require.NoError(t, json.Unmarshal([]byte(tt.want), &d))
-			require.NoError(t, d.Validate())
+			requireConflict(t, &d, tt.want, tt.problem)
 
 			// With the later call's filter removed by hand, nothing is left
 			// to report.

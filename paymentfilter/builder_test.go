@@ -184,10 +184,10 @@ func TestBuilderMerges(t *testing.T) {
 }
 
 // TestBuilderContradictions: a call that one option block cannot express
-// together with the block of its type is a conflict. Validate names the
-// call and what that block does, at that block (not the duplicate block the
-// user never wrote); the filter keeps the call as a second block, and a
-// copy made by Clone keeps the conflict: nothing is dropped.
+// together with the block of its type adds a second block of the type,
+// which Validate reports at that block, saying what both blocks do: the
+// builder records nothing, so the chain, its Clone and its JSON decoded
+// report the same, and nothing is dropped.
 func TestBuilderContradictions(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -197,71 +197,69 @@ func TestBuilderContradictions(t *testing.T) {
 	}{
 		{"show after hide", pf.New().Hide(pf.Wallet).Show(pf.Wallet),
 			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false},{"paymentMethodType":"WALLET","enable":true}]}`,
-			validation.Problem{Path: "payment_filter.options[0]", Message: "Show(WALLET) conflicts with the WALLET block, which hides WALLET as a whole (enable: false, no paymentMethods): one block cannot also show WALLET as a whole"}},
+			validation.Problem{Path: "payment_filter.options[1]", Message: `duplicate WALLET block (the first is options[0]): this one shows WALLET as a whole (enable: true, no paymentMethods), the first hides WALLET as a whole (enable: false, no paymentMethods); the service honours only the first block of a type, and one block cannot do both`}},
 		{"hide after only", pf.Only(pf.UPI, pf.Wallet).Hide(pf.Wallet),
 			`{"allowDefaultOptions":false,"options":[{"paymentMethodType":"UPI","enable":true},{"paymentMethodType":"WALLET","enable":true},{"paymentMethodType":"WALLET","enable":false}]}`,
-			validation.Problem{Path: "payment_filter.options[1]", Message: "Hide(WALLET) conflicts with the WALLET block, which shows WALLET as a whole (enable: true, no paymentMethods): one block cannot also hide WALLET as a whole"}},
+			validation.Problem{Path: "payment_filter.options[2]", Message: `duplicate WALLET block (the first is options[1]): this one hides WALLET as a whole (enable: false, no paymentMethods), the first shows WALLET as a whole (enable: true, no paymentMethods); the service honours only the first block of a type, and one block cannot do both`}},
 		{"hide some after showing the whole type", pf.Only(pf.Wallet).HideMethods(pf.Wallet, "PAYTM"),
 			`{"allowDefaultOptions":false,"options":[{"paymentMethodType":"WALLET","enable":true},{"paymentMethodType":"WALLET","enable":false,"paymentMethods":["PAYTM"]}]}`,
-			validation.Problem{Path: "payment_filter.options[0]", Message: `HideMethods(WALLET, "PAYTM") conflicts with the WALLET block, which shows WALLET as a whole (enable: true, no paymentMethods): one block cannot also hide listed methods; to show WALLET but these methods, write New().Hide(CARD, UPI, NB, CONSUMER_FINANCE, REWARD, CASH).HideMethods(WALLET, "PAYTM") instead, or list the WALLET methods to show with ShowMethods(WALLET, …)`}},
+			validation.Problem{Path: "payment_filter.options[1]", Message: `duplicate WALLET block (the first is options[0]): this one hides the listed WALLET methods (enable: false, paymentMethods "PAYTM"), the first shows WALLET as a whole (enable: true, no paymentMethods); the service honours only the first block of a type, and one block cannot do both; to show WALLET but these methods, write New().Hide(CARD, UPI, NB, CONSUMER_FINANCE, REWARD, CASH).HideMethods(WALLET, "PAYTM") instead, or list the WALLET methods to show with ShowMethods(WALLET, …)`}},
 		{"methods after hiding the whole type", pf.New().Hide(pf.Wallet).HideMethods(pf.Wallet, "PAYTM"),
 			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false},{"paymentMethodType":"WALLET","enable":false,"paymentMethods":["PAYTM"]}]}`,
-			validation.Problem{Path: "payment_filter.options[0]", Message: `HideMethods(WALLET, "PAYTM") conflicts with the WALLET block, which hides WALLET as a whole (enable: false, no paymentMethods): one block cannot also hide listed methods`}},
+			validation.Problem{Path: "payment_filter.options[1]", Message: `duplicate WALLET block (the first is options[0]): this one hides the listed WALLET methods (enable: false, paymentMethods "PAYTM"), the first hides WALLET as a whole (enable: false, no paymentMethods); the service honours only the first block of a type, and one block cannot do both`}},
 		{"show some after hiding some", pf.New().HideMandateMethods("", pf.Wallet, "PAYTM").ShowMethods(pf.Wallet, "SIMPL"),
 			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLET","enable":false,"paymentMethods":["PAYTM","SVC_PAYTM"]},{"paymentMethodType":"WALLET","enable":true,"paymentMethods":["SIMPL"]}]}`,
-			validation.Problem{Path: "payment_filter.options[0]", Message: `ShowMethods(WALLET, "SIMPL") conflicts with the WALLET block, which hides the listed WALLET methods (enable: false, paymentMethods "PAYTM", "SVC_PAYTM"): one block cannot also show listed methods`}},
+			validation.Problem{Path: "payment_filter.options[1]", Message: `duplicate WALLET block (the first is options[0]): this one shows the listed WALLET methods (enable: true, paymentMethods "SIMPL"), the first hides the listed WALLET methods (enable: false, paymentMethods "PAYTM", "SVC_PAYTM"); the service honours only the first block of a type, and one block cannot do both`}},
 		{"UPI apps on hidden UPI", pf.New().Hide(pf.UPI).HideUPIApps("PHONEPE", "GPAY"),
 			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"UPI","enable":false},{"paymentMethodType":"UPI","enable":true,"upiFilters":[{"upiType":"INTENT","enable":false,"upiMethods":["PHONEPE","GPAY"]}]}]}`,
-			validation.Problem{Path: "payment_filter.options[0]", Message: `HideUPIApps("PHONEPE", "GPAY") conflicts with the UPI block, which hides UPI as a whole (enable: false, no paymentMethods): one block cannot also carry upiFilters, which need enable: true and no paymentMethods`}},
+			validation.Problem{Path: "payment_filter.options[1]", Message: `duplicate UPI block (the first is options[0]): this one keeps UPI enabled for its filters (enable: true, no paymentMethods, 1 upiFilter), the first hides UPI as a whole (enable: false, no paymentMethods); the service honours only the first block of a type, and one block cannot do both: upiFilters need enable: true and no paymentMethods`}},
 		{"card filters on hidden cards", pf.New().Hide(pf.Card).HideCardTypes(pf.Credit),
 			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":false},{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardTypes":["CREDIT"]}]}]}`,
-			validation.Problem{Path: "payment_filter.options[0]", Message: "HideCardTypes(CREDIT) conflicts with the CARD block, which hides CARD as a whole (enable: false, no paymentMethods): one block cannot also carry cardFilters, which need enable: true and no paymentMethods"}},
+			validation.Problem{Path: "payment_filter.options[1]", Message: `duplicate CARD block (the first is options[0]): this one keeps CARD enabled for its filters (enable: true, no paymentMethods, 1 cardFilter), the first hides CARD as a whole (enable: false, no paymentMethods); the service honours only the first block of a type, and one block cannot do both: cardFilters need enable: true and no paymentMethods`}},
 		{"hide after card filters", pf.New().HideBINRanges(pf.BINRange{From: "459000", To: "460000"}).Hide(pf.Card),
 			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"CARD","enable":true,"cardFilters":[{"enable":false,"cardBins":["459000::460000"]}]},{"paymentMethodType":"CARD","enable":false}]}`,
-			validation.Problem{Path: "payment_filter.options[0]", Message: "Hide(CARD) conflicts with the CARD block, which keeps CARD enabled for its filters (enable: true, no paymentMethods, 1 cardFilter): one block cannot also hide CARD as a whole"}},
+			validation.Problem{Path: "payment_filter.options[1]", Message: `duplicate CARD block (the first is options[0]): this one hides CARD as a whole (enable: false, no paymentMethods), the first keeps CARD enabled for its filters (enable: true, no paymentMethods, 1 cardFilter); the service honours only the first block of a type, and one block cannot do both`}},
 		{"show some after showing the whole type", pf.Only(pf.NB).ShowMethods(pf.NB, "NB_HDFC"),
 			`{"allowDefaultOptions":false,"options":[{"paymentMethodType":"NB","enable":true},{"paymentMethodType":"NB","enable":true,"paymentMethods":["NB_HDFC"]}]}`,
-			validation.Problem{Path: "payment_filter.options[0]", Message: `ShowMethods(NB, "NB_HDFC") conflicts with the NB block, which shows NB as a whole (enable: true, no paymentMethods): one block cannot also show listed methods`}},
+			validation.Problem{Path: "payment_filter.options[1]", Message: `duplicate NB block (the first is options[0]): this one shows the listed NB methods (enable: true, paymentMethods "NB_HDFC"), the first shows NB as a whole (enable: true, no paymentMethods); the service honours only the first block of a type, and one block cannot do both`}},
 		{"a UPI filter on hidden UPI", pf.New().Hide(pf.UPI).AddUPIFilter(pf.UPIFilter{UPIType: pf.Collect}),
 			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"UPI","enable":false},{"paymentMethodType":"UPI","enable":true,"upiFilters":[{"upiType":"COLLECT","enable":false}]}]}`,
-			validation.Problem{Path: "payment_filter.options[0]", Message: `AddUPIFilter({"upiType":"COLLECT","enable":false}) conflicts with the UPI block, which hides UPI as a whole (enable: false, no paymentMethods): one block cannot also carry upiFilters, which need enable: true and no paymentMethods`}},
+			validation.Problem{Path: "payment_filter.options[1]", Message: `duplicate UPI block (the first is options[0]): this one keeps UPI enabled for its filters (enable: true, no paymentMethods, 1 upiFilter), the first hides UPI as a whole (enable: false, no paymentMethods); the service honours only the first block of a type, and one block cannot do both: upiFilters need enable: true and no paymentMethods`}},
 		{"an option of a type already present", pf.New().HideMethods(pf.NB, "NB_SBI").AddOption(pf.Option{PaymentMethodType: pf.NB}),
 			`{"allowDefaultOptions":true,"options":[{"paymentMethodType":"NB","enable":false,"paymentMethods":["NB_SBI"]},{"paymentMethodType":"NB","enable":false}]}`,
-			validation.Problem{Path: "payment_filter.options[0]", Message: `AddOption(NB) conflicts with the NB block, which hides the listed NB methods (enable: false, paymentMethods "NB_SBI"): AddOption never merges, and the service honours only the first block of a type`}},
+			validation.Problem{Path: "payment_filter.options[1]", Message: `duplicate NB block (the first is options[0]): this one hides NB as a whole (enable: false, no paymentMethods), the first hides the listed NB methods (enable: false, paymentMethods "NB_SBI"); the service honours only the first block of a type, and one block cannot do both`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			requireConflict(t, tt.build, tt.want, tt.problem)
 
-			// Decoded from its JSON, it is a hand-made filter: the
-			// duplicate block is what Validate reports.
+			// Decoded from its JSON, it is the same filter, with the same
+			// problem: it is found from the blocks.
 			var d pf.Filter
 			require.NoError(t, json.Unmarshal([]byte(tt.want), &d))
-			require.ErrorContains(t, d.Validate(), "duplicate option block")
-			require.NotContains(t, d.Validate().Error(), "conflicts with")
+			requireConflict(t, &d, tt.want, tt.problem)
 
-			// With the conflicting block removed by hand, there is no
-			// conflict left to report.
-			// (In every case here the conflicting block is the last.)
+			// With the second block removed by hand, there is no conflict
+			// left to report. (In every case here it is the last.)
 			fixed := tt.build.Clone()
 			fixed.Options = fixed.Options[:len(fixed.Options)-1]
 			if err := fixed.Validate(); err != nil {
-				require.NotContains(t, err.Error(), "conflicts with")
+				require.NotContains(t, err.Error(), "duplicate")
 			}
 		})
 	}
 }
 
-// TestBuilderProblemsStayOnTheirBranch: a conflict recorded on a clone of a
+// TestBuilderProblemsStayOnTheirBranch: a conflict made on a clone of a
 // filter is not seen by the filter or another clone.
 func TestBuilderProblemsStayOnTheirBranch(t *testing.T) {
 	base := pf.New().Hide(pf.Wallet, pf.NB, pf.Cash).Show(pf.Wallet, pf.NB, pf.Cash)
 	a := base.Clone().Hide(pf.UPI).Show(pf.UPI)
 	b := base.Clone().Hide(pf.Card).HideCardTypes(pf.Debit)
 	for f, want := range map[*pf.Filter]string{
-		base: "Show(WALLET, NB, CASH) conflicts with the CASH block, which hides CASH as a whole",
-		a:    "Show(UPI) conflicts with the UPI block, which hides UPI as a whole",
-		b:    "HideCardTypes(DEBIT) conflicts with the CARD block, which hides CARD as a whole",
+		base: "duplicate CASH block (the first is options[2]): this one shows CASH as a whole",
+		a:    "duplicate UPI block (the first is options[6]): this one shows UPI as a whole",
+		b:    "duplicate CARD block (the first is options[6]): this one keeps CARD enabled for its filters",
 	} {
 		require.Contains(t, wiretest.LastProblem(t, f.Validate()), want)
 	}
@@ -390,8 +388,7 @@ func TestDesignCallSites(t *testing.T) {
 }
 
 // TestFluentCallsOnHandWrittenFilter: a hand-written (or decoded) filter
-// extends like any other; a conflict with a block no fluent call added is
-// worded from that block's state, like any other.
+// extends like any other, and its conflicts are found like any other's.
 func TestFluentCallsOnHandWrittenFilter(t *testing.T) {
 	hand := &pf.Filter{Options: []pf.Option{{PaymentMethodType: pf.NB, Enable: true}}}
 	f := hand.HideCardTypes(pf.Credit)
@@ -402,8 +399,8 @@ func TestFluentCallsOnHandWrittenFilter(t *testing.T) {
 	g := f.Hide(pf.NB)
 	var ve *validation.Error
 	require.ErrorAs(t, g.Validate(), &ve)
-	require.Equal(t, []validation.Problem{{Path: "payment_filter.options[0]",
-		Message: "Hide(NB) conflicts with the NB block, which shows NB as a whole (enable: true, no paymentMethods): one block cannot also hide NB as a whole"}},
+	require.Equal(t, []validation.Problem{{Path: "payment_filter.options[2]",
+		Message: "duplicate NB block (the first is options[0]): this one hides NB as a whole (enable: false, no paymentMethods), the first shows NB as a whole (enable: true, no paymentMethods); the service honours only the first block of a type, and one block cannot do both"}},
 		ve.Problems)
 }
 
@@ -416,6 +413,6 @@ func requireConflict(t *testing.T, build *pf.Filter, want string, problem valida
 	for _, f := range []*pf.Filter{build, build.Clone()} {
 		var ve *validation.Error
 		require.ErrorAs(t, f.Validate(), &ve)
-		require.Equal(t, []validation.Problem{problem}, ve.Problems, "the conflict, and not also the duplicate block it explains")
+		require.Equal(t, []validation.Problem{problem}, ve.Problems, "the conflict alone")
 	}
 }

@@ -1,93 +1,83 @@
 package paymentfilter
 
 import (
-	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/payorch/checkout-go/emi"
 	"github.com/payorch/checkout-go/validation"
 )
 
-// conflict is a fluent call that the block of its type, as it stood, could
-// not express, or that shows a card or UPI value an earlier call hid (or
-// hides one it showed). problem is reported while what the call added is
-// still there: the block it appended (block, of type typ) or, for a value
-// (list is cardFiltersKey or upiFiltersKey), the filter at index item of
-// that list of the block it extended.
-type conflict struct {
-	problem validation.Problem
-	block   int
-	typ     MethodType
-	list    string
-	item    int
-}
+// Conflicts are found from the filter's structure, the same whichever way
+// it was built (fluent calls, a struct literal, JSON): a second option block
+// of a type, which the service ignores, and a card or UPI value that one
+// filter of a block shows and another hides.
 
-// conflictProblems adds the conflicts whose block is still there.
-func (f *Filter) conflictProblems(e *validation.Error) {
-	for _, k := range f.conflicts {
-		if f.hasConflict(k) {
-			e.Add(k.problem.Path, k.problem.Message)
+// duplicateBlocks adds a problem at each option block whose type has an
+// earlier block, saying what both do and whether one block could say both.
+func (f *Filter) duplicateBlocks(e *validation.Error) {
+	first := make(map[MethodType]int, len(f.Options))
+	for i := range f.Options {
+		t := sameType(f.Options[i].PaymentMethodType)
+		if t == "" {
+			continue
 		}
-	}
-}
-
-// hasConflict reports whether what conflict k added is still in f (it is
-// not when the caller removed it by hand).
-func (f *Filter) hasConflict(k conflict) bool {
-	if k.block >= len(f.Options) || f.Options[k.block].PaymentMethodType != k.typ {
-		return false
-	}
-	switch k.list {
-	case cardFiltersKey:
-		return k.item < len(f.Options[k.block].CardFilters)
-	case upiFiltersKey:
-		return k.item < len(f.Options[k.block].UPIFilters)
-	}
-	return true
-}
-
-// conflictBlocks returns the blocks that conflicting calls appended and
-// that are still there: their duplicate-block problem is explained by the
-// conflict.
-func (f *Filter) conflictBlocks() map[int]bool {
-	if len(f.conflicts) == 0 {
-		return nil
-	}
-	blocks := make(map[int]bool, len(f.conflicts))
-	for _, k := range f.conflicts {
-		if k.list == "" && f.hasConflict(k) {
-			blocks[k.block] = true
+		j, dup := first[t]
+		if !dup {
+			first[t] = i
+			continue
 		}
+		e.Add(blockPath(i), f.duplicateMessage(j, i))
 	}
-	return blocks
 }
 
-// blockPath is the path of options[i].
-func blockPath(i int) string { return validation.Index(validation.Join(rootPath, optionsKey), i) }
-
-// wholeType says what a block without paymentMethods or filters does.
-func wholeType(enable bool, t MethodType) string {
-	if enable {
-		return "show " + string(t) + " as a whole"
+// duplicateMessage words the problem of block i, a second block of the
+// type of block j: what each does, and how to say it in one block.
+func (f *Filter) duplicateMessage(j, i int) string {
+	a, b := &f.Options[j], &f.Options[i]
+	t := b.PaymentMethodType
+	msg := "duplicate " + string(t) + " block (the first is " + validation.Index(optionsKey, j) + "): this one " + b.state() +
+		", the first " + a.state() + "; the service honours only the first block of a type"
+	if mergeable(a, b) {
+		return msg + ", so merge them into one"
 	}
-	return "hide " + string(t) + " as a whole"
+	msg += ", and one block cannot do both"
+	switch {
+	case b.CardFilters != nil || b.UPIFilters != nil:
+		what := cardFiltersKey
+		if b.UPIFilters != nil {
+			what = upiFiltersKey
+		}
+		msg += ": " + what + " need enable: true and no paymentMethods"
+	case !b.Enable && len(b.PaymentMethods) > 0 && a.Enable && a.PaymentMethods == nil:
+		msg += f.hideInstead(codesCall("HideMethods(", t, b.PaymentMethods), t)
+	}
+	return msg
+}
+
+// mergeable reports whether one block can say what blocks a and b of one
+// type say: the same enable flag, both listing methods or neither, and
+// filters only in enabled blocks.
+func mergeable(a, b *Option) bool {
+	filters := a.CardFilters != nil || a.UPIFilters != nil || b.CardFilters != nil || b.UPIFilters != nil
+	return a.Enable == b.Enable && (len(a.PaymentMethods) > 0) == (len(b.PaymentMethods) > 0) && (a.Enable || !filters)
 }
 
 // hideInstead names the composition that hides some methods of a shown
-// type, for the conflict of call (a hide of listed methods) with a block
-// showing that type: New(), hiding the types f does not show, then call.
-func (f *Filter) hideInstead(call func() string, t MethodType) string {
+// type t, for the duplicate block hiding them (call, such as
+// `HideMethods(WALLET, "PAYTM")`): New(), hiding the types f does not show,
+// then call.
+func (f *Filter) hideInstead(call string, t MethodType) string {
 	var hidden []MethodType
-	for _, other := range emi.MethodTypes() {
+	for _, other := range MethodTypes() {
 		shown := f.AllowDefaultOptions
 		for _, o := range f.Options {
 			if sameType(o.PaymentMethodType) == other && o.PaymentMethods == nil {
 				shown = o.Enable
 			}
 		}
-		if !shown {
+		if !shown && other != sameType(t) {
 			hidden = append(hidden, other)
 		}
 	}
@@ -95,17 +85,122 @@ func (f *Filter) hideInstead(call func() string, t MethodType) string {
 	if len(hidden) > 0 {
 		start += "." + listCall("Hide", hidden)
 	}
-	return "; to show " + string(t) + " but these methods, write " + start + "." + call() +
+	return "; to show " + string(t) + " but these methods, write " + start + "." + call +
 		" instead, or list the " + string(t) + " methods to show with ShowMethods(" + string(t) + ", …)"
 }
 
-// listed says what a block with paymentMethods does.
-func listed(enable bool) string {
-	if enable {
-		return "show listed methods"
+// valueConflicts adds a problem at each card filter of the block options[i]
+// that hides (or shows) a value an earlier filter of the block shows (or
+// hides) under the same single criterion, and the same for UPI filters of
+// one upiType.
+func (o *Option) valueConflicts(e *validation.Error, i int) {
+	for k := range o.CardFilters {
+		later := &o.CardFilters[k]
+		key := later.criterion()
+		for j := range k {
+			earlier := &o.CardFilters[j]
+			if key == "" || earlier.Enable == later.Enable || earlier.criterion() != key {
+				continue
+			}
+			if both, noun := later.common(earlier, key); len(both) > 0 {
+				e.Add(listItem{i, cardFiltersKey, k}.path(), valueMessage(later.Enable, key, both, "card filter", listItem{i, cardFiltersKey, j}, noun))
+				break
+			}
+		}
 	}
-	return "hide listed methods"
+	for k := range o.UPIFilters {
+		later := &o.UPIFilters[k]
+		for j := range k {
+			earlier := &o.UPIFilters[j]
+			if earlier.UPIType != later.UPIType || earlier.Enable == later.Enable {
+				continue
+			}
+			if both := common(earlier.UPIMethods, later.UPIMethods, asText); len(both) > 0 {
+				noun := "UPI handle"
+				if later.UPIType == Intent {
+					noun = "UPI app"
+				}
+				e.Add(listItem{i, upiFiltersKey, k}.path(), valueMessage(later.Enable, upiMethodsKey, both,
+					string(later.UPIType)+" UPI filter", listItem{i, upiFiltersKey, j}, noun))
+				break
+			}
+		}
+	}
 }
+
+// valueMessage words the conflict of a filter that shows or hides (enable)
+// the values both of its list key with the filter at earlier (a what),
+// which does the opposite.
+func valueMessage(enable bool, key string, both []string, what string, earlier listItem, noun string) string {
+	var s strings.Builder
+	s.WriteString(doing(enable) + " " + key + " ")
+	quoteList(&s, both)
+	s.WriteString(" (enable: " + strconv.FormatBool(enable) + "), which the " + what + " at " +
+		validation.Index(earlier.key, earlier.item) + " " + doing(!enable) + ": the same " + noun + " cannot be both shown and hidden")
+	return s.String()
+}
+
+// doing is "shows" or "hides".
+func doing(enable bool) string {
+	if enable {
+		return "shows"
+	}
+	return "hides"
+}
+
+// criterion names the key of the single list c sets, or "" when it sets
+// none or several.
+func (c *CardFilter) criterion() string {
+	set := ""
+	for _, l := range [...]struct {
+		key string
+		n   int
+	}{{cardBrandsKey, len(c.CardBrands)}, {cardBinsKey, len(c.CardBins)}, {cardTypesKey, len(c.CardTypes)},
+		{cardSubTypesKey, len(c.CardSubTypes)}, {cardBanksKey, len(c.CardBanks)}} {
+		if l.n == 0 {
+			continue
+		}
+		if set != "" {
+			return ""
+		}
+		set = l.key
+	}
+	return set
+}
+
+// common returns the values of the list under key that earlier and c both
+// hold, as text, and the noun of such a value.
+func (c *CardFilter) common(earlier *CardFilter, key string) ([]string, string) {
+	switch key {
+	case cardBrandsKey:
+		return common(earlier.CardBrands, c.CardBrands, asText), "card brand"
+	case cardBinsKey:
+		return common(earlier.CardBins, c.CardBins, BINRange.String), "BIN range"
+	case cardTypesKey:
+		return common(earlier.CardTypes, c.CardTypes, asText), "card type"
+	case cardSubTypesKey:
+		return common(earlier.CardSubTypes, c.CardSubTypes, asText), "card sub type"
+	}
+	return common(earlier.CardBanks, c.CardBanks, asText), "card bank"
+}
+
+// common returns, as text, the values of list that added holds too, each
+// once, in list's order.
+func common[T comparable](list, added []T, text func(T) string) []string {
+	var out []string
+	for _, v := range list {
+		if slices.Contains(added, v) && !slices.Contains(out, text(v)) {
+			out = append(out, text(v))
+		}
+	}
+	return out
+}
+
+// asText is a string value as it is, for common.
+func asText[S ~string](s S) string { return string(s) }
+
+// blockPath is the path of options[i].
+func blockPath(i int) string { return validation.Index(validation.Join(rootPath, optionsKey), i) }
 
 // state says what block o does, then the fields that make it do so, for
 // conflict messages, for example `hides the listed WALLET methods
@@ -178,35 +273,11 @@ func codesCall(head string, t MethodType, codes []string) string {
 	return s.String()
 }
 
-// listCall spells a call on a list as written, for example
-// "Hide(WALLET, NB)" or `HideUPIApps("GPAY")`: strings and BIN ranges
-// quoted, enums (MethodType, CardType) as their wire values.
-func listCall[T ~string | BINRange](name string, list []T) string {
-	var s strings.Builder
-	s.WriteString(name + "(")
-	for i, v := range list {
-		if i > 0 {
-			s.WriteString(", ")
-		}
-		switch v := any(v).(type) {
-		case string:
-			s.WriteString(strconv.Quote(v))
-		case BINRange:
-			s.WriteString(strconv.Quote(v.String()))
-		default:
-			fmt.Fprint(&s, v)
-		}
+// listCall spells a call on method types, for example "Hide(WALLET, NB)".
+func listCall(name string, list []MethodType) string {
+	names := make([]string, len(list))
+	for i, t := range list {
+		names[i] = string(t)
 	}
-	s.WriteString(")")
-	return s.String()
-}
-
-// jsonCall spells a call on a filter by its JSON, for example
-// `AddUPIFilter({"upiType":"COLLECT","enable":false})`.
-func jsonCall(name string, v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return name + "(…)"
-	}
-	return name + "(" + string(b) + ")"
+	return fmt.Sprintf("%s(%s)", name, strings.Join(names, ", "))
 }

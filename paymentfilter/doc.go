@@ -38,28 +38,24 @@
 // block of its type where one block can say both: Only(Card) then
 // HideCardTypes(Credit), HideMethods(Wallet, "A") then HideMethods(Wallet,
 // "B"), HideUPIApps then HideUPIHandles. A call that one block cannot
-// express together with an earlier one is a conflict, never resolved
-// silently: Hide(Wallet).Show(Wallet); Only(Wallet).HideMethods(Wallet,
-// "PAYTM") (enable applies to the listed paymentMethods, so one WALLET block
-// cannot show the type and hide one of its wallets: write
-// New().Hide(the other types).HideMethods(Wallet, "PAYTM") instead);
-// Hide(UPI).HideUPIApps("GPAY") (UPI filters need UPI enabled). Whether a
-// call conflicts depends only on the block of its type as it stands,
-// however that block was made. The conflicting call is kept as a second
-// block of its type and the filter remembers the conflict (unexported,
-// copied by Clone, never encoded; nil while there is none, so a chain
-// without conflicts equals the struct literal it builds). [Filter.Validate]
-// reports it at the earlier block, naming the call and what that block
-// does, instead of the duplicate block it left:
+// express together with an earlier one adds a second block of its type,
+// never resolved silently: Hide(Wallet).Show(Wallet);
+// Only(Wallet).HideMethods(Wallet, "PAYTM") (enable applies to the listed
+// paymentMethods, so one WALLET block cannot show the type and hide one of
+// its wallets: write New().Hide(the other types).HideMethods(Wallet,
+// "PAYTM") instead); Hide(UPI).HideUPIApps("GPAY") (UPI filters need UPI
+// enabled). The builder records nothing: a filter is its data, and
+// [Filter.Validate] finds the conflict from the blocks, at the second
+// block, saying what both do, the same for a chain, a struct literal or
+// JSON:
 //
-//	payment_filter.options[0]: Show(WALLET) conflicts with the WALLET block, which hides WALLET as a whole (enable: false, no paymentMethods): one block cannot also show WALLET as a whole
+//	payment_filter.options[1]: duplicate WALLET block (the first is options[0]): this one shows WALLET as a whole (enable: true, no paymentMethods), the first hides WALLET as a whole (enable: false, no paymentMethods); the service honours only the first block of a type, and one block cannot do both
 //
-// A card or UPI value that one call shows and another hides is a conflict
-// too (HideUPIApps("GPAY") then ShowUPIApps("GPAY"), and the same for UPI
-// handles, card types, card brands and BIN ranges): the later call's filter
-// is kept and Validate reports the conflict at the earlier filter. The
-// calls the [emi.Options] given to [Filter.EMI] could not carry out travel
-// with it and are reported under "payment_filter.emiOptions".
+// A card or UPI value that one filter of a block shows and another hides
+// is a conflict too (HideUPIApps("GPAY") then ShowUPIApps("GPAY"), and the
+// same for UPI handles, card types, card brands and BIN ranges), reported
+// at the later filter. The problems of the [emi.Options] given to
+// [Filter.EMI] are reported under "payment_filter.emiOptions".
 //
 // What a Show call adds depends on allowDefaultOptions, as the service
 // reads it: after [Only] (false), only what enable: true entries select is
@@ -67,10 +63,10 @@
 // other card; after [New] (true), every default option stays visible, so a
 // Show call hides nothing and adds nothing the defaults do not show: it
 // documents intent. For the same reason a Hide call after Only hides a type
-// that is not shown anyway: [Filter.Lint] says so.
+// that is not shown anyway: package lint says so.
 //
-// [Filter.Validate], which the client calls before sending, reports the
-// conflicting calls first, then every problem of the filter with its JSON
-// path from "payment_filter", as a *[validation.Error]; [Filter.Lint]
-// gives advice on values the service takes but that are probably mistakes.
+// [Filter.Validate], which the client calls before sending, reports every
+// problem of the filter with its JSON path from "payment_filter", as a
+// *[validation.Error]; package lint gives advice on values the service
+// takes but that are probably mistakes.
 package paymentfilter

@@ -157,9 +157,9 @@ func ExampleFilter_Validate() {
 	//    unknown card type "credit": values are case sensitive, did you mean "CREDIT"?
 }
 
-// A call that the block of its type cannot express as well is reported
-// with the call named and what that block does, at the block the service
-// would honour.
+// A call that the block of its type cannot express as well adds a second
+// block of the type, which Validate reports, saying what both blocks do
+// and how to say it in one.
 func ExampleFilter_Validate_conflict() {
 	b := paymentfilter.Only(paymentfilter.Wallet).HideMethods(paymentfilter.Wallet, "PAYTM")
 	var ve *validation.Error
@@ -169,7 +169,7 @@ func ExampleFilter_Validate_conflict() {
 		}
 	}
 	// Output:
-	// payment_filter.options[0]: HideMethods(WALLET, "PAYTM") conflicts with the WALLET block, which shows WALLET as a whole (enable: true, no paymentMethods): one block cannot also hide listed methods; to show WALLET but these methods, write New().Hide(CARD, UPI, NB, CONSUMER_FINANCE, REWARD, CASH).HideMethods(WALLET, "PAYTM") instead, or list the WALLET methods to show with ShowMethods(WALLET, …)
+	// payment_filter.options[1]: duplicate WALLET block (the first is options[0]): this one hides the listed WALLET methods (enable: false, paymentMethods "PAYTM"), the first shows WALLET as a whole (enable: true, no paymentMethods); the service honours only the first block of a type, and one block cannot do both; to show WALLET but these methods, write New().Hide(CARD, UPI, NB, CONSUMER_FINANCE, REWARD, CASH).HideMethods(WALLET, "PAYTM") instead, or list the WALLET methods to show with ShowMethods(WALLET, …)
 }
 
 // ShowUPIApps shows only the listed apps in a filter begun with Only
@@ -185,7 +185,7 @@ func ExampleFilter_ShowUPIApps() {
 }
 
 // Showing a value that an earlier call hid is a conflict, reported at the
-// earlier filter.
+// later filter.
 func ExampleFilter_Validate_shownAndHidden() {
 	f := paymentfilter.New().HideCardTypes(paymentfilter.Credit).ShowCardTypes(paymentfilter.Credit)
 	var ve *validation.Error
@@ -195,7 +195,7 @@ func ExampleFilter_Validate_shownAndHidden() {
 		}
 	}
 	// Output:
-	// payment_filter.options[0].cardFilters[0]: ShowCardTypes(CREDIT) conflicts with the card filter, which hides cardTypes "CREDIT" (enable: false): the same card type cannot be both shown and hidden
+	// payment_filter.options[0].cardFilters[1]: shows cardTypes "CREDIT" (enable: true), which the card filter at cardFilters[0] hides: the same card type cannot be both shown and hidden
 }
 
 // Grey out two wallets with a message instead of hiding them (display and

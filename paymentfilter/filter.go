@@ -9,8 +9,8 @@ import (
 	"github.com/payorch/checkout-go/emi"
 )
 
-// The wire keys that problem paths name (a test checks them against the
-// json tags).
+// The wire keys that problem paths name, as the json tags below write them
+// (a test checks them against the tags).
 const (
 	rootPath        = "payment_filter" // the session request's key of the filter, where paths start
 	allowKey        = "allowDefaultOptions"
@@ -44,10 +44,6 @@ type Filter struct {
 	Options []Option `json:"options"`
 	// EMIOptions is emiOptions, the EMI plans shown, sent when set.
 	EMIOptions *emi.Options `json:"emiOptions,omitempty"`
-
-	// conflicts are the conflicting fluent calls, in call order, nil when
-	// there are none.
-	conflicts []conflict
 }
 
 // MarshalJSON writes the filter with its options always present, as an
@@ -68,9 +64,8 @@ func (f Filter) MarshalJSON() ([]byte, error) {
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
-// Clone returns a deep copy of f (nil for nil), with the conflicts of its
-// fluent calls: a half-built filter to extend in another direction, or to
-// hand to another goroutine.
+// Clone returns a deep copy of f (nil for nil): a half-built filter to
+// extend in another direction, or to hand to another goroutine.
 func (f *Filter) Clone() *Filter {
 	if f == nil {
 		return nil
@@ -78,7 +73,6 @@ func (f *Filter) Clone() *Filter {
 	c := *f
 	c.Options = cloneEach(f.Options, (*Option).clone)
 	c.EMIOptions = f.EMIOptions.Clone()
-	c.conflicts = slices.Clone(f.conflicts)
 	return &c
 }
 
@@ -215,9 +209,12 @@ func (u *UPIFilter) clone() UPIFilter {
 	return c
 }
 
-// MethodType is a paymentMethodType value. It is the same type as
-// [emi.MethodType], so one value serves the options and the EMI filters.
-type MethodType = emi.MethodType
+// MethodType is a paymentMethodType value: a kind of payment instrument.
+// This package owns the vocabulary: the options of a filter and the EMI
+// filters of its emiOptions ([emi.Filter], whose PaymentMethodType is the
+// text of a MethodType) take these values, and [Filter.Validate] checks
+// both.
+type MethodType string
 
 // The paymentMethodType values, exactly as the service spells them.
 // Validate lets other values through (the service may know more types),
@@ -225,18 +222,32 @@ type MethodType = emi.MethodType
 // The older spelling WALLETS is sent as it is and counts as WALLET for
 // every rule of this package.
 const (
-	Card            = emi.Card            // CARD: cards
-	UPI             = emi.UPI             // UPI
-	Wallet          = emi.Wallet          // WALLET: wallets
-	NB              = emi.NB              // NB: net banking
-	ConsumerFinance = emi.ConsumerFinance // CONSUMER_FINANCE: consumer finance (pay later)
-	Reward          = emi.Reward          // REWARD: reward points
-	Cash            = emi.Cash            // CASH: cash on delivery
+	Card            MethodType = "CARD"             // cards
+	UPI             MethodType = "UPI"              // UPI
+	Wallet          MethodType = "WALLET"           // wallets
+	NB              MethodType = "NB"               // net banking
+	ConsumerFinance MethodType = "CONSUMER_FINANCE" // consumer finance (pay later)
+	Reward          MethodType = "REWARD"           // reward points
+	Cash            MethodType = "CASH"             // cash on delivery
 )
+
+// walletsOld is the older spelling of WALLET, which the service takes too.
+const walletsOld MethodType = "WALLETS"
+
+// MethodTypes returns every paymentMethodType value above, in the order the
+// service documents them.
+func MethodTypes() []MethodType {
+	return []MethodType{Card, UPI, Wallet, NB, ConsumerFinance, Reward, Cash}
+}
+
+// Valid reports whether t is one of the values above (case sensitive). The
+// zero value is not Valid, nor is the older spelling WALLETS, which the
+// service takes.
+func (t MethodType) Valid() bool { return slices.Contains(MethodTypes(), t) }
 
 // sameType returns the type t stands for: WALLET for WALLETS, t otherwise.
 func sameType(t MethodType) MethodType {
-	if t == "WALLETS" {
+	if t == walletsOld {
 		return Wallet
 	}
 	return t

@@ -9,27 +9,24 @@ import (
 	"github.com/payorch/checkout-go/validation"
 )
 
-// Validate reports what the service would refuse or could not make sense
-// of, every problem with its JSON path from "payment_filter" (such as
-// "payment_filter.options[1].cardFilters[0].cardBins[2]"; EMI problems sit
-// under "payment_filter.emiOptions"), as a *[validation.Error]. A nil
-// *Filter is valid: it is not sent. The conflicting fluent calls come first.
-//
-// It refuses: an option without paymentMethodType; a known value in
-// another case ("card", "credit": the service matches case-exactly); a
-// second block of a type; paymentMethods on CARD or UPI; card filters off
-// CARD and UPI filters off UPI; CARD or UPI disabled while carrying them; a
-// malformed BIN range; a COLLECT handle without "@" or an INTENT app with
-// one; a filter that leaves nothing visible; and what [emi.Options.Validate]
-// refuses. Unknown types and codes, BINs of any length and empty lists
-// pass: the service takes them ([Filter.Lint] advises on likely mistakes).
+// Validate reports, as a *[validation.Error] with JSON paths from
+// "payment_filter", what the service would refuse or could not make sense
+// of; nil for a nil *Filter, which is not sent. It reads only the filter's
+// data, so a filter validates the same however it was built. The rules are
+// the code of validate.go and conflict.go in this package; advice on what
+// the service takes is package lint's.
 func (f *Filter) Validate() error {
 	if f == nil {
 		return nil
 	}
 	var e validation.Error
-	f.conflictProblems(&e)
-	f.validate(&e, f.conflictBlocks())
+	for i := range f.Options {
+		f.Options[i].validate(&e, i)
+	}
+	f.duplicateBlocks(&e)
+	e.Merge(rootPath, f.EMIOptions.Validate())
+	f.validateEMIMethodTypes(&e)
+	f.validateVisible(&e)
 	return e.Err()
 }
 
@@ -38,29 +35,55 @@ func (f *Filter) Validate() error {
 func cardTypes() []CardType { return []CardType{Debit, Credit} }
 func upiTypes() []UPIType   { return []UPIType{Collect, Intent} }
 
-// duplicateBlock starts the message of a second option block of a type.
-const duplicateBlock = "duplicate option block for "
-
-// validate adds the problems of the filter itself; explained are the
-// blocks whose duplicate-block problem a conflict already reported.
-func (f *Filter) validate(e *validation.Error, explained map[int]bool) {
-	first := make(map[MethodType]int, len(f.Options))
-	for i := range f.Options {
-		o := &f.Options[i]
-		o.validate(e, i)
-		t := sameType(o.PaymentMethodType)
-		if t == "" {
-			continue
-		}
-		if j, dup := first[t]; !dup {
-			first[t] = i
-		} else if !explained[i] {
-			e.Add(validation.Join(blockPath(i), methodTypeKey), duplicateBlock+string(o.PaymentMethodType)+
-				" (first at "+validation.Index(optionsKey, j)+"): the service honours only the first block of a type, so merge them")
+// validateMethodType adds, at path, a missing method type when required,
+// or a known one written in another case, such as "card", which the
+// service would not see. Other values pass: the service may know more.
+func validateMethodType(e *validation.Error, path string, t MethodType, required bool) {
+	switch {
+	case t == "" && required:
+		e.Add(path, "missing: want one of CARD, UPI, WALLET, NB, CONSUMER_FINANCE, REWARD, CASH")
+	case t == "" || t.Valid() || t == walletsOld:
+	default:
+		if msg := spelling.CaseMistake("payment method type", t, append(MethodTypes(), walletsOld)); msg != "" {
+			e.Add(path, msg)
 		}
 	}
-	e.Merge(rootPath, f.EMIOptions.Validate())
-	f.validateVisible(e)
+}
+
+// validateEMIMethodTypes checks the paymentMethodType of each EMI filter
+// of emiOptions against this package's vocabulary.
+func (f *Filter) validateEMIMethodTypes(e *validation.Error) {
+	eachEMIFilter(f.EMIOptions, func(ef *emi.Filter, path string) {
+		validateMethodType(e, validation.Join(path, methodTypeKey), MethodType(ef.PaymentMethodType), false)
+	})
+}
+
+// eachEMIFilter calls visit with every emiFilter of o and its path from
+// "payment_filter", in the order of the plan types and groups.
+func eachEMIFilter(o *emi.Options, visit func(f *emi.Filter, path string)) {
+	if o == nil {
+		return
+	}
+	for _, p := range [...]struct {
+		plan emi.Plan
+		s    *emi.SubFilter
+	}{{emi.Standard, o.StandardEMI}, {emi.LowCost, o.LowCostEMI}, {emi.NoCost, o.NoCostEMI}} {
+		if p.s == nil {
+			continue
+		}
+		for _, g := range [...]struct {
+			in emi.Instrument
+			g  *emi.Group
+		}{{emi.Credit, p.s.Credit}, {emi.Debit, p.s.Debit}, {emi.Cardless, p.s.Cardless}} {
+			if g.g == nil {
+				continue
+			}
+			filters := validation.Join(rootPath, "emiOptions."+p.plan.Key()+"."+g.in.Key()+".filters")
+			for i := range g.g.Filters {
+				visit(&g.g.Filters[i], validation.Index(filters, i))
+			}
+		}
+	}
 }
 
 // validateVisible reports a filter that would leave the checkout screen
@@ -84,7 +107,7 @@ func (f *Filter) validateVisible(e *validation.Error) {
 			hidden[sameType(o.PaymentMethodType)] = true
 		}
 	}
-	for _, t := range emi.MethodTypes() {
+	for _, t := range MethodTypes() {
 		if !hidden[t] {
 			return
 		}
@@ -125,9 +148,7 @@ func (l listItem) path() string {
 // validate adds the problems of the option options[block].
 func (o *Option) validate(e *validation.Error, block int) {
 	t := o.PaymentMethodType
-	if err := t.Validate(); err != nil {
-		e.Merge(blockPath(block), err)
-	}
+	validateMethodType(e, validation.Join(blockPath(block), methodTypeKey), t, true)
 	switch {
 	case o.PaymentMethods == nil:
 	case t == Card:
@@ -147,6 +168,7 @@ func (o *Option) validate(e *validation.Error, block int) {
 			o.UPIFilters[i].validate(e, listItem{block, upiFiltersKey, i})
 		}
 	}
+	o.valueConflicts(e, block)
 }
 
 // validateFilterList checks that the list under key (cardFilters or

@@ -20,7 +20,7 @@ var decoded = wiretest.Decode[pf.Filter]
 
 func hideAll() []pf.Option {
 	var out []pf.Option
-	for _, t := range emi.MethodTypes() {
+	for _, t := range pf.MethodTypes() {
 		out = append(out, pf.Option{PaymentMethodType: t})
 	}
 	return out
@@ -47,19 +47,25 @@ func TestValidateRejects(t *testing.T) {
 		}, "payment_filter.options[0].paymentMethodType", `did you mean "WALLETS"`},
 		{"WALLET and WALLETS are one type", func(t *testing.T) *pf.Filter {
 			return decoded(t, `{"allowDefaultOptions":true,"options":[{"paymentMethodType":"WALLETS","enable":false},{"paymentMethodType":"WALLET","enable":true}]}`)
-		}, "payment_filter.options[1].paymentMethodType", "duplicate option block for WALLET (first at options[0])"},
+		}, "payment_filter.options[1]", "duplicate WALLET block (the first is options[0])"},
 		{"duplicate option block", func(*testing.T) *pf.Filter {
 			return &pf.Filter{AllowDefaultOptions: true, Options: []pf.Option{
 				{PaymentMethodType: pf.NB}, {PaymentMethodType: pf.Wallet}, {PaymentMethodType: pf.NB, PaymentMethods: []string{"NB_SBI"}}}}
-		}, "payment_filter.options[2].paymentMethodType", "duplicate option block for NB (first at options[0])"},
+		}, "payment_filter.options[2]", "duplicate NB block (the first is options[0])"},
 		{"builder contradiction is reported by Validate", func(*testing.T) *pf.Filter {
 			return pf.New().Hide(pf.Wallet).Show(pf.Wallet)
-		}, "payment_filter.options[0]", "Show(WALLET) conflicts with the WALLET block, which hides WALLET as a whole"},
-		{"builder contradiction decoded is a duplicate", func(t *testing.T) *pf.Filter {
+		}, "payment_filter.options[1]", "this one shows WALLET as a whole (enable: true, no paymentMethods), the first hides WALLET as a whole"},
+		{"builder contradiction decoded is the same", func(t *testing.T) *pf.Filter {
 			var f pf.Filter
 			require.NoError(t, json.Unmarshal([]byte(wiretest.JSONString(t, pf.New().Hide(pf.Wallet).Show(pf.Wallet))), &f))
 			return &f
-		}, "payment_filter.options[1].paymentMethodType", "duplicate option block for WALLET"},
+		}, "payment_filter.options[1]", "this one shows WALLET as a whole (enable: true, no paymentMethods), the first hides WALLET as a whole"},
+		{"EMI filter method type mis-cased (this package owns the vocabulary)", func(*testing.T) *pf.Filter {
+			return pf.New().EMI(emi.New().AddFilter(emi.Standard, emi.Cardless, emi.Filter{PaymentMethodType: "consumer_finance", PaymentMethod: "LAZYPAY"}))
+		}, "payment_filter.emiOptions.standardEmi.cardless.filters[0].paymentMethodType", `did you mean "CONSUMER_FINANCE"`},
+		{"EMI filter older spelling mis-cased", func(*testing.T) *pf.Filter {
+			return pf.New().EMI(emi.New().AddFilter(emi.LowCost, emi.Debit, emi.Filter{PaymentMethodType: "wallets"}))
+		}, "payment_filter.emiOptions.lowCostEmi.debit.filters[0].paymentMethodType", `did you mean "WALLETS"`},
 		{"rejected EMI call is reported by Validate", func(*testing.T) *pf.Filter {
 			return pf.New().EMI(emi.New().Enable(emi.NoCost).DisableGroup(emi.NoCost, emi.Instrument(7)))
 		}, "payment_filter.emiOptions.noCostEmi", "DisableGroup(NoCost, Instrument(7)): unknown instrument 7"},
@@ -208,8 +214,9 @@ func TestValidateLinear(t *testing.T) {
 	f.Options = append(f.Options, pf.Option{PaymentMethodType: "TYPE_9999", Enable: true})
 	var ve *validation.Error
 	require.ErrorAs(t, f.Validate(), &ve)
-	require.Equal(t, []validation.Problem{{Path: "payment_filter.options[10002].paymentMethodType",
-		Message: "duplicate option block for TYPE_9999 (first at options[10001]): the service honours only the first block of a type, so merge them"}}, ve.Problems)
+	require.Equal(t, []validation.Problem{{Path: "payment_filter.options[10002]",
+		Message: "duplicate TYPE_9999 block (the first is options[10001]): this one shows TYPE_9999 as a whole (enable: true, no paymentMethods), " +
+			"the first hides TYPE_9999 as a whole (enable: false, no paymentMethods); the service honours only the first block of a type, and one block cannot do both"}}, ve.Problems)
 }
 
 // TestValidateReportsEveryProblem: Validate does not stop at the first one.

@@ -1,24 +1,20 @@
 package productsummary
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"net/url"
-	"unicode/utf8"
 
+	"github.com/payorch/checkout-go/internal/jsontext"
 	"github.com/payorch/checkout-go/validation"
 )
 
-// Validate returns a *[validation.Error] listing every problem, with paths
-// such as "product_summary[2][0].color", or nil. An empty or nil Summary is
-// valid (it is not sent). It refuses what the service documents as wrong
-// or what cannot be sent as written: a nil item; a colour that is not
-// #RGB, #RRGGBB or #AARRGGBB; a divider without a thickness, a background
-// without a colour; an image URL, or an accordion icon other than "", that
-// is not an absolute http or https URL; a number that is sent but is not
-// finite and greater than 0; text or a font type that is not valid UTF-8.
-// It lets through a line with no items, a blank text, an unknown font type
-// (see [FontType.Valid]) and an accordion with both icons "".
+// Validate reports, as a *[validation.Error] with paths such as
+// "product_summary[2][0].color", what the service documents as wrong or
+// what could not be sent as written; nil when there is none, and for an
+// empty or nil Summary, which is not sent. The rules are the check method
+// of each item kind in this file.
 func (s *Summary) Validate() error {
 	if s == nil {
 		return nil
@@ -29,9 +25,29 @@ func (s *Summary) Validate() error {
 		for j, it := range l {
 			k.item = j
 			k.checkItem(it)
+			k.encodedText(it)
 		}
 	}
 	return k.problems.Err()
+}
+
+// encodedText records each field of it, as encoding/json writes the item,
+// whose text encoding/json had to repair (it replaces invalid UTF-8): the
+// item's declaration is the only list of its text fields. An item that
+// cannot be encoded is checkItem's to report.
+func (k *checker) encodedText(it Item) {
+	if it = concrete(it); it == nil {
+		return
+	}
+	b, err := json.Marshal(it.wire())
+	if err != nil {
+		return
+	}
+	jsontext.Members(b, func(key string, repaired bool) {
+		if repaired {
+			k.add(key, "must be valid UTF-8")
+		}
+	})
 }
 
 // checker collects the problems of items, one place after another; each
@@ -98,24 +114,14 @@ func (k *checker) format(key, s, want string, valid func(string) bool, required 
 	}
 }
 
-// utf8 checks text that is sent as written: encoding/json would send bad
-// bytes changed.
-func (k *checker) utf8(key, s string) {
-	if !k.encodeOnly && !utf8.ValidString(s) {
-		k.add(key, "must be valid UTF-8")
-	}
-}
-
 func (s Space) check(k *checker) {
 	k.number("weight", s.Weight, optional)
 	k.number("width", s.Width, optional)
 }
 
 func (t Text) check(k *checker) {
-	k.utf8("text", t.Text)
 	k.format("color", t.Color, wantColor, IsHexColor, optional)
 	k.number("textSize", t.TextSize, optional)
-	k.utf8("fontType", string(t.FontType))
 }
 
 func (i Image) check(k *checker) {
@@ -152,10 +158,9 @@ func IsHexColor(v string) bool {
 	return true
 }
 
-// isURL reports whether v is an absolute http(s) URL with a host, in valid
-// UTF-8 (url.Parse takes bad bytes, which encoding/json would send
-// changed).
+// isURL reports whether v is an absolute http(s) URL with a host (text
+// that is not valid UTF-8 is refused as such by encodedText).
 func isURL(v string) bool {
 	u, err := url.Parse(v)
-	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && utf8.ValidString(v)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
 }

@@ -47,7 +47,7 @@ func TestValidateRejects(t *testing.T) {
 		{"image url of another scheme", ps.Line{ps.Image{URL: "ftp://x.example/a.png"}}, "product_summary[1][0].url", "absolute http or https URL"},
 		{"image url without host", ps.Line{ps.Image{URL: "https:///a.png"}}, "product_summary[1][0].url", "absolute http or https URL"},
 		{"image url unparseable", ps.Line{ps.Image{URL: "https://exa mple.com/a.png"}}, "product_summary[1][0].url", "absolute http or https URL"},
-		{"image url not UTF-8, which would be sent changed", ps.Line{ps.Image{URL: "https://x.example/\xff.png"}}, "product_summary[1][0].url", "absolute http or https URL"},
+		{"image url not UTF-8, which would be sent changed", ps.Line{ps.Image{URL: "https://x.example/\xff.png"}}, "product_summary[1][0].url", "must be valid UTF-8"},
 		{"image size negative", ps.Line{ps.Image{URL: icon, Size: -1}}, "product_summary[1][0].size", "must be greater than 0"},
 		{"image size infinite", ps.Line{ps.Image{URL: icon, Size: math.Inf(1)}}, "product_summary[1][0].size", "must be a finite number"},
 		{"toggle open icon not a URL", ps.Line{ps.ToggleImage{OpenIcon: "chevron.png"}}, "product_summary[1][0].openIcon", `absolute http or https URL, got "chevron.png", or "" when unused`},
@@ -131,9 +131,9 @@ func TestValidateListsEveryProblem(t *testing.T) {
 		paths[i] = p.Path
 	}
 	require.Equal(t, []string{
-		"product_summary[0][0].text",
 		"product_summary[0][0].color",
 		"product_summary[0][0].textSize",
+		"product_summary[0][0].text", // the encoded text, checked after the item's own rules
 		"product_summary[1][0].url",
 		"product_summary[2][0].thickness",
 		"product_summary[2][1].color",

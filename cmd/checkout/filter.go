@@ -9,7 +9,10 @@ import (
 	"io"
 	"strings"
 
+	"github.com/payorch/checkout-go"
 	"github.com/payorch/checkout-go/emi"
+	"github.com/payorch/checkout-go/internal/spelling"
+	"github.com/payorch/checkout-go/lint"
 	"github.com/payorch/checkout-go/paymentfilter"
 	"github.com/payorch/checkout-go/validation"
 )
@@ -43,8 +46,14 @@ body holding payment_filter and sdk_udf), which the other flags then change:
   checkout filter --preview --hide WALLET --show-upi-apps GPAY,PHONEPE
   checkout filter --preview --file session.json --sdk-udf hideEMI
 
-Exit status 1 when the SDK refuses the filter (its problems are printed), or
-when the previewed page would offer nothing to pay with.
+The advice of package lint on values the service takes but that are
+probably mistakes (a method type that looks like a typo, such as WALLLET) is
+printed on stderr as "checkout filter: advice: …"; --strict makes advice a
+failure, as "checkout lint" does.
+
+Exit status 1 when the SDK refuses the filter (its problems are printed),
+with --strict when there is advice, or when the previewed page would offer
+nothing to pay with.
 
 Flags:
 `
@@ -55,6 +64,7 @@ func filterCommand() command {
 			only    []paymentfilter.MethodType
 			ops     []func(*paymentfilter.Filter) *paymentfilter.Filter
 			compact bool
+			strict  bool
 			preview bool
 			file    string
 			udf     string
@@ -111,6 +121,7 @@ func filterCommand() command {
 		op("show-bins", "show only cards in these BIN `ranges`", listStep(emptyList, paymentfilter.ParseBINRange, (*paymentfilter.Filter).ShowBINRanges))
 		emiFlags(op, boolOp)
 		fs.BoolVar(&compact, "compact", false, "print the JSON on one line")
+		fs.BoolVar(&strict, "strict", false, "fail (exit 1, nothing printed on stdout) when there is advice on the filter")
 		fs.BoolVar(&preview, "preview", false, "print the options the fake's payment page shows for the filter, instead of its JSON")
 		fs.StringVar(&file, "file", "", "start from the filter in this JSON `file`: a payment_filter object, or a session body holding payment_filter and sdk_udf")
 		fs.StringVar(&udf, "sdk-udf", "", "with --preview, the session's sdk_udf `value` (showEMI, hideEMI, ShowEMIWithoutCards); wins over the file's")
@@ -143,8 +154,8 @@ func filterCommand() command {
 				f = step(f)
 			}
 			err := f.Validate()
-			if preview && err == nil {
-				err = fileUDF.Validate()
+			if msg := spelling.CaseMistake("EMI visibility", fileUDF, emi.Visibilities()); preview && err == nil && msg != "" {
+				err = &validation.Error{Problems: []validation.Problem{{Path: "sdk_udf", Message: msg}}}
 			}
 			if err != nil {
 				var ve *validation.Error
@@ -155,6 +166,16 @@ func filterCommand() command {
 				} else {
 					fmt.Fprintf(stderr, "checkout filter: %v\n", err)
 				}
+				return exitFail
+			}
+			// The filter's advice, and with --preview the sdk_udf's: a
+			// session holding only them has no other advice.
+			advice := lint.Check(&checkout.SessionRequest{PaymentFilter: f, EMI: fileUDF})
+			for _, p := range advice {
+				fmt.Fprintf(stderr, "checkout filter: advice: %s\n", p)
+			}
+			if strict && len(advice) > 0 {
+				fmt.Fprintln(stderr, "checkout filter: --strict: failing on the advice above")
 				return exitFail
 			}
 			if preview {

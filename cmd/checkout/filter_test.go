@@ -53,3 +53,31 @@ func TestFilterPrintsTheBuildersJSON(t *testing.T) {
 	require.True(t, strings.HasPrefix(r.stderr, "checkout filter: "), r.stderr)
 	require.Empty(t, r.stdout)
 }
+
+// TestFilterPrintsAdvice (issue 40.7): a filter the service takes but that
+// is probably a mistake prints the library's advice on stderr, the JSON on
+// stdout, and exits 0; --strict makes the advice a failure (exit 1,
+// nothing on stdout). A filter without advice prints nothing on stderr.
+func TestFilterPrintsAdvice(t *testing.T) {
+	r := cli(t, nil, "filter", "--hide", "WALLLET")
+	require.Equal(t, 0, r.code, r.stderr)
+	require.Equal(t, "checkout filter: advice: payment_filter.options[0].paymentMethodType: unknown payment method type \"WALLLET\": likely a typo, did you mean \"WALLET\"?\n", r.stderr)
+	require.Contains(t, r.stdout, `"paymentMethodType": "WALLLET"`, "sent as written: the service takes it")
+
+	r = cli(t, nil, "filter", "--hide", "WALLLET", "--strict")
+	require.Equal(t, 1, r.code)
+	require.Contains(t, r.stderr, `checkout filter: advice: payment_filter.options[0].paymentMethodType: unknown payment method type "WALLLET"`)
+	require.Contains(t, r.stderr, "checkout filter: --strict: failing on the advice above")
+	require.Empty(t, r.stdout)
+
+	r = cli(t, nil, "filter", "--hide", "WALLET", "--strict")
+	require.Equal(t, 0, r.code, r.stderr)
+	require.Empty(t, r.stderr)
+	require.Contains(t, r.stdout, `"paymentMethodType": "WALLET"`)
+
+	r = cli(t, nil, "filter", "--only", "UPI", "--hide", "CASH", "--emi-remove-issuers", "noCostEmi.credit:ICICI")
+	require.Equal(t, 0, r.code, r.stderr)
+	require.Equal(t, 2, strings.Count(r.stderr, "checkout filter: advice: "), r.stderr)
+	require.Contains(t, r.stderr, "payment_filter.options[1]: has no effect: it hides CASH")
+	require.Contains(t, r.stderr, `issuer "ICICI" has no namespace prefix`)
+}

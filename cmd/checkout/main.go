@@ -12,6 +12,7 @@
 //	checkout filter --hide WALLET --hide-card-types CREDIT
 //	checkout filter --preview --hide WALLET     # the options the fake's payment page shows
 //	checkout filter --emi-only-no-cost          # emiOptions too, with the --emi-* flags
+//	checkout lint --type session body.json      # the advice on a request body
 //
 // Every command takes --help. Flags can also be given as environment
 // variables (named in each command's help); a flag wins over its variable.
@@ -43,6 +44,7 @@ Usage:
   checkout trigger pay|fail|refund [flags]  move an order of a running fake; its webhook is delivered
   checkout trigger resend [flags]           send an order's last webhook again
   checkout filter [flags]                   print the JSON of a payment filter, or (--preview) its payment page
+  checkout lint --type TYPE [FILE]          print the advice on a request body (session, order, filter, …)
   checkout await ORDER_ID --amount A        poll an order until it is final (exit 0 paid that amount, 1 not)
   checkout help [command]                   show this text, or a command's flags
 
@@ -68,7 +70,7 @@ type command struct {
 }
 
 func commands() []command {
-	return []command{fakeCommand(), triggerCommand(), filterCommand(), awaitCommand()}
+	return []command{fakeCommand(), triggerCommand(), filterCommand(), lintCommand(), awaitCommand()}
 }
 
 // run is the whole program; env reads the environment. Nothing it prints

@@ -65,12 +65,14 @@ func TestHelpOnEveryCommand(t *testing.T) {
 		require.Equal(t, 0, r.code, args)
 		require.Contains(t, r.stdout, "checkout fake [flags]")
 		require.Contains(t, r.stdout, "checkout trigger pay|fail|refund")
+		require.Contains(t, r.stdout, "checkout lint --type TYPE [FILE]")
 		require.Empty(t, r.stderr)
 	}
 	for cmd, want := range map[string][]string{
 		"fake":    {"-addr", "-merchant-id", "CHECKOUT_MERCHANT_ID", "-api-key", "CHECKOUT_FAKE_API_KEY", "-webhook-url", "-webhook-user", "-webhook-password", "-response-key", "-jwe-keys-dir", "CHECKOUT_FAKE_JWE_KEYS_DIR"},
 		"trigger": {"-order", "-fake", "CHECKOUT_FAKE_URL", "pay", "fail", "refund", "resend", "-duplicates", "-times"},
-		"filter":  {"-hide", "-only", "-hide-card-types", "-hide-upi-handles", "-hide-bins", "-emi-enable", "-emi-disable", "-emi-enable-group", "-emi-disable-group", "-emi-remove-issuers", "-emi-remove-tenures", "-emi-only", "-emi-only-no-cost"},
+		"filter":  {"-hide", "-only", "-hide-card-types", "-hide-upi-handles", "-hide-bins", "-emi-enable", "-emi-disable", "-emi-enable-group", "-emi-disable-group", "-emi-remove-issuers", "-emi-remove-tenures", "-emi-only", "-emi-only-no-cost", "-strict"},
+		"lint":    {"-type", "session", "emi", "advice:", "refused:"},
 	} {
 		for _, args := range [][]string{{cmd, "--help"}, {cmd, "-h"}, {cmd, "-help"}, {"help", cmd}, {cmd, "--hide", "WALLET", "--help"}} {
 			if cmd != "filter" && args[len(args)-1] == "--help" && len(args) > 2 {

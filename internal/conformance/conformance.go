@@ -1,4 +1,6 @@
 // Package conformance finds the service's published samples for tests.
+// Only tests import it, and it imports no assertion library (a test of
+// package wiretest checks both).
 //
 // The samples live in ../shared/conformance beside the repository (CI always
 // has it; a merchant's fresh clone does not). Every test that reads them goes

@@ -1,5 +1,6 @@
 // Package spelling finds the known value a mistyped enum value stands for,
-// for the Validate and Lint messages of packages paymentfilter and emi.
+// for the messages of Validate (the root package, paymentfilter) and of
+// package lint.
 package spelling
 
 import (

@@ -1,6 +1,7 @@
 // Package testio holds the I/O helpers tests in several packages share: a
 // buffer a process or a logger writes while the test reads it, and running
-// a command to its exit code and output.
+// a command to its exit code and output. Only tests import it, and it
+// imports no assertion library (a test of package wiretest checks both).
 package testio
 
 import (

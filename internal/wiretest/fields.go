@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/stretchr/testify/require"
-
 	"github.com/payorch/checkout-go/validation"
 )
 
@@ -22,19 +20,25 @@ var pathSegment = regexp.MustCompile(`^([^.\[\]]+)((\[\d+\])*)$`)
 func RequirePathsNameKeys(tb testing.TB, name string, err error, root string, keys map[string]bool) {
 	tb.Helper()
 	var ve *validation.Error
-	require.True(tb, errors.As(err, &ve), "%s: want a *validation.Error, got %v", name, err)
-	require.NotEmpty(tb, ve.Problems, name)
+	if !errors.As(err, &ve) || len(ve.Problems) == 0 {
+		tb.Fatalf("%s: want a *validation.Error with problems, got %v", name, err)
+	}
 	for _, p := range ve.Problems {
 		rest, ok := strings.CutPrefix(p.Path, root)
-		require.True(tb, ok, "%s: path %q does not start at %s", name, p.Path, root)
+		if !ok || (rest != "" && !strings.HasPrefix(rest, ".")) {
+			tb.Fatalf("%s: path %q does not start at %s", name, p.Path, root)
+		}
 		if rest == "" {
 			continue
 		}
-		require.True(tb, strings.HasPrefix(rest, "."), "%s: path %q", name, p.Path)
 		for _, s := range strings.Split(rest[1:], ".") {
 			m := pathSegment.FindStringSubmatch(s)
-			require.NotNil(tb, m, "%s: path %q has a malformed segment %q", name, p.Path, s)
-			require.True(tb, keys[m[1]], "%s: path %q names %q, which is no key under %s (%s)", name, p.Path, m[1], root, p.Message)
+			if m == nil {
+				tb.Fatalf("%s: path %q has a malformed segment %q", name, p.Path, s)
+			}
+			if !keys[m[1]] {
+				tb.Fatalf("%s: path %q names %q, which is no key under %s (%s)", name, p.Path, m[1], root, p.Message)
+			}
 		}
 	}
 }

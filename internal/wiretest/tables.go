@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/stretchr/testify/require"
-
 	"github.com/payorch/checkout-go/internal/conformance"
 	"github.com/payorch/checkout-go/validation"
 )
@@ -20,7 +18,9 @@ import (
 func Decode[T any](tb testing.TB, s string) *T {
 	tb.Helper()
 	v := new(T)
-	require.NoError(tb, json.Unmarshal([]byte(s), v))
+	if err := json.Unmarshal([]byte(s), v); err != nil {
+		tb.Fatalf("decode %s: %v", s, err)
+	}
 	return v
 }
 
@@ -33,7 +33,7 @@ type Encoding = struct{ Name, In, Out string }
 // what json.Marshal sends back as Out.
 func RunEncodings[T any](t *testing.T, rows []Encoding) {
 	for _, r := range rows {
-		t.Run(r.Name, func(t *testing.T) { require.Equal(t, r.Out, JSONString(t, Decode[T](t, r.In))) })
+		t.Run(r.Name, func(t *testing.T) { equal(t, r.Out, JSONString(t, Decode[T](t, r.In)), r.In+" sent back") })
 	}
 }
 
@@ -59,20 +59,24 @@ func RunRejections[T interface{ Validate() error }](t *testing.T, rows []Rejecti
 func RequireProblemAt(tb testing.TB, err error, path, fragment string) {
 	tb.Helper()
 	var ve *validation.Error
-	require.True(tb, errors.As(err, &ve), "want a *validation.Error, got %T %v", err, err)
+	if !errors.As(err, &ve) {
+		tb.Fatalf("want a *validation.Error, got %T %v", err, err)
+	}
 	var at []string
 	for _, p := range ve.Problems {
 		if p.Path == path {
 			at = append(at, p.Message)
 		}
 	}
-	require.NotEmpty(tb, at, "no problem at %s; got %v", path, err)
+	if len(at) == 0 {
+		tb.Fatalf("no problem at %s; got %v", path, err)
+	}
 	for _, m := range at {
 		if strings.Contains(m, fragment) {
 			return
 		}
 	}
-	require.Fail(tb, "no problem with that message", "problems at %s are %q; want one containing %q", path, at, fragment)
+	tb.Fatalf("no problem with that message: problems at %s are %q; want one containing %q", path, at, fragment)
 }
 
 // LastProblem returns the message of the last problem of err, which must
@@ -80,8 +84,9 @@ func RequireProblemAt(tb testing.TB, err error, path, fragment string) {
 func LastProblem(tb testing.TB, err error) string {
 	tb.Helper()
 	var ve *validation.Error
-	require.ErrorAs(tb, err, &ve)
-	require.NotEmpty(tb, ve.Problems)
+	if !errors.As(err, &ve) || len(ve.Problems) == 0 {
+		tb.Fatalf("want a *validation.Error with problems, got %v", err)
+	}
 	return ve.Problems[len(ve.Problems)-1].Message
 }
 
@@ -109,7 +114,7 @@ type Behaviour[T any] = struct {
 func RunGoldens[T Model[T]](t *testing.T, bs []Behaviour[T]) {
 	for _, b := range bs {
 		t.Run(b.Name, func(t *testing.T) {
-			require.NoError(t, b.Build.Validate())
+			must(t, b.Build.Validate())
 			Golden(t, b.Golden, []byte(JSONString(t, b.Build)+"\n"))
 		})
 	}
@@ -126,8 +131,12 @@ func RunGoldenShapes[T any](t *testing.T, bs []Behaviour[T], want func(tb testin
 		t.Run(b.Name, func(t *testing.T) {
 			dir, file := filepath.Split(b.Sample)
 			samples := conformance.Files(t, filepath.Clean(dir), file)
-			require.Len(t, samples, 1)
-			require.Equal(t, want(t, samples[0].Data), Tree(t, ReadGolden(t, b.Golden)))
+			if len(samples) != 1 {
+				t.Fatalf("want one sample %s, found %d", b.Sample, len(samples))
+			}
+			if w, g := want(t, samples[0].Data), Tree(t, ReadGolden(t, b.Golden)); !reflect.DeepEqual(w, g) {
+				t.Fatalf("golden %s has not the shape of sample %s:\nwant %v\ngot  %v", b.Golden, b.Sample, w, g)
+			}
 		})
 	}
 }
@@ -140,20 +149,27 @@ func RunLiterals[T Model[T]](t *testing.T, bs []Behaviour[T], lits map[string]T)
 	for _, b := range bs {
 		t.Run(b.Name, func(t *testing.T) {
 			lit, ok := lits[b.Golden]
-			require.True(t, ok, "no literal for %s", b.Golden)
+			if !ok {
+				t.Fatalf("no literal for %s", b.Golden)
+			}
 			RequireLiteral(t, lit, b.Build)
-			require.Equal(t, string(ReadGolden(t, b.Golden)), JSONString(t, lit)+"\n", "the literal encodes to the golden")
+			equal(t, string(ReadGolden(t, b.Golden)), JSONString(t, lit)+"\n", "the literal encodes to the golden")
 		})
 	}
-	require.Len(t, lits, len(bs), "a literal per behaviour, no more")
+	if len(lits) != len(bs) {
+		t.Fatalf("want a literal per behaviour, no more: %d literals, %d behaviours", len(lits), len(bs))
+	}
 }
 
 // RequireLiteral checks that chain is reflect.DeepEqual to lit, unexported
-// fields included (as testify's require.Equal compares), and so is the copy
-// Clone makes: a chain keeps no trace of its calls.
+// fields included, and so is the copy Clone makes: a chain keeps no trace
+// of its calls.
 func RequireLiteral[T Model[T]](tb testing.TB, lit, chain T) {
 	tb.Helper()
-	require.True(tb, reflect.DeepEqual(lit, chain), "reflect.DeepEqual")
-	require.Equal(tb, lit, chain)
-	require.Equal(tb, lit, chain.Clone(), "Clone")
+	if !reflect.DeepEqual(lit, chain) {
+		tb.Fatalf("the chain is not the literal:\nliteral %+v\nchain   %+v", lit, chain)
+	}
+	if c := chain.Clone(); !reflect.DeepEqual(lit, c) {
+		tb.Fatalf("the chain's Clone is not the literal:\nliteral %+v\nclone   %+v", lit, c)
+	}
 }

@@ -4,6 +4,10 @@
 // tree, tampering with a JOSE part, and checking that a decoder reported one
 // problem at a JSON path.
 //
+// Only tests import it, and it imports no assertion library: its checks
+// fail the test through testing.TB, so that testify stays a dependency of
+// test files alone.
+//
 // Importing it registers the -update flag, so a test package that imports
 // it must not define its own.
 package wiretest
@@ -15,9 +19,9 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"reflect"
+	"strings"
 	"testing"
-
-	"github.com/stretchr/testify/require"
 
 	"github.com/payorch/checkout-go/validation"
 )
@@ -30,11 +34,29 @@ func Golden(t testing.TB, name string, got []byte) {
 	t.Helper()
 	path := filepath.Join("testdata", name)
 	if *update {
-		require.NoError(t, os.WriteFile(path, got, 0o644))
+		must(t, os.WriteFile(path, got, 0o644))
 	}
 	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run go test -update to create it, then check it by eye")
-	require.Equal(t, string(want), string(got))
+	if err != nil {
+		t.Fatalf("%v: run go test -update to create it, then check it by eye", err)
+	}
+	equal(t, string(want), string(got), "golden "+name)
+}
+
+// must fails t when err is not nil.
+func must(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// equal fails t, saying what, unless got is want.
+func equal[T comparable](t testing.TB, want, got T, what string) {
+	t.Helper()
+	if got != want {
+		t.Fatalf("%s:\nwant %v\ngot  %v", what, want, got)
+	}
 }
 
 // GoldenIndented compares a JSON body with testdata/name, an indented
@@ -46,16 +68,20 @@ func GoldenIndented(t testing.TB, name string, got []byte) {
 	path := filepath.Join("testdata", name)
 	if *update {
 		var pretty bytes.Buffer
-		require.NoError(t, json.Indent(&pretty, got, "", "  "))
+		must(t, json.Indent(&pretty, got, "", "  "))
 		pretty.WriteByte('\n')
-		require.NoError(t, os.WriteFile(path, pretty.Bytes(), 0o644))
+		must(t, os.WriteFile(path, pretty.Bytes(), 0o644))
 	}
 	want, err := os.ReadFile(path)
-	require.NoError(t, err)
+	must(t, err)
 	var compact bytes.Buffer
-	require.NoError(t, json.Compact(&compact, want), "golden %s is not JSON", name)
-	require.JSONEq(t, compact.String(), string(got))
-	require.Equal(t, compact.String(), string(got), "same JSON, different bytes (key order or escaping)")
+	if err := json.Compact(&compact, want); err != nil {
+		t.Fatalf("golden %s is not JSON: %v", name, err)
+	}
+	if !reflect.DeepEqual(Tree(t, compact.Bytes()), Tree(t, got)) {
+		t.Fatalf("golden %s: different JSON:\nwant %s\ngot  %s", name, compact.String(), got)
+	}
+	equal(t, compact.String(), string(got), "golden "+name+": same JSON, different bytes (key order or escaping)")
 }
 
 // JSONString returns the encoding/json encoding of v as a string, failing
@@ -63,7 +89,7 @@ func GoldenIndented(t testing.TB, name string, got []byte) {
 func JSONString(t testing.TB, v any) string {
 	t.Helper()
 	b, err := json.Marshal(v)
-	require.NoError(t, err)
+	must(t, err)
 	return string(b)
 }
 
@@ -71,7 +97,7 @@ func JSONString(t testing.TB, v any) string {
 func ReadGolden(t testing.TB, name string) []byte {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("testdata", name))
-	require.NoError(t, err)
+	must(t, err)
 	return data
 }
 
@@ -80,7 +106,7 @@ func ReadGolden(t testing.TB, name string) []byte {
 func Tree(t testing.TB, data []byte) any {
 	t.Helper()
 	var v any
-	require.NoError(t, json.Unmarshal(data, &v))
+	must(t, json.Unmarshal(data, &v))
 	return v
 }
 
@@ -92,7 +118,7 @@ func NumberTree(t testing.TB, data []byte) any {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var v any
-	require.NoError(t, dec.Decode(&v))
+	must(t, dec.Decode(&v))
 	return v
 }
 
@@ -100,7 +126,9 @@ func NumberTree(t testing.TB, data []byte) any {
 func Object(t testing.TB, data []byte) map[string]any {
 	t.Helper()
 	m, ok := NumberTree(t, data).(map[string]any)
-	require.True(t, ok, "not a JSON object: %s", data)
+	if !ok {
+		t.Fatalf("not a JSON object: %s", data)
+	}
 	return m
 }
 
@@ -128,10 +156,12 @@ func Flip(t testing.TB, s string) string {
 func RequireProblem(t testing.TB, err error, path, fragment string) {
 	t.Helper()
 	var ve *validation.Error
-	require.True(t, errors.As(err, &ve), "want a *validation.Error, got %T %v", err, err)
-	require.Len(t, ve.Problems, 1)
-	require.Equal(t, path, ve.Problems[0].Path)
-	require.Contains(t, ve.Problems[0].Message, fragment)
+	if !errors.As(err, &ve) || len(ve.Problems) != 1 {
+		t.Fatalf("want a *validation.Error with one problem, got %T %v", err, err)
+	}
+	if p := ve.Problems[0]; p.Path != path || !strings.Contains(p.Message, fragment) {
+		t.Fatalf("want a problem at %s containing %q, got %s", path, fragment, p)
+	}
 }
 
 // Bench runs op in b's loop and reports allocations; an error from op

@@ -4,9 +4,14 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"go/parser"
+	"go/token"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -20,8 +25,8 @@ type recorder struct {
 	failed bool
 }
 
-// require reports through Errorf and stops through FailNow, the fuzz
-// checks through Fatalf: all are recorded here instead of failing the real
+// The helpers stop through Fatal and Fatalf, testify (in these tests)
+// through Errorf and FailNow: all are recorded here instead of failing the real
 // test, and FailNow ends the helper's goroutine as testing's own does.
 func (r *recorder) Helper()               {}
 func (r *recorder) Errorf(string, ...any) { r.failed = true }
@@ -30,6 +35,7 @@ func (r *recorder) FailNow() {
 	runtime.Goexit()
 }
 func (r *recorder) Fatalf(string, ...any) { r.FailNow() }
+func (r *recorder) Fatal(...any)          { r.FailNow() }
 
 func fails(t *testing.T, f func(tb testing.TB)) bool {
 	t.Helper()
@@ -124,4 +130,40 @@ func TestGoldenIndented(t *testing.T) {
 	require.True(t, fails(t, func(tb testing.TB) { GoldenIndented(tb, "g.json", []byte(`{"a":["<"],"b":1}`)) }), "same JSON, other key order")
 	require.True(t, fails(t, func(tb testing.TB) { GoldenIndented(tb, "g.json", []byte(`{"b":1,"a":["\u003c"]}`)) }), "same JSON, other escaping")
 	require.True(t, fails(t, func(tb testing.TB) { GoldenIndented(tb, "g.json", []byte(`{"b":2,"a":["<"]}`)) }), "another value")
+}
+
+// TestOnlyTestsImportTheTestHelpers: the module's test helpers (this
+// package, conformance, testio) are imported by _test.go files alone, so
+// no library code depends on them, and their own non-test files import no
+// assertion library, so testify stays a dependency of test files.
+func TestOnlyTestsImportTheTestHelpers(t *testing.T) {
+	const module = "github.com/payorch/checkout-go"
+	helpers := map[string]bool{module + "/internal/wiretest": true, module + "/internal/conformance": true, module + "/internal/testio": true}
+	root := filepath.Join("..", "..")
+	checked := 0
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".") && path != root):
+			return filepath.SkipDir
+		case d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go"):
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		dir, _ := filepath.Rel(root, filepath.Dir(path))
+		isHelper := helpers[module+"/"+filepath.ToSlash(dir)]
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			require.False(t, helpers[p] && !isHelper, "%s is library code and imports the test helper %s", path, p)
+			require.False(t, isHelper && strings.HasPrefix(p, "github.com/stretchr/testify"), "%s, a test helper, imports %s", path, p)
+		}
+		checked++
+		return nil
+	})
+	require.NoError(t, err)
+	require.Greater(t, checked, 100, "the walk reads the module's files")
 }
