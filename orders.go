@@ -324,14 +324,14 @@ func (c *Client) CreateOrder(ctx context.Context, req *OrderRequest, opts ...Req
 		return nil, invalid(op, err)
 	}
 	o := new(Order)
-	err = c.do(ctx, &call{op: op, name: "CreateOrder", method: http.MethodPost, route: "/orders", path: "/orders",
+	cl := &call{op: op, name: "CreateOrder", method: http.MethodPost, route: "/orders", path: "/orders",
 		body: []byte(form.Encode()), form: true, versioned: true, write: true, orderID: req.OrderID,
 		settle: settleOrder(op, req.OrderID, req.Amount, req.Currency, req.CustomerID, func(st *OrderStatus) settled {
 			*o = orderOf(st)
 			return replayed
 		}),
-	}, opts, o)
-	if err != nil {
+	}
+	if err := c.do(ctx, cl, opts, o); err != nil {
 		return nil, err
 	}
 	return o, nil

@@ -234,14 +234,14 @@ func (c *Client) CreateSession(ctx context.Context, req *SessionRequest, opts ..
 	}
 	var found bool
 	s := new(Session)
-	err = c.do(ctx, &call{op: op, name: "CreateSession", method: http.MethodPost, route: "/session", path: "/session",
+	cl := &call{op: op, name: "CreateSession", method: http.MethodPost, route: "/session", path: "/session",
 		body: body, write: true, orderID: req.OrderID, v4: &v4Call{route: "/v4/session", path: "/v4/session"},
 		settle: settleOrder(op, req.OrderID, req.Amount, req.Currency, req.CustomerID, func(*OrderStatus) settled {
 			found = true // a session of the order is asked for again
 			return replayAgain
 		}),
-	}, opts, s)
-	if err != nil {
+	}
+	if err := c.do(ctx, cl, opts, s); err != nil {
 		return nil, err
 	}
 	s.Replayed = found
