@@ -138,10 +138,13 @@ func invalid(op string, err error) error {
 // checkMembers records each member of obj, a request's typed fields as
 // encoding/json wrote them, whose text encoding/json had to repair: it
 // replaces invalid UTF-8, so the field holds text the service would get
-// otherwise. It returns the keys obj writes, which gateway entries and
-// Extra may not repeat. Reading the encoding, not a list of fields, keeps
+// otherwise. It returns the keys obj writes (when keys asks for them),
+// which gateway entries and Extra may not repeat. Reading the encoding, not a list of fields, keeps
 // the declaration the only list of the type's keys.
-func checkMembers(v *validation.Error, obj []byte) map[string]bool {
+func checkMembers(v *validation.Error, obj []byte, keys bool) map[string]bool {
+	if !keys && !jsontext.Repaired(obj) && utf8.Valid(obj) {
+		return nil // nothing repaired, and no one asks for the keys
+	}
 	written := map[string]bool{}
 	jsontext.Members(obj, func(k string, repaired bool) {
 		written[k] = true

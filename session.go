@@ -126,10 +126,17 @@ func (r *SessionRequest) Validate() error { return r.validate(DefaultNamespace) 
 
 // validate is Validate with the gateway reference key in namespace ns.
 func (r *SessionRequest) validate(ns string) error {
+	_, err := r.checked(ns)
+	return err
+}
+
+// checked is validate, returning the typed fields' encoding it checked
+// (nil when it could not encode them), so that CreateSession encodes once.
+func (r *SessionRequest) checked(ns string) ([]byte, error) {
 	var v validation.Error
 	if r == nil {
 		v.Add("", "session request is nil")
-		return v.Err()
+		return nil, v.Err()
 	}
 	switch r.Action {
 	case "":
@@ -161,8 +168,8 @@ func (r *SessionRequest) validate(ns string) error {
 		v.Add("sdk_udf", msg)
 	}
 	v.Merge("", r.ProductSummary.Validate())
-	_, _ = r.checkBody(&v, ns) // an encoding error is a problem Validate reported above
-	return v.Err()
+	typed, _ := r.checkBody(&v, ns) // an encoding error is a problem Validate reported above
+	return typed, v.Err()
 }
 
 // Session is the reply to [Client.CreateSession]; Raw keeps it whole, and
@@ -225,10 +232,11 @@ func (s Session) Format(f fmt.State, verb rune) {
 func (c *Client) CreateSession(ctx context.Context, req *SessionRequest, opts ...RequestOption) (*Session, error) {
 	const op = "create session"
 	ns := c.Namespace()
-	if err := req.validate(ns); err != nil {
+	typed, err := req.checked(ns)
+	if err != nil {
 		return nil, invalid(op, err)
 	}
-	body, err := req.encode(ns)
+	body, err := req.appendUntyped(typed)
 	if err != nil {
 		return nil, invalid(op, err)
 	}

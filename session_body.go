@@ -57,7 +57,7 @@ func (r *SessionRequest) checkBody(v *validation.Error, ns string) ([]byte, erro
 	if err != nil {
 		return nil, err
 	}
-	written := checkMembers(v, typed)
+	written := checkMembers(v, typed, len(r.Extra) > 0 || len(r.GatewayMetadata) > 0)
 	seen := r.GatewayMetadata.check(v, func(k string) bool { return written[k] }, "SessionRequest")
 	checkExtra(v, r.Extra, func(k string) bool { return written[k] || seen[k] }, "SessionRequest")
 	return typed, nil

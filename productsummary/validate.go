@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"net/url"
+	"unicode/utf8"
 
 	"github.com/payorch/checkout-go/internal/jsontext"
 	"github.com/payorch/checkout-go/validation"
@@ -20,12 +21,18 @@ func (s *Summary) Validate() error {
 		return nil
 	}
 	k := checker{}
+	// The summary's own encoding tells whether any text was repaired; only
+	// then is each item encoded to name the field.
+	b, err := s.MarshalJSON()
+	repaired := err != nil || jsontext.Repaired(b) || !utf8.Valid(b)
 	for i, l := range *s {
 		k.line = i
 		for j, it := range l {
 			k.item = j
 			k.checkItem(it)
-			k.encodedText(it)
+			if repaired {
+				k.encodedText(it)
+			}
 		}
 	}
 	return k.problems.Err()
@@ -40,7 +47,7 @@ func (k *checker) encodedText(it Item) {
 		return
 	}
 	b, err := json.Marshal(it.wire())
-	if err != nil {
+	if err != nil || !jsontext.Repaired(b) && utf8.Valid(b) {
 		return
 	}
 	jsontext.Members(b, func(key string, repaired bool) {
