@@ -3,6 +3,7 @@ package checkout
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptrace"
@@ -26,6 +27,7 @@ type sending struct {
 	retries int         // retries this run may make
 	n       int         // attempts started
 	sent    atomic.Bool // this attempt got a connection or wrote its headers
+	traced  atomic.Bool // the transport reports to httptrace (it asked for a connection)
 	began   time.Time
 	actx    context.Context // the attempt's, from the Observer; nil when none is open
 	trace   httptrace.ClientTrace
@@ -40,13 +42,16 @@ func (s *sending) RoundTrip(r *http.Request) (*http.Response, error) {
 		s.x.sends++
 	}
 	s.sent.Store(false)
+	s.traced.Store(false)
 	s.began, s.proto = time.Now(), ""
 	ctx := r.Context()
 	if o := s.x.c.observer; o != nil {
-		s.actx = ctx
-		if actx := o.StartAttempt(ctx, s.x.op, s.attempt()); actx != nil {
-			s.actx, ctx = actx, actx
-		}
+		s.actx = observed(ctx, o.StartAttempt(ctx, s.x.op, s.attempt()))
+		ctx = s.actx
+	}
+	if err := ctx.Err(); err != nil {
+		s.traced.Store(true) // known: nothing was sent
+		return nil, err
 	}
 	return s.x.c.transport().RoundTrip(r.WithContext(httptrace.WithClientTrace(ctx, &s.trace)))
 }
@@ -73,7 +78,8 @@ func (s *sending) checkRetry(ctx context.Context, resp *http.Response, err error
 			s.proto += "." + strconv.Itoa(resp.ProtoMinor)
 		}
 	}
-	o := s.note(classify(s.cl.write, s.sent.Load(), status, header, err))
+	sent := status != 0 || s.maySent(err)
+	o := s.note(classify(s.cl.write, sent, status, header, err))
 	s.log(ctx, status, err)
 	if !o.retry || s.n > s.retries {
 		return false, nil
@@ -92,7 +98,36 @@ func (s *sending) checkRetry(ctx context.Context, resp *http.Response, err error
 		kind = errorKind(&TransportError{Err: err})
 	}
 	s.endAttempt(status, kind, o)
+	// Retried, so it took no effect: a wait the context ends says so.
+	s.sent.Store(false)
+	s.traced.Store(true)
 	return true, nil
+}
+
+// maySent reports whether the request of the current attempt, which
+// failed with err, may have reached the service: it got a connection or
+// wrote its headers, or (a transport that reports nothing to httptrace)
+// err is not one that comes before anything is sent.
+func (s *sending) maySent(err error) bool {
+	if s.sent.Load() {
+		return true
+	}
+	return !s.traced.Load() && !beforeSending(err)
+}
+
+// unusable is the error of a 2xx reply the call could not read, open or
+// trust: for a write, which the service may have acted on, a
+// *TransportError that says so.
+func (s *sending) unusable(err error) error {
+	if s.cl.write {
+		return &TransportError{Op: s.cl.op, Method: s.method, Path: s.path, Attempts: s.attempts(),
+			MaybeDelivered: true, Err: replyError{err}, write: true}
+	}
+	var je *JOSEError
+	if errors.As(err, &je) {
+		return err // it names the call itself
+	}
+	return fmt.Errorf("checkout: %s: %w", s.cl.op, err)
 }
 
 // fail ends the request's last attempt with err, as classify says, and
@@ -110,7 +145,8 @@ func (s *sending) fail(status int, header http.Header, sent bool, err error) err
 // note keeps what o says of the call's own request, and returns o.
 func (s *sending) note(o outcome) outcome {
 	if s.kind == AttemptSend {
-		s.x.effect = s.x.effect || o.effect
+		s.x.effect = o.effect
+		s.x.maybe = s.x.maybe || o.effect
 	}
 	return o
 }
@@ -133,7 +169,7 @@ func (s *sending) transportError(err error, sent bool) *TransportError {
 	}
 	maybe := sent
 	if s.kind == AttemptSend { // some earlier send may have reached the service
-		maybe = maybe || s.x.effect
+		maybe = maybe || s.x.maybe
 	}
 	return &TransportError{Op: s.cl.op, Method: s.method, Path: s.path, Attempts: max(s.attempts(), 1),
 		MaybeDelivered: maybe, Err: err, write: s.cl.write}

@@ -88,10 +88,7 @@ func (c *Client) AwaitFinal(ctx context.Context, orderID string, opts ...Request
 	if err != nil {
 		return nil, &AwaitError{OrderID: orderID, Err: invalid("get order", err)}
 	}
-	rc, err := requestOptions(opts)
-	if err == nil && rc.route != "" {
-		err = optErr("WithRouteTemplate is an option of Do")
-	}
+	rc, err := requestOptions(opts, "AwaitFinal")
 	if err != nil {
 		return nil, &AwaitError{OrderID: orderID, Err: fmt.Errorf("checkout: await final: %w", err)}
 	}
@@ -101,9 +98,7 @@ func (c *Client) AwaitFinal(ctx context.Context, orderID string, opts ...Request
 	var op Operation
 	if c.observer != nil {
 		op = c.operation("AwaitFinal", "", "", orderID)
-		if octx := c.observer.StartOperation(ctx, op); octx != nil {
-			ctx = octx
-		}
+		ctx = observed(ctx, c.observer.StartOperation(ctx, op))
 	}
 	start, polls := time.Now(), 0
 	st, err := c.await(ctx, cl, rc, &polls)

@@ -129,7 +129,10 @@ type Customer struct {
 	Raw RawJSON `json:"-"`
 }
 
-func (cu *Customer) decode(body []byte) error { return decodeObject(body, cu, &cu.Raw, cu.shapeError) }
+func (cu *Customer) decode(body []byte) error {
+	*cu = Customer{} // nothing of an earlier reply (one refused, before a replay) stays
+	return decodeObject(body, cu, &cu.Raw, cu.shapeError)
+}
 
 func (*Customer) names() (string, Status) { return "", "" }
 

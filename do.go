@@ -3,6 +3,7 @@ package checkout
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/url"
 	"reflect"
@@ -41,6 +42,8 @@ func (c *Client) Do(ctx context.Context, method, path string, body, out any, opt
 		cl.body = b
 	case json.RawMessage:
 		cl.body = b
+	case string, io.Reader:
+		return invalid(op, optErr("body of type %T: pass []byte or json.RawMessage for JSON text, url.Values for a form, else a value to encode", body))
 	default:
 		data, err := json.Marshal(body)
 		if err != nil {
@@ -52,12 +55,12 @@ func (c *Client) Do(ctx context.Context, method, path string, body, out any, opt
 		switch {
 		case method != http.MethodPost:
 			return invalid(op, optErr("%s %s: a /v4/ call is a sealed POST in the JWE+JWS mode", short(method), routeOf(p)))
-		case cl.query != "" || cl.form:
+		case cl.query != "" || cl.form || !json.Valid(cl.body):
 			return invalid(op, optErr("%s: a /v4/ call carries a sealed JSON body only: no query, no form", routeOf(p)))
 		}
 		cl.v4 = &v4Call{route: cl.route, path: p}
 	}
-	rc, err := requestOptions(opts)
+	rc, err := requestOptions(opts, "Do")
 	if rc.route != "" {
 		cl.route = rc.route
 		if cl.v4 != nil {

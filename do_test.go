@@ -197,3 +197,21 @@ func TestDoPathRedacted(t *testing.T) {
 	require.ErrorAs(t, err, &te)
 	require.Equal(t, "/customers/{customer_id}", te.Path)
 }
+
+// Do refuses what it would otherwise send other than as given: another
+// call's option, a body of a type it cannot tell JSON from (a string, a
+// reader), a /v4/ call without a JSON body.
+func TestDoRefusesWhatItCannotCarry(t *testing.T) {
+	fake, c := fakeClient(t, true)
+	ctx := context.Background()
+	for name, err := range map[string]error{
+		"poll option": c.Do(ctx, "GET", "/orders/x", nil, nil, checkout.WithPollIntervals(time.Second)),
+		"reader":      c.Do(ctx, "POST", "/orders", strings.NewReader(`{"a":1}`), nil),
+		"string":      c.Do(ctx, "POST", "/orders", `{"a":1}`, nil),
+		"v4 no body":  c.Do(ctx, "POST", "/v4/order-status", nil, nil),
+		"v4 not JSON": c.Do(ctx, "POST", "/v4/order-status", []byte("order_id=1"), nil),
+	} {
+		require.ErrorIs(t, err, checkout.ErrInvalidOption, name)
+	}
+	require.Empty(t, fake.Requests())
+}

@@ -123,3 +123,22 @@ func errorKind(err error) ErrorKind {
 	}
 	return ErrorKindDecode
 }
+
+// observed is the context a call goes on with once an Observer returned
+// octx: its values (the observer's span), but always the caller's
+// deadline and cancellation, which an observer's context that was not
+// derived from ctx, or nil, would drop.
+func observed(ctx, octx context.Context) context.Context {
+	if octx == nil || octx == ctx {
+		return ctx
+	}
+	return observedContext{Context: ctx, values: octx}
+}
+
+// observedContext is ctx with the values of another context.
+type observedContext struct {
+	context.Context
+	values context.Context
+}
+
+func (c observedContext) Value(key any) any { return c.values.Value(key) }

@@ -359,3 +359,29 @@ func (nilObserver) StartOperation(context.Context, checkout.Operation) context.C
 func (nilObserver) StartAttempt(context.Context, checkout.Operation, checkout.Attempt) context.Context {
 	return nil
 }
+
+// detachingObserver returns a context not derived from the caller's.
+type detachingObserver struct{ checkout.NopObserver }
+
+func (detachingObserver) StartOperation(context.Context, checkout.Operation) context.Context {
+	return context.Background()
+}
+
+// The caller's deadline holds whatever context an observer returns.
+func TestObserverContextKeepsCallerDeadline(t *testing.T) {
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	defer srv.Close()
+	defer close(release)
+	c, err := checkout.NewClient("m", "k", checkout.WithBaseURL(srv.URL), checkout.WithObserver(detachingObserver{}))
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	_, err = c.GetOrder(ctx, "A")
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+}

@@ -53,8 +53,9 @@ type requestConfig struct {
 	clock      clock           // AwaitFinal's time (tests replace it)
 }
 
-// requestOptions applies opts; the first invalid one is the error.
-func requestOptions(opts []RequestOption) (*requestConfig, error) {
+// requestOptions applies opts to the call the Client method name makes;
+// the first invalid one, or one of another method, is the error.
+func requestOptions(opts []RequestOption, name string) (*requestConfig, error) {
 	rc := new(requestConfig)
 	var err error
 	for _, o := range opts {
@@ -64,6 +65,13 @@ func requestOptions(opts []RequestOption) (*requestConfig, error) {
 		if e := o.applyRequest(rc); err == nil {
 			err = e
 		}
+	}
+	switch {
+	case err != nil:
+	case rc.poll != nil && name != "AwaitFinal":
+		err = optErr("WithPollIntervals is an option of AwaitFinal")
+	case rc.route != "" && name != "Do":
+		err = optErr("WithRouteTemplate is an option of Do")
 	}
 	return rc, err
 }

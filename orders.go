@@ -295,7 +295,10 @@ type ClientAuth struct {
 	ClientAuthTokenExpiry Timestamp `json:"client_auth_token_expiry,omitzero"`
 }
 
-func (o *Order) decode(body []byte) error { return decodeObject(body, o, &o.Raw, o.shapeError) }
+func (o *Order) decode(body []byte) error {
+	*o = Order{} // nothing of an earlier reply (one refused, before a replay) stays
+	return decodeObject(body, o, &o.Raw, o.shapeError)
+}
 
 func (o *Order) names() (string, Status) { return o.OrderID, o.Status }
 

@@ -155,7 +155,10 @@ type Refund struct {
 	Replayed bool `json:"-"`
 }
 
-func (r *Refund) decode(body []byte) error { return decodeObject(body, r, &r.Raw, r.shapeError) }
+func (r *Refund) decode(body []byte) error {
+	*r = Refund{} // nothing of an earlier reply (one refused, before a replay) stays
+	return decodeObject(body, r, &r.Raw, r.shapeError)
+}
 
 func (r *Refund) names() (string, Status) { return r.OrderID, "" }
 

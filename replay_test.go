@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -331,4 +333,103 @@ func TestSettleReadMustNameTheOrder(t *testing.T) {
 	require.Nil(t, o)
 	require.ErrorIs(t, err, checkout.ErrServer)
 	require.Equal(t, 1, s.count("POST /orders"))
+}
+
+// A write answered about another order, settled and sent again, returns
+// nothing of the refused reply: not its payment link, token or expiry.
+func TestReplyOfAnotherOrderLeavesNothing(t *testing.T) {
+	sessionReq := &checkout.SessionRequest{OrderID: "A", Amount: "100.00", CustomerID: "customer_id",
+		CustomerPhone: "8888899999", CustomerEmail: "a@b.co", PaymentPageClientID: "p", Action: checkout.PaymentPage}
+	for name, tc := range map[string]struct {
+		path, first, second, read string
+		call                      func(c *checkout.Client) (web string, expiry time.Time, err error)
+	}{
+		"order, nothing made": {"/orders",
+			`{"order_id":"B","id":"ordeh_B","status":"NEW","payment_links":{"web":"https://pay.example/B"},"juspay":{"client_auth_token":"tkn_B"}}`,
+			`{"order_id":"A","id":"ordeh_A","status":"NEW"}`, "",
+			func(c *checkout.Client) (string, time.Time, error) {
+				o, err := c.CreateOrder(context.Background(), &checkout.OrderRequest{OrderID: "A", Amount: "10.00"})
+				if err != nil {
+					return "", time.Time{}, err
+				}
+				require.Empty(t, string(o.ClientAuthToken))
+				return o.PaymentLinks.Web, o.OrderExpiry.Time, nil
+			}},
+		"session, asked again": {"/session",
+			`{"order_id":"B","id":"ordeh_B","status":"NEW","payment_links":{"web":"https://pay.example/B"},"order_expiry":"2030-01-01T00:00:00Z","sdk_payload":{"payload":{}}}`,
+			`{"order_id":"A","id":"ordeh_A","status":"NEW","sdk_payload":{"payload":{}}}`,
+			`{"order_id":"A","id":"ordeh_A","status":"NEW","amount":"100.00","customer_id":"customer_id"}`,
+			func(c *checkout.Client) (string, time.Time, error) {
+				s, err := c.CreateSession(context.Background(), sessionReq)
+				if err != nil {
+					return "", time.Time{}, err
+				}
+				require.True(t, s.Replayed)
+				return s.PaymentLinks.Web, s.OrderExpiry.Time, nil
+			}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			read := answer(400, `{"status":"NOT_FOUND","status_id":40}`)
+			if tc.read != "" {
+				read = answer(200, tc.read)
+			}
+			_, srv := newScripted(t, map[string][]func(http.ResponseWriter){
+				"POST " + tc.path: {answer(200, tc.first), answer(200, tc.second)},
+				"GET /orders/A":   {read},
+			})
+			c, err := checkout.NewClient("m", "k", checkout.WithBaseURL(srv.URL), checkout.WithRetry(fastRetry))
+			require.NoError(t, err)
+			web, expiry, err := tc.call(c)
+			require.NoError(t, err)
+			require.Empty(t, web, "order B's payment link")
+			require.True(t, expiry.IsZero(), "order B's expiry")
+		})
+	}
+}
+
+// A settle read compares only what the write set: a session that names
+// its order but no amount finds its order, not a conflict on "amount".
+func TestSettleComparesOnlyWhatWasSet(t *testing.T) {
+	_, srv := newScripted(t, map[string][]func(http.ResponseWriter){
+		"POST /session": {answer(502, ``), answer(200, `{"order_id":"A","status":"NEW","sdk_payload":{}}`)},
+		"GET /orders/A": {answer(200, `{"order_id":"A","status":"NEW","amount":"1.00","customer_id":"c"}`)},
+	})
+	c, err := checkout.NewClient("m", "k", checkout.WithBaseURL(srv.URL), checkout.WithRetry(fastRetry))
+	require.NoError(t, err)
+	s, err := c.CreateSession(context.Background(), &checkout.SessionRequest{OrderID: "A", CustomerID: "c",
+		PaymentPageClientID: "p", Action: checkout.PaymentManagement})
+	require.NoError(t, err)
+	require.True(t, s.Replayed)
+}
+
+// A write whose first send got a 504 may still take effect, whatever the
+// settle read found then: a later send that fails before sending keeps
+// MaybeDelivered.
+func TestMaybeDeliveredSticksAfterSettle(t *testing.T) {
+	_, srv := newScripted(t, map[string][]func(http.ResponseWriter){
+		"POST /orders":  {answer(504, ``)},
+		"GET /orders/A": {answer(400, `{"status":"NOT_FOUND","status_id":40}`)},
+	})
+	refuse := &refuseAfter{after: 1}
+	c, err := checkout.NewClient("m", "k", checkout.WithBaseURL(srv.URL), checkout.WithHTTPClient(&http.Client{Transport: refuse}),
+		checkout.WithRetry(fastRetry))
+	require.NoError(t, err)
+	_, err = c.CreateOrder(context.Background(), &checkout.OrderRequest{OrderID: "A", Amount: "10.00"})
+	var te *checkout.TransportError
+	require.ErrorAs(t, err, &te)
+	require.True(t, te.MaybeDelivered, "the 504'd send may still take effect")
+}
+
+// refuseAfter dials nothing for the POSTs past the first after, as a
+// refused connection: a typed dial error, before anything is sent.
+type refuseAfter struct {
+	after int32
+	posts atomic.Int32
+}
+
+func (r *refuseAfter) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Method == http.MethodPost && r.posts.Add(1) > r.after {
+		return nil, &net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}
+	}
+	return http.DefaultTransport.RoundTrip(req)
 }

@@ -56,14 +56,7 @@ type readFunc func(cl *call, out decodable) error
 
 // do runs cl with opts and decodes its 2xx reply into out.
 func (c *Client) do(ctx context.Context, cl *call, opts []RequestOption, out decodable) error {
-	rc, err := requestOptions(opts)
-	switch {
-	case err != nil:
-	case rc.poll != nil:
-		err = optErr("WithPollIntervals is an option of AwaitFinal")
-	case rc.route != "":
-		err = optErr("WithRouteTemplate is an option of Do")
-	}
+	rc, err := requestOptions(opts, cl.name)
 	return c.run(ctx, cl, rc, out, err)
 }
 
@@ -97,7 +90,8 @@ type exchange struct {
 	start    time.Time
 	requests int            // HTTP requests made, settle reads included
 	sends    int            // requests of cl itself
-	effect   bool           // a send of cl failed after it may have reached the service (and no settle found nothing made since)
+	effect   bool           // the last send of cl failed after it may have taken effect: it is to be settled
+	maybe    bool           // some send of cl failed after it may have reached the service (MaybeDelivered)
 	last     *http.Response // the last reply, its body read
 	replayed bool           // a settle step found what the write asked for
 }
@@ -109,9 +103,7 @@ func (c *Client) begin(ctx context.Context, cl *call, rc *requestConfig) *exchan
 		method, route := x.sentMethod(cl), x.sentRoute(cl)
 		x.op = c.operation(cl.name, method, route, cl.orderID)
 		x.op.JWE = x.jwe(cl)
-		if octx := c.observer.StartOperation(ctx, x.op); octx != nil { // nil: an observer's bug, not a reason to fail
-			x.ctx = octx
-		}
+		x.ctx = observed(ctx, c.observer.StartOperation(ctx, x.op))
 	}
 	return x
 }
@@ -132,7 +124,7 @@ func (x *exchange) end(out decodable, err error) {
 		return
 	}
 	r := OperationResult{Attempts: x.requests, ErrorKind: errorKind(err), Err: err, Duration: time.Since(x.start),
-		MaybeDelivered: err != nil && x.effect, Replayed: err == nil && x.replayed}
+		MaybeDelivered: err != nil && x.maybe, Replayed: err == nil && x.replayed}
 	if x.last != nil {
 		r.HTTPStatus = x.last.StatusCode
 	}
@@ -148,7 +140,7 @@ func (x *exchange) end(out decodable, err error) {
 func (x *exchange) loop(out decodable) error {
 	for {
 		err := x.send(x.cl, out, AttemptSend)
-		if err == nil || !x.effect || x.cl.settle == nil || x.c.retry.MaxRetries == 0 {
+		if err == nil || !x.effect || x.cl.settle == nil || x.c.retry.MaxRetries == 0 || x.ctx.Err() != nil {
 			return err
 		}
 		found, err := x.cl.settle(x.read, err)
@@ -159,7 +151,7 @@ func (x *exchange) loop(out decodable) error {
 		case found == unsettled || x.sends > x.c.retry.MaxRetries:
 			return err
 		}
-		x.effect = false // the settle read found that nothing was made, or asks again
+		x.effect = false // settled: nothing was made, or it is asked again (x.maybe stays)
 	}
 }
 
@@ -180,6 +172,7 @@ func (x *exchange) send(cl *call, out decodable, kind AttemptKind) error {
 		return err
 	}
 	s.trace = httptrace.ClientTrace{
+		GetConn:      func(string) { s.traced.Store(true) },
 		GotConn:      func(httptrace.GotConnInfo) { s.sent.Store(true) },
 		WroteHeaders: func() { s.sent.Store(true) },
 	}
@@ -194,7 +187,8 @@ func (x *exchange) send(cl *call, out decodable, kind AttemptKind) error {
 	}
 	resp, err := engine.Do(req)
 	if err != nil {
-		return s.fail(0, nil, s.sent.Load(), s.transportError(err, s.sent.Load()))
+		sent := s.maySent(err)
+		return s.fail(0, nil, sent, s.transportError(err, sent))
 	}
 	data, err := readBody(resp)
 	if err != nil { // the reply began: the service has the request
@@ -204,7 +198,7 @@ func (x *exchange) send(cl *call, out decodable, kind AttemptKind) error {
 	if x.jwe(cl) && (ok2xx(resp.StatusCode) || isSealed(data)) {
 		plain, err := x.c.jwe.open(x.ctx, cl.op, data)
 		if err != nil && ok2xx(resp.StatusCode) {
-			return s.fail(resp.StatusCode, nil, true, err)
+			return s.fail(resp.StatusCode, nil, true, s.unusable(err))
 		} else if err == nil {
 			data = plain // an error reply is opened when it opens
 		}
@@ -218,13 +212,7 @@ func (x *exchange) send(cl *call, out decodable, kind AttemptKind) error {
 		return s.fail(resp.StatusCode, resp.Header, true, ae)
 	}
 	if err := x.decode(cl, data, out); err != nil {
-		if cl.write { // the service answered a write: it may have acted
-			err = &TransportError{Op: cl.op, Method: s.method, Path: s.path, Attempts: s.attempts(),
-				MaybeDelivered: true, Err: replyError{err}, write: true}
-		} else {
-			err = fmt.Errorf("checkout: %s: %w", cl.op, err)
-		}
-		return s.fail(resp.StatusCode, nil, true, err)
+		return s.fail(resp.StatusCode, nil, true, s.unusable(err))
 	}
 	s.endAttempt(resp.StatusCode, "", outcome{reached: true})
 	return nil

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -216,7 +217,13 @@ func TestJWECallsFailClosed(t *testing.T) {
 				var je *JOSEError
 				require.ErrorAs(t, err, &je, op)
 				require.Equal(t, op, je.Op)
-				require.True(t, strings.HasPrefix(err.Error(), "checkout: "+op+": reply: "), err.Error())
+				require.True(t, strings.HasPrefix(err.Error(), "checkout: "+op+": "), err.Error())
+				require.Equal(t, 1, strings.Count(err.Error(), "checkout: "), "the call named once: %s", err)
+				require.Contains(t, err.Error(), "reply: ")
+				// A write answered with a reply that cannot be trusted may
+				// have taken effect, and says so.
+				var te *TransportError
+				require.Equal(t, op != "get order", errors.As(err, &te) && te.MaybeDelivered, err.Error())
 				require.NotContains(t, err.Error(), secretMarker)
 				require.NotContains(t, err.Error(), "CHARGED")
 			}

@@ -5,6 +5,7 @@ import (
 	"crypto/x509"
 	"errors"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"strings"
 	"time"
@@ -131,10 +132,29 @@ func permanent(err error) bool {
 		errors.As(err, &invalid) || errors.As(err, &verify) {
 		return true
 	}
+	// net/http has no typed errors for these two: the URL's scheme and a
+	// header value it will not send.
 	msg := err.Error()
-	return strings.Contains(msg, "unsupported protocol scheme") ||
-		strings.Contains(msg, "stopped after") && strings.Contains(msg, "redirects") ||
-		strings.Contains(msg, "invalid header")
+	return strings.Contains(msg, "unsupported protocol scheme") || strings.Contains(msg, "invalid header")
+}
+
+// beforeSending reports errors that come before a request is sent: the
+// name lookup, the dial (a refused or unreachable connection), the TLS
+// handshake. It decides for a transport that does not report to httptrace.
+func beforeSending(err error) bool {
+	var (
+		dns *net.DNSError
+		op  *net.OpError
+		rec tls.RecordHeaderError
+		cv  *tls.CertificateVerificationError
+	)
+	switch {
+	case errors.As(err, &dns), errors.As(err, &rec), errors.As(err, &cv):
+		return true
+	case errors.As(err, &op):
+		return op.Op == "dial" || op.Op == "proxyconnect"
+	}
+	return false
 }
 
 // backoff is a 429's or 503's Retry-After held within [min, max], else a

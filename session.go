@@ -196,7 +196,10 @@ type Session struct {
 	Replayed bool `json:"-"`
 }
 
-func (s *Session) decode(body []byte) error { return decodeObject(body, s, &s.Raw, s.shapeError) }
+func (s *Session) decode(body []byte) error {
+	*s = Session{} // nothing of an earlier reply (one refused, before a replay) stays
+	return decodeObject(body, s, &s.Raw, s.shapeError)
+}
 
 func (s *Session) names() (string, Status) { return s.OrderID, "" }
 

@@ -192,6 +192,7 @@ func (s *OrderStatus) UnmarshalJSON(data []byte) error {
 }
 
 func (s *OrderStatus) decode(body []byte) error {
+	*s = OrderStatus{} // nothing of an earlier reply (one refused, before a replay) stays
 	return decodeObject(body, s, &s.Raw, s.shapeError)
 }
 
@@ -372,11 +373,11 @@ func readOrder(read readFunc, orderID string) (*OrderStatus, error) {
 }
 
 // differs lists the keys where the order differs from what a request set:
-// its amount, and its currency and customer when the request set them
-// (left out, they are the service's choice). nil when they agree.
+// its amount, currency and customer, each when the request set it (left
+// out, it is the service's choice). nil when they agree.
 func (s *OrderStatus) differs(amount Amount, currency, customerID string) []string {
 	var d []string
-	if !amount.equal(s.Amount) {
+	if amount != "" && !amount.equal(s.Amount) {
 		d = append(d, keyAmount)
 	}
 	if currency != "" && !strings.EqualFold(currency, s.Currency) {

@@ -413,6 +413,7 @@ func TestGetOrderRefusesOtherShapes(t *testing.T) {
 		require.Nil(t, st, name)
 		require.ErrorIs(t, err, ErrEnvelope, name)
 		require.ErrorContains(t, err, "checkout: get order: reply: the reply is encrypted", name)
+		require.Equal(t, 1, strings.Count(err.Error(), "checkout: "), "the call named once: %s", err)
 	}
 }
 

@@ -71,7 +71,8 @@ func (e *TransportError) cause() string {
 	if errors.As(err, &ue) && ue.Err != nil {
 		err = ue.Err
 	}
-	return oneLine(err.Error(), 5*maxMessage)
+	// A cause that names the call itself (a *JOSEError) is not named twice.
+	return oneLine(strings.TrimPrefix(err.Error(), "checkout: "+e.Op+": "), 5*maxMessage)
 }
 
 // replyError is a 2xx reply the client could not use: one that does not

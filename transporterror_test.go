@@ -403,3 +403,45 @@ func TestUntrustedCertificateNotRetried(t *testing.T) {
 	require.Error(t, err)
 	require.EqualValues(t, 1, dl.accepts.Load(), "a certificate error is permanent")
 }
+
+// noTraceTransport delivers each request through a transport of its own
+// (so the client's httptrace hooks see nothing), then loses the reply.
+type noTraceTransport struct{}
+
+func (noTraceTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := http.DefaultTransport.RoundTrip(r.Clone(context.Background()))
+	if err != nil {
+		return nil, err
+	}
+	resp.Body.Close()
+	return nil, errors.New("read tcp: connection reset by peer")
+}
+
+// A transport that reports nothing to httptrace cannot say a write was
+// not sent: a failure that is not a dial or handshake error may have
+// reached the service, so the write is not sent again.
+func TestTransportWithoutTraceIsConservative(t *testing.T) {
+	srv := newRecorder(t, reply{status: 200, body: `{}`})
+	c := newTestClient(t, srv.URL, WithHTTPClient(&http.Client{Transport: noTraceTransport{}}))
+	_, err := c.CreateCustomer(context.Background(), &CustomerRequest{ObjectReferenceID: "cust-0001", MobileNumber: "9876543210"})
+	var te *TransportError
+	require.ErrorAs(t, err, &te)
+	require.True(t, te.MaybeDelivered)
+	require.EqualValues(t, 1, srv.count.Load(), "sent once")
+}
+
+// A 503 asks to wait: a context ended during that wait leaves a write
+// not delivered, and no settle read is made on the ended context.
+func TestCancelDuringRetryAfterIsNotMaybeDelivered(t *testing.T) {
+	srv := newRecorder(t, reply{status: 503, header: map[string]string{"Retry-After": "1"}, body: `{"status":"ERROR"}`})
+	c := newTestClient(t, srv.URL, WithRetry(RetryPolicy{MaxRetries: 2, MinWait: time.Millisecond, MaxWait: 2 * time.Second}))
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(100*time.Millisecond, cancel)
+	var m ResponseMeta
+	_, err := c.CreateOrder(ctx, fullOrder(), WithResponseMeta(&m))
+	require.ErrorIs(t, err, context.Canceled)
+	var te *TransportError
+	require.ErrorAs(t, err, &te)
+	require.False(t, te.MaybeDelivered, "only a 503 came back")
+	require.Equal(t, 1, m.Attempts, "no settle read on an ended context")
+}
