@@ -17,7 +17,8 @@
 // lease or keep that ends makes the key free. Independently, a key may be
 // tracked: it then has a due time, a window end (expires) and a poll count.
 // Tokens are chosen by the caller, unique per attempt (printable ASCII, at
-// most 64 bytes). Durations (lease, keep) run from when the store handles
+// most 64 bytes): a ClaimDue with the token of an earlier one is its
+// re-send. Durations (lease, keep) run from when the store handles
 // the call; times (due, expires, now) are the caller's and need only
 // millisecond precision.
 //

@@ -23,7 +23,7 @@ const (
 	OutcomeUnauthorized  Outcome = "unauthorized"     // wrong credentials, custom headers or signature: 401 (500 for a signature)
 	OutcomeForbidden     Outcome = "forbidden_source" // from an address outside the allow-list: 403
 	OutcomeDecodeFailure Outcome = "decode_failure"   // not a POST, too large, unreadable, undecryptable or not an event: 4xx/500
-	OutcomeHandlerError  Outcome = "handler_error"    // the function or the Deduplicator failed: 500, the service re-sends
+	OutcomeHandlerError  Outcome = "handler_error"    // the function or the claim store failed: 500, the service re-sends
 	OutcomeNotConfigured Outcome = "not_configured"   // no Decrypter, a plain body refused, no function: 500
 )
 

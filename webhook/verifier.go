@@ -17,6 +17,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/payorch/checkout-go/claim"
 )
 
 // Verifier checks webhook requests against a Config and decodes their
@@ -34,7 +36,9 @@ type Verifier struct {
 	maxBody     int64
 	decrypter   Decrypter
 	acceptPlain bool // plain JSON passes although decrypter is set
-	dedup       Deduplicator
+	claims      claim.Claimer
+	dedupTTL    time.Duration
+	dedupLease  time.Duration
 	dupWait     time.Duration // <= 0: a duplicate does not wait
 	readTimeout time.Duration
 	log         *slog.Logger
@@ -71,7 +75,9 @@ func NewVerifier(cfg Config) (*Verifier, error) {
 		maxBody:     cmp.Or(cfg.MaxBodyBytes, DefaultMaxBodyBytes),
 		decrypter:   cfg.Decrypter,
 		acceptPlain: cfg.AcceptPlain,
-		dedup:       cfg.Deduplicator,
+		claims:      cfg.Claims,
+		dedupTTL:    cmp.Or(cfg.DedupTTL, DefaultDedupTTL),
+		dedupLease:  cmp.Or(cfg.DedupLease, DefaultDedupLease),
 		dupWait:     cmp.Or(cfg.DuplicateWait, DefaultDuplicateWait),
 		readTimeout: cmp.Or(cfg.ReadTimeout, DefaultReadTimeout),
 		log:         cfg.Logger,
@@ -92,8 +98,8 @@ func NewVerifier(cfg Config) (*Verifier, error) {
 			hash: sha256.Sum256([]byte(cfg.Headers[name])),
 		})
 	}
-	if v.dedup == nil {
-		v.dedup = NewMemoryDeduplicator(MemoryDedupConfig{})
+	if v.claims == nil {
+		v.claims = claim.NewMemory(claim.MemoryConfig{})
 	}
 	return v, nil
 }

@@ -136,7 +136,7 @@ func Store(t testing.TB, s claim.Store) {
 	equal(t, []string{a}, entryKeys(got), "only the key due")
 	equal(t, 0, got[0].Polls)
 	within(t, now.Add(time.Hour), got[0].Expires, "the first Track's window")
-	equal(t, 0, len(claimDue(t, s, now, 10, "t2", long, a, b)), "a is held")
+	equal(t, 0, len(claimDue(t, s, now, 10, "t2a", long, a, b)), "a is held")
 	isErr(t, s.Claim(ctx, a, "t2", long), claim.ErrBusy, "ClaimDue's claim excludes Claim")
 	got = claimDue(t, s, now.Add(3*time.Hour), 10, "t2", long, a, b)
 	equal(t, []string{b}, entryKeys(got), "b is due; a is still held by t1")
@@ -144,7 +144,7 @@ func Store(t testing.TB, s claim.Store) {
 	noErr(t, s.Reschedule(ctx, a, "t9", now, 5), "not the holder: nothing")
 	isErr(t, s.Claim(ctx, a, "t3", long), claim.ErrBusy)
 	noErr(t, s.Reschedule(ctx, a, "t1", now.Add(time.Minute), 3))
-	equal(t, 0, len(claimDue(t, s, now, 10, "t3", long, a)), "due only in a minute")
+	equal(t, 0, len(claimDue(t, s, now, 10, "t3a", long, a)), "due only in a minute")
 	got = claimDue(t, s, now.Add(time.Minute), 10, "t3", short, a)
 	equal(t, []string{a}, entryKeys(got))
 	equal(t, 3, got[0].Polls, "the count Reschedule gave")
@@ -156,13 +156,13 @@ func Store(t testing.TB, s claim.Store) {
 	noErr(t, s.Track(ctx, a, now, now.Add(time.Hour)), "a done key is not tracked again")
 	equal(t, 0, len(claimDue(t, s, now.Add(5*time.Hour), 10, "t5", long, a)), "done: never handed out")
 	noErr(t, s.Reschedule(ctx, a, "t4", now, 1), "the claim ended with Done")
-	equal(t, 0, len(claimDue(t, s, now.Add(5*time.Hour), 10, "t5", long, a)), "still done")
+	equal(t, 0, len(claimDue(t, s, now.Add(5*time.Hour), 10, "t5a", long, a)), "still done")
 
 	// A webhook's Claim on a tracked key: ClaimDue waits for its release.
 	c := k("c")
 	noErr(t, s.Track(ctx, c, now, now.Add(time.Hour)))
 	noErr(t, s.Claim(ctx, c, "hook", long))
-	equal(t, 0, len(claimDue(t, s, now, 10, "t6", long, c)), "held by the webhook")
+	equal(t, 0, len(claimDue(t, s, now, 10, "t6a", long, c)), "held by the webhook")
 	noErr(t, s.Release(ctx, c, "hook"))
 	equal(t, []string{c}, entryKeys(claimDue(t, s, now, 10, "t6", long, c)), "released, due as before")
 
@@ -195,10 +195,10 @@ func Store(t testing.TB, s claim.Store) {
 	var mu sync.Mutex
 	seen := map[string]int{}
 	var wg sync.WaitGroup
-	for i := range 8 {
+	for range 8 {
 		wg.Go(func() {
 			for range 10 {
-				got, err := s.ClaimDue(ctx, now, 3, fmt.Sprint("c", i), long)
+				got, err := s.ClaimDue(ctx, now, 3, rand.Text(), long)
 				if err != nil {
 					t.Errorf("claimtest: concurrent ClaimDue: %v", err)
 					return

@@ -1,4 +1,4 @@
-package redisdedup_test
+package redisclaim_test
 
 import (
 	"context"
