@@ -36,7 +36,8 @@ import (
 //
 // The suite runs 120 orders per scenario; CHECKOUT_FAULT_ORDERS and
 // CHECKOUT_FAULT_RUNS set the scale (the issue's: 1000 and 3), and each
-// scenario logs its row of the table (go test -v -run TestFaults).
+// scenario logs its row of the table (go test -v -run TestFaults);
+// CHECKOUT_FAULT_LOG names a file for the replicas' logs.
 func TestFaults(t *testing.T) {
 	n, runs := envInt("CHECKOUT_FAULT_ORDERS", 120), envInt("CHECKOUT_FAULT_RUNS", 1)
 	for _, sc := range []scenario{
@@ -80,7 +81,10 @@ type scenario struct {
 	persist   bool // and keeps its data (append-only file)
 }
 
-const faultLease = 600 * time.Millisecond
+// faultLease is the replicas' lease: 600 ms, or CHECKOUT_FAULT_LEASE
+// milliseconds. It must outlast a Redis restart and the worst pause of a
+// starved process; at the scale on two shared cores, use 2000.
+var faultLease = time.Duration(envInt("CHECKOUT_FAULT_LEASE", 600)) * time.Millisecond
 
 // fleet is the merchant's deployment: replicas behind a load balancer.
 type fleet struct {
@@ -90,6 +94,7 @@ type fleet struct {
 	prefix string
 	client *checkout.Client
 	hang   chan struct{} // what a killed replica was doing never ends
+	log    *slog.Logger  // CHECKOUT_FAULT_LOG names a file for the replicas' logs
 	losses atomic.Int32  // data losses the replicas reported
 
 	mu       sync.Mutex
@@ -113,14 +118,14 @@ type replica struct {
 func (f *fleet) start() *replica {
 	rdb := redis.NewClient(&redis.Options{Addr: f.addr, DialTimeout: 200 * time.Millisecond, ReadTimeout: time.Second, WriteTimeout: time.Second})
 	store, err := redisclaim.New(redisclaim.Config{Client: rdb, Prefix: f.prefix, Timeout: time.Second, Recovery: 500 * time.Millisecond,
-		Logger: slog.New(slog.DiscardHandler), OnDataLoss: func(redisclaim.DataLoss) { f.losses.Add(1) }})
+		Logger: f.log, OnDataLoss: func(redisclaim.DataLoss) { f.losses.Add(1) }})
 	require.NoError(f.t, err)
 	r := &replica{rdb: rdb, done: make(chan struct{})}
 	r.rec, err = reconcile.New(f.client, reconcile.Config{Handle: f.handle(r), Store: store, Grace: 100 * time.Millisecond,
 		Intervals: []time.Duration{50 * time.Millisecond, 100 * time.Millisecond}, Window: time.Minute, Lease: faultLease,
-		ReadTimeout: faultLease / 2, Tick: 20 * time.Millisecond})
+		ReadTimeout: faultLease / 2, Tick: 20 * time.Millisecond, Logger: f.log})
 	require.NoError(f.t, err)
-	v, err := webhook.NewVerifier(webhook.Config{Username: "shop", Password: "hook-secret", AllowAnySource: true, Claims: store})
+	v, err := webhook.NewVerifier(webhook.Config{Username: "shop", Password: "hook-secret", AllowAnySource: true, Claims: store, Logger: f.log})
 	require.NoError(f.t, err)
 	r.hook = r.rec.Handler(v)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -171,6 +176,9 @@ func (f *fleet) handle(r *replica) func(context.Context, *checkout.OrderStatus) 
 			return fmt.Errorf("shop database down")
 		}
 		f.effects[st.OrderID]++
+		if f.effects[st.OrderID] > 1 {
+			f.log.Error("test: order handled again", "order_id", st.OrderID, "times", f.effects[st.OrderID])
+		}
 		kill := f.killsAt[st.OrderID]
 		delete(f.killsAt, st.OrderID)
 		f.mu.Unlock()
@@ -202,6 +210,13 @@ func (sc scenario) run(t *testing.T, n int) (lost, doubled int) {
 	proxy := redistest.NewProxy(t, srv.Addr)
 	f := &fleet{t: t, sc: sc, addr: proxy.Addr, prefix: "f:" + rand.Text()[:8] + ":", hang: make(chan struct{}),
 		effects: map[string]int{}, tries: map[string]int{}, killsAt: map[string]bool{}}
+	f.log = slog.New(slog.DiscardHandler)
+	if name := os.Getenv("CHECKOUT_FAULT_LOG"); name != "" {
+		file, err := os.OpenFile(name, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		require.NoError(t, err)
+		t.Cleanup(func() { _ = file.Close() })
+		f.log = slog.New(slog.NewTextHandler(file, nil)).With("scenario", sc.name)
+	}
 	router := httptest.NewServer(f)
 	fake := checkouttest.NewServer(checkouttest.Config{MerchantID: "shop", APIKey: "test_key", Webhook: checkouttest.WebhookConfig{
 		URL: router.URL, Username: "shop", Password: "hook-secret", RetryInterval: 50 * time.Millisecond, MaxAttempts: 1000,

@@ -172,25 +172,30 @@ func (e sentinel) Error() string { return string(e) }
 // own ReadTimeout unless the client sets ContextTimeoutEnabled).
 func (s *Store) bounded(ctx context.Context, op string, f func(context.Context) (any, error)) (any, error) {
 	ctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
 	type answer struct {
 		res any
 		err error
 	}
 	answers := make(chan answer, 1)
 	go func() {
-		defer cancel()
 		res, err := f(ctx)
 		answers <- answer{res, err}
 	}()
+	var a answer
 	select {
-	case a := <-answers:
-		if a.err != nil {
-			return nil, fmt.Errorf("checkout: redisclaim: %s: %w", op, a.err)
-		}
-		return a.res, nil
+	case a = <-answers:
 	case <-ctx.Done():
-		return nil, fmt.Errorf("checkout: redisclaim: %s: no answer from Redis: %w", op, ctx.Err())
+		select {
+		case a = <-answers: // it came in the same instant
+		default:
+			return nil, fmt.Errorf("checkout: redisclaim: %s: no answer from Redis: %w", op, ctx.Err())
+		}
 	}
+	if a.err != nil {
+		return nil, fmt.Errorf("checkout: redisclaim: %s: %w", op, a.err)
+	}
+	return a.res, nil
 }
 
 // answer reads a script's text answer.
