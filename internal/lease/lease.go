@@ -24,14 +24,21 @@ func (s sentinel) Error() string { return string(s) }
 // Lease renews one claim every third of its lease until Stop. Its
 // context is cancelled, with cause ErrLost, once the claim is known lost:
 // Extend answered ErrBusy or ErrDone, or the store could not be reached
-// before the lease ran out.
+// before the lease ran out. A renewal runs on a timer's goroutine, so work
+// shorter than a third of the lease costs no goroutine.
 type Lease struct {
 	ctx    context.Context
 	cancel context.CancelCauseFunc
-	stop   chan struct{}
-	ended  chan struct{}
+	bg     context.Context // the renewals': not cancelled with ctx
+	c      claim.Claimer
+	key    string
+	token  string
+	lease  time.Duration
 
 	mu       sync.Mutex
+	timer    *time.Timer
+	stopped  bool
+	renewing sync.WaitGroup
 	deadline time.Time // the claim holds at least until then
 	lost     error
 }
@@ -41,11 +48,15 @@ type Lease struct {
 // cancellation (the holder may still be recording its work); Stop ends
 // them.
 func Keep(ctx context.Context, c claim.Claimer, key, token string, lease time.Duration, since time.Time) *Lease {
-	l := &Lease{stop: make(chan struct{}), ended: make(chan struct{}), deadline: since.Add(lease)}
+	l := &Lease{bg: context.WithoutCancel(ctx), c: c, key: key, token: token, lease: lease, deadline: since.Add(lease)}
 	l.ctx, l.cancel = context.WithCancelCause(ctx)
-	go l.renew(context.WithoutCancel(ctx), c, key, token, lease)
+	l.mu.Lock()
+	l.timer = time.AfterFunc(l.every(), l.renew)
+	l.mu.Unlock()
 	return l
 }
+
+func (l *Lease) every() time.Duration { return max(l.lease/3, time.Millisecond) }
 
 // Context is ctx of Keep, also cancelled when the claim is lost.
 func (l *Lease) Context() context.Context { return l.ctx }
@@ -64,47 +75,51 @@ func (l *Lease) Held(margin time.Duration) error {
 	return nil
 }
 
-// Stop ends the renewals and waits for them; the context is cancelled.
+// Stop ends the renewals, waits for one under way, and cancels the
+// context.
 func (l *Lease) Stop() {
-	close(l.stop)
-	<-l.ended
+	l.mu.Lock()
+	l.stopped = true
+	l.timer.Stop()
+	l.mu.Unlock()
+	l.renewing.Wait()
 	l.cancel(context.Canceled)
 }
 
-func (l *Lease) renew(ctx context.Context, c claim.Claimer, key, token string, lease time.Duration) {
-	defer close(l.ended)
-	every := max(lease/3, time.Millisecond)
-	t := time.NewTimer(every)
-	defer t.Stop()
-	for {
-		select {
-		case <-l.stop:
-			return
-		case <-t.C:
-		}
-		l.mu.Lock()
-		deadline := l.deadline
+// renew sends one Extend, and sets the timer for the next.
+func (l *Lease) renew() {
+	l.mu.Lock()
+	if l.stopped {
 		l.mu.Unlock()
-		start := time.Now()
-		cctx, cancel := context.WithDeadline(ctx, deadline)
-		err := c.Extend(cctx, key, token, lease)
-		cancel()
-		switch {
-		case err == nil:
-			l.mu.Lock()
-			l.deadline = start.Add(lease)
-			l.mu.Unlock()
-			t.Reset(every)
-			continue
-		case errors.Is(err, claim.ErrBusy), errors.Is(err, claim.ErrDone):
-			l.fail(fmt.Errorf("%w: %w", ErrLost, err))
-			return
-		case !time.Now().Before(deadline):
-			l.fail(fmt.Errorf("%w: could not renew it: %w", ErrLost, err))
-			return
-		}
-		// The store did not answer: try again soon, within the lease.
-		t.Reset(max(min(every/4, time.Until(deadline)/2), time.Millisecond))
+		return
+	}
+	l.renewing.Add(1)
+	defer l.renewing.Done()
+	deadline := l.deadline
+	l.mu.Unlock()
+
+	start := time.Now()
+	ctx, cancel := context.WithDeadline(l.bg, deadline)
+	err := l.c.Extend(ctx, l.key, l.token, l.lease)
+	cancel()
+	var next time.Duration
+	switch {
+	case err == nil:
+		deadline, next = start.Add(l.lease), l.every()
+	case errors.Is(err, claim.ErrBusy), errors.Is(err, claim.ErrDone):
+		l.fail(fmt.Errorf("%w: %w", ErrLost, err))
+		return
+	case !time.Now().Before(deadline):
+		l.fail(fmt.Errorf("%w: could not renew it: %w", ErrLost, err))
+		return
+	default: // the store did not answer: try again soon, within the lease
+		next = max(min(l.every()/4, time.Until(deadline)/2), time.Millisecond)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.deadline = deadline
+	if !l.stopped {
+		l.timer.Reset(next)
 	}
 }
 
