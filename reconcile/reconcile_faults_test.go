@@ -34,12 +34,16 @@ import (
 // before the mark (at most one per kill), and Redis data loss with every
 // replica alive (at most 1%).
 //
-// The suite runs 120 orders per scenario; CHECKOUT_FAULT_ORDERS and
+// The suite runs 120 orders per scenario (40 under -race); CHECKOUT_FAULT_ORDERS and
 // CHECKOUT_FAULT_RUNS set the scale (the issue's: 1000 and 3), and each
 // scenario logs its row of the table (go test -v -run TestFaults);
 // CHECKOUT_FAULT_LOG names a file for the replicas' logs.
 func TestFaults(t *testing.T) {
-	n, runs := envInt("CHECKOUT_FAULT_ORDERS", 120), envInt("CHECKOUT_FAULT_RUNS", 1)
+	orders := 120
+	if underRace() {
+		orders = 40
+	}
+	n, runs := envInt("CHECKOUT_FAULT_ORDERS", orders), envInt("CHECKOUT_FAULT_RUNS", 1)
 	for _, sc := range []scenario{
 		{name: "no fault, Handle failing 10%, connections cut", failFirst: true, cut: true},
 		{name: "a replica killed mid-Handle", kills: 3},
