@@ -121,7 +121,7 @@ type replica struct {
 
 func (f *fleet) start() *replica {
 	rdb := redis.NewClient(&redis.Options{Addr: f.addr, DialTimeout: 200 * time.Millisecond, ReadTimeout: time.Second, WriteTimeout: time.Second})
-	store, err := redisclaim.New(redisclaim.Config{Client: rdb, Prefix: f.prefix, Timeout: time.Second, Recovery: 500 * time.Millisecond,
+	store, err := redisclaim.New(redisclaim.Config{Client: rdb, Prefix: f.prefix, Timeout: time.Second, Recovery: 3 * time.Second,
 		Logger: f.log, OnDataLoss: func(redisclaim.DataLoss) { f.losses.Add(1) }})
 	require.NoError(f.t, err)
 	r := &replica{rdb: rdb, done: make(chan struct{})}
