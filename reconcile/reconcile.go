@@ -187,7 +187,8 @@ const keyPrefix = "order:"
 // OrderKey is the key under which the reconciler claims, tracks and marks
 // handled the order orderID in its [claim.Store]: "order:" and the id. A
 // store that writes the "handled" mark in the merchant's own transaction
-// writes it under this key.
+// writes it under this key, for Config.Remember, and only when the status
+// Handle got is final (st.IsFinal()): a window-end report is not handled.
 func OrderKey(orderID string) string { return keyPrefix + orderID }
 
 // Track starts watching an order: it is polled from Config.Grace on
