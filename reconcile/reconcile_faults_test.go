@@ -87,7 +87,7 @@ type scenario struct {
 
 // faultLease is the replicas' lease: 600 ms, or CHECKOUT_FAULT_LEASE
 // milliseconds. It must outlast a Redis restart and the worst pause of a
-// starved process; at the scale on two shared cores, use 2000.
+// starved process.
 var faultLease = time.Duration(envInt("CHECKOUT_FAULT_LEASE", 600)) * time.Millisecond
 
 // fleet is the merchant's deployment: replicas behind a load balancer.
