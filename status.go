@@ -308,9 +308,12 @@ func (e notPaid) Error() string { return string(e) }
 // Is matches ErrNotPaid.
 func (notPaid) Is(target error) bool { return target == ErrNotPaid }
 
-// orderPath returns /orders/{order_id} with the id path-escaped, or a
-// validation error.
-func orderPath(orderID string) (string, error) {
+// ValidateOrderID reports whether orderID is one [Client.GetOrder] (and
+// every call about an order) can read: not empty or blank, not "." or
+// "..". The error is a *[ValidationError] naming order_id. Code that keeps
+// order ids to read later (the reconcile package's Track) checks them
+// here first.
+func ValidateOrderID(orderID string) error {
 	var v validation.Error
 	switch {
 	case strings.TrimSpace(orderID) == "":
@@ -318,7 +321,13 @@ func orderPath(orderID string) (string, error) {
 	case orderID == "." || orderID == "..":
 		v.Add(keyOrderID, `must not be "." or ".."`)
 	}
-	if err := v.Err(); err != nil {
+	return v.Err()
+}
+
+// orderPath returns /orders/{order_id} with the id path-escaped, or the
+// *ValidationError of ValidateOrderID.
+func orderPath(orderID string) (string, error) {
+	if err := ValidateOrderID(orderID); err != nil {
 		return "", err
 	}
 	return "/orders/" + url.PathEscape(orderID), nil

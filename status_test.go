@@ -511,3 +511,23 @@ func TestReplyBlocksAreValues(t *testing.T) {
 	}
 	require.True(t, seen[reflect.TypeFor[CardToken]()], "the walk reaches nested blocks")
 }
+
+// ValidateOrderID refuses the ids GetOrder refuses, with a
+// *ValidationError naming order_id, and GetOrder refuses them alike.
+func TestValidateOrderID(t *testing.T) {
+	for _, id := range []string{"ord_1", "a b", "ஆ", "ord/1"} {
+		require.NoError(t, ValidateOrderID(id), id)
+	}
+	c, err := NewClient("m", "k", WithBaseURL("http://127.0.0.1:1"))
+	require.NoError(t, err)
+	for _, id := range []string{"", " \t", ".", ".."} {
+		err := ValidateOrderID(id)
+		var ve *ValidationError
+		require.ErrorAs(t, err, &ve, "%q", id)
+		require.Equal(t, keyOrderID, ve.Problems[0].Path)
+		require.ErrorIs(t, err, ErrInvalidRequest)
+		_, gerr := c.GetOrder(context.Background(), id)
+		require.ErrorAs(t, gerr, &ve, "GetOrder refuses %q too", id)
+		require.Equal(t, keyOrderID, ve.Problems[0].Path)
+	}
+}

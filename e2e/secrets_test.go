@@ -31,13 +31,13 @@ import (
 
 	checkout "github.com/payorch/checkout-go"
 	"github.com/payorch/checkout-go/checkouttest"
+	"github.com/payorch/checkout-go/claim/redisclaim"
 	"github.com/payorch/checkout-go/webhook"
-	"github.com/payorch/checkout-go/webhook/redisdedup"
 )
 
 // secretPackages are the library packages whose types are searched, as
 // directories under the module root.
-var secretPackages = []string{".", "webhook", "webhook/redisdedup", "checkouttest", "paymentfilter", "emi", "productsummary", "validation"}
+var secretPackages = []string{".", "webhook", "claim/redisclaim", "checkouttest", "paymentfilter", "emi", "productsummary", "validation"}
 
 // The rule that makes a struct type hold a secret, kept simple on purpose:
 // one of its fields, exported or not,
@@ -77,7 +77,7 @@ var (
 		"checkout.MandateDetail.MandateDebitToken": "reply data: the service's id of a mandate debit, used only with the API key",
 		"checkouttest.order.clientAuthToken":       "the fake's own reply data (client_auth_token)",
 		"checkouttest.clientAuth.Token":            "the fake's own reply data (client_auth_token)",
-		"webhook.flight.token":                     "a claim's serial number, not a secret",
+		"redisclaim.heldRec.token":                 "a claim's random token: it names a claim and opens nothing",
 	}
 )
 
@@ -291,12 +291,12 @@ var secretValues = map[string]func(t *testing.T) secretValue{
 			"password digest": textForms(string(pass[:])), "header digest": textForms(string(hdr[:])),
 			"private key": keyForms(plantedKey())}}
 	},
-	"redisdedup.Config": func(t *testing.T) secretValue {
+	"redisclaim.Config": func(t *testing.T) secretValue {
 		cfg := redisConfig(t)
 		return secretValue{&cfg, map[string][]string{"redis password": textForms(plantedRedisPass)}}
 	},
-	"redisdedup.Deduplicator": func(t *testing.T) secretValue {
-		d, err := redisdedup.New(redisConfig(t))
+	"redisclaim.Store": func(t *testing.T) secretValue {
+		d, err := redisclaim.New(redisConfig(t))
 		require.NoError(t, err)
 		return secretValue{d, map[string][]string{"redis password": textForms(plantedRedisPass)}}
 	},
@@ -365,10 +365,10 @@ func webhookConfig(t *testing.T) webhook.Config {
 	}
 }
 
-func redisConfig(t *testing.T) redisdedup.Config {
+func redisConfig(t *testing.T) redisclaim.Config {
 	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", Username: "shop", Password: plantedRedisPass})
 	t.Cleanup(func() { _ = rdb.Close() })
-	return redisdedup.Config{Client: rdb, Prefix: "shop:"}
+	return redisclaim.Config{Client: rdb, Prefix: "shop:"}
 }
 
 func fakeConfig() checkouttest.Config {

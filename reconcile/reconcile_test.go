@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -18,6 +19,7 @@ import (
 
 	checkout "github.com/payorch/checkout-go"
 	"github.com/payorch/checkout-go/checkouttest"
+	"github.com/payorch/checkout-go/claim"
 	"github.com/payorch/checkout-go/reconcile"
 	"github.com/payorch/checkout-go/webhook"
 )
@@ -64,7 +66,7 @@ func setup(t *testing.T, h *handled, edit func(*reconcile.Config)) (*checkouttes
 	c, err := checkout.NewClient("shop", "test_key", checkout.WithBaseURL(fake.URL))
 	require.NoError(t, err)
 	cfg := reconcile.Config{Handle: h.handle, Grace: 20 * time.Millisecond, Intervals: []time.Duration{10 * time.Millisecond},
-		Tick: 5 * time.Millisecond, Lease: time.Second}
+		Tick: 5 * time.Millisecond, Lease: time.Second, ReadTimeout: 500 * time.Millisecond}
 	if edit != nil {
 		edit(&cfg)
 	}
@@ -200,43 +202,42 @@ func TestWindowEndReportsTheLastStatus(t *testing.T) {
 
 // spy is a Store that tells what the Reconciler asks of it.
 type spy struct {
-	reconcile.Store
-	maxN    atomic.Int64 // the most orders one ClaimDue asked for
-	settled chan error   // each Extend's and Done's outcome
+	claim.Store
+	maxN      atomic.Int64 // the most orders one ClaimDue asked for
+	extendErr error        // when set, every Extend fails so (the store is unreachable)
 }
 
-func (s *spy) ClaimDue(ctx context.Context, now time.Time, n int, token string, lease time.Duration) ([]reconcile.Entry, error) {
+func (s *spy) ClaimDue(ctx context.Context, now time.Time, n int, token string, lease time.Duration) ([]claim.Entry, error) {
 	for m := s.maxN.Load(); int64(n) > m && !s.maxN.CompareAndSwap(m, int64(n)); m = s.maxN.Load() {
 	}
 	return s.Store.ClaimDue(ctx, now, n, token, lease)
 }
 
-func (s *spy) Extend(ctx context.Context, id, token string, lease time.Duration) error {
-	err := s.Store.Extend(ctx, id, token, lease)
-	s.settled <- err
-	return err
+func (s *spy) Extend(ctx context.Context, key, token string, lease time.Duration) error {
+	if s.extendErr != nil {
+		return s.extendErr
+	}
+	return s.Store.Extend(ctx, key, token, lease)
 }
 
-func (s *spy) Done(ctx context.Context, id, token string, final bool, keep time.Duration) error {
-	err := s.Store.Done(ctx, id, token, final, keep)
-	s.settled <- err
-	return err
-}
-
-// A poll whose read outlasts its lease finds another replica took the
-// order over and handled it: it must not run Handle again.
-func TestSlowPollDoesNotHandleAgain(t *testing.T) {
+// A poll whose claim could not be renewed while its read hung (the store
+// was unreachable from that replica) does not run Handle on a claim about
+// to lapse: another replica takes the order over when it does, and a slow
+// Handle would then run beside it.
+func TestPollDoesNotHandleOnALapsingClaim(t *testing.T) {
 	h := newHandled()
-	store := reconcile.NewMemoryStore()
+	store := claim.NewMemory(claim.MemoryConfig{})
+	const lease = time.Second
 	fast := func(cfg *reconcile.Config) {
-		cfg.Store, cfg.Lease, cfg.Grace = store, 100*time.Millisecond, time.Nanosecond
+		cfg.Store, cfg.Lease, cfg.ReadTimeout, cfg.Grace = store, lease, lease-10*time.Millisecond, time.Nanosecond
 	}
 	fake, c, b := setup(t, h, fast)
 	newOrder(t, c, b, "slow")
 	require.NoError(t, fake.DropWebhooksFor("slow"))
 	require.NoError(t, fake.Pay("slow"))
 
-	// Replica a reads through a proxy that holds its first read.
+	// Replica a reads through a proxy that holds its first read until the
+	// test lets it go.
 	reading, resume := make(chan struct{}), make(chan struct{})
 	var once sync.Once
 	u, err := url.Parse(fake.URL)
@@ -249,31 +250,37 @@ func TestSlowPollDoesNotHandleAgain(t *testing.T) {
 	t.Cleanup(proxy.Close)
 	ca, err := checkout.NewClient("shop", "test_key", checkout.WithBaseURL(proxy.URL))
 	require.NoError(t, err)
-	sa := &spy{Store: store, settled: make(chan error, 10)}
-	cfg := reconcile.Config{Handle: h.handle, Intervals: []time.Duration{10 * time.Millisecond}, Tick: 5 * time.Millisecond}
+	cfg := reconcile.Config{Intervals: []time.Duration{10 * time.Millisecond}, Tick: 5 * time.Millisecond,
+		Handle: func(ctx context.Context, st *checkout.OrderStatus) error {
+			time.Sleep(lease / 2) // slow, and deaf to its context
+			return h.handle(ctx, st)
+		}}
 	fast(&cfg)
-	cfg.Store = sa
+	cfg.Store = &spy{Store: store, extendErr: errors.New("store unreachable")}
+	var logs syncBuffer
+	cfg.Logger = slog.New(slog.NewTextHandler(&logs, nil))
 	a, err := reconcile.New(ca, cfg)
 	require.NoError(t, err)
-	run(t, a)
+	ctx, cancel := context.WithCancel(context.Background())
+	aDone := make(chan error)
+	go func() { aDone <- a.Run(ctx) }()
 	<-reading
-	run(t, b) // takes the order over when a's lease ends, and handles it
-	require.Eventually(t, func() bool { return len(h.get("slow")) == 1 }, 5*time.Second, 5*time.Millisecond)
+	run(t, b)
+	time.Sleep(lease * 4 / 5) // a's read returns with a fifth of its lease left, before its ReadTimeout
 	close(resume)
-	select {
-	case err := <-sa.settled:
-		require.ErrorIs(t, err, reconcile.ErrBusy, "a's claim lapsed")
-	case <-time.After(5 * time.Second):
-		t.Fatal("replica a did not finish its poll")
-	}
-	require.Equal(t, []checkout.Status{checkout.StatusCharged}, h.get("slow"))
+	require.Eventually(t, func() bool { return len(h.get("slow")) == 1 }, 5*time.Second, 5*time.Millisecond)
+	time.Sleep(lease / 2)
+	cancel()
+	require.ErrorIs(t, <-aDone, context.Canceled)
+	require.Contains(t, logs.String(), "claim lost before handle", "a did not handle on a claim about to lapse")
+	require.Equal(t, []checkout.Status{checkout.StatusCharged}, h.get("slow"), "handled once, by b or by a's next poll")
 }
 
 // Run claims no more orders than it can poll at once, so none waits
 // under a lease that runs out meanwhile.
 func TestPollClaimsOnlyWhatItStarts(t *testing.T) {
 	h := newHandled()
-	s := &spy{Store: reconcile.NewMemoryStore(), settled: make(chan error, 100)}
+	s := &spy{Store: claim.NewMemory(claim.MemoryConfig{})}
 	fake, c, r := setup(t, h, func(cfg *reconcile.Config) { cfg.Store, cfg.Workers = s, 3 })
 	for i := range 10 {
 		id := fmt.Sprint("o-", i)
@@ -299,6 +306,12 @@ func TestNew(t *testing.T) {
 		{c, reconcile.Config{}, "checkout: reconcile: new: Config.Handle is required", "Config.Handle"},
 		{c, reconcile.Config{Handle: newHandled().handle, Grace: -1}, "checkout: reconcile: new: Config.Grace is negative", "Config.Grace"},
 		{c, reconcile.Config{Handle: newHandled().handle, Workers: -1}, "checkout: reconcile: new: Config.Workers is negative", "Config.Workers"},
+		{c, reconcile.Config{Handle: newHandled().handle, Window: 11 * 365 * 24 * time.Hour}, "checkout: reconcile: new: Config.Window is longer than 10 years", "Config.Window"},
+		{c, reconcile.Config{Handle: newHandled().handle, Lease: 5 * time.Second}, "checkout: reconcile: new: Config.Lease (5s) is not longer than one read, Config.ReadTimeout (20s)", "Config.Lease"},
+		{c, reconcile.Config{Handle: newHandled().handle, Grace: time.Hour, Window: time.Hour}, "checkout: reconcile: new: Config.Grace (1h0m0s) is not shorter than Config.Window (1h0m0s)", "Config.Grace"},
+		{c, reconcile.Config{Handle: newHandled().handle, Intervals: []time.Duration{time.Second, 1<<63 - 1}},
+			"checkout: reconcile: new: Config.Intervals[1] (2562047h47m16.854775807s) is longer than Config.Window (24h0m0s)", "Config.Intervals[1]"},
+		{c, reconcile.Config{Handle: newHandled().handle, Intervals: []time.Duration{-time.Second}}, "checkout: reconcile: new: Config.Intervals[0] is negative", "Config.Intervals[0]"},
 	} {
 		_, err := reconcile.New(tt.c, tt.cfg)
 		require.EqualError(t, err, tt.want)
@@ -370,7 +383,7 @@ func ExampleReconciler_Handler() {
 
 	rec, err := reconcile.New(client, reconcile.Config{
 		Handle:    fulfil, // once per order: paid, failed, or its window ended
-		Store:     nil,    // in memory; redisstore.New shares it across replicas
+		Store:     nil,    // in memory; redisclaim.New shares it across replicas
 		Grace:     10 * time.Millisecond,
 		Intervals: []time.Duration{10 * time.Millisecond},
 		Tick:      5 * time.Millisecond,
@@ -389,3 +402,16 @@ func ExampleReconciler_Handler() {
 	fmt.Println(<-shipped, err)
 	// Output: ord-10 <nil>
 }
+
+// syncBuffer is a log sink safe for concurrent writes.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	checkout "github.com/payorch/checkout-go"
+	"github.com/payorch/checkout-go/claim"
 	"github.com/payorch/checkout-go/internal/httpfield"
 	"github.com/payorch/checkout-go/validation"
 )
@@ -61,9 +62,17 @@ type Config struct {
 	Decrypter   Decrypter `json:"-"`
 	AcceptPlain bool
 
-	// Deduplicator remembers processed events; nil means a private
-	// MemoryDeduplicator. Share one (redisdedup) across replicas.
-	Deduplicator Deduplicator `json:"-"`
+	// Claims keeps each event's claim while fn runs and remembers the
+	// processed ones (see the package doc); nil means a private
+	// [claim.Memory]. Share one across replicas (package claim/redisclaim).
+	Claims claim.Claimer `json:"-"`
+	// DedupTTL is how long a processed event is remembered; 0 means
+	// DefaultDedupTTL. A re-send arriving later is processed again.
+	DedupTTL time.Duration
+	// DedupLease bounds how long the claim of a replica that died while fn
+	// ran blocks the re-sends; it is renewed while fn runs. 0 means
+	// DefaultDedupLease.
+	DedupLease time.Duration
 	// DuplicateWait bounds how long a duplicate waits for the first
 	// delivery still running: 0 means DefaultDuplicateWait, negative means
 	// reply 409 at once.
@@ -160,6 +169,12 @@ func (c Config) Validate() error {
 	if c.ReadTimeout < 0 {
 		col.Add("ReadTimeout", "must not be negative")
 	}
+	if c.DedupTTL < 0 {
+		col.Add("DedupTTL", "must not be negative")
+	}
+	if c.DedupLease < 0 {
+		col.Add("DedupLease", "must not be negative")
+	}
 	if strings.ContainsAny(c.Realm, "\"\\\r\n") {
 		col.Add("Realm", `must not contain quotes, backslashes or line breaks`)
 	}
@@ -204,9 +219,9 @@ func (c Config) String() string {
 		headers = append(headers, textproto.CanonicalMIMEHeaderKey(k)+": "+redacted)
 	}
 	return fmt.Sprintf("webhook.Config{Username: %q, Password: %s, Sources: %v, AllowAnySource: %t, TrustedProxies: %v, Headers: {%s}, "+
-		"MaxBodyBytes: %d, ReadTimeout: %s, Decrypter: %s, AcceptPlain: %t, Deduplicator: %s, DuplicateWait: %s, Logger: %s, Observer: %s, Realm: %q}",
+		"MaxBodyBytes: %d, ReadTimeout: %s, Decrypter: %s, AcceptPlain: %t, Claims: %s, DedupTTL: %s, DedupLease: %s, DuplicateWait: %s, Logger: %s, Observer: %s, Realm: %q}",
 		c.Username, pass, c.Sources, c.AllowAnySource, c.TrustedProxies, strings.Join(headers, ", "),
-		c.MaxBodyBytes, c.ReadTimeout, setOrNil(c.Decrypter != nil), c.AcceptPlain, setOrNil(c.Deduplicator != nil), c.DuplicateWait,
+		c.MaxBodyBytes, c.ReadTimeout, setOrNil(c.Decrypter != nil), c.AcceptPlain, setOrNil(c.Claims != nil), c.DedupTTL, c.DedupLease, c.DuplicateWait,
 		setOrNil(c.Logger != nil), setOrNil(c.Observer != nil), c.Realm)
 }
 

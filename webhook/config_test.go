@@ -80,6 +80,7 @@ func TestNewVerifierFailsClosed(t *testing.T) {
 		{"header value with newline", func(c *Config) { c.Headers = map[string]string{"X-Shop": "a\r\nX-Evil: 1"} }, []string{"Headers[X-Shop]"}},
 		{"header twice", func(c *Config) { c.Headers = map[string]string{"X-Shop": "a", "x-shop": "b"} }, []string{"Headers[x-shop]"}},
 		{"negative body limit", func(c *Config) { c.MaxBodyBytes = -1 }, []string{"MaxBodyBytes"}},
+		{"negative dedupe durations", func(c *Config) { c.DedupTTL, c.DedupLease = -1, -1 }, []string{"DedupTTL", "DedupLease"}},
 		{"bad realm", func(c *Config) { c.Realm = `a"b` }, []string{"Realm"}},
 		{"forbidden username", func(c *Config) { c.Username = "shop.user" }, []string{"Username"}},
 	}

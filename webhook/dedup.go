@@ -2,247 +2,166 @@ package webhook
 
 import (
 	"context"
-	"strconv"
-	"sync"
+	"crypto/rand"
+	"errors"
+	"log/slog"
+	"net/netip"
 	"time"
+
+	"github.com/payorch/checkout-go/claim"
+	"github.com/payorch/checkout-go/internal/lease"
 )
 
-// DedupState is what a Deduplicator knows about an event key when a
-// delivery begins.
-type DedupState int
-
-// The answers of Deduplicator.Begin. The zero value is not one of them.
+// Defaults of Config's dedupe fields.
 const (
-	// DedupNew: the caller now owns the key and must end with Done (after
-	// the merchant's function succeeded) or Abandon (after it failed).
-	DedupNew DedupState = iota + 1
-	// DedupInFlight: another delivery owns the key and has not finished.
-	DedupInFlight
-	// DedupDone: the event was processed already.
-	DedupDone
-)
-
-// String returns "new", "in-flight" or "done".
-func (s DedupState) String() string {
-	switch s {
-	case DedupNew:
-		return "new"
-	case DedupInFlight:
-		return "in-flight"
-	case DedupDone:
-		return "done"
-	default:
-		return "invalid"
-	}
-}
-
-// DedupToken names one delivery's claim on an event key, so that Done and
-// Abandon end that claim and never another delivery's. The empty token is
-// no claim.
-type DedupToken string
-
-// Deduplicator remembers which events were processed, so that a duplicate
-// delivery does not run the merchant's function twice and a failed one is
-// processed again. The package doc states its contract; implementations
-// (memory, package redisdedup, SQL) must be safe for concurrent use.
-type Deduplicator interface {
-	// Begin claims key (DedupNew and the claim's token), or reports
-	// DedupInFlight or DedupDone with an empty token. An error makes
-	// Handler reply 500 without calling the function.
-	Begin(ctx context.Context, key string) (DedupState, DedupToken, error)
-	// Done records key as processed and ends the claim token names.
-	Done(ctx context.Context, key string, token DedupToken) error
-	// Abandon ends the claim token names without recording key; it does
-	// nothing when key is no longer held with that token.
-	Abandon(ctx context.Context, key string, token DedupToken) error
-}
-
-// DedupWaiter is an optional interface of a Deduplicator that wakes a
-// waiting duplicate when an in-flight key is released, instead of letting
-// Handler poll Begin. MemoryDeduplicator implements it.
-type DedupWaiter interface {
-	// Released returns a channel closed when key, now in flight, is
-	// released by Done or Abandon (in any process sharing the store), or
-	// nil when key is not in flight. A closed channel means "ask Begin
-	// again".
-	Released(key string) <-chan struct{}
-}
-
-// Defaults of NewMemoryDeduplicator.
-const (
-	// DefaultDedupTTL is how long a processed key is remembered: 72 hours
-	// (the service does not say how long it keeps re-sending).
+	// DefaultDedupTTL is how long a processed event is remembered: 72
+	// hours (the service does not say how long it keeps re-sending).
 	DefaultDedupTTL = 72 * time.Hour
-	// DefaultDedupMaxEntries bounds the processed keys remembered: 100,000.
-	DefaultDedupMaxEntries = 100_000
+	// DefaultDedupLease is how long a claim lasts unless renewed: 1
+	// minute. It is renewed while fn runs, so it bounds only how long a
+	// replica that died mid-delivery holds the event back.
+	DefaultDedupLease = time.Minute
 )
 
-// MemoryDedupConfig sizes a MemoryDeduplicator.
-type MemoryDedupConfig struct {
-	// TTL is how long a processed key is remembered; 0 means
-	// DefaultDedupTTL. A duplicate arriving later is processed again.
-	TTL time.Duration
-	// MaxEntries bounds the processed keys kept; 0 means
-	// DefaultDedupMaxEntries. The oldest are forgotten first. Keys in flight
-	// are not counted: there are never more than concurrent deliveries.
-	MaxEntries int
-	// Now replaces time.Now (tests). Nil means time.Now.
-	Now func() time.Time
+// releaseWait bounds the retries of releasing a failed delivery's claim:
+// past it the claim ends with its lease.
+const releaseWait = 5 * time.Second
+
+// HandlerOption changes how [Verifier.Handler] deduplicates.
+type HandlerOption func(*handlerOptions)
+
+type handlerOptions struct {
+	key func(*Event) string
 }
 
-// MemoryDeduplicator is the default Deduplicator: one process's memory,
-// bounded, with a TTL; use package redisdedup when several processes serve
-// the webhook URL. The zero value is ready to use; a nil one answers every
-// call with an error (Handler: 500). A processed key costs about 35 bytes
-// whatever its length (a 128-bit digest of it is kept).
-type MemoryDeduplicator struct {
-	ttl time.Duration
-	max int
-	now func() time.Time
-
-	mu       sync.Mutex
-	inFlight map[string]flight
-	claims   uint64 // claims made: the last token's number
-	done     doneSet
+// WithDedupKey makes the handler claim each event under key(ev) instead
+// of [Event.DedupKey]. An empty key runs fn without the handler's dedupe,
+// for a function that claims its work itself: reconcile's Handler claims
+// an order's final status by the order, whichever event brings it.
+func WithDedupKey(key func(ev *Event) string) HandlerOption {
+	return func(o *handlerOptions) { o.key = key }
 }
 
-// flight is a key's claim: its token, and a channel closed on release (nil
-// until someone waits).
-type flight struct {
-	token    DedupToken
-	released chan struct{}
-}
+// claimState is what the claim store answered for a delivery's event.
+type claimState int
 
-// NewMemoryDeduplicator returns an empty MemoryDeduplicator. Negative sizes
-// are treated as 0 (the defaults).
-func NewMemoryDeduplicator(cfg MemoryDedupConfig) *MemoryDeduplicator {
-	d := &MemoryDeduplicator{ttl: cfg.TTL, max: cfg.MaxEntries, now: cfg.Now}
-	d.init()
-	return d
-}
+const (
+	claimNew      claimState = iota + 1 // this delivery holds the claim
+	claimInFlight                       // another delivery holds it
+	claimDone                           // the event was processed before
+)
 
-// errNilDeduplicator is the error of every call on a nil
-// *MemoryDeduplicator.
-const errNilDeduplicator = sentinel("checkout: deduplicate webhook: nil *MemoryDeduplicator (use NewMemoryDeduplicator)")
-
-// init gives a zero MemoryDeduplicator its map and defaults. d.mu must be
-// held.
-func (d *MemoryDeduplicator) init() {
-	if d.inFlight == nil {
-		d.inFlight = make(map[string]flight)
+// claim claims key for this delivery under a token of its own, waiting
+// for a delivery in flight (see awaitFirst); it returns the state, and with
+// claimNew the token and when the claim was asked.
+func (h *handler) claim(ctx context.Context, key string) (claimState, string, time.Time, error) {
+	token := rand.Text()
+	since := time.Now()
+	st, err := h.ask(ctx, key, token)
+	if err == nil && st == claimInFlight {
+		st, since, err = h.awaitFirst(ctx, key, token)
 	}
-	if d.ttl <= 0 {
-		d.ttl = DefaultDedupTTL
-	}
-	if d.max <= 0 {
-		d.max = DefaultDedupMaxEntries
-	}
-	d.max = min(d.max, maxDoneEntries)
-	if d.now == nil {
-		d.now = time.Now
+	return st, token, since, err
+}
+
+// ask sends one Claim and reads its answer.
+func (h *handler) ask(ctx context.Context, key, token string) (claimState, error) {
+	switch err := h.v.claims.Claim(ctx, key, token, h.v.dedupLease); {
+	case err == nil:
+		return claimNew, nil
+	case errors.Is(err, claim.ErrDone):
+		return claimDone, nil
+	case errors.Is(err, claim.ErrBusy):
+		return claimInFlight, nil
+	default:
+		return 0, err
 	}
 }
 
-// Begin claims key (see Deduplicator). Its tokens number the claims made
-// by d, so a token from an earlier claim on the key never matches a later
-// one.
-func (d *MemoryDeduplicator) Begin(_ context.Context, key string) (DedupState, DedupToken, error) {
-	if d == nil {
-		return 0, "", errNilDeduplicator
+// The backoff of a waiting duplicate asking Claim again.
+const (
+	pollMin = 5 * time.Millisecond
+	pollMax = 100 * time.Millisecond
+)
+
+// awaitFirst waits while key is in flight, at most h.wait and while ctx
+// lives, asking Claim again when the store wakes it (claim.Waiter) or on a
+// backoff; it returns claimDone, claimNew (the first failed: this delivery
+// holds the key now) or claimInFlight, and when the last Claim was asked.
+func (h *handler) awaitFirst(ctx context.Context, key, token string) (claimState, time.Time, error) {
+	if h.wait <= 0 {
+		return claimInFlight, time.Time{}, nil
 	}
-	k := digest(key)
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	d.init()
-	if _, ok := d.inFlight[key]; ok {
-		return DedupInFlight, "", nil
-	}
-	if rec, ok := d.done.lookup(k); ok {
-		if d.now().UnixNano() < rec.expires {
-			return DedupDone, "", nil
+	timer := time.NewTimer(h.wait)
+	defer timer.Stop()
+	var poll *time.Timer
+	backoff := pollMin
+	for {
+		var (
+			wake <-chan struct{}  // Waiter: closed when key is released
+			tick <-chan time.Time // otherwise: the next poll
+		)
+		if h.waiter != nil {
+			wake = h.waiter.Released(key)
 		}
-		d.done.forget(k) // its record is now stale
+		if wake == nil {
+			// No waiter, or the key was released between Claim and
+			// Released: poll (never spin).
+			if poll == nil {
+				poll = time.NewTimer(backoff)
+				defer poll.Stop()
+			} else {
+				poll.Reset(backoff)
+			}
+			tick = poll.C
+			backoff = min(2*backoff, pollMax)
+		}
+		select {
+		case <-wake:
+		case <-tick:
+		case <-timer.C:
+			return claimInFlight, time.Time{}, nil
+		case <-ctx.Done():
+			return claimInFlight, time.Time{}, nil
+		}
+		since := time.Now()
+		st, err := h.ask(ctx, key, token)
+		if err != nil || st != claimInFlight {
+			return st, since, err
+		}
 	}
-	d.claims++
-	token := DedupToken(strconv.FormatUint(d.claims, 36))
-	d.inFlight[key] = flight{token: token}
-	return DedupNew, token, nil
 }
 
-// Released returns a channel closed when key, now in flight, is released
-// (see DedupWaiter), or nil when key is not in flight.
-func (d *MemoryDeduplicator) Released(key string) <-chan struct{} {
-	if d == nil {
-		return nil
-	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	f, ok := d.inFlight[key]
-	if !ok {
-		return nil
-	}
-	if f.released == nil {
-		f.released = make(chan struct{})
-		d.inFlight[key] = f
-	}
-	return f.released
-}
-
-// release ends key's flight and wakes its waiters. d.mu must be held.
-func (d *MemoryDeduplicator) release(key string) {
-	if ch := d.inFlight[key].released; ch != nil {
-		close(ch)
-	}
-	delete(d.inFlight, key)
-}
-
-// Done records key as processed for the TTL, and ends its flight whatever
-// the token: the event is processed, so a delivery still waiting on it
-// gets DedupDone.
-func (d *MemoryDeduplicator) Done(_ context.Context, key string, _ DedupToken) error {
-	if d == nil {
-		return errNilDeduplicator
-	}
-	k := digest(key)
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	d.init()
-	now := d.now().UnixNano()
-	d.release(key)
-	// Forget expired keys, then the oldest, to stay within bounds.
-	for r, ok := d.done.oldest(); ok && r.expires <= now; r, ok = d.done.oldest() {
-		d.done.pop()
-	}
-	d.done.forget(k) // a re-recorded key leaves a stale record
-	for d.done.n >= d.max {
-		d.done.pop()
-	}
-	d.done.add(k, now+int64(d.ttl))
-	d.done.tidy()
-	return nil
-}
-
-// Abandon releases the claim token names on key, so that the next
-// delivery is processed; a key not held with that token is left alone.
-func (d *MemoryDeduplicator) Abandon(_ context.Context, key string, token DedupToken) error {
-	if d == nil {
-		return errNilDeduplicator
-	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if f, ok := d.inFlight[key]; ok && token != "" && f.token == token {
-		d.release(key)
-	}
-	return nil
-}
-
-// Len returns the number of processed keys remembered and of keys in
-// flight.
-func (d *MemoryDeduplicator) Len() (done, inFlight int) {
-	if d == nil {
-		return 0, 0
-	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.done.n, len(d.inFlight)
+// run calls fn while keeping this delivery's claim on key (token) alive,
+// then marks the event processed (tried until recorded, for at most a
+// lease) or, when fn fails or panics, releases the claim so the re-send is
+// processed. fn's context ends if the claim is lost meanwhile. A panic is
+// re-raised after the claim is released, so net/http handles it as usual.
+func (h *handler) run(ctx context.Context, key, token string, since time.Time, client netip.Addr, ev *Event) (err error) {
+	l := lease.Keep(ctx, h.v.claims, key, token, h.v.dedupLease, since)
+	ok := false
+	defer func() {
+		// A context that outlives the sender hanging up: the outcome must
+		// be recorded, and the key never left claimed.
+		bg := context.WithoutCancel(ctx)
+		if ok {
+			dctx, cancel := context.WithTimeout(bg, h.v.dedupLease)
+			derr := lease.MarkDone(dctx, h.v.claims, key, token, h.v.dedupTTL)
+			cancel()
+			l.Stop()
+			if derr != nil {
+				h.logAt(ctx, slog.LevelError, "webhook processed but the claim store could not record it", attrs(client, ev, derr))
+			}
+			return
+		}
+		l.Stop()
+		rctx, cancel := context.WithTimeout(bg, releaseWait)
+		defer cancel()
+		if rerr := lease.Retry(rctx, func(ctx context.Context) error { return h.v.claims.Release(ctx, key, token) }); rerr != nil {
+			h.logAt(ctx, slog.LevelError, "webhook claim store could not release an event (its claim ends with its lease)", attrs(client, ev, rerr))
+		}
+	}()
+	err = h.fn(l.Context(), ev)
+	ok = err == nil
+	return err
 }

@@ -2,254 +2,20 @@ package webhook
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
-	"net/http/httptest"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/payorch/checkout-go/claim"
 )
-
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *fakeClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *fakeClock) Add(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
-
-func TestMemoryDeduplicatorStates(t *testing.T) {
-	ctx := context.Background()
-	d := NewMemoryDeduplicator(MemoryDedupConfig{})
-	st, tok, err := d.Begin(ctx, "k")
-	require.NoError(t, err)
-	require.Equal(t, DedupNew, st)
-	require.NotEmpty(t, tok)
-	st, tok2, _ := d.Begin(ctx, "k")
-	require.Equal(t, DedupInFlight, st)
-	require.Empty(t, tok2, "no claim, no token")
-
-	require.NoError(t, d.Abandon(ctx, "k", tok))
-	st, tok2, _ = d.Begin(ctx, "k")
-	require.Equal(t, DedupNew, st, "an abandoned key is claimed again")
-	require.NotEqual(t, tok, tok2, "each claim has its own token")
-
-	require.NoError(t, d.Done(ctx, "k", tok2))
-	st, _, _ = d.Begin(ctx, "k")
-	require.Equal(t, DedupDone, st)
-	done, inFlight := d.Len()
-	require.Equal(t, 1, done)
-	require.Equal(t, 0, inFlight)
-
-	require.Equal(t, "new", DedupNew.String())
-	require.Equal(t, "in-flight", DedupInFlight.String())
-	require.Equal(t, "done", DedupDone.String())
-	require.Equal(t, "invalid", DedupState(0).String())
-}
-
-// A delivery ends only its own claim: a release repeated after the key
-// passed to another delivery (a wrapper retrying Abandon, a late caller)
-// leaves the new claim alone, so a third delivery does not run beside the
-// second. (Abandon by key alone released whoever held it.)
-func TestMemoryDeduplicatorStaleTokenReleasesNothing(t *testing.T) {
-	ctx := context.Background()
-	d := NewMemoryDeduplicator(MemoryDedupConfig{})
-	st, tokA, _ := d.Begin(ctx, "k") // A
-	require.Equal(t, DedupNew, st)
-	require.NoError(t, d.Abandon(ctx, "k", tokA)) // A fails
-	st, tokB, _ := d.Begin(ctx, "k")              // B
-	require.Equal(t, DedupNew, st)
-
-	require.NoError(t, d.Abandon(ctx, "k", tokA)) // A's release, again
-	require.NoError(t, d.Abandon(ctx, "k", ""))   // no claim at all
-	st, _, _ = d.Begin(ctx, "k")                  // C
-	require.Equal(t, DedupInFlight, st, "B still holds the claim")
-	_, inFlight := d.Len()
-	require.Equal(t, 1, inFlight)
-
-	require.NoError(t, d.Abandon(ctx, "k", tokB))
-	st, _, _ = d.Begin(ctx, "k")
-	require.Equal(t, DedupNew, st, "B's own token releases it")
-}
-
-func TestMemoryDeduplicatorTTL(t *testing.T) {
-	ctx := context.Background()
-	clk := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
-	d := NewMemoryDeduplicator(MemoryDedupConfig{TTL: time.Hour, Now: clk.Now})
-	_, _, _ = d.Begin(ctx, "a")
-	require.NoError(t, d.Done(ctx, "a", ""))
-	clk.Add(59 * time.Minute)
-	st, _, _ := d.Begin(ctx, "a")
-	require.Equal(t, DedupDone, st)
-	clk.Add(time.Minute)
-	st, tok, _ := d.Begin(ctx, "a")
-	require.Equal(t, DedupNew, st, "forgotten after the TTL")
-	require.NoError(t, d.Abandon(ctx, "a", tok))
-
-	// Expired keys are swept when others are recorded.
-	_, _, _ = d.Begin(ctx, "b")
-	require.NoError(t, d.Done(ctx, "b", ""))
-	clk.Add(2 * time.Hour)
-	_, _, _ = d.Begin(ctx, "c")
-	require.NoError(t, d.Done(ctx, "c", ""))
-	done, _ := d.Len()
-	require.Equal(t, 1, done)
-}
-
-func TestMemoryDeduplicatorBounded(t *testing.T) {
-	ctx := context.Background()
-	d := NewMemoryDeduplicator(MemoryDedupConfig{MaxEntries: 3})
-	for i := 0; i < 10; i++ {
-		k := fmt.Sprint(i)
-		st, _, _ := d.Begin(ctx, k)
-		require.Equal(t, DedupNew, st)
-		require.NoError(t, d.Done(ctx, k, ""))
-		done, _ := d.Len()
-		require.LessOrEqual(t, done, 3)
-	}
-	for i := 7; i < 10; i++ {
-		st, _, _ := d.Begin(ctx, fmt.Sprint(i))
-		require.Equal(t, DedupDone, st, "key %d is among the newest three", i)
-	}
-	st, _, _ := d.Begin(ctx, "0")
-	require.Equal(t, DedupNew, st, "the oldest was forgotten")
-
-	// Keys in flight do not count and are never evicted.
-	d = NewMemoryDeduplicator(MemoryDedupConfig{MaxEntries: 1})
-	for i := 0; i < 5; i++ {
-		_, _, _ = d.Begin(ctx, fmt.Sprint("f", i))
-	}
-	_, inFlight := d.Len()
-	require.Equal(t, 5, inFlight)
-	st, _, _ = d.Begin(ctx, "f0")
-	require.Equal(t, DedupInFlight, st)
-}
-
-func TestMemoryDeduplicatorOneWinner(t *testing.T) {
-	ctx := context.Background()
-	d := NewMemoryDeduplicator(MemoryDedupConfig{})
-	var wins atomic.Int32
-	var wg sync.WaitGroup
-	for i := 0; i < 64; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if st, _, _ := d.Begin(ctx, "same"); st == DedupNew {
-				wins.Add(1)
-			}
-		}()
-	}
-	wg.Wait()
-	require.Equal(t, int32(1), wins.Load())
-}
-
-func TestMemoryDeduplicatorStaleRecords(t *testing.T) {
-	ctx := context.Background()
-	clk := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
-	d := NewMemoryDeduplicator(MemoryDedupConfig{TTL: time.Hour, MaxEntries: 10, Now: clk.Now})
-	require.NoError(t, d.Done(ctx, "a", ""))
-	clk.Add(30 * time.Minute)
-	require.NoError(t, d.Done(ctx, "a", "")) // recorded again: the first record is stale
-	clk.Add(31 * time.Minute)
-	require.NoError(t, d.Done(ctx, "b", "")) // sweeps the first record of "a"
-	st, _, _ := d.Begin(ctx, "a")
-	require.Equal(t, DedupDone, st, "the stale record must not forget the newer one")
-	done, _ := d.Len()
-	require.Equal(t, 2, done)
-
-	// Thousands of keys through a small bound: the queue is compacted and
-	// the map never exceeds the bound.
-	d = NewMemoryDeduplicator(MemoryDedupConfig{MaxEntries: 100})
-	for i := 0; i < 5000; i++ {
-		k := fmt.Sprint("k", i)
-		_, _, _ = d.Begin(ctx, k)
-		require.NoError(t, d.Done(ctx, k, ""))
-	}
-	done, _ = d.Len()
-	require.Equal(t, 100, done)
-	require.LessOrEqual(t, len(d.done.recs), 2*1024+100)
-	st, _, _ = d.Begin(ctx, "k4999")
-	require.Equal(t, DedupDone, st)
-	st, _, _ = d.Begin(ctx, "k4899")
-	require.Equal(t, DedupNew, st)
-}
-
-// TestMemoryDeduplicatorQueueBounded: the record queue stays bounded even
-// when callers leave stale records behind faster than the TTL sweeps them:
-// one key recorded again and again (with a clock that does not move, so
-// every record has the same expiry), and keys found expired by Begin.
-func TestMemoryDeduplicatorQueueBounded(t *testing.T) {
-	ctx := context.Background()
-	clk := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
-	d := NewMemoryDeduplicator(MemoryDedupConfig{TTL: time.Hour, MaxEntries: 10, Now: clk.Now})
-	for i := 0; i < 10_000; i++ {
-		require.NoError(t, d.Done(ctx, "same", ""))
-		require.LessOrEqual(t, len(d.done.recs)-d.done.head, 2*10+64+1, "after %d re-records", i)
-	}
-	st, _, _ := d.Begin(ctx, "same")
-	require.Equal(t, DedupDone, st, "dropping stale records keeps the live one")
-	done, _ := d.Len()
-	require.Equal(t, 1, done)
-
-	// Records of keys Begin found expired are dropped too.
-	for i := 0; i < 2000; i++ {
-		k := fmt.Sprint("e", i%5)
-		st, _, _ := d.Begin(ctx, k)
-		require.Equal(t, DedupNew, st)
-		require.NoError(t, d.Done(ctx, k, ""))
-		clk.Add(2 * time.Hour) // every record expires before the next Done
-		require.LessOrEqual(t, len(d.done.recs)-d.done.head, 2*10+64+1)
-	}
-	require.LessOrEqual(t, cap(d.done.recs), 4096, "the backing array does not grow without bound")
-}
-
-// TestMemoryDeduplicatorZeroAndNil: the zero value works with the
-// defaults; a nil one errors (Handler: 500, fn not called) and never panics.
-func TestMemoryDeduplicatorZeroAndNil(t *testing.T) {
-	ctx := context.Background()
-	var zero MemoryDeduplicator
-	require.Nil(t, zero.Released("k"))
-	require.NoError(t, zero.Abandon(ctx, "k", ""))
-	st, tok, err := zero.Begin(ctx, "k")
-	require.NoError(t, err)
-	require.Equal(t, DedupNew, st)
-	require.NotNil(t, zero.Released("k"))
-	require.NoError(t, zero.Done(ctx, "k", tok))
-	st, _, _ = zero.Begin(ctx, "k")
-	require.Equal(t, DedupDone, st)
-	var zero2 MemoryDeduplicator
-	require.NoError(t, zero2.Done(ctx, "never begun", ""))
-	done, inFlight := zero2.Len()
-	require.Equal(t, [2]int{1, 0}, [2]int{done, inFlight})
-
-	var nilD *MemoryDeduplicator
-	require.NotPanics(t, func() {
-		_, _, err := nilD.Begin(ctx, "k")
-		require.Error(t, err)
-		require.Error(t, nilD.Done(ctx, "k", ""))
-		require.Error(t, nilD.Abandon(ctx, "k", ""))
-		require.Nil(t, nilD.Released("k"))
-		done, inFlight := nilD.Len()
-		require.Equal(t, [2]int{0, 0}, [2]int{done, inFlight})
-	})
-
-	cfg := baseConfig()
-	cfg.Deduplicator = nilD
-	v, err := NewVerifier(cfg)
-	require.NoError(t, err)
-	h := v.Handler(func(context.Context, *Event) error { t.Error("fn called"); return nil })
-	rec := httptest.NewRecorder()
-	require.NotPanics(t, func() { h.ServeHTTP(rec, NewTestRequest(cfg, []byte(orderBody))) })
-	require.Equal(t, http.StatusInternalServerError, rec.Code)
-}
 
 // TestHandlerExactlyOnceUnderLoad: 32 senders deliver 5,000 events, 20% of
 // them twice, and the merchant's function fails on 10% of first tries.
@@ -258,7 +24,7 @@ func TestMemoryDeduplicatorZeroAndNil(t *testing.T) {
 //
 // For 100 of the duplicated events the two deliveries are made to overlap
 // for certain: they are queued back to back, and the first try of fn waits
-// until the Deduplicator has told the other delivery "in flight". Half of
+// until the claim store has told the other delivery "in flight". Half of
 // them then fail that first try, so a waiting duplicate must take the event
 // over (Handler's DuplicateWait logic) while its failed first delivery is
 // re-sent.
@@ -270,9 +36,9 @@ func TestHandlerExactlyOnceUnderLoad(t *testing.T) {
 	// forced: duplicated events (i%5 == 0) whose two deliveries overlap;
 	// i%100 == 50 also fails its first try (i%10 == 0), i%100 == 5 does not.
 	forced := func(i int) bool { return i%100 == 5 || i%100 == 50 }
-	dd := &sawInFlightDedup{MemoryDeduplicator: NewMemoryDeduplicator(MemoryDedupConfig{}), seen: map[string]chan struct{}{}}
+	dd := &sawInFlightDedup{Memory: claim.NewMemory(claim.MemoryConfig{}), seen: map[string]chan struct{}{}}
 	cfg := baseConfig()
-	cfg.Deduplicator = dd
+	cfg.Claims = dd
 	v, err := NewVerifier(cfg)
 	require.NoError(t, err)
 
@@ -394,15 +160,15 @@ func TestHandlerExactlyOnceUnderLoad(t *testing.T) {
 			}
 		}
 	}
-	done, inFlight := dd.Len()
-	require.Equal(t, [2]int{events, 0}, [2]int{done, inFlight}, "every event recorded, no key left claimed")
+	done, held, _ := dd.Len()
+	require.Equal(t, [2]int{events, 0}, [2]int{done, held}, "every event recorded, no key left claimed")
 }
 
-// sawInFlightDedup is the default MemoryDeduplicator (still a DedupWaiter,
-// by embedding) that also closes a channel per key the first time Begin
-// answers DedupInFlight for it.
+// sawInFlightDedup is the default claim.Memory (still a claim.Waiter, by
+// embedding) that also closes a channel per key the first time Claim
+// answers ErrBusy for it.
 type sawInFlightDedup struct {
-	*MemoryDeduplicator
+	*claim.Memory
 	mu   sync.Mutex
 	seen map[string]chan struct{}
 }
@@ -418,9 +184,9 @@ func (d *sawInFlightDedup) inFlightSeen(key string) chan struct{} {
 	return ch
 }
 
-func (d *sawInFlightDedup) Begin(ctx context.Context, key string) (DedupState, DedupToken, error) {
-	st, tok, err := d.MemoryDeduplicator.Begin(ctx, key)
-	if st == DedupInFlight {
+func (d *sawInFlightDedup) Claim(ctx context.Context, key, token string, lease time.Duration) error {
+	err := d.Memory.Claim(ctx, key, token, lease)
+	if errors.Is(err, claim.ErrBusy) {
 		ch := d.inFlightSeen(key)
 		d.mu.Lock()
 		select {
@@ -430,7 +196,7 @@ func (d *sawInFlightDedup) Begin(ctx context.Context, key string) (DedupState, D
 		}
 		d.mu.Unlock()
 	}
-	return st, tok, err
+	return err
 }
 
 // hashMod spreads ids evenly: evt_N -> N mod m.
@@ -438,4 +204,118 @@ func hashMod(id string, m int) int {
 	var n int
 	_, _ = fmt.Sscanf(id, "evt_%d", &n)
 	return n % m
+}
+
+// A function slower than its lease keeps its claim: a re-send arriving
+// meanwhile waits (and gets 409), never runs it a second time. (Nothing
+// extended a claim before: a slow function ran again for every re-send.)
+func TestHandlerKeepsClaimWhileFnRuns(t *testing.T) {
+	const lease = 40 * time.Millisecond
+	cfg := baseConfig()
+	cfg.DedupLease = lease
+	cfg.DuplicateWait = -1
+	cfg.Claims = newPollDedup() // no Waiter: the duplicate asks Claim
+	v, err := NewVerifier(cfg)
+	require.NoError(t, err)
+	var calls atomic.Int32
+	gate := make(chan struct{})
+	h := v.Handler(func(ctx context.Context, _ *Event) error {
+		if calls.Add(1) == 1 {
+			<-gate
+		}
+		return ctx.Err()
+	})
+	first := make(chan int, 1)
+	go func() { first <- serve(h, NewTestRequest(cfg, []byte(orderBody))).Code }()
+	eventually(t, func() bool { return calls.Load() == 1 }, "first delivery running")
+	for range 5 { // five leases long
+		time.Sleep(lease)
+		require.Equal(t, http.StatusConflict, serve(h, NewTestRequest(cfg, []byte(orderBody))).Code)
+	}
+	close(gate)
+	require.Equal(t, http.StatusOK, <-first, "fn's context lived: the claim was never lost")
+	require.Equal(t, http.StatusOK, serve(h, NewTestRequest(cfg, []byte(orderBody))).Code)
+	require.Equal(t, int32(1), calls.Load())
+}
+
+// doneFailsFirst is a claim store whose first Done calls fail, as Redis
+// restarting just after fn succeeded does.
+type doneFailsFirst struct {
+	*claim.Memory
+	fails atomic.Int32
+}
+
+func (d *doneFailsFirst) Done(ctx context.Context, key, token string, keep time.Duration) error {
+	if d.fails.Add(-1) >= 0 {
+		return errors.New("connection reset")
+	}
+	return d.Memory.Done(ctx, key, token, keep)
+}
+
+// A Done that fails is tried again until recorded, so the re-send is a
+// duplicate. (Done was tried once: its failure left the claim to lapse, and
+// the re-send ran fn again.)
+func TestHandlerRetriesDone(t *testing.T) {
+	cfg := baseConfig()
+	dd := &doneFailsFirst{Memory: claim.NewMemory(claim.MemoryConfig{})}
+	dd.fails.Store(3)
+	cfg.Claims = dd
+	cfg.DedupLease = 300 * time.Millisecond // bounds Done's retries (10, 20, 40 ms apart)
+	v, err := NewVerifier(cfg)
+	require.NoError(t, err)
+	var calls atomic.Int32
+	h := v.Handler(func(context.Context, *Event) error { calls.Add(1); return nil })
+	require.Equal(t, http.StatusOK, serve(h, NewTestRequest(cfg, []byte(orderBody))).Code)
+	time.Sleep(400 * time.Millisecond) // past the lease
+	require.Equal(t, http.StatusOK, serve(h, NewTestRequest(cfg, []byte(orderBody))).Code)
+	require.Equal(t, int32(1), calls.Load())
+	done, held, _ := dd.Len()
+	require.Equal(t, [2]int{1, 0}, [2]int{done, held})
+}
+
+// fn's context ends when its claim is lost (another marked the event done,
+// or the store was gone past the lease): the work should stop.
+func TestHandlerFnContextEndsWhenClaimLost(t *testing.T) {
+	cfg := baseConfig()
+	mem := claim.NewMemory(claim.MemoryConfig{})
+	cfg.Claims = mem
+	cfg.DedupLease = 30 * time.Millisecond
+	v, err := NewVerifier(cfg)
+	require.NoError(t, err)
+	var cause error
+	h := v.Handler(func(ctx context.Context, ev *Event) error {
+		require.NoError(t, mem.Done(ctx, ev.DedupKey(), "elsewhere", time.Hour))
+		<-ctx.Done()
+		cause = context.Cause(ctx)
+		return ctx.Err()
+	})
+	require.Equal(t, http.StatusInternalServerError, serve(h, NewTestRequest(cfg, []byte(orderBody))).Code)
+	require.ErrorIs(t, cause, claim.ErrDone)
+	require.Equal(t, http.StatusOK, serve(h, NewTestRequest(cfg, []byte(orderBody))).Code, "done elsewhere: a duplicate")
+}
+
+// WithDedupKey chooses each event's key; an empty one leaves the claim to
+// fn. Two events of one order share a key and run fn once.
+func TestWithDedupKey(t *testing.T) {
+	cfg := baseConfig()
+	mem := claim.NewMemory(claim.MemoryConfig{})
+	cfg.Claims = mem
+	v, err := NewVerifier(cfg)
+	require.NoError(t, err)
+	var calls []string
+	h := v.Handler(func(_ context.Context, ev *Event) error { calls = append(calls, ev.ID); return nil },
+		WithDedupKey(func(ev *Event) string {
+			if ev.Name == OrderFailed {
+				return ""
+			}
+			return "order:" + ev.OrderID()
+		}))
+	other := strings.Replace(orderBody, "evt_V2_1", "evt_V2_2", 1)
+	failed := strings.Replace(strings.Replace(orderBody, "ORDER_SUCCEEDED", "ORDER_FAILED", 1), "evt_V2_1", "evt_V2_3", 1)
+	for _, body := range []string{orderBody, other, failed, failed} {
+		require.Equal(t, http.StatusOK, serve(h, NewTestRequest(cfg, []byte(body))).Code)
+	}
+	require.Equal(t, []string{"evt_V2_1", "evt_V2_3", "evt_V2_3"}, calls, "evt_V2_2 is the same order; ORDER_FAILED is fn's to claim")
+	done, _, _ := mem.Len()
+	require.Equal(t, 1, done)
 }

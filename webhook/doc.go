@@ -37,7 +37,7 @@
 //	413 body too large (ErrBodyTooLarge); 400 not an event (ErrMalformedBody)
 //	409 a duplicate whose first delivery still runs after Config.DuplicateWait
 //	    (ErrInFlight), with Retry-After: 5
-//	500 fn failed or panicked, the Deduplicator failed, or the configuration
+//	500 fn failed or panicked, the claim store failed, or the configuration
 //	    is wrong (no Decrypter, ErrNotEncrypted, a token that does not open):
 //	    logged, and the service keeps the event
 //
@@ -51,24 +51,21 @@
 // first succeeds it answers 200 without calling fn; if the first fails, a
 // waiting duplicate claims the event and runs fn itself; if the wait ends
 // first it answers 409. A duplicate never gets 200 before the event is
-// processed. An event is recorded only after fn returns nil; if recording
-// fails the answer is still 200 (the work is done) and the failure logged.
+// processed.
 //
-// The Deduplicator contract, per key: Begin atomically claims it, so that
-// exactly one of any number of concurrent callers gets DedupNew with a
-// DedupToken, and the others DedupInFlight until the owner calls Done (then
-// DedupDone) or Abandon (then the next Begin gets DedupNew). Done, called
-// only after fn succeeded, records the key whoever holds a claim by then.
-// Abandon, called when fn failed or panicked, releases only the claim its
-// token names. Handler calls Done and Abandon with a context that outlives
-// the sender hanging up, and makes a waiting duplicate call Begin again
-// (5 ms doubling to 100 ms) unless the store is a DedupWaiter. On Redis:
-// Begin = SET key "inflight:<token>" NX PX <lease> (one script that also
-// reads the value), Done = SET key "done" PX <ttl>, Abandon = DEL only
-// while the key holds the token; in SQL an INSERT with the key as primary
-// key, then an UPDATE, or a DELETE ... WHERE token = ?. Give shared claims
-// a lease longer than fn can take, so a crashed instance does not block the
-// event forever.
+// Events are claimed in Config.Claims, a [claim.Claimer] (the contract the
+// reconcile package shares; package claim states every rule): before fn
+// runs, the delivery claims the event's key under a random token for
+// Config.DedupLease, renewed while fn runs, so a slow fn is never run a
+// second time beside itself (fn's context ends if the claim is lost all
+// the same). After fn succeeds the key is marked done for Config.DedupTTL,
+// tried again until the store records it (for at most a lease); if that
+// still fails the answer is 200 (the work is done) and the failure logged.
+// After fn fails or panics the claim is released, so the re-send is
+// processed. The default store is one process's memory; share
+// claim/redisclaim across replicas. A replica killed after fn's effect and
+// before the mark leaves the event to be processed again: make fn
+// idempotent, or commit its effect with the mark (see package claim).
 //
 // Encrypted webhooks ({"JWT": "..."}) are opened by Config.Decrypter
 // ([JWEDecrypter] for the service's RSA keys), which also checks the

@@ -1,7 +1,6 @@
 package webhook_test
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"go/ast"
@@ -18,7 +17,6 @@ import (
 
 	"github.com/payorch/checkout-go/validation"
 	"github.com/payorch/checkout-go/webhook"
-	"github.com/payorch/checkout-go/webhook/redisdedup"
 )
 
 // exportedErrors lists the exported Err* constants and variables declared
@@ -114,7 +112,6 @@ func (d stubDecrypter) Decrypt(string) ([]byte, error) { return d, nil }
 // The errors an operation returns, not only its sentinels, start with
 // "checkout: <operation>: " and still match what they matched before.
 func TestOperationErrorsNameTheirOperation(t *testing.T) {
-	ctx := context.Background()
 	cfg := webhook.Config{Username: "shop", Password: "pw", AllowAnySource: true}
 	verifyWith := func(d webhook.Decrypter, body string) error {
 		c := cfg
@@ -125,14 +122,9 @@ func TestOperationErrorsNameTheirOperation(t *testing.T) {
 		return err
 	}
 	var nilVerifier *webhook.Verifier
-	var nilMemory *webhook.MemoryDeduplicator
-	var nilRedis *redisdedup.Deduplicator
-	_, _, beginErr := nilMemory.Begin(ctx, "k")
-	_, _, redisBeginErr := nilRedis.Begin(ctx, "k")
 	_, newVerifierErr := webhook.NewVerifier(webhook.Config{})
 	_, newDecrypterErr := webhook.NewJWEDecrypter(webhook.JWEConfig{})
 	_, sealErr := webhook.Seal([]byte(`{}`), webhook.SealOptions{})
-	_, redisConfigErr := redisdedup.New(redisdedup.Config{})
 	ev, err := webhook.ParseEvent([]byte(`{"event_name":"X","content":{"order":{"order_id":"o1"}}}`))
 	require.NoError(t, err)
 	var into struct {
@@ -153,8 +145,6 @@ func TestOperationErrorsNameTheirOperation(t *testing.T) {
 			verifyWith(stubDecrypter("nope"), `{"JWT":"a.b.c.d.e"}`), webhook.ErrMalformedBody},
 		{"decrypted payload without event_name", "checkout: verify webhook: malformed body: no event_name (in the decrypted payload)",
 			verifyWith(stubDecrypter(`{}`), `{"JWT":"a.b.c.d.e"}`), webhook.ErrMalformedBody},
-		{"nil MemoryDeduplicator", "checkout: deduplicate webhook: nil *MemoryDeduplicator (use NewMemoryDeduplicator)", beginErr, nil},
-		{"nil MemoryDeduplicator Done", "checkout: deduplicate webhook: nil *MemoryDeduplicator (use NewMemoryDeduplicator)", nilMemory.Done(ctx, "k", ""), nil},
 		{"content absent", `checkout: read webhook content: X event carries no refund (its content holds "order")`, refundErr, webhook.ErrNoContent},
 		{"content undecodable", "checkout: read webhook content: X event: its order does not decode: ", orderErr, webhook.ErrMalformedBody},
 		{"DecodeContent", "checkout: read webhook content: malformed content: content.order: json: ", ev.DecodeContent(&into), webhook.ErrMalformedBody},
@@ -166,10 +156,6 @@ func TestOperationErrorsNameTheirOperation(t *testing.T) {
 		{"NewJWEDecrypter", "checkout: new webhook decrypter: JWEConfig.PrivateKey is required", newDecrypterErr, nil},
 		{"NewJWEDecrypterFromPEM", "checkout: parse private key: ", func() error { _, err := webhook.NewJWEDecrypterFromPEM(nil, nil); return err }(), nil},
 		{"Seal", "checkout: seal webhook: SealOptions.Recipient is required", sealErr, nil},
-		{"redisdedup.New", "checkout: new redis deduplicator: Client is required", redisConfigErr, nil},
-		{"nil redisdedup Begin", "checkout: deduplicate webhook: redisdedup.Deduplicator not configured (use New)", redisBeginErr, nil},
-		{"nil redisdedup Done", "checkout: deduplicate webhook: redisdedup.Deduplicator not configured (use New)", nilRedis.Done(ctx, "k", "t"), nil},
-		{"nil redisdedup Abandon", "checkout: deduplicate webhook: redisdedup.Deduplicator not configured (use New)", nilRedis.Abandon(ctx, "k", "t"), nil},
 	}
 	for _, tt := range tests {
 		require.Error(t, tt.err, tt.name)

@@ -164,7 +164,8 @@ func scalarText(raw json.RawMessage) string {
 	return ""
 }
 
-// DedupKey is the key the Deduplicator remembers the event by:
+// DedupKey is the key the webhook handler claims the event by in its
+// claim store (Config.Claims), and marks it done under:
 // "id:<name>:<id>", or a SHA-256 of name and id ("idsha256:…") when they
 // are long, hold ':' or unprintable bytes, or "sha256:" and the SHA-256 of
 // Raw when there is no id. Keys are printable ASCII of at most 128 bytes;

@@ -8,10 +8,10 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
-	"strconv"
 	"time"
 
 	checkout "github.com/payorch/checkout-go"
+	"github.com/payorch/checkout-go/claim"
 )
 
 // Handler returns an http.Handler that verifies each delivery, runs fn
@@ -20,14 +20,19 @@ import (
 // or for an event processed before, 500 when fn fails or panics (the event
 // is released and processed again), 409 for a duplicate whose first
 // delivery is still running, 4xx for what is refused. The package doc
-// lists every answer and the dedupe contract. A nil fn answers 500.
-func (v *Verifier) Handler(fn func(ctx context.Context, ev *Event) error) http.Handler {
+// lists every answer and how events are claimed. A nil fn answers 500.
+func (v *Verifier) Handler(fn func(ctx context.Context, ev *Event) error, opts ...HandlerOption) http.Handler {
 	h := &handler{v: v, fn: fn}
+	for _, o := range opts {
+		if o != nil {
+			o(&h.opts)
+		}
+	}
 	if v != nil {
 		h.log = v.log
 		h.obs = v.observer
 		h.wait = v.dupWait
-		h.waiter, _ = v.dedup.(DedupWaiter)
+		h.waiter, _ = v.claims.(claim.Waiter)
 	}
 	return h
 }
@@ -35,62 +40,11 @@ func (v *Verifier) Handler(fn func(ctx context.Context, ev *Event) error) http.H
 type handler struct {
 	v      *Verifier
 	fn     func(ctx context.Context, ev *Event) error
+	opts   handlerOptions
 	log    *slog.Logger      // nil: silent
 	obs    checkout.Observer // nil: nothing observed
 	wait   time.Duration     // how long a duplicate waits; <= 0: not at all
-	waiter DedupWaiter       // nil: poll Begin
-}
-
-// The backoff of a waiting duplicate re-asking Begin.
-const (
-	pollMin = 5 * time.Millisecond
-	pollMax = 100 * time.Millisecond
-)
-
-// awaitFirst waits while key is in flight, at most h.wait and while ctx
-// lives, and returns what Begin last gave: DedupDone, DedupNew and its
-// token (the first failed: this delivery owns the key), or DedupInFlight.
-func (h *handler) awaitFirst(ctx context.Context, key string) (DedupState, DedupToken, error) {
-	if h.wait <= 0 {
-		return DedupInFlight, "", nil
-	}
-	timer := time.NewTimer(h.wait)
-	defer timer.Stop()
-	var poll *time.Timer
-	backoff := pollMin
-	for {
-		var (
-			wake <-chan struct{}  // DedupWaiter: closed when key is released
-			tick <-chan time.Time // otherwise: the next poll
-		)
-		if h.waiter != nil {
-			wake = h.waiter.Released(key)
-		}
-		if wake == nil {
-			// No waiter, or the key was released between Begin and
-			// Released: poll (never spin).
-			if poll == nil {
-				poll = time.NewTimer(backoff)
-				defer poll.Stop()
-			} else {
-				poll.Reset(backoff)
-			}
-			tick = poll.C
-			backoff = min(2*backoff, pollMax)
-		}
-		select {
-		case <-wake:
-		case <-tick:
-		case <-timer.C:
-			return DedupInFlight, "", nil
-		case <-ctx.Done():
-			return DedupInFlight, "", nil
-		}
-		state, token, err := h.v.dedup.Begin(ctx, key)
-		if err != nil || state != DedupInFlight {
-			return state, token, err
-		}
-	}
+	waiter claim.Waiter      // nil: poll Claim
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -130,33 +84,33 @@ func (h *handler) serve(w http.ResponseWriter, r *http.Request) (int, checkout.D
 	}
 	ctx := r.Context()
 	key := ev.DedupKey()
-	state, token, err := h.v.dedup.Begin(ctx, key)
-	if err == nil && state == DedupInFlight {
-		state, token, err = h.awaitFirst(ctx, key)
+	if h.opts.key != nil {
+		key = h.opts.key(ev)
 	}
-	if err == nil && state != DedupNew && state != DedupInFlight && state != DedupDone {
-		err = errors.New("invalid state " + strconv.Itoa(int(state)))
+	if key == "" { // fn claims its work itself
+		if err := h.fn(ctx, ev); err != nil {
+			h.logError(r, "webhook function failed; the service will re-send", client, ev, err)
+			return http.StatusInternalServerError, checkout.DeliveryHandlerError, ev
+		}
+		h.logDebug(ctx, "webhook processed", client, ev)
+		return http.StatusOK, checkout.DeliveryProcessed, ev
 	}
+	state, token, since, err := h.claim(ctx, key)
 	switch {
 	case err != nil:
-		h.logError(r, "webhook deduplicator failed", client, ev, err)
+		h.logError(r, "webhook claim store failed", client, ev, err)
 		return http.StatusInternalServerError, checkout.DeliveryHandlerError, ev
-	case state == DedupDone:
+	case state == claimDone:
 		h.logDebug(ctx, "webhook duplicate ignored", client, ev)
 		return http.StatusOK, checkout.DeliveryDuplicate, ev
-	case state == DedupInFlight:
+	case state == claimInFlight:
 		h.logWarn(ctx, "webhook duplicate: the first delivery is still in progress; the service will re-send", client, ev, ErrInFlight)
 		w.Header().Set("Retry-After", "5")
 		return http.StatusConflict, checkout.DeliveryDuplicate, ev
 	}
-	if err := h.run(ctx, key, token, ev); err != nil {
+	if err := h.run(ctx, key, token, since, client, ev); err != nil {
 		h.logError(r, "webhook function failed; the service will re-send", client, ev, err)
 		return http.StatusInternalServerError, checkout.DeliveryHandlerError, ev
-	}
-	// Recorded even when the sender has hung up meanwhile: the work is done,
-	// and a cancelled context must not leave the key claimed.
-	if err := h.v.dedup.Done(context.WithoutCancel(ctx), key, token); err != nil {
-		h.logError(r, "webhook processed but the deduplicator could not record it", client, ev, err)
 	}
 	h.logDebug(ctx, "webhook processed", client, ev)
 	return http.StatusOK, checkout.DeliveryProcessed, ev
@@ -175,25 +129,6 @@ func (h *handler) verify(w http.ResponseWriter, r *http.Request) (*Event, netip.
 		defer func() { _ = rc.SetReadDeadline(time.Time{}) }()
 	}
 	return h.v.verify(r)
-}
-
-// run calls fn and releases this delivery's claim on the key (token) when
-// it fails or panics. A panic is re-raised after the claim is released, so
-// net/http handles it as usual.
-func (h *handler) run(ctx context.Context, key string, token DedupToken, ev *Event) (err error) {
-	ok := false
-	defer func() {
-		if !ok {
-			// Release with a context that outlives a cancelled request, so
-			// the key is not left claimed.
-			if aerr := h.v.dedup.Abandon(context.WithoutCancel(ctx), key, token); aerr != nil && h.log != nil {
-				h.log.LogAttrs(ctx, slog.LevelError, "webhook deduplicator could not release an event", attrs(netip.Addr{}, ev, aerr)...)
-			}
-		}
-	}()
-	err = h.fn(ctx, ev)
-	ok = err == nil
-	return err
 }
 
 func (h *handler) reject(w http.ResponseWriter, r *http.Request, client netip.Addr, err error) (int, checkout.DeliveryOutcome) {

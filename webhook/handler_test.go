@@ -21,6 +21,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	checkout "github.com/payorch/checkout-go"
+	"github.com/payorch/checkout-go/claim"
 )
 
 // postOrder delivers orderBody to srv over HTTP and checks the 200.
@@ -145,60 +146,62 @@ func TestHandlerNilFunctionAndNilVerifier(t *testing.T) {
 	require.Equal(t, 500, serve(h, NewTestRequest(cfg, []byte(orderBody))).Code)
 }
 
-// stubDedup lets a test make the store fail. Its claims carry the token
-// "claim-1", and it records the tokens Done and Abandon get back.
-type stubDedup struct {
-	begin      DedupState
-	beginErr   error
-	doneErr    error
-	doneCalls  int
-	abandoned  int
-	abandonErr error
-	ended      []DedupToken // the tokens of Done and Abandon, in order
+// stubClaims lets a test make the claim store answer or fail as it
+// wants. It records the tokens of its claims and those Done and Release get
+// back.
+type stubClaims struct {
+	claimErr, doneErr, releaseErr error
+
+	mu                  sync.Mutex
+	claimed, ended      []string
+	doneCalls, released int
 }
 
-const stubToken DedupToken = "claim-1"
-
-func (s *stubDedup) Begin(context.Context, string) (DedupState, DedupToken, error) {
-	if s.begin == DedupNew {
-		return s.begin, stubToken, s.beginErr
-	}
-	return s.begin, "", s.beginErr
+func (s *stubClaims) Claim(_ context.Context, _, token string, _ time.Duration) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.claimed = append(s.claimed, token)
+	return s.claimErr
 }
-func (s *stubDedup) Done(_ context.Context, _ string, tok DedupToken) error {
+func (s *stubClaims) Extend(context.Context, string, string, time.Duration) error { return nil }
+func (s *stubClaims) Done(_ context.Context, _, token string, _ time.Duration) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.doneCalls++
-	s.ended = append(s.ended, tok)
+	s.ended = append(s.ended, token)
 	return s.doneErr
 }
-func (s *stubDedup) Abandon(_ context.Context, _ string, tok DedupToken) error {
-	s.abandoned++
-	s.ended = append(s.ended, tok)
-	return s.abandonErr
+func (s *stubClaims) Release(_ context.Context, _, token string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.released++
+	s.ended = append(s.ended, token)
+	return s.releaseErr
 }
 
-func TestHandlerDeduplicatorFailures(t *testing.T) {
+func TestHandlerClaimStoreFailures(t *testing.T) {
+	down := errors.New("redis down")
 	tests := []struct {
-		name      string
-		dd        *stubDedup
-		fnErr     error
-		status    int
-		called    bool
-		done      int
-		abandoned int
+		name         string
+		dd           *stubClaims
+		fnErr        error
+		status       int
+		called       bool
+		done, unheld bool // Done called (more than once when it fails), Release called
 	}{
-		{"begin fails: not processed, re-sent", &stubDedup{beginErr: errors.New("redis down")}, nil, 500, false, 0, 0},
-		{"invalid state", &stubDedup{begin: 0}, nil, 500, false, 0, 0},
-		{"done fails after success: still 200", &stubDedup{begin: DedupNew, doneErr: errors.New("redis down")}, nil, 200, true, 1, 0},
-		{"fn fails: abandoned", &stubDedup{begin: DedupNew}, errors.New("x"), 500, true, 0, 1},
-		{"abandon fails: still 500", &stubDedup{begin: DedupNew, abandonErr: errors.New("y")}, errors.New("x"), 500, true, 0, 1},
-		{"already done", &stubDedup{begin: DedupDone}, nil, 200, false, 0, 0},
-		{"in flight for longer than DuplicateWait", &stubDedup{begin: DedupInFlight}, nil, 409, false, 0, 0},
+		{"claim fails: not processed, re-sent", &stubClaims{claimErr: down}, nil, 500, false, false, false},
+		{"done fails after success: retried, still 200", &stubClaims{doneErr: down}, nil, 200, true, true, false},
+		{"fn fails: released", &stubClaims{}, errors.New("x"), 500, true, false, true},
+		{"release fails: still 500", &stubClaims{releaseErr: down}, errors.New("x"), 500, true, false, true},
+		{"already done", &stubClaims{claimErr: claim.ErrDone}, nil, 200, false, false, false},
+		{"in flight for longer than DuplicateWait", &stubClaims{claimErr: claim.ErrBusy}, nil, 409, false, false, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := baseConfig()
-			cfg.Deduplicator = tt.dd
+			cfg.Claims = tt.dd
 			cfg.DuplicateWait = 20 * time.Millisecond
+			cfg.DedupLease = 100 * time.Millisecond // bounds Done's retries
 			var logs bytes.Buffer
 			cfg.Logger = slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 			v, err := NewVerifier(cfg)
@@ -207,10 +210,13 @@ func TestHandlerDeduplicatorFailures(t *testing.T) {
 			h := v.Handler(func(context.Context, *Event) error { called = true; return tt.fnErr })
 			require.Equal(t, tt.status, serve(h, NewTestRequest(cfg, []byte(orderBody))).Code)
 			require.Equal(t, tt.called, called)
-			require.Equal(t, tt.done, tt.dd.doneCalls)
-			require.Equal(t, tt.abandoned, tt.dd.abandoned)
+			require.Equal(t, tt.done, tt.dd.doneCalls > 0)
+			if tt.done && tt.dd.doneErr != nil {
+				require.Greater(t, tt.dd.doneCalls, 1, "a failed Done is tried again")
+			}
+			require.Equal(t, tt.unheld, tt.dd.released > 0)
 			for _, tok := range tt.dd.ended {
-				require.Equal(t, stubToken, tok, "the delivery ends the claim Begin gave it")
+				require.Equal(t, tt.dd.claimed[0], tok, "the delivery ends the claim it made")
 			}
 			require.Contains(t, logs.String(), "evt_V2_1")
 		})
@@ -276,36 +282,36 @@ func TestHandlerServesHTTPConcurrentlyOverLoopback(t *testing.T) {
 	require.Equal(t, map[string]int{"evt_V2_1": 1}, seen)
 }
 
-// ctxDedup records whether Done and Abandon got a live context.
+// ctxDedup records whether Done and Release got a live context.
 type ctxDedup struct {
-	*MemoryDeduplicator
-	doneCtxErr, abandonCtxErr error
+	*claim.Memory
+	doneCtxErr, releaseCtxErr error
 }
 
-func (d *ctxDedup) Done(ctx context.Context, key string, tok DedupToken) error {
+func (d *ctxDedup) Done(ctx context.Context, key, token string, keep time.Duration) error {
 	d.doneCtxErr = ctx.Err()
-	return d.MemoryDeduplicator.Done(ctx, key, tok)
+	return d.Memory.Done(ctx, key, token, keep)
 }
 
-func (d *ctxDedup) Abandon(ctx context.Context, key string, tok DedupToken) error {
-	d.abandonCtxErr = ctx.Err()
-	return d.MemoryDeduplicator.Abandon(ctx, key, tok)
+func (d *ctxDedup) Release(ctx context.Context, key, token string) error {
+	d.releaseCtxErr = ctx.Err()
+	return d.Memory.Release(ctx, key, token)
 }
 
 func TestHandlerRecordsOutcomeAfterSenderHangsUp(t *testing.T) {
 	for _, fnErr := range []error{nil, errors.New("failed")} {
-		dd := &ctxDedup{MemoryDeduplicator: NewMemoryDeduplicator(MemoryDedupConfig{})}
+		dd := &ctxDedup{Memory: claim.NewMemory(claim.MemoryConfig{})}
 		cfg := baseConfig()
-		cfg.Deduplicator = dd
+		cfg.Claims = dd
 		v, err := NewVerifier(cfg)
 		require.NoError(t, err)
 		ctx, cancel := context.WithCancel(context.Background())
 		h := v.Handler(func(context.Context, *Event) error { cancel(); return fnErr })
 		serve(h, NewTestRequest(cfg, []byte(orderBody)).WithContext(ctx))
 		require.NoError(t, dd.doneCtxErr)
-		require.NoError(t, dd.abandonCtxErr)
-		done, inFlight := dd.Len()
-		require.Equal(t, 0, inFlight, "the key is not left claimed")
+		require.NoError(t, dd.releaseCtxErr)
+		done, held, _ := dd.Len()
+		require.Equal(t, 0, held, "the key is not left claimed")
 		require.Equal(t, fnErr == nil, done == 1)
 	}
 }
@@ -428,7 +434,7 @@ func TestHandlerConcurrentDuplicatesAllGet200(t *testing.T) {
 			t.Run(kind.name+"/"+strconv.Itoa(n), func(t *testing.T) {
 				dd, probe := kind.make()
 				cfg := baseConfig()
-				cfg.Deduplicator = dd
+				cfg.Claims = dd
 				v, err := NewVerifier(cfg)
 				require.NoError(t, err)
 				var calls atomic.Int32
@@ -445,8 +451,7 @@ func TestHandlerConcurrentDuplicatesAllGet200(t *testing.T) {
 				close(gate)
 				require.Equal(t, map[int]int{http.StatusOK: n}, collect(codes, n))
 				require.Equal(t, int32(1), calls.Load(), "fn ran once")
-				done, inFlight := probe.m.Len()
-				require.Equal(t, [2]int{1, 0}, [2]int{done, inFlight})
+				require.Equal(t, [2]int{1, 0}, probe.doneAndHeld())
 			})
 		}
 	}
@@ -458,7 +463,7 @@ func TestHandlerFirstDeliveryFailsAWaiterProcessesTheEvent(t *testing.T) {
 			const n = 10
 			dd, probe := kind.make()
 			cfg := baseConfig()
-			cfg.Deduplicator = dd
+			cfg.Claims = dd
 			v, err := NewVerifier(cfg)
 			require.NoError(t, err)
 			var calls, succeeded atomic.Int32
@@ -479,8 +484,7 @@ func TestHandlerFirstDeliveryFailsAWaiterProcessesTheEvent(t *testing.T) {
 			require.Equal(t, map[int]int{http.StatusInternalServerError: 1, http.StatusOK: n - 1}, collect(codes, n))
 			require.Equal(t, int32(2), calls.Load(), "exactly one waiter ran fn")
 			require.Equal(t, int32(1), succeeded.Load(), "processed exactly once")
-			done, inFlight := probe.m.Len()
-			require.Equal(t, [2]int{1, 0}, [2]int{done, inFlight})
+			require.Equal(t, [2]int{1, 0}, probe.doneAndHeld())
 
 			// The service's re-send of the failed delivery is a duplicate now.
 			require.Equal(t, http.StatusOK, serve(h, NewTestRequest(cfg, []byte(orderBody))).Code)
@@ -504,7 +508,7 @@ func TestHandlerDuplicateWaitEnds(t *testing.T) {
 			t.Run(tt.name+"/"+kind.name, func(t *testing.T) {
 				dd, probe := kind.make()
 				cfg := baseConfig()
-				cfg.Deduplicator = dd
+				cfg.Claims = dd
 				cfg.DuplicateWait = tt.wait
 				v, err := NewVerifier(cfg)
 				require.NoError(t, err)
@@ -536,7 +540,7 @@ func TestHandlerDuplicateWaitEnds(t *testing.T) {
 				require.Equal(t, http.StatusConflict, rec.Code)
 				require.Equal(t, "5", rec.Header().Get("Retry-After"))
 				if tt.wait < 0 {
-					require.Equal(t, int32(2), probe.begins.Load(), "no wait: Begin asked once per delivery")
+					require.Equal(t, int32(2), probe.claims.Load(), "no wait: Claim asked once per delivery")
 				}
 
 				close(gate)
@@ -549,53 +553,26 @@ func TestHandlerDuplicateWaitEnds(t *testing.T) {
 	}
 }
 
-// beginFailsWhileWaiting answers DedupInFlight once, then fails.
-type beginFailsWhileWaiting struct {
-	stubDedup
+// claimFailsWhileWaiting answers ErrBusy once, then fails.
+type claimFailsWhileWaiting struct {
+	stubClaims
 	n atomic.Int32
 }
 
-func (d *beginFailsWhileWaiting) Begin(context.Context, string) (DedupState, DedupToken, error) {
+func (d *claimFailsWhileWaiting) Claim(context.Context, string, string, time.Duration) error {
 	if d.n.Add(1) == 1 {
-		return DedupInFlight, "", nil
+		return claim.ErrBusy
 	}
-	return 0, "", errors.New("store down")
+	return errors.New("store down")
 }
 
-func TestHandlerDeduplicatorFailsWhileWaiting(t *testing.T) {
+func TestHandlerClaimStoreFailsWhileWaiting(t *testing.T) {
 	cfg := baseConfig()
-	cfg.Deduplicator = &beginFailsWhileWaiting{}
+	cfg.Claims = &claimFailsWhileWaiting{}
 	v, err := NewVerifier(cfg)
 	require.NoError(t, err)
 	called := false
 	h := v.Handler(func(context.Context, *Event) error { called = true; return nil })
 	require.Equal(t, http.StatusInternalServerError, serve(h, NewTestRequest(cfg, []byte(orderBody))).Code)
 	require.False(t, called)
-}
-
-func TestMemoryDeduplicatorReleased(t *testing.T) {
-	ctx := context.Background()
-	d := NewMemoryDeduplicator(MemoryDedupConfig{})
-	require.Nil(t, d.Released("k"), "not in flight")
-	st, tok, err := d.Begin(ctx, "k")
-	require.NoError(t, err)
-	require.Equal(t, DedupNew, st)
-	a, b := d.Released("k"), d.Released("k")
-	require.NotNil(t, a)
-	require.Equal(t, a, b, "one channel per flight")
-	select {
-	case <-a:
-		t.Fatal("closed while in flight")
-	default:
-	}
-	require.NoError(t, d.Abandon(ctx, "k", tok))
-	<-a // closed by Abandon
-	require.Nil(t, d.Released("k"))
-
-	st, tok, _ = d.Begin(ctx, "k")
-	require.Equal(t, DedupNew, st)
-	c := d.Released("k")
-	require.NoError(t, d.Done(ctx, "k", tok))
-	<-c // closed by Done
-	require.Nil(t, d.Released("k"), "done, not in flight")
 }

@@ -2,6 +2,7 @@ package webhook
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"sync"
 	"sync/atomic"
@@ -9,42 +10,47 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/payorch/checkout-go/claim"
 )
 
-// reqIDKey tags each test request's context, so that a Deduplicator can
+// reqIDKey tags each test request's context, so that a claim store can
 // tell which deliveries have been told "in flight".
 type reqIDKey struct{}
 
-// pollDedup is a MemoryDeduplicator seen only through the Deduplicator
-// interface, as a Redis or SQL store would be: Handler must poll Begin. It
-// records which requests Begin answered DedupInFlight.
+// pollDedup is a claim.Memory seen only through the claim.Claimer
+// interface, as a Redis or SQL store would be: Handler must poll Claim. It
+// records which requests Claim answered ErrBusy.
 type pollDedup struct {
-	m *MemoryDeduplicator
+	m *claim.Memory
 
 	mu      sync.Mutex
 	waiting map[int]bool
-	begins  atomic.Int32
+	claims  atomic.Int32
 }
 
 func newPollDedup() *pollDedup {
-	return &pollDedup{m: NewMemoryDeduplicator(MemoryDedupConfig{}), waiting: map[int]bool{}}
+	return &pollDedup{m: claim.NewMemory(claim.MemoryConfig{}), waiting: map[int]bool{}}
 }
 
-func (d *pollDedup) Begin(ctx context.Context, key string) (DedupState, DedupToken, error) {
-	d.begins.Add(1)
-	st, tok, err := d.m.Begin(ctx, key)
-	if id, ok := ctx.Value(reqIDKey{}).(int); ok && st == DedupInFlight {
+func (d *pollDedup) Claim(ctx context.Context, key, token string, lease time.Duration) error {
+	d.claims.Add(1)
+	err := d.m.Claim(ctx, key, token, lease)
+	if id, ok := ctx.Value(reqIDKey{}).(int); ok && errors.Is(err, claim.ErrBusy) {
 		d.mu.Lock()
 		d.waiting[id] = true
 		d.mu.Unlock()
 	}
-	return st, tok, err
+	return err
 }
-func (d *pollDedup) Done(ctx context.Context, key string, tok DedupToken) error {
-	return d.m.Done(ctx, key, tok)
+func (d *pollDedup) Extend(ctx context.Context, key, token string, lease time.Duration) error {
+	return d.m.Extend(ctx, key, token, lease)
 }
-func (d *pollDedup) Abandon(ctx context.Context, key string, tok DedupToken) error {
-	return d.m.Abandon(ctx, key, tok)
+func (d *pollDedup) Done(ctx context.Context, key, token string, keep time.Duration) error {
+	return d.m.Done(ctx, key, token, keep)
+}
+func (d *pollDedup) Release(ctx context.Context, key, token string) error {
+	return d.m.Release(ctx, key, token)
 }
 
 func (d *pollDedup) waitingCount() int {
@@ -53,28 +59,31 @@ func (d *pollDedup) waitingCount() int {
 	return len(d.waiting)
 }
 
-// wakeDedup is pollDedup plus DedupWaiter: Handler is woken, not polling.
+// doneAndHeld returns how many keys the store has done and holds.
+func (d *pollDedup) doneAndHeld() [2]int {
+	done, held, _ := d.m.Len()
+	return [2]int{done, held}
+}
+
+// wakeDedup is pollDedup plus claim.Waiter: Handler is woken, not polling.
 type wakeDedup struct{ *pollDedup }
 
 func (d wakeDedup) Released(key string) <-chan struct{} { return d.m.Released(key) }
 
-var (
-	_ DedupWaiter = (*MemoryDeduplicator)(nil)
-	_ DedupWaiter = wakeDedup{}
-)
+var _ claim.Waiter = wakeDedup{}
 
 // dedupKinds runs a test against a store Handler must poll and one that
 // wakes it.
 func dedupKinds() []struct {
 	name string
-	make func() (Deduplicator, *pollDedup)
+	make func() (claim.Claimer, *pollDedup)
 } {
 	return []struct {
 		name string
-		make func() (Deduplicator, *pollDedup)
+		make func() (claim.Claimer, *pollDedup)
 	}{
-		{"polling store", func() (Deduplicator, *pollDedup) { d := newPollDedup(); return d, d }},
-		{"waking store", func() (Deduplicator, *pollDedup) { d := newPollDedup(); return wakeDedup{d}, d }},
+		{"polling store", func() (claim.Claimer, *pollDedup) { d := newPollDedup(); return d, d }},
+		{"waking store", func() (claim.Claimer, *pollDedup) { d := newPollDedup(); return wakeDedup{d}, d }},
 	}
 }
 

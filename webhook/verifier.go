@@ -19,6 +19,7 @@ import (
 	"time"
 
 	checkout "github.com/payorch/checkout-go"
+	"github.com/payorch/checkout-go/claim"
 )
 
 // Verifier checks webhook requests against a Config and decodes their
@@ -36,7 +37,9 @@ type Verifier struct {
 	maxBody     int64
 	decrypter   Decrypter
 	acceptPlain bool // plain JSON passes although decrypter is set
-	dedup       Deduplicator
+	claims      claim.Claimer
+	dedupTTL    time.Duration
+	dedupLease  time.Duration
 	dupWait     time.Duration // <= 0: a duplicate does not wait
 	readTimeout time.Duration
 	log         *slog.Logger
@@ -73,7 +76,9 @@ func NewVerifier(cfg Config) (*Verifier, error) {
 		maxBody:     cmp.Or(cfg.MaxBodyBytes, DefaultMaxBodyBytes),
 		decrypter:   cfg.Decrypter,
 		acceptPlain: cfg.AcceptPlain,
-		dedup:       cfg.Deduplicator,
+		claims:      cfg.Claims,
+		dedupTTL:    cmp.Or(cfg.DedupTTL, DefaultDedupTTL),
+		dedupLease:  cmp.Or(cfg.DedupLease, DefaultDedupLease),
 		dupWait:     cmp.Or(cfg.DuplicateWait, DefaultDuplicateWait),
 		readTimeout: cmp.Or(cfg.ReadTimeout, DefaultReadTimeout),
 		log:         cfg.Logger,
@@ -94,8 +99,8 @@ func NewVerifier(cfg Config) (*Verifier, error) {
 			hash: sha256.Sum256([]byte(cfg.Headers[name])),
 		})
 	}
-	if v.dedup == nil {
-		v.dedup = NewMemoryDeduplicator(MemoryDedupConfig{})
+	if v.claims == nil {
+		v.claims = claim.NewMemory(claim.MemoryConfig{})
 	}
 	return v, nil
 }

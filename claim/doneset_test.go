@@ -1,4 +1,4 @@
-package webhook
+package claim
 
 import (
 	"context"
@@ -12,10 +12,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// dedupModel is the MemoryDeduplicator's contract written the plain way:
-// whole keys in a map, records in a list. The real one keeps digests in an
-// open-addressing index over a compacted record queue; both must answer
-// every call alike.
+// dedupModel is the Memory store's claims and done keys written the plain
+// way: whole keys in a map, records in a list. The real one keeps digests
+// in an open-addressing index over a compacted record queue; both must
+// answer every call alike.
 type dedupModel struct {
 	ttl      int64
 	max      int
@@ -24,18 +24,18 @@ type dedupModel struct {
 	order    []string         // live keys, oldest record first
 }
 
-func (m *dedupModel) begin(key string, now int64) DedupState {
-	if m.inFlight[key] {
-		return DedupInFlight
-	}
+func (m *dedupModel) claim(key string, now int64) error {
 	if exp, ok := m.done[key]; ok {
 		if now < exp {
-			return DedupDone
+			return ErrDone
 		}
 		m.drop(key)
 	}
+	if m.inFlight[key] {
+		return ErrBusy
+	}
 	m.inFlight[key] = true
-	return DedupNew
+	return nil
 }
 
 func (m *dedupModel) drop(key string) {
@@ -61,7 +61,7 @@ func (m *dedupModel) finish(key string, now int64) {
 	m.order = append(m.order, key)
 }
 
-func TestMemoryDeduplicatorAgainstModel(t *testing.T) {
+func TestMemoryAgainstModel(t *testing.T) {
 	ctx := context.Background()
 	for _, tc := range []struct {
 		keys, max, ops int
@@ -74,31 +74,31 @@ func TestMemoryDeduplicatorAgainstModel(t *testing.T) {
 		t.Run(fmt.Sprint(tc.keys, "/", tc.max), func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(1, uint64(tc.keys)))
 			clk := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
-			d := NewMemoryDeduplicator(MemoryDedupConfig{TTL: tc.ttl, MaxEntries: tc.max, Now: clk.Now})
+			d := NewMemory(MemoryConfig{MaxDone: tc.max, Now: clk.Now})
 			m := &dedupModel{ttl: int64(tc.ttl), max: tc.max, inFlight: map[string]bool{}, done: map[string]int64{}}
-			tokens := map[string]DedupToken{} // the claim of each key in flight
+			tokens := map[string]string{} // the claim of each key in flight
 			for i := range tc.ops {
 				key := fmt.Sprint("evt_", rng.IntN(tc.keys))
 				now := clk.Now().UnixNano()
 				switch r := rng.IntN(10); {
 				case r < 6:
-					got, tok, err := d.Begin(ctx, key)
-					require.NoError(t, err)
-					require.Equal(t, m.begin(key, now), got, "op %d: Begin(%s)", i, key)
-					if got == DedupNew {
+					tok := fmt.Sprint("t", i)
+					got := d.Claim(ctx, key, tok, 1000*tc.ttl)
+					require.Equal(t, m.claim(key, now), got, "op %d: Claim(%s)", i, key)
+					if got == nil {
 						tokens[key] = tok
 					}
 				case r < 8 || m.inFlight[key]:
 					// Done also without a Begin: a re-record of a live key.
-					require.NoError(t, d.Done(ctx, key, tokens[key]))
+					require.NoError(t, d.Done(ctx, key, tokens[key], tc.ttl))
 					delete(tokens, key)
 					m.finish(key, now)
 				default:
-					require.NoError(t, d.Abandon(ctx, key, tokens[key]))
+					require.NoError(t, d.Release(ctx, key, tokens[key]))
 					delete(tokens, key)
 					delete(m.inFlight, key)
 				}
-				done, inFlight := d.Len()
+				done, inFlight, _ := d.Len()
 				require.Equal(t, len(m.done), done, "op %d", i)
 				require.Equal(t, len(m.inFlight), inFlight, "op %d", i)
 				if rng.IntN(4) == 0 {
@@ -110,9 +110,9 @@ func TestMemoryDeduplicatorAgainstModel(t *testing.T) {
 	}
 }
 
-// TestMemoryDeduplicatorMillionIDs measures what a million remembered
+// TestMemoryMillionIDs measures what a million remembered
 // events cost: the bound is 64 MiB.
-func TestMemoryDeduplicatorMillionIDs(t *testing.T) {
+func TestMemoryMillionIDs(t *testing.T) {
 	if testing.Short() || raceEnabled() {
 		t.Skip("a single-goroutine measurement of a million records: it runs without -short and -race")
 	}
@@ -121,7 +121,7 @@ func TestMemoryDeduplicatorMillionIDs(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	d := NewMemoryDeduplicator(MemoryDedupConfig{MaxEntries: ids})
+	d := NewMemory(MemoryConfig{MaxDone: ids})
 	key := []byte("id:ORDER_SUCCEEDED:evt_V2_00000000000000000000000000000000")
 	for i := range ids {
 		// Event ids as the service writes them, 56-byte keys.
@@ -130,18 +130,17 @@ func TestMemoryDeduplicatorMillionIDs(t *testing.T) {
 			key[j] = "0123456789abcdef"[n%16]
 			n /= 16
 		}
-		st, tok, _ := d.Begin(ctx, string(key))
-		if st != DedupNew {
-			t.Fatalf("id %d: %v", i, st)
+		if err := d.Claim(ctx, string(key), "t", time.Minute); err != nil {
+			t.Fatalf("id %d: %v", i, err)
 		}
-		_ = d.Done(ctx, string(key), tok)
+		_ = d.Done(ctx, string(key), "t", time.Hour)
 	}
 	runtime.GC()
 	runtime.ReadMemStats(&after)
-	done, _ := d.Len()
+	done, _, _ := d.Len()
 	require.Equal(t, ids, done)
-	st, _, _ := d.Begin(ctx, "id:ORDER_SUCCEEDED:evt_V2_00000000000000000000000000000000")
-	require.Equal(t, DedupDone, st, "the first id is still remembered")
+	err := d.Claim(ctx, "id:ORDER_SUCCEEDED:evt_V2_00000000000000000000000000000000", "u", time.Minute)
+	require.ErrorIs(t, err, ErrDone, "the first id is still remembered")
 	used := int64(after.HeapAlloc) - int64(before.HeapAlloc)
 	t.Logf("1,000,000 distinct ids: %.1f MiB on the heap, %.1f bytes per id (bound 64 MiB)", float64(used)/(1<<20), float64(used)/ids)
 	require.Less(t, used, int64(64<<20))

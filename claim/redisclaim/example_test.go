@@ -1,4 +1,4 @@
-package redisdedup_test
+package redisclaim_test
 
 import (
 	"context"
@@ -8,24 +8,25 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/payorch/checkout-go/claim/redisclaim"
 	"github.com/payorch/checkout-go/webhook"
-	"github.com/payorch/checkout-go/webhook/redisdedup"
 )
 
 // Every replica of the webhook receiver uses the same Redis, so a re-sent
-// event that lands on another replica is not processed twice.
+// event that lands on another replica is not processed twice; the same
+// store serves the reconciler (reconcile.Config.Store).
 func ExampleNew() {
 	rdb := redis.NewClient(&redis.Options{Addr: os.Getenv("REDIS_ADDR")})
 	defer rdb.Close()
-	dedup, err := redisdedup.New(redisdedup.Config{Client: rdb, Prefix: "shop:webhooks:"})
+	store, err := redisclaim.New(redisclaim.Config{Client: rdb, Prefix: "shop:"})
 	if err != nil {
 		log.Fatal(err)
 	}
 	v, err := webhook.NewVerifier(webhook.Config{
-		Username:     os.Getenv("WEBHOOK_USERNAME"),
-		Password:     os.Getenv("WEBHOOK_PASSWORD"),
-		Sources:      webhook.ProductionSources,
-		Deduplicator: dedup, // shared by every replica
+		Username: os.Getenv("WEBHOOK_USERNAME"),
+		Password: os.Getenv("WEBHOOK_PASSWORD"),
+		Sources:  webhook.ProductionSources,
+		Claims:   store, // shared by every replica, and by the reconciler
 	})
 	if err != nil {
 		log.Fatal(err)

@@ -1,11 +1,11 @@
-package webhook
+package claim
 
 import (
 	"crypto/sha256"
 	"encoding/binary"
 )
 
-// keyDigest is what MemoryDeduplicator keeps of a processed key: the first
+// keyDigest is what Memory keeps of a done key: the first
 // 128 bits of its SHA-256 (two of a billion keys sharing them: below
 // 10^-20).
 type keyDigest [16]byte
@@ -22,13 +22,14 @@ type doneRecord struct {
 	expires int64 // Unix nanoseconds
 }
 
-// doneSet is the processed keys of a MemoryDeduplicator: records in the
-// order they were made (expiry order, the TTL being fixed) and an
-// open-addressing index from digest to record, about 35 bytes per key
+// doneSet is the done keys of a Memory store: records in the
+// order they were made (about expiry order: a record whose keep is shorter
+// than an older one's waits behind it, still bounded by the store's size)
+// and an open-addressing index from digest to record, about 35 bytes per key
 // (a Go map would take twice that). recs[head:] are not yet forgotten; a
 // record is live while the index points at it. A key recorded again, or
-// found expired by Begin, leaves a stale record, dropped at the head or
-// when stale records outnumber live ones. Guarded by the deduplicator's
+// found expired by Claim, leaves a stale record, dropped at the head or
+// when stale records outnumber live ones. Guarded by the store's
 // mutex.
 type doneSet struct {
 	recs  []doneRecord
