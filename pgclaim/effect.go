@@ -153,10 +153,12 @@ func commitErr(err error) error {
 // settleCommit finds out whether a commit that failed took effect after
 // all: the server refused it (it did not), or the answer was lost (it did
 // if the mark names this attempt). Unknown still, it returns the error: a
-// retry is safe, since it finds the mark if there is one.
+// retry is safe, since it finds the mark if there is one. (pgconn's
+// SafeToRetry is not asked: a connection closed while the commit was in
+// flight reads as "conn closed", which it calls safe.)
 func (s *Store) settleCommit(ctx context.Context, name, key, attempt string, err error) error {
 	var pe *pgconn.PgError
-	if errors.As(err, &pe) || pgconn.SafeToRetry(err) {
+	if errors.As(err, &pe) {
 		return op(name, commitErr(err))
 	}
 	bg, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*s.timeout)
@@ -169,12 +171,15 @@ func (s *Store) settleCommit(ctx context.Context, name, key, attempt string, err
 		qcancel()
 		switch {
 		case qerr == nil && mine:
+			s.log.WarnContext(ctx, "pgclaim: a commit's answer was lost; its mark shows it took effect", "key", key, "error", err)
 			return nil
 		case qerr == nil || errors.Is(qerr, pgx.ErrNoRows):
+			s.log.WarnContext(ctx, "pgclaim: a commit's answer was lost; it did not take effect and will be retried", "key", key, "error", err)
 			return op(name, commitErr(err))
 		}
 		select {
 		case <-bg.Done():
+			s.log.WarnContext(ctx, "pgclaim: a commit's outcome is unknown; a retry will find its mark if it took effect", "key", key, "error", err)
 			return op(name, fmt.Errorf("commit: outcome unknown (the mark could not be read: %v): %w", qerr, err))
 		case <-time.After(wait):
 		}

@@ -92,7 +92,8 @@ type Config struct {
 	// ended, in the background after a call; 0 means DefaultSweepEvery,
 	// negative never (call [Store.Sweep] yourself).
 	SweepEvery time.Duration
-	// Logger hears of sweeps that failed (warn); nil is slog.Default().
+	// Logger hears of sweeps that failed and of commits whose answer was
+	// lost (warn); nil is slog.Default().
 	Logger *slog.Logger
 }
 

@@ -63,7 +63,8 @@ WHERE t.due IS NULL AND NOT (t.state = 'done' AND t.until > statement_timestamp(
 
 		// $1 now, $2 n, $3 token, $4 lease, $5 now+lease: the keys claimed
 		// are due again at $5, so a re-sent call finds them by due and
-		// holder (prior) and claims no more than n in all.
+		// holder (prior), returns them first, and claims no more than n in
+		// all.
 		claimDue: q(`WITH prior AS (
 	SELECT key FROM $t WHERE due = $5 AND state = 'held' AND holder = $3 AND until > statement_timestamp()
 ), pick AS (
@@ -77,10 +78,10 @@ WHERE t.due IS NULL AND NOT (t.state = 'done' AND t.until > statement_timestamp(
 	FROM pick WHERE t.key = pick.key
 	RETURNING t.key, t.polls, t.expires, pick.due
 )
-SELECT key, polls, expires, due FROM upd
+SELECT key, polls, expires, 1 AS batch, due FROM upd
 UNION ALL
-SELECT t.key, t.polls, t.expires, t.due FROM $t t JOIN prior USING (key)
-ORDER BY due`),
+SELECT t.key, t.polls, t.expires, 0, t.due FROM $t t JOIN prior USING (key)
+ORDER BY batch, due`),
 
 		// $1 key, $2 token, $3 due, $4 polls.
 		reschedule: q(`UPDATE $t SET state = 'free', holder = NULL, until = '-infinity',

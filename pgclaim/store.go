@@ -30,7 +30,7 @@ func (s *Store) call(ctx context.Context, name string, f func(context.Context) e
 	return op(name, f(ctx))
 }
 
-// exec runs one statement that answers nothing.
+// exec runs one statement that answers nothing (s is not nil).
 func (s *Store) exec(ctx context.Context, name, sql string, args ...any) error {
 	return s.call(ctx, name, func(ctx context.Context) error {
 		_, err := s.pool.Exec(ctx, sql, args...)
@@ -86,6 +86,9 @@ func (s *Store) Extend(ctx context.Context, key, token string, lease time.Durati
 
 // Done marks key done for keep (see [claim.Claimer]).
 func (s *Store) Done(ctx context.Context, key, _ string, keep time.Duration) error {
+	if s == nil {
+		return errNilStore
+	}
 	err := s.exec(ctx, "done", s.sql.done, []byte(key), max(keep, time.Millisecond))
 	if err == nil {
 		s.maybeSweep(ctx)
@@ -95,11 +98,17 @@ func (s *Store) Done(ctx context.Context, key, _ string, keep time.Duration) err
 
 // Release frees key if token holds it (see [claim.Claimer]).
 func (s *Store) Release(ctx context.Context, key, token string) error {
+	if s == nil {
+		return errNilStore
+	}
 	return s.exec(ctx, "release", s.sql.release, []byte(key), token)
 }
 
 // Track tracks key (see [claim.Store]).
 func (s *Store) Track(ctx context.Context, key string, due, expires time.Time) error {
+	if s == nil {
+		return errNilStore
+	}
 	return s.exec(ctx, "track", s.sql.track, []byte(key), due, expires)
 }
 
@@ -120,8 +129,9 @@ func (s *Store) ClaimDue(ctx context.Context, now time.Time, n int, token string
 		out = out[:0]
 		var key []byte
 		var e claim.Entry
+		var batch int
 		var due time.Time
-		_, err = pgx.ForEachRow(rows, []any{&key, &e.Polls, &e.Expires, &due}, func() error {
+		_, err = pgx.ForEachRow(rows, []any{&key, &e.Polls, &e.Expires, &batch, &due}, func() error {
 			e.Key = string(key)
 			out = append(out, e)
 			return nil
@@ -137,11 +147,17 @@ func (s *Store) ClaimDue(ctx context.Context, now time.Time, n int, token string
 
 // Reschedule frees key and sets when it is due (see [claim.Store]).
 func (s *Store) Reschedule(ctx context.Context, key, token string, due time.Time, polls int) error {
+	if s == nil {
+		return errNilStore
+	}
 	return s.exec(ctx, "reschedule", s.sql.reschedule, []byte(key), token, due, polls)
 }
 
 // Untrack frees key and ends its tracking (see [claim.Store]).
 func (s *Store) Untrack(ctx context.Context, key, token string) error {
+	if s == nil {
+		return errNilStore
+	}
 	return s.exec(ctx, "untrack", s.sql.untrack, []byte(key), token)
 }
 

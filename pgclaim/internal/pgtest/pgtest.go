@@ -108,7 +108,12 @@ func Start(t testing.TB, o Options) *Server {
 		_ = l.Close()
 		s.URL = "postgres://postgres@127.0.0.1:" + s.port + "/postgres?sslmode=disable"
 		if err = s.start(); err == nil {
-			t.Cleanup(s.Stop)
+			t.Cleanup(func() {
+				if t.Failed() {
+					t.Logf("pgtest: the end of postgres's log:\n%s", s.logTail())
+				}
+				s.Stop()
+			})
 			return s
 		}
 		if try == 4 {
@@ -173,8 +178,7 @@ func nobody() (*syscall.Credential, error) {
 // start runs postgres on s.port and waits until it accepts connections.
 func (s *Server) start() error {
 	args := []string{"-D", s.data(), "-p", s.port, "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=",
-		"-c", "shared_buffers=16MB", "-c", "max_connections=200", "-c", "log_min_messages=fatal",
-		"-c", "log_min_error_statement=panic"}
+		"-c", "shared_buffers=16MB", "-c", "max_connections=200", "-c", "log_min_messages=warning"}
 	if !s.opts.Durable {
 		args = append(args, "-c", "fsync=off", "-c", "full_page_writes=off")
 	}
@@ -216,7 +220,7 @@ func (s *Server) start() error {
 func (s *Server) logTail() string {
 	b, _ := os.ReadFile(filepath.Join(s.dir, "postgres.log"))
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
-	return strings.Join(lines[max(0, len(lines)-10):], "\n")
+	return strings.Join(lines[max(0, len(lines)-400):], "\n")
 }
 
 // Pid is the running postmaster's process id, 0 when it is not running.
