@@ -26,10 +26,10 @@ func Migration(schema string) string {
 CREATE TABLE IF NOT EXISTS $table (
 	key     bytea PRIMARY KEY,
 	state   text NOT NULL CHECK (state IN ('free', 'held', 'done')),
-	holder  text,               -- the claim's token; for a mark, the attempt that wrote it
+	holder  text,                 -- the claim's token; for a mark, the attempt that wrote it
 	until   timestamptz NOT NULL, -- the lease's or the keep's end: the key is free after it
-	due     timestamptz,        -- tracked keys only: when due
-	expires timestamptz,        -- tracked keys only: the window's end
+	due     timestamptz,          -- tracked keys only: when due
+	expires timestamptz,          -- tracked keys only: the window's end
 	polls   integer NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS claims_due ON $table (due) WHERE due IS NOT NULL;
