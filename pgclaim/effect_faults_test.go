@@ -189,11 +189,15 @@ func (c *commitCutter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, data pg
 
 func (c *commitCutter) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
 
-// killHere tells whether the order's Handle kills its replica (once).
+// killHere tells whether the order's Handle kills its replica here (once),
+// where on says the scenario kills there.
 func (f *fleet) killHere(orderID string, on bool) bool {
+	if !on {
+		return false
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	kill := on && f.kills[orderID]
+	kill := f.kills[orderID]
 	delete(f.kills, orderID)
 	return kill
 }
