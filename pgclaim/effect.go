@@ -23,9 +23,14 @@ import (
 // transaction marked the order first, fn's writes are rolled back and nil
 // is returned. A window-end report (st.IsFinal() false) commits without a
 // mark. An error from fn, or a panic, rolls back and is returned as is.
+// fn must leave tx open (no Commit or Rollback of its own), and should do
+// nothing outside it that must not happen twice.
 func (s *Store) Handle(fn func(ctx context.Context, tx pgx.Tx, st *checkout.OrderStatus) error) func(context.Context, *checkout.OrderStatus) error {
 	return func(ctx context.Context, st *checkout.OrderStatus) error {
-		if st == nil {
+		switch {
+		case fn == nil:
+			return errors.New("checkout: pgclaim: handle order: nil function given to Store.Handle")
+		case st == nil:
 			return errors.New("checkout: pgclaim: handle order: nil status")
 		}
 		key := ""
@@ -59,7 +64,8 @@ func WithEventKey(key func(ev *webhook.Event) string) EventOption {
 // [webhook.Event.DedupKey], the one the handler claims) in it, so fn's
 // writes and the mark commit together. fn is not called for an event
 // processed already; when another delivery's transaction marked it first,
-// fn's writes are rolled back and nil is returned.
+// fn's writes are rolled back and nil is returned. As with Handle, fn must
+// leave tx open.
 func (s *Store) HandleEvent(fn func(ctx context.Context, tx pgx.Tx, ev *webhook.Event) error, opts ...EventOption) func(context.Context, *webhook.Event) error {
 	var o eventOptions
 	for _, opt := range opts {
@@ -68,7 +74,10 @@ func (s *Store) HandleEvent(fn func(ctx context.Context, tx pgx.Tx, ev *webhook.
 		}
 	}
 	return func(ctx context.Context, ev *webhook.Event) error {
-		if ev == nil {
+		switch {
+		case fn == nil:
+			return errors.New("checkout: pgclaim: handle event: nil function given to Store.HandleEvent")
+		case ev == nil:
 			return errors.New("checkout: pgclaim: handle event: nil event")
 		}
 		key := ev.DedupKey()

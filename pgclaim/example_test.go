@@ -94,8 +94,7 @@ func Example() {
 }
 
 // New does not contact the database; the first call creates the schema and
-// table, or Migrate does it at start-up. A configuration it refuses is a
-// *ConfigError naming the field.
+// table, or Migrate does it at start-up.
 func ExampleNew() {
 	ctx := context.Background()
 	pool, err := pgxpool.New(ctx, os.Getenv("DATABASE_URL"))
@@ -110,11 +109,19 @@ func ExampleNew() {
 	if err := store.Migrate(ctx); err != nil {
 		log.Fatal(err) // the database is away, or the role may not create the schema (see Migration)
 	}
-	_, err = pgclaim.New(pgclaim.Config{Schema: "shop_1"})
+}
+
+// A configuration New refuses is a *ConfigError naming the field.
+func ExampleConfigError() {
+	_, err := pgclaim.New(pgclaim.Config{Schema: "shop_1"})
 	var ce *pgclaim.ConfigError
 	if errors.As(err, &ce) {
-		fmt.Println(ce.Field, "-", err)
+		fmt.Println(ce.Field)
+		fmt.Println(err)
 	}
+	// Output:
+	// Config.Pool
+	// checkout: pgclaim: new: Config.Pool is required
 }
 
 // Handle's function receives the transaction: its writes and the order's

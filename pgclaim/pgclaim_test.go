@@ -6,10 +6,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/require"
 
+	checkout "github.com/payorch/checkout-go"
 	"github.com/payorch/checkout-go/pgclaim"
+	"github.com/payorch/checkout-go/webhook"
 )
 
 // New refuses what it cannot use with a *ConfigError naming the field,
@@ -56,4 +59,8 @@ func TestNilStore(t *testing.T) {
 	require.Error(t, s.Migrate(ctx))
 	require.Error(t, (&pgclaim.Store{}).Release(ctx, "k", "t"))
 	require.Equal(t, "pgclaim.Store(nil)", s.String())
+	require.ErrorContains(t, s.Handle(nil)(ctx, &checkout.OrderStatus{OrderID: "o"}), "nil function given to Store.Handle")
+	require.ErrorContains(t, s.HandleEvent(nil)(ctx, &webhook.Event{}), "nil function given to Store.HandleEvent")
+	require.ErrorContains(t, s.Handle(func(context.Context, pgx.Tx, *checkout.OrderStatus) error { return nil })(ctx,
+		&checkout.OrderStatus{OrderID: "o", Status: checkout.StatusCharged}), "checkout: pgclaim: Store not configured")
 }
