@@ -63,6 +63,16 @@
 // loses nor repeats the effect). Every method treats a key done by any
 // means as done.
 //
+// # The SDK's keys
+//
+// The webhook handler claims an event under webhook.Event.DedupKey
+// ("id:…", "idsha256:…" or "sha256:…") and marks it done for
+// webhook.Config.DedupTTL; the reconciler claims, tracks and marks an
+// order under reconcile.OrderKey ("order:" and the order id) for
+// reconcile.Config.Remember, and marks it done only for a final status (a
+// window-end report is untracked, not done). An adapter that writes the
+// mark in the merchant's transaction uses the same keys and rules.
+//
 // # Data loss
 //
 // A store that can forget what it wrote (Redis restarted without its data)

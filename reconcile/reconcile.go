@@ -13,7 +13,9 @@
 // once with the last status read, which is not final (st.IsFinal() is
 // false); an order that could not be read at all (the service does not
 // know it, or refuses to say) reaches Handle with an empty status, only
-// its OrderID set. Either way the order is reported, never polled forever.
+// its OrderID set (a read failing for a reason that may pass, the network
+// or a 5xx, is tried again for up to Config.Grace past the window first).
+// Either way the order is reported, never polled forever.
 // That report does not count as handled: if the order is paid or fails
 // later, its webhook still brings the final status to Handle.
 //
@@ -187,7 +189,8 @@ const keyPrefix = "order:"
 // OrderKey is the key under which the reconciler claims, tracks and marks
 // handled the order orderID in its [claim.Store]: "order:" and the id. A
 // store that writes the "handled" mark in the merchant's own transaction
-// writes it under this key.
+// writes it under this key, for Config.Remember, and only when the status
+// Handle got is final (st.IsFinal()): a window-end report is not handled.
 func OrderKey(orderID string) string { return keyPrefix + orderID }
 
 // Track starts watching an order: it is polled from Config.Grace on

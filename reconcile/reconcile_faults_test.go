@@ -85,10 +85,17 @@ type scenario struct {
 	persist   bool // and keeps its data (append-only file)
 }
 
-// faultLease is the replicas' lease: 600 ms, or CHECKOUT_FAULT_LEASE
-// milliseconds. It must outlast a Redis restart and the worst pause of a
-// starved process; at the scale on two shared cores, use 2000.
-var faultLease = time.Duration(envInt("CHECKOUT_FAULT_LEASE", 600)) * time.Millisecond
+// faultLease is the replicas' lease: 1.5 s (3 s under -race), or
+// CHECKOUT_FAULT_LEASE milliseconds. It must outlast a Redis restart and
+// the worst pause of a starved process: CI runs every package's tests at
+// once on two cores, and a claim that cannot be renewed in time is lost.
+var faultLease = func() time.Duration {
+	ms := 1500
+	if underRace() {
+		ms = 3000
+	}
+	return time.Duration(envInt("CHECKOUT_FAULT_LEASE", ms)) * time.Millisecond
+}()
 
 // fleet is the merchant's deployment: replicas behind a load balancer.
 type fleet struct {
@@ -121,7 +128,7 @@ type replica struct {
 
 func (f *fleet) start() *replica {
 	rdb := redis.NewClient(&redis.Options{Addr: f.addr, DialTimeout: 200 * time.Millisecond, ReadTimeout: time.Second, WriteTimeout: time.Second})
-	store, err := redisclaim.New(redisclaim.Config{Client: rdb, Prefix: f.prefix, Timeout: time.Second, Recovery: 500 * time.Millisecond,
+	store, err := redisclaim.New(redisclaim.Config{Client: rdb, Prefix: f.prefix, Timeout: time.Second, Recovery: 3 * time.Second,
 		Logger: f.log, OnDataLoss: func(redisclaim.DataLoss) { f.losses.Add(1) }})
 	require.NoError(f.t, err)
 	r := &replica{rdb: rdb, done: make(chan struct{})}

@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -171,14 +172,25 @@ func TestSlowHandleStallsNothingElse(t *testing.T) {
 	require.Empty(t, h.get("slow"), "still running")
 }
 
-// Run leaves no goroutine behind once it returns.
+// Run returns once its polls under way have ended, and leaves no
+// goroutine behind.
 func TestRunLeavesNoGoroutines(t *testing.T) {
 	h := newHandled()
 	tr := &http.Transport{}
 	fake, _, _ := setup(t, h, nil)
 	c, err := checkout.NewClient("shop", "test_key", checkout.WithBaseURL(fake.URL), checkout.WithHTTPClient(&http.Client{Transport: tr}))
 	require.NoError(t, err)
-	r, err := reconcile.New(c, reconcile.Config{Handle: h.handle, Grace: time.Nanosecond, Tick: 5 * time.Millisecond,
+	slowStarted := make(chan struct{})
+	var slowEnded atomic.Bool
+	handle := func(ctx context.Context, st *checkout.OrderStatus) error {
+		if st.OrderID == "g-0" {
+			close(slowStarted)
+			time.Sleep(100 * time.Millisecond)
+			slowEnded.Store(true)
+		}
+		return h.handle(ctx, st)
+	}
+	r, err := reconcile.New(c, reconcile.Config{Handle: handle, Grace: time.Nanosecond, Tick: 5 * time.Millisecond,
 		Intervals: []time.Duration{10 * time.Millisecond}})
 	require.NoError(t, err)
 	for i := range 20 {
@@ -197,8 +209,10 @@ func TestRunLeavesNoGoroutines(t *testing.T) {
 	done := make(chan error)
 	go func() { done <- r.Run(ctx) }()
 	require.Eventually(t, func() bool { return len(h.get("g-18")) == 1 }, 5*time.Second, 5*time.Millisecond)
+	<-slowStarted
 	cancel()
 	require.ErrorIs(t, <-done, context.Canceled)
+	require.True(t, slowEnded.Load(), "Run returned before its poll ended")
 	tr.CloseIdleConnections()
 	require.Eventually(t, func() bool { return runtime.NumGoroutine() <= base }, 5*time.Second, 5*time.Millisecond,
 		"goroutines: %d after Run, %d before", runtime.NumGoroutine(), base)

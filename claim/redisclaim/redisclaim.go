@@ -81,8 +81,10 @@ type Config struct {
 	Timeout time.Duration
 	// Recovery is how long, once a replica finds Redis lost its data, no
 	// claim is granted, so that every live replica writes back its keys
-	// first; 0 means DefaultRecovery. Make it longer than the longest
-	// pause between two calls of a live replica (the reconciler's Tick).
+	// first; 0 means DefaultRecovery. Make it longer than Timeout plus the
+	// longest pause between two calls of a live replica (the reconciler's
+	// Tick): a replica that first reaches the restarted Redis after it
+	// ends may see its keys claimed by another.
 	Recovery time.Duration
 	// Journal bounds the done keys remembered for that write-back; 0 means
 	// DefaultJournal, negative remembers nothing (data loss then goes

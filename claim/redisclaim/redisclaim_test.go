@@ -20,6 +20,7 @@ import (
 	"github.com/payorch/checkout-go/claim/claimtest"
 	"github.com/payorch/checkout-go/claim/redisclaim"
 	"github.com/payorch/checkout-go/internal/redistest"
+	"github.com/payorch/checkout-go/webhook"
 )
 
 // newClient is a go-redis client of addr, closed at the test's end.
@@ -284,4 +285,51 @@ func TestUnreachableOrHung(t *testing.T) {
 			require.Less(t, time.Since(start), 5*time.Second, "bounded by the Timeout, not by go-redis's own")
 		})
 	}
+}
+
+// FuzzKeys sends keys as a stranger's webhook body makes them
+// (Event.DedupKey of any event name, id and body) and as any caller may
+// pass them (any bytes) through a real Redis. Every key behaves alike:
+// claimed once, busy for another token, released by its own token only,
+// then done; and a key never shares its state with another.
+func FuzzKeys(f *testing.F) {
+	// Fuzzing runs the target in worker processes: they use the Redis the
+	// first process started rather than start their own.
+	addr := redistest.Addr(f)
+	f.Setenv(redistest.AddrEnv, addr)
+	client := newClient(f, addr)
+	for _, seed := range []struct{ name, id, raw string }{
+		{"ORDER_SUCCEEDED", "evt_V2_7c1b8e0f5a4d4e2b9f3a", `{"id":"evt_V2_7c1b8e0f5a4d4e2b9f3a","event_name":"ORDER_SUCCEEDED"}`},
+		{"ORDER_REFUNDED", "", `{"event_name":"ORDER_REFUNDED","content":{"order":{"order_id":"ord_1"}}}`},
+		{"MANDATE:ACTIVATED", "evt 1", "c:x"},
+		{"ORDER_FAILED", strings.Repeat("9", 200), "d"},
+		{"", "ஆ\x00\r\n", "{*}[]%s KEYS[1] ' \" \\"},
+	} {
+		f.Add(seed.name, seed.id, seed.raw)
+	}
+	f.Fuzz(func(t *testing.T, name, id, raw string) {
+		ctx := context.Background()
+		s, err := redisclaim.New(redisclaim.Config{Client: client, Prefix: testPrefix()})
+		require.NoError(t, err)
+		keys := []string{
+			(&webhook.Event{Name: name, ID: id}).DedupKey(),
+			(&webhook.Event{Name: name, Raw: []byte(raw)}).DedupKey(),
+			"order:" + raw,
+		}
+		seen := map[string]bool{}
+		for _, k := range keys {
+			if seen[k] {
+				continue // the same key, already run
+			}
+			seen[k] = true
+			require.NoError(t, s.Claim(ctx, k, "t1", time.Minute), "key %q is new", k)
+			require.ErrorIs(t, s.Claim(ctx, k, "t2", time.Minute), claim.ErrBusy)
+			require.NoError(t, s.Release(ctx, k, "t2"))
+			require.ErrorIs(t, s.Claim(ctx, k, "t3", time.Minute), claim.ErrBusy, "another token releases nothing")
+			require.NoError(t, s.Release(ctx, k, "t1"))
+			require.NoError(t, s.Claim(ctx, k, "t4", time.Minute))
+			require.NoError(t, s.Done(ctx, k, "t4", time.Minute))
+			require.ErrorIs(t, s.Claim(ctx, k, "t5", time.Minute), claim.ErrDone)
+		}
+	})
 }
