@@ -19,6 +19,7 @@ import (
 	"github.com/payorch/checkout-go/pgclaim"
 	"github.com/payorch/checkout-go/pgclaim/internal/pgtest"
 	"github.com/payorch/checkout-go/reconcile"
+	"github.com/payorch/checkout-go/validation"
 	"github.com/payorch/checkout-go/webhook"
 )
 
@@ -111,17 +112,18 @@ func ExampleNew() {
 	}
 }
 
-// A configuration New refuses is a *ConfigError naming the field.
-func ExampleConfigError() {
+// A configuration New refuses is a *validation.ConfigError naming the
+// setting.
+func ExampleNew_refused() {
 	_, err := pgclaim.New(pgclaim.Config{Schema: "shop_1"})
-	var ce *pgclaim.ConfigError
+	var ce *validation.ConfigError
 	if errors.As(err, &ce) {
-		fmt.Println(ce.Field)
+		fmt.Println(ce.Err.Problems[0].Path)
 		fmt.Println(err)
 	}
 	// Output:
 	// Config.Pool
-	// checkout: pgclaim: new: Config.Pool is required
+	// checkout: pgclaim: new: Config.Pool: is required
 }
 
 // Handle's function receives the transaction: its writes and the order's

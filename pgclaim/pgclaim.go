@@ -50,6 +50,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/payorch/checkout-go/claim"
+	"github.com/payorch/checkout-go/validation"
 )
 
 // Defaults of Config's zero fields.
@@ -97,18 +98,6 @@ type Config struct {
 	Logger *slog.Logger
 }
 
-// ConfigError is what [New] returns for a configuration it refuses; Field
-// names the setting ("Config.Pool").
-type ConfigError struct {
-	Field   string
-	Problem string
-}
-
-// Error returns "checkout: pgclaim: new: <field> <problem>".
-func (e *ConfigError) Error() string {
-	return "checkout: pgclaim: new: " + e.Field + " " + e.Problem
-}
-
 // Store is a claim.Store on PostgreSQL, safe for concurrent use by any
 // number of processes sharing the database and the Schema.
 type Store struct {
@@ -140,15 +129,15 @@ const maxIdentifier = 63
 func New(cfg Config) (*Store, error) {
 	switch {
 	case cfg.Pool == nil:
-		return nil, &ConfigError{Field: "Config.Pool", Problem: "is required"}
+		return nil, validation.Config("pgclaim: new", "Config.Pool", "is required")
 	case len(cfg.Schema) > maxIdentifier:
-		return nil, &ConfigError{Field: "Config.Schema", Problem: fmt.Sprintf("is longer than %d bytes", maxIdentifier)}
+		return nil, validation.Config("pgclaim: new", "Config.Schema", fmt.Sprintf("is longer than %d bytes", maxIdentifier))
 	case !validName(cfg.Schema):
-		return nil, &ConfigError{Field: "Config.Schema", Problem: "holds a NUL byte or is not UTF-8"}
+		return nil, validation.Config("pgclaim: new", "Config.Schema", "holds a NUL byte or is not UTF-8")
 	case cfg.Timeout < 0:
-		return nil, &ConfigError{Field: "Config.Timeout", Problem: "is negative"}
+		return nil, validation.Config("pgclaim: new", "Config.Timeout", "is negative")
 	case cfg.Keep < 0:
-		return nil, &ConfigError{Field: "Config.Keep", Problem: "is negative"}
+		return nil, validation.Config("pgclaim: new", "Config.Keep", "is negative")
 	}
 	s := &Store{pool: cfg.Pool, schema: cfg.Schema, migrate: !cfg.SkipMigration, timeout: cfg.Timeout, keep: cfg.Keep,
 		txOptions: cfg.TxOptions, sweepEvery: cfg.SweepEvery, log: cfg.Logger}

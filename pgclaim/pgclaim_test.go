@@ -12,6 +12,7 @@ import (
 
 	checkout "github.com/payorch/checkout-go"
 	"github.com/payorch/checkout-go/pgclaim"
+	"github.com/payorch/checkout-go/validation"
 	"github.com/payorch/checkout-go/webhook"
 )
 
@@ -35,10 +36,10 @@ func TestNew(t *testing.T) {
 		{pgclaim.Config{Pool: pool, Keep: -time.Second}, "Config.Keep"},
 	} {
 		_, err := pgclaim.New(tc.cfg)
-		var ce *pgclaim.ConfigError
+		var ce *validation.ConfigError
 		require.True(t, errors.As(err, &ce), "%+v: %v", tc.cfg, err)
-		require.Equal(t, tc.field, ce.Field)
-		require.ErrorContains(t, err, "checkout: pgclaim: new: "+tc.field+" ")
+		require.True(t, ce.Err.Has(tc.field), "%v", ce)
+		require.ErrorContains(t, err, "checkout: pgclaim: new: "+tc.field+": ")
 	}
 	s, err := pgclaim.New(pgclaim.Config{Pool: pool, Schema: "shop_1"})
 	require.NoError(t, err, "the database is away: New does not mind")

@@ -57,6 +57,7 @@ import (
 
 	checkout "github.com/payorch/checkout-go"
 	"github.com/payorch/checkout-go/claim"
+	"github.com/payorch/checkout-go/validation"
 	"github.com/payorch/checkout-go/webhook"
 )
 
@@ -102,18 +103,6 @@ type Config struct {
 	Logger *slog.Logger
 }
 
-// ConfigError is what [New] returns for a configuration it refuses; Field
-// names the setting ("Config.Handle").
-type ConfigError struct {
-	Field   string
-	Problem string
-}
-
-// Error returns "checkout: reconcile: new: <field> <problem>".
-func (e *ConfigError) Error() string {
-	return "checkout: reconcile: new: " + e.Field + " " + e.Problem
-}
-
 // Reconciler runs Config.Handle once per order reaching a final status.
 // It is safe for concurrent use; Run may run in several replicas at once.
 type Reconciler struct {
@@ -128,13 +117,13 @@ const maxDuration = 10 * 365 * 24 * time.Hour
 // New checks cfg and returns a Reconciler polling with c.
 func New(c *checkout.Client, cfg Config) (*Reconciler, error) {
 	if c == nil {
-		return nil, &ConfigError{Field: "client", Problem: "is nil"}
+		return nil, validation.Config("reconcile: new", "client", "is nil")
 	}
 	if cfg.Handle == nil {
-		return nil, &ConfigError{Field: "Config.Handle", Problem: "is required"}
+		return nil, validation.Config("reconcile: new", "Config.Handle", "is required")
 	}
 	if cfg.Workers < 0 {
-		return nil, &ConfigError{Field: "Config.Workers", Problem: "is negative"}
+		return nil, validation.Config("reconcile: new", "Config.Workers", "is negative")
 	}
 	durations := []struct {
 		name string
@@ -148,27 +137,27 @@ func New(c *checkout.Client, cfg Config) (*Reconciler, error) {
 	for _, d := range durations {
 		switch {
 		case *d.v < 0:
-			return nil, &ConfigError{Field: "Config." + d.name, Problem: "is negative"}
+			return nil, validation.Config("reconcile: new", "Config."+d.name, "is negative")
 		case *d.v > maxDuration:
-			return nil, &ConfigError{Field: "Config." + d.name, Problem: "is longer than 10 years"}
+			return nil, validation.Config("reconcile: new", "Config."+d.name, "is longer than 10 years")
 		case *d.v == 0:
 			*d.v = d.def
 		}
 	}
 	switch {
 	case cfg.Grace >= cfg.Window:
-		return nil, &ConfigError{Field: "Config.Grace", Problem: fmt.Sprintf("(%s) is not shorter than Config.Window (%s)", cfg.Grace, cfg.Window)}
+		return nil, validation.Config("reconcile: new", "Config.Grace", fmt.Sprintf("(%s) is not shorter than Config.Window (%s)", cfg.Grace, cfg.Window))
 	case cfg.Lease <= cfg.ReadTimeout:
-		return nil, &ConfigError{Field: "Config.Lease", Problem: fmt.Sprintf("(%s) is not longer than one read, Config.ReadTimeout (%s)", cfg.Lease, cfg.ReadTimeout)}
+		return nil, validation.Config("reconcile: new", "Config.Lease", fmt.Sprintf("(%s) is not longer than one read, Config.ReadTimeout (%s)", cfg.Lease, cfg.ReadTimeout))
 	}
 	cfg.Intervals = append([]time.Duration(nil), cfg.Intervals...)
 	for i, d := range cfg.Intervals {
 		field := fmt.Sprintf("Config.Intervals[%d]", i)
 		switch {
 		case d < 0:
-			return nil, &ConfigError{Field: field, Problem: "is negative"}
+			return nil, validation.Config("reconcile: new", field, "is negative")
 		case d > cfg.Window:
-			return nil, &ConfigError{Field: field, Problem: fmt.Sprintf("(%s) is longer than Config.Window (%s)", d, cfg.Window)}
+			return nil, validation.Config("reconcile: new", field, fmt.Sprintf("(%s) is longer than Config.Window (%s)", d, cfg.Window))
 		}
 	}
 	if cfg.Workers == 0 {

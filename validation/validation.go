@@ -163,3 +163,49 @@ func Join(prefix, path string) string {
 func Index(path string, i int) string {
 	return path + "[" + strconv.Itoa(i) + "]"
 }
+
+// ConfigError is the error of a constructor that refuses its
+// configuration (webhook.NewVerifier, reconcile.New, pgclaim.New): the
+// configuration is wrong, not a request. It reads "checkout: <Op>: " and
+// each problem at its setting ("Config.Lease: is negative"), and unwraps
+// to the *Error listing them.
+type ConfigError struct {
+	Op  string // the constructor: "webhook: config", "reconcile: new"
+	Err *Error // every problem, at the settings' names
+}
+
+// Error lists every problem after "checkout: <Op>: ".
+func (e *ConfigError) Error() string {
+	if e == nil || e.Err == nil {
+		return "checkout: config: <nil>"
+	}
+	problems := make([]string, len(e.Err.Problems))
+	for i, p := range e.Err.Problems {
+		problems[i] = p.String()
+	}
+	return "checkout: " + e.Op + ": " + strings.Join(problems, "; ")
+}
+
+// Unwrap returns Err.
+func (e *ConfigError) Unwrap() error {
+	if e == nil || e.Err == nil {
+		return nil
+	}
+	return e.Err
+}
+
+// ConfigErr is nil when e holds no problem, else a *ConfigError of the
+// constructor op.
+func (e *Error) ConfigErr(op string) error {
+	if e == nil || len(e.Problems) == 0 {
+		return nil
+	}
+	return &ConfigError{Op: op, Err: &Error{Problems: slices.Clone(e.Problems)}}
+}
+
+// Config is the *ConfigError of the constructor op with one problem.
+func Config(op, path, message string) error {
+	var e Error
+	e.Add(path, message)
+	return e.ConfigErr(op)
+}

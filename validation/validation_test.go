@@ -80,3 +80,20 @@ func TestAddMergeErr(t *testing.T) {
 	v.Add("later", "z")
 	require.Len(t, ve.Problems, 4, "Err returns a copy: later additions do not reach it")
 }
+
+// A constructor's refusal reads as a configuration's, not a request's,
+// and unwraps to the one validation error type.
+func TestConfigError(t *testing.T) {
+	var v validation.Error
+	require.NoError(t, v.ConfigErr("thing: new"))
+	v.Add("Config.Lease", "is negative")
+	v.Add("Config.Pool", "is required")
+	err := v.ConfigErr("thing: new")
+	require.EqualError(t, err, "checkout: thing: new: Config.Lease: is negative; Config.Pool: is required")
+	var ce *validation.ConfigError
+	require.ErrorAs(t, err, &ce)
+	require.True(t, ce.Err.Has("Config.Pool"))
+	require.ErrorIs(t, err, validation.ErrInvalidRequest)
+	require.EqualError(t, validation.Config("thing: new", "Config.X", "is odd"), "checkout: thing: new: Config.X: is odd")
+	require.Equal(t, "checkout: config: <nil>", (*validation.ConfigError)(nil).Error())
+}

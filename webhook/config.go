@@ -97,7 +97,7 @@ const forbiddenUsernameChars = "@!#$%&'*+-/=?^_.{|}~`:"
 
 // ValidateUsername reports whether u can be the dashboard's webhook
 // username: not empty, none of @ ! # $ % & ' * + - / = ? ^ _ . { | } ~ `
-// and ':', no control or space characters. The error is a *ConfigError.
+// and ':', no control or space characters. The error is a *validation.ConfigError.
 func ValidateUsername(u string) error {
 	var v validation.Error
 	validateUsername(&v, u)
@@ -122,7 +122,7 @@ func validateUsername(c *validation.Error, u string) {
 	}
 }
 
-// Validate checks the Config as NewVerifier does: a *ConfigError listing
+// Validate checks the Config as NewVerifier does: a *validation.ConfigError listing
 // every problem, or nil.
 func (c Config) Validate() error {
 	var col validation.Error

@@ -203,7 +203,7 @@ func TestValidationErrorIsShared(t *testing.T) {
 	require.True(t, errors.As(err, &ve))
 	require.True(t, ve.Has("Password"))
 	require.ErrorIs(t, err, validation.ErrInvalidRequest)
-	var ce *ConfigError
+	var ce *validation.ConfigError
 	require.ErrorAs(t, err, &ce)
 	// A configuration error says so, not "invalid request" (issue 29).
 	require.Equal(t, "checkout: webhook: config: Username: required; Password: required; "+

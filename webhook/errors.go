@@ -3,7 +3,6 @@ package webhook
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	checkout "github.com/payorch/checkout-go"
 	"github.com/payorch/checkout-go/internal/jose"
@@ -11,48 +10,17 @@ import (
 )
 
 // ValidationError is the SDK's one validation error type (also
-// checkout.ValidationError). A [ConfigError] wraps one, so errors.As finds
-// it; its paths are Config field names ("Username", "Headers[X-Shop]").
+// checkout.ValidationError). A [validation.ConfigError] wraps one, so
+// errors.As finds it; its paths are Config field names ("Username",
+// "Headers[X-Shop]").
 type ValidationError = validation.Error
 
 // Problem is one entry of a ValidationError.
 type Problem = validation.Problem
 
-// ConfigError is the error of NewVerifier, Config.Validate and
-// ValidateUsername: the Config is wrong, not a delivery. It reads
-// "checkout: webhook: config: Password: required; …" and unwraps to the
-// *ValidationError listing every problem.
-type ConfigError struct {
-	Err *ValidationError
-}
-
-// Error lists every problem after "checkout: webhook: config: ".
-func (e *ConfigError) Error() string {
-	if e == nil || e.Err == nil {
-		return "checkout: webhook: config: <nil>"
-	}
-	problems := make([]string, len(e.Err.Problems))
-	for i, p := range e.Err.Problems {
-		problems[i] = p.String()
-	}
-	return "checkout: webhook: config: " + strings.Join(problems, "; ")
-}
-
-// Unwrap returns the *ValidationError.
-func (e *ConfigError) Unwrap() error {
-	if e == nil || e.Err == nil {
-		return nil
-	}
-	return e.Err
-}
-
-// configErr is nil when col holds no problem, else a *ConfigError.
-func configErr(col *validation.Error) error {
-	if err := col.Err(); err != nil {
-		return &ConfigError{Err: err.(*validation.Error)}
-	}
-	return nil
-}
+// configErr is nil when col holds no problem, else a
+// *validation.ConfigError of "webhook: config".
+func configErr(col *validation.Error) error { return col.ConfigErr("webhook: config") }
 
 // Sentinel errors of Verify and Handler, wrapped with a secret-free detail
 // (test with errors.Is). Constants, so no importer can reassign one. The

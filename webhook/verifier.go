@@ -61,7 +61,7 @@ type expectedHeader struct {
 }
 
 // NewVerifier checks cfg (see Config.Validate; the error is a
-// *ConfigError) and returns a Verifier holding copies of what it needs.
+// *validation.ConfigError) and returns a Verifier holding copies of what it needs.
 func NewVerifier(cfg Config) (*Verifier, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
