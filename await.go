@@ -13,34 +13,34 @@ func DefaultPollIntervals() []time.Duration {
 	return []time.Duration{5 * time.Second, 5 * time.Second, 10 * time.Second, 10 * time.Second, 30 * time.Second, 60 * time.Second}
 }
 
-// Bounds of a poll interval: [WithPollIntervals] refuses others, and
-// [PollInterval] holds any interval within them.
+// Bounds of a poll interval: WithPollIntervals refuses others, and
+// PollInterval holds any interval within them.
 const (
-	MinPollInterval = 10 * time.Millisecond
-	MaxPollInterval = 24 * time.Hour
+	minPollInterval = 10 * time.Millisecond
+	maxPollInterval = 24 * time.Hour
 )
 
 // PollInterval returns the wait before poll n+1 (n from 0) of schedule,
 // the last interval repeating, with ±10% jitter so that many waiters do
 // not poll in step. An empty schedule is [DefaultPollIntervals]; an
-// interval is held within [MinPollInterval] and [MaxPollInterval].
+// interval is held within 10 ms and 24 h.
 func PollInterval(schedule []time.Duration, n int) time.Duration {
 	if len(schedule) == 0 {
 		schedule = DefaultPollIntervals()
 	}
-	d := minMax(schedule[min(max(n, 0), len(schedule)-1)], MinPollInterval, MaxPollInterval)
+	d := minMax(schedule[min(max(n, 0), len(schedule)-1)], minPollInterval, maxPollInterval)
 	return d - d/10 + rand.N(d/5+1)
 }
 
 // WithPollIntervals replaces the schedule of [Client.AwaitFinal]
 // ([DefaultPollIntervals], also when none is given): the waits between
-// polls in order, the last one repeating, each from [MinPollInterval] to
-// [MaxPollInterval]. It is an option of AwaitFinal only.
+// polls in order, the last one repeating, each from 10 ms to 24 h. It is
+// an option of AwaitFinal only.
 func WithPollIntervals(d ...time.Duration) RequestOption {
 	return requestOptionFunc(func(r *requestConfig) error {
 		for i, v := range d {
-			if v < MinPollInterval || v > MaxPollInterval {
-				return optErr("poll interval %d (%s) is outside %s–%s", i, v, MinPollInterval, MaxPollInterval)
+			if v < minPollInterval || v > maxPollInterval {
+				return optErr("poll interval %d (%s) is outside %s–%s", i, v, minPollInterval, maxPollInterval)
 			}
 		}
 		r.poll = append(make([]time.Duration, 0, len(d)), d...) // non-nil: it was given
@@ -138,7 +138,7 @@ func (c *Client) await(ctx context.Context, cl *call, rc *requestConfig, polls *
 		case !o.retry:
 			return fail(err)
 		default:
-			wait = min(max(wait, o.wait)<<min(failures, 6), MaxPollInterval)
+			wait = min(max(wait, o.wait)<<min(failures, 6), maxPollInterval)
 			failures++
 		}
 		if err := rc.clock.sleep(ctx, wait); err != nil {

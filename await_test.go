@@ -174,7 +174,7 @@ func TestPollIntervalsBounded(t *testing.T) {
 	for _, d := range []time.Duration{time.Duration(1<<63 - 1), -time.Hour} {
 		got := PollInterval([]time.Duration{d}, 0)
 		require.Positive(t, got)
-		require.LessOrEqual(t, got, MaxPollInterval+MaxPollInterval/10)
+		require.LessOrEqual(t, got, maxPollInterval+maxPollInterval/10)
 	}
 }
 
