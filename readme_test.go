@@ -93,6 +93,7 @@ func TestREADMESnippetsAreCompiledCode(t *testing.T) {
 	require.NoError(t, err)
 
 	for _, b := range blocks {
+		require.True(t, balanced(b[1]), "README snippet %q opens what it does not close: show it whole", normalisedLines(b[1])[0])
 		want := normalisedLines(b[1])
 		found := false
 		for _, src := range sources {
@@ -105,7 +106,46 @@ func TestREADMESnippetsAreCompiledCode(t *testing.T) {
 	}
 }
 
+// balanced reports whether code closes every bracket it opens, strings and
+// comments aside: a snippet cut off mid-literal is not whole.
+func balanced(code string) bool {
+	depth := map[rune]int{}
+	pairs := map[rune]rune{')': '(', ']': '[', '}': '{'}
+	for line := range strings.SplitSeq(code, "\n") {
+		inString, raw := false, false
+		for i, r := range line {
+			switch {
+			case raw:
+				raw = r != '`'
+			case inString:
+				if r == '"' && (i == 0 || line[i-1] != '\\') {
+					inString = false
+				}
+			case r == '`':
+				raw = true
+			case r == '"':
+				inString = true
+			case r == '/' && strings.HasPrefix(line[i:], "//"):
+				goto next
+			case r == '(' || r == '[' || r == '{':
+				depth[r]++
+			case r == ')' || r == ']' || r == '}':
+				depth[pairs[r]]--
+			}
+		}
+	next:
+	}
+	for _, d := range depth {
+		if d != 0 {
+			return false
+		}
+	}
+	return true
+}
+
 func TestContainsRun(t *testing.T) {
+	require.True(t, balanced("f(x, []int{1}) // (\n\"a(\""))
+	require.False(t, balanced("rec, err := reconcile.New(c, reconcile.Config{\n\tStore: nil,"))
 	lines := []string{"a", "b", "c", "d"}
 	require.True(t, containsRun(lines, []string{"b", "c"}))
 	require.False(t, containsRun(lines, []string{"b", "d"}))

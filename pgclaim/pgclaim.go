@@ -127,17 +127,24 @@ const maxIdentifier = 63
 // replica may start while it is briefly away): the first call creates the
 // table when missing, or [Store.Migrate] does it now.
 func New(cfg Config) (*Store, error) {
+	var v validation.Error
+	if cfg.Pool == nil {
+		v.Add("Config.Pool", "is required")
+	}
 	switch {
-	case cfg.Pool == nil:
-		return nil, validation.Config("pgclaim: new", "Config.Pool", "is required")
 	case len(cfg.Schema) > maxIdentifier:
-		return nil, validation.Config("pgclaim: new", "Config.Schema", fmt.Sprintf("is longer than %d bytes", maxIdentifier))
+		v.Add("Config.Schema", fmt.Sprintf("is longer than %d bytes", maxIdentifier))
 	case !validName(cfg.Schema):
-		return nil, validation.Config("pgclaim: new", "Config.Schema", "holds a NUL byte or is not UTF-8")
-	case cfg.Timeout < 0:
-		return nil, validation.Config("pgclaim: new", "Config.Timeout", "is negative")
-	case cfg.Keep < 0:
-		return nil, validation.Config("pgclaim: new", "Config.Keep", "is negative")
+		v.Add("Config.Schema", "holds a NUL byte or is not UTF-8")
+	}
+	if cfg.Timeout < 0 {
+		v.Add("Config.Timeout", "is negative")
+	}
+	if cfg.Keep < 0 {
+		v.Add("Config.Keep", "is negative")
+	}
+	if err := v.ConfigErr("pgclaim: new"); err != nil {
+		return nil, err
 	}
 	s := &Store{pool: cfg.Pool, schema: cfg.Schema, migrate: !cfg.SkipMigration, timeout: cfg.Timeout, keep: cfg.Keep,
 		txOptions: cfg.TxOptions, sweepEvery: cfg.SweepEvery, log: cfg.Logger}

@@ -114,16 +114,18 @@ type Reconciler struct {
 // computed from one overflows.
 const maxDuration = 10 * 365 * 24 * time.Hour
 
-// New checks cfg and returns a Reconciler polling with c.
+// New checks cfg and returns a Reconciler polling with c; a configuration
+// it refuses is a *validation.ConfigError listing every setting refused.
 func New(c *checkout.Client, cfg Config) (*Reconciler, error) {
+	var v validation.Error
 	if c == nil {
-		return nil, validation.Config("reconcile: new", "client", "is nil")
+		v.Add("client", "is nil")
 	}
 	if cfg.Handle == nil {
-		return nil, validation.Config("reconcile: new", "Config.Handle", "is required")
+		v.Add("Config.Handle", "is required")
 	}
 	if cfg.Workers < 0 {
-		return nil, validation.Config("reconcile: new", "Config.Workers", "is negative")
+		v.Add("Config.Workers", "is negative")
 	}
 	durations := []struct {
 		name string
@@ -134,31 +136,39 @@ func New(c *checkout.Client, cfg Config) (*Reconciler, error) {
 		{"ReadTimeout", &cfg.ReadTimeout, 20 * time.Second}, {"Remember", &cfg.Remember, 7 * 24 * time.Hour},
 		{"Tick", &cfg.Tick, time.Second},
 	}
+	durationsOK := true
 	for _, d := range durations {
 		switch {
 		case *d.v < 0:
-			return nil, validation.Config("reconcile: new", "Config."+d.name, "is negative")
+			v.Add("Config."+d.name, "is negative")
+			durationsOK = false
 		case *d.v > maxDuration:
-			return nil, validation.Config("reconcile: new", "Config."+d.name, "is longer than 10 years")
+			v.Add("Config."+d.name, "is longer than 10 years")
+			durationsOK = false
 		case *d.v == 0:
 			*d.v = d.def
 		}
 	}
-	switch {
-	case cfg.Grace >= cfg.Window:
-		return nil, validation.Config("reconcile: new", "Config.Grace", fmt.Sprintf("(%s) is not shorter than Config.Window (%s)", cfg.Grace, cfg.Window))
-	case cfg.Lease <= cfg.ReadTimeout:
-		return nil, validation.Config("reconcile: new", "Config.Lease", fmt.Sprintf("(%s) is not longer than one read, Config.ReadTimeout (%s)", cfg.Lease, cfg.ReadTimeout))
+	if durationsOK { // compared only when each is sound
+		if cfg.Grace >= cfg.Window {
+			v.Add("Config.Grace", fmt.Sprintf("(%s) is not shorter than Config.Window (%s)", cfg.Grace, cfg.Window))
+		}
+		if cfg.Lease <= cfg.ReadTimeout {
+			v.Add("Config.Lease", fmt.Sprintf("(%s) is not longer than one read, Config.ReadTimeout (%s)", cfg.Lease, cfg.ReadTimeout))
+		}
 	}
 	cfg.Intervals = append([]time.Duration(nil), cfg.Intervals...)
 	for i, d := range cfg.Intervals {
 		field := fmt.Sprintf("Config.Intervals[%d]", i)
 		switch {
 		case d < 0:
-			return nil, validation.Config("reconcile: new", field, "is negative")
-		case d > cfg.Window:
-			return nil, validation.Config("reconcile: new", field, fmt.Sprintf("(%s) is longer than Config.Window (%s)", d, cfg.Window))
+			v.Add(field, "is negative")
+		case durationsOK && d > cfg.Window:
+			v.Add(field, fmt.Sprintf("(%s) is longer than Config.Window (%s)", d, cfg.Window))
 		}
+	}
+	if err := v.ConfigErr("reconcile: new"); err != nil {
+		return nil, err
 	}
 	if cfg.Workers == 0 {
 		cfg.Workers = 8

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -303,7 +304,7 @@ func TestNew(t *testing.T) {
 		want  string
 		field string
 	}{
-		{nil, reconcile.Config{}, "checkout: reconcile: new: client: is nil", "client"},
+		{nil, reconcile.Config{Handle: newHandled().handle}, "checkout: reconcile: new: client: is nil", "client"},
 		{c, reconcile.Config{}, "checkout: reconcile: new: Config.Handle: is required", "Config.Handle"},
 		{c, reconcile.Config{Handle: newHandled().handle, Grace: -1}, "checkout: reconcile: new: Config.Grace: is negative", "Config.Grace"},
 		{c, reconcile.Config{Handle: newHandled().handle, Workers: -1}, "checkout: reconcile: new: Config.Workers: is negative", "Config.Workers"},
@@ -319,6 +320,18 @@ func TestNew(t *testing.T) {
 		var ce *validation.ConfigError
 		require.ErrorAs(t, err, &ce)
 		require.True(t, ce.Err.Has(tt.field), "%v", ce)
+	}
+}
+
+// New lists every setting it refuses at once, not the first alone.
+func TestNewListsEveryProblem(t *testing.T) {
+	c, err := checkout.NewClient("shop", "k", checkout.WithBaseURL("http://127.0.0.1:1"))
+	require.NoError(t, err)
+	_, err = reconcile.New(c, reconcile.Config{Grace: 2 * time.Hour, Window: time.Hour, Lease: time.Second, Workers: -1})
+	var ce *validation.ConfigError
+	require.ErrorAs(t, err, &ce)
+	for _, field := range []string{"Config.Handle", "Config.Workers", "Config.Grace", "Config.Lease"} {
+		require.True(t, ce.Err.Has(field), "%s in %v", field, err)
 	}
 }
 
@@ -416,3 +429,24 @@ func (s *syncBuffer) Write(p []byte) (int, error) {
 	return s.b.Write(p)
 }
 func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
+
+// readmeReconciler is the README's reconciler, compiled: the snippet of
+// "When a webhook does not come", line for line.
+func readmeReconciler(client *checkout.Client, store claim.Store, recordOutcome func(context.Context, *checkout.OrderStatus) error) *reconcile.Reconciler {
+	rec, err := reconcile.New(client, reconcile.Config{
+		Handle: recordOutcome, // func(ctx, *checkout.OrderStatus) error: once per order, paid, failed or out of time
+		Store:  store,         // claim.NewMemory(claim.MemoryConfig{}) in one process; a redisclaim.Store for replicas
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	return rec
+}
+
+// The README's reconciler is built with the store given.
+func TestREADMEReconciler(t *testing.T) {
+	c, err := checkout.NewClient("shop", "k", checkout.WithBaseURL("http://127.0.0.1:1"))
+	require.NoError(t, err)
+	rec := readmeReconciler(c, claim.NewMemory(claim.MemoryConfig{}), func(context.Context, *checkout.OrderStatus) error { return nil })
+	require.NotNil(t, rec)
+}

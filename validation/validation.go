@@ -202,10 +202,3 @@ func (e *Error) ConfigErr(op string) error {
 	}
 	return &ConfigError{Op: op, Err: &Error{Problems: slices.Clone(e.Problems)}}
 }
-
-// Config is the *ConfigError of the constructor op with one problem.
-func Config(op, path, message string) error {
-	var e Error
-	e.Add(path, message)
-	return e.ConfigErr(op)
-}

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	checkout "github.com/payorch/checkout-go"
@@ -78,10 +79,23 @@ func awaitCommand() command {
 				}
 				schedule = append(schedule, d)
 			}
-			for _, f := range [...]struct{ name, v string }{{"base-url (or --fake)", *base}, {"merchant-id", *merchant}, {"api-key", *key}} {
+			keyVar := checkout.EnvAPIKey
+			if *fake != "" && *base == *fake {
+				keyVar = "CHECKOUT_FAKE_API_KEY"
+			}
+			var missing []string
+			for _, f := range [...]struct{ name, v string }{{"--base-url (or --fake)", *base},
+				{"--merchant-id (" + checkout.EnvMerchantID + ")", *merchant}, {"--api-key (" + keyVar + ")", *key}} {
 				if f.v == "" {
-					return usageError(fs, stderr, "--%s is required", f.name)
+					missing = append(missing, f.name)
 				}
+			}
+			if len(missing) > 0 {
+				verb := "are"
+				if len(missing) == 1 {
+					verb = "is"
+				}
+				return usageError(fs, stderr, "%s %s required", strings.Join(missing, ", "), verb)
 			}
 			c, err := checkout.NewClient(*merchant, *key, checkout.WithBaseURL(*base))
 			if err != nil {

@@ -62,7 +62,11 @@ func TestAwaitExitStatus(t *testing.T) {
 	}
 	r = cli(t, nil, "await", "a", "--amount", "1.00")
 	require.Equal(t, 2, r.code)
-	require.Contains(t, r.stderr, "--base-url (or --fake) is required")
+	require.Contains(t, r.stderr, "--base-url (or --fake), --merchant-id (CHECKOUT_MERCHANT_ID), --api-key (CHECKOUT_API_KEY) are required",
+		"every missing flag at once, with its variable")
+	r = cli(t, []string{"CHECKOUT_FAKE_URL=http://127.0.0.1:1"}, "await", "a", "--amount", "1.00")
+	require.Equal(t, 2, r.code)
+	require.Contains(t, r.stderr, "--merchant-id (CHECKOUT_MERCHANT_ID), --api-key (CHECKOUT_FAKE_API_KEY) are required")
 }
 
 // "paid" means what CheckPaid means: an order settled for less than

@@ -44,7 +44,7 @@ Usage:
   checkout trigger pay|fail|refund [flags]  move an order of a running fake; its webhook is delivered
   checkout trigger resend [flags]           send an order's last webhook again
   checkout filter [flags]                   print the JSON of a payment filter, or (--preview) its payment page
-  checkout lint --type TYPE [FILE]          print the advice on a request body (session, order, filter, …)
+  checkout lint --type TYPE [FILE]          print the advice on a JSON body (session, filter, emi)
   checkout await ORDER_ID --amount A        poll an order until it is final (exit 0 paid that amount, 1 not)
   checkout help [command]                   show this text, or a command's flags
 
