@@ -5,9 +5,8 @@ import "log/slog"
 // MandateDetail is a mandate as the service reports it: the mandate block
 // of an order status, and the content of the mandate webhooks
 // (MANDATE_CREATED, MANDATE_ACTIVATED, …). Its tokens print redacted; its
-// blocks are zero when absent or redacted ("FILTERED"), which decoding one
-// yourself reports as a *json.UnmarshalTypeError after every other field
-// is decoded: ignore it, as the client and webhook do.
+// blocks are zero when absent or redacted ("FILTERED"), and it decodes
+// leniently, as an order status does.
 type MandateDetail struct {
 	// MandateID is the service's id of the mandate.
 	MandateID string `json:"mandate_id,omitempty"`
@@ -104,4 +103,16 @@ type BankDetails struct {
 	// BeneficiaryName is the name of the account's beneficiary
 	// (beneficiary_name).
 	BeneficiaryName string `json:"beneficiary_name,omitempty"`
+}
+
+// UnmarshalJSON decodes a mandate leniently, naming no key, as
+// [Transaction.UnmarshalJSON] does.
+func (m *MandateDetail) UnmarshalJSON(data []byte) error {
+	type plain MandateDetail
+	var p plain
+	if ok, err := readObject(data, &p, "mandate"); !ok {
+		return err
+	}
+	*m = MandateDetail(p)
+	return nil
 }

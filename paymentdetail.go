@@ -15,9 +15,8 @@ import (
 // txn_detail, each step of a pre-authorised payment (txn_sub_details: a
 // capture or a void), and the content of the transaction webhooks
 // (TXN_CREATED, TXN_FAILED), which also fill StatusID, PaymentMethodType,
-// PaymentMethod, PaymentGatewayResponse and Card. Decoding one yourself,
-// a redacted block is a *json.UnmarshalTypeError returned after every
-// other field is decoded: ignore it, as the client and webhook do.
+// PaymentMethod, PaymentGatewayResponse and Card. It decodes leniently,
+// as an order status does: a redacted ("FILTERED") block is zero.
 type Transaction struct {
 	// TxnID is your reference of the attempt ("<merchant>-<order>-<n>"),
 	// which a refund by transaction takes.
@@ -410,4 +409,17 @@ type BasketItem struct {
 	ProductURL   string  `json:"productUrl,omitempty"`
 	SellerType   string  `json:"sellerType,omitempty"`   // FIRST_PARTY or THIRD_PARTY
 	CustomParams TextMap `json:"customParams,omitempty"` // your own fields of the item
+}
+
+// UnmarshalJSON decodes a transaction leniently, naming no key: a value
+// of the wrong JSON type (a redacted block) is left out, as in an order
+// status; a value that is not an object leaves x unchanged.
+func (x *Transaction) UnmarshalJSON(data []byte) error {
+	type plain Transaction
+	var p plain
+	if ok, err := readObject(data, &p, "transaction"); !ok {
+		return err
+	}
+	*x = Transaction(p)
+	return nil
 }

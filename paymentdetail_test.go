@@ -461,3 +461,16 @@ func TestStatusCardUPIMore(t *testing.T) {
 	require.JSONEq(t, `{"type":"REDIRECT","url":"https://bank.example/acs"}`, string(st.NextAction[0]))
 	require.Equal(t, UPIDetail{PayerVPA: "a@b"}, st.UPI, "a redacted sub-detail is zero")
 }
+
+// A transaction or mandate kept and decoded by the merchant reads a
+// redacted block as zero, as the client and webhook read it, no error.
+func TestStoredBlocksDecodeLeniently(t *testing.T) {
+	var x Transaction
+	require.NoError(t, json.Unmarshal([]byte(`{"txn_id":"t1","card":"FILTERED","payment_gateway_response":"FILTERED"}`), &x))
+	require.Equal(t, "t1", x.TxnID)
+	require.Zero(t, x.Card)
+	var m MandateDetail
+	require.NoError(t, json.Unmarshal([]byte(`{"mandate_id":"m1","payment_info":"FILTERED"}`), &m))
+	require.Equal(t, "m1", m.MandateID)
+	require.Zero(t, m.PaymentInfo)
+}
