@@ -3,6 +3,7 @@ package claim
 import (
 	"container/heap"
 	"context"
+	"math"
 	"sync"
 	"time"
 )
@@ -188,7 +189,11 @@ func (m *Memory) Done(_ context.Context, key, _ string, keep time.Duration) erro
 	for m.done.n >= m.max {
 		m.done.pop()
 	}
-	m.done.add(k, ns+int64(keep))
+	until := ns + int64(keep)
+	if keep > 0 && until < ns { // a keep past year 2262 saturates
+		until = math.MaxInt64
+	}
+	m.done.add(k, until)
 	m.done.tidy()
 	return nil
 }

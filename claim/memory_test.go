@@ -3,6 +3,7 @@ package claim
 import (
 	"context"
 	"fmt"
+	"math"
 	"sync"
 	"testing"
 	"time"
@@ -44,6 +45,15 @@ func TestMemoryKeep(t *testing.T) {
 	require.NoError(t, m.Done(ctx, "c", "", hour))
 	done, held, tracked := m.Len()
 	require.Equal(t, [3]int{1, 0, 0}, [3]int{done, held, tracked})
+}
+
+// A keep too long for a time saturates: the key stays done instead of
+// wrapping to a past expiry and being claimed again.
+func TestMemoryKeepSaturates(t *testing.T) {
+	ctx := context.Background()
+	m := NewMemory(MemoryConfig{Now: newClock().Now})
+	require.NoError(t, m.Done(ctx, "a", "", time.Duration(math.MaxInt64)))
+	require.ErrorIs(t, m.Claim(ctx, "a", "t1", hour), ErrDone)
 }
 
 // The leases are the store's clock's: a lapsed claim frees its key.

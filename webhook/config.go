@@ -67,11 +67,12 @@ type Config struct {
 	// [claim.Memory]. Share one across replicas (package claim/redisclaim).
 	Claims claim.Claimer `json:"-"`
 	// DedupTTL is how long a processed event is remembered; 0 means
-	// DefaultDedupTTL. A re-send arriving later is processed again.
+	// DefaultDedupTTL, at most 10 years. A re-send arriving later is
+	// processed again.
 	DedupTTL time.Duration
 	// DedupLease bounds how long the claim of a replica that died while fn
 	// ran blocks the re-sends; it is renewed while fn runs. 0 means
-	// DefaultDedupLease.
+	// DefaultDedupLease, at most 10 years.
 	DedupLease time.Duration
 	// DuplicateWait bounds how long a duplicate waits for the first
 	// delivery still running: 0 means DefaultDuplicateWait, negative means
@@ -169,11 +170,16 @@ func (c Config) Validate() error {
 	if c.ReadTimeout < 0 {
 		col.Add("ReadTimeout", "must not be negative")
 	}
-	if c.DedupTTL < 0 {
-		col.Add("DedupTTL", "must not be negative")
-	}
-	if c.DedupLease < 0 {
-		col.Add("DedupLease", "must not be negative")
+	for _, d := range []struct {
+		name string
+		v    time.Duration
+	}{{"DedupTTL", c.DedupTTL}, {"DedupLease", c.DedupLease}} {
+		switch {
+		case d.v < 0:
+			col.Add(d.name, "must not be negative")
+		case d.v > maxDedup:
+			col.Add(d.name, "must be at most 10 years")
+		}
 	}
 	if strings.ContainsAny(c.Realm, "\"\\\r\n") {
 		col.Add("Realm", `must not contain quotes, backslashes or line breaks`)

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"net/netip"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -81,6 +83,7 @@ func TestNewVerifierFailsClosed(t *testing.T) {
 		{"header twice", func(c *Config) { c.Headers = map[string]string{"X-Shop": "a", "x-shop": "b"} }, []string{"Headers[x-shop]"}},
 		{"negative body limit", func(c *Config) { c.MaxBodyBytes = -1 }, []string{"MaxBodyBytes"}},
 		{"negative dedupe durations", func(c *Config) { c.DedupTTL, c.DedupLease = -1, -1 }, []string{"DedupTTL", "DedupLease"}},
+		{"dedupe durations past 10 years", func(c *Config) { c.DedupTTL, c.DedupLease = math.MaxInt64, 11*365*24*time.Hour }, []string{"DedupTTL", "DedupLease"}},
 		{"bad realm", func(c *Config) { c.Realm = `a"b` }, []string{"Realm"}},
 		{"forbidden username", func(c *Config) { c.Username = "shop.user" }, []string{"Username"}},
 	}

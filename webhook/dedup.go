@@ -23,6 +23,10 @@ const (
 	DefaultDedupLease = time.Minute
 )
 
+// maxDedup bounds DedupTTL and DedupLease, so that no expiry computed
+// from them overflows a time.
+const maxDedup = 10 * 365 * 24 * time.Hour
+
 // releaseWait bounds the retries of releasing a failed delivery's claim:
 // past it the claim ends with its lease.
 const releaseWait = 5 * time.Second
