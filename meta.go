@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -21,7 +22,8 @@ func WithObserver(o Observer) Option {
 
 // ResponseMeta is what [WithResponseMeta] fills after a call, whether it
 // succeeded or failed. The service chose its ids: each is at most 128
-// bytes, and at most 16 are kept.
+// characters (and a "…" when cut), and IDs keeps at most 16 (the first
+// by name).
 type ResponseMeta struct {
 	HTTPStatus int               // status of the last reply (a settle read's after a replay), 0 when none came
 	RequestID  string            // the reply's x-request-id header
@@ -64,22 +66,30 @@ func (c *Client) operation(name, method, route, orderID string) Operation {
 	return op
 }
 
-// idHeaders are the reply's "-Id" headers, bounded in number and length.
+// idHeaders are the reply's "-Id" headers, bounded in number and length;
+// the first maxMetaIDs by name, so the same reply always keeps the same.
 func idHeaders(h http.Header) map[string]string {
-	var ids map[string]string
+	names := make([]string, 0, len(h))
 	for k, vs := range h {
-		if len(ids) == maxMetaIDs {
-			break
+		if strings.HasSuffix(k, "-Id") && len(k) <= 64 && len(vs) > 0 {
+			names = append(names, k)
 		}
-		if !strings.HasSuffix(k, "-Id") || len(k) > 64 || len(vs) == 0 {
-			continue
-		}
-		if ids == nil {
-			ids = make(map[string]string)
-		}
-		ids[k] = oneLine(vs[0], maxMetaIDLength)
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	slices.Sort(names)
+	ids := make(map[string]string, min(len(names), maxMetaIDs))
+	for _, k := range names[:min(len(names), maxMetaIDs)] {
+		ids[k] = oneLine(h[k][0], maxMetaIDLength)
 	}
 	return ids
+}
+
+// metaID is the reply's header name, bounded as the IDs are; it is read
+// directly, so many other "-Id" headers never push it out.
+func metaID(h http.Header, name string) string {
+	return oneLine(h.Get(name), maxMetaIDLength)
 }
 
 // boundedStatus is s when it is a status the package names, "_OTHER" for

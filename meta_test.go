@@ -329,9 +329,11 @@ func TestServiceValuesAreBounded(t *testing.T) {
 	require.Equal(t, checkout.Status("_OTHER"), o.ends[0].OrderStatus)
 	require.LessOrEqual(t, len(m.IDs), 16)
 	for k, v := range m.IDs {
-		require.LessOrEqual(t, len(k)+len(v), 64+130, k)
+		require.LessOrEqual(t, len(k)+len(v), 64+128+len("…"), k)
 	}
-	require.LessOrEqual(t, len(m.RequestID), 130)
+	require.LessOrEqual(t, len(m.RequestID), 128+len("…"))
+	require.True(t, strings.HasPrefix(m.RequestID, "rrrr"), "x-request-id is read even among 5001 other ids")
+	require.Contains(t, m.IDs, "X-Id0-Id", "the ids kept are the first by name, the same every time")
 
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()

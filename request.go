@@ -116,7 +116,7 @@ func (x *exchange) end(out decodable, err error) {
 		if x.last != nil {
 			m.HTTPStatus = x.last.StatusCode
 			m.IDs = idHeaders(x.last.Header)
-			m.RequestID, m.ResponseID = m.IDs["X-Request-Id"], m.IDs["X-Response-Id"]
+			m.RequestID, m.ResponseID = metaID(x.last.Header, "X-Request-Id"), metaID(x.last.Header, "X-Response-Id")
 		}
 	}
 	obs := x.c.observer
