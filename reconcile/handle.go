@@ -66,6 +66,9 @@ func (r *Reconciler) call(ctx context.Context, st *checkout.OrderStatus) (err er
 // is handling right now, or whose Handle fails, is answered 500, so the
 // service sends it again.
 func (r *Reconciler) Handler(v *webhook.Verifier) http.Handler {
+	if !r.ok() {
+		return v.Handler(func(context.Context, *webhook.Event) error { return notConfigured("handle webhook") })
+	}
 	return v.Handler(func(ctx context.Context, ev *webhook.Event) error {
 		if st, ok := finalOrder(ev); ok {
 			if err := r.settle(ctx, st); err != nil || ev.Name == webhook.OrderSucceeded || ev.Name == webhook.OrderFailed {

@@ -52,6 +52,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"reflect"
 	"strings"
 	"time"
 
@@ -127,6 +128,9 @@ func New(c *checkout.Client, cfg Config) (*Reconciler, error) {
 	if cfg.Workers < 0 {
 		v.Add("Config.Workers", "is negative")
 	}
+	if cfg.Store != nil && isNilPointer(cfg.Store) {
+		v.Add("Config.Store", "is a nil pointer (leave the field nil for an in-memory store)")
+	}
 	durations := []struct {
 		name string
 		v    *time.Duration
@@ -182,6 +186,22 @@ func New(c *checkout.Client, cfg Config) (*Reconciler, error) {
 	return &Reconciler{c: c, cfg: cfg}, nil
 }
 
+// ok reports whether r was made by New.
+func (r *Reconciler) ok() bool { return r != nil && r.c != nil }
+
+// notConfigured is the error of a method called on a Reconciler New did
+// not make.
+func notConfigured(op string) error {
+	return fmt.Errorf("checkout: reconcile: %s: the Reconciler is not configured (use reconcile.New)", op)
+}
+
+// isNilPointer reports whether s is a typed nil pointer, which would
+// panic on the first call.
+func isNilPointer(s claim.Store) bool {
+	v := reflect.ValueOf(s)
+	return v.Kind() == reflect.Pointer && v.IsNil()
+}
+
 // keyPrefix starts every order's key in the store.
 const keyPrefix = "order:"
 
@@ -197,6 +217,9 @@ func OrderKey(orderID string) string { return keyPrefix + orderID }
 // or one handled already, does nothing; one whose window ended gets a new
 // one. An id GetOrder would refuse ([checkout.ValidateOrderID]) is refused.
 func (r *Reconciler) Track(ctx context.Context, orderID string) error {
+	if !r.ok() {
+		return notConfigured("track")
+	}
 	if err := checkout.ValidateOrderID(orderID); err != nil {
 		var ve *checkout.ValidationError
 		if errors.As(err, &ve) {

@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -333,6 +334,34 @@ func TestNewListsEveryProblem(t *testing.T) {
 	for _, field := range []string{"Config.Handle", "Config.Workers", "Config.Grace", "Config.Lease"} {
 		require.True(t, ce.Err.Has(field), "%s in %v", field, err)
 	}
+}
+
+// A Reconciler New did not make (nil or zero) answers with an error, and
+// its Handler answers 500 so the service sends the event again; a typed
+// nil Store is refused by New instead of panicking on the first call.
+func TestReconcilerNotMadeByNew(t *testing.T) {
+	ctx := context.Background()
+	v, err := webhook.NewVerifier(webhook.Config{Username: "shop", Password: "hook-secret", AllowAnySource: true})
+	require.NoError(t, err)
+	for name, r := range map[string]*reconcile.Reconciler{"nil": nil, "zero": {}} {
+		require.ErrorContains(t, r.Track(ctx, "o1"), "checkout: reconcile: track: the Reconciler is not configured", name)
+		require.ErrorContains(t, r.Run(ctx), "checkout: reconcile: run: the Reconciler is not configured", name)
+		req := httptest.NewRequest(http.MethodPost, "/hook", strings.NewReader(
+			`{"id":"e1","event_name":"ORDER_SUCCEEDED","content":{"order":{"order_id":"o1","status":"CHARGED"}}}`))
+		req.SetBasicAuth("shop", "hook-secret")
+		req.Header.Set("Content-Type", "application/json")
+		w := httptest.NewRecorder()
+		r.Handler(v).ServeHTTP(w, req)
+		require.Equal(t, http.StatusInternalServerError, w.Code, name)
+	}
+
+	c, err := checkout.NewClient("shop", "k", checkout.WithBaseURL("http://127.0.0.1:1"))
+	require.NoError(t, err)
+	var store *claim.Memory
+	_, err = reconcile.New(c, reconcile.Config{Handle: newHandled().handle, Store: store})
+	var ce *validation.ConfigError
+	require.ErrorAs(t, err, &ce)
+	require.True(t, ce.Err.Has("Config.Store"), "%v", err)
 }
 
 // Track each order after creating it, serve Handler as the webhook

@@ -18,6 +18,9 @@ import (
 // error. Run it in every replica: the Store keeps two from polling one
 // order at once. See the package doc for its throughput.
 func (r *Reconciler) Run(ctx context.Context) error {
+	if !r.ok() {
+		return notConfigured("run")
+	}
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	slots := make(chan struct{}, r.cfg.Workers) // one per poll under way
