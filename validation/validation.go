@@ -165,7 +165,8 @@ func Index(path string, i int) string {
 }
 
 // ConfigError is the error of a constructor that refuses its
-// configuration (webhook.NewVerifier, reconcile.New, pgclaim.New): the
+// configuration (webhook.NewVerifier, reconcile.New, redisclaim.New,
+// pgclaim.New): the
 // configuration is wrong, not a request. It reads "checkout: <Op>: " and
 // each problem at its setting ("Config.Lease: is negative"), and unwraps
 // to the *Error listing them.

@@ -55,7 +55,7 @@ func TestDataLossIsReportedAndRepaired(t *testing.T) {
 	var logs syncBuffer
 	var la, lb losses
 	mk := func(l *losses) *redisclaim.Store {
-		return newStore(t, redisclaim.Config{Client: newClient(t, srv.Addr), Prefix: prefix, Recovery: recovery,
+		return newStore(t, redisclaim.Config{Client: newClient(t, srv.Addr), Prefix: prefix, Recovery: recovery, Timeout: recovery / 2,
 			Logger: slog.New(slog.NewTextHandler(&logs, nil)), OnDataLoss: l.add})
 	}
 	a, b := mk(&la), mk(&lb)

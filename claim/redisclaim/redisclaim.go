@@ -39,10 +39,12 @@
 package redisclaim
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -51,6 +53,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/payorch/checkout-go/claim"
+	"github.com/payorch/checkout-go/validation"
 )
 
 // Defaults of Config's zero fields.
@@ -116,43 +119,52 @@ type Store struct {
 var _ claim.Store = (*Store)(nil)
 
 // New returns a Store on cfg.Client. It does not contact Redis: a replica
-// may start while Redis is briefly away.
+// may start while Redis is briefly away. A configuration it refuses is a
+// *validation.ConfigError listing every setting refused.
 func New(cfg Config) (*Store, error) {
-	var problems []string
-	if cfg.Client == nil {
-		problems = append(problems, "Config.Client is required")
+	var v validation.Error
+	if cfg.Client == nil || isNilPointer(cfg.Client) {
+		v.Add("Config.Client", "is required")
 	}
-	if cfg.Timeout < 0 || cfg.Recovery < 0 {
-		problems = append(problems, "Config.Timeout and Config.Recovery must not be negative")
+	if cfg.Timeout < 0 {
+		v.Add("Config.Timeout", "must not be negative")
+	}
+	if cfg.Recovery < 0 {
+		v.Add("Config.Recovery", "must not be negative")
+	}
+	timeout, recovery := cmp.Or(cfg.Timeout, DefaultTimeout), cmp.Or(cfg.Recovery, DefaultRecovery)
+	if cfg.Timeout >= 0 && cfg.Recovery >= 0 && recovery <= timeout {
+		v.Add("Config.Recovery", fmt.Sprintf("(%s) must be longer than Config.Timeout (%s)", recovery, timeout))
 	}
 	switch {
 	case cfg.Prefix == "":
 		cfg.Prefix = DefaultPrefix
 	case !hasHashTag(cfg.Prefix) && strings.ContainsAny(cfg.Prefix, "{}"):
-		problems = append(problems, fmt.Sprintf("Config.Prefix %q has braces but no {hash tag}", cfg.Prefix))
+		v.Add("Config.Prefix", fmt.Sprintf("%q has braces but no {hash tag}", cfg.Prefix))
 	case !hasHashTag(cfg.Prefix):
 		cfg.Prefix = "{" + cfg.Prefix + "}"
 	}
-	if len(problems) > 0 {
-		return nil, errors.New("checkout: redisclaim: new: " + strings.Join(problems, "; "))
+	if err := v.ConfigErr("redisclaim: new"); err != nil {
+		return nil, err
 	}
 	if cfg.Journal == 0 {
 		cfg.Journal = DefaultJournal
 	}
 	s := &Store{
 		rdb: cfg.Client, prefix: cfg.Prefix, onLoss: cfg.OnDataLoss, adopting: make(chan struct{}, 1),
-		timeout: cfg.Timeout, recovery: cfg.Recovery, log: cfg.Logger, journal: newJournal(cfg.Journal),
-	}
-	if s.timeout == 0 {
-		s.timeout = DefaultTimeout
-	}
-	if s.recovery == 0 {
-		s.recovery = DefaultRecovery
+		timeout: timeout, recovery: recovery, log: cfg.Logger, journal: newJournal(cfg.Journal),
 	}
 	if s.log == nil {
 		s.log = slog.Default()
 	}
 	return s, nil
+}
+
+// isNilPointer reports whether c is a typed nil pointer (a nil
+// *redis.Client), which would panic on the first call.
+func isNilPointer(c redis.UniversalClient) bool {
+	v := reflect.ValueOf(c)
+	return v.Kind() == reflect.Pointer && v.IsNil()
 }
 
 // hasHashTag tells whether Redis Cluster hashes every key starting with

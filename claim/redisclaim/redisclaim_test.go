@@ -20,6 +20,7 @@ import (
 	"github.com/payorch/checkout-go/claim/claimtest"
 	"github.com/payorch/checkout-go/claim/redisclaim"
 	"github.com/payorch/checkout-go/internal/redistest"
+	"github.com/payorch/checkout-go/validation"
 	"github.com/payorch/checkout-go/webhook"
 )
 
@@ -52,12 +53,19 @@ func TestContract(t *testing.T) {
 }
 
 func TestNew(t *testing.T) {
-	_, err := redisclaim.New(redisclaim.Config{Timeout: -1})
-	require.EqualError(t, err, "checkout: redisclaim: new: Config.Client is required; Config.Timeout and Config.Recovery must not be negative")
+	_, err := redisclaim.New(redisclaim.Config{Timeout: -1, Recovery: -1, Prefix: "shop}{1:"})
+	require.EqualError(t, err, "checkout: redisclaim: new: Config.Client: is required; Config.Timeout: must not be negative; "+
+		`Config.Recovery: must not be negative; Config.Prefix: "shop}{1:" has braces but no {hash tag}`)
+	var ce *validation.ConfigError
+	require.ErrorAs(t, err, &ce)
+	require.ErrorIs(t, err, validation.ErrInvalidRequest, "the SDK's one validation error")
+	var nilClient *redis.Client
+	_, err = redisclaim.New(redisclaim.Config{Client: nilClient})
+	require.EqualError(t, err, "checkout: redisclaim: new: Config.Client: is required", "a typed nil is no client")
 	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", MaxRetries: -1}) // nothing listens
 	defer rdb.Close()
-	_, err = redisclaim.New(redisclaim.Config{Client: rdb, Prefix: "shop}{1:"})
-	require.EqualError(t, err, `checkout: redisclaim: new: Config.Prefix "shop}{1:" has braces but no {hash tag}`)
+	_, err = redisclaim.New(redisclaim.Config{Client: rdb, Timeout: 30 * time.Second})
+	require.EqualError(t, err, "checkout: redisclaim: new: Config.Recovery: (10s) must be longer than Config.Timeout (30s)")
 	s, err := redisclaim.New(redisclaim.Config{Client: rdb, Prefix: "shop:"})
 	require.NoError(t, err)
 	err = s.Track(context.Background(), "a", time.Now(), time.Now())
