@@ -166,10 +166,9 @@ func Index(path string, i int) string {
 
 // ConfigError is the error of a constructor that refuses its
 // configuration (webhook.NewVerifier, reconcile.New, redisclaim.New,
-// pgclaim.New): the
-// configuration is wrong, not a request. It reads "checkout: <Op>: " and
-// each problem at its setting ("Config.Lease: is negative"), and unwraps
-// to the *Error listing them.
+// pgclaim.New): the configuration is wrong, not a request. It reads
+// "checkout: <Op>: " and each problem at its setting ("Config.Lease: is
+// negative"), and unwraps to the *Error listing them.
 type ConfigError struct {
 	Op  string // the constructor: "webhook: config", "reconcile: new"
 	Err *Error // every problem, at the settings' names
