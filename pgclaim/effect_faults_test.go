@@ -22,6 +22,7 @@ import (
 
 	checkout "github.com/payorch/checkout-go"
 	"github.com/payorch/checkout-go/checkouttest"
+	"github.com/payorch/checkout-go/internal/netfault"
 	"github.com/payorch/checkout-go/pgclaim"
 	"github.com/payorch/checkout-go/pgclaim/internal/pgtest"
 	"github.com/payorch/checkout-go/reconcile"
@@ -104,7 +105,7 @@ type fleet struct {
 type replica struct {
 	rec    *reconcile.Reconciler
 	hook   http.Handler
-	proxy  *pgtest.Proxy
+	proxy  *netfault.Proxy
 	pool   *pgxpool.Pool
 	cancel context.CancelFunc
 	done   chan struct{}
@@ -112,7 +113,7 @@ type replica struct {
 }
 
 func (f *fleet) start() *replica {
-	r := &replica{proxy: pgtest.NewProxy(f.t, f.db), done: make(chan struct{})}
+	r := &replica{proxy: netfault.NewProxy(f.t, f.db), done: make(chan struct{})}
 	cfg, err := pgxpool.ParseConfig("postgres://postgres@" + r.proxy.Addr + "/postgres?sslmode=disable&connect_timeout=1")
 	require.NoError(f.t, err)
 	cfg.MaxConns = 8
@@ -170,7 +171,7 @@ func (f *fleet) start() *replica {
 // commitCutter loses the answer of every 8th commit, and the commit
 // itself of every other 4th, at the proxy, cutting the connections.
 type commitCutter struct {
-	proxy   *pgtest.Proxy
+	proxy   *netfault.Proxy
 	commits atomic.Int64
 }
 
@@ -180,9 +181,9 @@ func (c *commitCutter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, data pg
 	}
 	switch n := c.commits.Add(1); {
 	case n%8 == 0:
-		c.proxy.DropNext(pgtest.ToClient)
+		c.proxy.DropNext(netfault.ToClient)
 	case n%4 == 0:
-		c.proxy.DropNext(pgtest.ToServer)
+		c.proxy.DropNext(netfault.ToServer)
 	}
 	return ctx
 }

@@ -16,6 +16,7 @@ import (
 
 	checkout "github.com/payorch/checkout-go"
 	"github.com/payorch/checkout-go/claim"
+	"github.com/payorch/checkout-go/internal/netfault"
 	"github.com/payorch/checkout-go/pgclaim"
 	"github.com/payorch/checkout-go/pgclaim/internal/pgtest"
 	"github.com/payorch/checkout-go/reconcile"
@@ -142,7 +143,7 @@ func TestHandle(t *testing.T) {
 // armer drops the next message of a direction at the proxy when the pool
 // sends "commit".
 type armer struct {
-	proxy *pgtest.Proxy
+	proxy *netfault.Proxy
 	dir   atomic.Int32
 }
 
@@ -164,7 +165,7 @@ func TestCommitOutcomeUnknown(t *testing.T) {
 	srv := pgtest.Start(t, pgtest.Options{})
 	u, err := url.Parse(srv.URL)
 	require.NoError(t, err)
-	proxy := pgtest.NewProxy(t, u.Host)
+	proxy := netfault.NewProxy(t, u.Host)
 	a := &armer{proxy: proxy}
 	pool := newPool(t, "postgres://postgres@"+proxy.Addr+"/postgres?sslmode=disable", func(c *pgxpool.Config) { c.ConnConfig.Tracer = a })
 	sh := newShop(t, pool)
@@ -174,13 +175,13 @@ func TestCommitOutcomeUnknown(t *testing.T) {
 	})
 
 	require.NoError(t, sh.store.Claim(ctx, reconcile.OrderKey("lost-answer"), "t1", time.Minute))
-	a.dir.Store(pgtest.ToClient)
+	a.dir.Store(netfault.ToClient)
 	require.NoError(t, handle(ctx, paid("lost-answer")), "the commit took effect: the mark names this attempt")
 	require.Equal(t, 1, sh.rows("lost-answer"))
 	require.ErrorIs(t, sh.claimErr(reconcile.OrderKey("lost-answer")), claim.ErrDone)
 
 	require.NoError(t, sh.store.Claim(ctx, reconcile.OrderKey("lost-commit"), "t1", time.Minute))
-	a.dir.Store(pgtest.ToServer)
+	a.dir.Store(netfault.ToServer)
 	require.ErrorContains(t, handle(ctx, paid("lost-commit")), `checkout: pgclaim: handle order "lost-commit": commit: `)
 	require.Zero(t, sh.rows("lost-commit"), "the server never got the commit: it rolled back")
 	require.NoError(t, sh.store.Release(ctx, reconcile.OrderKey("lost-commit"), "t1"))

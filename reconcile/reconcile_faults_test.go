@@ -20,6 +20,7 @@ import (
 	checkout "github.com/payorch/checkout-go"
 	"github.com/payorch/checkout-go/checkouttest"
 	"github.com/payorch/checkout-go/claim/redisclaim"
+	"github.com/payorch/checkout-go/internal/netfault"
 	"github.com/payorch/checkout-go/internal/redistest"
 	"github.com/payorch/checkout-go/reconcile"
 	"github.com/payorch/checkout-go/webhook"
@@ -218,7 +219,7 @@ func (f *fleet) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 // lost (final, never handled) and doubled (handled more than once).
 func (sc scenario) run(t *testing.T, n int) (lost, doubled int) {
 	srv := redistest.Start(t, redistest.Options{Persist: sc.persist})
-	proxy := redistest.NewProxy(t, srv.Addr)
+	proxy := netfault.NewProxy(t, srv.Addr)
 	f := &fleet{t: t, sc: sc, addr: proxy.Addr, prefix: "f:" + rand.Text()[:8] + ":", hang: make(chan struct{}),
 		effects: map[string]int{}, tries: map[string]int{}, killsAt: map[string]bool{}}
 	f.log = slog.New(slog.DiscardHandler)

@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/payorch/checkout-go/claim/redisclaim"
+	"github.com/payorch/checkout-go/internal/netfault"
 	"github.com/payorch/checkout-go/internal/redistest"
 	"github.com/payorch/checkout-go/webhook"
 )
@@ -109,7 +110,7 @@ func TestWebhookDedupeUnderLoadAndFaults(t *testing.T) {
 		events = 600
 	}
 	srv := redistest.Start(t, redistest.Options{Persist: true})
-	proxy := redistest.NewProxy(t, srv.Addr)
+	proxy := netfault.NewProxy(t, srv.Addr)
 	l := newLedger(events)
 	rng := rand.New(rand.NewPCG(34, 3000))
 	dup := make([]bool, events)

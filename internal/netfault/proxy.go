@@ -1,4 +1,7 @@
-package pgtest
+// Package netfault is the tests' network fault: a TCP proxy in front of a
+// server (Redis, PostgreSQL) that cuts connections or loses the next bytes
+// on demand, as a network or a killed process would.
+package netfault
 
 import (
 	"net"
@@ -28,7 +31,7 @@ const (
 
 // DropNext makes the next bytes sent in direction dir (ToServer or
 // ToClient), on any connection, be lost and every connection be cut then:
-// with ToClient the server ran the statement whose answer is lost.
+// with ToClient the server ran the command whose answer is lost.
 func (p *Proxy) DropNext(dir int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -118,8 +121,8 @@ func (p *Proxy) dropping(dir int) bool {
 }
 
 // Cut closes every connection open now, as a network fault would: a
-// statement under way loses its answer (the server may have run it, and
-// rolls back a transaction left open).
+// command under way loses its answer (the server may have run it; a
+// database rolls back a transaction left open).
 func (p *Proxy) Cut() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
