@@ -5,18 +5,23 @@ import (
 	"time"
 )
 
-// Observer hears every call the Client makes, for tracing and metrics
-// (package otelcheckout adapts it to OpenTelemetry). Give one to
-// [WithObserver]. Its methods run on the caller's goroutine, must be safe
-// for concurrent use, and should return quickly. The context each Start
-// method returns is the one passed to its End method and to what runs
-// within it (attempts within an operation, polls within [Client.AwaitFinal]),
-// so an observer can keep its span there. Embed [NopObserver] to implement
-// only some methods.
+// Observer hears every call the Client makes and every webhook delivery a
+// handler answers, for tracing and metrics (package otelcheckout adapts it
+// to OpenTelemetry). Give one to [WithObserver] and to the webhook Config.
+// Its methods run on the caller's goroutine, must be safe for concurrent
+// use, and should return quickly. The context each Start method returns is
+// the one passed to its End method and to what runs within it (attempts
+// within an operation, polls within [Client.AwaitFinal]), so an observer
+// can keep its span there. Embed [NopObserver] to implement only some.
 type Observer interface {
+	// StartOperation hears a call begin.
 	StartOperation(ctx context.Context, op Operation) context.Context
+	// StartAttempt hears one request of the call about to be sent: a
+	// send, a retry, or the read that settles an unknown outcome.
 	StartAttempt(ctx context.Context, op Operation, a Attempt) context.Context
+	// EndAttempt hears how that request ended.
 	EndAttempt(ctx context.Context, op Operation, a Attempt)
+	// EndOperation hears the call end, as the caller sees it end.
 	EndOperation(ctx context.Context, op Operation, r OperationResult)
 	// ObserveDelivery hears how a webhook handler answered one delivery
 	// (package webhook's Config.Observer).

@@ -333,8 +333,8 @@ func cloneMap(m map[string]string) map[string]string {
 // String describes c without its secrets: the API key, the response key,
 // the webhook password and header values show as "[redacted]".
 func (c Config) String() string {
-	return fmt.Sprintf("checkouttest.Config{MerchantID: %q, APIKey: %s, Webhook: %s, Gateways: %v, ResponseKey: %s}",
-		c.MerchantID, redacted(c.APIKey), c.Webhook, c.Gateways, redacted(c.ResponseKey))
+	return fmt.Sprintf("checkouttest.Config{MerchantID: %q, APIKey: %s, Webhook: %s, Gateways: %v, ResponseKey: %s, Hosts: %q, OrderExpiry: %v}",
+		c.MerchantID, redacted(c.APIKey), c.Webhook, c.Gateways, redacted(c.ResponseKey), c.Hosts, c.OrderExpiry)
 }
 
 // Format prints String under every verb.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -49,7 +50,7 @@ func TestConfigErrors(t *testing.T) {
 
 func TestNoSecretsInFormatting(t *testing.T) {
 	secrets := []string{apiKey, "hook-pass-77", "tok-secret-3", "url-user-tok-1", "url-pw-2", "q-secret-4", "frag-5"}
-	cfg := checkouttest.Config{MerchantID: merchantID, APIKey: apiKey, Webhook: checkouttest.WebhookConfig{
+	cfg := checkouttest.Config{MerchantID: merchantID, APIKey: apiKey, Hosts: []string{"shop.test"}, OrderExpiry: 7 * time.Minute, Webhook: checkouttest.WebhookConfig{
 		URL:      "https://url-user-tok-1:url-pw-2@hooks.example/in?shop=s1&token=q-secret-4#frag-5",
 		Username: "shopuser", Password: "hook-pass-77", Headers: map[string]string{"X-Token": "tok-secret-3"},
 	}}
@@ -76,6 +77,7 @@ func TestNoSecretsInFormatting(t *testing.T) {
 	require.Contains(t, fmt.Sprint(cfg), "https://xxxxx@hooks.example/in?shop=xxxxx&token=xxxxx#xxxxx")
 	require.Contains(t, fmt.Sprint(cfg), merchantID)
 	require.Contains(t, fmt.Sprint(cfg), "X-Token")
+	require.Contains(t, fmt.Sprint(cfg), `Hosts: ["shop.test"], OrderExpiry: 7m0s`)
 	require.Equal(t, "checkouttest.Server("+s.URL+")", fmt.Sprint(s))
 }
 
