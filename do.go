@@ -76,8 +76,8 @@ func (c *Client) Do(ctx context.Context, method, path string, body, out any, opt
 func WithRouteTemplate(template string) RequestOption {
 	return requestOptionFunc(func(r *requestConfig) error {
 		if !strings.HasPrefix(template, "/") || len(template) > 200 || strings.ContainsAny(template, "?#") ||
-			strings.ContainsFunc(template, func(r rune) bool { return r < 0x21 || r == 0x7f }) {
-			return optErr("route template %q must be a path: \"/\", printable, at most 200 bytes", short(template))
+			strings.ContainsFunc(template, func(r rune) bool { return r < 0x21 || r > 0x7e }) {
+			return optErr("route template %q must be a path: \"/\", printable ASCII, at most 200 bytes", short(template))
 		}
 		r.route = template
 		return nil

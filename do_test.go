@@ -210,6 +210,9 @@ func TestDoRefusesWhatItCannotCarry(t *testing.T) {
 		"string":      c.Do(ctx, "POST", "/orders", `{"a":1}`, nil),
 		"v4 no body":  c.Do(ctx, "POST", "/v4/order-status", nil, nil),
 		"v4 not JSON": c.Do(ctx, "POST", "/v4/order-status", []byte("order_id=1"), nil),
+		"bidi route":  c.Do(ctx, "GET", "/orders/x", nil, nil, checkout.WithRouteTemplate("/orders/\u202e{id}")),
+		"route space": c.Do(ctx, "GET", "/orders/x", nil, nil, checkout.WithRouteTemplate("/orders/{id} x")),
+		"no slash":    c.Do(ctx, "GET", "/orders/x", nil, nil, checkout.WithRouteTemplate("orders/{id}")),
 	} {
 		require.ErrorIs(t, err, checkout.ErrInvalidOption, name)
 	}
