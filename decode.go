@@ -34,24 +34,16 @@ func decodeObject(body []byte, v any, raw *RawJSON, shape func() error) error {
 
 // replyKind names the JSON kind of body for a shape error.
 func replyKind(body []byte) string {
-	for _, b := range body {
-		switch b {
-		case ' ', '\t', '\r', '\n':
-			continue
-		case '{':
-			return "an object"
-		case '[':
-			return "a JSON array"
-		case '"':
-			return "a JSON string"
-		case 'n':
-			return "null"
-		case 't', 'f':
-			return "a JSON boolean"
-		}
-		return "a JSON number"
+	switch k := kindOf(body); k {
+	case "object":
+		return "an object"
+	case "nothing":
+		return "empty"
+	case "null":
+		return k
+	default:
+		return "a JSON " + k
 	}
-	return "empty"
 }
 
 // notA is the shape error of a reply of type what that holds none of keys.
