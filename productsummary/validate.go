@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"net/url"
+	"reflect"
 	"unicode/utf8"
 
 	"github.com/payorch/checkout-go/internal/jsontext"
@@ -21,21 +22,49 @@ func (s *Summary) Validate() error {
 		return nil
 	}
 	k := checker{}
-	// The summary's own encoding tells whether any text was repaired; only
-	// then is each item encoded to name the field.
-	b, err := s.MarshalJSON()
-	repaired := err != nil || jsontext.Repaired(b) || !utf8.Valid(b)
 	for i, l := range *s {
 		k.line = i
 		for j, it := range l {
 			k.item = j
 			k.checkItem(it)
-			if repaired {
+			// Only an item holding invalid UTF-8 is encoded, to name the
+			// field as encoding/json writes it.
+			if it := concrete(it); it != nil && !validUTF8(reflect.ValueOf(it)) {
 				k.encodedText(it)
 			}
 		}
 	}
 	return k.problems.Err()
+}
+
+// validUTF8 reports whether every string v holds, at any depth, is valid
+// UTF-8: the item's declaration is the only list of its text fields.
+func validUTF8(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.String:
+		return utf8.ValidString(v.String())
+	case reflect.Pointer, reflect.Interface:
+		return v.IsNil() || validUTF8(v.Elem())
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if !validUTF8(v.Field(i)) {
+				return false
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		for i := range v.Len() {
+			if !validUTF8(v.Index(i)) {
+				return false
+			}
+		}
+	case reflect.Map:
+		for it := v.MapRange(); it.Next(); {
+			if !validUTF8(it.Key()) || !validUTF8(it.Value()) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // encodedText records each field of it, as encoding/json writes the item,
