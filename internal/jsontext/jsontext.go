@@ -34,14 +34,14 @@ func Members(obj []byte, visit func(key string, repaired bool)) {
 // wrote the JSON b: it writes each invalid byte as the escape \ufffd, and
 // a real U+FFFD as the character itself.
 func Repaired(b []byte) bool {
-	for i := 0; i < len(b); i++ {
-		if b[i] != '\\' || i+1 == len(b) {
-			continue
+	for {
+		i := bytes.IndexByte(b, '\\') // few in a body: jump from one to the next
+		if i < 0 || i+1 == len(b) {
+			return false
 		}
 		if b[i+1] == 'u' && i+6 <= len(b) && string(b[i+2:i+6]) == "fffd" {
 			return true
 		}
-		i++ // skip the escaped character
+		b = b[i+2:] // past the escaped character
 	}
-	return false
 }
