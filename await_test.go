@@ -125,6 +125,19 @@ func TestAwaitFinalGivesUp(t *testing.T) {
 		require.ErrorIs(t, err, ErrNotFound)
 		require.Equal(t, 1, *polls)
 	})
+	t.Run("certificate refused", func(t *testing.T) {
+		srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+		t.Cleanup(srv.Close)
+		c, err := NewClient("m", "key", WithBaseURL(srv.URL), WithRetry(RetryPolicy{}))
+		require.NoError(t, err)
+		clk := &fakeClock{now: time.Now()}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		_, err = c.AwaitFinal(ctx, "o-1", clk.option())
+		var te *TransportError
+		require.ErrorAs(t, err, &te, "an untrusted certificate is no reason to wait")
+		require.Empty(t, clk.waits, "no poll after the first")
+	})
 	t.Run("order expired", func(t *testing.T) {
 		exp := time.Now().Add(30 * time.Second).UTC().Format(time.RFC3339)
 		c, polls := statusServer(t, status("NEW", `,"order_expiry":"`+exp+`"`))

@@ -115,10 +115,19 @@ func outcomeOf(write bool, err error) outcome {
 		o.wait, o.asked = ae.RetryAfter, ae.RetryAfter > 0
 		return o
 	case errors.As(err, &te):
-		return outcome{reached: te.MaybeDelivered, effect: te.MaybeDelivered, retry: !te.MaybeDelivered || !write}
+		retry := (!te.MaybeDelivered || !write) && !permanent(te.Err)
+		return outcome{reached: te.MaybeDelivered, effect: te.MaybeDelivered, retry: retry}
 	}
 	return outcome{}
 }
+
+// Retryable reports whether a read that failed with err may succeed when
+// made again later, as [Client.AwaitFinal] decides: no reply came (and not
+// for a reason that lasts, such as a certificate refused), or the service
+// was away, overloaded or rate limited (429, 500, 502, 503, 504). An
+// unknown order, a refused request or bad credentials are not. A write is
+// another matter: see [TransportError.MaybeDelivered].
+func Retryable(err error) bool { return err != nil && outcomeOf(false, err).retry }
 
 // permanent reports transport errors that no retry can fix.
 func permanent(err error) bool {
@@ -128,6 +137,9 @@ func permanent(err error) bool {
 		invalid          x509.CertificateInvalidError
 		verify           *tls.CertificateVerificationError
 	)
+	if err == nil {
+		return false
+	}
 	if errors.As(err, &unknownAuthority) || errors.As(err, &hostname) ||
 		errors.As(err, &invalid) || errors.As(err, &verify) {
 		return true

@@ -3,7 +3,10 @@ package checkout
 import (
 	"bytes"
 	"context"
+	"crypto/x509"
+	"errors"
 	"fmt"
+	"io"
 	"log"
 	"log/slog"
 	"net"
@@ -482,4 +485,29 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Write(p)
+}
+
+// Retryable is the client's one answer to "may this read succeed later?",
+// the one AwaitFinal and the reconciler wait on.
+func TestRetryable(t *testing.T) {
+	for name, tt := range map[string]struct {
+		err  error
+		want bool
+	}{
+		"nil":                  {nil, false},
+		"not the client's":     {errors.New("x"), false},
+		"connection refused":   {&TransportError{Op: "get order", Err: syscall.ECONNREFUSED}, true},
+		"no cause":             {&TransportError{Op: "get order"}, true},
+		"reply lost":           {&TransportError{Op: "get order", MaybeDelivered: true, Err: io.ErrUnexpectedEOF}, true},
+		"certificate refused":  {&TransportError{Op: "get order", Err: x509.UnknownAuthorityError{}}, false},
+		"rate limited":         {&APIError{HTTPStatus: 429}, true},
+		"service error":        {&APIError{HTTPStatus: 500}, true},
+		"gateway timeout":      {&APIError{HTTPStatus: 504}, true},
+		"unavailable, wrapped": {fmt.Errorf("poll: %w", &APIError{HTTPStatus: 503}), true},
+		"unknown order":        {&APIError{HTTPStatus: 404}, false},
+		"bad credentials":      {&APIError{HTTPStatus: 401}, false},
+		"refused request":      {&APIError{HTTPStatus: 400}, false},
+	} {
+		require.Equal(t, tt.want, Retryable(tt.err), name)
+	}
 }

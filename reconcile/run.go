@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
-	"net/http"
 	"sync"
 	"time"
 
@@ -119,18 +118,11 @@ func (r *Reconciler) poll(ctx context.Context, key, token string, since time.Tim
 	})
 }
 
-// transient tells whether a failed read may succeed later: the service or
-// the network was away, or the read ran out of time.
+// transient tells whether a failed read may succeed later: as the client
+// judges it ([checkout.Retryable]), or the read ran out of its ReadTimeout
+// or was cut short by the lease's end or a shutdown.
 func transient(err error) bool {
-	var ae *checkout.APIError
-	var te *checkout.TransportError
-	switch {
-	case errors.As(err, &ae):
-		return ae.HTTPStatus >= 500 || ae.HTTPStatus == http.StatusTooManyRequests
-	case errors.As(err, &te), errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
-		return true
-	}
-	return false
+	return checkout.Retryable(err) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)
 }
 
 // settleWait bounds the retries of ending a claim (reschedule, untrack):
