@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"time"
 )
 
@@ -68,7 +69,11 @@ func (e *AwaitError) Error() string {
 	if e.Last != nil {
 		last = oneLine(string(e.Last.Status), 40)
 	}
-	return fmt.Sprintf("checkout: await final: order %.40q (last status %s): %v", e.OrderID, last, e.Err)
+	cause := "<nil>"
+	if e.Err != nil { // a poll's error names its operation: say "checkout:" once
+		cause = strings.TrimPrefix(e.Err.Error(), "checkout: ")
+	}
+	return fmt.Sprintf("checkout: await final: order %.40q (last status %s): %s", e.OrderID, last, cause)
 }
 
 // Unwrap returns Err.

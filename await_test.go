@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -124,6 +125,8 @@ func TestAwaitFinalGivesUp(t *testing.T) {
 		_, err := c.AwaitFinal(context.Background(), "o-1", (&fakeClock{}).option())
 		require.ErrorIs(t, err, ErrNotFound)
 		require.Equal(t, 1, *polls)
+		require.Contains(t, err.Error(), `checkout: await final: order "o-1" (last status none read): get order: `)
+		require.Equal(t, 1, strings.Count(err.Error(), "checkout:"), err.Error())
 	})
 	t.Run("certificate refused", func(t *testing.T) {
 		srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
