@@ -1,14 +1,11 @@
 package productsummary
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"net/url"
-	"reflect"
 	"unicode/utf8"
 
-	"github.com/payorch/checkout-go/internal/jsontext"
 	"github.com/payorch/checkout-go/validation"
 )
 
@@ -27,63 +24,9 @@ func (s *Summary) Validate() error {
 		for j, it := range l {
 			k.item = j
 			k.checkItem(it)
-			// Only an item holding invalid UTF-8 is encoded, to name the
-			// field as encoding/json writes it.
-			if it := concrete(it); it != nil && !validUTF8(reflect.ValueOf(it)) {
-				k.encodedText(it)
-			}
 		}
 	}
 	return k.problems.Err()
-}
-
-// validUTF8 reports whether every string v holds, at any depth, is valid
-// UTF-8: the item's declaration is the only list of its text fields.
-func validUTF8(v reflect.Value) bool {
-	switch v.Kind() {
-	case reflect.String:
-		return utf8.ValidString(v.String())
-	case reflect.Pointer, reflect.Interface:
-		return v.IsNil() || validUTF8(v.Elem())
-	case reflect.Struct:
-		for i := range v.NumField() {
-			if !validUTF8(v.Field(i)) {
-				return false
-			}
-		}
-	case reflect.Slice, reflect.Array:
-		for i := range v.Len() {
-			if !validUTF8(v.Index(i)) {
-				return false
-			}
-		}
-	case reflect.Map:
-		for it := v.MapRange(); it.Next(); {
-			if !validUTF8(it.Key()) || !validUTF8(it.Value()) {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// encodedText records each field of it, as encoding/json writes the item,
-// whose text encoding/json had to repair (it replaces invalid UTF-8): the
-// item's declaration is the only list of its text fields. An item that
-// cannot be encoded is checkItem's to report.
-func (k *checker) encodedText(it Item) {
-	if it = concrete(it); it == nil {
-		return
-	}
-	b, err := json.Marshal(it.wire())
-	if err != nil || !jsontext.Repaired(b) && utf8.Valid(b) {
-		return
-	}
-	jsontext.Members(b, func(key string, repaired bool) {
-		if repaired {
-			k.add(key, "must be valid UTF-8")
-		}
-	})
 }
 
 // checker collects the problems of items, one place after another; each
@@ -134,11 +77,21 @@ func (k *checker) number(key string, n float64, required bool) {
 	}
 }
 
+// text checks a string sent as written: encoding/json would replace
+// invalid UTF-8, so the service would read other text.
+func (k *checker) text(key, s string) {
+	if !k.encodeOnly && !utf8.ValidString(s) {
+		k.add(key, "must be valid UTF-8")
+	}
+}
+
 // format checks a string that is sent when set and must then be what want
 // says (valid checks it); "" is the unset field, or an unused icon.
 func (k *checker) format(key, s, want string, valid func(string) bool, required bool) {
 	switch {
 	case k.encodeOnly:
+	case !utf8.ValidString(s):
+		k.text(key, s)
 	case s == "" && required:
 		k.add(key, "required: "+want)
 	case s != "" && !valid(s):
@@ -156,8 +109,10 @@ func (s Space) check(k *checker) {
 }
 
 func (t Text) check(k *checker) {
+	k.text("text", t.Text)
 	k.format("color", t.Color, wantColor, IsHexColor, optional)
 	k.number("textSize", t.TextSize, optional)
+	k.text("fontType", string(t.FontType))
 }
 
 func (i Image) check(k *checker) {
@@ -194,8 +149,7 @@ func IsHexColor(v string) bool {
 	return true
 }
 
-// isURL reports whether v is an absolute http(s) URL with a host (text
-// that is not valid UTF-8 is refused as such by encodedText).
+// isURL reports whether v is an absolute http(s) URL with a host.
 func isURL(v string) bool {
 	u, err := url.Parse(v)
 	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""

@@ -131,9 +131,9 @@ func TestValidateListsEveryProblem(t *testing.T) {
 		paths[i] = p.Path
 	}
 	require.Equal(t, []string{
+		"product_summary[0][0].text", // in the order of the item's fields
 		"product_summary[0][0].color",
 		"product_summary[0][0].textSize",
-		"product_summary[0][0].text", // the encoded text, checked after the item's own rules
 		"product_summary[1][0].url",
 		"product_summary[2][0].thickness",
 		"product_summary[2][1].color",
@@ -164,7 +164,8 @@ func TestIsHexColor(t *testing.T) {
 
 // TestProblemPathsNameRealKeys: every path Validate reports names a key the
 // item types' json tags spell (a typo in a key written at a rule fails
-// here), every field of every kind has a Validate rule, and the decoder
+// here), every field of every kind has a Validate rule (every text field
+// one refusing invalid UTF-8), and the decoder
 // reads every key the tags spell, reporting a bad value at it.
 func TestProblemPathsNameRealKeys(t *testing.T) {
 	kinds := []ps.Item{ps.Space{}, ps.Text{}, ps.Image{}, ps.ToggleImage{}, ps.Divider{}, ps.Background{}}
@@ -201,6 +202,13 @@ func TestProblemPathsNameRealKeys(t *testing.T) {
 		for f := range reflect.TypeOf(it).Fields() {
 			key, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 			require.True(t, validated[string(it.Kind())+"."+key], "no Validate rule at %s.%s", it.Kind(), key)
+
+			if f.Type.Kind() == reflect.String { // text sent as written: invalid UTF-8 refused at its key
+				v := reflect.New(reflect.TypeOf(it)).Elem()
+				v.FieldByIndex(f.Index).SetString("ok\xff")
+				wiretest.RequireProblemAt(t, (&ps.Summary{{v.Interface().(ps.Item)}}).Validate(),
+					"product_summary[0][0]."+key, "must be valid UTF-8")
+			}
 
 			bad := `true`
 			if f.Type.Kind() == reflect.Float64 {
