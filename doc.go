@@ -21,8 +21,10 @@
 // says but never longer than [RetryPolicy] MaxWait. Ambiguous failures (a
 // timeout or a dropped connection after the request was sent, 500, 502,
 // 504) are retried only for reads ([Client.GetOrder], [Client.GetCustomer],
-// a GET or HEAD through [Client.Do]): the service documents no idempotency
-// for its writes, so a blind retry could create or refund twice. Waits use
+// a GET or HEAD through [Client.Do]), as is any other 5xx to a read: the
+// service documents no idempotency for its writes, so a blind retry could
+// create or refund twice. [Retryable] gives the same answer for a failed
+// read. Waits use
 // full jitter and end at once when the context is done; a wait that could
 // outlast the context's deadline is not started, and the call returns the
 // last reply or error instead (for a 429 the [*APIError] with its

@@ -97,6 +97,9 @@ func classify(write, sent bool, status int, header http.Header, err error) outco
 		// A reply that could not be read, opened or trusted: the service
 		// answered, so it may have acted; a read is not sent again.
 		return outcome{reached: true, effect: err != nil}
+	case status >= 500 && !write:
+		// Any other server error: a read may succeed later.
+		return outcome{reached: true, retry: true}
 	}
 	var ae *APIError
 	return outcome{reached: true, effect: errors.As(err, &ae) && ae.exists()}
@@ -110,11 +113,11 @@ func outcomeOf(write bool, err error) outcome {
 	switch {
 	case err == nil:
 		return outcome{reached: true}
-	case errors.As(err, &ae):
+	case errors.As(err, &ae) && ae != nil:
 		o := classify(write, true, ae.HTTPStatus, nil, ae)
 		o.wait, o.asked = ae.RetryAfter, ae.RetryAfter > 0
 		return o
-	case errors.As(err, &te):
+	case errors.As(err, &te) && te != nil:
 		retry := (!te.MaybeDelivered || !write) && !permanent(te.Err)
 		return outcome{reached: te.MaybeDelivered, effect: te.MaybeDelivered, retry: retry}
 	}
@@ -124,9 +127,9 @@ func outcomeOf(write bool, err error) outcome {
 // Retryable reports whether a read that failed with err may succeed when
 // made again later, as [Client.AwaitFinal] decides: no reply came (and not
 // for a reason that lasts, such as a certificate refused), or the service
-// was away, overloaded or rate limited (429, 500, 502, 503, 504). An
-// unknown order, a refused request or bad credentials are not. A write is
-// another matter: see [TransportError.MaybeDelivered].
+// was away, overloaded or rate limited (429 or any 5xx). An unknown order,
+// a refused request or bad credentials are not. A write is another matter:
+// see [TransportError.MaybeDelivered].
 func Retryable(err error) bool { return err != nil && outcomeOf(false, err).retry }
 
 // permanent reports transport errors that no retry can fix.
