@@ -95,7 +95,7 @@ func (c *Client) AwaitFinal(ctx context.Context, orderID string, opts ...Request
 	}
 	rc, err := requestOptions(opts, "AwaitFinal")
 	if err != nil {
-		return nil, &AwaitError{OrderID: orderID, Err: fmt.Errorf("checkout: await final: %w", err)}
+		return nil, &AwaitError{OrderID: orderID, Err: fmt.Errorf("checkout: options: %w", err)}
 	}
 	if c == nil || ctx == nil {
 		return nil, &AwaitError{OrderID: orderID, Err: c.run(ctx, cl, rc, new(OrderStatus), nil)}

@@ -128,6 +128,14 @@ func TestAwaitFinalGivesUp(t *testing.T) {
 		require.Contains(t, err.Error(), `checkout: await final: order "o-1" (last status none read): get order: `)
 		require.Equal(t, 1, strings.Count(err.Error(), "checkout:"), err.Error())
 	})
+	t.Run("bad option", func(t *testing.T) {
+		c, polls := statusServer(t, status("CHARGED", ""))
+		_, err := c.AwaitFinal(context.Background(), "o-1", WithPollIntervals(-1))
+		require.ErrorIs(t, err, ErrInvalidOption)
+		require.Zero(t, *polls)
+		require.Equal(t, 1, strings.Count(err.Error(), "checkout:"), err.Error())
+		require.Contains(t, err.Error(), `checkout: await final: order "o-1" (last status none read): options: `)
+	})
 	t.Run("certificate refused", func(t *testing.T) {
 		srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
 		t.Cleanup(srv.Close)

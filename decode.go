@@ -41,6 +41,8 @@ func replyKind(body []byte) string {
 		return "empty"
 	case "null":
 		return k
+	case "not JSON":
+		return "text that is not JSON"
 	default:
 		return "a JSON " + k
 	}

@@ -72,7 +72,8 @@ func (c *Client) Do(ctx context.Context, method, path string, body, out any, opt
 
 // WithRouteTemplate names the route of a [Client.Do] call for the
 // Observer, logs and errors ("/offers/{offer_id}"), instead of its path
-// with id-like segments named "{id}".
+// with id-like segments named "{id}". The template must start with "/" and
+// be at most 200 bytes of printable ASCII without "?" or "#".
 func WithRouteTemplate(template string) RequestOption {
 	return requestOptionFunc(func(r *requestConfig) error {
 		if !strings.HasPrefix(template, "/") || len(template) > 200 || strings.ContainsAny(template, "?#") ||

@@ -66,26 +66,29 @@ func appendMember(obj []byte, key string, value any) ([]byte, error) {
 	return append(obj, '}'), nil
 }
 
-// kindOf names the kind of a JSON value by its first byte: "object",
-// "array", "string", "number", "boolean", "null", or "nothing".
+// kindOf names the kind of a JSON value by its first byte after JSON's
+// own white space: "object", "array", "string", "number", "boolean",
+// "null", "nothing", or "not JSON".
 func kindOf(raw []byte) string {
-	s := bytes.TrimSpace(raw)
+	s := bytes.TrimLeft(raw, " \t\r\n")
 	if len(s) == 0 {
 		return "nothing"
 	}
-	switch s[0] {
-	case '{':
+	switch c := s[0]; {
+	case c == '{':
 		return "object"
-	case '[':
+	case c == '[':
 		return "array"
-	case '"':
+	case c == '"':
 		return "string"
-	case 't', 'f':
+	case c == 't', c == 'f':
 		return "boolean"
-	case 'n':
+	case c == 'n':
 		return "null"
+	case c == '-', '0' <= c && c <= '9':
+		return "number"
 	}
-	return "number"
+	return "not JSON"
 }
 
 // errNilTarget is what an UnmarshalJSON called on a nil pointer returns,

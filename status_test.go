@@ -379,6 +379,8 @@ func TestGetOrderRefusesOtherShapes(t *testing.T) {
 		{"string", `"CHARGED"`, "the reply is a JSON string, not a JSON object"},
 		{"null", `null`, "the reply is null, not a JSON object"},
 		{"empty", ``, "the reply is empty, not a JSON object"},
+		{"html", `<html>busy</html>`, "the reply is text that is not JSON, not a JSON object"},
+		{"form feed", "\f{\"order_id\":\"o1\"}", "the reply is text that is not JSON, not a JSON object"},
 		{"truncated", `{"order_id":"o"`, "decode response"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -19,7 +19,7 @@ type Proxy struct {
 	conns  map[net.Conn]bool
 	pairs  map[net.Conn]net.Conn // each end of a forwarded connection, to the other
 	closed bool
-	drop   int // 0, or the direction whose next bytes are lost (toServer, toClient)
+	drop   int // 0, or the direction whose next bytes are lost (ToServer, ToClient)
 	wg     sync.WaitGroup
 }
 
