@@ -41,7 +41,7 @@ import (
 // CHECKOUT_FAULT_LOG names a file for the replicas' logs.
 func TestFaults(t *testing.T) {
 	orders := 120
-	if underRace() {
+	if redistest.UnderRace() {
 		orders = 40
 	}
 	n, runs := envInt("CHECKOUT_FAULT_ORDERS", orders), envInt("CHECKOUT_FAULT_RUNS", 1)
@@ -92,7 +92,7 @@ type scenario struct {
 // once on two cores, and a claim that cannot be renewed in time is lost.
 var faultLease = func() time.Duration {
 	ms := 1500
-	if underRace() {
+	if redistest.UnderRace() {
 		ms = 3000
 	}
 	return time.Duration(envInt("CHECKOUT_FAULT_LEASE", ms)) * time.Millisecond

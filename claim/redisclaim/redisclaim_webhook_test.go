@@ -106,7 +106,7 @@ func (s *sender) deliver(url string, body []byte) error {
 func TestWebhookDedupeUnderLoadAndFaults(t *testing.T) {
 	const nReplicas = 4
 	events := 2000
-	if underRace() {
+	if redistest.UnderRace() {
 		events = 600
 	}
 	srv := redistest.Start(t, redistest.Options{Persist: true})

@@ -1,6 +1,6 @@
 // Package redistest runs the redis-server processes the tests of the claim
-// stores need, and a TCP proxy that cuts their connections on demand. It
-// is test-only code without testify.
+// stores need (internal/netfault cuts their connections on demand). It is
+// test-only code without testify.
 //
 // A test gets a Redis from Addr (CHECKOUT_REDIS_ADDR, or a server of its
 // own) or from Start (always its own: it may kill, restart or pause it by
@@ -14,6 +14,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"runtime/debug"
 	"syscall"
 	"testing"
 	"time"
@@ -182,4 +183,32 @@ func (s *Server) Resume() {
 		_ = s.cmd.Process.Signal(syscall.SIGCONT)
 		s.paused = false
 	}
+}
+
+// quietLogger drops go-redis's log lines ("failed to dial …"), which the
+// fault tests cause on purpose.
+type quietLogger struct{}
+
+func (quietLogger) Printf(context.Context, string, ...any) {}
+
+// Main is the TestMain of a package whose tests use Redis: it silences
+// go-redis's logger and runs the tests.
+func Main(m *testing.M) {
+	redis.SetLogger(quietLogger{})
+	os.Exit(m.Run())
+}
+
+// UnderRace tells whether the test binary runs with the race detector,
+// under which the load tests run a third of their work.
+func UnderRace() bool {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return false
+	}
+	for _, s := range bi.Settings {
+		if s.Key == "-race" {
+			return s.Value == "true"
+		}
+	}
+	return false
 }
