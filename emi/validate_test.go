@@ -59,3 +59,35 @@ func TestValidateAccepts(t *testing.T) {
 		require.NoError(t, o.Validate(), name)
 	}
 }
+
+// Filters walks the plans in the order standard, low cost, no cost and the
+// groups credit, debit, cardless, yields the filters themselves, and stops
+// when told.
+func TestFilters(t *testing.T) {
+	o := emi.New().
+		AddFilter(emi.NoCost, emi.Cardless, emi.Filter{PaymentMethod: "c"}).
+		AddFilter(emi.Standard, emi.Debit, emi.Filter{PaymentMethod: "a"}).
+		AddFilter(emi.Standard, emi.Debit, emi.Filter{PaymentMethod: "b"})
+	var paths, methods []string
+	for path, f := range o.Filters() {
+		paths, methods = append(paths, path), append(methods, f.PaymentMethod)
+		f.Enable = true
+	}
+	require.Equal(t, []string{
+		"emiOptions.standardEmi.debit.filters[0]",
+		"emiOptions.standardEmi.debit.filters[1]",
+		"emiOptions.noCostEmi.cardless.filters[0]",
+	}, paths)
+	require.Equal(t, []string{"a", "b", "c"}, methods)
+	require.True(t, o.NoCostEMI.Cardless.Filters[0].Enable, "the filter itself, not a copy")
+
+	n := 0
+	for range o.Filters() {
+		n++
+		break
+	}
+	require.Equal(t, 1, n)
+	for range (*emi.Options)(nil).Filters() {
+		t.Fatal("nil options hold no filter")
+	}
+}

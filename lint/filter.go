@@ -66,7 +66,7 @@ func (a *advice) filter(f *paymentfilter.Filter) {
 			}
 		}
 	}
-	a.emi(f.EMIOptions, filterPath+".emiOptions")
+	a.emi(f.EMIOptions, filterPath)
 }
 
 // sameType returns the type t stands for: WALLET for WALLETS, t otherwise.
@@ -77,32 +77,13 @@ func sameType(t paymentfilter.MethodType) paymentfilter.MethodType {
 	return t
 }
 
-// emi advises on EMI options at path: a paymentMethodType that is likely a
-// typo, an issuer code without a namespace prefix, such as "ICICI" where
-// the service's documents write SVC_ICICI.
-func (a *advice) emi(o *emi.Options, path string) {
-	if o == nil {
-		return
-	}
-	for _, p := range [...]struct {
-		plan emi.Plan
-		s    *emi.SubFilter
-	}{{emi.Standard, o.StandardEMI}, {emi.LowCost, o.LowCostEMI}, {emi.NoCost, o.NoCostEMI}} {
-		if p.s == nil {
-			continue
-		}
-		for _, g := range [...]struct {
-			in emi.Instrument
-			g  *emi.Group
-		}{{emi.Credit, p.s.Credit}, {emi.Debit, p.s.Debit}, {emi.Cardless, p.s.Cardless}} {
-			if g.g == nil {
-				continue
-			}
-			filters := validation.Join(path, p.plan.Key()+"."+g.in.Key()+".filters")
-			for i, ef := range g.g.Filters {
-				a.emiFilter(validation.Index(filters, i), &ef)
-			}
-		}
+// emi advises on the EMI options of a filter at prefix ("" for options on
+// their own): a paymentMethodType that is likely a typo, an issuer code
+// without a namespace prefix, such as "ICICI" where the service's
+// documents write SVC_ICICI.
+func (a *advice) emi(o *emi.Options, prefix string) {
+	for path, f := range o.Filters() {
+		a.emiFilter(validation.Join(prefix, path), f)
 	}
 }
 

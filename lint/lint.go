@@ -50,7 +50,7 @@ func Check[R Request](r R) []validation.Problem {
 	case *paymentfilter.Filter:
 		a.filter(r)
 	case *emi.Options:
-		a.emi(r, "emiOptions")
+		a.emi(r, "")
 	}
 	if len(a.Problems) == 0 {
 		return nil

@@ -53,36 +53,8 @@ func validateMethodType(e *validation.Error, path string, t MethodType, required
 // validateEMIMethodTypes checks the paymentMethodType of each EMI filter
 // of emiOptions against this package's vocabulary.
 func (f *Filter) validateEMIMethodTypes(e *validation.Error) {
-	eachEMIFilter(f.EMIOptions, func(ef *emi.Filter, path string) {
-		validateMethodType(e, validation.Join(path, methodTypeKey), MethodType(ef.PaymentMethodType), false)
-	})
-}
-
-// eachEMIFilter calls visit with every emiFilter of o and its path from
-// "payment_filter", in the order of the plan types and groups.
-func eachEMIFilter(o *emi.Options, visit func(f *emi.Filter, path string)) {
-	if o == nil {
-		return
-	}
-	for _, p := range [...]struct {
-		plan emi.Plan
-		s    *emi.SubFilter
-	}{{emi.Standard, o.StandardEMI}, {emi.LowCost, o.LowCostEMI}, {emi.NoCost, o.NoCostEMI}} {
-		if p.s == nil {
-			continue
-		}
-		for _, g := range [...]struct {
-			in emi.Instrument
-			g  *emi.Group
-		}{{emi.Credit, p.s.Credit}, {emi.Debit, p.s.Debit}, {emi.Cardless, p.s.Cardless}} {
-			if g.g == nil {
-				continue
-			}
-			filters := validation.Join(rootPath, "emiOptions."+p.plan.Key()+"."+g.in.Key()+".filters")
-			for i := range g.g.Filters {
-				visit(&g.g.Filters[i], validation.Index(filters, i))
-			}
-		}
+	for path, ef := range f.EMIOptions.Filters() {
+		validateMethodType(e, validation.Join(validation.Join(rootPath, path), methodTypeKey), MethodType(ef.PaymentMethodType), false)
 	}
 }
 
