@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/payorch/checkout-go/internal/httpfield"
+	"github.com/payorch/checkout-go/internal/weburl"
 )
 
 // optionError is an invalid Option or RequestOption; it matches
@@ -85,7 +86,7 @@ func WithBaseURL(base string) Option {
 		if !strings.Contains(base, "://") {
 			// Suggest the URL (not quoting the input: it may hold a password).
 			scheme := "https://"
-			if h, err := url.Parse("http://" + base); err == nil && isLoopback(h.Hostname()) {
+			if h, err := url.Parse("http://" + base); err == nil && weburl.Loopback(h.Hostname()) {
 				scheme = "http://"
 			}
 			if WithBaseURL(scheme+base).applyClient(&Client{}) == nil {
@@ -105,7 +106,7 @@ func WithBaseURL(base string) Option {
 			return optErr("base URL: must not carry user information")
 		case u.RawQuery != "" || u.ForceQuery || u.Fragment != "":
 			return optErr("base URL: must not have a query or fragment")
-		case u.Scheme == "http" && !isLoopback(u.Hostname()):
+		case u.Scheme == "http" && !weburl.Loopback(u.Hostname()):
 			return optErr("base URL: must be https (http only on a loopback address)")
 		}
 		c.baseURL = u.Scheme + "://" + u.Host + strings.TrimRight(u.EscapedPath(), "/")

@@ -4,15 +4,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"net/netip"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
-
 	"unicode/utf8"
 
 	"github.com/payorch/checkout-go/internal/jsontext"
+	"github.com/payorch/checkout-go/internal/weburl"
 	"github.com/payorch/checkout-go/validation"
 )
 
@@ -71,22 +70,12 @@ func checkWebhookURL(v *validation.Error, path, s string) {
 	if s == "" {
 		return
 	}
-	u, err := url.Parse(s)
-	switch {
-	case err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http"):
+	switch u := weburl.Read(s); {
+	case !u.Absolute:
 		v.Add(path, "must be an absolute https URL")
-	case u.Scheme != "https" && !isLoopback(u.Hostname()):
+	case !u.Secure:
 		v.Add(path, "must be https (http only on a loopback address): the service delivers webhooks to HTTPS endpoints only")
 	}
-}
-
-// isLoopback reports whether host is "localhost" or a loopback IP address.
-func isLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	a, err := netip.ParseAddr(host)
-	return err == nil && a.IsLoopback()
 }
 
 // checkExtra records the problems of the Extra map of the request type

@@ -3,8 +3,6 @@ package lint
 import (
 	"fmt"
 	"maps"
-	"net/netip"
-	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/payorch/checkout-go"
+	"github.com/payorch/checkout-go/internal/weburl"
 )
 
 // The advice on fields several requests share: amounts, order ids, phone
@@ -49,24 +48,14 @@ func (a *advice) url(path, s string) {
 	if s == "" {
 		return
 	}
-	u, err := url.Parse(s)
-	switch {
-	case err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http"):
+	switch u := weburl.Read(s); {
+	case !u.Absolute:
 		a.Add(path, "is not an absolute http(s) URL")
-	case u.User != nil:
+	case u.User:
 		a.Add(path, "carries user information, which ends up in logs and browser history")
-	case u.Scheme != "https" && !isLoopback(u.Hostname()):
+	case !u.Secure:
 		a.Add(path, "is not https: the customer's browser is sent there after paying")
 	}
-}
-
-// isLoopback reports whether host is "localhost" or a loopback IP address.
-func isLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip, err := netip.ParseAddr(host)
-	return err == nil && ip.IsLoopback()
 }
 
 // email advises the shape of an email address: one "@", a dot in the
